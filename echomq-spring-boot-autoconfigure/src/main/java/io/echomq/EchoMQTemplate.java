@@ -1,0 +1,155 @@
+package io.echomq;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.echomq.core.EnqueueSpec;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.Keyspace;
+import io.echomq.support.PayloadConverter;
+
+import org.springframework.util.Assert;
+
+/**
+ * Enqueues jobs. Payloads are serialized by the {@link PayloadConverter} (JSON with the
+ * application's Jackson mapper by default) and checked against the size limit before
+ * anything is written.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class EchoMQTemplate {
+
+	private final Jobs jobs;
+
+	private final PayloadConverter converter;
+
+	private final long maxPayloadBytes;
+
+	private final Function<String, Integer> defaultMaxAttempts;
+
+	private final List<EnqueueInterceptor> interceptors;
+
+	/**
+	 * Create a template.
+	 * @param jobs the engine
+	 * @param converter the payload converter
+	 * @param maxPayloadBytes the largest serialized payload accepted
+	 * @param defaultMaxAttempts the attempt budget of a queue when the options name none
+	 * @param interceptors callbacks that may add row fields (such as trace headers)
+	 */
+	public EchoMQTemplate(Jobs jobs, PayloadConverter converter, long maxPayloadBytes,
+			Function<String, Integer> defaultMaxAttempts, List<EnqueueInterceptor> interceptors) {
+		Assert.notNull(jobs, "'jobs' must not be null");
+		Assert.notNull(converter, "'converter' must not be null");
+		Assert.isTrue(maxPayloadBytes > 0, "'maxPayloadBytes' must be positive");
+		this.jobs = jobs;
+		this.converter = converter;
+		this.maxPayloadBytes = maxPayloadBytes;
+		this.defaultMaxAttempts = defaultMaxAttempts;
+		this.interceptors = List.copyOf(interceptors);
+	}
+
+	/**
+	 * Enqueue a job to run now.
+	 * @param queue the queue
+	 * @param payload the payload
+	 * @return the job id
+	 */
+	public JobId enqueue(String queue, Object payload) {
+		return enqueue(queue, payload, EnqueueOptions.defaults());
+	}
+
+	/**
+	 * Enqueue a job.
+	 * @param queue the queue
+	 * @param payload the payload
+	 * @param options delay, run-at, priority, attempts
+	 * @return the job id
+	 */
+	public JobId enqueue(String queue, Object payload, EnqueueOptions options) {
+		return enqueueAll(queue, List.of(payload), options).get(0);
+	}
+
+	/**
+	 * Enqueue many jobs to run now, in pipelined batches.
+	 * @param queue the queue
+	 * @param payloads the payloads
+	 * @return the job ids, in payload order
+	 */
+	public List<JobId> enqueueAll(String queue, Collection<?> payloads) {
+		return enqueueAll(queue, payloads, EnqueueOptions.defaults());
+	}
+
+	/**
+	 * Enqueue many jobs with the same options, in pipelined batches. Every payload is
+	 * serialized and checked before the first write.
+	 * @param queue the queue
+	 * @param payloads the payloads
+	 * @param options delay, run-at, priority, attempts
+	 * @return the job ids, in payload order
+	 */
+	public List<JobId> enqueueAll(String queue, Collection<?> payloads, EnqueueOptions options) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(payloads, "'payloads' must not be null");
+		Assert.notNull(options, "'options' must not be null");
+		List<String> texts = new ArrayList<>(payloads.size());
+		for (Object payload : payloads) {
+			if (payload == null) {
+				throw new IllegalArgumentException("Payload for queue '" + queue + "' must not be null");
+			}
+			String text = this.converter.write(payload);
+			long size = text.getBytes(StandardCharsets.UTF_8).length;
+			if (size > this.maxPayloadBytes) {
+				throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
+			}
+			texts.add(text);
+		}
+		if (texts.isEmpty()) {
+			return List.of();
+		}
+		return this.jobs.enqueueAll(queue, texts, spec(queue, options));
+	}
+
+	/**
+	 * Return the engine this template writes through.
+	 * @return the engine
+	 */
+	public Jobs getJobs() {
+		return this.jobs;
+	}
+
+	private EnqueueSpec spec(String queue, EnqueueOptions options) {
+		int maxAttempts = (options.maxAttempts() != null) ? options.maxAttempts()
+				: this.defaultMaxAttempts.apply(queue);
+		Map<String, String> fields = Map.of();
+		for (EnqueueInterceptor interceptor : this.interceptors) {
+			fields = interceptor.fields(queue, fields);
+		}
+		return new EnqueueSpec(maxAttempts, options.priority(),
+				(options.delay() != null) ? options.delay() : Duration.ZERO, options.runAt(), fields);
+	}
+
+	/**
+	 * Adds row fields to jobs as they are enqueued, e.g. to carry a trace context.
+	 */
+	@FunctionalInterface
+	public interface EnqueueInterceptor {
+
+		/**
+		 * Return the row fields to write, given those collected so far.
+		 * @param queue the queue
+		 * @param fields the fields so far
+		 * @return the fields to write
+		 */
+		Map<String, String> fields(String queue, Map<String, String> fields);
+
+	}
+
+}

@@ -1,0 +1,94 @@
+package io.echomq;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Options for one enqueue: delay or run-at, priority and attempt budget. Immutable;
+ * each {@code with*} method returns a copy.
+ *
+ * @param delay how long after enqueue the job becomes claimable, {@code null} for none
+ * @param runAt an absolute run-at (wins over {@code delay}), {@code null} for none
+ * @param priority higher runs sooner; 0 keeps enqueue order
+ * @param maxAttempts the attempt budget, {@code null} to use the queue's configured
+ * default
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, int priority,
+		@Nullable Integer maxAttempts) {
+
+	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, null, 0, null);
+
+	/**
+	 * Validate the options.
+	 * @param delay the delay
+	 * @param runAt the run-at
+	 * @param priority the priority
+	 * @param maxAttempts the attempt budget
+	 */
+	public EnqueueOptions {
+		if (delay != null && delay.isNegative()) {
+			throw new IllegalArgumentException("delay must not be negative, was " + delay);
+		}
+		if (maxAttempts != null && maxAttempts < 1) {
+			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
+		}
+	}
+
+	/**
+	 * Return the default options: run now, priority 0, the queue's attempt budget.
+	 * @return the defaults
+	 */
+	public static EnqueueOptions defaults() {
+		return DEFAULTS;
+	}
+
+	/**
+	 * Return options that delay the job.
+	 * @param delay the delay
+	 * @return the options
+	 */
+	public static EnqueueOptions delayed(Duration delay) {
+		return DEFAULTS.withDelay(delay);
+	}
+
+	/**
+	 * Return a copy with a delay.
+	 * @param delay the delay
+	 * @return the copy
+	 */
+	public EnqueueOptions withDelay(Duration delay) {
+		return new EnqueueOptions(delay, this.runAt, this.priority, this.maxAttempts);
+	}
+
+	/**
+	 * Return a copy with an absolute run-at.
+	 * @param runAt the run-at
+	 * @return the copy
+	 */
+	public EnqueueOptions withRunAt(Instant runAt) {
+		return new EnqueueOptions(this.delay, runAt, this.priority, this.maxAttempts);
+	}
+
+	/**
+	 * Return a copy with a priority.
+	 * @param priority higher runs sooner
+	 * @return the copy
+	 */
+	public EnqueueOptions withPriority(int priority) {
+		return new EnqueueOptions(this.delay, this.runAt, priority, this.maxAttempts);
+	}
+
+	/**
+	 * Return a copy with an attempt budget.
+	 * @param maxAttempts the attempts before dead-lettering
+	 * @return the copy
+	 */
+	public EnqueueOptions withMaxAttempts(int maxAttempts) {
+		return new EnqueueOptions(this.delay, this.runAt, this.priority, maxAttempts);
+	}
+
+}

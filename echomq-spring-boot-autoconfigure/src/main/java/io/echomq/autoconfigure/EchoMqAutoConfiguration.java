@@ -1,0 +1,82 @@
+package io.echomq.autoconfigure;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.config.EchoMqProperties;
+import io.echomq.config.EchoMqProperties.QueueProperties;
+import io.echomq.core.Jobs;
+import io.echomq.core.Keyspace;
+import io.echomq.core.ScriptExecutor;
+import io.echomq.support.JacksonPayloadConverter;
+import io.echomq.support.PayloadConverter;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Auto-configuration for the EchoMQ engine and producer.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = DataRedisAutoConfiguration.class,
+		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
+@ConditionalOnClass({ RedisOperations.class, JsonMapper.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "echomq.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(EchoMqProperties.class)
+@Import(EchoMqAnnotationDrivenConfiguration.class)
+public final class EchoMqAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	Keyspace echoMqKeyspace(EchoMqProperties properties) {
+		return new Keyspace(properties.keyPrefix());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+	ScriptExecutor echoMqScriptExecutor(RedisConnectionFactory connectionFactory) {
+		return new ScriptExecutor(new StringRedisTemplate(connectionFactory));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Jobs echoMqJobs(ScriptExecutor scriptExecutor, Keyspace keyspace) {
+		return new Jobs(scriptExecutor, keyspace);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PayloadConverter echoMqPayloadConverter(ObjectProvider<JsonMapper> jsonMapper) {
+		return new JacksonPayloadConverter(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMQTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
+			ObjectProvider<EchoMQTemplate.EnqueueInterceptor> interceptors) {
+		return new EchoMQTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
+				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
+	}
+
+	private static int defaultMaxAttempts(EchoMqProperties properties, String queue) {
+		QueueProperties overrides = properties.queues().get(queue);
+		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
+				: properties.listener().maxAttempts();
+	}
+
+}

@@ -1,0 +1,212 @@
+package io.echomq.config;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration properties for EchoMQ, under {@code echomq}.
+ *
+ * @param enabled whether EchoMQ is enabled
+ * @param keyPrefix prefix of every key EchoMQ writes; letters, digits, '.', '_' and '-'
+ * @param maxPayloadSize largest serialized payload the template accepts
+ * @param listener defaults for every {@code @EchoJob} listener
+ * @param scheduler reap and promote ticks
+ * @param shutdown graceful shutdown
+ * @param queues per-queue overrides of the listener defaults, by queue name
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@ConfigurationProperties("echomq")
+public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultValue("emq") String keyPrefix,
+		@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue Listener listener,
+		@DefaultValue Scheduler scheduler, @DefaultValue Shutdown shutdown, Map<String, QueueProperties> queues) {
+
+	/**
+	 * Validate the properties.
+	 * @param enabled whether EchoMQ is enabled
+	 * @param keyPrefix the key prefix
+	 * @param maxPayloadSize the largest payload
+	 * @param listener listener defaults
+	 * @param scheduler scheduler settings
+	 * @param shutdown shutdown settings
+	 * @param queues per-queue overrides
+	 */
+	public EchoMqProperties {
+		if (maxPayloadSize.toBytes() <= 0) {
+			throw new IllegalArgumentException("echomq.max-payload-size must be positive, was " + maxPayloadSize);
+		}
+		queues = (queues != null) ? Map.copyOf(queues) : Map.of();
+	}
+
+	/**
+	 * Return the properties with every default, for use without Spring Boot binding.
+	 * @return the default properties
+	 */
+	public static EchoMqProperties defaults() {
+		return new EchoMqProperties(true, "emq", DataSize.ofMegabytes(1), Listener.defaults(), Scheduler.defaults(),
+				new Shutdown(Duration.ofSeconds(10)), Map.of());
+	}
+
+	/**
+	 * Listener defaults.
+	 *
+	 * @param concurrency handlers run at once per queue
+	 * @param lease how long a claimed job is leased before another worker may take it
+	 * over; renewed while the handler runs
+	 * @param maxAttempts attempts before a job is dead-lettered
+	 * @param backoff retry backoff
+	 * @param autoStartup whether listeners start with the application context
+	 * @param idleWait longest an idle listener blocks on its wake-up signal before it
+	 * checks the queue again (a watchdog, not a poll interval)
+	 */
+	public record Listener(@DefaultValue("4") int concurrency, @DefaultValue("30s") Duration lease,
+			@DefaultValue("3") int maxAttempts, @DefaultValue Backoff backoff,
+			@DefaultValue("true") boolean autoStartup, @DefaultValue("2s") Duration idleWait) {
+
+		/**
+		 * Validate the listener defaults.
+		 * @param concurrency handlers at once
+		 * @param lease the lease
+		 * @param maxAttempts the attempts
+		 * @param backoff the backoff
+		 * @param autoStartup whether to start automatically
+		 * @param idleWait the idle watchdog
+		 */
+		public Listener {
+			Checks.positive("echomq.listener.concurrency", concurrency);
+			Checks.positive("echomq.listener.lease", lease);
+			Checks.positive("echomq.listener.max-attempts", maxAttempts);
+			Checks.positive("echomq.listener.idle-wait", idleWait);
+		}
+
+		static Listener defaults() {
+			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(2));
+		}
+
+	}
+
+	/**
+	 * Exponential retry backoff: {@code initial * multiplier^(attempt-1)}, capped at
+	 * {@code max}, spread by {@code jitter}.
+	 *
+	 * @param initial backoff after the first failed attempt
+	 * @param multiplier growth factor per further attempt (at least 1)
+	 * @param max longest backoff
+	 * @param jitter fraction of the backoff randomly added or removed, 0 to 1
+	 */
+	public record Backoff(@DefaultValue("1s") Duration initial, @DefaultValue("2.0") double multiplier,
+			@DefaultValue("5m") Duration max, @DefaultValue("0.2") double jitter) {
+
+		/**
+		 * Validate the backoff.
+		 * @param initial the first backoff
+		 * @param multiplier the growth factor
+		 * @param max the cap
+		 * @param jitter the spread
+		 */
+		public Backoff {
+			Checks.notNegative("echomq.listener.backoff.initial", initial);
+			Checks.notNegative("echomq.listener.backoff.max", max);
+			if (multiplier < 1.0 || Double.isNaN(multiplier)) {
+				throw new IllegalArgumentException(
+						"echomq.listener.backoff.multiplier must be at least 1.0, was " + multiplier);
+			}
+			if (jitter < 0.0 || jitter > 1.0 || Double.isNaN(jitter)) {
+				throw new IllegalArgumentException(
+						"echomq.listener.backoff.jitter must be between 0 and 1, was " + jitter);
+			}
+		}
+
+		static Backoff defaults() {
+			return new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.2);
+		}
+
+	}
+
+	/**
+	 * Reap and promote ticks, run with a fixed delay on every node.
+	 *
+	 * @param reapInterval delay between reap ticks (expired leases back to pending)
+	 * @param promoteInterval delay between promote ticks (due scheduled jobs to pending)
+	 * @param batchSize most ids one tick moves per queue
+	 */
+	public record Scheduler(@DefaultValue("1s") Duration reapInterval, @DefaultValue("100ms") Duration promoteInterval,
+			@DefaultValue("500") int batchSize) {
+
+		/**
+		 * Validate the scheduler settings.
+		 * @param reapInterval the reap delay
+		 * @param promoteInterval the promote delay
+		 * @param batchSize the batch size
+		 */
+		public Scheduler {
+			Checks.positive("echomq.scheduler.reap-interval", reapInterval);
+			Checks.positive("echomq.scheduler.promote-interval", promoteInterval);
+			Checks.positive("echomq.scheduler.batch-size", batchSize);
+		}
+
+		static Scheduler defaults() {
+			return new Scheduler(Duration.ofSeconds(1), Duration.ofMillis(100), 500);
+		}
+
+	}
+
+	/**
+	 * Graceful shutdown.
+	 *
+	 * @param timeout how long to wait for in-flight handlers before releasing their jobs
+	 * back to pending; keep it below spring.lifecycle.timeout-per-shutdown-phase
+	 */
+	public record Shutdown(@DefaultValue("10s") Duration timeout) {
+
+		/**
+		 * Validate the shutdown settings.
+		 * @param timeout the drain timeout
+		 */
+		public Shutdown {
+			Checks.notNegative("echomq.shutdown.timeout", timeout);
+		}
+
+	}
+
+	/**
+	 * Overrides of the listener defaults for one queue; unset values inherit.
+	 *
+	 * @param concurrency handlers run at once
+	 * @param lease the lease
+	 * @param maxAttempts attempts before dead-lettering
+	 * @param backoff retry backoff
+	 * @param autoStartup whether the listener starts with the context
+	 */
+	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
+			@Nullable Integer maxAttempts, @Nullable Backoff backoff, @Nullable Boolean autoStartup) {
+
+		/**
+		 * Validate the overrides.
+		 * @param concurrency handlers at once
+		 * @param lease the lease
+		 * @param maxAttempts the attempts
+		 * @param backoff the backoff
+		 * @param autoStartup whether to start automatically
+		 */
+		public QueueProperties {
+			if (concurrency != null) {
+				Checks.positive("echomq.queues.*.concurrency", concurrency);
+			}
+			if (lease != null) {
+				Checks.positive("echomq.queues.*.lease", lease);
+			}
+			if (maxAttempts != null) {
+				Checks.positive("echomq.queues.*.max-attempts", maxAttempts);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,33 @@
+package io.echomq.core;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A job leased to a worker by a claim.
+ *
+ * @param queue the queue
+ * @param id the job id
+ * @param token the fencing token: the attempt number this claim made
+ * @param maxAttempts the attempt number after which a failure dead-letters the job
+ * @param payload the payload text
+ * @param enqueuedAt when the job was enqueued (server time)
+ * @param readyAt when the job last became claimable (server time)
+ * @param claimedAt when it was claimed (server time)
+ * @param leaseDeadline when the lease expires unless extended (server time)
+ * @param fields the other row fields (such as trace headers), never {@code null}
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public record ClaimedJob(String queue, JobId id, long token, long maxAttempts, String payload, Instant enqueuedAt,
+		Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
+
+	/**
+	 * Return whether a failure of this attempt would dead-letter the job.
+	 * @return {@code true} if this is the last attempt
+	 */
+	public boolean isLastAttempt() {
+		return this.token >= this.maxAttempts;
+	}
+
+}

@@ -1,0 +1,211 @@
+package io.echomq.core;
+
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A branded job id: {@code JOB} followed by 22 base62 characters ({@code 0-9A-Za-z},
+ * in ASCII order) that encode a 48-bit millisecond timestamp and 80 random bits.
+ * <p>
+ * Ids minted by one process are strictly increasing, so the ASCII order of their
+ * string forms is their mint order. Within one millisecond the random part is
+ * incremented rather than redrawn, as in a monotonic ULID.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public final class JobId implements Comparable<JobId> {
+
+	/** The brand every id starts with. */
+	public static final String PREFIX = "JOB";
+
+	/** Number of base62 digits after the brand. */
+	public static final int DIGITS = 22;
+
+	/** Total length of an id's string form. */
+	public static final int LENGTH = PREFIX.length() + DIGITS;
+
+	private static final char[] ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		.toCharArray();
+
+	private static final long RANDOM_HIGH_MASK = 0xFFFFL;
+
+	private static final long MAX_TIMESTAMP = (1L << 48) - 1;
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	private static final ReentrantLock LOCK = new ReentrantLock();
+
+	private static long lastMillis = -1;
+
+	private static long lastHigh;
+
+	private static long lastLow;
+
+	private final long msb;
+
+	private final long lsb;
+
+	private final String value;
+
+	private JobId(long msb, long lsb) {
+		this.msb = msb;
+		this.lsb = lsb;
+		this.value = encode(msb, lsb);
+	}
+
+	/**
+	 * Mint a new id for the current time.
+	 * @return a new id, greater than every id minted before it by this process
+	 */
+	public static JobId mint() {
+		return mint(System.currentTimeMillis());
+	}
+
+	static JobId mint(long nowMillis) {
+		LOCK.lock();
+		try {
+			long millis = Math.max(nowMillis, lastMillis);
+			if (millis == lastMillis) {
+				lastLow++;
+				if (lastLow == 0) {
+					lastHigh = (lastHigh + 1) & RANDOM_HIGH_MASK;
+					if (lastHigh == 0) {
+						millis++;
+					}
+				}
+			}
+			else {
+				lastHigh = RANDOM.nextInt(1 << 16) & RANDOM_HIGH_MASK;
+				lastLow = RANDOM.nextLong();
+			}
+			lastMillis = millis;
+			if (millis > MAX_TIMESTAMP) {
+				throw new IllegalStateException("Clock is beyond the 48-bit JOB id range");
+			}
+			return new JobId((millis << 16) | lastHigh, lastLow);
+		}
+		finally {
+			LOCK.unlock();
+		}
+	}
+
+	/**
+	 * Parse the string form of an id.
+	 * @param text the text to parse
+	 * @return the id
+	 * @throws InvalidJobIdException if the text is not a well-formed JOB id
+	 */
+	public static JobId parse(String text) {
+		if (text == null) {
+			throw new InvalidJobIdException("null", "must not be null");
+		}
+		if (text.length() != LENGTH) {
+			throw new InvalidJobIdException(text,
+					"must be " + LENGTH + " characters ('" + PREFIX + "' + " + DIGITS + " base62), was " + text.length());
+		}
+		if (!text.startsWith(PREFIX)) {
+			throw new InvalidJobIdException(text, "must start with '" + PREFIX + "'");
+		}
+		long[] limbs = new long[4];
+		for (int i = PREFIX.length(); i < LENGTH; i++) {
+			int digit = digit(text.charAt(i));
+			if (digit < 0) {
+				throw new InvalidJobIdException(text,
+						"character '" + text.charAt(i) + "' at index " + i + " is not base62 (0-9A-Za-z)");
+			}
+			long carry = digit;
+			for (int p = 3; p >= 0; p--) {
+				long cur = limbs[p] * 62 + carry;
+				limbs[p] = cur & 0xFFFFFFFFL;
+				carry = cur >>> 32;
+			}
+			if (carry != 0) {
+				throw new InvalidJobIdException(text, "value is beyond 128 bits");
+			}
+		}
+		long msb = (limbs[0] << 32) | limbs[1];
+		long lsb = (limbs[2] << 32) | limbs[3];
+		return new JobId(msb, lsb);
+	}
+
+	/**
+	 * Return whether the text is a well-formed JOB id.
+	 * @param text the text to check
+	 * @return {@code true} if {@link #parse(String)} would accept it
+	 */
+	public static boolean isValid(String text) {
+		try {
+			parse(text);
+			return true;
+		}
+		catch (InvalidJobIdException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Return the mint time encoded in this id.
+	 * @return the timestamp, millisecond precision
+	 */
+	public Instant timestamp() {
+		return Instant.ofEpochMilli(this.msb >>> 16);
+	}
+
+	@Override
+	public int compareTo(JobId other) {
+		int result = Long.compareUnsigned(this.msb, other.msb);
+		return (result != 0) ? result : Long.compareUnsigned(this.lsb, other.lsb);
+	}
+
+	@Override
+	public boolean equals(Object obj) {
+		return (obj instanceof JobId other) && this.msb == other.msb && this.lsb == other.lsb;
+	}
+
+	@Override
+	public int hashCode() {
+		return Long.hashCode(this.msb) * 31 + Long.hashCode(this.lsb);
+	}
+
+	@Override
+	public String toString() {
+		return this.value;
+	}
+
+	private static int digit(char c) {
+		if (c >= '0' && c <= '9') {
+			return c - '0';
+		}
+		if (c >= 'A' && c <= 'Z') {
+			return c - 'A' + 10;
+		}
+		if (c >= 'a' && c <= 'z') {
+			return c - 'a' + 36;
+		}
+		return -1;
+	}
+
+	private static String encode(long msb, long lsb) {
+		char[] out = new char[LENGTH];
+		PREFIX.getChars(0, PREFIX.length(), out, 0);
+		long hi = msb;
+		long lo = lsb;
+		for (int i = LENGTH - 1; i >= PREFIX.length(); i--) {
+			// divide the unsigned 128-bit (hi:lo) by 62, 32 bits at a time
+			long r = 0;
+			long[] parts = { hi >>> 32, hi & 0xFFFFFFFFL, lo >>> 32, lo & 0xFFFFFFFFL };
+			for (int p = 0; p < 4; p++) {
+				long cur = (r << 32) | parts[p];
+				parts[p] = cur / 62;
+				r = cur % 62;
+			}
+			hi = (parts[0] << 32) | parts[1];
+			lo = (parts[2] << 32) | parts[3];
+			out[i] = ALPHABET[(int) r];
+		}
+		return new String(out);
+	}
+
+}

@@ -1,0 +1,120 @@
+package io.echomq.core;
+
+import java.util.regex.Pattern;
+
+/**
+ * Builds every key of the EchoMQ keyspace and gates what goes into it.
+ * <p>
+ * Every key of a queue is {@code <prefix>:{<queue>}:<type>}: the braced queue name is
+ * the cluster hash tag, so all keys of one queue hash to one slot and a multi-key
+ * transition script is legal on Redis Cluster and Valkey Cluster. Queue names and job
+ * ids are validated here, before any key exists.
+ *
+ * @param prefix the key prefix, {@code emq} by default
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public record Keyspace(String prefix) {
+
+	/** The default key prefix. */
+	public static final String DEFAULT_PREFIX = "emq";
+
+	/** Maximum length of a queue name. */
+	public static final int MAX_QUEUE_NAME_LENGTH = 64;
+
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
+	private static final String JOB = "job:";
+
+	/**
+	 * Create a keyspace, validating the prefix.
+	 * @param prefix the key prefix
+	 */
+	public Keyspace {
+		if (prefix == null || prefix.isEmpty() || prefix.length() > MAX_QUEUE_NAME_LENGTH
+				|| !NAME.matcher(prefix).matches()) {
+			throw new IllegalArgumentException("Invalid EchoMQ key prefix '" + prefix + "': must be 1-"
+					+ MAX_QUEUE_NAME_LENGTH + " characters of [A-Za-z0-9._-] (no braces or colons)");
+		}
+	}
+
+	/**
+	 * Return the keyspace with the default {@code emq} prefix.
+	 * @return the default keyspace
+	 */
+	public static Keyspace defaults() {
+		return new Keyspace(DEFAULT_PREFIX);
+	}
+
+	/**
+	 * Build the key of the given type for a queue.
+	 * @param queue the queue name
+	 * @param type the key type
+	 * @return the key, e.g. {@code emq:{mail}:pending}
+	 * @throws InvalidQueueNameException if the queue name is not valid
+	 */
+	public String queueKey(String queue, KeyType type) {
+		return base(queue) + type.suffix();
+	}
+
+	/**
+	 * Build the row key of a job.
+	 * @param queue the queue name
+	 * @param id the job id
+	 * @return the key, e.g. {@code emq:{mail}:job:JOB0Nt...}
+	 */
+	public String jobKey(String queue, JobId id) {
+		return base(queue) + JOB + id;
+	}
+
+	/**
+	 * Build the row key of a job from the string form of its id.
+	 * @param queue the queue name
+	 * @param id the job id text
+	 * @return the row key
+	 * @throws InvalidJobIdException if the id is not a well-formed JOB id
+	 */
+	public String jobKey(String queue, String id) {
+		return jobKey(queue, JobId.parse(id));
+	}
+
+	/**
+	 * Return the prefix shared by every row key of a queue, for scans.
+	 * @param queue the queue name
+	 * @return the prefix, e.g. {@code emq:{mail}:job:}
+	 */
+	public String jobKeyPrefix(String queue) {
+		return base(queue) + JOB;
+	}
+
+	/**
+	 * Validate a queue name.
+	 * @param queue the name to check
+	 * @return the name
+	 * @throws InvalidQueueNameException if it is not 1-64 characters of
+	 * {@code [A-Za-z0-9._-]}
+	 */
+	public static String validateQueueName(String queue) {
+		if (queue == null) {
+			throw new InvalidQueueNameException("Invalid EchoMQ queue name: must not be null");
+		}
+		if (queue.isEmpty() || queue.length() > MAX_QUEUE_NAME_LENGTH) {
+			throw new InvalidQueueNameException("Invalid EchoMQ queue name '" + abbreviate(queue) + "': must be 1-"
+					+ MAX_QUEUE_NAME_LENGTH + " characters, was " + queue.length());
+		}
+		if (!NAME.matcher(queue).matches()) {
+			throw new InvalidQueueNameException("Invalid EchoMQ queue name '" + queue
+					+ "': only letters, digits, '.', '_' and '-' are allowed (no braces, colons or spaces)");
+		}
+		return queue;
+	}
+
+	private String base(String queue) {
+		return this.prefix + ":{" + validateQueueName(queue) + "}:";
+	}
+
+	private static String abbreviate(String text) {
+		return (text.length() <= 80) ? text : text.substring(0, 80) + "...";
+	}
+
+}

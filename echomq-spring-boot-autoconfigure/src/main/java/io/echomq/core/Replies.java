@@ -1,0 +1,60 @@
+package io.echomq.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decodes raw script replies (lists of {@code byte[]} and {@code Long}).
+ *
+ * @author EchoMQ
+ */
+final class Replies {
+
+	private Replies() {
+	}
+
+	static String string(@Nullable Object value) {
+		if (value instanceof byte[] bytes) {
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		return String.valueOf(value);
+	}
+
+	static long number(@Nullable Object value) {
+		if (value instanceof Long number) {
+			return number;
+		}
+		return Long.parseLong(string(value));
+	}
+
+	static Instant instant(@Nullable Object value) {
+		return Instant.ofEpochMilli(number(value));
+	}
+
+	@SuppressWarnings("unchecked")
+	static List<Object> list(@Nullable Object value) {
+		return (value instanceof List<?> list) ? (List<Object>) list : List.of();
+	}
+
+	static Map<String, String> hash(@Nullable Object value) {
+		List<Object> flat = list(value);
+		Map<String, String> map = new LinkedHashMap<>(flat.size());
+		for (int i = 0; i + 1 < flat.size(); i += 2) {
+			map.put(string(flat.get(i)), string(flat.get(i + 1)));
+		}
+		return map;
+	}
+
+	static TransitionResult fenced(List<Object> reply) {
+		if (reply.isEmpty() || number(reply.get(0)) != 1) {
+			return TransitionResult.stale((reply.size() > 1) ? string(reply.get(1)) : "unknown");
+		}
+		return TransitionResult.applied(null, null);
+	}
+
+}

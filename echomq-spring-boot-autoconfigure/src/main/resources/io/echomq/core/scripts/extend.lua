@@ -1,0 +1,25 @@
+-- extend: renew the lease of an active job (its active score becomes now + lease).
+--
+-- Fenced like complete: a worker whose lease was lost cannot extend it any more.
+--
+-- KEYS[1]  emq:{q}:active   ZSET
+-- KEYS[2]  emq:{q}:job:<id> HASH
+-- ARGV[1]  id
+-- ARGV[2]  token
+-- ARGV[3]  lease in ms (> 0)
+-- returns  {1, deadline} applied, or {0, reason} stale
+
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  return {0, 'not active'}
+end
+local f = redis.call('HMGET', KEYS[2], 'state', 'attempts')
+if f[1] ~= 'active' then
+  return {0, 'state is ' .. tostring(f[1])}
+end
+if f[2] ~= ARGV[2] then
+  return {0, 'token ' .. ARGV[2] .. ' does not match attempts ' .. tostring(f[2])}
+end
+local t = redis.call('TIME')
+local deadline = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[3])
+redis.call('ZADD', KEYS[1], 'XX', deadline, ARGV[1])
+return {1, deadline}

@@ -1,0 +1,400 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Engine tests run against a real server; subclasses choose which (Valkey, Redis, a
+ * cluster).
+ *
+ * @author EchoMQ
+ */
+abstract class AbstractJobsTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	protected LettuceConnectionFactory connectionFactory;
+
+	protected StringRedisTemplate redis;
+
+	protected Jobs jobs;
+
+	protected Keyspace keyspace;
+
+	protected String queue;
+
+	protected abstract LettuceConnectionFactory createConnectionFactory();
+
+	@BeforeEach
+	void setUpEngine() {
+		this.connectionFactory = createConnectionFactory();
+		this.connectionFactory.afterPropertiesSet();
+		this.connectionFactory.start();
+		this.redis = new StringRedisTemplate(this.connectionFactory);
+		this.keyspace = Keyspace.defaults();
+		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), this.keyspace);
+		this.queue = "q-" + UUID.randomUUID().toString().substring(0, 8);
+	}
+
+	@AfterEach
+	void tearDownEngine() {
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void enqueueShouldWritePendingScoreZeroAndRow() {
+		JobId id = this.jobs.enqueue(this.queue, "{\"a\":1}", EnqueueSpec.defaults());
+		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), id.toString())).isEqualTo(0.0);
+		Map<Object, Object> row = this.redis.opsForHash().entries(this.keyspace.jobKey(this.queue, id));
+		assertThat(row).containsEntry("state", "pending")
+			.containsEntry("attempts", "0")
+			.containsEntry("max_attempts", "3")
+			.containsEntry("payload", "{\"a\":1}")
+			.containsKey("enqueued_at");
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "enqueued")).isEqualTo("1");
+		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).isPositive();
+	}
+
+	@Test
+	void enqueueDelayedShouldWriteSchedule() {
+		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
+		Double score = this.redis.opsForZSet().score(key(KeyType.SCHEDULE), id.toString());
+		assertThat(score).isNotNull();
+		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isZero();
+		Map<Object, Object> row = row(id);
+		assertThat(row).containsEntry("state", "schedule").containsEntry("run_at", String.valueOf(score.longValue()));
+		long enqueuedAt = Long.parseLong((String) row.get("enqueued_at"));
+		assertThat(score.longValue() - enqueuedAt).isEqualTo(Duration.ofMinutes(5).toMillis());
+	}
+
+	@Test
+	void enqueueWithPastRunAtShouldGoToPending() {
+		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withRunAt(Instant.now().minusSeconds(60)));
+		assertThat(row(id)).containsEntry("state", "pending");
+	}
+
+	@Test
+	void enqueueAllShouldWriteEveryJobInOrder() {
+		List<String> payloads = new ArrayList<>();
+		for (int i = 0; i < 450; i++) {
+			payloads.add("p" + i);
+		}
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults());
+		assertThat(ids).hasSize(450).isSorted();
+		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(450);
+		assertThat(this.redis.opsForHash().get(this.keyspace.jobKey(this.queue, ids.get(449)), "payload"))
+			.isEqualTo("p449");
+		assertThat(List.copyOf(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)))
+			.containsExactlyElementsOf(ids.stream().map(JobId::toString).toList());
+	}
+
+	@Test
+	void claimShouldMovePendingToActiveInMintOrder() {
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(ids.get(0), ids.get(1));
+		assertThat(claimed).extracting(ClaimedJob::payload).containsExactly("a", "b");
+		assertThat(claimed).extracting(ClaimedJob::token).containsOnly(1L);
+		ClaimedJob first = claimed.get(0);
+		Double deadline = this.redis.opsForZSet().score(key(KeyType.ACTIVE), first.id().toString());
+		assertThat(deadline).isNotNull();
+		assertThat(deadline.longValue()).isEqualTo(first.leaseDeadline().toEpochMilli());
+		assertThat(first.leaseDeadline().toEpochMilli() - first.claimedAt().toEpochMilli())
+			.isEqualTo(LEASE.toMillis());
+		assertThat(serverTime() - first.claimedAt().toEpochMilli()).isBetween(0L, 5_000L);
+		assertThat(row(first.id())).containsEntry("state", "active").containsEntry("attempts", "1");
+		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(ids.get(2).toString());
+		assertThat(this.jobs.claim(this.queue, LEASE, 5)).extracting(ClaimedJob::id).containsExactly(ids.get(2));
+		assertThat(this.jobs.claim(this.queue, LEASE, 5)).isEmpty();
+	}
+
+	@Test
+	void claimShouldTakeHigherPriorityFirst() {
+		JobId low = this.jobs.enqueue(this.queue, "low", EnqueueSpec.defaults());
+		JobId high = this.jobs.enqueue(this.queue, "high", EnqueueSpec.defaults().withPriority(5));
+		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), high.toString())).isEqualTo(-5.0);
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(high);
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(low);
+	}
+
+	@Test
+	void claimShouldCarryExtraFields() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withFields(Map.of("traceparent", "00-abc")));
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(job.fields()).containsEntry("traceparent", "00-abc");
+	}
+
+	@Test
+	void completeShouldRetireRowAndCount() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.complete(this.queue, job.id(), job.token());
+		assertThat(result.isApplied()).isTrue();
+		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, job.id()))).isFalse();
+		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isZero();
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("1");
+	}
+
+	@Test
+	void completeWithWrongTokenShouldBeStaleAndChangeNothing() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.complete(this.queue, job.id(), job.token() + 1);
+		assertThat(result.isStale()).isTrue();
+		assertThat(result.reason()).contains("token");
+		assertThat(row(job.id())).containsEntry("state", "active");
+		assertThat(this.redis.opsForZSet().score(key(KeyType.ACTIVE), job.id().toString())).isNotNull();
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isNull();
+	}
+
+	@Test
+	void completeTwiceShouldBeStaleTheSecondTime() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isStale()).isTrue();
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("1");
+	}
+
+	@Test
+	void completeAfterReapBeforeReclaimShouldBeStale() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofMillis(50), 1).get(0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 10).requeued() == 1);
+		assertThat(row(job.id())).containsEntry("state", "pending").containsEntry("attempts", "1");
+		TransitionResult result = this.jobs.complete(this.queue, job.id(), job.token());
+		assertThat(result.isStale()).isTrue();
+		assertThat(result.reason()).isEqualTo("not active");
+		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), job.id().toString())).isNotNull();
+		assertThat(row(job.id())).containsEntry("state", "pending");
+	}
+
+	@Test
+	void completeWithTokenOfLostLeaseShouldBeStaleAfterReclaim() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob first = this.jobs.claim(this.queue, Duration.ofMillis(50), 1).get(0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 10).requeued() == 1);
+		ClaimedJob second = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(second.id()).isEqualTo(first.id());
+		assertThat(second.token()).isEqualTo(2);
+		assertThat(this.jobs.complete(this.queue, first.id(), first.token()).isStale()).isTrue();
+		assertThat(this.jobs.retry(this.queue, first.id(), first.token(), "late", Duration.ZERO).isStale()).isTrue();
+		assertThat(this.jobs.extend(this.queue, first.id(), first.token(), LEASE).isStale()).isTrue();
+		assertThat(this.jobs.release(this.queue, first.id(), first.token()).isStale()).isTrue();
+		assertThat(row(second.id())).containsEntry("state", "active").containsEntry("attempts", "2");
+		assertThat(this.jobs.complete(this.queue, second.id(), second.token()).isApplied()).isTrue();
+	}
+
+	@Test
+	void retryShouldScheduleWithBackoffAndKeepError() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ofMinutes(1));
+		assertThat(result.isApplied()).isTrue();
+		assertThat(result.state()).isEqualTo(JobState.SCHEDULE);
+		Double runAt = this.redis.opsForZSet().score(key(KeyType.SCHEDULE), job.id().toString());
+		assertThat(runAt).isNotNull();
+		assertThat(result.at().toEpochMilli()).isEqualTo(runAt.longValue());
+		assertThat(runAt.longValue() - serverTime()).isBetween(50_000L, 61_000L);
+		assertThat(row(job.id())).containsEntry("state", "schedule").containsEntry("last_error", "boom");
+		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isZero();
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "retried")).isEqualTo("1");
+	}
+
+	@Test
+	void retryWithZeroBackoffShouldGoToPending() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
+		assertThat(result.state()).isEqualTo(JobState.PENDING);
+		assertThat(row(job.id())).containsEntry("state", "pending");
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::token).containsExactly(2L);
+	}
+
+	@Test
+	void retryOnLastAttemptShouldDeadLetter() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(2));
+		for (int attempt = 1; attempt <= 2; attempt++) {
+			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+			assertThat(job.token()).isEqualTo(attempt);
+			TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "fail " + attempt,
+					Duration.ZERO);
+			assertThat(result.state()).isEqualTo((attempt == 2) ? JobState.DEAD : JobState.PENDING);
+		}
+		Set<String> dead = this.redis.opsForZSet().range(key(KeyType.DEAD), 0, -1);
+		assertThat(dead).hasSize(1);
+		assertThat(this.redis.opsForHash().entries(this.keyspace.jobKey(this.queue, dead.iterator().next())))
+			.containsEntry("state", "dead")
+			.containsEntry("last_error", "fail 2")
+			.containsKey("dead_at");
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "dead")).isEqualTo("1");
+	}
+
+	@Test
+	void deadLetterShouldSkipRemainingAttempts() {
+		this.jobs.enqueue(this.queue, "not json", EnqueueSpec.defaults().withMaxAttempts(10));
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.deadLetter(this.queue, job.id(), job.token(), "unreadable payload");
+		assertThat(result.state()).isEqualTo(JobState.DEAD);
+		assertThat(row(job.id())).containsEntry("state", "dead").containsEntry("last_error", "unreadable payload");
+	}
+
+	@Test
+	void extendShouldMoveTheDeadline() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofSeconds(1), 1).get(0);
+		TransitionResult result = this.jobs.extend(this.queue, job.id(), job.token(), Duration.ofMinutes(10));
+		assertThat(result.isApplied()).isTrue();
+		Double deadline = this.redis.opsForZSet().score(key(KeyType.ACTIVE), job.id().toString());
+		assertThat(deadline.longValue()).isEqualTo(result.at().toEpochMilli());
+		assertThat(deadline.longValue()).isGreaterThan(job.leaseDeadline().toEpochMilli() + 500_000);
+	}
+
+	@Test
+	void releaseShouldReturnToPendingWithoutSpendingAnAttempt() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.release(this.queue, job.id(), job.token()).state()).isEqualTo(JobState.PENDING);
+		assertThat(row(job.id())).containsEntry("state", "pending")
+			.containsEntry("attempts", "1")
+			.containsEntry("max_attempts", "2");
+		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(again.token()).isEqualTo(2);
+		assertThat(this.jobs.retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
+			.isEqualTo(JobState.DEAD);
+	}
+
+	@Test
+	void reapShouldLeaveLiveLeasesAlone() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.claim(this.queue, LEASE, 1);
+		assertThat(this.jobs.reap(this.queue, 10)).isEqualTo(ReapResult.NONE);
+		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isEqualTo(1);
+	}
+
+	@Test
+	void reapOfLastAttemptShouldDeadLetter() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
+		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofMillis(20), 1).get(0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 10).dead() == 1);
+		assertThat(row(job.id())).containsEntry("state", "dead");
+		assertThat((String) row(job.id()).get("last_error")).contains("lease expired");
+		assertThat(this.redis.opsForZSet().score(key(KeyType.DEAD), job.id().toString())).isNotNull();
+	}
+
+	@Test
+	void promoteShouldMoveDueJobsOnly() {
+		JobId soon = this.jobs.enqueue(this.queue, "soon", EnqueueSpec.defaults().withDelay(Duration.ofMillis(50)));
+		JobId later = this.jobs.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.promote(this.queue, 10) == 1);
+		assertThat(row(soon)).containsEntry("state", "pending").containsKey("ready_at");
+		assertThat(row(later)).containsEntry("state", "schedule");
+		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), soon.toString())).isEqualTo(0.0);
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "promoted")).isEqualTo("1");
+	}
+
+	@Test
+	void scriptsShouldRecoverFromScriptFlush() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		long before = this.jobs.executor().getEvalFallbacks();
+		flushScripts();
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.executor().getEvalFallbacks()).isGreaterThan(before);
+		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		flushScripts();
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, java.util.Collections.nCopies(500, "p"),
+				EnqueueSpec.defaults());
+		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(ids.size());
+	}
+
+	@Test
+	void invalidInputShouldBeRejectedBeforeAnyWrite() {
+		long keysBefore = countQueueKeys();
+		assertThatExceptionOfType(InvalidQueueNameException.class)
+			.isThrownBy(() -> this.jobs.enqueue("bad{name}", "x", EnqueueSpec.defaults()));
+		assertThatExceptionOfType(InvalidQueueNameException.class)
+			.isThrownBy(() -> this.jobs.claim("bad:name", LEASE, 1));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim(this.queue, Duration.ZERO, 1))
+			.withMessageContaining("lease");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim(this.queue, LEASE, 0))
+			.withMessageContaining("max");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB" + "0".repeat(22)), 0))
+			.withMessageContaining("token");
+		assertThatExceptionOfType(InvalidJobIdException.class)
+			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB123"), 1));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.jobs.retry(this.queue, JobId.mint(), 1, "e", Duration.ofSeconds(-1)))
+			.withMessageContaining("backoff");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of("state", "dead")))
+			.withMessageContaining("'state' is reserved");
+		assertThat(countQueueKeys()).isEqualTo(keysBefore);
+	}
+
+	@Test
+	void auditShouldBeCleanAfterLifecycleAndReportDrift() {
+		this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d"), EnqueueSpec.defaults());
+		this.jobs.enqueue(this.queue, "s", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 3);
+		this.jobs.complete(this.queue, claimed.get(0).id(), claimed.get(0).token());
+		this.jobs.deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "x");
+		QueueAuditor auditor = new QueueAuditor(this.jobs);
+		AuditReport report = auditor.audit(this.queue, Duration.ofSeconds(5));
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.counts()).containsEntry(JobState.PENDING, 1L)
+			.containsEntry(JobState.ACTIVE, 1L)
+			.containsEntry(JobState.SCHEDULE, 1L)
+			.containsEntry(JobState.DEAD, 1L);
+		assertThat(report.rows()).isEqualTo(4);
+		String pendingId = this.redis.opsForZSet().range(key(KeyType.PENDING), 0, 0).iterator().next();
+		this.redis.opsForZSet().add(key(KeyType.DEAD), pendingId, 1);
+		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, claimed.get(2).id()), "state", "pending");
+		AuditReport drifted = auditor.audit(this.queue, Duration.ofSeconds(5));
+		assertThat(drifted.isClean()).isFalse();
+		assertThat(drifted.violations()).anyMatch((v) -> v.contains("is in both pending and dead"))
+			.anyMatch((v) -> v.contains("row says state=pending"));
+	}
+
+	protected String key(KeyType type) {
+		return this.keyspace.queueKey(this.queue, type);
+	}
+
+	protected Map<Object, Object> row(JobId id) {
+		return this.redis.opsForHash().entries(this.keyspace.jobKey(this.queue, id));
+	}
+
+	protected long serverTime() {
+		return this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+	}
+
+	protected long countQueueKeys() {
+		return new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5)).rows();
+	}
+
+	protected void flushScripts() {
+		this.redis.execute((RedisCallback<Void>) (connection) -> {
+			connection.scriptingCommands().scriptFlush();
+			return null;
+		});
+	}
+
+}
