@@ -374,6 +374,108 @@ abstract class AbstractJobsTests {
 			.anyMatch((v) -> v.contains("row says state=pending"));
 	}
 
+	@Test
+	void interleavedVerbsFromManyThreadsShouldKeepTheInvariant() throws Exception {
+		int threads = 4;
+		int operationsPerThread = 1500;
+		Set<String> enqueued = java.util.concurrent.ConcurrentHashMap.newKeySet();
+		List<String> completed = java.util.Collections.synchronizedList(new ArrayList<>());
+		java.util.concurrent.ConcurrentLinkedDeque<ClaimedJob> held = new java.util.concurrent.ConcurrentLinkedDeque<>();
+		java.util.concurrent.atomic.AtomicLong stale = new java.util.concurrent.atomic.AtomicLong();
+		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+		java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+		List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			long seed = 42L + t;
+			futures.add(pool.submit(() -> {
+				java.util.Random random = new java.util.Random(seed);
+				start.await();
+				for (int i = 0; i < operationsPerThread; i++) {
+					int op = random.nextInt(100);
+					if (op < 25) {
+						List<String> payloads = java.util.Collections.nCopies(1 + random.nextInt(4), "p" + i);
+						EnqueueSpec spec = EnqueueSpec.defaults().withMaxAttempts(1 + random.nextInt(3));
+						if (random.nextInt(4) == 0) {
+							spec = spec.withDelay(Duration.ofMillis(random.nextInt(30)));
+						}
+						this.jobs.enqueueAll(this.queue, payloads, spec).forEach((id) -> enqueued.add(id.toString()));
+					}
+					else if (op < 45) {
+						// the last fifth claims nothing, so what moved back to pending stays there for the audit
+						if (i > operationsPerThread * 4 / 5) {
+							continue;
+						}
+						held.addAll(this.jobs.claim(this.queue, Duration.ofMillis(20 + random.nextInt(200)),
+								1 + random.nextInt(4)));
+					}
+					else if (op < 85) {
+						ClaimedJob job = random.nextBoolean() ? held.pollFirst() : held.pollLast();
+						if (job == null) {
+							continue;
+						}
+						// a worker sometimes keeps going after losing its lease: reuse the job later
+						if (random.nextInt(10) == 0) {
+							held.addLast(job);
+						}
+						TransitionResult result;
+						int verb = random.nextInt(10);
+						if (verb < 5) {
+							result = this.jobs.complete(this.queue, job.id(), job.token());
+							if (result.isApplied()) {
+								completed.add(job.id().toString());
+							}
+						}
+						else if (verb < 7) {
+							result = this.jobs.retry(this.queue, job.id(), job.token(), "e",
+									Duration.ofMillis(random.nextInt(20)));
+						}
+						else if (verb < 8) {
+							result = this.jobs.extend(this.queue, job.id(), job.token(), Duration.ofMillis(100));
+							if (result.isApplied()) {
+								held.addLast(job);
+							}
+						}
+						else if (verb < 9) {
+							result = this.jobs.release(this.queue, job.id(), job.token());
+						}
+						else {
+							result = this.jobs.deadLetter(this.queue, job.id(), job.token(), "fatal");
+						}
+						if (result.isStale()) {
+							stale.incrementAndGet();
+						}
+					}
+					else if (op < 93) {
+						this.jobs.reap(this.queue, 1 + random.nextInt(50));
+					}
+					else {
+						this.jobs.promote(this.queue, 1 + random.nextInt(50));
+					}
+				}
+				return null;
+			}));
+		}
+		start.countDown();
+		for (java.util.concurrent.Future<?> future : futures) {
+			future.get(5, java.util.concurrent.TimeUnit.MINUTES);
+		}
+		pool.shutdown();
+		AuditReport report = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofHours(1));
+		assertThat(report.violations()).isEmpty();
+		assertThat(completed).doesNotHaveDuplicates();
+		Set<String> located = new java.util.HashSet<>();
+		for (KeyType type : List.of(KeyType.PENDING, KeyType.ACTIVE, KeyType.SCHEDULE, KeyType.DEAD)) {
+			located.addAll(this.redis.opsForZSet().range(key(type), 0, -1));
+		}
+		assertThat(located).doesNotContainAnyElementsOf(completed);
+		Set<String> accounted = new java.util.HashSet<>(located);
+		accounted.addAll(completed);
+		assertThat(accounted).isEqualTo(enqueued);
+		assertThat(enqueued).hasSizeGreaterThan(1000);
+		assertThat(completed).isNotEmpty();
+		assertThat(stale.get()).isPositive();
+	}
+
 	protected String key(KeyType type) {
 		return this.keyspace.queueKey(this.queue, type);
 	}
