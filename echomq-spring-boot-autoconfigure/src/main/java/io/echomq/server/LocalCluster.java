@@ -73,7 +73,7 @@ public final class LocalCluster implements AutoCloseable {
 			Deadline deadline = Deadline.after(FORMATION_TIMEOUT);
 			JoinMethod method = join(nodes, options, deadline);
 			ClusterReadiness.awaitFormed(nodes, options.masters() * options.replicasPerMaster(), deadline);
-			logger.log(Level.INFO, () -> "Started a cluster of " + options.masters() + " masters and "
+			logger.log(Level.INFO, () -> "Started a cluster of " + options.masters() + " masters with "
 					+ options.replicasPerMaster() + " replicas each, joined via " + method + ": " + binary.describe());
 			return new LocalCluster(options, nodes, method);
 		}
