@@ -341,6 +341,53 @@ public class Jobs {
 	}
 
 	/**
+	 * Replay a dead job: dead to pending, with a fresh budget of {@code budget} attempts.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param budget the attempts the job gets from now on
+	 * @return applied, or stale when the job is not dead
+	 */
+	public TransitionResult replay(String queue, JobId id, int budget) {
+		Assert.isTrue(budget > 0, () -> "budget must be positive, was " + budget);
+		List<Object> reply = this.executor.execute(this.scripts.replay,
+				List.of(this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
+						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
+						this.keyspace.queueKey(queue, KeyType.WAKE)),
+				List.of(id.toString(), Integer.toString(budget)));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
+	}
+
+	/**
+	 * Delete every dead job of a queue, with its row.
+	 * @param queue the queue
+	 * @return how many were deleted
+	 */
+	public long purgeDead(String queue) {
+		String dead = this.keyspace.queueKey(queue, KeyType.DEAD);
+		String metrics = this.keyspace.queueKey(queue, KeyType.METRICS);
+		long total = 0;
+		while (true) {
+			Set<String> head = this.template.opsForZSet().range(dead, 0, ENQUEUE_CHUNK - 1);
+			String[] ids = (head != null) ? validIds(head) : NO_IDS;
+			if (ids.length == 0) {
+				return total;
+			}
+			List<String> keys = new ArrayList<>(2 + ids.length);
+			keys.add(dead);
+			keys.add(metrics);
+			for (String id : ids) {
+				keys.add(this.keyspace.jobKey(queue, id));
+			}
+			long purged = Replies.number(this.executor.execute(this.scripts.purge, keys, List.of(ids)).get(0));
+			total += purged;
+			if (purged == 0) {
+				return total;
+			}
+		}
+	}
+
+	/**
 	 * Return the server time as last learned from a script reply, estimated from the
 	 * local clock.
 	 * @return the estimated server time in epoch ms
@@ -438,9 +485,13 @@ public class Jobs {
 
 		final Script promote = Script.load("promote");
 
+		final Script replay = Script.load("replay");
+
+		final Script purge = Script.load("purge");
+
 		List<Script> all() {
 			return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
-					this.promote);
+					this.promote, this.replay, this.purge);
 		}
 
 	}

@@ -476,6 +476,62 @@ abstract class AbstractJobsTests {
 		assertThat(stale.get()).isPositive();
 	}
 
+	@Test
+	void replayShouldMoveDeadToPendingWithFreshBudget() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
+		assertThat(row(job.id())).containsEntry("state", "dead");
+		TransitionResult replayed = this.jobs.replay(this.queue, job.id(), 2);
+		assertThat(replayed.state()).isEqualTo(JobState.PENDING);
+		assertThat(row(job.id())).containsEntry("state", "pending")
+			.containsEntry("attempts", "1")
+			.containsEntry("max_attempts", "3")
+			.doesNotContainKey("dead_at");
+		assertThat(this.jobs.replay(this.queue, job.id(), 2).isStale()).isTrue();
+		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(again.token()).isEqualTo(2);
+		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isStale()).isTrue();
+		assertThat(this.jobs.retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
+			.isEqualTo(JobState.PENDING);
+	}
+
+	@Test
+	void purgeDeadShouldDeleteDeadJobsAndRows() {
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, java.util.Collections.nCopies(250, "x"),
+				EnqueueSpec.defaults());
+		this.jobs.enqueue(this.queue, "alive", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		for (ClaimedJob job : this.jobs.claim(this.queue, LEASE, 250)) {
+			this.jobs.deadLetter(this.queue, job.id(), job.token(), "x");
+		}
+		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(250);
+		assertThat(this.jobs.purgeDead(this.queue)).isEqualTo(250);
+		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isZero();
+		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, ids.get(0)))).isFalse();
+		AuditReport report = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5));
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.rows()).isEqualTo(1);
+	}
+
+	@Test
+	void inspectorShouldReportCountsCountersAndDeadPage() {
+		this.jobs.enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		this.jobs.deadLetter(this.queue, claimed.get(0).id(), claimed.get(0).token(), "first");
+		this.jobs.deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "second");
+		QueueInspector inspector = new QueueInspector(this.jobs);
+		QueueStats stats = inspector.stats(this.queue);
+		assertThat(stats.pending()).isEqualTo(1);
+		assertThat(stats.dead()).isEqualTo(2);
+		assertThat(stats.count(JobState.ACTIVE)).isZero();
+		assertThat(stats.counters()).containsEntry("enqueued", 3L).containsEntry("dead", 2L);
+		List<JobView> dead = inspector.dead(this.queue, 0, 10);
+		assertThat(dead).extracting(JobView::lastError).containsExactlyInAnyOrder("first", "second");
+		assertThat(dead).extracting(JobView::state).containsOnly(JobState.DEAD);
+		assertThat(inspector.dead(this.queue, 0, 1)).hasSize(1);
+		assertThat(inspector.job(this.queue, JobId.mint())).isNull();
+	}
+
 	protected String key(KeyType type) {
 		return this.keyspace.queueKey(this.queue, type);
 	}
