@@ -1,0 +1,145 @@
+package io.echomq;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.core.Keyspace;
+import io.echomq.core.ScriptExecutor;
+import io.echomq.server.ServerFlavor;
+import io.echomq.support.JacksonPayloadConverter;
+import io.echomq.support.PayloadConversionException;
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link EchoMQTemplate} on a real server.
+ *
+ * @author EchoMQ
+ */
+class EchoMQTemplateTests {
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private StringRedisTemplate redis;
+
+	private Jobs jobs;
+
+	private EchoMQTemplate template;
+
+	private String queue;
+
+	@BeforeEach
+	void setUp() {
+		TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
+		this.connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(server.host(), server.port()));
+		this.connectionFactory.afterPropertiesSet();
+		this.connectionFactory.start();
+		this.redis = new StringRedisTemplate(this.connectionFactory);
+		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
+		this.template = new EchoMQTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
+				(queue) -> 4, List.of((queue, fields) -> Map.of("origin", "test")));
+		this.queue = "t-" + UUID.randomUUID().toString().substring(0, 8);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void enqueueShouldWriteJsonPayloadAndDefaults() {
+		JobId id = this.template.enqueue(this.queue, new Greeting("hi", 3));
+		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofSeconds(30), 1).get(0);
+		assertThat(job.id()).isEqualTo(id);
+		assertThat(job.payload()).isEqualTo("{\"text\":\"hi\",\"times\":3}");
+		assertThat(job.maxAttempts()).isEqualTo(4);
+		assertThat(job.fields()).containsEntry("origin", "test");
+	}
+
+	@Test
+	void enqueueWithOptionsShouldApplyThem() {
+		JobId delayed = this.template.enqueue(this.queue, "later", EnqueueOptions.delayed(Duration.ofMinutes(1)));
+		JobId at = this.template.enqueue(this.queue, "at",
+				EnqueueOptions.defaults().withRunAt(Instant.now().plusSeconds(3600)).withMaxAttempts(9));
+		JobId urgent = this.template.enqueue(this.queue, "urgent", EnqueueOptions.defaults().withPriority(10));
+		String schedule = Keyspace.defaults().queueKey(this.queue, KeyType.SCHEDULE);
+		assertThat(this.redis.opsForZSet().range(schedule, 0, -1)).containsExactly(delayed.toString(), at.toString());
+		assertThat(this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, at), "max_attempts"))
+			.isEqualTo("9");
+		assertThat(this.redis.opsForZSet().score(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING),
+				urgent.toString()))
+			.isEqualTo(-10.0);
+	}
+
+	@Test
+	void enqueueAllShouldReturnIdsInOrder() {
+		List<JobId> ids = this.template.enqueueAll(this.queue, List.of(1, 2, 3));
+		assertThat(ids).hasSize(3).isSorted();
+		assertThat(this.jobs.claim(this.queue, Duration.ofSeconds(30), 3)).extracting(ClaimedJob::payload)
+			.containsExactly("1", "2", "3");
+		assertThat(this.template.enqueueAll(this.queue, List.of())).isEmpty();
+	}
+
+	@Test
+	void oversizedPayloadShouldBeRejectedBeforeAnyWrite() {
+		assertThatExceptionOfType(PayloadTooLargeException.class)
+			.isThrownBy(() -> this.template.enqueueAll(this.queue, List.of("ok", "x".repeat(2000))))
+			.withMessageContaining("'" + this.queue + "'")
+			.withMessageContaining("echomq.max-payload-size (1024 bytes)");
+		assertThat(this.redis.hasKey(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING))).isFalse();
+	}
+
+	@Test
+	void unserializablePayloadShouldBeRejectedBeforeAnyWrite() {
+		assertThatExceptionOfType(PayloadConversionException.class)
+			.isThrownBy(() -> this.template.enqueueAll(this.queue, List.of("fine", new Unserializable())))
+			.withMessageContaining(Unserializable.class.getName());
+		assertThat(this.redis.hasKey(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING))).isFalse();
+	}
+
+	@Test
+	void badQueueAndNullPayloadShouldBeRejected() {
+		assertThatExceptionOfType(io.echomq.core.InvalidQueueNameException.class)
+			.isThrownBy(() -> this.template.enqueue("no spaces", "x"))
+			.withMessageContaining("'no spaces'");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.enqueueAll(this.queue, java.util.Arrays.asList((Object) null)))
+			.withMessageContaining("must not be null");
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().withMaxAttempts(0))
+			.withMessageContaining("maxAttempts");
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.delayed(Duration.ofSeconds(-1)))
+			.withMessageContaining("delay");
+	}
+
+	record Greeting(String text, int times) {
+
+	}
+
+	static class Unserializable {
+
+		public String getValue() {
+			throw new IllegalStateException("cannot be read");
+		}
+
+	}
+
+}

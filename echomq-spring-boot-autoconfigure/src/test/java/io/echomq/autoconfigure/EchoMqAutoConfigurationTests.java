@@ -1,0 +1,143 @@
+package io.echomq.autoconfigure;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.config.EchoMqProperties;
+import io.echomq.core.Jobs;
+import io.echomq.core.Keyspace;
+import io.echomq.core.ScriptExecutor;
+import io.echomq.support.PayloadConverter;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.RedisOperations;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link EchoMqAutoConfiguration}. Lettuce connects lazily, so no server is
+ * needed to build the context.
+ *
+ * @author EchoMQ
+ */
+class EchoMqAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withPropertyValues("echomq.listener.auto-startup=false")
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
+				EchoMqAutoConfiguration.class));
+
+	@Test
+	void runShouldCreateEngineAndTemplate() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(Keyspace.class)
+				.hasSingleBean(ScriptExecutor.class)
+				.hasSingleBean(Jobs.class)
+				.hasSingleBean(PayloadConverter.class)
+				.hasSingleBean(EchoMQTemplate.class);
+			assertThat(context.getBean(Keyspace.class).prefix()).isEqualTo("emq");
+		});
+	}
+
+	@Test
+	void runWithKeyPrefixShouldUseIt() {
+		this.contextRunner.withPropertyValues("echomq.key-prefix=billing")
+			.run((context) -> assertThat(context.getBean(Keyspace.class).prefix()).isEqualTo("billing"));
+	}
+
+	@Test
+	void runWhenDisabledShouldNotCreateBeans() {
+		this.contextRunner.withPropertyValues("echomq.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(Jobs.class).doesNotHaveBean(EchoMQTemplate.class));
+	}
+
+	@Test
+	void runWithoutSpringDataRedisShouldBackOff() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(RedisOperations.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(Jobs.class));
+	}
+
+	@Test
+	void runWithUserPayloadConverterShouldBackOff() {
+		this.contextRunner.withUserConfiguration(CustomConverterConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(PayloadConverter.class);
+			assertThat(context.getBean(PayloadConverter.class)).isSameAs(CustomConverterConfiguration.CONVERTER);
+		});
+	}
+
+	@Test
+	void runWithZeroLeaseShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("echomq.listener.lease=0s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("echomq.listener.lease");
+		});
+	}
+
+	@Test
+	void runWithNegativeIntervalShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("echomq.scheduler.promote-interval=-1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("echomq.scheduler.promote-interval");
+		});
+	}
+
+	@Test
+	void runWithBadKeyPrefixShouldFailNamingIt() {
+		this.contextRunner.withPropertyValues("echomq.key-prefix=a:b").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("'a:b'");
+		});
+	}
+
+	@Test
+	void propertiesShouldHaveDefaults() {
+		this.contextRunner.run((context) -> {
+			EchoMqProperties properties = context.getBean(EchoMqProperties.class);
+			assertThat(properties.listener().concurrency()).isEqualTo(4);
+			assertThat(properties.listener().backoff().multiplier()).isEqualTo(2.0);
+			assertThat(properties.scheduler().batchSize()).isEqualTo(500);
+			assertThat(properties.queues()).isEmpty();
+		});
+	}
+
+	@Test
+	void perQueuePropertiesShouldBind() {
+		this.contextRunner.withPropertyValues("echomq.queues.mail.concurrency=9", "echomq.queues.mail.max-attempts=7")
+			.run((context) -> {
+				EchoMqProperties properties = context.getBean(EchoMqProperties.class);
+				assertThat(properties.queues().get("mail").concurrency()).isEqualTo(9);
+				assertThat(properties.queues().get("mail").maxAttempts()).isEqualTo(7);
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomConverterConfiguration {
+
+		static final PayloadConverter CONVERTER = new PayloadConverter() {
+
+			@Override
+			public String write(Object payload) {
+				return payload.toString();
+			}
+
+			@Override
+			public Object read(String text, java.lang.reflect.Type type) {
+				return text;
+			}
+
+		};
+
+		@Bean
+		PayloadConverter customConverter() {
+			return CONVERTER;
+		}
+
+	}
+
+}
