@@ -6,6 +6,7 @@ import io.echomq.config.EchoMqProperties.QueueProperties;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.support.EvictionPolicyCheck;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConverter;
 import tools.jackson.databind.json.JsonMapper;
@@ -71,6 +72,12 @@ public final class EchoMqAutoConfiguration {
 			ObjectProvider<EchoMQTemplate.EnqueueInterceptor> interceptors) {
 		return new EchoMQTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EvictionPolicyCheck echoMqEvictionPolicyCheck(ScriptExecutor scriptExecutor) {
+		return new EvictionPolicyCheck(scriptExecutor.getTemplate());
 	}
 
 	private static int defaultMaxAttempts(EchoMqProperties properties, String queue) {

@@ -5,9 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -49,9 +53,14 @@ public class ScriptExecutor {
 	 */
 	public List<Object> execute(Script script, List<String> keys, List<String> args) {
 		byte[][] keysAndArgs = encode(keys, args);
-		List<Object> reply = this.template
-			.execute((RedisCallback<List<Object>>) (connection) -> run(connection, script, keys.size(), keysAndArgs));
-		return (reply != null) ? reply : List.of();
+		try {
+			List<Object> reply = this.template.execute(
+					(RedisCallback<List<Object>>) (connection) -> run(connection, script, keys.size(), keysAndArgs));
+			return (reply != null) ? reply : List.of();
+		}
+		catch (DataAccessException ex) {
+			throw translate(script, keys, ex, null);
+		}
 	}
 
 	/**
@@ -84,21 +93,22 @@ public class ScriptExecutor {
 				return null;
 			}, null);
 		}
-		catch (DataAccessException ex) {
-			if (!isNoScript(ex)) {
-				throw ex;
-			}
-			results = null;
+		catch (RedisPipelineException ex) {
+			results = ex.getPipelineResult();
 		}
 		List<List<Object>> replies = new ArrayList<>(invocations.size());
 		for (int i = 0; i < invocations.size(); i++) {
-			Object result = (results != null && i < results.size()) ? results.get(i) : null;
+			Object result = (i < results.size()) ? results.get(i) : null;
+			Invocation invocation = invocations.get(i);
 			if (result instanceof List<?> list) {
 				replies.add(castList(list));
 			}
+			else if (result instanceof Throwable error && !isNoScript(error)) {
+				throw translate(script, invocation.keys(), error,
+						i + " of " + invocations.size() + " calls before it applied");
+			}
 			else {
 				// NOSCRIPT inside the pipeline: this invocation did not run, so run it now
-				Invocation invocation = invocations.get(i);
 				replies.add(execute(script, invocation.keys(), invocation.args()));
 			}
 		}
@@ -164,11 +174,31 @@ public class ScriptExecutor {
 		return (List<Object>) list;
 	}
 
+	private static RuntimeException translate(Script script, List<String> keys, Throwable error,
+			@Nullable String progress) {
+		if (contains(error, "OOM ")) {
+			ServerOutOfMemoryException translated = new ServerOutOfMemoryException(script.name(),
+					keys.isEmpty() ? "?" : keys.get(0), error);
+			if (progress != null) {
+				translated.addSuppressed(new IllegalStateException("Pipelined: " + progress));
+			}
+			return translated;
+		}
+		if (error instanceof RuntimeException runtime) {
+			return runtime;
+		}
+		return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + error.getMessage(), error);
+	}
+
 	static boolean isNoScript(Throwable ex) {
+		return contains(ex, "NOSCRIPT");
+	}
+
+	private static boolean contains(Throwable ex, String text) {
 		Throwable current = ex;
 		while (current != null) {
 			String message = current.getMessage();
-			if (message != null && message.contains("NOSCRIPT")) {
+			if (message != null && message.contains(text)) {
 				return true;
 			}
 			if (current.getCause() == current) {
