@@ -1,13 +1,105 @@
 package io.echomq.autoconfigure;
 
+import io.echomq.annotation.EchoJobAnnotationBeanPostProcessor;
+import io.echomq.config.EchoMqProperties;
+import io.echomq.core.Jobs;
+import io.echomq.listener.EchoJobListenerContainerFactory;
+import io.echomq.listener.EchoJobListenerContainerFactoryConfigurer;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.EchoMqScheduler;
+import io.echomq.listener.JobEventListener;
+import io.echomq.listener.JobExecutorFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.task.ThreadPoolTaskSchedulerBuilder;
+import org.springframework.boot.thread.Threading;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
- * Placeholder: the listener infrastructure configuration (owned by the listener work).
+ * Listener infrastructure, imported by {@link EchoMqAutoConfiguration}: the
+ * {@code @EchoJob} post-processor, the container factory and its configurer (platform or
+ * virtual threads), the listener registry and the reap/promote scheduler.
  *
  * @author EchoMQ
+ * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
-class EchoMqAnnotationDrivenConfiguration {
+public final class EchoMqAnnotationDrivenConfiguration {
+
+	/** Name of the default container factory bean. */
+	public static final String CONTAINER_FACTORY_BEAN_NAME = "echoJobListenerContainerFactory";
+
+	EchoMqAnnotationDrivenConfiguration() {
+	}
+
+	@Bean(name = EchoJobAnnotationBeanPostProcessor.BEAN_NAME)
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean(name = EchoJobAnnotationBeanPostProcessor.BEAN_NAME)
+	static EchoJobAnnotationBeanPostProcessor echoJobAnnotationBeanPostProcessor() {
+		return new EchoJobAnnotationBeanPostProcessor();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnThreading(Threading.PLATFORM)
+	EchoJobListenerContainerFactoryConfigurer echoJobListenerContainerFactoryConfigurer(EchoMqProperties properties,
+			ObjectProvider<JobEventListener> eventListeners) {
+		return new EchoJobListenerContainerFactoryConfigurer(properties, JobExecutorFactory.platformThreads(),
+				eventListeners.orderedStream().toList());
+	}
+
+	@Bean(name = "echoJobListenerContainerFactoryConfigurer")
+	@ConditionalOnMissingBean
+	@ConditionalOnThreading(Threading.VIRTUAL)
+	EchoJobListenerContainerFactoryConfigurer echoJobListenerContainerFactoryConfigurerVirtualThreads(
+			EchoMqProperties properties, ObjectProvider<JobEventListener> eventListeners) {
+		return new EchoJobListenerContainerFactoryConfigurer(properties, JobExecutorFactory.virtualThreads(),
+				eventListeners.orderedStream().toList());
+	}
+
+	@Bean(name = CONTAINER_FACTORY_BEAN_NAME)
+	@ConditionalOnMissingBean(name = CONTAINER_FACTORY_BEAN_NAME)
+	EchoJobListenerContainerFactory echoJobListenerContainerFactory(EchoJobListenerContainerFactoryConfigurer configurer,
+			Jobs jobs) {
+		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(jobs);
+		configurer.configure(factory);
+		return factory;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoJobListenerRegistry echoJobListenerRegistry(EchoJobListenerContainerFactory echoJobListenerContainerFactory) {
+		return new EchoJobListenerRegistry(echoJobListenerContainerFactory);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqScheduler echoMqScheduler(Jobs jobs, EchoMqProperties properties,
+			ObjectProvider<EchoJobListenerRegistry> registry,
+			ObjectProvider<ThreadPoolTaskSchedulerBuilder> schedulerBuilder,
+			ObjectProvider<JobEventListener> eventListeners) {
+		// the registry is looked up on each tick, not injected: a SmartLifecycle that
+		// depends on the registry would be stopped with it, in its phase
+		return new EchoMqScheduler(jobs, properties.scheduler(), EchoMqScheduler.queuesOf(registry, properties),
+				() -> privateScheduler(schedulerBuilder), eventListeners.orderedStream().toList());
+	}
+
+	private static ThreadPoolTaskScheduler privateScheduler(ObjectProvider<ThreadPoolTaskSchedulerBuilder> builder) {
+		ThreadPoolTaskScheduler scheduler = builder.getIfAvailable(ThreadPoolTaskSchedulerBuilder::new)
+			.poolSize(2)
+			.threadNamePrefix("echomq-scheduler-")
+			.build();
+		scheduler.setDaemon(true);
+		// let a running tick finish rather than interrupt its Redis call
+		scheduler.setWaitForTasksToCompleteOnShutdown(true);
+		scheduler.setAwaitTerminationSeconds(5);
+		return scheduler;
+	}
 
 }

@@ -1,0 +1,101 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogAccessor;
+import org.springframework.core.task.TaskExecutor;
+import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+
+/**
+ * The background half of a container stop: wait for the poller to end and for in-flight
+ * handlers up to the shutdown timeout, release what is left to pending, shut the
+ * executor down (interrupting stragglers), then call back.
+ *
+ * @author EchoMQ
+ */
+final class ContainerDrain implements Runnable {
+
+	private static final LogAccessor logger = new LogAccessor(ContainerDrain.class);
+
+	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private final QueueListenerContainer container;
+
+	private final @Nullable Thread poller;
+
+	private final @Nullable TaskExecutor executor;
+
+	private final Runnable callback;
+
+	ContainerDrain(QueueListenerContainer container, @Nullable Thread poller, @Nullable TaskExecutor executor,
+			Runnable callback) {
+		this.container = container;
+		this.poller = poller;
+		this.executor = executor;
+		this.callback = callback;
+	}
+
+	@Override
+	public void run() {
+		try {
+			drain();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (Throwable ex) {
+			logger.error(ex, () -> "Failed to drain listener for queue '" + this.container.getQueue() + "'");
+		}
+		finally {
+			this.callback.run();
+		}
+	}
+
+	private void drain() throws InterruptedException {
+		long deadline = System.nanoTime() + this.container.getSettings().shutdownTimeout().toNanos();
+		if (this.poller != null) {
+			this.poller.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+		}
+		while (!this.container.inFlightJobs().isEmpty() && deadline - System.nanoTime() > 0) {
+			this.container.drainSignal().await(Duration.ofNanos(Math.min(deadline - System.nanoTime(), RECHECK_NANOS)));
+		}
+		for (InFlightJob job : this.container.inFlightJobs().values()) {
+			if (job.release()) {
+				job.stopRenewing();
+				this.container.releaseToPending(job.job());
+			}
+		}
+		if (this.executor != null) {
+			shutdown(this.executor);
+		}
+		logger.debug(() -> "Stopped listener '" + this.container.getId() + "' on queue '" + this.container.getQueue()
+				+ "'");
+	}
+
+	private static void shutdown(TaskExecutor executor) {
+		if (executor instanceof ThreadPoolTaskExecutor pool) {
+			for (Runnable queued : pool.getThreadPoolExecutor().shutdownNow()) {
+				if (queued instanceof JobExecution execution) {
+					execution.abandon();
+				}
+			}
+			pool.shutdown();
+		}
+		else if (executor instanceof ExecutorConfigurationSupport support) {
+			support.shutdown();
+		}
+		else if (executor instanceof AutoCloseable closeable) {
+			try {
+				closeable.close();
+			}
+			catch (Exception ex) {
+				logger.debug(ex, "Failed to close executor");
+			}
+		}
+	}
+
+}

@@ -1,0 +1,53 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * The effective settings of one container, every inherited value resolved.
+ *
+ * @param id the listener id
+ * @param queue the queue
+ * @param concurrency how many handlers run at once
+ * @param lease the lease each claim takes, renewed every third of it
+ * @param maxAttempts the listener's cap on attempts, or {@code null} for none
+ * @param backoff the retry backoff
+ * @param autoStartup whether the container starts with the registry
+ * @param idleWait the longest an idle poller blocks on the wake list
+ * @param shutdownTimeout how long a stop waits for in-flight handlers
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public record ContainerSettings(String id, String queue, int concurrency, Duration lease,
+		@Nullable Integer maxAttempts, BackoffPolicy backoff, boolean autoStartup, Duration idleWait,
+		Duration shutdownTimeout) {
+
+	/**
+	 * Validate the settings.
+	 * @param id the id
+	 * @param queue the queue
+	 * @param concurrency the concurrency
+	 * @param lease the lease
+	 * @param maxAttempts the cap
+	 * @param backoff the backoff
+	 * @param autoStartup whether to start automatically
+	 * @param idleWait the idle wait
+	 * @param shutdownTimeout the drain timeout
+	 */
+	public ContainerSettings {
+		Assert.hasText(id, "'id' must not be empty");
+		Assert.hasText(queue, "'queue' must not be empty");
+		Assert.isTrue(concurrency > 0, () -> "concurrency must be positive, was " + concurrency);
+		Assert.isTrue(lease != null && lease.toMillis() > 0, () -> "lease must be at least 1ms, was " + lease);
+		Assert.isTrue(maxAttempts == null || maxAttempts > 0, () -> "maxAttempts must be positive, was " + maxAttempts);
+		Assert.notNull(backoff, "'backoff' must not be null");
+		Assert.isTrue(idleWait != null && idleWait.toMillis() > 0,
+				() -> "idleWait must be at least 1ms, was " + idleWait);
+		Assert.isTrue(shutdownTimeout != null && !shutdownTimeout.isNegative(),
+				() -> "shutdownTimeout must not be negative, was " + shutdownTimeout);
+	}
+
+}

@@ -1,0 +1,78 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.JobId;
+
+/**
+ * What a handler may know about the job it runs, and the one thing it may do to it:
+ * extend its lease. Declare a parameter of this type on an {@code @EchoJob} method, in
+ * any position, to receive it.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public interface JobContext {
+
+	/**
+	 * Return the job id.
+	 * @return the id
+	 */
+	JobId id();
+
+	/**
+	 * Return the queue the job was claimed from.
+	 * @return the queue
+	 */
+	String queue();
+
+	/**
+	 * Return the attempt this run is, starting at 1 (the fencing token of the claim).
+	 * @return the attempt
+	 */
+	long attempt();
+
+	/**
+	 * Return the attempt after which a failure dead-letters the job: the row's attempt
+	 * budget, capped by the listener's {@code maxAttempts} when one is set.
+	 * @return the last attempt
+	 */
+	long maxAttempts();
+
+	/**
+	 * Return when the job was enqueued (server time).
+	 * @return the enqueue time
+	 */
+	Instant enqueuedAt();
+
+	/**
+	 * Return the extra row fields (such as trace headers).
+	 * @return the fields, never {@code null}
+	 */
+	Map<String, String> fields();
+
+	/**
+	 * Return the claimed job itself.
+	 * @return the job
+	 */
+	ClaimedJob job();
+
+	/**
+	 * Renew the lease to {@code lease} from now (server time); the container keeps
+	 * renewing it to that length from then on, until the handler returns.
+	 * @param lease the new lease, at least 1 ms
+	 * @return {@code true} if renewed, {@code false} if the lease was already lost (the
+	 * job was reaped and may run elsewhere; its outcome will not be recorded here)
+	 */
+	boolean extendLease(Duration lease);
+
+	/**
+	 * Return whether this worker lost its lease on the job.
+	 * @return {@code true} once the lease is known to be lost
+	 */
+	boolean isLeaseLost();
+
+}

@@ -1,0 +1,77 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.ReapResult;
+import io.echomq.core.TransitionResult;
+
+/**
+ * Callbacks on what listener containers and the scheduler do, for metrics and tracing.
+ * Every method defaults to doing nothing. Each {@code JobEventListener} bean is called,
+ * in order; an exception thrown by one is logged and swallowed. Callbacks run on the
+ * container's threads, so they must be quick.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public interface JobEventListener {
+
+	/**
+	 * Called on the worker thread before the handler runs.
+	 * @param job the job
+	 * @param wait how long the job waited between becoming claimable and being claimed
+	 */
+	default void onClaimed(ClaimedJob job, Duration wait) {
+	}
+
+	/**
+	 * Called when a handler returned and the completion was recorded.
+	 * @param job the job
+	 * @param duration how long the handler ran
+	 */
+	default void onCompleted(ClaimedJob job, Duration duration) {
+	}
+
+	/**
+	 * Called when a handler failed and the failure was recorded.
+	 * @param job the job
+	 * @param error what the handler threw
+	 * @param result the transition: state {@code SCHEDULE} or {@code PENDING} when the job
+	 * will be retried, {@code DEAD} when it was dead-lettered
+	 */
+	default void onFailed(ClaimedJob job, Throwable error, TransitionResult result) {
+	}
+
+	/**
+	 * Called when this worker lost the lease on a job: its outcome is not recorded.
+	 * @param job the job
+	 * @param reason why the lease was lost
+	 */
+	default void onStale(ClaimedJob job, String reason) {
+	}
+
+	/**
+	 * Called when a job was handed back to pending on shutdown, unfinished.
+	 * @param job the job
+	 */
+	default void onReleased(ClaimedJob job) {
+	}
+
+	/**
+	 * Called after a reap tick moved expired leases of a queue.
+	 * @param queue the queue
+	 * @param result what moved
+	 */
+	default void onReaped(String queue, ReapResult result) {
+	}
+
+	/**
+	 * Called after a promote tick moved due scheduled jobs of a queue to pending.
+	 * @param queue the queue
+	 * @param count how many moved
+	 */
+	default void onPromoted(String queue, int count) {
+	}
+
+}

@@ -1,0 +1,25 @@
+package io.echomq.listener;
+
+import io.echomq.core.ClaimedJob;
+
+/**
+ * Handles one claimed job. Returning normally completes the job; throwing anything
+ * (an {@link Error} included) fails the attempt, which is retried with backoff or
+ * dead-lettered once the attempts are used up. An {@link UnreadablePayloadException}
+ * dead-letters the job at once.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@FunctionalInterface
+public interface JobHandler {
+
+	/**
+	 * Handle a job.
+	 * @param job the claimed job, its payload still in text form
+	 * @param context the job's context
+	 * @throws Exception if the attempt failed
+	 */
+	void handle(ClaimedJob job, JobContext context) throws Exception;
+
+}

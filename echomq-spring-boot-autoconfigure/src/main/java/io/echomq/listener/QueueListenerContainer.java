@@ -1,0 +1,422 @@
+package io.echomq.listener;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.core.TransitionResult;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogAccessor;
+import org.springframework.core.task.TaskExecutor;
+import org.springframework.util.Assert;
+
+/**
+ * Consumes one queue: a {@link JobPoller} thread claims jobs up to the concurrency, a
+ * per-run executor runs their handler, and a {@link LeaseKeeper} renews their leases
+ * while they run.
+ * <p>
+ * {@link #stop(Runnable)} stops claiming at once, waits up to the shutdown timeout for
+ * in-flight handlers, then hands back to pending whatever did not finish
+ * ({@link Jobs#release}), so nothing waits for a lease to expire. Handlers still running
+ * after that are interrupted (their executor is shut down) and their outcome is not
+ * recorded: the job may already run elsewhere.
+ * <p>
+ * A job whose lease renewal comes back stale (it was reaped, perhaps claimed elsewhere)
+ * is marked lost: its handler is not interrupted, but its outcome is not recorded, and
+ * {@link #getStaleCount()} grows.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class QueueListenerContainer {
+
+	private static final LogAccessor logger = new LogAccessor(QueueListenerContainer.class);
+
+	private final ContainerSettings settings;
+
+	private final JobHandler handler;
+
+	private final Jobs jobs;
+
+	private final JobExecutorFactory executorFactory;
+
+	private final LeaseKeeper leaseKeeper;
+
+	private final JobEvents events;
+
+	private final ReentrantLock lifecycleLock = new ReentrantLock();
+
+	private final Map<JobId, InFlightJob> inFlight = new ConcurrentHashMap<>();
+
+	private final Semaphore slots;
+
+	private final Signal pollerSignal = new Signal();
+
+	private final Signal drainSignal = new Signal();
+
+	private final Counters counters = new Counters();
+
+	private volatile boolean running;
+
+	private volatile boolean paused;
+
+	private volatile @Nullable TaskExecutor executor;
+
+	private volatile @Nullable JobPoller poller;
+
+	private volatile @Nullable Thread pollerThread;
+
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
+			LeaseKeeper leaseKeeper, JobEvents events) {
+		Assert.notNull(settings, "'settings' must not be null");
+		Assert.notNull(handler, "'handler' must not be null");
+		this.settings = settings;
+		this.handler = handler;
+		this.jobs = jobs;
+		this.executorFactory = executorFactory;
+		this.leaseKeeper = leaseKeeper;
+		this.events = events;
+		this.slots = new Semaphore(settings.concurrency());
+	}
+
+	/**
+	 * Start claiming. Does nothing if already running.
+	 */
+	public void start() {
+		this.lifecycleLock.lock();
+		try {
+			if (this.running) {
+				return;
+			}
+			String queue = this.settings.queue();
+			this.executor = this.executorFactory.createExecutor(queue, this.settings.concurrency());
+			String wakeKey = this.jobs.keyspace().queueKey(queue, KeyType.WAKE);
+			JobPoller created = new JobPoller(this,
+					WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(), wakeKey));
+			this.poller = created;
+			this.running = true;
+			Thread thread = new Thread(created, "echomq-poller-" + queue);
+			thread.setDaemon(true);
+			this.pollerThread = thread;
+			thread.start();
+			logger.debug(() -> "Started listener '" + this.settings.id() + "' on queue '" + queue + "'");
+		}
+		finally {
+			this.lifecycleLock.unlock();
+		}
+	}
+
+	/**
+	 * Stop and wait until in-flight jobs finished or were released.
+	 */
+	public void stop() {
+		CountDownLatch stopped = new CountDownLatch(1);
+		stop(stopped::countDown);
+		try {
+			stopped.await(this.settings.shutdownTimeout().plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Stop claiming at once and drain in the background: wait up to the shutdown timeout
+	 * for in-flight handlers, release the rest, then call back.
+	 * @param callback called once the container drained
+	 */
+	public void stop(Runnable callback) {
+		Thread previousPoller;
+		JobPoller previous;
+		TaskExecutor previousExecutor;
+		this.lifecycleLock.lock();
+		try {
+			if (!this.running) {
+				callback.run();
+				return;
+			}
+			this.running = false;
+			previousPoller = this.pollerThread;
+			previous = this.poller;
+			previousExecutor = this.executor;
+			this.pollerThread = null;
+			this.poller = null;
+			this.executor = null;
+		}
+		finally {
+			this.lifecycleLock.unlock();
+		}
+		if (previous != null) {
+			previous.abort();
+		}
+		this.pollerSignal.raise();
+		Thread drainer = new Thread(new ContainerDrain(this, previousPoller, previousExecutor, callback),
+				"echomq-stop-" + getQueue());
+		drainer.setDaemon(true);
+		drainer.start();
+	}
+
+	void releaseToPending(ClaimedJob job) {
+		try {
+			TransitionResult result = this.jobs.release(job.queue(), job.id(), job.token());
+			if (result.isApplied()) {
+				this.counters.released.increment();
+				logger.info(() -> "Released unfinished job " + job.id() + " on queue '" + job.queue() + "' to pending");
+				this.events.released(job);
+			}
+			else {
+				staleCount(job, String.valueOf(result.reason()));
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> "Cannot release job " + job.id() + " on queue '" + job.queue()
+					+ "'; it runs again once its lease expires");
+		}
+	}
+
+	/**
+	 * Return whether the container is claiming (or paused, but started).
+	 * @return whether it runs
+	 */
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Stop claiming new jobs; in-flight jobs go on.
+	 */
+	public void pause() {
+		this.paused = true;
+	}
+
+	/**
+	 * Claim again after {@link #pause()}.
+	 */
+	public void resume() {
+		this.paused = false;
+		this.pollerSignal.raise();
+	}
+
+	/**
+	 * Return whether the container is paused.
+	 * @return whether it is paused
+	 */
+	public boolean isPaused() {
+		return this.paused;
+	}
+
+	/**
+	 * Return how many jobs are claimed and not yet settled.
+	 * @return the in-flight count
+	 */
+	public int inFlight() {
+		return this.inFlight.size();
+	}
+
+	/**
+	 * Return whether the poller thread is alive.
+	 * @return {@code true} while the poller runs
+	 */
+	public boolean isPollerAlive() {
+		Thread thread = this.pollerThread;
+		return thread != null && thread.isAlive();
+	}
+
+	/**
+	 * Return how many claim or wake-up attempts in a row failed (0 when healthy).
+	 * @return the consecutive failures
+	 */
+	public int getConsecutiveFailures() {
+		JobPoller current = this.poller;
+		return (current != null) ? current.consecutiveFailures() : 0;
+	}
+
+	/**
+	 * Return the effective settings.
+	 * @return the settings
+	 */
+	public ContainerSettings getSettings() {
+		return this.settings;
+	}
+
+	/**
+	 * Return the queue.
+	 * @return the queue
+	 */
+	public String getQueue() {
+		return this.settings.queue();
+	}
+
+	/**
+	 * Return the listener id.
+	 * @return the id
+	 */
+	public String getId() {
+		return this.settings.id();
+	}
+
+	/**
+	 * Return the handler.
+	 * @return the handler
+	 */
+	public JobHandler getHandler() {
+		return this.handler;
+	}
+
+	/**
+	 * Return how many jobs completed.
+	 * @return the count
+	 */
+	public long getCompletedCount() {
+		return this.counters.completed.sum();
+	}
+
+	/**
+	 * Return how many failed attempts were scheduled for retry.
+	 * @return the count
+	 */
+	public long getRetriedCount() {
+		return this.counters.retried.sum();
+	}
+
+	/**
+	 * Return how many jobs were dead-lettered by this container.
+	 * @return the count
+	 */
+	public long getDeadCount() {
+		return this.counters.dead.sum();
+	}
+
+	/**
+	 * Return how many jobs lost their lease while running here.
+	 * @return the count
+	 */
+	public long getStaleCount() {
+		return this.counters.stale.sum();
+	}
+
+	/**
+	 * Return how many unfinished jobs were released to pending on stop.
+	 * @return the count
+	 */
+	public long getReleasedCount() {
+		return this.counters.released.sum();
+	}
+
+	/**
+	 * Return how many outcomes could not be written (Redis unreachable) and were left
+	 * to lease expiry.
+	 * @return the count
+	 */
+	public long getUnrecordedCount() {
+		return this.counters.unrecorded.sum();
+	}
+
+	@Override
+	public String toString() {
+		return "QueueListenerContainer[id=" + getId() + ", queue=" + getQueue() + ", handler=" + this.handler + "]";
+	}
+
+	void dispatch(ClaimedJob claimed) {
+		TaskExecutor current = this.executor;
+		if (!this.running || current == null) {
+			releaseToPending(claimed);
+			this.slots.release();
+			return;
+		}
+		InFlightJob job = new InFlightJob(claimed, this);
+		this.inFlight.put(claimed.id(), job);
+		try {
+			this.leaseKeeper.watch(job);
+			current.execute(new JobExecution(this, job));
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> "Cannot run " + job + "; releasing it");
+			if (job.release()) {
+				job.stopRenewing();
+				releaseToPending(claimed);
+			}
+			finished(job);
+		}
+	}
+
+	void finished(InFlightJob job) {
+		if (this.inFlight.remove(job.id(), job)) {
+			this.slots.release();
+		}
+		this.pollerSignal.raise();
+		this.drainSignal.raise();
+	}
+
+	void leaseLost(InFlightJob job, String reason) {
+		if (job.markStale()) {
+			job.stopRenewing();
+			logger.warn(() -> "Lost the lease of " + job + " (" + reason + "); its outcome will not be recorded");
+			staleCount(job.job(), reason);
+		}
+	}
+
+	void staleOutcome(InFlightJob job, String reason) {
+		logger.warn(() -> "Outcome of " + job + " not recorded, the lease was lost: " + reason);
+		staleCount(job.job(), reason);
+	}
+
+	private void staleCount(ClaimedJob job, String reason) {
+		this.counters.stale.increment();
+		this.events.stale(job, reason);
+	}
+
+	Map<JobId, InFlightJob> inFlightJobs() {
+		return this.inFlight;
+	}
+
+	Signal drainSignal() {
+		return this.drainSignal;
+	}
+
+	Semaphore slots() {
+		return this.slots;
+	}
+
+	Signal pollerSignal() {
+		return this.pollerSignal;
+	}
+
+	Jobs jobs() {
+		return this.jobs;
+	}
+
+	JobEvents events() {
+		return this.events;
+	}
+
+	Counters counters() {
+		return this.counters;
+	}
+
+	static final class Counters {
+
+		final LongAdder completed = new LongAdder();
+
+		final LongAdder retried = new LongAdder();
+
+		final LongAdder dead = new LongAdder();
+
+		final LongAdder stale = new LongAdder();
+
+		final LongAdder released = new LongAdder();
+
+		final LongAdder unrecorded = new LongAdder();
+
+	}
+
+}

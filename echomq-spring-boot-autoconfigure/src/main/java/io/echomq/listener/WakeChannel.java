@@ -1,0 +1,108 @@
+package io.echomq.listener;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The idle wait of one poller: {@code BLPOP} on a queue's wake list, on a connection of
+ * its own so that it never blocks the commands of other threads. The connection opens
+ * on first use and after {@link #close()}; a failure to open it is thrown to the poller.
+ * <p>
+ * On Lettuce the connection is a native one opened through the factory's client, and
+ * the reply is awaited with a client-side guard, so a lost reply cannot hang the
+ * poller. Other drivers use a {@link RedisConnection} of the factory (whole seconds).
+ *
+ * @author EchoMQ
+ */
+abstract class WakeChannel implements AutoCloseable {
+
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			WakeChannel.class.getClassLoader());
+
+	protected final byte[] key;
+
+	protected WakeChannel(String key) {
+		this.key = key.getBytes(StandardCharsets.UTF_8);
+	}
+
+	static WakeChannel create(RedisConnectionFactory factory, String key) {
+		if (LETTUCE_PRESENT && factory instanceof LettuceConnectionFactory lettuce) {
+			return new LettuceWakeChannel(lettuce, key);
+		}
+		return new ConnectionWakeChannel(factory, key);
+	}
+
+	/**
+	 * Block until a wake-up token is popped or the timeout passes.
+	 * @param timeout the server-side timeout
+	 * @return {@code true} if woken by a token, {@code false} on timeout or abort
+	 */
+	abstract boolean await(Duration timeout);
+
+	/**
+	 * Make a blocked {@link #await(Duration)} return soon, from another thread.
+	 */
+	abstract void abort();
+
+	/**
+	 * Close the connection; the next {@link #await(Duration)} opens a new one.
+	 */
+	@Override
+	public abstract void close();
+
+	/**
+	 * The generic variant, on a connection of the factory.
+	 */
+	private static final class ConnectionWakeChannel extends WakeChannel {
+
+		private final RedisConnectionFactory factory;
+
+		private volatile @Nullable RedisConnection connection;
+
+		ConnectionWakeChannel(RedisConnectionFactory factory, String key) {
+			super(key);
+			this.factory = factory;
+		}
+
+		@Override
+		boolean await(Duration timeout) {
+			RedisConnection current = this.connection;
+			if (current == null || current.isClosed()) {
+				current = this.factory.getConnection();
+				this.connection = current;
+			}
+			int seconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000));
+			List<byte[]> popped = current.listCommands().bLPop(seconds, this.key);
+			return popped != null && !popped.isEmpty();
+		}
+
+		@Override
+		void abort() {
+			// a blocked BLPOP returns on its own within the idle wait
+		}
+
+		@Override
+		public void close() {
+			RedisConnection current = this.connection;
+			this.connection = null;
+			if (current != null) {
+				try {
+					current.close();
+				}
+				catch (RuntimeException ex) {
+					// closing a broken connection
+				}
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,107 @@
+package io.echomq.listener;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import io.echomq.autoconfigure.EchoMqAutoConfiguration;
+import io.echomq.core.JobId;
+import io.echomq.core.KeyType;
+import io.echomq.core.Keyspace;
+import io.echomq.server.ServerFlavor;
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.TestServer;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Shared set-up of the listener integration tests: a real server, a context runner with
+ * a key prefix of the test's own, and a probe that reads what the engine wrote.
+ *
+ * @author EchoMQ
+ */
+public final class ListenerTestSupport {
+
+	private ListenerTestSupport() {
+	}
+
+	/**
+	 * Return the Valkey server shared by the tests of this JVM.
+	 * @return the server
+	 */
+	public static TestServer sharedServer() {
+		return TestRedisServer.shared(ServerFlavor.VALKEY);
+	}
+
+	/**
+	 * Return a key prefix no other test uses.
+	 * @return the prefix
+	 */
+	public static String uniquePrefix() {
+		return "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+	}
+
+	/**
+	 * Return a runner on Redis, Jackson and EchoMQ auto-configuration.
+	 * @param server the server
+	 * @param prefix the key prefix
+	 * @return the runner
+	 */
+	public static ApplicationContextRunner runner(TestServer server, String prefix) {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
+					EchoMqAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
+					"echomq.key-prefix=" + prefix, "echomq.shutdown.timeout=2s");
+	}
+
+	/**
+	 * Reads keys directly, on a connection factory of its own.
+	 */
+	public static final class Probe implements AutoCloseable {
+
+		private final LettuceConnectionFactory factory;
+
+		private final StringRedisTemplate template;
+
+		private final Keyspace keyspace;
+
+		public Probe(TestServer server, String prefix) {
+			this.factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port()));
+			this.factory.afterPropertiesSet();
+			this.template = new StringRedisTemplate(this.factory);
+			this.keyspace = new Keyspace(prefix);
+		}
+
+		public Map<String, String> row(String queue, JobId id) {
+			return this.template.<String, String>opsForHash().entries(this.keyspace.jobKey(queue, id));
+		}
+
+		public Set<String> members(String queue, KeyType type) {
+			Set<String> members = this.template.opsForZSet().range(this.keyspace.queueKey(queue, type), 0, -1);
+			return (members != null) ? members : Set.of();
+		}
+
+		public Map<String, String> metrics(String queue) {
+			return this.template.<String, String>opsForHash()
+				.entries(this.keyspace.queueKey(queue, KeyType.METRICS));
+		}
+
+		public StringRedisTemplate template() {
+			return this.template;
+		}
+
+		@Override
+		public void close() {
+			this.factory.destroy();
+		}
+
+	}
+
+}
