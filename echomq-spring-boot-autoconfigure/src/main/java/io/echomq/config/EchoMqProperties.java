@@ -181,11 +181,11 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param concurrency handlers run at once
 	 * @param lease the lease
 	 * @param maxAttempts attempts before dead-lettering
-	 * @param backoff retry backoff
+	 * @param backoff retry backoff; unset values inherit {@code echomq.listener.backoff}
 	 * @param autoStartup whether the listener starts with the context
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
-			@Nullable Integer maxAttempts, @Nullable Backoff backoff, @Nullable Boolean autoStartup) {
+			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup) {
 
 		/**
 		 * Validate the overrides.
@@ -204,6 +204,44 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			}
 			if (maxAttempts != null) {
 				Checks.positive("echomq.queues.*.max-attempts", maxAttempts);
+			}
+		}
+
+	}
+
+	/**
+	 * Per-queue overrides of the retry backoff; each unset value inherits
+	 * {@code echomq.listener.backoff}.
+	 *
+	 * @param initial backoff after the first failed attempt
+	 * @param multiplier growth factor per further attempt (at least 1)
+	 * @param max longest backoff
+	 * @param jitter fraction of the backoff randomly added or removed, 0 to 1
+	 */
+	public record BackoffOverrides(@Nullable Duration initial, @Nullable Double multiplier, @Nullable Duration max,
+			@Nullable Double jitter) {
+
+		/**
+		 * Validate the overrides.
+		 * @param initial the first backoff
+		 * @param multiplier the growth factor
+		 * @param max the cap
+		 * @param jitter the spread
+		 */
+		public BackoffOverrides {
+			if (initial != null) {
+				Checks.notNegative("echomq.queues.*.backoff.initial", initial);
+			}
+			if (max != null) {
+				Checks.notNegative("echomq.queues.*.backoff.max", max);
+			}
+			if (multiplier != null && (multiplier < 1.0 || multiplier.isNaN())) {
+				throw new IllegalArgumentException(
+						"echomq.queues.*.backoff.multiplier must be at least 1.0, was " + multiplier);
+			}
+			if (jitter != null && (jitter < 0.0 || jitter > 1.0 || jitter.isNaN())) {
+				throw new IllegalArgumentException(
+						"echomq.queues.*.backoff.jitter must be between 0 and 1, was " + jitter);
 			}
 		}
 

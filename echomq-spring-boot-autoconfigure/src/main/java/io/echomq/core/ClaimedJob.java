@@ -8,7 +8,10 @@ import java.util.Map;
  *
  * @param queue the queue
  * @param id the job id
- * @param token the fencing token: the attempt number this claim made
+ * @param token the fencing token: the row's {@code attempts} after this claim, which
+ * counts every claim and never goes down
+ * @param attempt the attempt number this claim counts as against the budget: the token
+ * less the claims that were released on a graceful stop
  * @param maxAttempts the attempt number after which a failure dead-letters the job
  * @param payload the payload text
  * @param enqueuedAt when the job was enqueued (server time)
@@ -19,7 +22,7 @@ import java.util.Map;
  * @author EchoMQ
  * @since 0.1.0
  */
-public record ClaimedJob(String queue, JobId id, long token, long maxAttempts, String payload, Instant enqueuedAt,
+public record ClaimedJob(String queue, JobId id, long token, long attempt, long maxAttempts, String payload, Instant enqueuedAt,
 		Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
 
 	/**
@@ -27,7 +30,7 @@ public record ClaimedJob(String queue, JobId id, long token, long maxAttempts, S
 	 * @return {@code true} if this is the last attempt
 	 */
 	public boolean isLastAttempt() {
-		return this.token >= this.maxAttempts;
+		return this.attempt >= this.maxAttempts;
 	}
 
 }

@@ -451,8 +451,10 @@ public class Jobs {
 		long maxAttempts = Long.parseLong(fields.remove("max_attempts"));
 		Instant enqueuedAt = Instant.ofEpochMilli(Long.parseLong(fields.remove("enqueued_at")));
 		String readyAt = fields.remove("ready_at");
+		String released = fields.remove("released");
 		fields.remove("state");
-		return new ClaimedJob(queue, JobId.parse(id), token, maxAttempts, (payload != null) ? payload : "", enqueuedAt,
+		long attempt = token - ((released != null) ? Long.parseLong(released) : 0);
+		return new ClaimedJob(queue, JobId.parse(id), token, attempt, maxAttempts, (payload != null) ? payload : "", enqueuedAt,
 				(readyAt != null) ? Instant.ofEpochMilli(Long.parseLong(readyAt)) : enqueuedAt, now, deadline,
 				Map.copyOf(fields));
 	}

@@ -117,11 +117,16 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 		Assert.isTrue(lease.toMillis() > 0, () -> "lease must be at least 1ms, was " + lease);
 		Integer cap = settings.getMaxAttempts();
 		Assert.isTrue(cap == null || cap > 0, () -> "maxAttempts must be positive, was " + cap);
-		EchoMqProperties.Backoff backoff = (overrides != null && overrides.backoff() != null) ? overrides.backoff()
-				: defaults.backoff();
-		BackoffPolicy policy = new BackoffPolicy(pick(settings.getBackoffInitial(), null, backoff.initial()),
-				pick(settings.getBackoffMultiplier(), null, backoff.multiplier()),
-				pick(settings.getBackoffMax(), null, backoff.max()), pick(settings.getBackoffJitter(), null, backoff.jitter()));
+		EchoMqProperties.Backoff backoff = defaults.backoff();
+		EchoMqProperties.BackoffOverrides queueBackoff = (overrides != null) ? overrides.backoff() : null;
+		BackoffPolicy policy = new BackoffPolicy(
+				pick(settings.getBackoffInitial(), (queueBackoff != null) ? queueBackoff.initial() : null,
+						backoff.initial()),
+				pick(settings.getBackoffMultiplier(), (queueBackoff != null) ? queueBackoff.multiplier() : null,
+						backoff.multiplier()),
+				pick(settings.getBackoffMax(), (queueBackoff != null) ? queueBackoff.max() : null, backoff.max()),
+				pick(settings.getBackoffJitter(), (queueBackoff != null) ? queueBackoff.jitter() : null,
+						backoff.jitter()));
 		boolean autoStartup = pick(settings.getAutoStartup(), (overrides != null) ? overrides.autoStartup() : null,
 				defaults.autoStartup());
 		String id = StringUtils.hasText(settings.getId()) ? settings.getId() : queue;

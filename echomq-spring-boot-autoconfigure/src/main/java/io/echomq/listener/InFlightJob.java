@@ -65,7 +65,7 @@ final class InFlightJob implements JobContext {
 
 	@Override
 	public long attempt() {
-		return this.job.token();
+		return this.job.attempt();
 	}
 
 	@Override
@@ -157,7 +157,7 @@ final class InFlightJob implements JobContext {
 
 	@Override
 	public String toString() {
-		return "job " + this.job.id() + " (attempt " + this.job.token() + ") on queue '" + this.job.queue() + "'";
+		return "job " + this.job.id() + " (attempt " + this.job.attempt() + ") on queue '" + this.job.queue() + "'";
 	}
 
 }

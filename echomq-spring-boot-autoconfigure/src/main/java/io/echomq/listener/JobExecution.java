@@ -104,8 +104,8 @@ final class JobExecution implements Runnable {
 		String error = ErrorText.of(failure);
 		boolean unreadable = failure instanceof UnreadablePayloadException;
 		Integer cap = settings.maxAttempts();
-		boolean capped = cap != null && claimed.token() >= cap;
-		Duration backoff = settings.backoff().delayFor(claimed.token());
+		boolean capped = cap != null && claimed.attempt() >= cap;
+		Duration backoff = settings.backoff().delayFor(claimed.attempt());
 		TransitionResult result = (unreadable || capped)
 				? record("dead-letter", () -> jobs.deadLetter(claimed.queue(), claimed.id(), claimed.token(), error))
 				: record("failure", () -> jobs.retry(claimed.queue(), claimed.id(), claimed.token(), error, backoff));
@@ -118,12 +118,12 @@ final class JobExecution implements Runnable {
 		}
 		if (result.state() == JobState.DEAD) {
 			this.container.counters().dead.increment();
-			logger.error(failure, () -> "Dead-lettered " + this.job + " after attempt " + claimed.token() + " of "
+			logger.error(failure, () -> "Dead-lettered " + this.job + " after attempt " + claimed.attempt() + " of "
 					+ this.job.maxAttempts() + (unreadable ? " (unreadable payload)" : "") + ": " + error);
 		}
 		else {
 			this.container.counters().retried.increment();
-			logger.warn(() -> "Attempt " + claimed.token() + " of " + this.job.maxAttempts() + " of " + this.job
+			logger.warn(() -> "Attempt " + claimed.attempt() + " of " + this.job.maxAttempts() + " of " + this.job
 					+ " failed, retrying " + ((result.state() == JobState.SCHEDULE) ? "in " + backoff : "now") + ": "
 					+ error);
 		}

@@ -275,9 +275,12 @@ abstract class AbstractJobsTests {
 		assertThat(this.jobs.release(this.queue, job.id(), job.token()).state()).isEqualTo(JobState.PENDING);
 		assertThat(row(job.id())).containsEntry("state", "pending")
 			.containsEntry("attempts", "1")
-			.containsEntry("max_attempts", "2");
+			.containsEntry("released", "1")
+			.containsEntry("max_attempts", "1");
 		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
 		assertThat(again.token()).isEqualTo(2);
+		assertThat(again.attempt()).isEqualTo(1);
+		assertThat(again.isLastAttempt()).isTrue();
 		assertThat(this.jobs.retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
 			.isEqualTo(JobState.DEAD);
 	}

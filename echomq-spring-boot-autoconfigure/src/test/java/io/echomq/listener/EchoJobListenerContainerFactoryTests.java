@@ -59,7 +59,8 @@ class EchoJobListenerContainerFactoryTests {
 				new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
 				Duration.ofMillis(500)));
 		this.factory.setQueueOverrides(Map.of("mail", new QueueProperties(6, Duration.ofSeconds(20), 7,
-				new EchoMqProperties.Backoff(Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0), false)));
+				new EchoMqProperties.BackoffOverrides(Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0),
+				false)));
 		this.factory.setShutdownTimeout(Duration.ofSeconds(3));
 		ContainerSettings queueLevel = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(queueLevel.concurrency()).isEqualTo(6);
@@ -87,6 +88,18 @@ class EchoJobListenerContainerFactoryTests {
 		ContainerSettings otherQueue = this.factory.resolveSettings("other", ListenerSettings.inherit());
 		assertThat(otherQueue.concurrency()).isEqualTo(8);
 		assertThat(otherQueue.backoff().multiplier()).isEqualTo(3.0);
+	}
+
+	@Test
+	void queueBackoffOverridesShouldInheritUnsetValues() {
+		this.factory.setListenerDefaults(new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
+				new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
+				Duration.ofMillis(500)));
+		this.factory.setQueueOverrides(Map.of("mail", new QueueProperties(null, null, null,
+				new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null)));
+		ContainerSettings settings = this.factory.resolveSettings("mail", ListenerSettings.inherit());
+		assertThat(settings.backoff())
+			.isEqualTo(new BackoffPolicy(Duration.ofSeconds(2), 1.5, Duration.ofMinutes(1), 0.1));
 	}
 
 	@Test

@@ -63,7 +63,8 @@ class GracefulShutdownTests {
 					for (JobId id : List.of(first, second)) {
 						assertThat(probe.row("blocked", id)).containsEntry("state", "pending")
 							.containsEntry("attempts", "1")
-							.containsEntry("max_attempts", "4");
+							.containsEntry("released", "1")
+							.containsEntry("max_attempts", "3");
 					}
 				}
 				// the stragglers were interrupted and their outcome was not written

@@ -78,7 +78,7 @@ class MethodJobHandlerTests {
 
 	private static ClaimedJob job(String payload) {
 		Instant now = Instant.now();
-		return new ClaimedJob("q", JobId.mint(), 1, 3, payload, now, now, now, now.plus(Duration.ofSeconds(30)),
+		return new ClaimedJob("q", JobId.mint(), 1, 1, 3, payload, now, now, now, now.plus(Duration.ofSeconds(30)),
 				Map.of());
 	}
 

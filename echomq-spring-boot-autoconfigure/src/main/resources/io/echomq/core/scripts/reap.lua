@@ -1,6 +1,6 @@
 -- reap: active -> pending for each candidate whose lease expired (server time), or -> dead when it
--- had already used its last attempt. attempts is not touched: the next claim raises it, which
--- fences the worker that lost the lease.
+-- had already used its last attempt (attempts - released >= max_attempts). attempts is not touched:
+-- the next claim raises it, which fences the worker that lost the lease.
 --
 -- KEYS[1]     emq:{q}:active   ZSET
 -- KEYS[2]     emq:{q}:pending  ZSET
@@ -22,10 +22,10 @@ for i = 1, #ARGV do
   local score = redis.call('ZSCORE', KEYS[1], id)
   if score and tonumber(score) <= now then
     redis.call('ZREM', KEYS[1], id)
-    local f = redis.call('HMGET', row, 'attempts', 'max_attempts', 'priority')
+    local f = redis.call('HMGET', row, 'attempts', 'max_attempts', 'priority', 'released')
     if not f[1] then
       -- an id without a row has nothing left to run: dropping it restores the invariant
-    elseif tonumber(f[1]) >= tonumber(f[2]) then
+    elseif tonumber(f[1]) - tonumber(f[4] or '0') >= tonumber(f[2]) then
       redis.call('ZADD', KEYS[3], now, id)
       redis.call('HSET', row, 'state', 'dead', 'dead_at', now,
         'last_error', 'lease expired on attempt ' .. tostring(f[1]))

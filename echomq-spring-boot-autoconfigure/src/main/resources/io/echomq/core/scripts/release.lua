@@ -1,7 +1,8 @@
 -- release: active -> pending on a graceful stop, without spending an attempt.
 --
 -- attempts stays monotonic (it is the fencing token, so a released worker can never match a later
--- claim); max_attempts is raised by one instead, so the release costs the job nothing.
+-- claim); the row's 'released' count goes up instead, and every budget check uses
+-- attempts - released, so the release costs the job nothing.
 --
 -- KEYS[1]  emq:{q}:active   ZSET
 -- KEYS[2]  emq:{q}:pending  ZSET
@@ -27,7 +28,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREM', KEYS[1], id)
 redis.call('ZADD', KEYS[2], -tonumber(f[3] or '0'), id)
 redis.call('HSET', KEYS[3], 'state', 'pending', 'ready_at', now)
-redis.call('HINCRBY', KEYS[3], 'max_attempts', 1)
+redis.call('HINCRBY', KEYS[3], 'released', 1)
 redis.call('LPUSH', KEYS[4], 1)
 redis.call('LTRIM', KEYS[4], 0, 15)
 return {1}

@@ -1,6 +1,6 @@
 -- retry: active -> schedule (run-at = now + backoff), -> pending (backoff 0), or -> dead when the
--- attempts reached max_attempts or the caller asks for it (an unreadable payload). The error text
--- is kept on the row.
+-- attempts used (attempts - released) reached max_attempts or the caller asks for it (an unreadable
+-- payload). The error text is kept on the row.
 --
 -- Fenced like complete: a stale caller changes nothing.
 --
@@ -22,7 +22,7 @@ local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) then
   return {0, 'not active'}
 end
-local f = redis.call('HMGET', KEYS[5], 'state', 'attempts', 'max_attempts', 'priority')
+local f = redis.call('HMGET', KEYS[5], 'state', 'attempts', 'max_attempts', 'priority', 'released')
 if f[1] ~= 'active' then
   return {0, 'state is ' .. tostring(f[1])}
 end
@@ -34,7 +34,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREM', KEYS[1], id)
 
-if ARGV[5] == '1' or tonumber(f[2]) >= tonumber(f[3]) then
+if ARGV[5] == '1' or tonumber(f[2]) - tonumber(f[5] or '0') >= tonumber(f[3]) then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
   redis.call('HINCRBY', KEYS[6], 'dead', 1)
