@@ -157,7 +157,7 @@ final class InFlightJob implements JobContext {
 
 	@Override
 	public String toString() {
-		return "job " + this.job.id() + " (attempt " + this.job.attempt() + ") on queue '" + this.job.queue() + "'";
+		return "job " + this.job.id() + " on queue '" + this.job.queue() + "'";
 	}
 
 }

@@ -2,6 +2,7 @@ package io.echomq.sample;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
  * EchoMQ sample application.
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * @author EchoMQ
  */
 @SpringBootApplication
+@EnableConfigurationProperties(SampleProperties.class)
 public class SampleApplication {
 
 	public static void main(String[] args) {

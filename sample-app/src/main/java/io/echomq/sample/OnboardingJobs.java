@@ -1,0 +1,64 @@
+package io.echomq.sample;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.echomq.annotation.EchoJob;
+import io.echomq.listener.JobContext;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * The sample's job handlers.
+ *
+ * @author EchoMQ
+ */
+@Component
+public class OnboardingJobs {
+
+	private static final Log logger = LogFactory.getLog(OnboardingJobs.class);
+
+	private final Mailer mailer;
+
+	private final double crmFailureRate;
+
+	private final AtomicInteger crmSynced = new AtomicInteger();
+
+	public OnboardingJobs(Mailer mailer, SampleProperties properties) {
+		this.mailer = mailer;
+		this.crmFailureRate = properties.crmFailureRate();
+	}
+
+	@EchoJob(queue = SignupService.WELCOME_QUEUE, concurrency = "${sample.welcome-concurrency:4}")
+	public void sendWelcome(WelcomeEmail email, JobContext context) {
+		this.mailer.send(email.email(), "Welcome, " + email.name() + "!");
+		logger.info("welcome-email " + context.id() + " done on attempt " + context.attempt());
+	}
+
+	@EchoJob(queue = SignupService.TIPS_QUEUE)
+	public void sendTips(WelcomeEmail email) {
+		this.mailer.send(email.email(), "Three tips for your first week");
+	}
+
+	/**
+	 * Talks to a flaky CRM: fails at the configured rate, so some jobs are retried with
+	 * backoff and a few run out of attempts and are dead-lettered.
+	 * @param contact the contact to sync
+	 * @param context the job's context
+	 */
+	@EchoJob(queue = SignupService.CRM_QUEUE, maxAttempts = "3", backoffInitial = "500ms")
+	public void syncCrm(CrmContact contact, JobContext context) {
+		if (ThreadLocalRandom.current().nextDouble() < this.crmFailureRate) {
+			throw new IllegalStateException("CRM unavailable (attempt " + context.attempt() + ")");
+		}
+		this.crmSynced.incrementAndGet();
+		logger.info("crm-sync " + contact.email() + " done on attempt " + context.attempt());
+	}
+
+	public int crmSynced() {
+		return this.crmSynced.get();
+	}
+
+}

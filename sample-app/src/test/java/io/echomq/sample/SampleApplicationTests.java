@@ -1,0 +1,75 @@
+package io.echomq.sample;
+
+import java.time.Duration;
+
+import io.echomq.core.Jobs;
+import io.echomq.core.QueueInspector;
+import io.echomq.server.ServerFlavor;
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * The sample end to end on a real server: a sign-up produces a welcome email now, a CRM
+ * sync, and a tips email after its delay.
+ *
+ * @author EchoMQ
+ */
+@SpringBootTest(properties = { "sample.demo-signups=0", "sample.crm-failure-rate=0", "sample.tips-delay=300ms",
+		"echomq.key-prefix=sampletest" })
+@AutoConfigureMockMvc
+class SampleApplicationTests {
+
+	private static final TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
+
+	@DynamicPropertySource
+	static void redisProperties(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", server::host);
+		registry.add("spring.data.redis.port", server::port);
+	}
+
+	@Autowired
+	private MockMvc mvc;
+
+	@Autowired
+	private Mailer mailer;
+
+	@Autowired
+	private OnboardingJobs onboardingJobs;
+
+	@Autowired
+	private Jobs jobs;
+
+	@Test
+	void signUpShouldRunEveryJob() throws Exception {
+		this.mvc
+			.perform(post("/signups").contentType(MediaType.APPLICATION_JSON)
+				.content("{\"email\":\"ada@example.com\",\"name\":\"Ada\"}"))
+			.andExpect(status().isAccepted())
+			.andExpect(jsonPath("$.jobs.length()").value(3));
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(this.mailer.sent()).contains("ada@example.com: Welcome, Ada!",
+					"ada@example.com: Three tips for your first week"));
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.onboardingJobs.crmSynced() >= 1);
+		QueueInspector inspector = new QueueInspector(this.jobs);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(inspector.stats(SignupService.WELCOME_QUEUE).counters())
+				.containsEntry("completed", 1L));
+		assertThat(inspector.stats(SignupService.TIPS_QUEUE).counters()).containsEntry("promoted", 1L);
+	}
+
+}
