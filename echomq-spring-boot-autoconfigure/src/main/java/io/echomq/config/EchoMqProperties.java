@@ -12,13 +12,13 @@ import org.springframework.util.unit.DataSize;
 /**
  * Configuration properties for EchoMQ, under {@code echomq}.
  *
- * @param enabled whether EchoMQ is enabled
- * @param keyPrefix prefix of every key EchoMQ writes; letters, digits, '.', '_' and '-'
- * @param maxPayloadSize largest serialized payload the template accepts
- * @param listener defaults for every {@code @EchoJob} listener
- * @param scheduler reap and promote ticks
- * @param shutdown graceful shutdown
- * @param queues per-queue overrides of the listener defaults, by queue name
+ * @param enabled Whether EchoMQ is enabled.
+ * @param keyPrefix Prefix of every key EchoMQ writes; letters, digits, '.', '_' and '-'.
+ * @param maxPayloadSize Largest serialized payload the template accepts.
+ * @param listener Defaults for every {@code @EchoJob} listener.
+ * @param scheduler Reap and promote ticks.
+ * @param shutdown Graceful shutdown.
+ * @param queues Per-queue overrides of the listener defaults, by queue name.
  * @author EchoMQ
  * @since 0.1.0
  */
@@ -29,13 +29,13 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 
 	/**
 	 * Validate the properties.
-	 * @param enabled whether EchoMQ is enabled
-	 * @param keyPrefix the key prefix
-	 * @param maxPayloadSize the largest payload
-	 * @param listener listener defaults
-	 * @param scheduler scheduler settings
-	 * @param shutdown shutdown settings
-	 * @param queues per-queue overrides
+	 * @param enabled Whether EchoMQ is enabled.
+	 * @param keyPrefix The key prefix.
+	 * @param maxPayloadSize The largest payload.
+	 * @param listener Listener defaults.
+	 * @param scheduler Scheduler settings.
+	 * @param shutdown Shutdown settings.
+	 * @param queues Per-queue overrides.
 	 */
 	public EchoMqProperties {
 		if (maxPayloadSize.toBytes() <= 0) {
@@ -56,14 +56,14 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	/**
 	 * Listener defaults.
 	 *
-	 * @param concurrency handlers run at once per queue
-	 * @param lease how long a claimed job is leased before another worker may take it
-	 * over; renewed while the handler runs
-	 * @param maxAttempts attempts before a job is dead-lettered
-	 * @param backoff retry backoff
-	 * @param autoStartup whether listeners start with the application context
-	 * @param idleWait longest an idle listener blocks on its wake-up signal before it
-	 * checks the queue again (a watchdog, not a poll interval)
+	 * @param concurrency Handlers run at once per queue.
+	 * @param lease How long a claimed job is leased before another worker may take it
+	 * over; renewed while the handler runs.
+	 * @param maxAttempts Attempts before a job is dead-lettered.
+	 * @param backoff Retry backoff.
+	 * @param autoStartup Whether listeners start with the application context.
+	 * @param idleWait Longest an idle listener blocks on its wake-up signal before it
+	 * checks the queue again (a watchdog, not a poll interval).
 	 */
 	public record Listener(@DefaultValue("4") int concurrency, @DefaultValue("30s") Duration lease,
 			@DefaultValue("3") int maxAttempts, @DefaultValue Backoff backoff,
@@ -71,12 +71,12 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 
 		/**
 		 * Validate the listener defaults.
-		 * @param concurrency handlers at once
-		 * @param lease the lease
-		 * @param maxAttempts the attempts
-		 * @param backoff the backoff
-		 * @param autoStartup whether to start automatically
-		 * @param idleWait the idle watchdog
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param idleWait The idle watchdog.
 		 */
 		public Listener {
 			Checks.positive("echomq.listener.concurrency", concurrency);
@@ -95,20 +95,20 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * Exponential retry backoff: {@code initial * multiplier^(attempt-1)}, capped at
 	 * {@code max}, spread by {@code jitter}.
 	 *
-	 * @param initial backoff after the first failed attempt
-	 * @param multiplier growth factor per further attempt (at least 1)
-	 * @param max longest backoff
-	 * @param jitter fraction of the backoff randomly added or removed, 0 to 1
+	 * @param initial Backoff after the first failed attempt.
+	 * @param multiplier Growth factor per further attempt (at least 1).
+	 * @param max Longest backoff.
+	 * @param jitter Fraction of the backoff randomly added or removed, 0 to 1.
 	 */
 	public record Backoff(@DefaultValue("1s") Duration initial, @DefaultValue("2.0") double multiplier,
 			@DefaultValue("5m") Duration max, @DefaultValue("0.2") double jitter) {
 
 		/**
 		 * Validate the backoff.
-		 * @param initial the first backoff
-		 * @param multiplier the growth factor
-		 * @param max the cap
-		 * @param jitter the spread
+		 * @param initial The first backoff.
+		 * @param multiplier The growth factor.
+		 * @param max The cap.
+		 * @param jitter The spread.
 		 */
 		public Backoff {
 			Checks.notNegative("echomq.listener.backoff.initial", initial);
@@ -132,18 +132,18 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	/**
 	 * Reap and promote ticks, run with a fixed delay on every node.
 	 *
-	 * @param reapInterval delay between reap ticks (expired leases back to pending)
-	 * @param promoteInterval delay between promote ticks (due scheduled jobs to pending)
-	 * @param batchSize most ids one tick moves per queue
+	 * @param reapInterval Delay between reap ticks (expired leases back to pending).
+	 * @param promoteInterval Delay between promote ticks (due scheduled jobs to pending).
+	 * @param batchSize Most ids one tick moves per queue.
 	 */
 	public record Scheduler(@DefaultValue("1s") Duration reapInterval, @DefaultValue("100ms") Duration promoteInterval,
 			@DefaultValue("500") int batchSize) {
 
 		/**
 		 * Validate the scheduler settings.
-		 * @param reapInterval the reap delay
-		 * @param promoteInterval the promote delay
-		 * @param batchSize the batch size
+		 * @param reapInterval The reap delay.
+		 * @param promoteInterval The promote delay.
+		 * @param batchSize The batch size.
 		 */
 		public Scheduler {
 			Checks.positive("echomq.scheduler.reap-interval", reapInterval);
@@ -160,14 +160,14 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	/**
 	 * Graceful shutdown.
 	 *
-	 * @param timeout how long to wait for in-flight handlers before releasing their jobs
-	 * back to pending; keep it below spring.lifecycle.timeout-per-shutdown-phase
+	 * @param timeout How long to wait for in-flight handlers before releasing their jobs
+	 * back to pending; keep it below spring.lifecycle.timeout-per-shutdown-phase.
 	 */
 	public record Shutdown(@DefaultValue("10s") Duration timeout) {
 
 		/**
 		 * Validate the shutdown settings.
-		 * @param timeout the drain timeout
+		 * @param timeout The drain timeout.
 		 */
 		public Shutdown {
 			Checks.notNegative("echomq.shutdown.timeout", timeout);
@@ -178,22 +178,22 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	/**
 	 * Overrides of the listener defaults for one queue; unset values inherit.
 	 *
-	 * @param concurrency handlers run at once
-	 * @param lease the lease
-	 * @param maxAttempts attempts before dead-lettering
-	 * @param backoff retry backoff; unset values inherit {@code echomq.listener.backoff}
-	 * @param autoStartup whether the listener starts with the context
+	 * @param concurrency Handlers run at once.
+	 * @param lease The lease.
+	 * @param maxAttempts Attempts before dead-lettering.
+	 * @param backoff Retry backoff; unset values inherit {@code echomq.listener.backoff}.
+	 * @param autoStartup Whether the listener starts with the context.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup) {
 
 		/**
 		 * Validate the overrides.
-		 * @param concurrency handlers at once
-		 * @param lease the lease
-		 * @param maxAttempts the attempts
-		 * @param backoff the backoff
-		 * @param autoStartup whether to start automatically
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
 		 */
 		public QueueProperties {
 			if (concurrency != null) {
@@ -213,20 +213,20 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * Per-queue overrides of the retry backoff; each unset value inherits
 	 * {@code echomq.listener.backoff}.
 	 *
-	 * @param initial backoff after the first failed attempt
-	 * @param multiplier growth factor per further attempt (at least 1)
-	 * @param max longest backoff
-	 * @param jitter fraction of the backoff randomly added or removed, 0 to 1
+	 * @param initial Backoff after the first failed attempt.
+	 * @param multiplier Growth factor per further attempt (at least 1).
+	 * @param max Longest backoff.
+	 * @param jitter Fraction of the backoff randomly added or removed, 0 to 1.
 	 */
 	public record BackoffOverrides(@Nullable Duration initial, @Nullable Double multiplier, @Nullable Duration max,
 			@Nullable Double jitter) {
 
 		/**
 		 * Validate the overrides.
-		 * @param initial the first backoff
-		 * @param multiplier the growth factor
-		 * @param max the cap
-		 * @param jitter the spread
+		 * @param initial The first backoff.
+		 * @param multiplier The growth factor.
+		 * @param max The cap.
+		 * @param jitter The spread.
 		 */
 		public BackoffOverrides {
 			if (initial != null) {
