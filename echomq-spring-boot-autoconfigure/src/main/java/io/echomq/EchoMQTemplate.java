@@ -14,6 +14,7 @@ import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.support.PayloadConverter;
 
+import org.springframework.core.log.LogAccessor;
 import org.springframework.util.Assert;
 
 /**
@@ -25,6 +26,8 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public class EchoMQTemplate {
+
+	private static final LogAccessor logger = new LogAccessor(EchoMQTemplate.class);
 
 	private final Jobs jobs;
 
@@ -114,7 +117,28 @@ public class EchoMQTemplate {
 		if (texts.isEmpty()) {
 			return List.of();
 		}
-		return this.jobs.enqueueAll(queue, texts, spec(queue, options));
+		int prepared = 0;
+		List<JobId> ids;
+		try {
+			Map<String, String> fields = Map.of();
+			for (EnqueueInterceptor interceptor : this.interceptors) {
+				fields = interceptor.fields(queue, fields);
+				prepared++;
+			}
+			ids = this.jobs.enqueueAll(queue, texts, spec(queue, options, fields));
+		}
+		catch (RuntimeException | Error ex) {
+			for (int i = prepared - 1; i >= 0; i--) {
+				EnqueueInterceptor interceptor = this.interceptors.get(i);
+				notify(interceptor, () -> interceptor.onFailure(queue, ex));
+			}
+			throw ex;
+		}
+		for (int i = prepared - 1; i >= 0; i--) {
+			EnqueueInterceptor interceptor = this.interceptors.get(i);
+			notify(interceptor, () -> interceptor.onEnqueued(queue, ids));
+		}
+		return ids;
 	}
 
 	/**
@@ -125,19 +149,30 @@ public class EchoMQTemplate {
 		return this.jobs;
 	}
 
-	private EnqueueSpec spec(String queue, EnqueueOptions options) {
+	private static void notify(EnqueueInterceptor interceptor, Runnable callback) {
+		try {
+			callback.run();
+		}
+		catch (RuntimeException ex) {
+			// the jobs are written (or the failure is already reported): never turn a
+			// callback's failure into an enqueue failure
+			logger.warn(ex, () -> "EnqueueInterceptor " + interceptor + " failed");
+		}
+	}
+
+	private EnqueueSpec spec(String queue, EnqueueOptions options, Map<String, String> fields) {
 		int maxAttempts = (options.maxAttempts() != null) ? options.maxAttempts()
 				: this.defaultMaxAttempts.apply(queue);
-		Map<String, String> fields = Map.of();
-		for (EnqueueInterceptor interceptor : this.interceptors) {
-			fields = interceptor.fields(queue, fields);
-		}
 		return new EnqueueSpec(maxAttempts, options.priority(),
 				(options.delay() != null) ? options.delay() : Duration.ZERO, options.runAt(), fields);
 	}
 
 	/**
-	 * Adds row fields to jobs as they are enqueued, e.g. to carry a trace context.
+	 * Adds row fields to jobs as they are enqueued, e.g. to carry a trace context, and
+	 * hears how the write went. For each enqueue call, {@link #fields} is called first,
+	 * in order, then, on the same thread and in reverse order, exactly one of
+	 * {@link #onEnqueued} or {@link #onFailure} for every interceptor whose
+	 * {@code fields} returned.
 	 */
 	@FunctionalInterface
 	public interface EnqueueInterceptor {
@@ -149,6 +184,22 @@ public class EchoMQTemplate {
 		 * @return the fields to write
 		 */
 		Map<String, String> fields(String queue, Map<String, String> fields);
+
+		/**
+		 * Called once the jobs are written. What it throws is logged, never rethrown.
+		 * @param queue the queue
+		 * @param ids the new job ids
+		 */
+		default void onEnqueued(String queue, List<JobId> ids) {
+		}
+
+		/**
+		 * Called when the write failed, before the failure is rethrown to the caller.
+		 * @param queue the queue
+		 * @param error the failure
+		 */
+		default void onFailure(String queue, Throwable error) {
+		}
 
 	}
 

@@ -9,6 +9,7 @@ import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.EchoMqScheduler;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobExecutorFactory;
+import io.echomq.listener.JobInvocationInterceptor;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -49,18 +50,19 @@ public final class EchoMqAnnotationDrivenConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnThreading(Threading.PLATFORM)
 	EchoJobListenerContainerFactoryConfigurer echoJobListenerContainerFactoryConfigurer(EchoMqProperties properties,
-			ObjectProvider<JobEventListener> eventListeners) {
+			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<JobInvocationInterceptor> interceptors) {
 		return new EchoJobListenerContainerFactoryConfigurer(properties, JobExecutorFactory.platformThreads(),
-				eventListeners.orderedStream().toList());
+				eventListeners.orderedStream().toList(), interceptors.orderedStream().toList());
 	}
 
 	@Bean(name = "echoJobListenerContainerFactoryConfigurer")
 	@ConditionalOnMissingBean
 	@ConditionalOnThreading(Threading.VIRTUAL)
 	EchoJobListenerContainerFactoryConfigurer echoJobListenerContainerFactoryConfigurerVirtualThreads(
-			EchoMqProperties properties, ObjectProvider<JobEventListener> eventListeners) {
+			EchoMqProperties properties, ObjectProvider<JobEventListener> eventListeners,
+			ObjectProvider<JobInvocationInterceptor> interceptors) {
 		return new EchoJobListenerContainerFactoryConfigurer(properties, JobExecutorFactory.virtualThreads(),
-				eventListeners.orderedStream().toList());
+				eventListeners.orderedStream().toList(), interceptors.orderedStream().toList());
 	}
 
 	@Bean(name = CONTAINER_FACTORY_BEAN_NAME)

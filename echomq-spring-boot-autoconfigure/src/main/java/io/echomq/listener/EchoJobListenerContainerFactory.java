@@ -38,6 +38,8 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 
 	private JobEvents events = JobEvents.NONE;
 
+	private List<JobInvocationInterceptor> invocationInterceptors = List.of();
+
 	/**
 	 * Create a factory on the engine.
 	 * @param jobs the engine
@@ -92,6 +94,15 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	}
 
 	/**
+	 * Set the interceptors wrapped around every handler invocation.
+	 * @param invocationInterceptors the interceptors, the first outermost
+	 */
+	public void setInvocationInterceptors(List<JobInvocationInterceptor> invocationInterceptors) {
+		Assert.notNull(invocationInterceptors, "'invocationInterceptors' must not be null");
+		this.invocationInterceptors = List.copyOf(invocationInterceptors);
+	}
+
+	/**
 	 * Return the engine.
 	 * @return the jobs
 	 */
@@ -143,7 +154,7 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	 */
 	public QueueListenerContainer createContainer(String queue, JobHandler handler, ListenerSettings settings) {
 		return new QueueListenerContainer(resolveSettings(queue, settings), handler, this.jobs, this.executorFactory,
-				this.leaseKeeper, this.events);
+				this.leaseKeeper, this.events, this.invocationInterceptors);
 	}
 
 	JobEvents events() {

@@ -22,6 +22,8 @@ public class EchoJobListenerContainerFactoryConfigurer {
 
 	private final List<JobEventListener> eventListeners;
 
+	private final List<JobInvocationInterceptor> invocationInterceptors;
+
 	/**
 	 * Create a configurer.
 	 * @param properties the properties
@@ -30,11 +32,25 @@ public class EchoJobListenerContainerFactoryConfigurer {
 	 */
 	public EchoJobListenerContainerFactoryConfigurer(EchoMqProperties properties, JobExecutorFactory executorFactory,
 			List<JobEventListener> eventListeners) {
+		this(properties, executorFactory, eventListeners, List.of());
+	}
+
+	/**
+	 * Create a configurer.
+	 * @param properties the properties
+	 * @param executorFactory creates handler executors
+	 * @param eventListeners the event listeners
+	 * @param invocationInterceptors the interceptors wrapped around every handler
+	 * invocation
+	 */
+	public EchoJobListenerContainerFactoryConfigurer(EchoMqProperties properties, JobExecutorFactory executorFactory,
+			List<JobEventListener> eventListeners, List<JobInvocationInterceptor> invocationInterceptors) {
 		Assert.notNull(properties, "'properties' must not be null");
 		Assert.notNull(executorFactory, "'executorFactory' must not be null");
 		this.properties = properties;
 		this.executorFactory = executorFactory;
 		this.eventListeners = List.copyOf(eventListeners);
+		this.invocationInterceptors = List.copyOf(invocationInterceptors);
 	}
 
 	/**
@@ -47,6 +63,7 @@ public class EchoJobListenerContainerFactoryConfigurer {
 		factory.setShutdownTimeout(this.properties.shutdown().timeout());
 		factory.setExecutorFactory(this.executorFactory);
 		factory.setEventListeners(this.eventListeners);
+		factory.setInvocationInterceptors(this.invocationInterceptors);
 	}
 
 	/**

@@ -62,7 +62,7 @@ final class JobExecution implements Runnable {
 		this.container.events().claimed(claimed, wait(claimed));
 		Throwable failure = null;
 		try {
-			this.container.getHandler().handle(claimed, this.job);
+			this.container.invokeHandler(claimed, this.job);
 		}
 		catch (Throwable ex) {
 			failure = ex;

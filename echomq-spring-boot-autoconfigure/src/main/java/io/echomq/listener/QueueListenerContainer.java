@@ -1,5 +1,6 @@
 package io.echomq.listener;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -45,6 +46,8 @@ public class QueueListenerContainer {
 
 	private final JobHandler handler;
 
+	private final List<JobInvocationInterceptor> interceptors;
+
 	private final Jobs jobs;
 
 	private final JobExecutorFactory executorFactory;
@@ -76,11 +79,12 @@ public class QueueListenerContainer {
 	private volatile @Nullable Thread pollerThread;
 
 	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
-			LeaseKeeper leaseKeeper, JobEvents events) {
+			LeaseKeeper leaseKeeper, JobEvents events, List<JobInvocationInterceptor> interceptors) {
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(handler, "'handler' must not be null");
 		this.settings = settings;
 		this.handler = handler;
+		this.interceptors = List.copyOf(interceptors);
 		this.jobs = jobs;
 		this.executorFactory = executorFactory;
 		this.leaseKeeper = leaseKeeper;
@@ -324,6 +328,18 @@ public class QueueListenerContainer {
 	@Override
 	public String toString() {
 		return "QueueListenerContainer[id=" + getId() + ", queue=" + getQueue() + ", handler=" + this.handler + "]";
+	}
+
+	void invokeHandler(ClaimedJob job, JobContext context) throws Exception {
+		invoke(0, job, context);
+	}
+
+	private void invoke(int index, ClaimedJob job, JobContext context) throws Exception {
+		if (index == this.interceptors.size()) {
+			this.handler.handle(job, context);
+			return;
+		}
+		this.interceptors.get(index).intercept(job, this.settings, () -> invoke(index + 1, job, context));
 	}
 
 	void dispatch(ClaimedJob claimed) {

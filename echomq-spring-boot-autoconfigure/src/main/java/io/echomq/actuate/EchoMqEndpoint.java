@@ -1,0 +1,351 @@
+package io.echomq.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToIntFunction;
+
+import io.echomq.core.AuditReport;
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.JobView;
+import io.echomq.core.Jobs;
+import io.echomq.core.Keyspace;
+import io.echomq.core.QueueAuditor;
+import io.echomq.core.QueueInspector;
+import io.echomq.core.QueueStats;
+import io.echomq.core.TransitionResult;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.QueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SanitizableData;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.util.Assert;
+
+/**
+ * The {@code echomq} endpoint: every known queue with its counts and listener, and, as
+ * plain methods for the {@linkplain EchoMqEndpointWebExtension web extension}, one
+ * queue, a page of its dead jobs, an audit of its keyspace, and the write operations
+ * (replay a dead job, purge the dead jobs, pause or resume a listener).
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@Endpoint(id = "echomq")
+public class EchoMqEndpoint {
+
+	/** Most dead jobs one page returns. */
+	public static final int MAX_PAGE = 100;
+
+	private final Jobs jobs;
+
+	private final QueueInspector inspector;
+
+	private final QueueAuditor auditor;
+
+	private final EchoMqQueueCatalog catalog;
+
+	private final @Nullable EchoJobListenerRegistry listeners;
+
+	private final ToIntFunction<String> maxAttempts;
+
+	private final Duration auditTolerance;
+
+	private final Sanitizer sanitizer;
+
+	/**
+	 * Create an endpoint.
+	 * @param jobs the engine
+	 * @param catalog the queues to list
+	 * @param listeners the listener registry, or {@code null}
+	 * @param maxAttempts the attempt budget of a queue, given to a replayed job
+	 * @param auditTolerance how far past its lease deadline an active job may be before
+	 * the audit reports it
+	 * @param sanitizer sanitizes payloads
+	 */
+	public EchoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer) {
+		Assert.notNull(jobs, "'jobs' must not be null");
+		Assert.notNull(catalog, "'catalog' must not be null");
+		Assert.notNull(maxAttempts, "'maxAttempts' must not be null");
+		Assert.notNull(auditTolerance, "'auditTolerance' must not be null");
+		Assert.notNull(sanitizer, "'sanitizer' must not be null");
+		this.jobs = jobs;
+		this.inspector = new QueueInspector(jobs);
+		this.auditor = new QueueAuditor(jobs);
+		this.catalog = catalog;
+		this.listeners = listeners;
+		this.maxAttempts = maxAttempts;
+		this.auditTolerance = auditTolerance;
+		this.sanitizer = sanitizer;
+	}
+
+	/**
+	 * Return every known queue: those with a listener here, those configured under
+	 * {@code echomq.queues}, and those this application enqueued to.
+	 * @return the queues
+	 */
+	@ReadOperation
+	public QueuesDescriptor queues() {
+		Map<String, QueueDescriptor> queues = new LinkedHashMap<>();
+		for (String queue : this.catalog.queues()) {
+			queues.put(queue, describe(queue, this.inspector.stats(queue)));
+		}
+		return new QueuesDescriptor(queues);
+	}
+
+	/**
+	 * Return one queue.
+	 * @param queue the queue
+	 * @return the queue, or {@code null} if it is not known here and holds nothing
+	 * @throws IllegalArgumentException if the name is not a valid queue name
+	 */
+	public @Nullable QueueDescriptor queue(String queue) {
+		Keyspace.validateQueueName(queue);
+		QueueStats stats = this.inspector.stats(queue);
+		if (!this.catalog.contains(queue) && isEmpty(stats)) {
+			return null;
+		}
+		return describe(queue, stats);
+	}
+
+	/**
+	 * Return a page of a queue's dead jobs, most recent first.
+	 * @param queue the queue
+	 * @param offset how many to skip
+	 * @param limit the page size, at most {@value #MAX_PAGE}
+	 * @param showPayloads whether payloads are shown unsanitized
+	 * @return the page
+	 * @throws IllegalArgumentException if the name, offset or limit is invalid
+	 */
+	public DeadJobsDescriptor dead(String queue, int offset, int limit, boolean showPayloads) {
+		Keyspace.validateQueueName(queue);
+		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
+		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
+				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
+		long total = this.inspector.stats(queue).dead();
+		List<DeadJobDescriptor> page = this.inspector.dead(queue, offset, limit)
+			.stream()
+			.map((view) -> describe(view, showPayloads))
+			.toList();
+		return new DeadJobsDescriptor(offset, limit, total, page);
+	}
+
+	/**
+	 * Audit a queue's keyspace against the engine's invariants; exact only while the
+	 * queue is quiescent.
+	 * @param queue the queue
+	 * @return the audit
+	 * @throws IllegalArgumentException if the name is not a valid queue name
+	 */
+	public AuditDescriptor audit(String queue) {
+		Keyspace.validateQueueName(queue);
+		AuditReport report = this.auditor.audit(queue, this.auditTolerance);
+		Map<String, Long> counts = new LinkedHashMap<>();
+		for (JobState state : JobState.values()) {
+			counts.put(state.value(), report.counts().getOrDefault(state, 0L));
+		}
+		return new AuditDescriptor(report.isClean(), counts, report.rows(), report.violations());
+	}
+
+	/**
+	 * Replay a dead job: back to pending with a fresh budget of the queue's configured
+	 * attempts.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return the outcome, or {@code null} if the queue has no such job
+	 * @throws IllegalArgumentException if the queue name or the id is invalid
+	 */
+	public @Nullable ReplayDescriptor replay(String queue, String id) {
+		Keyspace.validateQueueName(queue);
+		JobId jobId = JobId.parse(id);
+		int budget = this.maxAttempts.applyAsInt(queue);
+		TransitionResult result = this.jobs.replay(queue, jobId, budget);
+		if (result.isApplied()) {
+			return new ReplayDescriptor(true, JobState.PENDING.value(), budget);
+		}
+		JobView view = this.inspector.job(queue, jobId);
+		return (view != null) ? new ReplayDescriptor(false, view.state().value(), budget) : null;
+	}
+
+	/**
+	 * Delete every dead job of a queue.
+	 * @param queue the queue
+	 * @return how many were deleted
+	 * @throws IllegalArgumentException if the name is not a valid queue name
+	 */
+	public PurgeDescriptor purgeDead(String queue) {
+		Keyspace.validateQueueName(queue);
+		return new PurgeDescriptor(this.jobs.purgeDead(queue));
+	}
+
+	/**
+	 * Pause a queue's listener: it stops claiming, in-flight jobs go on.
+	 * @param queue the queue
+	 * @return the listener, or {@code null} if the queue has no listener here
+	 */
+	public @Nullable ListenerDescriptor pause(String queue) {
+		QueueListenerContainer container = container(queue);
+		if (container == null) {
+			return null;
+		}
+		container.pause();
+		return describe(container);
+	}
+
+	/**
+	 * Resume a queue's paused listener.
+	 * @param queue the queue
+	 * @return the listener, or {@code null} if the queue has no listener here
+	 */
+	public @Nullable ListenerDescriptor resume(String queue) {
+		QueueListenerContainer container = container(queue);
+		if (container == null) {
+			return null;
+		}
+		container.resume();
+		return describe(container);
+	}
+
+	private @Nullable QueueListenerContainer container(String queue) {
+		Keyspace.validateQueueName(queue);
+		return (this.listeners != null) ? this.listeners.getContainer(queue) : null;
+	}
+
+	private QueueDescriptor describe(String queue, QueueStats stats) {
+		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
+		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(),
+				new LinkedHashMap<>(stats.counters()), this.maxAttempts.applyAsInt(queue),
+				(container != null) ? describe(container) : null);
+	}
+
+	private static ListenerDescriptor describe(QueueListenerContainer container) {
+		return new ListenerDescriptor(container.getId(), container.getSettings().concurrency(), container.isRunning(),
+				container.isPaused(), container.isPollerAlive(), container.inFlight(), container.getCompletedCount(),
+				container.getRetriedCount(), container.getDeadCount(), container.getStaleCount());
+	}
+
+	private DeadJobDescriptor describe(JobView view, boolean showPayloads) {
+		Object payload = this.sanitizer.sanitize(new SanitizableData(null, "payload", view.payload()), showPayloads);
+		return new DeadJobDescriptor(view.id().toString(), view.attempts(), view.maxAttempts(), view.enqueuedAt(),
+				view.at(), view.lastError(), payload);
+	}
+
+	private static boolean isEmpty(QueueStats stats) {
+		return stats.pending() + stats.active() + stats.schedule() + stats.dead() == 0 && stats.counters().isEmpty();
+	}
+
+	/**
+	 * Every known queue, by name.
+	 *
+	 * @param queues the queues
+	 */
+	public record QueuesDescriptor(Map<String, QueueDescriptor> queues) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A queue: how many jobs each location holds, its cumulative counters, and its
+	 * listener in this application.
+	 *
+	 * @param pending jobs waiting to be claimed
+	 * @param active jobs leased to workers, here or elsewhere
+	 * @param schedule jobs waiting for their run-at (delayed or backing off)
+	 * @param dead dead-lettered jobs
+	 * @param counters the queue's cumulative counters, across all applications
+	 * @param maxAttempts the attempt budget a replayed job gets
+	 * @param listener the listener here, or {@code null}
+	 */
+	public record QueueDescriptor(long pending, long active, long schedule, long dead, Map<String, Long> counters,
+			int maxAttempts, @Nullable ListenerDescriptor listener) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A queue's listener in this application.
+	 *
+	 * @param id the listener id
+	 * @param concurrency how many handlers run at once
+	 * @param running whether it was started
+	 * @param paused whether it is paused
+	 * @param pollerAlive whether its claim loop runs
+	 * @param inFlight jobs claimed and not yet settled
+	 * @param completed jobs completed here
+	 * @param retried failed attempts scheduled for a retry here
+	 * @param dead jobs dead-lettered here
+	 * @param stale jobs whose lease was lost while running here
+	 */
+	public record ListenerDescriptor(String id, int concurrency, boolean running, boolean paused, boolean pollerAlive,
+			int inFlight, long completed, long retried, long dead, long stale) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A page of dead jobs.
+	 *
+	 * @param offset how many were skipped
+	 * @param limit the page size asked for
+	 * @param total how many dead jobs the queue holds
+	 * @param jobs the page, most recent first
+	 */
+	public record DeadJobsDescriptor(int offset, int limit, long total,
+			List<DeadJobDescriptor> jobs) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A dead job.
+	 *
+	 * @param id the job id
+	 * @param attempts attempts made
+	 * @param maxAttempts the attempt budget it had
+	 * @param enqueuedAt when it was enqueued
+	 * @param deadAt when it was dead-lettered
+	 * @param lastError the last error, or {@code null}
+	 * @param payload the payload, sanitized unless shown
+	 */
+	public record DeadJobDescriptor(String id, long attempts, long maxAttempts, Instant enqueuedAt,
+			@Nullable Instant deadAt, @Nullable String lastError, @Nullable Object payload) {
+
+	}
+
+	/**
+	 * An audit of a queue's keyspace.
+	 *
+	 * @param clean whether no invariant is broken
+	 * @param counts ids found in each location
+	 * @param rows job rows found
+	 * @param violations every broken invariant found
+	 */
+	public record AuditDescriptor(boolean clean, Map<String, Long> counts, long rows,
+			List<String> violations) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * The outcome of a replay.
+	 *
+	 * @param replayed whether the job moved from dead to pending
+	 * @param state the state the job is in now
+	 * @param maxAttempts the attempt budget it was given
+	 */
+	public record ReplayDescriptor(boolean replayed, String state, int maxAttempts) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * The outcome of a purge.
+	 *
+	 * @param purged how many dead jobs were deleted
+	 */
+	public record PurgeDescriptor(long purged) implements OperationResponseBody {
+
+	}
+
+}

@@ -1,0 +1,211 @@
+package io.echomq.actuate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.core.Jobs;
+import io.echomq.core.QueueInspector;
+import io.echomq.core.QueueStats;
+import io.echomq.core.Script;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.EchoMqScheduler;
+import io.echomq.listener.QueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.util.Assert;
+
+/**
+ * Health of EchoMQ in this application, beside Boot's {@code redis} indicator (which it
+ * does not repeat): DOWN when a running listener's poller thread died, when the
+ * scheduler runs but its reap or promote tick has not succeeded for
+ * {@value #STALL_FACTOR} intervals, or when a queue holds at least the dead-job
+ * threshold, if one is set. Scripts missing from the server's cache ({@code NOSCRIPT} is
+ * recovered by sending the body), paused listeners, and each queue's pending, dead and
+ * reaped counts are details.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class EchoMqHealthIndicator extends AbstractHealthIndicator {
+
+	/** Intervals without a successful tick after which the scheduler counts as stalled. */
+	public static final int STALL_FACTOR = 10;
+
+	private final Jobs jobs;
+
+	private final QueueInspector inspector;
+
+	private final EchoMqQueueCatalog catalog;
+
+	private final @Nullable EchoJobListenerRegistry listeners;
+
+	private final @Nullable EchoMqScheduler scheduler;
+
+	private final @Nullable Long deadThreshold;
+
+	private final Clock clock;
+
+	private volatile @Nullable Instant schedulerSeenRunning;
+
+	/**
+	 * Create an indicator.
+	 * @param jobs the engine
+	 * @param catalog the queues to report on
+	 * @param listeners the listener registry, or {@code null}
+	 * @param scheduler the scheduler, or {@code null}
+	 * @param deadThreshold dead jobs in one queue at or above which the status is DOWN,
+	 * or {@code null} to report them only
+	 */
+	public EchoMqHealthIndicator(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+			@Nullable EchoMqScheduler scheduler, @Nullable Long deadThreshold) {
+		this(jobs, catalog, listeners, scheduler, deadThreshold, Clock.systemUTC());
+	}
+
+	EchoMqHealthIndicator(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+			@Nullable EchoMqScheduler scheduler, @Nullable Long deadThreshold, Clock clock) {
+		super("EchoMQ health check failed");
+		Assert.notNull(jobs, "'jobs' must not be null");
+		Assert.notNull(catalog, "'catalog' must not be null");
+		this.jobs = jobs;
+		this.inspector = new QueueInspector(jobs);
+		this.catalog = catalog;
+		this.listeners = listeners;
+		this.scheduler = scheduler;
+		this.deadThreshold = deadThreshold;
+		this.clock = clock;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		List<String> problems = new ArrayList<>();
+		builder.withDetail("scripts", scripts());
+		if (this.listeners != null) {
+			builder.withDetail("listeners", listeners(this.listeners, problems));
+		}
+		if (this.scheduler != null) {
+			builder.withDetail("scheduler", scheduler(this.scheduler, problems));
+		}
+		builder.withDetail("queues", queues(problems));
+		if (problems.isEmpty()) {
+			builder.up();
+		}
+		else {
+			builder.down().withDetail("problems", problems);
+		}
+	}
+
+	private Map<String, Object> scripts() {
+		List<Script> scripts = this.jobs.scripts();
+		String[] shas = scripts.stream().map(Script::sha).toArray(String[]::new);
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("total", scripts.size());
+		try {
+			List<Boolean> exists = this.jobs.executor()
+				.getTemplate()
+				.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
+					.scriptExists(shas));
+			List<String> missing = new ArrayList<>();
+			for (int i = 0; i < scripts.size(); i++) {
+				if (exists == null || i >= exists.size() || !Boolean.TRUE.equals(exists.get(i))) {
+					missing.add(scripts.get(i).name());
+				}
+			}
+			details.put("loaded", scripts.size() - missing.size());
+			if (!missing.isEmpty()) {
+				details.put("notLoaded", missing);
+			}
+		}
+		catch (DataAccessException | UnsupportedOperationException ex) {
+			details.put("error", String.valueOf(ex.getMessage()));
+		}
+		return details;
+	}
+
+	private static Map<String, Object> listeners(EchoJobListenerRegistry registry, List<String> problems) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		for (QueueListenerContainer container : registry.getContainers().values()) {
+			Map<String, Object> listener = new LinkedHashMap<>();
+			listener.put("id", container.getId());
+			listener.put("running", container.isRunning());
+			listener.put("paused", container.isPaused());
+			listener.put("pollerAlive", container.isPollerAlive());
+			listener.put("inFlight", container.inFlight());
+			listener.put("concurrency", container.getSettings().concurrency());
+			listener.put("consecutiveFailures", container.getConsecutiveFailures());
+			details.put(container.getQueue(), listener);
+			if (container.isRunning() && !container.isPollerAlive()) {
+				problems.add("The poller of listener '" + container.getId() + "' on queue '" + container.getQueue()
+						+ "' is not alive");
+			}
+		}
+		return details;
+	}
+
+	private Map<String, Object> scheduler(EchoMqScheduler scheduler, List<String> problems) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		boolean running = scheduler.isRunning();
+		details.put("running", running);
+		details.put("lastReap", String.valueOf(scheduler.getLastReap()));
+		details.put("lastPromote", String.valueOf(scheduler.getLastPromote()));
+		details.put("reapTicks", scheduler.getReapTicks());
+		details.put("promoteTicks", scheduler.getPromoteTicks());
+		details.put("failedTicks", scheduler.getFailedTicks());
+		Instant now = this.clock.instant();
+		if (!running) {
+			this.schedulerSeenRunning = null;
+			return details;
+		}
+		Instant seen = this.schedulerSeenRunning;
+		if (seen == null) {
+			seen = now;
+			this.schedulerSeenRunning = seen;
+		}
+		checkTick("reap", scheduler.getLastReap(), scheduler.getSettings().reapInterval(), seen, now, problems);
+		checkTick("promote", scheduler.getLastPromote(), scheduler.getSettings().promoteInterval(), seen, now,
+				problems);
+		return details;
+	}
+
+	private static void checkTick(String tick, @Nullable Instant last, Duration interval, Instant seen, Instant now,
+			List<String> problems) {
+		Instant since = (last != null && last.isAfter(seen)) ? last : seen;
+		Duration age = Duration.between(since, now);
+		Duration limit = interval.multipliedBy(STALL_FACTOR);
+		if (age.compareTo(limit) > 0) {
+			problems.add("The scheduler's " + tick + " tick has not succeeded for " + age.toMillis()
+					+ " ms (interval " + interval.toMillis() + " ms)");
+		}
+	}
+
+	private Map<String, Object> queues(List<String> problems) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		for (String queue : this.catalog.queues()) {
+			try {
+				QueueStats stats = this.inspector.stats(queue);
+				Map<String, Object> entry = new LinkedHashMap<>();
+				entry.put("pending", stats.pending());
+				entry.put("dead", stats.dead());
+				entry.put("reaped", stats.counters().getOrDefault("reaped", 0L));
+				details.put(queue, entry);
+				if (this.deadThreshold != null && stats.dead() >= this.deadThreshold) {
+					problems.add("Queue '" + queue + "' holds " + stats.dead() + " dead jobs (threshold "
+							+ this.deadThreshold + ")");
+				}
+			}
+			catch (DataAccessException ex) {
+				details.put(queue, Map.of("error", String.valueOf(ex.getMessage())));
+			}
+		}
+		return details;
+	}
+
+}

@@ -1,0 +1,84 @@
+package io.echomq.autoconfigure;
+
+import java.time.Duration;
+
+import io.echomq.actuate.EchoMqEndpoint;
+import io.echomq.actuate.EchoMqEndpointWebExtension;
+import io.echomq.actuate.EchoMqQueueCatalog;
+import io.echomq.config.EchoMqProperties;
+import io.echomq.config.EchoMqProperties.QueueProperties;
+import io.echomq.core.Jobs;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.QueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of the {@code echomq} endpoint and its web extension.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = EchoMqAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(Jobs.class)
+@ConditionalOnAvailableEndpoint(EchoMqEndpoint.class)
+@EnableConfigurationProperties(EchoMqEndpointProperties.class)
+@Import(EchoMqQueueCatalogConfiguration.class)
+public final class EchoMqEndpointAutoConfiguration {
+
+	/** Slack added to the reap interval before the audit reports an overdue lease. */
+	private static final Duration AUDIT_SLACK = Duration.ofSeconds(5);
+
+	EchoMqEndpointAutoConfiguration() {
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqEndpoint echoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog,
+			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
+			ObjectProvider<SanitizingFunction> sanitizingFunctions) {
+		EchoJobListenerRegistry registry = listeners.getIfUnique();
+		return new EchoMqEndpoint(jobs, catalog, registry, (queue) -> maxAttempts(registry, properties, queue),
+				properties.scheduler().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
+				new Sanitizer(sanitizingFunctions.orderedStream().toList()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(EchoMqEndpoint.class)
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	EchoMqEndpointWebExtension echoMqEndpointWebExtension(EchoMqEndpoint endpoint,
+			EchoMqEndpointProperties properties) {
+		return new EchoMqEndpointWebExtension(endpoint, properties.showValues(), properties.roles());
+	}
+
+	/**
+	 * The attempt budget a replayed job gets: its listener's explicit cap, else
+	 * {@code echomq.queues.<queue>.max-attempts}, else {@code echomq.listener.max-attempts}.
+	 */
+	private static int maxAttempts(@Nullable EchoJobListenerRegistry registry, EchoMqProperties properties,
+			String queue) {
+		QueueListenerContainer container = (registry != null) ? registry.getContainer(queue) : null;
+		if (container != null && container.getSettings().maxAttempts() != null) {
+			return container.getSettings().maxAttempts();
+		}
+		QueueProperties overrides = properties.queues().get(queue);
+		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
+				: properties.listener().maxAttempts();
+	}
+
+}

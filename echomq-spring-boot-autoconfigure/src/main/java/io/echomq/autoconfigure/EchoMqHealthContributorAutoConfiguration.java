@@ -1,0 +1,47 @@
+package io.echomq.autoconfigure;
+
+import io.echomq.actuate.EchoMqHealthIndicator;
+import io.echomq.actuate.EchoMqQueueCatalog;
+import io.echomq.core.Jobs;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.EchoMqScheduler;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of the {@code echomq} health indicator, behind
+ * {@code management.health.echomq.enabled}.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = EchoMqAutoConfiguration.class)
+@ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
+@ConditionalOnBean(Jobs.class)
+@ConditionalOnEnabledHealthIndicator("echomq")
+@EnableConfigurationProperties(EchoMqHealthProperties.class)
+@Import(EchoMqQueueCatalogConfiguration.class)
+public final class EchoMqHealthContributorAutoConfiguration {
+
+	EchoMqHealthContributorAutoConfiguration() {
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "echomqHealthContributor")
+	EchoMqHealthIndicator echomqHealthContributor(Jobs jobs, EchoMqQueueCatalog catalog,
+			ObjectProvider<EchoJobListenerRegistry> listeners, ObjectProvider<EchoMqScheduler> scheduler,
+			EchoMqHealthProperties properties) {
+		return new EchoMqHealthIndicator(jobs, catalog, listeners.getIfUnique(), scheduler.getIfUnique(),
+				properties.deadThreshold());
+	}
+
+}

@@ -1,0 +1,63 @@
+package io.echomq.autoconfigure;
+
+import io.echomq.actuate.EchoMqQueueCatalog;
+import io.echomq.core.Jobs;
+import io.echomq.core.QueueInspector;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.micrometer.EchoMqEnqueueMetrics;
+import io.echomq.micrometer.EchoMqJobMetrics;
+import io.echomq.micrometer.EchoMqQueueMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of EchoMQ's Micrometer meters: job counters and timers fed by the
+ * listener containers, the enqueue counter, and the sampled queue gauges; the
+ * {@link MeterBinder} beans are bound by Boot's metrics auto-configuration.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = EchoMqAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass({ MeterBinder.class, MetricsAutoConfiguration.class })
+@ConditionalOnBean({ Jobs.class, MeterRegistry.class })
+@EnableConfigurationProperties(EchoMqMetricsProperties.class)
+@Import(EchoMqQueueCatalogConfiguration.class)
+public final class EchoMqMetricsAutoConfiguration {
+
+	EchoMqMetricsAutoConfiguration() {
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqJobMetrics echoMqJobMetrics() {
+		return new EchoMqJobMetrics();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqEnqueueMetrics echoMqEnqueueMetrics() {
+		return new EchoMqEnqueueMetrics();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqQueueMetrics echoMqQueueMetrics(Jobs jobs, EchoMqQueueCatalog catalog,
+			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqMetricsProperties properties) {
+		return new EchoMqQueueMetrics(new QueueInspector(jobs), catalog, listeners.getIfUnique(),
+				properties.sampleInterval());
+	}
+
+}

@@ -1,0 +1,269 @@
+package io.echomq.autoconfigure;
+
+import java.security.Principal;
+import java.time.Duration;
+import java.util.List;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.actuate.EchoMqEndpoint;
+import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.DeadJobsDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.ListenerDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.PurgeDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.QueueDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.QueuesDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.ReplayDescriptor;
+import io.echomq.actuate.EchoMqEndpointWebExtension;
+import io.echomq.actuate.EchoMqEndpointWebExtension.ErrorDescriptor;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.QueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link EchoMqEndpointAutoConfiguration} and the endpoint's operations, run
+ * on the beans against a real server.
+ *
+ * @author EchoMQ
+ */
+class EchoMqEndpointAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = ObservabilityTestSupport
+		.runner(EchoMqEndpointAutoConfiguration.class)
+		.withPropertyValues("management.endpoints.web.exposure.include=echomq");
+
+	@Test
+	void runWhenExposedShouldCreateEndpointAndWebExtension() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(EchoMqEndpoint.class)
+			.hasSingleBean(EchoMqEndpointWebExtension.class));
+	}
+
+	@Test
+	void runWhenNotExposedShouldNotCreateEndpoint() {
+		ObservabilityTestSupport.runner(EchoMqEndpointAutoConfiguration.class)
+			.run((context) -> assertThat(context).doesNotHaveBean(EchoMqEndpoint.class)
+				.doesNotHaveBean(EchoMqEndpointWebExtension.class));
+	}
+
+	@Test
+	void runWhenAccessIsNoneShouldNotCreateEndpoint() {
+		this.contextRunner.withPropertyValues("management.endpoint.echomq.access=NONE")
+			.run((context) -> assertThat(context).doesNotHaveBean(EchoMqEndpoint.class));
+	}
+
+	@Test
+	void runWithoutActuatorShouldBackOff() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(Endpoint.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(EchoMQTemplate.class)
+				.doesNotHaveBean(EchoMqEndpoint.class));
+	}
+
+	@Test
+	void queuesShouldListListenerConfiguredAndEnqueuedQueues() {
+		String listened = ObservabilityTestSupport.unique("listened");
+		String configured = ObservabilityTestSupport.unique("configured");
+		String enqueued = ObservabilityTestSupport.unique("enqueued");
+		this.contextRunner.withPropertyValues("echomq.queues." + configured + ".max-attempts=7").run((context) -> {
+			context.getBean(EchoJobListenerRegistry.class).register(listened, (job, jobContext) -> {
+			}, ListenerSettings.builder().concurrency(2).build());
+			context.getBean(EchoMQTemplate.class).enqueueAll(enqueued, List.of("a", "b"));
+			QueuesDescriptor queues = context.getBean(EchoMqEndpoint.class).queues();
+			assertThat(queues.queues()).containsKeys(listened, configured, enqueued);
+			assertThat(queues.queues().get(enqueued).pending()).isEqualTo(2);
+			assertThat(queues.queues().get(enqueued).counters()).containsEntry("enqueued", 2L);
+			assertThat(queues.queues().get(enqueued).listener()).isNull();
+			assertThat(queues.queues().get(configured).maxAttempts()).isEqualTo(7);
+			ListenerDescriptor listener = queues.queues().get(listened).listener();
+			assertThat(listener).isNotNull();
+			assertThat(listener.concurrency()).isEqualTo(2);
+			assertThat(listener.running()).isTrue();
+			assertThat(listener.paused()).isFalse();
+			assertThat(listener.inFlight()).isZero();
+		});
+	}
+
+	@Test
+	void queueShouldAnswerNotFoundForAnUnknownQueueAndBadRequestForABadName() {
+		String known = ObservabilityTestSupport.unique("known");
+		this.contextRunner.run((context) -> {
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			context.getBean(EchoMQTemplate.class).enqueue(known, "x");
+			WebEndpointResponse<Object> found = web.queue("queues", known);
+			assertThat(found.getStatus()).isEqualTo(200);
+			assertThat(found.getBody()).isInstanceOfSatisfying(QueueDescriptor.class,
+					(queue) -> assertThat(queue.pending()).isEqualTo(1));
+			assertError(web.queue("queues", ObservabilityTestSupport.unique("nothing")), 404, "is not known here");
+			assertError(web.queue("queues", "a:b"), 400, "a:b");
+			assertError(web.queue("jobs", known), 404, "try 'queues'");
+		});
+	}
+
+	@Test
+	void deadJobsShouldBePagedWithPayloadsSanitizedUnlessShown() {
+		String queue = ObservabilityTestSupport.unique("dead-page");
+		this.contextRunner.run((context) -> {
+			killThree(context, queue);
+			EchoMqEndpointWebExtension hidden = context.getBean(EchoMqEndpointWebExtension.class);
+			DeadJobsDescriptor page = body(hidden.queueDetail(SecurityContext.NONE, "queues", queue, "dead", 1, 1),
+					DeadJobsDescriptor.class);
+			assertThat(page.total()).isEqualTo(3);
+			assertThat(page.jobs()).hasSize(1);
+			assertThat(page.jobs().get(0).payload()).isEqualTo("******");
+			assertThat(page.jobs().get(0).lastError()).contains("card declined");
+			assertThat(page.jobs().get(0).deadAt()).isNotNull();
+			assertThat(body(hidden.queueDetail(SecurityContext.NONE, "queues", queue, "dead", null, null),
+					DeadJobsDescriptor.class)
+				.jobs()).hasSize(3);
+			assertError(hidden.queueDetail(SecurityContext.NONE, "queues", queue, "dead", -1, null), 400, "offset");
+			assertError(hidden.queueDetail(SecurityContext.NONE, "queues", queue, "dead", 0, 1000), 400, "limit");
+		});
+		this.contextRunner.withPropertyValues("management.endpoint.echomq.show-values=when-authorized",
+				"management.endpoint.echomq.roles=ops")
+			.run((context) -> {
+				killThree(context, queue + "-2");
+				EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+				assertThat(body(web.queueDetail(new Authenticated("ops"), "queues", queue + "-2", "dead", 0, 5),
+						DeadJobsDescriptor.class)
+					.jobs()).extracting((job) -> job.payload()).containsOnly("\"card\"");
+				assertThat(body(web.queueDetail(new Authenticated("guest"), "queues", queue + "-2", "dead", 0, 5),
+						DeadJobsDescriptor.class)
+					.jobs()).extracting((job) -> job.payload()).containsOnly("******");
+			});
+	}
+
+	@Test
+	void replayShouldMoveADeadJobToPendingWithTheConfiguredBudget() {
+		String queue = ObservabilityTestSupport.unique("replay");
+		this.contextRunner.withPropertyValues("echomq.queues." + queue + ".max-attempts=2").run((context) -> {
+			List<JobId> dead = killThree(context, queue, ListenerSettings.inherit());
+			context.getBean(EchoJobListenerRegistry.class).getContainer(queue).pause();
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			String id = dead.get(0).toString();
+			ReplayDescriptor replay = body(web.replay("queues", queue, "dead", id, "replay"), ReplayDescriptor.class);
+			assertThat(replay.replayed()).isTrue();
+			assertThat(replay.state()).isEqualTo("pending");
+			assertThat(replay.maxAttempts()).isEqualTo(2);
+			QueueDescriptor after = context.getBean(EchoMqEndpoint.class).queue(queue);
+			assertThat(after.pending()).isEqualTo(1);
+			assertThat(after.dead()).isEqualTo(2);
+			assertError(web.replay("queues", queue, "dead", id, "replay"), 409, "is pending, not dead");
+			assertError(web.replay("queues", queue, "dead", "JOB' OR 1=1", "replay"), 400, "Invalid JOB id");
+			assertError(web.replay("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay"), 400,
+					"Invalid JOB id");
+			assertError(web.replay("queues", queue, "dead", JobId.mint().toString(), "replay"), 404, "has no job");
+			assertError(web.replay("queues", queue, "dead", id, "resurrect"), 404, "replay");
+		});
+	}
+
+	@Test
+	void purgeShouldDeleteTheDeadJobs() {
+		String queue = ObservabilityTestSupport.unique("purge");
+		this.contextRunner.run((context) -> {
+			killThree(context, queue);
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			assertThat(body(web.purge("queues", queue, "dead"), PurgeDescriptor.class).purged()).isEqualTo(3);
+			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).dead()).isZero();
+			assertThat(body(web.purge("queues", queue, "dead"), PurgeDescriptor.class).purged()).isZero();
+			assertThat(body(web.queueDetail(SecurityContext.NONE, "queues", queue, "audit", null, null),
+					AuditDescriptor.class)
+				.clean()).isTrue();
+		});
+	}
+
+	@Test
+	void pauseAndResumeShouldControlTheListener() {
+		String queue = ObservabilityTestSupport.unique("control");
+		this.contextRunner.run((context) -> {
+			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
+				.register(queue, (job, jobContext) -> {
+				});
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			assertThat(body(web.control("queues", queue, "pause"), ListenerDescriptor.class).paused()).isTrue();
+			assertThat(container.isPaused()).isTrue();
+			context.getBean(EchoMQTemplate.class).enqueue(queue, "waits");
+			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).pending()).isEqualTo(1);
+			assertThat(body(web.control("queues", queue, "resume"), ListenerDescriptor.class).paused()).isFalse();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).counters().get("completed"),
+						(completed) -> completed != null && completed == 1L);
+			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause"), 404, "no listener");
+			assertError(web.control("queues", queue, "stop"), 404, "try 'pause' or 'resume'");
+		});
+	}
+
+	@Test
+	void auditShouldReportAForgedIdInADeadSet() {
+		String queue = ObservabilityTestSupport.unique("audit");
+		this.contextRunner.run((context) -> {
+			context.getBean(EchoMQTemplate.class).enqueue(queue, "x");
+			Jobs jobs = context.getBean(Jobs.class);
+			jobs.executor()
+				.getTemplate()
+				.opsForZSet()
+				.add(jobs.keyspace().queueKey(queue, KeyType.DEAD), "forged", 1);
+			AuditDescriptor audit = context.getBean(EchoMqEndpoint.class).audit(queue);
+			assertThat(audit.clean()).isFalse();
+			assertThat(audit.counts()).containsEntry("pending", 1L).containsEntry("dead", 1L);
+			assertThat(audit.violations()).anySatisfy((violation) -> assertThat(violation).contains("forged"));
+		});
+	}
+
+	private static List<JobId> killThree(AssertableApplicationContext context, String queue) {
+		return killThree(context, queue, ListenerSettings.builder().maxAttempts(1).build());
+	}
+
+	private static List<JobId> killThree(AssertableApplicationContext context, String queue,
+			ListenerSettings settings) {
+		EchoJobListenerRegistry registry = context.getBean(EchoJobListenerRegistry.class);
+		QueueListenerContainer container = registry.register(queue, (job, jobContext) -> {
+			throw new IllegalStateException("card declined");
+		}, settings);
+		List<JobId> ids = context.getBean(EchoMQTemplate.class).enqueueAll(queue, List.of("card", "card", "card"));
+		await().atMost(Duration.ofSeconds(10)).until(container::getDeadCount, (dead) -> dead == 3);
+		return ids;
+	}
+
+	private static <T> T body(WebEndpointResponse<Object> response, Class<T> type) {
+		assertThat(response.getStatus()).as("status of %s", response.getBody()).isEqualTo(200);
+		assertThat(response.getBody()).isInstanceOf(type);
+		return type.cast(response.getBody());
+	}
+
+	private static void assertError(WebEndpointResponse<Object> response, int status, String message) {
+		assertThat(response.getStatus()).isEqualTo(status);
+		assertThat(response.getBody()).isInstanceOfSatisfying(ErrorDescriptor.class, (error) -> {
+			assertThat(error.status()).isEqualTo(status);
+			assertThat(error.message()).contains(message);
+		});
+	}
+
+	private record Authenticated(String role) implements SecurityContext {
+
+		@Override
+		public @Nullable Principal getPrincipal() {
+			return () -> "user";
+		}
+
+		@Override
+		public boolean isUserInRole(String role) {
+			return this.role.equals(role);
+		}
+
+	}
+
+}

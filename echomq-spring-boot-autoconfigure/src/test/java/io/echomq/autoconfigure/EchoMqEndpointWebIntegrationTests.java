@@ -1,0 +1,141 @@
+package io.echomq.autoconfigure;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.core.JobId;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.QueueListenerContainer;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The {@code echomq} endpoint over HTTP, with every auto-configuration of the class path,
+ * on a real server: paths, status codes and JSON.
+ *
+ * @author EchoMQ
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=echomq,health",
+				"management.endpoint.health.show-details=always", "echomq.listener.backoff.initial=0s",
+				"echomq.scheduler.promote-interval=50ms" })
+class EchoMqEndpointWebIntegrationTests {
+
+	private static final String QUEUE = ObservabilityTestSupport.unique("web");
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private EchoJobListenerRegistry listeners;
+
+	@Autowired
+	private EchoMQTemplate template;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		TestServer server = ObservabilityTestSupport.server();
+		registry.add("spring.data.redis.host", server::host);
+		registry.add("spring.data.redis.port", server::port);
+		registry.add("echomq.key-prefix", () -> ObservabilityTestSupport.unique("web"));
+	}
+
+	@Test
+	void endpointShouldAnswerOverHttp() throws Exception {
+		QueueListenerContainer container = this.listeners.register(QUEUE, (job, context) -> {
+			if (job.payload().contains("bad")) {
+				throw new IllegalArgumentException("no such customer");
+			}
+		}, ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
+		List<JobId> ids = this.template.enqueueAll(QUEUE, List.of("{\"customer\":\"good\"}", "{\"customer\":\"bad\"}"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> container.getDeadCount() == 1);
+
+		JsonNode all = get("/actuator/echomq", 200);
+		JsonNode queue = all.get("queues").get(QUEUE);
+		assertThat(queue.get("dead").asLong()).isEqualTo(1);
+		assertThat(queue.get("counters").get("completed").asLong()).isEqualTo(1);
+		assertThat(queue.get("listener").get("concurrency").asInt()).isEqualTo(2);
+		assertThat(queue.get("listener").get("running").asBoolean()).isTrue();
+
+		assertThat(get("/actuator/echomq/queues/" + QUEUE, 200).get("dead").asLong()).isEqualTo(1);
+		get("/actuator/echomq/queues/" + ObservabilityTestSupport.unique("unknown"), 404);
+
+		JsonNode dead = get("/actuator/echomq/queues/" + QUEUE + "/dead?offset=0&limit=10", 200);
+		assertThat(dead.get("total").asLong()).isEqualTo(1);
+		JsonNode job = dead.get("jobs").get(0);
+		assertThat(job.get("id").asString()).isEqualTo(ids.get(1).toString());
+		assertThat(job.get("lastError").asString()).contains("no such customer");
+		assertThat(job.get("payload").asString()).isEqualTo("******");
+		get("/actuator/echomq/queues/" + QUEUE + "/dead?limit=nope", 400);
+
+		assertThat(get("/actuator/echomq/queues/" + QUEUE + "/audit", 200).get("clean").asBoolean()).isTrue();
+
+		assertThat(post("/actuator/echomq/queues/" + QUEUE + "/pause", 200).get("paused").asBoolean()).isTrue();
+		JsonNode replay = post("/actuator/echomq/queues/" + QUEUE + "/dead/" + ids.get(1) + "/replay", 200);
+		assertThat(replay.get("state").asString()).isEqualTo("pending");
+		assertThat(post("/actuator/echomq/queues/" + QUEUE + "/dead/JOBforged/replay", 400).get("message")
+			.asString()).contains("Invalid JOB id");
+		post("/actuator/echomq/queues/" + QUEUE + "/dead/" + JobId.mint() + "/replay", 404);
+		assertThat(post("/actuator/echomq/queues/" + QUEUE + "/resume", 200).get("paused").asBoolean()).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> container.getDeadCount() == 2);
+		assertThat(send(HttpRequest.newBuilder(uri("/actuator/echomq/queues/" + QUEUE + "/dead")).DELETE(), 200)
+			.get("purged")
+			.asLong()).isEqualTo(1);
+
+		JsonNode health = get("/actuator/health", 200).get("components").get("echomq");
+		assertThat(health.get("status").asString()).isEqualTo("UP");
+		assertThat(health.get("details").get("listeners").get(QUEUE).get("pollerAlive").asBoolean()).isTrue();
+	}
+
+	private JsonNode get(String path, int status) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(uri(path)).GET(), status);
+	}
+
+	private JsonNode post(String path, int status) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(uri(path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{}")), status);
+	}
+
+	private JsonNode send(HttpRequest.Builder request, int status) throws IOException, InterruptedException {
+		HttpResponse<String> response = this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as("%s %s", response.uri(), response.body()).isEqualTo(status);
+		return response.body().isEmpty() ? this.json.createObjectNode() : this.json.readTree(response.body());
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://localhost:" + this.port + path);
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class WebApplication {
+
+	}
+
+}

@@ -1,0 +1,203 @@
+package io.echomq.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.Jobs;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.ListenerSettings;
+import io.echomq.micrometer.EchoMqEnqueueMetrics;
+import io.echomq.micrometer.EchoMqJobMetrics;
+import io.echomq.micrometer.EchoMqQueueMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.search.Search;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link EchoMqMetricsAutoConfiguration}: meter values after real jobs ran on
+ * a real server, and the back-off without Micrometer or Boot's metrics module.
+ *
+ * @author EchoMQ
+ */
+class EchoMqMetricsAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = ObservabilityTestSupport
+		.runner(MetricsAutoConfiguration.class, EchoMqMetricsAutoConfiguration.class)
+		.withUserConfiguration(SimpleRegistryConfiguration.class);
+
+	@Test
+	void runShouldCreateMeterBinders() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(EchoMqJobMetrics.class)
+			.hasSingleBean(EchoMqEnqueueMetrics.class)
+			.hasSingleBean(EchoMqQueueMetrics.class));
+	}
+
+	@Test
+	void jobMetersShouldCountWhatListenersDid() {
+		String ok = ObservabilityTestSupport.unique("ok");
+		String flaky = ObservabilityTestSupport.unique("flaky");
+		this.contextRunner.run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			EchoJobListenerRegistry listeners = context.getBean(EchoJobListenerRegistry.class);
+			listeners.register(ok, (job, jobContext) -> {
+			});
+			listeners.register(flaky, (job, jobContext) -> {
+				throw new IllegalStateException("boom");
+			}, ListenerSettings.builder().maxAttempts(2).build());
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			template.enqueueAll(ok, List.of("a", "b", "c"));
+			template.enqueue(ok, "later", EnqueueOptions.delayed(Duration.ofMillis(200)));
+			template.enqueue(flaky, "x");
+			await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+				assertThat(count(meters.find("echomq.jobs.completed").tag("queue", ok))).isEqualTo(4);
+				assertThat(count(meters.find("echomq.jobs.dead").tag("queue", flaky))).isEqualTo(1);
+			});
+			assertThat(count(meters.find("echomq.jobs.enqueued").tag("queue", ok))).isEqualTo(4);
+			assertThat(count(meters.find("echomq.jobs.enqueued").tag("queue", flaky))).isEqualTo(1);
+			assertThat(count(meters.find("echomq.jobs.promoted").tag("queue", ok))).isEqualTo(1);
+			assertThat(count(meters.find("echomq.jobs.failed").tag("queue", flaky).tag("exception",
+					"IllegalStateException")))
+				.isEqualTo(2);
+			assertThat(count(meters.find("echomq.jobs.retried").tag("queue", flaky))).isEqualTo(1);
+			assertThat(timerCount(meters, "echomq.job.duration", ok, "success")).isEqualTo(4);
+			assertThat(timerCount(meters, "echomq.job.duration", flaky, "retry")).isEqualTo(1);
+			assertThat(timerCount(meters, "echomq.job.duration", flaky, "dead")).isEqualTo(1);
+			assertThat(meters.get("echomq.job.wait").tag("queue", ok).timer().count()).isEqualTo(4);
+			// listeners registered after start-up get their in-flight gauge with the next sample
+			context.getBean(EchoMqQueueMetrics.class).sample();
+			assertThat(meters.get("echomq.listener.in.flight").tag("queue", ok).gauge().value()).isZero();
+			assertThat(meters.get("echomq.queue.jobs").tag("queue", flaky).tag("state", "dead").gauge().value())
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void reapedLeasesShouldBeCounted() {
+		String queue = ObservabilityTestSupport.unique("reaped");
+		this.contextRunner.withPropertyValues("echomq.queues." + queue + ".max-attempts=3").run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			context.getBean(EchoMQTemplate.class).enqueue(queue, "abandoned");
+			// a worker that claims and vanishes: its lease expires and the reaper takes it back
+			List<ClaimedJob> claimed = context.getBean(Jobs.class).claim(queue, Duration.ofMillis(100), 1);
+			assertThat(claimed).hasSize(1);
+			await().atMost(Duration.ofSeconds(15))
+				.untilAsserted(() -> assertThat(count(meters.find("echomq.jobs.reaped").tag("queue", queue)))
+					.isEqualTo(1));
+		});
+	}
+
+	@Test
+	void queueGaugesShouldShowTheLastSample() {
+		String queue = ObservabilityTestSupport.unique("gauges");
+		this.contextRunner.withPropertyValues("echomq.metrics.sample-interval=1h").run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			template.enqueueAll(queue, List.of("a", "b"));
+			template.enqueue(queue, "c", EnqueueOptions.delayed(Duration.ofHours(1)));
+			assertThat(meters.find("echomq.queue.jobs").tag("queue", queue).gauges()).isEmpty();
+			context.getBean(EchoMqQueueMetrics.class).sample();
+			assertThat(gauge(meters, queue, "pending")).isEqualTo(2);
+			assertThat(gauge(meters, queue, "schedule")).isEqualTo(1);
+			assertThat(gauge(meters, queue, "active")).isZero();
+			assertThat(gauge(meters, queue, "dead")).isZero();
+			template.enqueue(queue, "d");
+			// the gauge never calls Redis: it shows the last sample until the next one
+			assertThat(gauge(meters, queue, "pending")).isEqualTo(2);
+			context.getBean(EchoMqQueueMetrics.class).sample();
+			assertThat(gauge(meters, queue, "pending")).isEqualTo(3);
+		});
+	}
+
+	@Test
+	void queueGaugesShouldBeSampledOnTheInterval() {
+		String queue = ObservabilityTestSupport.unique("sampled");
+		this.contextRunner.withPropertyValues("echomq.metrics.sample-interval=100ms").run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			context.getBean(EchoMQTemplate.class).enqueueAll(queue, List.of("a", "b", "c"));
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(gauge(meters, queue, "pending")).isEqualTo(3));
+		});
+	}
+
+	@Test
+	void runWithZeroSampleIntervalShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("echomq.metrics.sample-interval=0s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("echomq.metrics.sample-interval");
+		});
+	}
+
+	@Test
+	void runWithoutMeterRegistryShouldNotCreateMeters() {
+		ObservabilityTestSupport.runner(MetricsAutoConfiguration.class, EchoMqMetricsAutoConfiguration.class)
+			.run(EchoMqMetricsAutoConfigurationTests::assertNoMeters);
+	}
+
+	@Test
+	void runWithoutMicrometerShouldBackOff() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterBinder.class))
+			.run(EchoMqMetricsAutoConfigurationTests::assertNoMeters);
+	}
+
+	@Test
+	void runWithoutBootMetricsModuleShouldBackOff() {
+		ObservabilityTestSupport.runner(EchoMqMetricsAutoConfiguration.class)
+			.withUserConfiguration(SimpleRegistryConfiguration.class)
+			.withClassLoader(new FilteredClassLoader(MetricsAutoConfiguration.class))
+			.run(EchoMqMetricsAutoConfigurationTests::assertNoMeters);
+	}
+
+	@Test
+	void runWithUserJobMetricsShouldBackOff() {
+		this.contextRunner.withBean("custom", EchoMqJobMetrics.class, EchoMqJobMetrics::new)
+			.run((context) -> assertThat(context).hasSingleBean(EchoMqJobMetrics.class).hasBean("custom"));
+	}
+
+	private static void assertNoMeters(AssertableApplicationContext context) {
+		assertThat(context).hasNotFailed()
+			.hasSingleBean(EchoMQTemplate.class)
+			.doesNotHaveBean(EchoMqJobMetrics.class)
+			.doesNotHaveBean(EchoMqEnqueueMetrics.class)
+			.doesNotHaveBean(EchoMqQueueMetrics.class);
+	}
+
+	private static double count(Search search) {
+		return search.counters().stream().mapToDouble((counter) -> counter.count()).sum();
+	}
+
+	private static long timerCount(MeterRegistry meters, String name, String queue, String outcome) {
+		return meters.find(name).tag("queue", queue).tag("outcome", outcome).timers().stream()
+			.mapToLong((timer) -> timer.count())
+			.sum();
+	}
+
+	private static double gauge(MeterRegistry meters, String queue, String state) {
+		return meters.get("echomq.queue.jobs").tag("queue", queue).tag("state", state).gauge().value();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SimpleRegistryConfiguration {
+
+		@Bean
+		SimpleMeterRegistry simpleMeterRegistry() {
+			return new SimpleMeterRegistry();
+		}
+
+	}
+
+}
