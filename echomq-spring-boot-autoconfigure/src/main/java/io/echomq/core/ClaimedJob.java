@@ -11,7 +11,8 @@ import java.util.Map;
  * @param token the fencing token: the row's {@code attempts} after this claim, which
  * counts every claim and never goes down
  * @param attempt the attempt number this claim counts as against the budget: the token
- * less the claims that were released on a graceful stop
+ * less the claims that no longer count (released on a graceful stop, or made before a
+ * replay)
  * @param maxAttempts the attempt number after which a failure dead-letters the job
  * @param payload the payload text
  * @param enqueuedAt when the job was enqueued (server time)

@@ -489,11 +489,13 @@ abstract class AbstractJobsTests {
 		assertThat(replayed.state()).isEqualTo(JobState.PENDING);
 		assertThat(row(job.id())).containsEntry("state", "pending")
 			.containsEntry("attempts", "1")
-			.containsEntry("max_attempts", "3")
+			.containsEntry("released", "1")
+			.containsEntry("max_attempts", "2")
 			.doesNotContainKey("dead_at");
 		assertThat(this.jobs.replay(this.queue, job.id(), 2).isStale()).isTrue();
 		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
 		assertThat(again.token()).isEqualTo(2);
+		assertThat(again.attempt()).isEqualTo(1);
 		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isStale()).isTrue();
 		assertThat(this.jobs.retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
 			.isEqualTo(JobState.PENDING);

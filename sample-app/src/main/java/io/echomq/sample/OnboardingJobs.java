@@ -31,7 +31,7 @@ public class OnboardingJobs {
 		this.crmFailureRate = properties.crmFailureRate();
 	}
 
-	@EchoJob(queue = SignupService.WELCOME_QUEUE, concurrency = "${sample.welcome-concurrency:4}")
+	@EchoJob(queue = SignupService.WELCOME_QUEUE)
 	public void sendWelcome(WelcomeEmail email, JobContext context) {
 		this.mailer.send(email.email(), "Welcome, " + email.name() + "!");
 		logger.info("welcome-email " + context.id() + " done on attempt " + context.attempt());

@@ -1,7 +1,8 @@
 -- replay: dead -> pending with a fresh attempt budget.
 --
--- attempts stays monotonic (it is the fencing token); the budget is renewed by setting
--- max_attempts = attempts - released + budget, which is what "attempts reset" means here.
+-- attempts stays monotonic (it is the fencing token); "attempts reset" means every claim so far
+-- stops counting against the budget: released = attempts, max_attempts = budget, so the next
+-- claim is attempt 1 again (attempt = attempts - released) and listener caps count afresh.
 --
 -- KEYS[1]  emq:{q}:dead     ZSET
 -- KEYS[2]  emq:{q}:pending  ZSET
@@ -16,7 +17,7 @@ local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) then
   return {0, 'not dead'}
 end
-local f = redis.call('HMGET', KEYS[3], 'state', 'attempts', 'priority', 'released')
+local f = redis.call('HMGET', KEYS[3], 'state', 'attempts', 'priority')
 if f[1] ~= 'dead' then
   return {0, 'state is ' .. tostring(f[1])}
 end
@@ -25,7 +26,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREM', KEYS[1], id)
 redis.call('ZADD', KEYS[2], -tonumber(f[3] or '0'), id)
 redis.call('HSET', KEYS[3], 'state', 'pending', 'ready_at', now,
-  'max_attempts', tonumber(f[2]) - tonumber(f[4] or '0') + tonumber(ARGV[2]))
+  'released', f[2], 'max_attempts', ARGV[2])
 redis.call('HDEL', KEYS[3], 'dead_at')
 redis.call('HINCRBY', KEYS[4], 'replayed', 1)
 redis.call('LPUSH', KEYS[5], 1)
