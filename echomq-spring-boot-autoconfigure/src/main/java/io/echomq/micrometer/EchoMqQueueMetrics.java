@@ -6,6 +6,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -151,6 +153,9 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		target.jobs.register(rows, true);
 		if (this.listeners != null) {
 			for (String queue : this.listeners.getQueues()) {
+				if (!target.inFlightQueues().add(queue)) {
+					continue;
+				}
 				Gauge.builder("echomq.listener.in.flight", this.listeners, (registry) -> inFlight(registry, queue))
 					.description("Jobs claimed by this application's listener and not yet settled")
 					.baseUnit(BaseUnits.TASKS)
@@ -223,7 +228,11 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		}
 	}
 
-	private record Bound(MeterRegistry registry, MultiGauge jobs) {
+	private record Bound(MeterRegistry registry, MultiGauge jobs, Set<String> inFlightQueues) {
+
+		Bound(MeterRegistry registry, MultiGauge jobs) {
+			this(registry, jobs, ConcurrentHashMap.newKeySet());
+		}
 
 	}
 

@@ -30,7 +30,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * @author EchoMQ
  */
 @SpringBootTest(properties = { "sample.demo-signups=0", "sample.crm-failure-rate=0", "sample.tips-delay=300ms",
-		"echomq.key-prefix=sampletest" })
+		"echomq.key-prefix=sampletest", "sample.embedded-redis.enabled=false" })
 @AutoConfigureMockMvc
 class SampleApplicationTests {
 
