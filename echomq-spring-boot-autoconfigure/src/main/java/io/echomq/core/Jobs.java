@@ -36,6 +36,8 @@ public class Jobs {
 
 	private static final long DUE_TOLERANCE_MS = 2_000;
 
+	private static final int PEEK_SLACK = 16;
+
 	private static final String[] NO_IDS = {};
 
 	private final ScriptExecutor executor;
@@ -414,8 +416,13 @@ public class Jobs {
 	}
 
 	private String[] peek(String pending, int count) {
-		Set<String> head = this.template.opsForZSet().range(pending, 0, count - 1);
-		return (head != null) ? validIds(head) : NO_IDS;
+		// foreign members (not JOB ids) cannot be claimed; look past a few so they cannot block the head
+		Set<String> head = this.template.opsForZSet().range(pending, 0, count + PEEK_SLACK - 1L);
+		if (head == null) {
+			return NO_IDS;
+		}
+		String[] valid = validIds(head);
+		return (valid.length > count) ? java.util.Arrays.copyOf(valid, count) : valid;
 	}
 
 	private static String[] toIds(List<Object> raw) {

@@ -32,6 +32,8 @@ final class JobExecution implements Runnable {
 
 	private final InFlightJob job;
 
+	private boolean rewritten;
+
 	JobExecution(QueueListenerContainer container, InFlightJob job) {
 		this.container = container;
 		this.job = job;
@@ -90,7 +92,9 @@ final class JobExecution implements Runnable {
 		if (result == null) {
 			return;
 		}
-		if (result.isStale()) {
+		// a completion sent again after a lost reply finds the row already retired: it did apply
+		boolean appliedBefore = this.rewritten && "done".equals(result.reason());
+		if (result.isStale() && !appliedBefore) {
 			this.container.staleOutcome(this.job, String.valueOf(result.reason()));
 			return;
 		}
@@ -138,6 +142,7 @@ final class JobExecution implements Runnable {
 	private @Nullable TransitionResult record(String what, Supplier<TransitionResult> transition) {
 		Duration delay = REPORT_BACKOFF;
 		for (int attempt = 1;; attempt++) {
+			this.rewritten = attempt > 1;
 			try {
 				return transition.get();
 			}

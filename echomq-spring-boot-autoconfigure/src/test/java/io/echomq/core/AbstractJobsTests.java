@@ -127,6 +127,23 @@ abstract class AbstractJobsTests {
 	}
 
 	@Test
+	void claimShouldLookPastForeignMembersAtTheHead() {
+		for (int i = 0; i < 8; i++) {
+			this.redis.opsForZSet().add(key(KeyType.PENDING), "AAA-foreign-" + i, 0);
+		}
+		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		assertThat(this.jobs.claim(this.queue, LEASE, 4)).extracting(ClaimedJob::id).containsExactly(id);
+	}
+
+	@Test
+	void completeAfterCompleteShouldSayDone() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).reason()).isEqualTo("done");
+	}
+
+	@Test
 	void claimShouldTakeHigherPriorityFirst() {
 		JobId low = this.jobs.enqueue(this.queue, "low", EnqueueSpec.defaults());
 		JobId high = this.jobs.enqueue(this.queue, "high", EnqueueSpec.defaults().withPriority(5));

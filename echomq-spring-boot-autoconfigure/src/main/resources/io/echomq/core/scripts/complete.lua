@@ -8,9 +8,13 @@
 -- KEYS[3]  emq:{q}:metrics  HASH, field 'completed'
 -- ARGV[1]  id
 -- ARGV[2]  token (the attempts value the claim returned)
--- returns  {1} applied, or {0, reason} stale
+-- returns  {1} applied, or {0, reason} stale; reason 'done' when the row is already retired (a
+--          completion whose reply was lost and is sent again finds this)
 
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  if redis.call('EXISTS', KEYS[2]) == 0 then
+    return {0, 'done'}
+  end
   return {0, 'not active'}
 end
 local f = redis.call('HMGET', KEYS[2], 'state', 'attempts')

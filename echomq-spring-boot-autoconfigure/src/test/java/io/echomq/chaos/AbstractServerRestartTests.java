@@ -1,0 +1,189 @@
+package io.echomq.chaos;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.echomq.chaos.worker.ChaosWorker;
+import io.echomq.chaos.worker.WorkerSettings;
+import io.echomq.core.AuditReport;
+import io.echomq.core.EnqueueSpec;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.listener.JobHandler;
+import io.echomq.listener.QueueListenerContainer;
+import io.echomq.server.RedisServerProcess;
+import io.echomq.server.ServerFlavor;
+import io.echomq.server.ServerOptions;
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The server killed with {@code SIGKILL} mid-run and restarted on the same port and
+ * directory: with {@code appendonly yes} and {@code appendfsync always} no acknowledged
+ * enqueue is lost; without persistence the data is gone, but clients reconnect and new
+ * jobs flow. Subclasses choose the server.
+ *
+ * @author EchoMQ
+ */
+abstract class AbstractServerRestartTests {
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
+	private TestServer server;
+
+	/**
+	 * Return the server flavor to run on.
+	 * @return the flavor
+	 */
+	protected abstract ServerFlavor flavor();
+
+	@AfterEach
+	void stopServer() {
+		if (this.server != null) {
+			this.server.close();
+		}
+	}
+
+	@Test
+	@Timeout(150)
+	void killedServerWithFsyncedAppendOnlyFileLosesNoAcknowledgedJob() throws Exception {
+		this.server = TestRedisServer.startOwned(flavor(),
+				ServerOptions.builder().appendOnly(true).appendFsync("always").build());
+		RedisServerProcess process = this.server.process().orElseThrow();
+		String prefix = Chaos.uniquePrefix();
+		String queue = "aof";
+		Ledger ledger = new Ledger();
+		long start = System.nanoTime();
+		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
+			QueueListenerContainer container = consumer.register(queue, handler(ledger));
+			consumer.start();
+			Jobs jobs = producerSide.jobs();
+			try (Producer producer = Producer.plain(jobs, queue, 800, Duration.ofMillis(4), 10).start()) {
+				await().atMost(Duration.ofSeconds(30)).until(() -> producer.acknowledgedCount() >= 250);
+				process.kill();
+				int acknowledgedAtKill = producer.acknowledgedCount();
+				long killed = System.nanoTime();
+				await("clients notice").atMost(Duration.ofSeconds(20))
+					.until(() -> producer.failures() > 0 && container.getConsecutiveFailures() > 0);
+				process.restart();
+				double downSeconds = Chaos.secondsSince(killed);
+				assertThat(producer.awaitDone(Duration.ofSeconds(60))).as("producer finished").isTrue();
+				List<JobId> acknowledged = producer.acknowledged();
+				await("drained").atMost(Duration.ofSeconds(60))
+					.pollInterval(Duration.ofMillis(50))
+					.until(() -> ledger.ranAll(acknowledged) && Chaos.locations(jobs, queue).live() == 0);
+				await("poller recovered").atMost(Duration.ofSeconds(20))
+					.until(() -> container.getConsecutiveFailures() == 0);
+				assertThat(container.isPollerAlive()).isTrue();
+				consumer.stop();
+
+				AuditReport report = Chaos.audit(jobs, queue);
+				Set<String> acknowledgedIds = ids(acknowledged);
+				long lost = acknowledgedIds.stream().filter((id) -> !ledger.ran(id)).count();
+				Set<String> ambiguous = new HashSet<>(ledger.ranIds());
+				ambiguous.removeAll(acknowledgedIds);
+				Chaos.report("server-kill-aof", "server", Chaos.describe(this.server), "enqueued", acknowledged.size(),
+						"enqueueErrors", producer.failures(), "ambiguousWritten", ambiguous.size(), "completed",
+						Chaos.metric(jobs, queue, "completed"), "acknowledgedAtKill", acknowledgedAtKill, "reruns",
+						Chaos.metric(jobs, queue, "reaped"), "duplicateRuns", ledger.reruns(), "lost", lost,
+						"downSeconds", downSeconds, "evalFallbacks", consumer.jobs().executor().getEvalFallbacks(),
+						"seconds", Chaos.secondsSince(start));
+				assertThat(lost).isZero();
+				assertThat(report.violations()).isEmpty();
+				assertThat(report.total()).isZero();
+				assertThat(report.rows()).isZero();
+				assertThat(Chaos.metric(jobs, queue, "completed")).isEqualTo(acknowledged.size() + ambiguous.size());
+				assertThat(consumer.jobs().executor().getEvalFallbacks()).as("script cache empty after restart")
+					.isPositive();
+				assertThat(container.isRunning()).isFalse();
+				assertThat(ledger.doubleCompletions()).isZero();
+			}
+		}
+	}
+
+	@Test
+	@Timeout(120)
+	void killedServerWithoutPersistenceLosesItsDataButClientsReconnectAndNewJobsFlow() throws Exception {
+		this.server = TestRedisServer.startOwned(flavor(), ServerOptions.defaults());
+		RedisServerProcess process = this.server.process().orElseThrow();
+		String prefix = Chaos.uniquePrefix();
+		String queue = "volatile";
+		Ledger ledger = new Ledger();
+		long start = System.nanoTime();
+		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
+			QueueListenerContainer container = consumer.register(queue, handler(ledger));
+			consumer.start();
+			Jobs jobs = producerSide.jobs();
+			List<JobId> before = jobs.enqueueAll(queue, payloads("before", 600), EnqueueSpec.defaults());
+			await().atMost(Duration.ofSeconds(30)).until(() -> ledger.distinctRuns() >= 100);
+			process.kill();
+			int ranAtKill = ledger.distinctRuns();
+			await("poller notices").atMost(Duration.ofSeconds(20)).until(() -> container.getConsecutiveFailures() > 0);
+			assertThat(container.isPollerAlive()).isTrue();
+			process.restart();
+			long restarted = System.nanoTime();
+			List<JobId> after = await("enqueue accepted again").atMost(Duration.ofSeconds(20))
+				.ignoreExceptions()
+				.until(() -> jobs.enqueueAll(queue, payloads("after", 100), EnqueueSpec.defaults()), (ids) -> true);
+			await("new jobs complete").atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> ledger.ranAll(after) && Chaos.locations(jobs, queue).live() == 0);
+			double recovery = Chaos.secondsSince(restarted);
+			await("poller recovered").atMost(Duration.ofSeconds(20))
+				.until(() -> container.getConsecutiveFailures() == 0);
+			assertThat(container.isPollerAlive()).isTrue();
+			consumer.stop();
+
+			AuditReport report = Chaos.audit(jobs, queue);
+			long lost = before.stream().filter((id) -> !ledger.ran(id.toString())).count();
+			Chaos.report("server-kill-no-persistence", "server", Chaos.describe(this.server), "enqueued",
+					before.size() + after.size(), "ranBeforeKill", ranAtKill, "lostWithData", lost, "newJobs",
+					after.size(), "newCompleted", after.stream().filter((id) -> ledger.ran(id.toString())).count(),
+					"recoverySeconds", recovery, "seconds", Chaos.secondsSince(start));
+			assertThat(report.violations()).isEmpty();
+			assertThat(report.total()).isZero();
+			assertThat(lost).as("jobs still queued when the data went away").isPositive();
+			assertThat(Chaos.metric(jobs, queue, "completed")).as("counted since the restart")
+				.isGreaterThanOrEqualTo(after.size());
+			assertThat(consumer.jobs().executor().getEvalFallbacks()).isPositive();
+		}
+	}
+
+	private ChaosWorker worker(String prefix, Ledger ledger) {
+		return new ChaosWorker(ChaosWorker.standalone(this.server.host(), this.server.port(), COMMAND_TIMEOUT),
+				WorkerSettings.of(prefix).withConcurrency(4).withEventListeners(ledger));
+	}
+
+	private static JobHandler handler(Ledger ledger) {
+		return (job, context) -> {
+			// simulated work, not synchronisation
+			Thread.sleep(ThreadLocalRandom.current().nextLong(5, 25));
+			ledger.ran(job.id());
+		};
+	}
+
+	private static List<String> payloads(String name, int count) {
+		List<String> payloads = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			payloads.add(name + i);
+		}
+		return payloads;
+	}
+
+	private static Set<String> ids(List<JobId> ids) {
+		Set<String> result = new HashSet<>();
+		ids.forEach((id) -> result.add(id.toString()));
+		return result;
+	}
+
+}

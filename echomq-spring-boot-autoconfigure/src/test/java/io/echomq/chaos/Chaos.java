@@ -1,0 +1,240 @@
+package io.echomq.chaos;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import io.echomq.core.AuditReport;
+import io.echomq.core.JobState;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.core.QueueAuditor;
+import io.echomq.server.RespClient;
+import io.echomq.test.TestServer;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Shared helpers of the chaos tests: unique key prefixes, where a queue's jobs are, the
+ * audit, raw server commands, and the one-line {@code CHAOS ...} summary every fault test
+ * prints.
+ *
+ * @author EchoMQ
+ */
+final class Chaos {
+
+	/**
+	 * How far past its lease an active id may be at an audit: reap interval plus slack.
+	 */
+	static final Duration REAP_TOLERANCE = Duration.ofSeconds(5);
+
+	private static final Path FIGURES = Path.of("target", "chaos-figures.txt");
+
+	private Chaos() {
+	}
+
+	/**
+	 * Return a key prefix no other test uses.
+	 * @return the prefix
+	 */
+	static String uniquePrefix() {
+		return "c" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+	}
+
+	/**
+	 * Count a queue's ids in each location.
+	 * @param jobs the engine
+	 * @param queue the queue
+	 * @return the counts
+	 */
+	static Locations locations(Jobs jobs, String queue) {
+		StringRedisTemplate template = jobs.executor().getTemplate();
+		return new Locations(size(template, jobs, queue, KeyType.PENDING), size(template, jobs, queue, KeyType.ACTIVE),
+				size(template, jobs, queue, KeyType.SCHEDULE), size(template, jobs, queue, KeyType.DEAD));
+	}
+
+	/**
+	 * Return every id in any location of a queue.
+	 * @param jobs the engine
+	 * @param queue the queue
+	 * @return the ids
+	 */
+	static Set<String> locatedIds(Jobs jobs, String queue) {
+		StringRedisTemplate template = jobs.executor().getTemplate();
+		Set<String> ids = new HashSet<>();
+		for (JobState state : JobState.values()) {
+			Set<String> members = template.opsForZSet().range(jobs.keyspace().queueKey(queue, state.location()), 0, -1);
+			if (members != null) {
+				ids.addAll(members);
+			}
+		}
+		return ids;
+	}
+
+	/**
+	 * Return the ids in one location of a queue.
+	 * @param jobs the engine
+	 * @param queue the queue
+	 * @param type the location
+	 * @return the ids
+	 */
+	static Set<String> ids(Jobs jobs, String queue, KeyType type) {
+		Set<String> members = jobs.executor()
+			.getTemplate()
+			.opsForZSet()
+			.range(jobs.keyspace().queueKey(queue, type), 0, -1);
+		return (members != null) ? members : Set.of();
+	}
+
+	/**
+	 * Return a queue's metrics counters.
+	 * @param jobs the engine
+	 * @param queue the queue
+	 * @return the counters by name
+	 */
+	static Map<String, String> metrics(Jobs jobs, String queue) {
+		return jobs.executor()
+			.getTemplate()
+			.<String, String>opsForHash()
+			.entries(jobs.keyspace().queueKey(queue, KeyType.METRICS));
+	}
+
+	/**
+	 * Return one metrics counter.
+	 * @param jobs the engine
+	 * @param queue the queue
+	 * @param name the counter
+	 * @return its value, 0 when absent
+	 */
+	static long metric(Jobs jobs, String queue, String name) {
+		String value = metrics(jobs, queue).get(name);
+		return (value != null) ? Long.parseLong(value) : 0;
+	}
+
+	/**
+	 * Audit a queue with the chaos tolerance.
+	 * @param jobs the engine
+	 * @param queue the queue
+	 * @return the report
+	 */
+	static AuditReport audit(Jobs jobs, String queue) {
+		return new QueueAuditor(jobs).audit(queue, REAP_TOLERANCE);
+	}
+
+	/**
+	 * Run one command on a fresh RESP connection to the server.
+	 * @param server the server
+	 * @param args the command and its arguments
+	 * @return the reply
+	 */
+	static Object command(TestServer server, String... args) {
+		return command(server.host(), server.port(), Duration.ofSeconds(10), args);
+	}
+
+	/**
+	 * Run one command on a fresh RESP connection.
+	 * @param host the host
+	 * @param port the port
+	 * @param timeout the read timeout
+	 * @param args the command and its arguments
+	 * @return the reply
+	 */
+	static Object command(String host, int port, Duration timeout, String... args) {
+		try (RespClient client = RespClient.connect(host, port, timeout)) {
+			return client.command(args);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot run " + String.join(" ", args) + " on " + host + ":" + port, ex);
+		}
+	}
+
+	/**
+	 * Describe a server for a summary line.
+	 * @param server the server
+	 * @return e.g. {@code valkey-8.0.1}
+	 */
+	static String describe(TestServer server) {
+		return server.flavor().name().toLowerCase(Locale.ROOT) + "-" + server.version();
+	}
+
+	/**
+	 * Print the one-line summary of a fault run, {@code CHAOS fault=<fault> k=v ...}, to
+	 * standard output and append it to {@code target/chaos-figures.txt}.
+	 * @param fault the fault
+	 * @param figures alternating names and values
+	 * @return the line
+	 */
+	static String report(String fault, Object... figures) {
+		StringBuilder line = new StringBuilder("CHAOS fault=").append(fault);
+		for (int i = 0; i + 1 < figures.length; i += 2) {
+			Object value = figures[i + 1];
+			String text = (value instanceof Double number) ? String.format(Locale.ROOT, "%.1f", number)
+					: String.valueOf(value);
+			line.append(' ').append(figures[i]).append('=').append(text);
+		}
+		String result = line.toString();
+		System.out.println(result);
+		try {
+			if (Files.isDirectory(FIGURES.getParent())) {
+				Files.writeString(FIGURES, result + System.lineSeparator(), StandardCharsets.UTF_8,
+						StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+			}
+		}
+		catch (IOException ex) {
+			// the figures file is a convenience; the line is on standard output
+		}
+		return result;
+	}
+
+	/**
+	 * Return seconds since a start, for summaries.
+	 * @param startNanos {@link System#nanoTime()} at the start
+	 * @return the seconds
+	 */
+	static double secondsSince(long startNanos) {
+		return (System.nanoTime() - startNanos) / 1e9;
+	}
+
+	private static long size(StringRedisTemplate template, Jobs jobs, String queue, KeyType type) {
+		Long size = template.opsForZSet().zCard(jobs.keyspace().queueKey(queue, type));
+		return (size != null) ? size : 0;
+	}
+
+	/**
+	 * Ids per location.
+	 *
+	 * @param pending ids waiting
+	 * @param active ids leased
+	 * @param schedule ids waiting for their run-at
+	 * @param dead dead-lettered ids
+	 */
+	record Locations(long pending, long active, long schedule, long dead) {
+
+		/**
+		 * Return the ids that still have to run.
+		 * @return pending, active and scheduled
+		 */
+		long live() {
+			return this.pending + this.active + this.schedule;
+		}
+
+		/**
+		 * Return every located id.
+		 * @return the total
+		 */
+		long total() {
+			return live() + this.dead;
+		}
+
+	}
+
+}

@@ -1,0 +1,198 @@
+package io.echomq.chaos;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+
+import io.echomq.core.EnqueueSpec;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Enqueues jobs one by one on a thread of its own, at a steady pace, until it enqueued
+ * its count or is stopped. An enqueue that returned is <em>acknowledged</em>: its id and
+ * the time of the reply are kept. An enqueue that threw is counted as failed (it may or
+ * may not have been written: the reply was lost), and the producer goes on.
+ *
+ * @author EchoMQ
+ */
+final class Producer implements AutoCloseable {
+
+	private final Jobs jobs;
+
+	private final String queue;
+
+	private final int count;
+
+	private final Duration pace;
+
+	private final IntFunction<String> payloads;
+
+	private final IntFunction<EnqueueSpec> specs;
+
+	private final List<JobId> acknowledged = new CopyOnWriteArrayList<>();
+
+	private final Map<JobId, Long> acknowledgedAt = new ConcurrentHashMap<>();
+
+	private final AtomicInteger failures = new AtomicInteger();
+
+	private final AtomicReference<@Nullable Throwable> lastFailure = new AtomicReference<>();
+
+	private final CountDownLatch stop = new CountDownLatch(1);
+
+	private final CountDownLatch done = new CountDownLatch(1);
+
+	private final Thread thread;
+
+	/**
+	 * Create a producer.
+	 * @param jobs the engine to enqueue with
+	 * @param queue the queue
+	 * @param count the most jobs to enqueue
+	 * @param pace the pause between two enqueues
+	 * @param payloads the payload of the n-th job
+	 * @param specs the spec of the n-th job
+	 */
+	Producer(Jobs jobs, String queue, int count, Duration pace, IntFunction<String> payloads,
+			IntFunction<EnqueueSpec> specs) {
+		this.jobs = jobs;
+		this.queue = queue;
+		this.count = count;
+		this.pace = pace;
+		this.payloads = payloads;
+		this.specs = specs;
+		this.thread = new Thread(this::run, "chaos-producer-" + queue);
+		this.thread.setDaemon(true);
+	}
+
+	/**
+	 * Create a producer of plain jobs with the given attempt budget.
+	 * @param jobs the engine
+	 * @param queue the queue
+	 * @param count the most jobs
+	 * @param pace the pause between two enqueues
+	 * @param maxAttempts the attempt budget of each job
+	 * @return the producer, not started
+	 */
+	static Producer plain(Jobs jobs, String queue, int count, Duration pace, int maxAttempts) {
+		EnqueueSpec spec = EnqueueSpec.defaults().withMaxAttempts(maxAttempts);
+		return new Producer(jobs, queue, count, pace, (n) -> "p" + n, (n) -> spec);
+	}
+
+	/**
+	 * Start enqueuing.
+	 * @return this producer
+	 */
+	Producer start() {
+		this.thread.start();
+		return this;
+	}
+
+	private void run() {
+		try {
+			for (int n = 0; n < this.count && this.stop.getCount() > 0; n++) {
+				try {
+					JobId id = this.jobs.enqueue(this.queue, this.payloads.apply(n), this.specs.apply(n));
+					this.acknowledgedAt.put(id, System.currentTimeMillis());
+					this.acknowledged.add(id);
+				}
+				catch (RuntimeException ex) {
+					this.failures.incrementAndGet();
+					this.lastFailure.set(ex);
+				}
+				if (this.stop.await(this.pace.toNanos(), TimeUnit.NANOSECONDS)) {
+					break;
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.done.countDown();
+		}
+	}
+
+	/**
+	 * Return the acknowledged ids, in enqueue order.
+	 * @return a snapshot
+	 */
+	List<JobId> acknowledged() {
+		return new ArrayList<>(this.acknowledged);
+	}
+
+	/**
+	 * Return how many enqueues were acknowledged so far.
+	 * @return the count
+	 */
+	int acknowledgedCount() {
+		return this.acknowledged.size();
+	}
+
+	/**
+	 * Return when an enqueue was acknowledged.
+	 * @param id the job
+	 * @return the local epoch ms of the reply
+	 */
+	long acknowledgedAt(JobId id) {
+		return this.acknowledgedAt.get(id);
+	}
+
+	/**
+	 * Return how many enqueues threw.
+	 * @return the count
+	 */
+	int failures() {
+		return this.failures.get();
+	}
+
+	/**
+	 * Return the last enqueue failure.
+	 * @return the failure, or {@code null}
+	 */
+	@Nullable Throwable lastFailure() {
+		return this.lastFailure.get();
+	}
+
+	/**
+	 * Return whether the producer finished.
+	 * @return {@code true} once it enqueued its count or was stopped
+	 */
+	boolean isDone() {
+		return this.done.getCount() == 0;
+	}
+
+	/**
+	 * Wait until the producer finished its count.
+	 * @param timeout how long to wait
+	 * @return {@code true} if it finished
+	 * @throws InterruptedException if interrupted
+	 */
+	boolean awaitDone(Duration timeout) throws InterruptedException {
+		return this.done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Stop enqueuing and wait for the thread to end.
+	 */
+	@Override
+	public void close() {
+		this.stop.countDown();
+		try {
+			this.done.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

@@ -1,0 +1,17 @@
+package io.echomq.chaos;
+
+import io.echomq.server.ServerFlavor;
+
+/**
+ * Connection fault tests on a real Valkey server.
+ *
+ * @author EchoMQ
+ */
+class ValkeyConnectionFaultTests extends AbstractConnectionFaultTests {
+
+	@Override
+	protected ServerFlavor flavor() {
+		return ServerFlavor.VALKEY;
+	}
+
+}

@@ -1,0 +1,17 @@
+package io.echomq.chaos;
+
+import io.echomq.server.ServerFlavor;
+
+/**
+ * Full server tests on a real Valkey server.
+ *
+ * @author EchoMQ
+ */
+class ValkeyFullServerTests extends AbstractFullServerTests {
+
+	@Override
+	protected ServerFlavor flavor() {
+		return ServerFlavor.VALKEY;
+	}
+
+}

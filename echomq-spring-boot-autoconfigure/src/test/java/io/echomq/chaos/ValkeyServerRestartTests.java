@@ -1,0 +1,17 @@
+package io.echomq.chaos;
+
+import io.echomq.server.ServerFlavor;
+
+/**
+ * Server kill and restart tests on a real Valkey server.
+ *
+ * @author EchoMQ
+ */
+class ValkeyServerRestartTests extends AbstractServerRestartTests {
+
+	@Override
+	protected ServerFlavor flavor() {
+		return ServerFlavor.VALKEY;
+	}
+
+}

@@ -1,0 +1,17 @@
+package io.echomq.chaos;
+
+import io.echomq.server.ServerFlavor;
+
+/**
+ * Soak tests on a real Valkey server.
+ *
+ * @author EchoMQ
+ */
+class ValkeySoakTests extends AbstractSoakTests {
+
+	@Override
+	protected ServerFlavor flavor() {
+		return ServerFlavor.VALKEY;
+	}
+
+}

@@ -1,0 +1,17 @@
+package io.echomq.chaos;
+
+import io.echomq.server.ServerFlavor;
+
+/**
+ * Worker {@code kill -9} tests on a real Valkey server.
+ *
+ * @author EchoMQ
+ */
+class ValkeyWorkerKillTests extends AbstractWorkerKillTests {
+
+	@Override
+	protected ServerFlavor flavor() {
+		return ServerFlavor.VALKEY;
+	}
+
+}

@@ -1,0 +1,245 @@
+package io.echomq.chaos.worker;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.echomq.config.EchoMqProperties;
+import io.echomq.core.Jobs;
+import io.echomq.core.Keyspace;
+import io.echomq.core.ScriptExecutor;
+import io.echomq.listener.EchoJobListenerContainerFactory;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.EchoMqScheduler;
+import io.echomq.listener.JobExecutorFactory;
+import io.echomq.listener.JobHandler;
+import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.QueueListenerContainer;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
+/**
+ * One application's worth of EchoMQ consumers, wired by hand the way the
+ * auto-configuration wires them: its own Lettuce connection factory, engine, container
+ * factory, listener registry and reap/promote scheduler. Used in the test JVM and in the
+ * child worker JVM that {@link WorkerMain} runs.
+ *
+ * @author EchoMQ
+ */
+public final class ChaosWorker implements AutoCloseable {
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	private final WorkerSettings settings;
+
+	private final Jobs jobs;
+
+	private final EchoJobListenerContainerFactory containerFactory;
+
+	private final EchoJobListenerRegistry registry;
+
+	private final EchoMqScheduler scheduler;
+
+	private volatile boolean closed;
+
+	/**
+	 * Create a worker that owns the given (started) connection factory.
+	 * @param connectionFactory the connection factory, destroyed by {@link #close()}
+	 * @param settings how to consume
+	 */
+	public ChaosWorker(LettuceConnectionFactory connectionFactory, WorkerSettings settings) {
+		this.connectionFactory = connectionFactory;
+		this.settings = settings;
+		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(connectionFactory)),
+				new Keyspace(settings.prefix()));
+		this.containerFactory = new EchoJobListenerContainerFactory(this.jobs);
+		this.containerFactory.setListenerDefaults(new EchoMqProperties.Listener(settings.concurrency(),
+				settings.lease(), 3, settings.backoff(), true, settings.idleWait()));
+		this.containerFactory.setShutdownTimeout(settings.shutdownTimeout());
+		this.containerFactory.setExecutorFactory(JobExecutorFactory.platformThreads());
+		this.containerFactory.setEventListeners(settings.eventListeners());
+		this.registry = new EchoJobListenerRegistry(this.containerFactory);
+		this.scheduler = new EchoMqScheduler(this.jobs,
+				new EchoMqProperties.Scheduler(settings.reapInterval(), settings.promoteInterval(), 500),
+				this.registry::getQueues, ChaosWorker::tickScheduler, settings.eventListeners());
+	}
+
+	/**
+	 * Open a started connection factory on a standalone server.
+	 * @param host the host
+	 * @param port the port
+	 * @param commandTimeout the Lettuce command timeout
+	 * @return the connection factory
+	 */
+	public static LettuceConnectionFactory standalone(String host, int port, Duration commandTimeout) {
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
+		return started(new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port), client));
+	}
+
+	/**
+	 * Open a started connection factory on a cluster, with Lettuce's adaptive topology
+	 * refresh (MOVED, ASK, reconnects, unknown nodes) and a periodic refresh every
+	 * second, so that a failover is noticed within about a second.
+	 * @param seedNodes the {@code host:port} of the nodes
+	 * @param commandTimeout the Lettuce command timeout
+	 * @return the connection factory
+	 */
+	public static LettuceConnectionFactory cluster(List<String> seedNodes, Duration commandTimeout) {
+		ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+			.enablePeriodicRefresh(Duration.ofSeconds(1))
+			.enableAllAdaptiveRefreshTriggers()
+			.adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+			.build();
+		ClusterClientOptions options = ClusterClientOptions.builder().topologyRefreshOptions(refresh).build();
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.clientOptions(options)
+			.commandTimeout(commandTimeout)
+			.build();
+		return started(new LettuceConnectionFactory(new RedisClusterConfiguration(seedNodes), client));
+	}
+
+	private static LettuceConnectionFactory started(LettuceConnectionFactory factory) {
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	private static ThreadPoolTaskScheduler tickScheduler() {
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.setPoolSize(2);
+		scheduler.setThreadNamePrefix("chaos-scheduler-");
+		scheduler.setDaemon(true);
+		scheduler.setWaitForTasksToCompleteOnShutdown(true);
+		scheduler.setAwaitTerminationSeconds(5);
+		return scheduler;
+	}
+
+	/**
+	 * Register a listener with the worker's defaults; it starts at once if the worker
+	 * runs.
+	 * @param queue the queue
+	 * @param handler the handler
+	 * @return the container
+	 */
+	public QueueListenerContainer register(String queue, JobHandler handler) {
+		return this.registry.register(queue, handler, ListenerSettings.inherit());
+	}
+
+	/**
+	 * Register a listener.
+	 * @param queue the queue
+	 * @param handler the handler
+	 * @param listenerSettings what the listener sets explicitly
+	 * @return the container
+	 */
+	public QueueListenerContainer register(String queue, JobHandler handler, ListenerSettings listenerSettings) {
+		return this.registry.register(queue, handler, listenerSettings);
+	}
+
+	/**
+	 * Start the scheduler and every registered container.
+	 */
+	public void start() {
+		this.scheduler.start();
+		this.registry.start();
+	}
+
+	/**
+	 * Stop the containers (draining up to the shutdown timeout) and the scheduler.
+	 */
+	public void stop() {
+		this.registry.stop();
+		this.scheduler.stop();
+	}
+
+	/**
+	 * Crash the worker as far as Redis can tell: its connections are closed first, so
+	 * nothing it still has to say (completions, releases, renewals) reaches the server;
+	 * then its threads are stopped. Its claims are left to lease expiry and the reaper of
+	 * another worker.
+	 */
+	public void crash() {
+		this.closed = true;
+		this.connectionFactory.destroy();
+		this.registry.stop();
+		this.scheduler.stop();
+		this.containerFactory.destroy();
+	}
+
+	/**
+	 * Return whether the poller thread of every running container is alive.
+	 * @return {@code true} if every running container still polls
+	 */
+	public boolean pollersAlive() {
+		return this.registry.getContainers()
+			.values()
+			.stream()
+			.filter(QueueListenerContainer::isRunning)
+			.allMatch(QueueListenerContainer::isPollerAlive);
+	}
+
+	/**
+	 * Return the engine.
+	 * @return the jobs
+	 */
+	public Jobs jobs() {
+		return this.jobs;
+	}
+
+	/**
+	 * Return the registry.
+	 * @return the registry
+	 */
+	public EchoJobListenerRegistry registry() {
+		return this.registry;
+	}
+
+	/**
+	 * Return the scheduler.
+	 * @return the scheduler
+	 */
+	public EchoMqScheduler scheduler() {
+		return this.scheduler;
+	}
+
+	/**
+	 * Return the settings.
+	 * @return the settings
+	 */
+	public WorkerSettings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Return a template on the worker's connection factory.
+	 * @return a new template
+	 */
+	public StringRedisTemplate template() {
+		return this.jobs.executor().getTemplate();
+	}
+
+	/**
+	 * Stop the worker and release its connections.
+	 */
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		try {
+			stop();
+		}
+		finally {
+			this.containerFactory.destroy();
+			this.connectionFactory.destroy();
+		}
+	}
+
+}
