@@ -1,0 +1,161 @@
+package io.echomq.benchmark;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.echomq.server.ServerFlavor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The harness's command line.
+ *
+ * @param server the server flavor to start
+ * @param runs how many measured runs per figure group
+ * @param smoke whether to run tiny sizes (for the build's smoke test)
+ * @param figures the figure groups to run, in order
+ * @param consumers the consumers the drain, latency and idle figures compare
+ * @param depths the queue depths of the depth figures
+ * @param queueCounts the queue counts of the queue figures
+ * @param serverArgs extra server command line arguments, e.g.
+ * {@code --hash-max-listpack-value 128}
+ * @param idleSeconds how long idle CPU is measured, or {@code null} for the default
+ * @param settleSeconds how long idle consumers run before that, or {@code null} for the
+ * default
+ * @param quietPercent wait before each run until other processes use less than this
+ * share of one core, or {@code null} not to wait
+ * @author EchoMQ
+ */
+record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String> figures,
+		List<ConsumerKind> consumers, List<Integer> depths, List<Integer> queueCounts, List<String> serverArgs,
+		@Nullable Double idleSeconds, @Nullable Double settleSeconds, @Nullable Double quietPercent) {
+
+	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth",
+			"queues");
+
+	static final String USAGE = """
+			Usage: java -jar echomq-benchmarks.jar [options]
+			       java -jar echomq-benchmarks.jar jmh [JMH options]
+			  --server valkey|redis      server to start from PATH (default valkey)
+			  --runs N                   measured runs per figure, the median is printed (default 3)
+			  --smoke                    tiny sizes, 1 run (what the build's smoke test runs)
+			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues (default all)
+			  --consumers a,b            listener,engine (default both; engine is the raw Jobs baseline)
+			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)
+			  --queues 1,10,100          queue counts of the queue figures (default 1,10,100)
+			  --server-arg NAME=VALUE    extra server setting, repeatable (e.g. hash-max-listpack-value=128)
+			  --idle-seconds S           how long idle CPU is measured (default 10)
+			  --settle-seconds S         how long idle consumers run before it is (default 5)
+			  --quiet PERCENT            before each run, wait (up to 5 min) until other processes use
+			                             less than PERCENT of one core (a shared machine)
+			""";
+
+	/**
+	 * Parse the command line.
+	 * @param args the arguments
+	 * @return the options
+	 * @throws IllegalArgumentException if an argument is not understood
+	 */
+	static HarnessOptions parse(String... args) {
+		ServerFlavor server = ServerFlavor.VALKEY;
+		Integer runs = null;
+		boolean smoke = false;
+		List<String> figures = ALL_FIGURES;
+		List<ConsumerKind> consumers = List.of(ConsumerKind.LISTENER, ConsumerKind.ENGINE);
+		List<Integer> depths = null;
+		List<Integer> queueCounts = null;
+		List<String> serverArgs = new ArrayList<>();
+		Double idleSeconds = null;
+		Double settleSeconds = null;
+		Double quietPercent = null;
+		for (int i = 0; i < args.length; i++) {
+			String arg = args[i];
+			switch (arg) {
+				case "--smoke" -> smoke = true;
+				case "--server" -> server = ServerFlavor.valueOf(value(args, ++i, arg).toUpperCase(Locale.ROOT));
+				case "--runs" -> runs = Integer.parseInt(value(args, ++i, arg));
+				case "--figures" -> figures = figures(value(args, ++i, arg));
+				case "--consumers" -> consumers = split(value(args, ++i, arg)).stream().map(ConsumerKind::of).toList();
+				case "--depths" -> depths = integers(value(args, ++i, arg));
+				case "--queues" -> queueCounts = integers(value(args, ++i, arg));
+				case "--server-arg" -> serverArgs.addAll(serverArg(value(args, ++i, arg)));
+				case "--idle-seconds" -> idleSeconds = Double.parseDouble(value(args, ++i, arg));
+				case "--settle-seconds" -> settleSeconds = Double.parseDouble(value(args, ++i, arg));
+				case "--quiet" -> quietPercent = Double.parseDouble(value(args, ++i, arg));
+				default -> throw new IllegalArgumentException("Unknown argument '" + arg + "'\n" + USAGE);
+			}
+		}
+		int effectiveRuns = (runs != null) ? runs : (smoke ? 1 : 3);
+		if (effectiveRuns < 1) {
+			throw new IllegalArgumentException("--runs must be at least 1");
+		}
+		if (consumers.isEmpty()) {
+			throw new IllegalArgumentException("--consumers names none");
+		}
+		return new HarnessOptions(server, effectiveRuns, smoke, figures, consumers,
+				(depths != null) ? depths : (smoke ? List.of(1_000) : List.of(1_000, 10_000, 100_000)),
+				(queueCounts != null) ? queueCounts : (smoke ? List.of(1, 10) : List.of(1, 10, 100)),
+				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent);
+	}
+
+	/**
+	 * Return the sizes of a run with these options.
+	 * @return the sizes
+	 */
+	Scale scale() {
+		Scale scale = this.smoke ? Scale.smoke() : Scale.full();
+		return scale.withIdle((this.idleSeconds != null) ? this.idleSeconds : scale.idleSeconds(),
+				(this.settleSeconds != null) ? this.settleSeconds : scale.settleSeconds());
+	}
+
+	/**
+	 * Return the consumer that the depth and queue figures use: the first one named.
+	 * @return the consumer kind
+	 */
+	ConsumerKind primaryConsumer() {
+		return this.consumers.get(0);
+	}
+
+	private static String value(String[] args, int index, String name) {
+		if (index >= args.length) {
+			throw new IllegalArgumentException(name + " needs a value\n" + USAGE);
+		}
+		return args[index];
+	}
+
+	private static List<String> serverArg(String text) {
+		int equals = text.indexOf('=');
+		if (equals <= 0) {
+			throw new IllegalArgumentException("--server-arg needs NAME=VALUE, was '" + text + "'");
+		}
+		return List.of("--" + text.substring(0, equals), text.substring(equals + 1));
+	}
+
+	private static List<String> figures(String text) {
+		List<String> figures = split(text);
+		for (String figure : figures) {
+			if (!ALL_FIGURES.contains(figure)) {
+				throw new IllegalArgumentException("Unknown figure group '" + figure + "', expected one of "
+						+ ALL_FIGURES);
+			}
+		}
+		return figures;
+	}
+
+	private static List<Integer> integers(String text) {
+		return split(text).stream().map(Integer::parseInt).toList();
+	}
+
+	private static List<String> split(@Nullable String text) {
+		List<String> parts = new ArrayList<>();
+		if (text != null) {
+			for (String part : text.split(",")) {
+				if (!part.isBlank()) {
+					parts.add(part.strip());
+				}
+			}
+		}
+		return parts;
+	}
+
+}

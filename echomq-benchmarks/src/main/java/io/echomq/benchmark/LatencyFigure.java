@@ -1,0 +1,53 @@
+package io.echomq.benchmark;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Enqueue-to-handler latency (p50, p99, max) at {@value Latency#RATE} jobs/s with idle
+ * workers, one queue at concurrency {@value #CONCURRENCY}, for each consumer kind.
+ *
+ * @author EchoMQ
+ */
+final class LatencyFigure implements Figure {
+
+	static final int CONCURRENCY = 8;
+
+	private static final String QUEUE = "bench-latency";
+
+	@Override
+	public String group() {
+		return "latency";
+	}
+
+	@Override
+	public List<String> names(HarnessOptions options) {
+		List<String> names = new ArrayList<>();
+		for (ConsumerKind kind : options.consumers()) {
+			for (String metric : List.of("p50", "p99", "max")) {
+				names.add("latency." + kind.label() + "." + metric);
+			}
+		}
+		return names;
+	}
+
+	@Override
+	public List<Reading> run(RunContext context) {
+		List<Reading> readings = new ArrayList<>();
+		Scale scale = context.scale();
+		for (ConsumerKind kind : context.options().consumers()) {
+			context.server().reset();
+			Samples samples = Latency.run(context, kind, List.of(QUEUE), CONCURRENCY, scale.latencyWarmUpSeconds(),
+					scale.latencySeconds());
+			String base = "latency." + kind.label();
+			readings.add(new Reading(base + ".p50", samples.percentile(50) / 1e6, "ms"));
+			readings.add(new Reading(base + ".p99", samples.percentile(99) / 1e6, "ms"));
+			readings.add(new Reading(base + ".max", samples.max() / 1e6, "ms"));
+			context.note(String.format("%s %d samples, p50 %.3f ms, p99 %.3f ms, max %.3f ms", base, samples.size(),
+					samples.percentile(50) / 1e6, samples.percentile(99) / 1e6, samples.max() / 1e6));
+		}
+		context.server().reset();
+		return readings;
+	}
+
+}

@@ -1,0 +1,73 @@
+package io.echomq.benchmark;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.echomq.config.EchoMqProperties;
+import io.echomq.core.Jobs;
+import io.echomq.listener.EchoJobListenerContainerFactory;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.EchoMqScheduler;
+import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.QueueListenerContainer;
+
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
+/**
+ * {@link Consumers} as an application runs them: the real listener containers,
+ * registered programmatically with every setting but the concurrency left at its
+ * default, and the reap and promote ticks ({@link EchoMqScheduler}, default intervals)
+ * over the registry's queues.
+ *
+ * @author EchoMQ
+ */
+final class ListenerConsumers implements Consumers {
+
+	private final EchoJobListenerContainerFactory factory;
+
+	private final EchoJobListenerRegistry registry;
+
+	private final EchoMqScheduler scheduler;
+
+	private final List<QueueListenerContainer> containers = new CopyOnWriteArrayList<>();
+
+	ListenerConsumers(Jobs jobs) {
+		this.factory = new EchoJobListenerContainerFactory(jobs);
+		this.registry = new EchoJobListenerRegistry(this.factory);
+		this.scheduler = new EchoMqScheduler(jobs, EchoMqProperties.defaults().scheduler(), this.registry::getQueues,
+				ListenerConsumers::tickScheduler, List.of());
+		this.scheduler.start();
+		this.registry.start();
+	}
+
+	private static ThreadPoolTaskScheduler tickScheduler() {
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.setPoolSize(2);
+		scheduler.setThreadNamePrefix("echomq-scheduler-");
+		scheduler.setDaemon(true);
+		return scheduler;
+	}
+
+	@Override
+	public void start(String queue, int concurrency, BenchHandler handler) {
+		this.containers.add(this.registry.register(queue, (job, context) -> handler.handle(job),
+				ListenerSettings.builder().concurrency(concurrency).build()));
+	}
+
+	@Override
+	public long completed() {
+		long total = 0;
+		for (QueueListenerContainer container : this.containers) {
+			total += container.getCompletedCount();
+		}
+		return total;
+	}
+
+	@Override
+	public void close() {
+		this.registry.stop();
+		this.scheduler.stop();
+		this.factory.destroy();
+	}
+
+}

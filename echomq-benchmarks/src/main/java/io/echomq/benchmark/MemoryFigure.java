@@ -1,0 +1,51 @@
+package io.echomq.benchmark;
+
+import java.util.List;
+
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+
+/**
+ * Server memory per pending job with a {@value Payloads#SIZE}-byte payload: the
+ * {@code used_memory} delta over the pre-fill, divided by the jobs; and its parts, a
+ * job row ({@code MEMORY USAGE} of one row hash) and the pending index's share
+ * ({@code MEMORY USAGE} of the pending sorted set per job). The rest is the main
+ * dictionary's entry for each row key.
+ *
+ * @author EchoMQ
+ */
+final class MemoryFigure implements Figure {
+
+	private static final String QUEUE = "bench-memory";
+
+	@Override
+	public String group() {
+		return "memory";
+	}
+
+	@Override
+	public List<String> names(HarnessOptions options) {
+		return List.of("memory.per_pending_job", "memory.row", "memory.pending_index_per_job");
+	}
+
+	@Override
+	public List<Reading> run(RunContext context) {
+		BenchServer server = context.server();
+		int count = context.scale().memoryJobs();
+		server.reset();
+		Jobs jobs = server.newJobs();
+		long before = server.usedMemory();
+		Probes.prefill(jobs, QUEUE, count);
+		long after = server.usedMemory();
+		String pending = jobs.keyspace().queueKey(QUEUE, KeyType.PENDING);
+		String first = jobs.executor().getTemplate().opsForZSet().range(pending, 0, 0).iterator().next();
+		long row = server.memoryUsage(jobs.keyspace().jobKey(QUEUE, JobId.parse(first)));
+		long index = server.memoryUsage(pending);
+		server.reset();
+		return List.of(new Reading("memory.per_pending_job", (double) (after - before) / count, "bytes/job"),
+				new Reading("memory.row", row, "bytes"),
+				new Reading("memory.pending_index_per_job", (double) index / count, "bytes/job"));
+	}
+
+}

@@ -1,0 +1,74 @@
+package io.echomq.benchmark;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the harness once in its tiny {@code --smoke} mode and checks that it printed a
+ * well-formed line for every figure. No thresholds: timing belongs to real runs, not to
+ * the build.
+ *
+ * @author EchoMQ
+ */
+class HarnessSmokeTests {
+
+	private static final Pattern FIGURE = Pattern.compile("figure=(\\S+) value=(\\S+) ");
+
+	@Test
+	void smokeRunPrintsEveryFigureOnce() throws Exception {
+		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+		PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+		List<String> returned = Harness.run(new String[] { "--smoke" }, out, System.err);
+		List<String> printed = buffer.toString(StandardCharsets.UTF_8).lines().toList();
+		assertThat(printed).anySatisfy((line) -> assertThat(line).startsWith("BENCH-ENV nproc="));
+		List<String> results = printed.stream().filter((line) -> line.startsWith(ResultLine.PREFIX)).toList();
+		assertThat(results).containsExactlyElementsOf(returned);
+		assertThat(results).allSatisfy((line) -> assertThat(line).matches(ResultLine.PATTERN));
+		List<String> figures = new ArrayList<>();
+		for (String line : results) {
+			Matcher matcher = FIGURE.matcher(line);
+			assertThat(matcher.find()).isTrue();
+			figures.add(matcher.group(1));
+			assertThat(Double.parseDouble(matcher.group(2))).isFinite();
+		}
+		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures("--smoke"));
+		assertThat(figures).contains("drain.listener.c16", "drain.engine.c16", "latency.listener.p50",
+				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain");
+	}
+
+	@Test
+	void optionsAreParsed() {
+		HarnessOptions options = HarnessOptions.parse("--server", "redis", "--runs", "5", "--figures", "drain,memory",
+				"--consumers", "engine", "--depths", "1000,1000000", "--queues", "1,100");
+		assertThat(options.server().name()).isEqualTo("REDIS");
+		assertThat(options.runs()).isEqualTo(5);
+		assertThat(options.figures()).containsExactly("drain", "memory");
+		assertThat(options.consumers()).containsExactly(ConsumerKind.ENGINE);
+		assertThat(options.depths()).containsExactly(1000, 1_000_000);
+		assertThat(options.queueCounts()).containsExactly(1, 100);
+		assertThat(Harness.expectedFigures("--figures", "memory")).containsExactly("memory.per_pending_job",
+				"memory.row", "memory.pending_index_per_job", "noise.memory.other_cpu");
+	}
+
+	@Test
+	void resultLinesAreMachineReadable() {
+		String line = new ResultLine("drain.listener.c16", 15234.4, "jobs/s", "valkey-8.0.1", 5, 14800, 0.00012)
+			.toString();
+		assertThat(line).isEqualTo("BENCH figure=drain.listener.c16 value=15234 unit=jobs/s server=valkey-8.0.1 "
+				+ "runs=5 median min=14800 max=0.0001");
+		assertThat(line).matches(ResultLine.PATTERN);
+		assertThat(Payloads.stamped(123456789L)).hasSize(Payloads.SIZE);
+		assertThat(Payloads.stamp(Payloads.stamped(123456789L))).isEqualTo(123456789L);
+		assertThat(Payloads.plain()).hasSize(Payloads.SIZE);
+	}
+
+}
