@@ -38,7 +38,12 @@ final class JobPoller implements Runnable {
 
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
 
+	/** Longest a busy poller waits for more free slots, so that one claim serves several jobs. */
+	static final Duration LINGER = Duration.ofMillis(2);
+
 	private volatile int consecutiveFailures;
+
+	private boolean busy;
 
 	JobPoller(QueueListenerContainer container, WakeChannel wake) {
 		this.container = container;
@@ -95,6 +100,7 @@ final class JobPoller implements Runnable {
 			this.container.pollerSignal().await(settings.idleWait());
 			return;
 		}
+		free += linger(settings, slots, free);
 		List<ClaimedJob> claimed;
 		try {
 			claimed = this.container.jobs().claim(settings.queue(), settings.lease(), free);
@@ -106,12 +112,35 @@ final class JobPoller implements Runnable {
 		if (claimed.size() < free) {
 			slots.release(free - claimed.size());
 		}
+		this.busy = claimed.size() == free;
 		for (ClaimedJob job : claimed) {
 			this.container.dispatch(job);
 		}
 		if (claimed.size() < free && this.container.isRunning() && !this.container.isPaused()) {
 			this.wake.await(settings.idleWait());
 		}
+	}
+
+	/**
+	 * While the queue is known to hold more jobs (the last claim came back full), wait up
+	 * to {@link #LINGER} for half the slots to be free before claiming: without it a busy
+	 * container claims one job per freed slot, one script call each. An idle container
+	 * never lingers, so the first job after a quiet spell is claimed at once.
+	 */
+	private int linger(ContainerSettings settings, Semaphore slots, int free) {
+		int wanted = Math.max(1, settings.concurrency() / 2);
+		if (!this.busy || free >= wanted) {
+			return 0;
+		}
+		int more = 0;
+		long deadline = System.nanoTime() + LINGER.toNanos();
+		long left = LINGER.toNanos();
+		while (free + more < wanted && left > 0 && this.container.isRunning()) {
+			this.container.pollerSignal().await(Duration.ofNanos(left));
+			more += slots.drainPermits();
+			left = deadline - System.nanoTime();
+		}
+		return more;
 	}
 
 	/**
