@@ -162,6 +162,7 @@ public class Jobs {
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
+		String rows = this.keyspace.jobKeyPrefix(queue);
 		List<ClaimedJob> claimed = new ArrayList<>();
 		String[] candidates = this.hints.remove(queue);
 		if (candidates == null || candidates.length == 0) {
@@ -177,7 +178,7 @@ public class Jobs {
 			args.add(Integer.toString(want));
 			args.add(Integer.toString(max));
 			for (String candidate : candidates) {
-				keys.add(this.keyspace.jobKey(queue, candidate));
+				keys.add(rows + candidate);
 				args.add(candidate);
 			}
 			List<Object> reply = this.executor.execute(this.scripts.claim, keys, args);
@@ -309,8 +310,9 @@ public class Jobs {
 		keys.add(this.keyspace.queueKey(queue, KeyType.DEAD));
 		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
 		keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
+		String rows = this.keyspace.jobKeyPrefix(queue);
 		for (String id : due) {
-			keys.add(this.keyspace.jobKey(queue, id));
+			keys.add(rows + id);
 		}
 		List<Object> reply = this.executor.execute(this.scripts.reap, keys, List.of(due));
 		learnClock(reply);
@@ -334,8 +336,9 @@ public class Jobs {
 		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
 		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
 		keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
+		String rows = this.keyspace.jobKeyPrefix(queue);
 		for (String id : due) {
-			keys.add(this.keyspace.jobKey(queue, id));
+			keys.add(rows + id);
 		}
 		List<Object> reply = this.executor.execute(this.scripts.promote, keys, List.of(due));
 		learnClock(reply);
@@ -378,8 +381,9 @@ public class Jobs {
 			List<String> keys = new ArrayList<>(2 + ids.length);
 			keys.add(dead);
 			keys.add(metrics);
+			String rows = this.keyspace.jobKeyPrefix(queue);
 			for (String id : ids) {
-				keys.add(this.keyspace.jobKey(queue, id));
+				keys.add(rows + id);
 			}
 			long purged = Replies.number(this.executor.execute(this.scripts.purge, keys, List.of(ids)).get(0));
 			total += purged;
@@ -433,6 +437,10 @@ public class Jobs {
 		return validIds(ids);
 	}
 
+	/**
+	 * Keep the well-formed JOB ids. Row keys of the ids this returns are built by
+	 * appending them to {@link Keyspace#jobKeyPrefix(String)}, without parsing them again.
+	 */
 	private static String[] validIds(java.util.Collection<String> ids) {
 		List<String> valid = new ArrayList<>(ids.size());
 		for (String id : ids) {
