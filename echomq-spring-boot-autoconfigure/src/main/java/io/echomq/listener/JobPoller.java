@@ -113,6 +113,19 @@ final class JobPoller implements Runnable {
 			slots.release(free - claimed.size());
 		}
 		this.busy = claimed.size() == free;
+		if (this.container.isPaused() && !claimed.isEmpty()) {
+			// paused while the claim was on the wire: hand the jobs back rather than run them
+			// (one that cannot be released is reaped when its lease expires)
+			try {
+				for (ClaimedJob job : claimed) {
+					this.container.jobs().release(job.queue(), job.id(), job.token());
+				}
+			}
+			finally {
+				slots.release(claimed.size());
+			}
+			return;
+		}
 		for (ClaimedJob job : claimed) {
 			this.container.dispatch(job);
 		}
