@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.LongAdder;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
-import io.echomq.server.RedisServerProcess;
-import io.echomq.server.RespClient;
-import io.echomq.server.ServerBinary;
-import io.echomq.server.ServerFlavor;
-import io.echomq.server.ServerOptions;
+import io.echomq.test.server.RedisServerProcess;
+import io.echomq.test.server.RespClient;
+import io.echomq.test.server.ServerBinary;
+import io.echomq.test.server.ServerFlavor;
+import io.echomq.test.server.ServerOptions;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandStartedEvent;
 

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.echomq.server.ServerFlavor;
+import io.echomq.test.server.ServerFlavor;
 import org.jspecify.annotations.Nullable;
 
 /**

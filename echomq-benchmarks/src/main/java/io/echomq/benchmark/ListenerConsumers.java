@@ -3,13 +3,13 @@ package io.echomq.benchmark;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.echomq.config.EchoMqProperties;
 import io.echomq.core.Jobs;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.EchoMqScheduler;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.SchedulerSettings;
 
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
@@ -34,7 +34,7 @@ final class ListenerConsumers implements Consumers {
 	ListenerConsumers(Jobs jobs) {
 		this.factory = new EchoJobListenerContainerFactory(jobs);
 		this.registry = new EchoJobListenerRegistry(this.factory);
-		this.scheduler = new EchoMqScheduler(jobs, EchoMqProperties.defaults().scheduler(), this.registry::getQueues,
+		this.scheduler = new EchoMqScheduler(jobs, SchedulerSettings.defaults(), this.registry::getQueues,
 				ListenerConsumers::tickScheduler, List.of());
 		this.scheduler.start();
 		this.registry.start();

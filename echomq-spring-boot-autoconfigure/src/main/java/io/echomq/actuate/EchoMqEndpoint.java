@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;

@@ -8,13 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
 import io.echomq.core.Script;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.EchoMqScheduler;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.maintenance.EchoMqScheduler;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

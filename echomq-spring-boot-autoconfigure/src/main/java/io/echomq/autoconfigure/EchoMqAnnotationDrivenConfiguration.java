@@ -1,15 +1,18 @@
 package io.echomq.autoconfigure;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.Supplier;
+
 import io.echomq.annotation.EchoJobAnnotationBeanPostProcessor;
-import io.echomq.config.EchoMqProperties;
 import io.echomq.core.Jobs;
 import io.echomq.listener.EchoJobListenerContainerFactory;
-import io.echomq.listener.EchoJobListenerContainerFactoryConfigurer;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.EchoMqScheduler;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobExecutorFactory;
 import io.echomq.listener.JobInvocationInterceptor;
+import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.SchedulerSettings;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -88,8 +91,28 @@ public final class EchoMqAnnotationDrivenConfiguration {
 			ObjectProvider<JobEventListener> eventListeners) {
 		// the registry is looked up on each tick, not injected: a SmartLifecycle that
 		// depends on the registry would be stopped with it, in its phase
-		return new EchoMqScheduler(jobs, properties.scheduler(), EchoMqScheduler.queuesOf(registry, properties),
+		EchoMqProperties.Scheduler scheduler = properties.scheduler();
+		return new EchoMqScheduler(jobs,
+				new SchedulerSettings(scheduler.reapInterval(), scheduler.promoteInterval(), scheduler.batchSize()),
+				queuesOf(registry, properties),
 				() -> privateScheduler(schedulerBuilder), eventListeners.orderedStream().toList());
+	}
+
+	/**
+	 * The queues of the registry, if there is one, plus those named under
+	 * {@code echomq.queues}, asked on every tick.
+	 */
+	private static Supplier<Set<String>> queuesOf(ObjectProvider<EchoJobListenerRegistry> registry,
+			EchoMqProperties properties) {
+		return () -> {
+			Set<String> all = new LinkedHashSet<>();
+			EchoJobListenerRegistry current = registry.getIfUnique();
+			if (current != null) {
+				all.addAll(current.getQueues());
+			}
+			all.addAll(properties.queues().keySet());
+			return all;
+		};
 	}
 
 	private static ThreadPoolTaskScheduler privateScheduler(ObjectProvider<ThreadPoolTaskSchedulerBuilder> builder) {

@@ -1,12 +1,10 @@
 package io.echomq.autoconfigure;
 
 import io.echomq.EchoMQTemplate;
-import io.echomq.config.EchoMqProperties;
-import io.echomq.config.EchoMqProperties.QueueProperties;
+import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
-import io.echomq.support.EvictionPolicyCheck;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConverter;
 import tools.jackson.databind.json.JsonMapper;

@@ -4,9 +4,8 @@ import java.time.Duration;
 
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension;
-import io.echomq.actuate.EchoMqQueueCatalog;
-import io.echomq.config.EchoMqProperties;
-import io.echomq.config.EchoMqProperties.QueueProperties;
+import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;

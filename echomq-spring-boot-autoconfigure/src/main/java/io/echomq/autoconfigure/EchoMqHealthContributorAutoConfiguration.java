@@ -1,10 +1,10 @@
 package io.echomq.autoconfigure;
 
 import io.echomq.actuate.EchoMqHealthIndicator;
-import io.echomq.actuate.EchoMqQueueCatalog;
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.EchoMqScheduler;
+import io.echomq.maintenance.EchoMqScheduler;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

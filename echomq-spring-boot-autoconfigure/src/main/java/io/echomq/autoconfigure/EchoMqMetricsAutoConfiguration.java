@@ -1,6 +1,6 @@
 package io.echomq.autoconfigure;
 
-import io.echomq.actuate.EchoMqQueueCatalog;
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;

@@ -2,8 +2,7 @@ package io.echomq.autoconfigure;
 
 import java.util.Set;
 
-import io.echomq.actuate.EchoMqQueueCatalog;
-import io.echomq.config.EchoMqProperties;
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.listener.EchoJobListenerRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -11,15 +11,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMQTemplate;
+import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
 import io.echomq.core.ClaimedJob;
 import io.echomq.listener.ContainerSettings;
 import io.echomq.listener.EchoJobListenerContainerFactory;
-import io.echomq.listener.EchoJobListenerContainerFactoryConfigurer;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.EchoMqScheduler;
 import io.echomq.listener.JobContext;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.maintenance.EchoMqScheduler;
 import io.echomq.test.TestServer;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.BeforeAll;

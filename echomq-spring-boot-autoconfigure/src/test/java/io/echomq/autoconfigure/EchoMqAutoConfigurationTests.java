@@ -1,7 +1,6 @@
 package io.echomq.autoconfigure;
 
 import io.echomq.EchoMQTemplate;
-import io.echomq.config.EchoMqProperties;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;

@@ -8,13 +8,13 @@ import java.util.concurrent.CountDownLatch;
 
 import io.echomq.EchoMQTemplate;
 import io.echomq.actuate.EchoMqHealthIndicator;
-import io.echomq.actuate.EchoMqQueueCatalog;
-import io.echomq.config.EchoMqProperties;
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.EchoMqScheduler;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.SchedulerSettings;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
@@ -146,7 +146,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 			CountDownLatch stuck = new CountDownLatch(1);
 			// every tick blocks before it reaches a queue, as on a hung connection
 			EchoMqScheduler scheduler = new EchoMqScheduler(context.getBean(Jobs.class),
-					new EchoMqProperties.Scheduler(Duration.ofMillis(50), Duration.ofMillis(50), 100), () -> {
+					new SchedulerSettings(Duration.ofMillis(50), Duration.ofMillis(50), 100), () -> {
 						block(stuck);
 						return Set.of();
 					}, EchoMqHealthContributorAutoConfigurationTests::ticks, List.of());

@@ -2,9 +2,9 @@ package io.echomq.autoconfigure;
 
 import java.util.UUID;
 
-import io.echomq.server.ServerFlavor;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;

@@ -21,16 +21,16 @@ import io.echomq.core.KeyType;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.server.ServerFlavor;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * A bounded soak: a producer enqueues steadily for {@code echomq.soak.duration} (default

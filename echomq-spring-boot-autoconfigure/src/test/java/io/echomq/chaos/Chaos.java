@@ -18,8 +18,8 @@ import io.echomq.core.JobState;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueAuditor;
-import io.echomq.server.RespClient;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.RespClient;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 

@@ -1,7 +1,7 @@
 package io.echomq.chaos;
 
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
-import io.echomq.config.EchoMqProperties;
+import io.echomq.autoconfigure.EchoMqProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

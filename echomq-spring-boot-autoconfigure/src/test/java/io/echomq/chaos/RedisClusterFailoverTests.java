@@ -1,9 +1,9 @@
 package io.echomq.chaos;
 
-import io.echomq.server.LocalCluster;
-import io.echomq.server.ServerBinary;
-import io.echomq.server.ServerFlavor;
 import io.echomq.test.TestRedisServer;
+import io.echomq.test.server.LocalCluster;
+import io.echomq.test.server.ServerBinary;
+import io.echomq.test.server.ServerFlavor;
 
 /**
  * Cluster failover tests on a local Redis cluster. On CI {@code redis-server} is

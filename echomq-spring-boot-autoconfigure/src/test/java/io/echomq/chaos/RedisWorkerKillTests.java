@@ -1,6 +1,6 @@
 package io.echomq.chaos;
 
-import io.echomq.server.ServerFlavor;
+import io.echomq.test.server.ServerFlavor;
 
 /**
  * Worker {@code kill -9} tests on a real Redis server.

@@ -1,7 +1,7 @@
 package io.echomq.chaos;
 
-import io.echomq.server.LocalCluster;
 import io.echomq.test.TestRedisServer;
+import io.echomq.test.server.LocalCluster;
 
 /**
  * Cluster failover tests on a local Valkey cluster (Valkey is required on CI).

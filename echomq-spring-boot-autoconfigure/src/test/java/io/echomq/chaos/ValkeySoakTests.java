@@ -1,6 +1,6 @@
 package io.echomq.chaos;
 
-import io.echomq.server.ServerFlavor;
+import io.echomq.test.server.ServerFlavor;
 
 /**
  * Soak tests on a real Valkey server.

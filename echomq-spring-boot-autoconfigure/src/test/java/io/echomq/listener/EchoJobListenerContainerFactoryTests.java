@@ -1,10 +1,12 @@
 package io.echomq.listener;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
-import io.echomq.config.EchoMqProperties;
-import io.echomq.config.EchoMqProperties.QueueProperties;
+import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
+import io.echomq.autoconfigure.EchoMqProperties;
+import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
@@ -55,13 +57,13 @@ class EchoJobListenerContainerFactoryTests {
 
 	@Test
 	void explicitSettingsWinOverQueuePropertiesWhichWinOverListenerDefaults() {
-		this.factory.setListenerDefaults(new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
+		configure(new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
 				new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
-				Duration.ofMillis(500)));
-		this.factory.setQueueOverrides(Map.of("mail", new QueueProperties(6, Duration.ofSeconds(20), 7,
-				new EchoMqProperties.BackoffOverrides(Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0),
-				false)));
-		this.factory.setShutdownTimeout(Duration.ofSeconds(3));
+				Duration.ofMillis(500)),
+				Map.of("mail", new QueueProperties(6, Duration.ofSeconds(20), 7,
+						new EchoMqProperties.BackoffOverrides(Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0),
+						false)),
+				Duration.ofSeconds(3));
 		ContainerSettings queueLevel = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(queueLevel.concurrency()).isEqualTo(6);
 		assertThat(queueLevel.lease()).isEqualTo(Duration.ofSeconds(20));
@@ -92,11 +94,12 @@ class EchoJobListenerContainerFactoryTests {
 
 	@Test
 	void queueBackoffOverridesShouldInheritUnsetValues() {
-		this.factory.setListenerDefaults(new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
+		configure(new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
 				new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
-				Duration.ofMillis(500)));
-		this.factory.setQueueOverrides(Map.of("mail", new QueueProperties(null, null, null,
-				new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null)));
+				Duration.ofMillis(500)),
+				Map.of("mail", new QueueProperties(null, null, null,
+						new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null)),
+				Duration.ofSeconds(10));
 		ContainerSettings settings = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(settings.backoff())
 			.isEqualTo(new BackoffPolicy(Duration.ofSeconds(2), 1.5, Duration.ofMinutes(1), 0.1));
@@ -109,6 +112,15 @@ class EchoJobListenerContainerFactoryTests {
 			.withMessageContaining("concurrency");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
 			.isThrownBy(() -> this.factory.resolveSettings("{mail}", ListenerSettings.inherit()));
+	}
+
+	private void configure(EchoMqProperties.Listener listener, Map<String, QueueProperties> queues,
+			Duration shutdownTimeout) {
+		EchoMqProperties defaults = EchoMqProperties.defaults();
+		EchoMqProperties properties = new EchoMqProperties(true, "emq", defaults.maxPayloadSize(), listener,
+				defaults.scheduler(), new EchoMqProperties.Shutdown(shutdownTimeout), queues);
+		new EchoJobListenerContainerFactoryConfigurer(properties, JobExecutorFactory.platformThreads(), List.of())
+			.configure(this.factory);
 	}
 
 }

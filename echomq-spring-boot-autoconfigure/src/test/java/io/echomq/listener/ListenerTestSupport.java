@@ -8,9 +8,9 @@ import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.core.JobId;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
-import io.echomq.server.ServerFlavor;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import io.echomq.autoconfigure.EvictionPolicyCheck;
 import io.echomq.core.AuditReport;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.Jobs;
@@ -12,9 +13,9 @@ import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.core.ServerOutOfMemoryException;
-import io.echomq.server.ServerOptions;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -10,9 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.echomq.server.RedisServerProcess;
-import io.echomq.server.ServerBinary;
-import io.echomq.server.ServerOptions;
+import io.echomq.test.server.RedisServerProcess;
+import io.echomq.test.server.ServerBinary;
+import io.echomq.test.server.ServerOptions;
 import org.apache.commons.logging.Log;
 
 import org.springframework.boot.EnvironmentPostProcessor;

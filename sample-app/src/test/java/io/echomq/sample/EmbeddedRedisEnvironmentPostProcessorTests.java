@@ -3,10 +3,10 @@ package io.echomq.sample;
 import java.net.ServerSocket;
 import java.util.Map;
 
-import io.echomq.server.RespClient;
-import io.echomq.server.ServerFlavor;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.RespClient;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;

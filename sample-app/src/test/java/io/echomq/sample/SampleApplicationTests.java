@@ -4,9 +4,9 @@ import java.time.Duration;
 
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
-import io.echomq.server.ServerFlavor;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;

@@ -11,7 +11,7 @@ import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.Jobs;
 import io.echomq.core.TransitionResult;
-import io.echomq.server.ServerFlavor;
+import io.echomq.test.server.ServerFlavor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

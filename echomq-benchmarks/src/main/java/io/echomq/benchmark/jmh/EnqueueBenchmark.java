@@ -9,7 +9,7 @@ import io.echomq.benchmark.BenchServer;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
-import io.echomq.server.ServerFlavor;
+import io.echomq.test.server.ServerFlavor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -3,17 +3,18 @@ package io.echomq.chaos.worker;
 import java.time.Duration;
 import java.util.List;
 
-import io.echomq.config.EchoMqProperties;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.listener.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.EchoMqScheduler;
 import io.echomq.listener.JobExecutorFactory;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.SchedulerSettings;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 
@@ -59,14 +60,13 @@ public final class ChaosWorker implements AutoCloseable {
 		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(connectionFactory)),
 				new Keyspace(settings.prefix()));
 		this.containerFactory = new EchoJobListenerContainerFactory(this.jobs);
-		this.containerFactory.setListenerDefaults(new EchoMqProperties.Listener(settings.concurrency(),
-				settings.lease(), 3, settings.backoff(), true, settings.idleWait()));
-		this.containerFactory.setShutdownTimeout(settings.shutdownTimeout());
+		this.containerFactory.setDefaults(new ContainerDefaults(settings.concurrency(), settings.lease(),
+				settings.backoff(), true, settings.idleWait(), settings.shutdownTimeout()));
 		this.containerFactory.setExecutorFactory(JobExecutorFactory.platformThreads());
 		this.containerFactory.setEventListeners(settings.eventListeners());
 		this.registry = new EchoJobListenerRegistry(this.containerFactory);
 		this.scheduler = new EchoMqScheduler(this.jobs,
-				new EchoMqProperties.Scheduler(settings.reapInterval(), settings.promoteInterval(), 500),
+				new SchedulerSettings(settings.reapInterval(), settings.promoteInterval(), 500),
 				this.registry::getQueues, ChaosWorker::tickScheduler, settings.eventListeners());
 	}
 

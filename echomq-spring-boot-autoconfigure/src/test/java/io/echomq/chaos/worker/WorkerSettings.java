@@ -3,7 +3,7 @@ package io.echomq.chaos.worker;
 import java.time.Duration;
 import java.util.List;
 
-import io.echomq.config.EchoMqProperties;
+import io.echomq.listener.BackoffPolicy;
 import io.echomq.listener.JobEventListener;
 
 /**
@@ -23,7 +23,7 @@ import io.echomq.listener.JobEventListener;
  * @author EchoMQ
  */
 public record WorkerSettings(String prefix, int concurrency, Duration lease, Duration idleWait, Duration reapInterval,
-		Duration promoteInterval, Duration shutdownTimeout, EchoMqProperties.Backoff backoff,
+		Duration promoteInterval, Duration shutdownTimeout, BackoffPolicy backoff,
 		List<JobEventListener> eventListeners) {
 
 	/**
@@ -51,7 +51,7 @@ public record WorkerSettings(String prefix, int concurrency, Duration lease, Dur
 	public static WorkerSettings of(String prefix) {
 		return new WorkerSettings(prefix, 8, Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(250),
 				Duration.ofMillis(50), Duration.ofSeconds(2),
-				new EchoMqProperties.Backoff(Duration.ofMillis(50), 2.0, Duration.ofMillis(500), 0.2), List.of());
+				new BackoffPolicy(Duration.ofMillis(50), 2.0, Duration.ofMillis(500), 0.2), List.of());
 	}
 
 	/**

@@ -1,0 +1,44 @@
+package io.echomq.core;
+
+
+/**
+ * The per-queue keys of the EchoMQ keyspace, each {@code <prefix>:{<queue>}:<suffix>}.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public enum KeyType {
+
+	/** Score-0 sorted set of claimable ids; byte order is mint order. */
+	PENDING("pending"),
+
+	/** Sorted set of claimed ids, scored by lease deadline (server time, ms). */
+	ACTIVE("active"),
+
+	/** Sorted set of delayed ids, scored by run-at (ms). */
+	SCHEDULE("schedule"),
+
+	/** Sorted set of dead-lettered ids, scored by the time they died (ms). */
+	DEAD("dead"),
+
+	/** Hash of cumulative counters (enqueued, completed, retried, ...). */
+	METRICS("metrics"),
+
+	/** Short list of wake-up tokens that idle consumers block on. */
+	WAKE("wake");
+
+	private final String suffix;
+
+	KeyType(String suffix) {
+		this.suffix = suffix;
+	}
+
+	/**
+	 * Return the key suffix.
+	 * @return the suffix, e.g. {@code pending}
+	 */
+	public String suffix() {
+		return this.suffix;
+	}
+
+}

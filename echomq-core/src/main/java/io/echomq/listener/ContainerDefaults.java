@@ -1,0 +1,53 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+
+import org.springframework.util.Assert;
+
+/**
+ * What every container of a factory inherits when neither its listener nor its queue
+ * sets a value.
+ *
+ * @param concurrency how many handlers run at once
+ * @param lease the lease each claim takes, renewed while the handler runs
+ * @param backoff the retry backoff
+ * @param autoStartup whether containers start with the registry
+ * @param idleWait the longest an idle poller blocks on its wake-up signal
+ * @param shutdownTimeout how long a stop waits for in-flight handlers before releasing
+ * their jobs
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy backoff, boolean autoStartup,
+		Duration idleWait, Duration shutdownTimeout) {
+
+	/**
+	 * Validate the defaults.
+	 * @param concurrency the concurrency
+	 * @param lease the lease
+	 * @param backoff the backoff
+	 * @param autoStartup whether to start automatically
+	 * @param idleWait the idle wait
+	 * @param shutdownTimeout the drain timeout
+	 */
+	public ContainerDefaults {
+		Assert.isTrue(concurrency > 0, () -> "concurrency must be positive, was " + concurrency);
+		Assert.isTrue(lease != null && lease.toMillis() > 0, () -> "lease must be at least 1ms, was " + lease);
+		Assert.notNull(backoff, "'backoff' must not be null");
+		Assert.isTrue(idleWait != null && idleWait.toMillis() > 0,
+				() -> "idleWait must be at least 1ms, was " + idleWait);
+		Assert.isTrue(shutdownTimeout != null && !shutdownTimeout.isNegative(),
+				() -> "shutdownTimeout must not be negative, was " + shutdownTimeout);
+	}
+
+	/**
+	 * Return the built-in defaults: concurrency 4, a 30 s lease, backoff from 1 s doubling
+	 * to 5 min with 20% jitter, auto-startup, a 2 s idle wait and a 10 s drain.
+	 * @return the defaults
+	 */
+	public static ContainerDefaults defaults() {
+		return new ContainerDefaults(4, Duration.ofSeconds(30), BackoffPolicy.defaults(), true, Duration.ofSeconds(2),
+				Duration.ofSeconds(10));
+	}
+
+}

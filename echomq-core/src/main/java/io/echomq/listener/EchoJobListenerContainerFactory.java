@@ -1,0 +1,165 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.core.Jobs;
+import io.echomq.core.Keyspace;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
+
+/**
+ * Creates {@link QueueListenerContainer containers}, resolving each listener's settings:
+ * what the listener sets explicitly, else what its queue sets, else the factory's
+ * {@link ContainerDefaults}. Owns the lease keeper thread shared by its containers.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class EchoJobListenerContainerFactory implements DisposableBean {
+
+	private final Jobs jobs;
+
+	private final LeaseKeeper leaseKeeper = new LeaseKeeper();
+
+	private ContainerDefaults defaults = ContainerDefaults.defaults();
+
+	private Map<String, ListenerSettings> queueSettings = Map.of();
+
+	private JobExecutorFactory executorFactory = JobExecutorFactory.platformThreads();
+
+	private JobEvents events = JobEvents.NONE;
+
+	private List<JobInvocationInterceptor> invocationInterceptors = List.of();
+
+	/**
+	 * Create a factory on the engine.
+	 * @param jobs the engine
+	 */
+	public EchoJobListenerContainerFactory(Jobs jobs) {
+		Assert.notNull(jobs, "'jobs' must not be null");
+		this.jobs = jobs;
+	}
+
+	/**
+	 * Set what every container inherits.
+	 * @param defaults the defaults
+	 */
+	public void setDefaults(ContainerDefaults defaults) {
+		Assert.notNull(defaults, "'defaults' must not be null");
+		this.defaults = defaults;
+	}
+
+	/**
+	 * Return what every container inherits.
+	 * @return the defaults
+	 */
+	public ContainerDefaults getDefaults() {
+		return this.defaults;
+	}
+
+	/**
+	 * Set what each queue sets for its listeners; unset values inherit the defaults.
+	 * @param queueSettings the settings by queue name
+	 */
+	public void setQueueSettings(Map<String, ListenerSettings> queueSettings) {
+		Assert.notNull(queueSettings, "'queueSettings' must not be null");
+		this.queueSettings = Map.copyOf(queueSettings);
+	}
+
+	/**
+	 * Set what creates the handler executors.
+	 * @param executorFactory the executor factory
+	 */
+	public void setExecutorFactory(JobExecutorFactory executorFactory) {
+		Assert.notNull(executorFactory, "'executorFactory' must not be null");
+		this.executorFactory = executorFactory;
+	}
+
+	/**
+	 * Set the listeners told about what containers do.
+	 * @param eventListeners the listeners, called in order
+	 */
+	public void setEventListeners(List<JobEventListener> eventListeners) {
+		this.events = new JobEvents(eventListeners);
+	}
+
+	/**
+	 * Set the interceptors wrapped around every handler invocation.
+	 * @param invocationInterceptors the interceptors, the first outermost
+	 */
+	public void setInvocationInterceptors(List<JobInvocationInterceptor> invocationInterceptors) {
+		Assert.notNull(invocationInterceptors, "'invocationInterceptors' must not be null");
+		this.invocationInterceptors = List.copyOf(invocationInterceptors);
+	}
+
+	/**
+	 * Return the engine.
+	 * @return the jobs
+	 */
+	public Jobs getJobs() {
+		return this.jobs;
+	}
+
+	/**
+	 * Resolve the effective settings of a listener.
+	 * @param queue the queue
+	 * @param settings what the listener sets explicitly
+	 * @return the effective settings
+	 * @throws IllegalArgumentException if a value is out of range, naming it
+	 */
+	public ContainerSettings resolveSettings(String queue, ListenerSettings settings) {
+		Keyspace.validateQueueName(queue);
+		ListenerSettings forQueue = this.queueSettings.getOrDefault(queue, ListenerSettings.inherit());
+		ContainerDefaults defaults = this.defaults;
+		int concurrency = pick(settings.getConcurrency(), forQueue.getConcurrency(), defaults.concurrency());
+		Assert.isTrue(concurrency > 0, () -> "concurrency must be positive, was " + concurrency);
+		Duration lease = pick(settings.getLease(), forQueue.getLease(), defaults.lease());
+		Assert.isTrue(lease.toMillis() > 0, () -> "lease must be at least 1ms, was " + lease);
+		Integer cap = settings.getMaxAttempts();
+		Assert.isTrue(cap == null || cap > 0, () -> "maxAttempts must be positive, was " + cap);
+		BackoffPolicy backoff = defaults.backoff();
+		BackoffPolicy policy = new BackoffPolicy(
+				pick(settings.getBackoffInitial(), forQueue.getBackoffInitial(), backoff.initial()),
+				pick(settings.getBackoffMultiplier(), forQueue.getBackoffMultiplier(), backoff.multiplier()),
+				pick(settings.getBackoffMax(), forQueue.getBackoffMax(), backoff.max()),
+				pick(settings.getBackoffJitter(), forQueue.getBackoffJitter(), backoff.jitter()));
+		boolean autoStartup = pick(settings.getAutoStartup(), forQueue.getAutoStartup(), defaults.autoStartup());
+		String id = StringUtils.hasText(settings.getId()) ? settings.getId() : queue;
+		return new ContainerSettings(id, queue, concurrency, lease, cap, policy, autoStartup, defaults.idleWait(),
+				defaults.shutdownTimeout());
+	}
+
+	/**
+	 * Create a container, not started.
+	 * @param queue the queue
+	 * @param handler the handler
+	 * @param settings what the listener sets explicitly
+	 * @return the container
+	 */
+	public QueueListenerContainer createContainer(String queue, JobHandler handler, ListenerSettings settings) {
+		return new QueueListenerContainer(resolveSettings(queue, settings), handler, this.jobs, this.executorFactory,
+				this.leaseKeeper, this.events, this.invocationInterceptors);
+	}
+
+	JobEvents events() {
+		return this.events;
+	}
+
+	@Override
+	public void destroy() {
+		this.leaseKeeper.close();
+	}
+
+	private static <T> T pick(@Nullable T explicit, @Nullable T queue, T fallback) {
+		if (explicit != null) {
+			return explicit;
+		}
+		return (queue != null) ? queue : fallback;
+	}
+
+}

@@ -1,0 +1,172 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+
+import io.echomq.core.ClaimedJob;
+import io.echomq.support.RateLimitedLog;
+
+import org.springframework.core.log.LogAccessor;
+
+/**
+ * The claim loop of one container, on a platform thread of its own. It claims as many
+ * jobs as there are free slots and hands them to the container. When a claim comes back
+ * short the queue is drained, so it blocks on the queue's wake list (the enqueue,
+ * promote, reap, retry and release scripts push a token there) for at most the idle
+ * wait, then claims again. When every slot is busy it waits for a local signal that a
+ * slot freed, never on Redis.
+ * <p>
+ * A failure (Redis unreachable, a timeout) is logged at a limited rate; the wake
+ * connection is dropped and the loop waits 100 ms, doubling to 5 s, before it tries
+ * again. Nothing ends the loop but a stop.
+ *
+ * @author EchoMQ
+ */
+final class JobPoller implements Runnable {
+
+	private static final LogAccessor logger = new LogAccessor(JobPoller.class);
+
+	static final Duration MIN_BACKOFF = Duration.ofMillis(100);
+
+	static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+	private final QueueListenerContainer container;
+
+	private final WakeChannel wake;
+
+	private final Signal stopSignal = new Signal();
+
+	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
+
+	/** Longest a busy poller waits for more free slots, so that one claim serves several jobs. */
+	static final Duration LINGER = Duration.ofMillis(2);
+
+	private volatile int consecutiveFailures;
+
+	private boolean busy;
+
+	JobPoller(QueueListenerContainer container, WakeChannel wake) {
+		this.container = container;
+		this.wake = wake;
+	}
+
+	@Override
+	public void run() {
+		Duration backoff = MIN_BACKOFF;
+		try {
+			while (this.container.isRunning()) {
+				try {
+					poll();
+					if (this.consecutiveFailures > 0) {
+						logger.info(() -> "Listener for queue '" + this.container.getQueue() + "' reconnected after "
+								+ this.consecutiveFailures + " failed attempts");
+						this.consecutiveFailures = 0;
+						this.failures.reset();
+					}
+					backoff = MIN_BACKOFF;
+				}
+				catch (Throwable ex) {
+					if (!this.container.isRunning()) {
+						break;
+					}
+					this.consecutiveFailures++;
+					Duration wait = backoff;
+					this.failures.warn(ex, () -> "Listener for queue '" + this.container.getQueue()
+							+ "' cannot reach Redis; trying again in " + wait.toMillis() + " ms");
+					this.wake.close();
+					this.stopSignal.await(backoff);
+					backoff = backoff.multipliedBy(2);
+					if (backoff.compareTo(MAX_BACKOFF) > 0) {
+						backoff = MAX_BACKOFF;
+					}
+				}
+			}
+		}
+		finally {
+			this.wake.close();
+			logger.debug(() -> "Poller for queue '" + this.container.getQueue() + "' stopped");
+		}
+	}
+
+	private void poll() {
+		ContainerSettings settings = this.container.getSettings();
+		if (this.container.isPaused()) {
+			this.container.pollerSignal().await(settings.idleWait());
+			return;
+		}
+		Semaphore slots = this.container.slots();
+		int free = slots.drainPermits();
+		if (free == 0) {
+			this.container.pollerSignal().await(settings.idleWait());
+			return;
+		}
+		free += linger(settings, slots, free);
+		List<ClaimedJob> claimed;
+		try {
+			claimed = this.container.jobs().claim(settings.queue(), settings.lease(), free);
+		}
+		catch (Throwable ex) {
+			slots.release(free);
+			throw ex;
+		}
+		if (claimed.size() < free) {
+			slots.release(free - claimed.size());
+		}
+		this.busy = claimed.size() == free;
+		if (this.container.isPaused() && !claimed.isEmpty()) {
+			// paused while the claim was on the wire: hand the jobs back rather than run them
+			// (one that cannot be released is reaped when its lease expires)
+			try {
+				for (ClaimedJob job : claimed) {
+					this.container.jobs().release(job.queue(), job.id(), job.token());
+				}
+			}
+			finally {
+				slots.release(claimed.size());
+			}
+			return;
+		}
+		for (ClaimedJob job : claimed) {
+			this.container.dispatch(job);
+		}
+		if (claimed.size() < free && this.container.isRunning() && !this.container.isPaused()) {
+			this.wake.await(settings.idleWait());
+		}
+	}
+
+	/**
+	 * While the queue is known to hold more jobs (the last claim came back full), wait up
+	 * to {@link #LINGER} for half the slots to be free before claiming: without it a busy
+	 * container claims one job per freed slot, one script call each. An idle container
+	 * never lingers, so the first job after a quiet spell is claimed at once.
+	 */
+	private int linger(ContainerSettings settings, Semaphore slots, int free) {
+		int wanted = Math.max(1, settings.concurrency() / 2);
+		if (!this.busy || free >= wanted) {
+			return 0;
+		}
+		int more = 0;
+		long deadline = System.nanoTime() + LINGER.toNanos();
+		long left = LINGER.toNanos();
+		while (free + more < wanted && left > 0 && this.container.isRunning()) {
+			this.container.pollerSignal().await(Duration.ofNanos(left));
+			more += slots.drainPermits();
+			left = deadline - System.nanoTime();
+		}
+		return more;
+	}
+
+	/**
+	 * Make the loop notice a stop soon: end a blocked wake-up wait or error backoff.
+	 */
+	void abort() {
+		this.stopSignal.raise();
+		this.wake.abort();
+	}
+
+	int consecutiveFailures() {
+		return this.consecutiveFailures;
+	}
+
+}

@@ -1,0 +1,239 @@
+package io.echomq.micrometer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.JobState;
+import io.echomq.core.QueueInspector;
+import io.echomq.core.QueueStats;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.QueueListenerContainer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.log.LogAccessor;
+import org.springframework.util.Assert;
+
+/**
+ * Queue gauges: {@code echomq.queue.jobs} (tags {@code queue}, {@code state} =
+ * {@code pending|active|schedule|dead}) and {@code echomq.listener.in.flight} (tag
+ * {@code queue}). Queue sizes come from a sample taken every {@code sampleInterval} on
+ * a thread of its own, for every queue of the {@link EchoMqQueueCatalog}; a gauge never
+ * calls Redis. A queue whose sample fails keeps its last values.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
+
+	private static final LogAccessor logger = new LogAccessor(EchoMqQueueMetrics.class);
+
+	private final QueueInspector inspector;
+
+	private final EchoMqQueueCatalog catalog;
+
+	private final @Nullable EchoJobListenerRegistry listeners;
+
+	private final Duration sampleInterval;
+
+	private final List<Bound> bound = new CopyOnWriteArrayList<>();
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private volatile Map<String, QueueStats> sample = Map.of();
+
+	private volatile boolean failing;
+
+	private @Nullable ScheduledExecutorService executor;
+
+	/**
+	 * Create the gauges.
+	 * @param inspector reads the queue sizes
+	 * @param catalog the queues to sample
+	 * @param listeners the listener registry, for in-flight counts, or {@code null}
+	 * @param sampleInterval the delay between two samples
+	 */
+	public EchoMqQueueMetrics(QueueInspector inspector, EchoMqQueueCatalog catalog,
+			@Nullable EchoJobListenerRegistry listeners, Duration sampleInterval) {
+		Assert.notNull(inspector, "'inspector' must not be null");
+		Assert.notNull(catalog, "'catalog' must not be null");
+		Assert.isTrue(sampleInterval != null && sampleInterval.toMillis() > 0, "'sampleInterval' must be positive");
+		this.inspector = inspector;
+		this.catalog = catalog;
+		this.listeners = listeners;
+		this.sampleInterval = sampleInterval;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		MultiGauge jobs = MultiGauge.builder("echomq.queue.jobs")
+			.description("Jobs in each location of a queue, as last sampled")
+			.baseUnit(BaseUnits.TASKS)
+			.register(registry);
+		Bound created = new Bound(registry, jobs);
+		this.bound.add(created);
+		publish(created, this.sample);
+	}
+
+	/**
+	 * Sample every queue of the catalog now and update the gauges.
+	 */
+	public void sample() {
+		Map<String, QueueStats> previous = this.sample;
+		Map<String, QueueStats> next = new LinkedHashMap<>();
+		RuntimeException failure = null;
+		for (String queue : this.catalog.queues()) {
+			try {
+				next.put(queue, this.inspector.stats(queue));
+			}
+			catch (RuntimeException ex) {
+				failure = ex;
+				QueueStats last = previous.get(queue);
+				if (last != null) {
+					next.put(queue, last);
+				}
+			}
+		}
+		logOutcome(failure);
+		Map<String, QueueStats> published = Collections.unmodifiableMap(next);
+		this.sample = published;
+		for (Bound each : this.bound) {
+			publish(each, published);
+		}
+	}
+
+	/**
+	 * Return the last sample.
+	 * @return the queue stats by queue
+	 */
+	public Map<String, QueueStats> getSample() {
+		return this.sample;
+	}
+
+	private void logOutcome(@Nullable RuntimeException failure) {
+		if (failure != null && !this.failing) {
+			this.failing = true;
+			logger.warn(failure, "Cannot sample EchoMQ queue sizes; the gauges keep their last values");
+		}
+		else if (failure != null) {
+			logger.debug(failure, "Cannot sample EchoMQ queue sizes");
+		}
+		else if (this.failing) {
+			this.failing = false;
+			logger.info("Sampling EchoMQ queue sizes again");
+		}
+	}
+
+	private void publish(Bound target, Map<String, QueueStats> stats) {
+		List<MultiGauge.Row<?>> rows = new ArrayList<>(stats.size() * JobState.values().length);
+		stats.forEach((queue, queueStats) -> {
+			for (JobState state : JobState.values()) {
+				rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "state", state.value()),
+						queueStats.count(state)));
+			}
+		});
+		target.jobs.register(rows, true);
+		if (this.listeners != null) {
+			for (String queue : this.listeners.getQueues()) {
+				if (!target.inFlightQueues().add(queue)) {
+					continue;
+				}
+				Gauge.builder("echomq.listener.in.flight", this.listeners, (registry) -> inFlight(registry, queue))
+					.description("Jobs claimed by this application's listener and not yet settled")
+					.baseUnit(BaseUnits.TASKS)
+					.tag("queue", queue)
+					.strongReference(true)
+					.register(target.registry);
+			}
+		}
+	}
+
+	private static double inFlight(EchoJobListenerRegistry registry, String queue) {
+		QueueListenerContainer container = registry.getContainer(queue);
+		return (container != null) ? container.inFlight() : 0;
+	}
+
+	@Override
+	public void start() {
+		this.lock.lock();
+		try {
+			if (this.executor != null) {
+				return;
+			}
+			ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+				Thread thread = new Thread(runnable, "echomq-metrics-sampler");
+				thread.setDaemon(true);
+				return thread;
+			});
+			created.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+			created.scheduleWithFixedDelay(this::sampleQuietly, 0, this.sampleInterval.toMillis(),
+					TimeUnit.MILLISECONDS);
+			this.executor = created;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void sampleQuietly() {
+		try {
+			sample();
+		}
+		catch (Throwable ex) {
+			// never let a failure cancel the fixed-delay schedule
+			logger.debug(ex, "EchoMQ queue sampling failed");
+		}
+	}
+
+	@Override
+	public void stop() {
+		this.lock.lock();
+		try {
+			if (this.executor != null) {
+				this.executor.shutdownNow();
+				this.executor = null;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		this.lock.lock();
+		try {
+			return this.executor != null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private record Bound(MeterRegistry registry, MultiGauge jobs, Set<String> inFlightQueues) {
+
+		Bound(MeterRegistry registry, MultiGauge jobs) {
+			this(registry, jobs, ConcurrentHashMap.newKeySet());
+		}
+
+	}
+
+}

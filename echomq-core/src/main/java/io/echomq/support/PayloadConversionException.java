@@ -1,0 +1,21 @@
+package io.echomq.support;
+
+
+/**
+ * Thrown when a payload cannot be written or read.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class PayloadConversionException extends IllegalArgumentException {
+
+	/**
+	 * Create a new exception.
+	 * @param message the detail message
+	 * @param cause the cause
+	 */
+	public PayloadConversionException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
+}

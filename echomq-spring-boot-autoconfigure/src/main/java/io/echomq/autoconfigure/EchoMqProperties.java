@@ -1,0 +1,250 @@
+package io.echomq.autoconfigure;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration properties for EchoMQ, under {@code echomq}.
+ *
+ * @param enabled Whether EchoMQ is enabled.
+ * @param keyPrefix Prefix of every key EchoMQ writes; letters, digits, '.', '_' and '-'.
+ * @param maxPayloadSize Largest serialized payload the template accepts.
+ * @param listener Defaults for every {@code @EchoJob} listener.
+ * @param scheduler Reap and promote ticks.
+ * @param shutdown Graceful shutdown.
+ * @param queues Per-queue overrides of the listener defaults, by queue name.
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@ConfigurationProperties("echomq")
+public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultValue("emq") String keyPrefix,
+		@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue Listener listener,
+		@DefaultValue Scheduler scheduler, @DefaultValue Shutdown shutdown, Map<String, QueueProperties> queues) {
+
+	/**
+	 * Validate the properties.
+	 * @param enabled Whether EchoMQ is enabled.
+	 * @param keyPrefix The key prefix.
+	 * @param maxPayloadSize The largest payload.
+	 * @param listener Listener defaults.
+	 * @param scheduler Scheduler settings.
+	 * @param shutdown Shutdown settings.
+	 * @param queues Per-queue overrides.
+	 */
+	public EchoMqProperties {
+		if (maxPayloadSize.toBytes() <= 0) {
+			throw new IllegalArgumentException("echomq.max-payload-size must be positive, was " + maxPayloadSize);
+		}
+		queues = (queues != null) ? Map.copyOf(queues) : Map.of();
+	}
+
+	/**
+	 * Return the properties with every default, for use without Spring Boot binding.
+	 * @return the default properties
+	 */
+	public static EchoMqProperties defaults() {
+		return new EchoMqProperties(true, "emq", DataSize.ofMegabytes(1), Listener.defaults(), Scheduler.defaults(),
+				new Shutdown(Duration.ofSeconds(10)), Map.of());
+	}
+
+	/**
+	 * Listener defaults.
+	 *
+	 * @param concurrency Handlers run at once per queue.
+	 * @param lease How long a claimed job is leased before another worker may take it
+	 * over; renewed while the handler runs.
+	 * @param maxAttempts Attempts before a job is dead-lettered.
+	 * @param backoff Retry backoff.
+	 * @param autoStartup Whether listeners start with the application context.
+	 * @param idleWait Longest an idle listener blocks on its wake-up signal before it
+	 * checks the queue again (a watchdog, not a poll interval).
+	 */
+	public record Listener(@DefaultValue("4") int concurrency, @DefaultValue("30s") Duration lease,
+			@DefaultValue("3") int maxAttempts, @DefaultValue Backoff backoff,
+			@DefaultValue("true") boolean autoStartup, @DefaultValue("2s") Duration idleWait) {
+
+		/**
+		 * Validate the listener defaults.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param idleWait The idle watchdog.
+		 */
+		public Listener {
+			Checks.positive("echomq.listener.concurrency", concurrency);
+			Checks.positive("echomq.listener.lease", lease);
+			Checks.positive("echomq.listener.max-attempts", maxAttempts);
+			Checks.positive("echomq.listener.idle-wait", idleWait);
+		}
+
+		static Listener defaults() {
+			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(2));
+		}
+
+	}
+
+	/**
+	 * Exponential retry backoff: {@code initial * multiplier^(attempt-1)}, capped at
+	 * {@code max}, spread by {@code jitter}.
+	 *
+	 * @param initial Backoff after the first failed attempt.
+	 * @param multiplier Growth factor per further attempt (at least 1).
+	 * @param max Longest backoff.
+	 * @param jitter Fraction of the backoff randomly added or removed, 0 to 1.
+	 */
+	public record Backoff(@DefaultValue("1s") Duration initial, @DefaultValue("2.0") double multiplier,
+			@DefaultValue("5m") Duration max, @DefaultValue("0.2") double jitter) {
+
+		/**
+		 * Validate the backoff.
+		 * @param initial The first backoff.
+		 * @param multiplier The growth factor.
+		 * @param max The cap.
+		 * @param jitter The spread.
+		 */
+		public Backoff {
+			Checks.notNegative("echomq.listener.backoff.initial", initial);
+			Checks.notNegative("echomq.listener.backoff.max", max);
+			if (multiplier < 1.0 || Double.isNaN(multiplier)) {
+				throw new IllegalArgumentException(
+						"echomq.listener.backoff.multiplier must be at least 1.0, was " + multiplier);
+			}
+			if (jitter < 0.0 || jitter > 1.0 || Double.isNaN(jitter)) {
+				throw new IllegalArgumentException(
+						"echomq.listener.backoff.jitter must be between 0 and 1, was " + jitter);
+			}
+		}
+
+		static Backoff defaults() {
+			return new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.2);
+		}
+
+	}
+
+	/**
+	 * Reap and promote ticks, run with a fixed delay on every node.
+	 *
+	 * @param reapInterval Delay between reap ticks (expired leases back to pending).
+	 * @param promoteInterval Delay between promote ticks (due scheduled jobs to pending).
+	 * @param batchSize Most ids one tick moves per queue.
+	 */
+	public record Scheduler(@DefaultValue("1s") Duration reapInterval, @DefaultValue("100ms") Duration promoteInterval,
+			@DefaultValue("500") int batchSize) {
+
+		/**
+		 * Validate the scheduler settings.
+		 * @param reapInterval The reap delay.
+		 * @param promoteInterval The promote delay.
+		 * @param batchSize The batch size.
+		 */
+		public Scheduler {
+			Checks.positive("echomq.scheduler.reap-interval", reapInterval);
+			Checks.positive("echomq.scheduler.promote-interval", promoteInterval);
+			Checks.positive("echomq.scheduler.batch-size", batchSize);
+		}
+
+		static Scheduler defaults() {
+			return new Scheduler(Duration.ofSeconds(1), Duration.ofMillis(100), 500);
+		}
+
+	}
+
+	/**
+	 * Graceful shutdown.
+	 *
+	 * @param timeout How long to wait for in-flight handlers before releasing their jobs
+	 * back to pending; keep it below spring.lifecycle.timeout-per-shutdown-phase.
+	 */
+	public record Shutdown(@DefaultValue("10s") Duration timeout) {
+
+		/**
+		 * Validate the shutdown settings.
+		 * @param timeout The drain timeout.
+		 */
+		public Shutdown {
+			Checks.notNegative("echomq.shutdown.timeout", timeout);
+		}
+
+	}
+
+	/**
+	 * Overrides of the listener defaults for one queue; unset values inherit.
+	 *
+	 * @param concurrency Handlers run at once.
+	 * @param lease The lease.
+	 * @param maxAttempts Attempts before dead-lettering.
+	 * @param backoff Retry backoff; unset values inherit {@code echomq.listener.backoff}.
+	 * @param autoStartup Whether the listener starts with the context.
+	 */
+	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
+			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup) {
+
+		/**
+		 * Validate the overrides.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 */
+		public QueueProperties {
+			if (concurrency != null) {
+				Checks.positive("echomq.queues.*.concurrency", concurrency);
+			}
+			if (lease != null) {
+				Checks.positive("echomq.queues.*.lease", lease);
+			}
+			if (maxAttempts != null) {
+				Checks.positive("echomq.queues.*.max-attempts", maxAttempts);
+			}
+		}
+
+	}
+
+	/**
+	 * Per-queue overrides of the retry backoff; each unset value inherits
+	 * {@code echomq.listener.backoff}.
+	 *
+	 * @param initial Backoff after the first failed attempt.
+	 * @param multiplier Growth factor per further attempt (at least 1).
+	 * @param max Longest backoff.
+	 * @param jitter Fraction of the backoff randomly added or removed, 0 to 1.
+	 */
+	public record BackoffOverrides(@Nullable Duration initial, @Nullable Double multiplier, @Nullable Duration max,
+			@Nullable Double jitter) {
+
+		/**
+		 * Validate the overrides.
+		 * @param initial The first backoff.
+		 * @param multiplier The growth factor.
+		 * @param max The cap.
+		 * @param jitter The spread.
+		 */
+		public BackoffOverrides {
+			if (initial != null) {
+				Checks.notNegative("echomq.queues.*.backoff.initial", initial);
+			}
+			if (max != null) {
+				Checks.notNegative("echomq.queues.*.backoff.max", max);
+			}
+			if (multiplier != null && (multiplier < 1.0 || multiplier.isNaN())) {
+				throw new IllegalArgumentException(
+						"echomq.queues.*.backoff.multiplier must be at least 1.0, was " + multiplier);
+			}
+			if (jitter != null && (jitter < 0.0 || jitter > 1.0 || jitter.isNaN())) {
+				throw new IllegalArgumentException(
+						"echomq.queues.*.backoff.jitter must be between 0 and 1, was " + jitter);
+			}
+		}
+
+	}
+
+}
