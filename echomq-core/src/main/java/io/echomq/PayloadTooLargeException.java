@@ -1,5 +1,7 @@
 package io.echomq;
 
+import io.echomq.core.EchoMqException;
+
 
 /**
  * Thrown when a serialized payload is larger than {@code echomq.max-payload-size}.
@@ -7,7 +9,7 @@ package io.echomq;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class PayloadTooLargeException extends IllegalArgumentException {
+public class PayloadTooLargeException extends EchoMqException {
 
 	/**
 	 * Create a new exception.

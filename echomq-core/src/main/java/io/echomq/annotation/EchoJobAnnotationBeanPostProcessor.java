@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
+import io.echomq.core.EchoMqException;
 import io.echomq.core.Keyspace;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -202,7 +203,7 @@ public class EchoJobAnnotationBeanPostProcessor
 			registry.register(endpoint.queue(),
 					MethodJobHandler.create(endpoint.bean(), endpoint.method(), converter), endpoint.settings());
 		}
-		catch (IllegalArgumentException ex) {
+		catch (IllegalArgumentException | EchoMqException ex) {
 			throw new IllegalStateException(
 					"@EchoJob method " + endpoint.description() + " has invalid settings: " + ex.getMessage(), ex);
 		}

@@ -7,7 +7,7 @@ package io.echomq.core;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class InvalidJobIdException extends IllegalArgumentException {
+public class InvalidJobIdException extends EchoMqException {
 
 	private final String input;
 

@@ -7,7 +7,7 @@ package io.echomq.core;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class InvalidQueueNameException extends IllegalArgumentException {
+public class InvalidQueueNameException extends EchoMqException {
 
 	/**
 	 * Create a new exception.

@@ -52,7 +52,8 @@ final class Replies {
 
 	static TransitionResult fenced(List<Object> reply) {
 		if (reply.isEmpty() || number(reply.get(0)) != 1) {
-			return TransitionResult.stale((reply.size() > 1) ? string(reply.get(1)) : "unknown");
+			return TransitionResult.stale(StaleReason.fromCode(string(reply.get(1))),
+					(reply.size() > 2) ? string(reply.get(2)) : "");
 		}
 		return TransitionResult.applied(null, null);
 	}

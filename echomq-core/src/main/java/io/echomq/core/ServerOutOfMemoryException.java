@@ -1,6 +1,5 @@
 package io.echomq.core;
 
-import org.springframework.dao.TransientDataAccessResourceException;
 
 /**
  * Thrown when the server refuses a transition because it reached {@code maxmemory}
@@ -10,7 +9,7 @@ import org.springframework.dao.TransientDataAccessResourceException;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class ServerOutOfMemoryException extends TransientDataAccessResourceException {
+public class ServerOutOfMemoryException extends EchoMqException {
 
 	/**
 	 * Create a new exception.

@@ -14,11 +14,13 @@ import org.jspecify.annotations.Nullable;
  * @param at the time attached to the move (run-at, lease deadline or time of death),
  * or {@code null}
  * @param reason why the transition was stale, {@code null} when applied
+ * @param detail what the script saw (e.g. the token and attempts that did not match),
+ * {@code null} when applied
  * @author EchoMQ
  * @since 0.1.0
  */
 public record TransitionResult(Outcome outcome, @Nullable JobState state, @Nullable Instant at,
-		@Nullable String reason) {
+		@Nullable StaleReason reason, @Nullable String detail) {
 
 	/**
 	 * Create an applied result.
@@ -27,16 +29,17 @@ public record TransitionResult(Outcome outcome, @Nullable JobState state, @Nulla
 	 * @return the result
 	 */
 	public static TransitionResult applied(@Nullable JobState state, @Nullable Instant at) {
-		return new TransitionResult(Outcome.APPLIED, state, at, null);
+		return new TransitionResult(Outcome.APPLIED, state, at, null, null);
 	}
 
 	/**
 	 * Create a stale result.
 	 * @param reason why the caller's token or location no longer matched
+	 * @param detail what the script saw
 	 * @return the result
 	 */
-	public static TransitionResult stale(String reason) {
-		return new TransitionResult(Outcome.STALE, null, null, reason);
+	public static TransitionResult stale(StaleReason reason, String detail) {
+		return new TransitionResult(Outcome.STALE, null, null, reason, detail);
 	}
 
 	/**
@@ -53,6 +56,15 @@ public record TransitionResult(Outcome outcome, @Nullable JobState state, @Nulla
 	 */
 	public boolean isStale() {
 		return this.outcome == Outcome.STALE;
+	}
+
+	/**
+	 * Return the reason and detail of a stale result, for logs.
+	 * @return e.g. {@code TOKEN_MISMATCH (token 2 does not match attempts 3)}, or
+	 * {@code APPLIED}
+	 */
+	public String describe() {
+		return (this.reason != null) ? this.reason + " (" + this.detail + ")" : this.outcome.name();
 	}
 
 	/**

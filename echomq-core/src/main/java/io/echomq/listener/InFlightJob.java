@@ -96,7 +96,7 @@ final class InFlightJob implements JobContext {
 		}
 		TransitionResult result = this.container.jobs().extend(queue(), id(), attempt(), lease);
 		if (result.isStale()) {
-			this.container.leaseLost(this, String.valueOf(result.reason()));
+			this.container.leaseLost(this, result.describe());
 			return false;
 		}
 		this.lease = (lease.compareTo(this.configuredLease) > 0) ? lease : this.configuredLease;

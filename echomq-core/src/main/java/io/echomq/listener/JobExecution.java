@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobState;
 import io.echomq.core.Jobs;
+import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
 import io.echomq.support.ErrorText;
 import org.jspecify.annotations.Nullable;
@@ -94,9 +95,9 @@ final class JobExecution implements Runnable {
 			return;
 		}
 		// a completion sent again after a lost reply finds the row already retired: it did apply
-		boolean appliedBefore = this.rewritten && "done".equals(result.reason());
+		boolean appliedBefore = this.rewritten && result.reason() == StaleReason.DONE;
 		if (result.isStale() && !appliedBefore) {
-			this.container.staleOutcome(this.job, String.valueOf(result.reason()));
+			this.container.staleOutcome(this.job, result.describe());
 			return;
 		}
 		this.container.counters().completed.increment();
@@ -118,7 +119,7 @@ final class JobExecution implements Runnable {
 			return;
 		}
 		if (result.isStale()) {
-			this.container.staleOutcome(this.job, String.valueOf(result.reason()));
+			this.container.staleOutcome(this.job, result.describe());
 			return;
 		}
 		if (result.state() == JobState.DEAD) {

@@ -46,7 +46,7 @@ final class LeaseKeeper implements AutoCloseable {
 		try {
 			TransitionResult result = job.container().jobs().extend(job.queue(), job.id(), job.attempt(), job.lease());
 			if (result.isStale()) {
-				job.container().leaseLost(job, String.valueOf(result.reason()));
+				job.container().leaseLost(job, result.describe());
 			}
 		}
 		catch (Throwable ex) {

@@ -178,7 +178,7 @@ public class QueueListenerContainer {
 				this.events.released(job);
 			}
 			else {
-				staleCount(job, String.valueOf(result.reason()));
+				staleCount(job, result.describe());
 			}
 		}
 		catch (RuntimeException ex) {

@@ -1,5 +1,7 @@
 package io.echomq.listener;
 
+import io.echomq.core.EchoMqException;
+
 
 /**
  * Thrown when a job's payload cannot be converted to the handler's payload type. The job
@@ -9,7 +11,7 @@ package io.echomq.listener;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class UnreadablePayloadException extends RuntimeException {
+public class UnreadablePayloadException extends EchoMqException {
 
 	private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.echomq.support;
 
+import io.echomq.core.EchoMqException;
+
 
 /**
  * Thrown when a payload cannot be written or read.
@@ -7,7 +9,7 @@ package io.echomq.support;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class PayloadConversionException extends IllegalArgumentException {
+public class PayloadConversionException extends EchoMqException {
 
 	/**
 	 * Create a new exception.

@@ -140,7 +140,7 @@ abstract class AbstractJobsTests {
 		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
 		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).reason()).isEqualTo("done");
+		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).reason()).isEqualTo(StaleReason.DONE);
 	}
 
 	@Test
@@ -176,7 +176,7 @@ abstract class AbstractJobsTests {
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
 		TransitionResult result = this.jobs.complete(this.queue, job.id(), job.token() + 1);
 		assertThat(result.isStale()).isTrue();
-		assertThat(result.reason()).contains("token");
+		assertThat(result.reason()).isEqualTo(StaleReason.TOKEN_MISMATCH);
 		assertThat(row(job.id())).containsEntry("state", "active");
 		assertThat(this.redis.opsForZSet().score(key(KeyType.ACTIVE), job.id().toString())).isNotNull();
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isNull();
@@ -199,7 +199,7 @@ abstract class AbstractJobsTests {
 		assertThat(row(job.id())).containsEntry("state", "pending").containsEntry("attempts", "1");
 		TransitionResult result = this.jobs.complete(this.queue, job.id(), job.token());
 		assertThat(result.isStale()).isTrue();
-		assertThat(result.reason()).isEqualTo("not active");
+		assertThat(result.reason()).isEqualTo(StaleReason.NOT_ACTIVE);
 		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), job.id().toString())).isNotNull();
 		assertThat(row(job.id())).containsEntry("state", "pending");
 	}

@@ -4,6 +4,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import io.echomq.actuate.EchoMqEndpoint.ReplayDescriptor;
+import io.echomq.core.InvalidJobIdException;
+import io.echomq.core.InvalidQueueNameException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -173,7 +175,7 @@ public class EchoMqEndpointWebExtension {
 		try {
 			body = operation.get();
 		}
-		catch (IllegalArgumentException ex) {
+		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException ex) {
 			return error(WebEndpointResponse.STATUS_BAD_REQUEST, String.valueOf(ex.getMessage()));
 		}
 		return (body != null) ? new WebEndpointResponse<>(body) : notFound(notFound.get());

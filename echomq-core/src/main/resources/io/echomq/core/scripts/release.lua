@@ -10,18 +10,18 @@
 -- KEYS[4]  emq:{q}:wake     LIST
 -- ARGV[1]  id
 -- ARGV[2]  token
--- returns  {1} applied, or {0, reason} stale
+-- returns  {1} applied, or {0, code, detail} stale
 
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) then
-  return {0, 'not active'}
+  return {0, 'NOT_ACTIVE', 'not active'}
 end
 local f = redis.call('HMGET', KEYS[3], 'state', 'attempts', 'priority')
 if f[1] ~= 'active' then
-  return {0, 'state is ' .. tostring(f[1])}
+  return {0, 'WRONG_STATE', 'state is ' .. tostring(f[1])}
 end
 if f[2] ~= ARGV[2] then
-  return {0, 'token ' .. ARGV[2] .. ' does not match attempts ' .. tostring(f[2])}
+  return {0, 'TOKEN_MISMATCH', 'token ' .. ARGV[2] .. ' does not match attempts ' .. tostring(f[2])}
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

@@ -11,15 +11,15 @@
 -- KEYS[5]  emq:{q}:wake     LIST
 -- ARGV[1]  id
 -- ARGV[2]  budget (>= 1)
--- returns  {1} applied, or {0, reason} when the id is not dead
+-- returns  {1} applied, or {0, code, detail} when the id is not dead
 
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) then
-  return {0, 'not dead'}
+  return {0, 'NOT_DEAD', 'not dead'}
 end
 local f = redis.call('HMGET', KEYS[3], 'state', 'attempts', 'priority')
 if f[1] ~= 'dead' then
-  return {0, 'state is ' .. tostring(f[1])}
+  return {0, 'WRONG_STATE', 'state is ' .. tostring(f[1])}
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

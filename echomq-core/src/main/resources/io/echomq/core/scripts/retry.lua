@@ -16,18 +16,18 @@
 -- ARGV[3]  error text
 -- ARGV[4]  backoff in ms (>= 0)
 -- ARGV[5]  '1' to dead-letter now, else '0'
--- returns  {1, state, at} applied (at = run-at or time of death), or {0, reason} stale
+-- returns  {1, state, at} applied (at = run-at or time of death), or {0, code, detail} stale
 
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) then
-  return {0, 'not active'}
+  return {0, 'NOT_ACTIVE', 'not active'}
 end
 local f = redis.call('HMGET', KEYS[5], 'state', 'attempts', 'max_attempts', 'priority', 'released')
 if f[1] ~= 'active' then
-  return {0, 'state is ' .. tostring(f[1])}
+  return {0, 'WRONG_STATE', 'state is ' .. tostring(f[1])}
 end
 if f[2] ~= ARGV[2] then
-  return {0, 'token ' .. ARGV[2] .. ' does not match attempts ' .. tostring(f[2])}
+  return {0, 'TOKEN_MISMATCH', 'token ' .. ARGV[2] .. ' does not match attempts ' .. tostring(f[2])}
 end
 
 local t = redis.call('TIME')

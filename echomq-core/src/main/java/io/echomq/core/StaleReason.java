@@ -1,0 +1,45 @@
+package io.echomq.core;
+
+/**
+ * Why a fenced transition changed nothing. The scripts reply with the code of one of
+ * these, never free text to parse.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public enum StaleReason {
+
+	/**
+	 * The job's row is gone: it completed (a completion sent again after a lost reply
+	 * finds this) or was purged.
+	 */
+	DONE,
+
+	/** The id is not in {@code active}: its lease expired and it was reaped, or released. */
+	NOT_ACTIVE,
+
+	/** The row's {@code state} does not name the location the transition starts from. */
+	WRONG_STATE,
+
+	/** The caller's fencing token is not the row's {@code attempts}: a later claim took over. */
+	TOKEN_MISMATCH,
+
+	/** A replay found the job outside {@code dead}. */
+	NOT_DEAD;
+
+	/**
+	 * Return the reason for a code a script replied with.
+	 * @param code the code, the enum constant's name
+	 * @return the reason
+	 * @throws IllegalArgumentException if the code names no reason
+	 */
+	public static StaleReason fromCode(String code) {
+		for (StaleReason reason : values()) {
+			if (reason.name().equals(code)) {
+				return reason;
+			}
+		}
+		throw new IllegalArgumentException("Unknown EchoMQ stale reason '" + code + "'");
+	}
+
+}
