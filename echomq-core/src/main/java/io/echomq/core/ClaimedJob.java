@@ -23,7 +23,7 @@ import java.util.Map;
  * @author EchoMQ
  * @since 0.1.0
  */
-public record ClaimedJob(String queue, JobId id, long token, long attempt, long maxAttempts, String payload, Instant enqueuedAt,
+public record ClaimedJob(String queue, JobId id, FencingToken token, long attempt, long maxAttempts, String payload, Instant enqueuedAt,
 		Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
 
 	/**

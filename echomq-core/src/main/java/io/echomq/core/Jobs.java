@@ -205,11 +205,11 @@ public class Jobs {
 	 * @param token the fencing token its claim returned
 	 * @return applied, or stale if the caller's lease was lost
 	 */
-	public TransitionResult complete(String queue, JobId id, long token) {
+	public TransitionResult complete(String queue, JobId id, FencingToken token) {
 		List<Object> reply = this.executor.execute(this.scripts.complete,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
 						this.keyspace.queueKey(queue, KeyType.METRICS)),
-				List.of(id.toString(), token(token)));
+				List.of(id.toString(), argument(token)));
 		return Replies.fenced(reply);
 	}
 
@@ -223,7 +223,7 @@ public class Jobs {
 	 * @param backoff how long to wait before the next attempt
 	 * @return applied with the new state, or stale
 	 */
-	public TransitionResult retry(String queue, JobId id, long token, String error, Duration backoff) {
+	public TransitionResult retry(String queue, JobId id, FencingToken token, String error, Duration backoff) {
 		Assert.isTrue(backoff != null && !backoff.isNegative(), () -> "backoff must not be negative, was " + backoff);
 		return fail(queue, id, token, error, backoff, false);
 	}
@@ -237,18 +237,18 @@ public class Jobs {
 	 * @param error the reason kept on the row
 	 * @return applied, or stale
 	 */
-	public TransitionResult deadLetter(String queue, JobId id, long token, String error) {
+	public TransitionResult deadLetter(String queue, JobId id, FencingToken token, String error) {
 		return fail(queue, id, token, error, Duration.ZERO, true);
 	}
 
-	private TransitionResult fail(String queue, JobId id, long token, String error, Duration backoff, boolean dead) {
+	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff, boolean dead) {
 		Assert.notNull(error, "'error' must not be null");
 		List<Object> reply = this.executor.execute(this.scripts.retry,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
 						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
 						this.keyspace.queueKey(queue, KeyType.WAKE)),
-				List.of(id.toString(), token(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0"));
+				List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0"));
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {
 			return result;
@@ -265,11 +265,11 @@ public class Jobs {
 	 * @param lease the new lease
 	 * @return applied with the new deadline, or stale
 	 */
-	public TransitionResult extend(String queue, JobId id, long token, Duration lease) {
+	public TransitionResult extend(String queue, JobId id, FencingToken token, Duration lease) {
 		requirePositive(lease, "lease");
 		List<Object> reply = this.executor.execute(this.scripts.extend,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id)),
-				List.of(id.toString(), token(token), Long.toString(lease.toMillis())));
+				List.of(id.toString(), argument(token), Long.toString(lease.toMillis())));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.ACTIVE, Replies.instant(reply.get(1)));
 	}
@@ -282,11 +282,11 @@ public class Jobs {
 	 * @param token the fencing token
 	 * @return applied, or stale
 	 */
-	public TransitionResult release(String queue, JobId id, long token) {
+	public TransitionResult release(String queue, JobId id, FencingToken token) {
 		List<Object> reply = this.executor.execute(this.scripts.release,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE)),
-				List.of(id.toString(), token(token)));
+				List.of(id.toString(), argument(token)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
 	}
@@ -462,21 +462,21 @@ public class Jobs {
 			Instant deadline) {
 		Map<String, String> fields = new HashMap<>(row);
 		String payload = fields.remove("payload");
-		long token = Long.parseLong(fields.remove("attempts"));
+		FencingToken token = FencingToken.of(Long.parseLong(fields.remove("attempts")));
 		long maxAttempts = Long.parseLong(fields.remove("max_attempts"));
 		Instant enqueuedAt = Instant.ofEpochMilli(Long.parseLong(fields.remove("enqueued_at")));
 		String readyAt = fields.remove("ready_at");
 		String released = fields.remove("released");
 		fields.remove("state");
-		long attempt = token - ((released != null) ? Long.parseLong(released) : 0);
+		long attempt = token.value() - ((released != null) ? Long.parseLong(released) : 0);
 		return new ClaimedJob(queue, JobId.parse(id), token, attempt, maxAttempts, (payload != null) ? payload : "", enqueuedAt,
 				(readyAt != null) ? Instant.ofEpochMilli(Long.parseLong(readyAt)) : enqueuedAt, now, deadline,
 				Map.copyOf(fields));
 	}
 
-	private static String token(long token) {
-		Assert.isTrue(token > 0, () -> "token must be positive, was " + token);
-		return Long.toString(token);
+	private static String argument(FencingToken token) {
+		Assert.notNull(token, "'token' must not be null");
+		return token.argument();
 	}
 
 	private static void requirePositive(@Nullable Duration duration, String name) {

@@ -63,11 +63,8 @@ final class ContainerDrain implements Runnable {
 		while (!this.container.inFlightJobs().isEmpty() && deadline - System.nanoTime() > 0) {
 			this.container.drainSignal().await(Duration.ofNanos(Math.min(deadline - System.nanoTime(), RECHECK_NANOS)));
 		}
-		for (InFlightJob job : this.container.inFlightJobs().values()) {
-			if (job.release()) {
-				job.stopRenewing();
-				this.container.releaseToPending(job.job());
-			}
+		for (LeasedJob job : this.container.inFlightJobs().values()) {
+			job.release();
 		}
 		if (this.executor != null) {
 			shutdown(this.executor);

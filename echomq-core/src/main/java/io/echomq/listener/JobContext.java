@@ -30,7 +30,9 @@ public interface JobContext {
 	String queue();
 
 	/**
-	 * Return the attempt this run is, starting at 1 (the fencing token of the claim).
+	 * Return the attempt this run counts as against the job's budget, starting at 1. A
+	 * graceful release or a replay from dead does not count, so this can be lower than
+	 * the claim's fencing token ({@code job().token()}), which the container alone uses.
 	 * @return the attempt
 	 */
 	long attempt();

@@ -46,13 +46,15 @@ public interface JobEventListener {
 	/**
 	 * Called when this worker lost the lease on a job: its outcome is not recorded.
 	 * @param job the job
-	 * @param reason why the lease was lost
+	 * @param result the stale transition, with its {@link TransitionResult#reason()
+	 * reason} and detail
 	 */
-	default void onStale(ClaimedJob job, String reason) {
+	default void onStale(ClaimedJob job, TransitionResult result) {
 	}
 
 	/**
-	 * Called when a job was handed back to pending on shutdown, unfinished.
+	 * Called when a job was handed back to pending unfinished (on a stop, or a pause that
+	 * caught a claim in flight), without spending an attempt.
 	 * @param job the job
 	 */
 	default void onReleased(ClaimedJob job) {

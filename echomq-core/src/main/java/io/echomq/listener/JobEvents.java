@@ -48,8 +48,8 @@ public final class JobEvents {
 		each((listener) -> listener.onFailed(job, error, result));
 	}
 
-	void stale(ClaimedJob job, String reason) {
-		each((listener) -> listener.onStale(job, reason));
+	void stale(ClaimedJob job, TransitionResult result) {
+		each((listener) -> listener.onStale(job, result));
 	}
 
 	void released(ClaimedJob job) {

@@ -1,6 +1,7 @@
 package io.echomq.listener;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 
@@ -114,20 +115,21 @@ final class JobPoller implements Runnable {
 			slots.release(free - claimed.size());
 		}
 		this.busy = claimed.size() == free;
-		if (this.container.isPaused() && !claimed.isEmpty()) {
+		List<LeasedJob> leased = new ArrayList<>(claimed.size());
+		for (ClaimedJob job : claimed) {
+			leased.add(this.container.lease(job));
+		}
+		if (this.container.isPaused() && !leased.isEmpty()) {
 			// paused while the claim was on the wire: hand the jobs back rather than run them
-			// (one that cannot be released is reaped when its lease expires)
 			try {
-				for (ClaimedJob job : claimed) {
-					this.container.jobs().release(job.queue(), job.id(), job.token());
-				}
+				leased.forEach(LeasedJob::release);
 			}
 			finally {
-				slots.release(claimed.size());
+				slots.release(leased.size());
 			}
 			return;
 		}
-		for (ClaimedJob job : claimed) {
+		for (LeasedJob job : leased) {
 			this.container.dispatch(job);
 		}
 		if (claimed.size() < free && this.container.isRunning() && !this.container.isPaused()) {

@@ -13,8 +13,9 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Renews the leases of running jobs every third of the lease, on one scheduler thread
- * shared by all containers of a factory. A renewal that comes back stale marks the job
- * lost; one that fails (Redis unreachable) is tried again on the next tick.
+ * shared by all containers of a factory. The renewal itself is the job's own
+ * ({@link LeasedJob#renew()}: a stale reply marks it lost); one that fails (Redis
+ * unreachable) is tried again on the next tick.
  *
  * @author EchoMQ
  */
@@ -22,32 +23,20 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private static final LogAccessor logger = new LogAccessor(LeaseKeeper.class);
 
-	private static final Duration MIN_INTERVAL = Duration.ofMillis(10);
-
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
 
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
-	void watch(InFlightJob job) {
-		Duration interval = job.configuredLease().dividedBy(3);
-		if (interval.compareTo(MIN_INTERVAL) < 0) {
-			interval = MIN_INTERVAL;
-		}
+	void watch(LeasedJob job) {
+		Duration interval = job.renewalInterval();
 		job.renewal(scheduler().scheduleWithFixedDelay(() -> renew(job), Instant.now().plus(interval), interval));
 	}
 
-	private void renew(InFlightJob job) {
-		if (!job.isRunning()) {
-			job.stopRenewing();
-			return;
-		}
+	private void renew(LeasedJob job) {
 		try {
-			TransitionResult result = job.container().jobs().extend(job.queue(), job.id(), job.attempt(), job.lease());
-			if (result.isStale()) {
-				job.container().leaseLost(job, result.describe());
-			}
+			job.renew();
 		}
 		catch (Throwable ex) {
 			this.failures.warn(ex, () -> "Cannot renew the lease of " + job + "; trying again");

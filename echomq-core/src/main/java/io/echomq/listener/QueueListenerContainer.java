@@ -33,7 +33,8 @@ import org.springframework.util.Assert;
  * <p>
  * A job whose lease renewal comes back stale (it was reaped, perhaps claimed elsewhere)
  * is marked lost: its handler is not interrupted, but its outcome is not recorded, and
- * {@link #getStaleCount()} grows.
+ * {@link #getStaleCount()} grows. Each claimed job is a {@link LeasedJob}, the one place
+ * its fencing token is used and its outcome recorded.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -58,7 +59,7 @@ public class QueueListenerContainer {
 
 	private final ReentrantLock lifecycleLock = new ReentrantLock();
 
-	private final Map<JobId, InFlightJob> inFlight = new ConcurrentHashMap<>();
+	private final Map<JobId, LeasedJob> inFlight = new ConcurrentHashMap<>();
 
 	private final Semaphore slots;
 
@@ -66,7 +67,7 @@ public class QueueListenerContainer {
 
 	private final Signal drainSignal = new Signal();
 
-	private final Counters counters = new Counters();
+	private final ListenerCounters counters = new ListenerCounters();
 
 	private volatile boolean running;
 
@@ -167,24 +168,6 @@ public class QueueListenerContainer {
 				"echomq-stop-" + getQueue());
 		drainer.setDaemon(true);
 		drainer.start();
-	}
-
-	void releaseToPending(ClaimedJob job) {
-		try {
-			TransitionResult result = this.jobs.release(job.queue(), job.id(), job.token());
-			if (result.isApplied()) {
-				this.counters.released.increment();
-				logger.info(() -> "Released unfinished job " + job.id() + " on queue '" + job.queue() + "' to pending");
-				this.events.released(job);
-			}
-			else {
-				staleCount(job, result.describe());
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.warn(ex, () -> "Cannot release job " + job.id() + " on queue '" + job.queue()
-					+ "'; it runs again once its lease expires");
-		}
 	}
 
 	/**
@@ -342,30 +325,34 @@ public class QueueListenerContainer {
 		this.interceptors.get(index).intercept(job, this.settings, () -> invoke(index + 1, job, context));
 	}
 
-	void dispatch(ClaimedJob claimed) {
+	/**
+	 * Take charge of a job a claim returned: from here on its token is used only through
+	 * the returned {@link LeasedJob}.
+	 */
+	LeasedJob lease(ClaimedJob claimed) {
+		return new LeasedJob(claimed, this.jobs, this.settings, this.counters, this.events);
+	}
+
+	void dispatch(LeasedJob job) {
 		TaskExecutor current = this.executor;
 		if (!this.running || current == null) {
-			releaseToPending(claimed);
+			job.release();
 			this.slots.release();
 			return;
 		}
-		InFlightJob job = new InFlightJob(claimed, this);
-		this.inFlight.put(claimed.id(), job);
+		this.inFlight.put(job.id(), job);
 		try {
 			this.leaseKeeper.watch(job);
 			current.execute(new JobExecution(this, job));
 		}
 		catch (RuntimeException ex) {
 			logger.warn(ex, () -> "Cannot run " + job + "; releasing it");
-			if (job.release()) {
-				job.stopRenewing();
-				releaseToPending(claimed);
-			}
+			job.release();
 			finished(job);
 		}
 	}
 
-	void finished(InFlightJob job) {
+	void finished(LeasedJob job) {
 		if (this.inFlight.remove(job.id(), job)) {
 			this.slots.release();
 		}
@@ -373,25 +360,7 @@ public class QueueListenerContainer {
 		this.drainSignal.raise();
 	}
 
-	void leaseLost(InFlightJob job, String reason) {
-		if (job.markStale()) {
-			job.stopRenewing();
-			logger.warn(() -> "Lost the lease of " + job + " (" + reason + "); its outcome will not be recorded");
-			staleCount(job.job(), reason);
-		}
-	}
-
-	void staleOutcome(InFlightJob job, String reason) {
-		logger.warn(() -> "Outcome of " + job + " not recorded, the lease was lost: " + reason);
-		staleCount(job.job(), reason);
-	}
-
-	private void staleCount(ClaimedJob job, String reason) {
-		this.counters.stale.increment();
-		this.events.stale(job, reason);
-	}
-
-	Map<JobId, InFlightJob> inFlightJobs() {
+	Map<JobId, LeasedJob> inFlightJobs() {
 		return this.inFlight;
 	}
 
@@ -413,26 +382,6 @@ public class QueueListenerContainer {
 
 	JobEvents events() {
 		return this.events;
-	}
-
-	Counters counters() {
-		return this.counters;
-	}
-
-	static final class Counters {
-
-		final LongAdder completed = new LongAdder();
-
-		final LongAdder retried = new LongAdder();
-
-		final LongAdder dead = new LongAdder();
-
-		final LongAdder stale = new LongAdder();
-
-		final LongAdder released = new LongAdder();
-
-		final LongAdder unrecorded = new LongAdder();
-
 	}
 
 }

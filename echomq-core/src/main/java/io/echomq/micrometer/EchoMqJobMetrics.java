@@ -2,6 +2,7 @@ package io.echomq.micrometer;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -84,8 +85,9 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	}
 
 	@Override
-	public void onStale(ClaimedJob job, String reason) {
-		each((meters) -> meters.stale.withTags(QUEUE, job.queue()).increment());
+	public void onStale(ClaimedJob job, TransitionResult result) {
+		String reason = String.valueOf(result.reason()).toLowerCase(Locale.ROOT);
+		each((meters) -> meters.stale.withTags(QUEUE, job.queue(), "reason", reason).increment());
 	}
 
 	@Override

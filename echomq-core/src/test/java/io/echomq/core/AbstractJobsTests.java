@@ -112,7 +112,7 @@ abstract class AbstractJobsTests {
 		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(ids.get(0), ids.get(1));
 		assertThat(claimed).extracting(ClaimedJob::payload).containsExactly("a", "b");
-		assertThat(claimed).extracting(ClaimedJob::token).containsOnly(1L);
+		assertThat(claimed).extracting(ClaimedJob::token).containsOnly(FencingToken.of(1));
 		ClaimedJob first = claimed.get(0);
 		Double deadline = this.redis.opsForZSet().score(key(KeyType.ACTIVE), first.id().toString());
 		assertThat(deadline).isNotNull();
@@ -174,7 +174,7 @@ abstract class AbstractJobsTests {
 	void completeWithWrongTokenShouldBeStaleAndChangeNothing() {
 		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.complete(this.queue, job.id(), job.token() + 1);
+		TransitionResult result = this.jobs.complete(this.queue, job.id(), FencingToken.of(job.token().value() + 1));
 		assertThat(result.isStale()).isTrue();
 		assertThat(result.reason()).isEqualTo(StaleReason.TOKEN_MISMATCH);
 		assertThat(row(job.id())).containsEntry("state", "active");
@@ -211,7 +211,7 @@ abstract class AbstractJobsTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 10).requeued() == 1);
 		ClaimedJob second = this.jobs.claim(this.queue, LEASE, 1).get(0);
 		assertThat(second.id()).isEqualTo(first.id());
-		assertThat(second.token()).isEqualTo(2);
+		assertThat(second.token()).isEqualTo(FencingToken.of(2));
 		assertThat(this.jobs.complete(this.queue, first.id(), first.token()).isStale()).isTrue();
 		assertThat(this.jobs.retry(this.queue, first.id(), first.token(), "late", Duration.ZERO).isStale()).isTrue();
 		assertThat(this.jobs.extend(this.queue, first.id(), first.token(), LEASE).isStale()).isTrue();
@@ -243,7 +243,7 @@ abstract class AbstractJobsTests {
 		TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
 		assertThat(result.state()).isEqualTo(JobState.PENDING);
 		assertThat(row(job.id())).containsEntry("state", "pending");
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::token).containsExactly(2L);
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::token).containsExactly(FencingToken.of(2));
 	}
 
 	@Test
@@ -251,7 +251,7 @@ abstract class AbstractJobsTests {
 		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(2));
 		for (int attempt = 1; attempt <= 2; attempt++) {
 			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-			assertThat(job.token()).isEqualTo(attempt);
+			assertThat(job.token()).isEqualTo(FencingToken.of(attempt));
 			TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "fail " + attempt,
 					Duration.ZERO);
 			assertThat(result.state()).isEqualTo((attempt == 2) ? JobState.DEAD : JobState.PENDING);
@@ -295,7 +295,7 @@ abstract class AbstractJobsTests {
 			.containsEntry("released", "1")
 			.containsEntry("max_attempts", "1");
 		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(again.token()).isEqualTo(2);
+		assertThat(again.token()).isEqualTo(FencingToken.of(2));
 		assertThat(again.attempt()).isEqualTo(1);
 		assertThat(again.isLastAttempt()).isTrue();
 		assertThat(this.jobs.retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
@@ -357,12 +357,12 @@ abstract class AbstractJobsTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim(this.queue, LEASE, 0))
 			.withMessageContaining("max");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB" + "0".repeat(22)), 0))
+			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB" + "0".repeat(22)), FencingToken.of(0)))
 			.withMessageContaining("token");
 		assertThatExceptionOfType(InvalidJobIdException.class)
-			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB123"), 1));
+			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB123"), FencingToken.of(1)));
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.retry(this.queue, JobId.mint(), 1, "e", Duration.ofSeconds(-1)))
+			.isThrownBy(() -> this.jobs.retry(this.queue, JobId.mint(), FencingToken.of(1), "e", Duration.ofSeconds(-1)))
 			.withMessageContaining("backoff");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of("state", "dead")))
@@ -511,7 +511,7 @@ abstract class AbstractJobsTests {
 			.doesNotContainKey("dead_at");
 		assertThat(this.jobs.replay(this.queue, job.id(), 2).isStale()).isTrue();
 		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(again.token()).isEqualTo(2);
+		assertThat(again.token()).isEqualTo(FencingToken.of(2));
 		assertThat(again.attempt()).isEqualTo(1);
 		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isStale()).isTrue();
 		assertThat(this.jobs.retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())

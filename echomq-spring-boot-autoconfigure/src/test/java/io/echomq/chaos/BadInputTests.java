@@ -17,6 +17,7 @@ import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
+import io.echomq.core.FencingToken;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
@@ -98,11 +99,11 @@ class BadInputTests {
 			calls.put("jobs.enqueue", () -> this.jobs.enqueue(name, "x", EnqueueSpec.defaults()));
 			calls.put("jobs.enqueueAll", () -> this.jobs.enqueueAll(name, List.of("x"), EnqueueSpec.defaults()));
 			calls.put("jobs.claim", () -> this.jobs.claim(name, Duration.ofSeconds(1), 1));
-			calls.put("jobs.complete", () -> this.jobs.complete(name, id, 1));
-			calls.put("jobs.retry", () -> this.jobs.retry(name, id, 1, "e", Duration.ZERO));
-			calls.put("jobs.deadLetter", () -> this.jobs.deadLetter(name, id, 1, "e"));
-			calls.put("jobs.extend", () -> this.jobs.extend(name, id, 1, Duration.ofSeconds(1)));
-			calls.put("jobs.release", () -> this.jobs.release(name, id, 1));
+			calls.put("jobs.complete", () -> this.jobs.complete(name, id, FencingToken.of(1)));
+			calls.put("jobs.retry", () -> this.jobs.retry(name, id, FencingToken.of(1), "e", Duration.ZERO));
+			calls.put("jobs.deadLetter", () -> this.jobs.deadLetter(name, id, FencingToken.of(1), "e"));
+			calls.put("jobs.extend", () -> this.jobs.extend(name, id, FencingToken.of(1), Duration.ofSeconds(1)));
+			calls.put("jobs.release", () -> this.jobs.release(name, id, FencingToken.of(1)));
 			calls.put("jobs.reap", () -> this.jobs.reap(name, 10));
 			calls.put("jobs.promote", () -> this.jobs.promote(name, 10));
 			calls.put("jobs.replay", () -> this.jobs.replay(name, id, 1));
@@ -165,17 +166,17 @@ class BadInputTests {
 		JobId unknown = JobId.mint();
 		Map<String, String> rowBefore = row(queue, real);
 		Set<String> keysBefore = keysWithPrefix();
-		List<TransitionResult> results = List.of(this.jobs.complete(queue, unknown, 1),
-				this.jobs.retry(queue, unknown, 1, "e", Duration.ZERO), this.jobs.deadLetter(queue, unknown, 1, "e"),
-				this.jobs.extend(queue, unknown, 1, Duration.ofSeconds(5)), this.jobs.release(queue, unknown, 1),
-				this.jobs.replay(queue, unknown, 1), this.jobs.complete(queue, real, claimed.token() + 1),
-				this.jobs.retry(queue, real, claimed.token() + 1, "e", Duration.ZERO),
-				this.jobs.extend(queue, real, claimed.token() + 1, Duration.ofSeconds(5)),
-				this.jobs.release(queue, real, claimed.token() + 1), this.jobs.replay(queue, real, 1),
+		List<TransitionResult> results = List.of(this.jobs.complete(queue, unknown, FencingToken.of(1)),
+				this.jobs.retry(queue, unknown, FencingToken.of(1), "e", Duration.ZERO), this.jobs.deadLetter(queue, unknown, FencingToken.of(1), "e"),
+				this.jobs.extend(queue, unknown, FencingToken.of(1), Duration.ofSeconds(5)), this.jobs.release(queue, unknown, FencingToken.of(1)),
+				this.jobs.replay(queue, unknown, 1), this.jobs.complete(queue, real, next(claimed.token())),
+				this.jobs.retry(queue, real, next(claimed.token()), "e", Duration.ZERO),
+				this.jobs.extend(queue, real, next(claimed.token()), Duration.ofSeconds(5)),
+				this.jobs.release(queue, real, next(claimed.token())), this.jobs.replay(queue, real, 1),
 				this.jobs.complete("other", real, claimed.token()));
 		assertThat(results).allSatisfy((result) -> assertThat(result.isStale()).isTrue());
 		for (long token : new long[] { 0, -1, Long.MIN_VALUE }) {
-			assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.complete(queue, real, token))
+			assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.complete(queue, real, FencingToken.of(token)))
 				.withMessageContaining("token must be positive");
 		}
 		assertThat(keysWithPrefix()).isEqualTo(keysBefore);
@@ -221,7 +222,7 @@ class BadInputTests {
 		seen.addAll(row(queue, id).keySet());
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.reap(queue, 10).total() == 1);
 		seen.addAll(row(queue, id).keySet());
-		assertThat(fourth.token()).isEqualTo(4);
+		assertThat(fourth.token()).isEqualTo(FencingToken.of(4));
 		assertThat(seen).as("fields the engine wrote").contains("state", "attempts", "max_attempts", "payload");
 		// a caller (or an enqueue interceptor) that could set one of these would corrupt
 		// the budget or the state
@@ -297,9 +298,9 @@ class BadInputTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim("q", Duration.ofSeconds(1), 0))
 			.withMessageContaining("max");
 		JobId id = JobId.mint();
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.extend("q", id, 1, Duration.ofMillis(0)))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.extend("q", id, FencingToken.of(1), Duration.ofMillis(0)))
 			.withMessageContaining("lease");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.retry("q", id, 1, "e", Duration.ofMillis(-5)))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.retry("q", id, FencingToken.of(1), "e", Duration.ofMillis(-5)))
 			.withMessageContaining("backoff");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.replay("q", id, 0))
 			.withMessageContaining("budget");
@@ -335,6 +336,10 @@ class BadInputTests {
 			throw new IllegalStateException("cannot be read");
 		}
 
+	}
+
+	private static FencingToken next(FencingToken token) {
+		return FencingToken.of(token.value() + 1);
 	}
 
 }

@@ -53,7 +53,7 @@ final class Ledger implements JobEventListener {
 	}
 
 	@Override
-	public void onStale(ClaimedJob job, String reason) {
+	public void onStale(ClaimedJob job, TransitionResult result) {
 		this.stale.increment();
 	}
 

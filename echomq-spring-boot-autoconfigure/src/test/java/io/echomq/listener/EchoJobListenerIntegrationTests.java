@@ -517,12 +517,12 @@ class EchoJobListenerIntegrationTests {
 
 		@Override
 		public void onClaimed(ClaimedJob job, Duration wait) {
-			this.events.add("claimed:" + job.id() + ":" + job.token());
+			this.events.add("claimed:" + job.id() + ":" + job.token().value());
 		}
 
 		@Override
 		public void onCompleted(ClaimedJob job, Duration duration) {
-			this.events.add("completed:" + job.id() + ":" + job.token());
+			this.events.add("completed:" + job.id() + ":" + job.token().value());
 		}
 
 		@Override

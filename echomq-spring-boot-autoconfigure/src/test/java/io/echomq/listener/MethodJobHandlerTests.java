@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.core.ClaimedJob;
+import io.echomq.core.FencingToken;
 import io.echomq.core.JobId;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class MethodJobHandlerTests {
 
 	@Test
 	void contextSubtypeParameterIsRejected() {
-		assertThatIllegalStateException().isThrownBy(() -> MethodJobHandler.validate(method("subtype", InFlightJob.class)))
+		assertThatIllegalStateException().isThrownBy(() -> MethodJobHandler.validate(method("subtype", LeasedJob.class)))
 			.withMessageContaining("declare it as " + JobContext.class.getName());
 	}
 
@@ -78,7 +79,7 @@ class MethodJobHandlerTests {
 
 	private static ClaimedJob job(String payload) {
 		Instant now = Instant.now();
-		return new ClaimedJob("q", JobId.mint(), 1, 1, 3, payload, now, now, now, now.plus(Duration.ofSeconds(30)),
+		return new ClaimedJob("q", JobId.mint(), FencingToken.of(1), 1, 3, payload, now, now, now, now.plus(Duration.ofSeconds(30)),
 				Map.of());
 	}
 
@@ -105,7 +106,7 @@ class MethodJobHandlerTests {
 			throw new IOException("io " + payload);
 		}
 
-		void subtype(InFlightJob job) {
+		void subtype(LeasedJob job) {
 		}
 
 	}

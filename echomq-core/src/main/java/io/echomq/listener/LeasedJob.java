@@ -1,0 +1,330 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.Jobs;
+import io.echomq.core.StaleReason;
+import io.echomq.core.TransitionResult;
+import io.echomq.support.ErrorText;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogAccessor;
+import org.springframework.util.Assert;
+
+/**
+ * A claimed job from its claim until its outcome is recorded, and the {@link JobContext}
+ * its handler sees.
+ * <p>
+ * This is the only place a listener uses the job's fencing token: renewing the lease,
+ * completing, retrying, dead-lettering and releasing all go through here, and each
+ * outcome is counted and told to the {@link JobEventListener JobEventListeners} here.
+ * Exactly one of the worker (settle), a stop or pause (release) and a lost lease (stale)
+ * wins the job; the others then leave it alone.
+ *
+ * @author EchoMQ
+ */
+final class LeasedJob implements JobContext {
+
+	private static final LogAccessor logger = new LogAccessor(LeasedJob.class);
+
+	/** How many times an outcome is sent before it is left to lease expiry. */
+	static final int REPORT_ATTEMPTS = 4;
+
+	private static final Duration REPORT_BACKOFF = Duration.ofMillis(100);
+
+	private static final Duration MIN_RENEWAL_INTERVAL = Duration.ofMillis(10);
+
+	enum State {
+
+		RUNNING, SETTLED, RELEASED, STALE
+
+	}
+
+	private final ClaimedJob job;
+
+	private final Jobs jobs;
+
+	private final ContainerSettings settings;
+
+	private final ListenerCounters counters;
+
+	private final JobEvents events;
+
+	private final long maxAttempts;
+
+	private final long startNanos = System.nanoTime();
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
+
+	private volatile Duration lease;
+
+	private volatile @Nullable ScheduledFuture<?> renewal;
+
+	LeasedJob(ClaimedJob job, Jobs jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
+		this.job = job;
+		this.jobs = jobs;
+		this.settings = settings;
+		this.counters = counters;
+		this.events = events;
+		this.lease = settings.lease();
+		Integer cap = settings.maxAttempts();
+		this.maxAttempts = (cap != null) ? Math.min(job.maxAttempts(), cap) : job.maxAttempts();
+	}
+
+	@Override
+	public JobId id() {
+		return this.job.id();
+	}
+
+	@Override
+	public String queue() {
+		return this.job.queue();
+	}
+
+	@Override
+	public long attempt() {
+		return this.job.attempt();
+	}
+
+	@Override
+	public long maxAttempts() {
+		return this.maxAttempts;
+	}
+
+	@Override
+	public Instant enqueuedAt() {
+		return this.job.enqueuedAt();
+	}
+
+	@Override
+	public Map<String, String> fields() {
+		return this.job.fields();
+	}
+
+	@Override
+	public ClaimedJob job() {
+		return this.job;
+	}
+
+	@Override
+	public boolean extendLease(Duration lease) {
+		Assert.isTrue(lease != null && lease.toMillis() > 0, () -> "lease must be at least 1ms, was " + lease);
+		if (!isRunning()) {
+			return false;
+		}
+		if (!extend(lease)) {
+			return false;
+		}
+		this.lease = (lease.compareTo(this.settings.lease()) > 0) ? lease : this.settings.lease();
+		return true;
+	}
+
+	@Override
+	public boolean isLeaseLost() {
+		return this.state.get() == State.STALE;
+	}
+
+	/**
+	 * Renew the lease to its current length, unless the job is no longer running here.
+	 * @throws RuntimeException if Redis cannot be reached (the next tick tries again)
+	 */
+	void renew() {
+		if (isRunning()) {
+			extend(this.lease);
+		}
+		else {
+			stopRenewing();
+		}
+	}
+
+	private boolean extend(Duration lease) {
+		TransitionResult result = this.jobs.extend(queue(), id(), this.job.token(), lease);
+		if (result.isStale()) {
+			if (this.state.compareAndSet(State.RUNNING, State.STALE)) {
+				stopRenewing();
+				logger.warn(() -> "Lost the lease of " + this + " (" + result.describe()
+						+ "); its outcome will not be recorded");
+				stale(result);
+			}
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Record that the handler returned: the job completes, unless it was released or its
+	 * lease lost meanwhile.
+	 * @param took how long the handler ran
+	 */
+	void complete(Duration took) {
+		if (!settle()) {
+			return;
+		}
+		Sent sent = send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()));
+		if (sent == null) {
+			return;
+		}
+		// a completion sent again after a lost reply finds the row already retired: it did apply
+		boolean appliedBefore = sent.resent() && sent.result().reason() == StaleReason.DONE;
+		if (sent.result().isStale() && !appliedBefore) {
+			staleOutcome(sent.result());
+			return;
+		}
+		this.counters.completed.increment();
+		this.events.completed(this.job, took);
+	}
+
+	/**
+	 * Record that the handler failed: the job is retried after the backoff, or
+	 * dead-lettered when this was its last attempt or its payload cannot be read, unless
+	 * it was released or its lease lost meanwhile.
+	 * @param failure what the handler threw
+	 */
+	void fail(Throwable failure) {
+		if (!settle()) {
+			return;
+		}
+		String error = ErrorText.of(failure);
+		boolean unreadable = failure instanceof UnreadablePayloadException;
+		Integer cap = this.settings.maxAttempts();
+		boolean capped = cap != null && attempt() >= cap;
+		Duration backoff = this.settings.backoff().delayFor(attempt());
+		Sent sent = (unreadable || capped)
+				? send("dead-letter", () -> this.jobs.deadLetter(queue(), id(), this.job.token(), error))
+				: send("failure", () -> this.jobs.retry(queue(), id(), this.job.token(), error, backoff));
+		if (sent == null) {
+			return;
+		}
+		TransitionResult result = sent.result();
+		if (result.isStale()) {
+			staleOutcome(result);
+			return;
+		}
+		if (result.state() == JobState.DEAD) {
+			this.counters.dead.increment();
+			logger.error(failure, () -> "Dead-lettered " + this + " after attempt " + attempt() + " of "
+					+ this.maxAttempts + (unreadable ? " (unreadable payload)" : "") + ": " + error);
+		}
+		else {
+			this.counters.retried.increment();
+			logger.warn(() -> "Attempt " + attempt() + " of " + this.maxAttempts + " of " + this + " failed, retrying "
+					+ ((result.state() == JobState.SCHEDULE) ? "in " + backoff : "now") + ": " + error);
+		}
+		this.events.failed(this.job, failure, result);
+	}
+
+	/**
+	 * Hand the job back to pending without spending an attempt (a stop, a pause, or an
+	 * executor that would not take it), unless its handler already settled it or its
+	 * lease was lost. A release that cannot be written leaves the job to lease expiry.
+	 */
+	void release() {
+		if (!this.state.compareAndSet(State.RUNNING, State.RELEASED)) {
+			return;
+		}
+		stopRenewing();
+		try {
+			TransitionResult result = this.jobs.release(queue(), id(), this.job.token());
+			if (result.isApplied()) {
+				this.counters.released.increment();
+				logger.info(() -> "Released unfinished " + this + " to pending");
+				this.events.released(this.job);
+			}
+			else {
+				staleOutcome(result);
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> "Cannot release " + this + "; it runs again once its lease expires");
+		}
+	}
+
+	Duration renewalInterval() {
+		Duration interval = this.settings.lease().dividedBy(3);
+		return (interval.compareTo(MIN_RENEWAL_INTERVAL) < 0) ? MIN_RENEWAL_INTERVAL : interval;
+	}
+
+	void renewal(@Nullable ScheduledFuture<?> renewal) {
+		this.renewal = renewal;
+	}
+
+	void stopRenewing() {
+		ScheduledFuture<?> current = this.renewal;
+		if (current != null) {
+			current.cancel(false);
+		}
+	}
+
+	Duration elapsed() {
+		return Duration.ofNanos(System.nanoTime() - this.startNanos);
+	}
+
+	boolean isRunning() {
+		return this.state.get() == State.RUNNING;
+	}
+
+	State state() {
+		return this.state.get();
+	}
+
+	private boolean settle() {
+		stopRenewing();
+		if (this.state.compareAndSet(State.RUNNING, State.SETTLED)) {
+			return true;
+		}
+		logger.debug(() -> "Not recording the outcome of " + this + ": " + this.state.get());
+		return false;
+	}
+
+	private void staleOutcome(TransitionResult result) {
+		logger.warn(() -> "Outcome of " + this + " not recorded, the lease was lost: " + result.describe());
+		stale(result);
+	}
+
+	private void stale(TransitionResult result) {
+		this.counters.stale.increment();
+		this.events.stale(this.job, result);
+	}
+
+	/**
+	 * Send an outcome, trying again a few times with backoff when Redis cannot be reached.
+	 * If it still fails the job is left active: its lease expires and the reaper runs it
+	 * again (at-least-once).
+	 */
+	private @Nullable Sent send(String what, Supplier<TransitionResult> transition) {
+		Duration delay = REPORT_BACKOFF;
+		for (int attempt = 1;; attempt++) {
+			try {
+				return new Sent(transition.get(), attempt > 1);
+			}
+			catch (RuntimeException ex) {
+				if (attempt >= REPORT_ATTEMPTS) {
+					this.counters.unrecorded.increment();
+					logger.warn(ex, () -> "Cannot record the " + what + " of " + this + " after " + REPORT_ATTEMPTS
+							+ " attempts; it runs again once its lease expires");
+					return null;
+				}
+				Signal.pause(delay);
+				delay = delay.multipliedBy(2);
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "job " + this.job.id() + " on queue '" + this.job.queue() + "'";
+	}
+
+	private record Sent(TransitionResult result, boolean resent) {
+
+	}
+
+}
