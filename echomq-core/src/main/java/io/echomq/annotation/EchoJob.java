@@ -98,4 +98,23 @@ public @interface EchoJob {
 	 */
 	String autoStartup() default "";
 
+	/**
+	 * The only exceptions a failed attempt is retried for; any other failure
+	 * dead-letters the job at once. Matched against the whole cause chain. Empty (the
+	 * default) inherits {@code echomq.queues.<queue>.retry-for}, then
+	 * {@code echomq.listener.retry-for}; when all are empty every exception is retried
+	 * unless {@link #noRetryFor()} names it.
+	 * @return the exception types
+	 */
+	Class<? extends Throwable>[] retryFor() default {};
+
+	/**
+	 * Exceptions that dead-letter the job at once instead of being retried, matched
+	 * against the whole cause chain (a {@code NonRetryableJobException} always does).
+	 * Empty (the default) inherits {@code echomq.queues.<queue>.no-retry-for}, then
+	 * {@code echomq.listener.no-retry-for}.
+	 * @return the exception types
+	 */
+	Class<? extends Throwable>[] noRetryFor() default {};
+
 }

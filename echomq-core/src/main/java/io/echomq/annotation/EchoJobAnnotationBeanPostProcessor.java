@@ -172,6 +172,8 @@ public class EchoJobAnnotationBeanPostProcessor
 			.backoffMax(attributes.resolve("backoffMax", annotation.backoffMax(), DurationFormatterUtils::detectAndParse))
 			.backoffJitter(attributes.resolve("backoffJitter", annotation.backoffJitter(), Double::valueOf))
 			.autoStartup(attributes.resolve("autoStartup", annotation.autoStartup(), Attributes::parseBoolean))
+			.retryFor((annotation.retryFor().length > 0) ? List.of(annotation.retryFor()) : null)
+			.noRetryFor((annotation.noRetryFor().length > 0) ? List.of(annotation.noRetryFor()) : null)
 			.build();
 		return new Endpoint(bean, beanName, method, description, queue, settings);
 	}

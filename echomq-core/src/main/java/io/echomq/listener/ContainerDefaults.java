@@ -1,6 +1,7 @@
 package io.echomq.listener;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.springframework.util.Assert;
 
@@ -15,11 +16,15 @@ import org.springframework.util.Assert;
  * @param idleWait the longest an idle poller blocks on its wake-up signal
  * @param shutdownTimeout how long a stop waits for in-flight handlers before releasing
  * their jobs
+ * @param retryFor the only exceptions retried (empty: every exception not in
+ * {@code noRetryFor})
+ * @param noRetryFor the exceptions that dead-letter a job at once
  * @author EchoMQ
  * @since 0.1.0
  */
 public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy backoff, boolean autoStartup,
-		Duration idleWait, Duration shutdownTimeout) {
+		Duration idleWait, Duration shutdownTimeout, List<Class<? extends Throwable>> retryFor,
+		List<Class<? extends Throwable>> noRetryFor) {
 
 	/**
 	 * Validate the defaults.
@@ -29,6 +34,8 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 	 * @param autoStartup whether to start automatically
 	 * @param idleWait the idle wait
 	 * @param shutdownTimeout the drain timeout
+	 * @param retryFor the only exceptions retried
+	 * @param noRetryFor the exceptions never retried
 	 */
 	public ContainerDefaults {
 		Assert.isTrue(concurrency > 0, () -> "concurrency must be positive, was " + concurrency);
@@ -38,11 +45,28 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 				() -> "idleWait must be at least 1ms, was " + idleWait);
 		Assert.isTrue(shutdownTimeout != null && !shutdownTimeout.isNegative(),
 				() -> "shutdownTimeout must not be negative, was " + shutdownTimeout);
+		retryFor = List.copyOf(retryFor);
+		noRetryFor = List.copyOf(noRetryFor);
+	}
+
+	/**
+	 * Create defaults that retry every exception.
+	 * @param concurrency the concurrency
+	 * @param lease the lease
+	 * @param backoff the backoff
+	 * @param autoStartup whether to start automatically
+	 * @param idleWait the idle wait
+	 * @param shutdownTimeout the drain timeout
+	 */
+	public ContainerDefaults(int concurrency, Duration lease, BackoffPolicy backoff, boolean autoStartup,
+			Duration idleWait, Duration shutdownTimeout) {
+		this(concurrency, lease, backoff, autoStartup, idleWait, shutdownTimeout, List.of(), List.of());
 	}
 
 	/**
 	 * Return the built-in defaults: concurrency 4, a 30 s lease, backoff from 1 s doubling
-	 * to 5 min with 20% jitter, auto-startup, a 2 s idle wait and a 10 s drain.
+	 * to 5 min with 20% jitter, auto-startup, a 2 s idle wait, a 10 s drain, and every
+	 * exception retried.
 	 * @return the defaults
 	 */
 	public static ContainerDefaults defaults() {

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.retry.RetryPolicy;
 import org.springframework.util.Assert;
 
 /**
@@ -18,12 +19,14 @@ import org.springframework.util.Assert;
  * @param autoStartup whether the container starts with the registry
  * @param idleWait the longest an idle poller blocks on the wake list
  * @param shutdownTimeout how long a stop waits for in-flight handlers
+ * @param retryPolicy which failures are retried ({@link RetryPolicy#shouldRetry}); the
+ * others dead-letter the job at once
  * @author EchoMQ
  * @since 0.1.0
  */
 public record ContainerSettings(String id, String queue, int concurrency, Duration lease,
 		@Nullable Integer maxAttempts, BackoffPolicy backoff, boolean autoStartup, Duration idleWait,
-		Duration shutdownTimeout) {
+		Duration shutdownTimeout, RetryPolicy retryPolicy) {
 
 	/**
 	 * Validate the settings.
@@ -36,6 +39,7 @@ public record ContainerSettings(String id, String queue, int concurrency, Durati
 	 * @param autoStartup whether to start automatically
 	 * @param idleWait the idle wait
 	 * @param shutdownTimeout the drain timeout
+	 * @param retryPolicy which failures are retried
 	 */
 	public ContainerSettings {
 		Assert.hasText(id, "'id' must not be empty");
@@ -48,6 +52,7 @@ public record ContainerSettings(String id, String queue, int concurrency, Durati
 				() -> "idleWait must be at least 1ms, was " + idleWait);
 		Assert.isTrue(shutdownTimeout != null && !shutdownTimeout.isNegative(),
 				() -> "shutdownTimeout must not be negative, was " + shutdownTimeout);
+		Assert.notNull(retryPolicy, "'retryPolicy' must not be null");
 	}
 
 }

@@ -9,6 +9,7 @@ import io.echomq.core.Keyspace;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.core.retry.RetryPolicy;
 import org.springframework.util.Assert;
 import org.springframework.util.StringUtils;
 
@@ -130,8 +131,13 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 				pick(settings.getBackoffJitter(), forQueue.getBackoffJitter(), backoff.jitter()));
 		boolean autoStartup = pick(settings.getAutoStartup(), forQueue.getAutoStartup(), defaults.autoStartup());
 		String id = StringUtils.hasText(settings.getId()) ? settings.getId() : queue;
+		List<Class<? extends Throwable>> retryFor = pick(settings.getRetryFor(), forQueue.getRetryFor(),
+				defaults.retryFor());
+		List<Class<? extends Throwable>> noRetryFor = pick(settings.getNoRetryFor(), forQueue.getNoRetryFor(),
+				defaults.noRetryFor());
+		RetryPolicy retryPolicy = RetryPolicy.builder().includes(retryFor).excludes(noRetryFor).build();
 		return new ContainerSettings(id, queue, concurrency, lease, cap, policy, autoStartup, defaults.idleWait(),
-				defaults.shutdownTimeout());
+				defaults.shutdownTimeout(), retryPolicy);
 	}
 
 	/**

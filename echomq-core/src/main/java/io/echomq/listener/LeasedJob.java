@@ -193,11 +193,11 @@ final class LeasedJob implements JobContext {
 			return;
 		}
 		String error = ErrorText.of(failure);
-		boolean unreadable = failure instanceof UnreadablePayloadException;
+		String fatal = fatal(failure);
 		Integer cap = this.settings.maxAttempts();
 		boolean capped = cap != null && attempt() >= cap;
 		Duration backoff = this.settings.backoff().delayFor(attempt());
-		Sent sent = (unreadable || capped)
+		Sent sent = (fatal != null || capped)
 				? send("dead-letter", () -> this.jobs.deadLetter(queue(), id(), this.job.token(), error))
 				: send("failure", () -> this.jobs.retry(queue(), id(), this.job.token(), error, backoff));
 		if (sent == null) {
@@ -211,7 +211,7 @@ final class LeasedJob implements JobContext {
 		if (result.state() == JobState.DEAD) {
 			this.counters.dead.increment();
 			logger.error(failure, () -> "Dead-lettered " + this + " after attempt " + attempt() + " of "
-					+ this.maxAttempts + (unreadable ? " (unreadable payload)" : "") + ": " + error);
+					+ this.maxAttempts + ((fatal != null) ? " (" + fatal + ")" : "") + ": " + error);
 		}
 		else {
 			this.counters.retried.increment();
@@ -219,6 +219,23 @@ final class LeasedJob implements JobContext {
 					+ ((result.state() == JobState.SCHEDULE) ? "in " + backoff : "now") + ": " + error);
 		}
 		this.events.failed(this.job, failure, result);
+	}
+
+	/**
+	 * Return why a failure is not retried whatever attempts are left, or {@code null}
+	 * when it may be retried.
+	 */
+	private @Nullable String fatal(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof UnreadablePayloadException) {
+				return "unreadable payload";
+			}
+			if (cause instanceof NonRetryableJobException) {
+				return "not retryable";
+			}
+		}
+		return this.settings.retryPolicy().shouldRetry(failure) ? null
+				: "not retried for " + failure.getClass().getName();
 	}
 
 	/**

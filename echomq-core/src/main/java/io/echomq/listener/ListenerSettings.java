@@ -1,6 +1,7 @@
 package io.echomq.listener;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,6 +35,10 @@ public final class ListenerSettings {
 
 	private final @Nullable Boolean autoStartup;
 
+	private final @Nullable List<Class<? extends Throwable>> retryFor;
+
+	private final @Nullable List<Class<? extends Throwable>> noRetryFor;
+
 	private ListenerSettings(Builder builder) {
 		this.id = builder.id;
 		this.concurrency = builder.concurrency;
@@ -44,6 +49,8 @@ public final class ListenerSettings {
 		this.backoffMax = builder.backoffMax;
 		this.backoffJitter = builder.backoffJitter;
 		this.autoStartup = builder.autoStartup;
+		this.retryFor = builder.retryFor;
+		this.noRetryFor = builder.noRetryFor;
 	}
 
 	/**
@@ -137,6 +144,25 @@ public final class ListenerSettings {
 	}
 
 	/**
+	 * Return the only exceptions a failed attempt is retried for; any other dead-letters
+	 * the job at once. Matched against the whole cause chain.
+	 * @return the exception types, or {@code null} to inherit (an empty list: retry for
+	 * every exception not in {@link #getNoRetryFor()})
+	 */
+	public @Nullable List<Class<? extends Throwable>> getRetryFor() {
+		return this.retryFor;
+	}
+
+	/**
+	 * Return the exceptions that dead-letter the job at once instead of being retried.
+	 * Matched against the whole cause chain.
+	 * @return the exception types, or {@code null} to inherit
+	 */
+	public @Nullable List<Class<? extends Throwable>> getNoRetryFor() {
+		return this.noRetryFor;
+	}
+
+	/**
 	 * Builds {@link ListenerSettings}.
 	 *
 	 * @author EchoMQ
@@ -162,7 +188,31 @@ public final class ListenerSettings {
 
 		private @Nullable Boolean autoStartup;
 
+		private @Nullable List<Class<? extends Throwable>> retryFor;
+
+		private @Nullable List<Class<? extends Throwable>> noRetryFor;
+
 		private Builder() {
+		}
+
+		/**
+		 * Set the only exceptions a failed attempt is retried for.
+		 * @param retryFor the exception types, or {@code null} to inherit
+		 * @return this builder
+		 */
+		public Builder retryFor(@Nullable List<Class<? extends Throwable>> retryFor) {
+			this.retryFor = (retryFor != null) ? List.copyOf(retryFor) : null;
+			return this;
+		}
+
+		/**
+		 * Set the exceptions that dead-letter the job at once.
+		 * @param noRetryFor the exception types, or {@code null} to inherit
+		 * @return this builder
+		 */
+		public Builder noRetryFor(@Nullable List<Class<? extends Throwable>> noRetryFor) {
+			this.noRetryFor = (noRetryFor != null) ? List.copyOf(noRetryFor) : null;
+			return this;
 		}
 
 		/**

@@ -68,7 +68,8 @@ public class EchoJobListenerContainerFactoryConfigurer {
 	public void configure(EchoJobListenerContainerFactory factory) {
 		EchoMqProperties.Listener listener = this.properties.listener();
 		factory.setDefaults(new ContainerDefaults(listener.concurrency(), listener.lease(), backoff(listener.backoff()),
-				listener.autoStartup(), listener.idleWait(), this.properties.shutdown().timeout()));
+				listener.autoStartup(), listener.idleWait(), this.properties.shutdown().timeout(), listener.retryFor(),
+				listener.noRetryFor()));
 		Map<String, ListenerSettings> queueSettings = new LinkedHashMap<>();
 		this.properties.queues().forEach((queue, overrides) -> queueSettings.put(queue, settings(overrides)));
 		factory.setQueueSettings(queueSettings);
@@ -85,7 +86,9 @@ public class EchoJobListenerContainerFactoryConfigurer {
 		ListenerSettings.Builder builder = ListenerSettings.builder()
 			.concurrency(overrides.concurrency())
 			.lease(overrides.lease())
-			.autoStartup(overrides.autoStartup());
+			.autoStartup(overrides.autoStartup())
+			.retryFor(overrides.retryFor())
+			.noRetryFor(overrides.noRetryFor());
 		EchoMqProperties.BackoffOverrides backoff = overrides.backoff();
 		if (backoff != null) {
 			builder.backoffInitial(backoff.initial())

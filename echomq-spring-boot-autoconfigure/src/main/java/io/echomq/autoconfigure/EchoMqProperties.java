@@ -1,6 +1,7 @@
 package io.echomq.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -64,10 +65,16 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param autoStartup Whether listeners start with the application context.
 	 * @param idleWait Longest an idle listener blocks on its wake-up signal before it
 	 * checks the queue again (a watchdog, not a poll interval).
+	 * @param retryFor Only exceptions a failed attempt is retried for (matched against
+	 * the cause chain); any other failure dead-letters the job at once. Empty retries
+	 * every exception not in no-retry-for.
+	 * @param noRetryFor Exceptions that dead-letter a job at once instead of being
+	 * retried (matched against the cause chain).
 	 */
 	public record Listener(@DefaultValue("4") int concurrency, @DefaultValue("30s") Duration lease,
 			@DefaultValue("3") int maxAttempts, @DefaultValue Backoff backoff,
-			@DefaultValue("true") boolean autoStartup, @DefaultValue("2s") Duration idleWait) {
+			@DefaultValue("true") boolean autoStartup, @DefaultValue("2s") Duration idleWait,
+			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor) {
 
 		/**
 		 * Validate the listener defaults.
@@ -77,16 +84,21 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param backoff The backoff.
 		 * @param autoStartup Whether to start automatically.
 		 * @param idleWait The idle watchdog.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
 		 */
 		public Listener {
 			Checks.positive("echomq.listener.concurrency", concurrency);
 			Checks.positive("echomq.listener.lease", lease);
 			Checks.positive("echomq.listener.max-attempts", maxAttempts);
 			Checks.positive("echomq.listener.idle-wait", idleWait);
+			retryFor = (retryFor != null) ? List.copyOf(retryFor) : List.of();
+			noRetryFor = (noRetryFor != null) ? List.copyOf(noRetryFor) : List.of();
 		}
 
 		static Listener defaults() {
-			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(2));
+			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(2), null,
+					null);
 		}
 
 	}
@@ -183,9 +195,14 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param maxAttempts Attempts before dead-lettering.
 	 * @param backoff Retry backoff; unset values inherit {@code echomq.listener.backoff}.
 	 * @param autoStartup Whether the listener starts with the context.
+	 * @param retryFor Only exceptions a failed attempt is retried for; unset inherits
+	 * {@code echomq.listener.retry-for}.
+	 * @param noRetryFor Exceptions that dead-letter a job at once; unset inherits
+	 * {@code echomq.listener.no-retry-for}.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
-			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup) {
+			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
+			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor) {
 
 		/**
 		 * Validate the overrides.
@@ -194,6 +211,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param maxAttempts The attempts.
 		 * @param backoff The backoff.
 		 * @param autoStartup Whether to start automatically.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
 		 */
 		public QueueProperties {
 			if (concurrency != null) {

@@ -1,0 +1,130 @@
+package io.echomq.listener;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.annotation.EchoJob;
+import io.echomq.core.JobId;
+import io.echomq.core.KeyType;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Which failures are retried: {@code retryFor} / {@code noRetryFor} on the annotation and
+ * in properties, classified along the cause chain, and {@link NonRetryableJobException}.
+ *
+ * @author EchoMQ
+ */
+class RetryRulesTests {
+
+	private static TestServer server;
+
+	private final String prefix = ListenerTestSupport.uniquePrefix();
+
+	@BeforeAll
+	static void startServer() {
+		server = ListenerTestSupport.sharedServer();
+	}
+
+	@Test
+	void noRetryForMatchesACauseAndDeadLettersAtOnce() {
+		runner().run((context) -> {
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			JobId wrapped = template.enqueue("no-retry", "wrapped-iae");
+			JobId other = template.enqueue("no-retry", "ise");
+			assertDead("no-retry", wrapped, "1", "wrapper");
+			Map<String, String> retried = awaitRow("no-retry", other, "schedule");
+			assertThat(retried).containsEntry("attempts", "1");
+		});
+	}
+
+	@Test
+	void retryForRetriesOnlyWhatItNames() {
+		runner().run((context) -> {
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			JobId io = template.enqueue("retry-io", "io");
+			JobId state = template.enqueue("retry-io", "ise");
+			assertThat(awaitRow("retry-io", io, "schedule")).containsEntry("attempts", "1");
+			assertDead("retry-io", state, "1", "IllegalStateException");
+		});
+	}
+
+	@Test
+	void nonRetryableJobExceptionDeadLettersAtOnce() {
+		runner().run((context) -> {
+			JobId id = context.getBean(EchoMQTemplate.class).enqueue("fatal", "x");
+			assertDead("fatal", id, "1", "account closed");
+		});
+	}
+
+	@Test
+	void noRetryForFromQueueProperties() {
+		runner().withPropertyValues("echomq.queues.by-property.no-retry-for=java.lang.IllegalStateException")
+			.run((context) -> {
+				JobId id = context.getBean(EchoMQTemplate.class).enqueue("by-property", "ise");
+				assertDead("by-property", id, "1", "IllegalStateException");
+			});
+	}
+
+	private void assertDead(String queue, JobId id, String attempts, String error) {
+		Map<String, String> row = awaitRow(queue, id, "dead");
+		assertThat(row).containsEntry("attempts", attempts);
+		assertThat(row.get("last_error")).contains(error);
+		try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+			assertThat(probe.members(queue, KeyType.DEAD)).contains(id.toString());
+		}
+	}
+
+	private Map<String, String> awaitRow(String queue, JobId id, String state) {
+		try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> state.equals(probe.row(queue, id).get("state")));
+			return probe.row(queue, id);
+		}
+	}
+
+	private ApplicationContextRunner runner() {
+		return ListenerTestSupport.runner(server, this.prefix)
+			.withBean(Handlers.class, Handlers::new)
+			.withPropertyValues("echomq.listener.backoff.initial=30s");
+	}
+
+	static class Handlers {
+
+		@EchoJob(queue = "no-retry", noRetryFor = IllegalArgumentException.class)
+		void noRetry(String payload) {
+			if (payload.equals("wrapped-iae")) {
+				throw new IllegalStateException("wrapper", new IllegalArgumentException("bad argument"));
+			}
+			throw new UnsupportedOperationException("retry me");
+		}
+
+		@EchoJob(queue = "retry-io", retryFor = IOException.class)
+		void retryIo(String payload) {
+			if (payload.equals("io")) {
+				throw new UncheckedIOException(new IOException("connection reset"));
+			}
+			throw new IllegalStateException("not an I/O failure");
+		}
+
+		@EchoJob(queue = "fatal")
+		void fatal(String payload) {
+			throw new NonRetryableJobException("account closed");
+		}
+
+		@EchoJob(queue = "by-property")
+		void byProperty(String payload) {
+			throw new IllegalStateException("never retried by configuration");
+		}
+
+	}
+
+}
