@@ -21,6 +21,12 @@ import org.springframework.util.Assert;
  * Enqueues jobs. Payloads are serialized by the {@link PayloadConverter} (JSON with the
  * application's Jackson mapper by default) and checked against the size limit before
  * anything is written.
+ * <p>
+ * Inside a Spring-managed transaction an enqueue waits for the commit and is dropped on
+ * rollback (see {@link #setEnqueueAfterCommit} and {@link EnqueueOptions#withAfterCommit}).
+ * A write that fails at commit time is thrown to the caller of the commit as an
+ * {@link EnqueueAfterCommitException}: the transaction stays committed, and the caller
+ * is the one who can act on it (retry, compensate, alert).
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -38,6 +44,8 @@ public class EchoMQTemplate {
 	private final Function<String, Integer> defaultMaxAttempts;
 
 	private final List<EnqueueInterceptor> interceptors;
+
+	private volatile boolean enqueueAfterCommit = true;
 
 	/**
 	 * Create a template.
@@ -117,15 +125,29 @@ public class EchoMQTemplate {
 		if (texts.isEmpty()) {
 			return List.of();
 		}
+		List<JobId> ids = new ArrayList<>(texts.size());
+		for (int i = 0; i < texts.size(); i++) {
+			ids.add(JobId.mint());
+		}
+		boolean afterCommit = (options.afterCommit() != null) ? options.afterCommit() : this.enqueueAfterCommit;
+		if (afterCommit && AfterCommitEnqueues.transactionActive()) {
+			AfterCommitEnqueues.defer(this, queue, ids, () -> write(queue, ids, texts, options));
+		}
+		else {
+			write(queue, ids, texts, options);
+		}
+		return ids;
+	}
+
+	private void write(String queue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
 		int prepared = 0;
-		List<JobId> ids;
 		try {
 			Map<String, String> fields = Map.of();
 			for (EnqueueInterceptor interceptor : this.interceptors) {
 				fields = interceptor.fields(queue, fields);
 				prepared++;
 			}
-			ids = this.jobs.enqueueAll(queue, texts, spec(queue, options, fields));
+			this.jobs.enqueueAll(queue, ids, texts, spec(queue, options, fields));
 		}
 		catch (RuntimeException | Error ex) {
 			for (int i = prepared - 1; i >= 0; i--) {
@@ -138,7 +160,25 @@ public class EchoMQTemplate {
 			EnqueueInterceptor interceptor = this.interceptors.get(i);
 			notify(interceptor, () -> interceptor.onEnqueued(queue, ids));
 		}
-		return ids;
+	}
+
+	/**
+	 * Set whether an enqueue inside a Spring-managed transaction waits for the commit
+	 * (and is dropped on rollback) unless its options say otherwise. On by default. The
+	 * ids are returned at once either way; payloads are serialized and checked at once,
+	 * so bad input still fails the call.
+	 * @param enqueueAfterCommit whether to defer enqueues to the commit
+	 */
+	public void setEnqueueAfterCommit(boolean enqueueAfterCommit) {
+		this.enqueueAfterCommit = enqueueAfterCommit;
+	}
+
+	/**
+	 * Return whether enqueues inside a transaction wait for its commit by default.
+	 * @return whether enqueues are deferred
+	 */
+	public boolean isEnqueueAfterCommit() {
+		return this.enqueueAfterCommit;
 	}
 
 	/**

@@ -14,13 +14,15 @@ import org.jspecify.annotations.Nullable;
  * @param priority higher runs sooner; 0 keeps enqueue order
  * @param maxAttempts the attempt budget, {@code null} to use the queue's configured
  * default
+ * @param afterCommit whether an enqueue inside a transaction waits for its commit,
+ * {@code null} for the template's default
  * @author EchoMQ
  * @since 0.1.0
  */
 public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, int priority,
-		@Nullable Integer maxAttempts) {
+		@Nullable Integer maxAttempts, @Nullable Boolean afterCommit) {
 
-	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, null, 0, null);
+	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, null, 0, null, null);
 
 	/**
 	 * Validate the options.
@@ -28,6 +30,7 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	 * @param runAt the run-at
 	 * @param priority the priority
 	 * @param maxAttempts the attempt budget
+	 * @param afterCommit whether to wait for the transaction's commit
 	 */
 	public EnqueueOptions {
 		if (delay != null && delay.isNegative()) {
@@ -61,7 +64,7 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	 * @return the copy
 	 */
 	public EnqueueOptions withDelay(Duration delay) {
-		return new EnqueueOptions(delay, this.runAt, this.priority, this.maxAttempts);
+		return new EnqueueOptions(delay, this.runAt, this.priority, this.maxAttempts, this.afterCommit);
 	}
 
 	/**
@@ -70,7 +73,7 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	 * @return the copy
 	 */
 	public EnqueueOptions withRunAt(Instant runAt) {
-		return new EnqueueOptions(this.delay, runAt, this.priority, this.maxAttempts);
+		return new EnqueueOptions(this.delay, runAt, this.priority, this.maxAttempts, this.afterCommit);
 	}
 
 	/**
@@ -79,7 +82,7 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	 * @return the copy
 	 */
 	public EnqueueOptions withPriority(int priority) {
-		return new EnqueueOptions(this.delay, this.runAt, priority, this.maxAttempts);
+		return new EnqueueOptions(this.delay, this.runAt, priority, this.maxAttempts, this.afterCommit);
 	}
 
 	/**
@@ -88,7 +91,18 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	 * @return the copy
 	 */
 	public EnqueueOptions withMaxAttempts(int maxAttempts) {
-		return new EnqueueOptions(this.delay, this.runAt, this.priority, maxAttempts);
+		return new EnqueueOptions(this.delay, this.runAt, this.priority, maxAttempts, this.afterCommit);
+	}
+
+	/**
+	 * Return a copy that says whether an enqueue inside a Spring-managed transaction
+	 * waits for the commit (and is dropped on rollback), whatever the template's default.
+	 * @param afterCommit {@code true} to wait for the commit, {@code false} to write at
+	 * once
+	 * @return the copy
+	 */
+	public EnqueueOptions withAfterCommit(boolean afterCommit) {
+		return new EnqueueOptions(this.delay, this.runAt, this.priority, this.maxAttempts, afterCommit);
 	}
 
 }

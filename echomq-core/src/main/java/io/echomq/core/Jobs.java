@@ -112,9 +112,31 @@ public class Jobs {
 	 */
 	public List<JobId> enqueueAll(String queue, List<String> payloads, EnqueueSpec spec) {
 		Assert.notNull(payloads, "'payloads' must not be null");
+		List<JobId> ids = new ArrayList<>(payloads.size());
+		for (int i = 0; i < payloads.size(); i++) {
+			ids.add(JobId.mint());
+		}
+		enqueueAll(queue, ids, payloads, spec);
+		return ids;
+	}
+
+	/**
+	 * Enqueue many jobs under ids the caller minted (with {@link JobId#mint()}, so that
+	 * their byte order is their enqueue order), {@value #ENQUEUE_CHUNK} per script call,
+	 * the calls pipelined on a standalone server. Each chunk is all-or-nothing; a chunk
+	 * whose id already has a row writes nothing.
+	 * @param queue the queue
+	 * @param ids the ids, one per payload
+	 * @param payloads the payload texts
+	 * @param spec how to enqueue them
+	 */
+	public void enqueueAll(String queue, List<JobId> ids, List<String> payloads, EnqueueSpec spec) {
+		Assert.notNull(ids, "'ids' must not be null");
+		Assert.notNull(payloads, "'payloads' must not be null");
+		Assert.isTrue(ids.size() == payloads.size(),
+				() -> "one id per payload: " + ids.size() + " ids for " + payloads.size() + " payloads");
 		Assert.notNull(spec, "'spec' must not be null");
 		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
-		List<JobId> ids = new ArrayList<>(payloads.size());
 		List<ScriptExecutor.Invocation> calls = new ArrayList<>();
 		for (int start = 0; start < payloads.size(); start += ENQUEUE_CHUNK) {
 			List<String> chunk = payloads.subList(start, Math.min(payloads.size(), start + ENQUEUE_CHUNK));
@@ -133,10 +155,11 @@ public class Jobs {
 				args.add(name);
 				args.add(value);
 			});
-			for (String payload : chunk) {
+			for (int i = 0; i < chunk.size(); i++) {
+				String payload = chunk.get(i);
+				JobId id = ids.get(start + i);
 				Assert.notNull(payload, "payloads must not contain null");
-				JobId id = JobId.mint();
-				ids.add(id);
+				Assert.notNull(id, "ids must not contain null");
 				keys.add(this.keyspace.jobKey(queue, id));
 				args.add(id.toString());
 				args.add(payload);
@@ -146,7 +169,6 @@ public class Jobs {
 		for (List<Object> reply : this.executor.executeAll(this.scripts.enqueue, calls)) {
 			learnClock(reply);
 		}
-		return ids;
 	}
 
 	/**

@@ -68,8 +68,10 @@ public final class EchoMqAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMQTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
 			ObjectProvider<EchoMQTemplate.EnqueueInterceptor> interceptors) {
-		return new EchoMQTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
+		EchoMQTemplate template = new EchoMQTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
+		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
+		return template;
 	}
 
 	@Bean

@@ -20,13 +20,15 @@ import org.springframework.util.unit.DataSize;
  * @param scheduler Reap and promote ticks.
  * @param shutdown Graceful shutdown.
  * @param queues Per-queue overrides of the listener defaults, by queue name.
+ * @param template The producer.
  * @author EchoMQ
  * @since 0.1.0
  */
 @ConfigurationProperties("echomq")
 public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultValue("emq") String keyPrefix,
 		@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue Listener listener,
-		@DefaultValue Scheduler scheduler, @DefaultValue Shutdown shutdown, Map<String, QueueProperties> queues) {
+		@DefaultValue Scheduler scheduler, @DefaultValue Shutdown shutdown, Map<String, QueueProperties> queues,
+		@DefaultValue Template template) {
 
 	/**
 	 * Validate the properties.
@@ -37,6 +39,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param scheduler Scheduler settings.
 	 * @param shutdown Shutdown settings.
 	 * @param queues Per-queue overrides.
+	 * @param template The producer.
 	 */
 	public EchoMqProperties {
 		if (maxPayloadSize.toBytes() <= 0) {
@@ -51,7 +54,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 */
 	public static EchoMqProperties defaults() {
 		return new EchoMqProperties(true, "emq", DataSize.ofMegabytes(1), Listener.defaults(), Scheduler.defaults(),
-				new Shutdown(Duration.ofSeconds(10)), Map.of());
+				new Shutdown(Duration.ofSeconds(10)), Map.of(), new Template(true));
 	}
 
 	/**
@@ -263,6 +266,17 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 						"echomq.queues.*.backoff.jitter must be between 0 and 1, was " + jitter);
 			}
 		}
+
+	}
+
+	/**
+	 * The producer, {@code EchoMQTemplate}.
+	 *
+	 * @param enqueueAfterCommit Whether an enqueue inside a Spring-managed transaction
+	 * waits for the commit and is dropped on rollback (unless the call's options say
+	 * otherwise).
+	 */
+	public record Template(@DefaultValue("true") boolean enqueueAfterCommit) {
 
 	}
 

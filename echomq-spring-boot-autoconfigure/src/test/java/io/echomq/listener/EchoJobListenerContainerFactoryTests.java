@@ -118,7 +118,7 @@ class EchoJobListenerContainerFactoryTests {
 			Duration shutdownTimeout) {
 		EchoMqProperties defaults = EchoMqProperties.defaults();
 		EchoMqProperties properties = new EchoMqProperties(true, "emq", defaults.maxPayloadSize(), listener,
-				defaults.scheduler(), new EchoMqProperties.Shutdown(shutdownTimeout), queues);
+				defaults.scheduler(), new EchoMqProperties.Shutdown(shutdownTimeout), queues, defaults.template());
 		new EchoJobListenerContainerFactoryConfigurer(properties, JobExecutorFactory.platformThreads(), List.of())
 			.configure(this.factory);
 	}
