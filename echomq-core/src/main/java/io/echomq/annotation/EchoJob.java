@@ -117,4 +117,14 @@ public @interface EchoJob {
 	 */
 	Class<? extends Throwable>[] noRetryFor() default {};
 
+	/**
+	 * How long the handler may run before its thread is interrupted and the attempt
+	 * counts as failed ({@code JobTimeoutException}), e.g. {@code 30s}; a job's own
+	 * timeout (set at enqueue) wins. Empty (the default) inherits
+	 * {@code echomq.queues.<queue>.timeout}, then {@code echomq.listener.timeout}; no
+	 * timeout when none is set. Supports {@code ${...}} placeholders.
+	 * @return the timeout
+	 */
+	String timeout() default "";
+
 }

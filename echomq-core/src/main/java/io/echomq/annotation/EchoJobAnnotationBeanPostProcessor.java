@@ -174,6 +174,7 @@ public class EchoJobAnnotationBeanPostProcessor
 			.autoStartup(attributes.resolve("autoStartup", annotation.autoStartup(), Attributes::parseBoolean))
 			.retryFor((annotation.retryFor().length > 0) ? List.of(annotation.retryFor()) : null)
 			.noRetryFor((annotation.noRetryFor().length > 0) ? List.of(annotation.noRetryFor()) : null)
+			.timeout(attributes.resolve("timeout", annotation.timeout(), DurationFormatterUtils::detectAndParse))
 			.build();
 		return new Endpoint(bean, beanName, method, description, queue, settings);
 	}

@@ -1,7 +1,10 @@
 package io.echomq.core;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A job leased to a worker by a claim.
@@ -25,6 +28,25 @@ import java.util.Map;
  */
 public record ClaimedJob(String queue, JobId id, FencingToken token, long attempt, long maxAttempts, String payload, Instant enqueuedAt,
 		Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
+
+	/**
+	 * Return the job's own handler timeout, set at enqueue (row field {@code timeout}, in
+	 * milliseconds).
+	 * @return the timeout, or {@code null} when the job sets none
+	 */
+	public @Nullable Duration timeout() {
+		String millis = this.fields.get(EnqueueSpec.TIMEOUT_FIELD);
+		if (millis == null) {
+			return null;
+		}
+		try {
+			long value = Long.parseLong(millis);
+			return (value > 0) ? Duration.ofMillis(value) : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
 
 	/**
 	 * Return whether a failure of this attempt would dead-letter the job.

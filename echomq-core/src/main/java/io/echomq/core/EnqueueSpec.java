@@ -21,9 +21,13 @@ import org.jspecify.annotations.Nullable;
 public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullable Instant runAt,
 		Map<String, String> fields) {
 
+	/** Row field of a job's own handler timeout, in milliseconds. */
+	public static final String TIMEOUT_FIELD = "timeout";
+
 	/** Row fields the engine owns. */
 	public static final java.util.Set<String> RESERVED_FIELDS = java.util.Set.of("state", "attempts", "max_attempts",
-			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "released");
+			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "released",
+			TIMEOUT_FIELD);
 
 	/**
 	 * Validate the spec.

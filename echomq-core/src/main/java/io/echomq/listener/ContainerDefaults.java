@@ -3,6 +3,8 @@ package io.echomq.listener;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**
@@ -19,12 +21,14 @@ import org.springframework.util.Assert;
  * @param retryFor the only exceptions retried (empty: every exception not in
  * {@code noRetryFor})
  * @param noRetryFor the exceptions that dead-letter a job at once
+ * @param timeout how long a handler may run before it is interrupted and the attempt
+ * fails, or {@code null} for no limit
  * @author EchoMQ
  * @since 0.1.0
  */
 public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy backoff, boolean autoStartup,
 		Duration idleWait, Duration shutdownTimeout, List<Class<? extends Throwable>> retryFor,
-		List<Class<? extends Throwable>> noRetryFor) {
+		List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
 
 	/**
 	 * Validate the defaults.
@@ -36,6 +40,7 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 	 * @param shutdownTimeout the drain timeout
 	 * @param retryFor the only exceptions retried
 	 * @param noRetryFor the exceptions never retried
+	 * @param timeout the handler timeout
 	 */
 	public ContainerDefaults {
 		Assert.isTrue(concurrency > 0, () -> "concurrency must be positive, was " + concurrency);
@@ -47,10 +52,11 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 				() -> "shutdownTimeout must not be negative, was " + shutdownTimeout);
 		retryFor = List.copyOf(retryFor);
 		noRetryFor = List.copyOf(noRetryFor);
+		Assert.isTrue(timeout == null || timeout.toMillis() > 0, () -> "timeout must be at least 1ms, was " + timeout);
 	}
 
 	/**
-	 * Create defaults that retry every exception.
+	 * Create defaults that retry every exception and set no handler timeout.
 	 * @param concurrency the concurrency
 	 * @param lease the lease
 	 * @param backoff the backoff
@@ -60,7 +66,7 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 	 */
 	public ContainerDefaults(int concurrency, Duration lease, BackoffPolicy backoff, boolean autoStartup,
 			Duration idleWait, Duration shutdownTimeout) {
-		this(concurrency, lease, backoff, autoStartup, idleWait, shutdownTimeout, List.of(), List.of());
+		this(concurrency, lease, backoff, autoStartup, idleWait, shutdownTimeout, List.of(), List.of(), null);
 	}
 
 	/**

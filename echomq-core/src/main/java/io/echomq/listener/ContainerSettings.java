@@ -21,12 +21,14 @@ import org.springframework.util.Assert;
  * @param shutdownTimeout how long a stop waits for in-flight handlers
  * @param retryPolicy which failures are retried ({@link RetryPolicy#shouldRetry}); the
  * others dead-letter the job at once
+ * @param timeout how long a handler may run before it is interrupted and the attempt
+ * fails, or {@code null} for no limit (a job's own timeout wins)
  * @author EchoMQ
  * @since 0.1.0
  */
 public record ContainerSettings(String id, String queue, int concurrency, Duration lease,
 		@Nullable Integer maxAttempts, BackoffPolicy backoff, boolean autoStartup, Duration idleWait,
-		Duration shutdownTimeout, RetryPolicy retryPolicy) {
+		Duration shutdownTimeout, RetryPolicy retryPolicy, @Nullable Duration timeout) {
 
 	/**
 	 * Validate the settings.
@@ -40,6 +42,7 @@ public record ContainerSettings(String id, String queue, int concurrency, Durati
 	 * @param idleWait the idle wait
 	 * @param shutdownTimeout the drain timeout
 	 * @param retryPolicy which failures are retried
+	 * @param timeout the handler timeout
 	 */
 	public ContainerSettings {
 		Assert.hasText(id, "'id' must not be empty");
@@ -53,6 +56,7 @@ public record ContainerSettings(String id, String queue, int concurrency, Durati
 		Assert.isTrue(shutdownTimeout != null && !shutdownTimeout.isNegative(),
 				() -> "shutdownTimeout must not be negative, was " + shutdownTimeout);
 		Assert.notNull(retryPolicy, "'retryPolicy' must not be null");
+		Assert.isTrue(timeout == null || timeout.toMillis() > 0, () -> "timeout must be at least 1ms, was " + timeout);
 	}
 
 }

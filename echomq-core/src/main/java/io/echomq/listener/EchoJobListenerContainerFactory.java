@@ -136,8 +136,9 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 		List<Class<? extends Throwable>> noRetryFor = pick(settings.getNoRetryFor(), forQueue.getNoRetryFor(),
 				defaults.noRetryFor());
 		RetryPolicy retryPolicy = RetryPolicy.builder().includes(retryFor).excludes(noRetryFor).build();
+		Duration timeout = pickNullable(settings.getTimeout(), forQueue.getTimeout(), defaults.timeout());
 		return new ContainerSettings(id, queue, concurrency, lease, cap, policy, autoStartup, defaults.idleWait(),
-				defaults.shutdownTimeout(), retryPolicy);
+				defaults.shutdownTimeout(), retryPolicy, timeout);
 	}
 
 	/**
@@ -159,6 +160,13 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	@Override
 	public void destroy() {
 		this.leaseKeeper.close();
+	}
+
+	private static <T> @Nullable T pickNullable(@Nullable T explicit, @Nullable T queue, @Nullable T fallback) {
+		if (explicit != null) {
+			return explicit;
+		}
+		return (queue != null) ? queue : fallback;
 	}
 
 	private static <T> T pick(@Nullable T explicit, @Nullable T queue, T fallback) {

@@ -53,15 +53,23 @@ final class JobExecution implements Runnable {
 		ClaimedJob claimed = this.job.job();
 		this.container.events().claimed(claimed, wait(claimed));
 		Throwable failure = null;
+		this.job.worker(Thread.currentThread());
 		try {
 			this.container.invokeHandler(claimed, this.job);
 		}
 		catch (Throwable ex) {
 			failure = ex;
 		}
+		finally {
+			this.job.worker(null);
+		}
 		Duration took = this.job.elapsed();
 		// a handler may leave the thread interrupted; the outcome must still be written
 		Thread.interrupted();
+		if (this.job.isTimedOut()) {
+			Duration timeout = this.job.timeout();
+			failure = (failure != null) ? new JobTimeoutException(timeout, failure) : new JobTimeoutException(timeout);
+		}
 		if (failure == null) {
 			this.job.complete(took);
 		}

@@ -12,7 +12,8 @@ import org.springframework.core.log.LogAccessor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
- * Renews the leases of running jobs every third of the lease, on one scheduler thread
+ * Renews the leases of running jobs every third of the lease, and times out handlers that
+ * run past their timeout, on one scheduler thread
  * shared by all containers of a factory. The renewal itself is the job's own
  * ({@link LeasedJob#renew()}: a stale reply marks it lost); one that fails (Redis
  * unreachable) is tried again on the next tick.
@@ -31,7 +32,12 @@ final class LeaseKeeper implements AutoCloseable {
 
 	void watch(LeasedJob job) {
 		Duration interval = job.renewalInterval();
-		job.renewal(scheduler().scheduleWithFixedDelay(() -> renew(job), Instant.now().plus(interval), interval));
+		ThreadPoolTaskScheduler scheduler = scheduler();
+		job.renewal(scheduler.scheduleWithFixedDelay(() -> renew(job), Instant.now().plus(interval), interval));
+		Duration timeout = job.timeout();
+		if (timeout != null) {
+			job.deadline(scheduler.schedule(job::timeOut, Instant.now().plus(timeout)));
+		}
 	}
 
 	private void renew(LeasedJob job) {

@@ -68,6 +68,12 @@ final class LeasedJob implements JobContext {
 
 	private volatile @Nullable ScheduledFuture<?> renewal;
 
+	private volatile @Nullable ScheduledFuture<?> deadline;
+
+	private volatile @Nullable Thread worker;
+
+	private volatile boolean timedOut;
+
 	LeasedJob(ClaimedJob job, Jobs jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.jobs = jobs;
@@ -150,6 +156,7 @@ final class LeasedJob implements JobContext {
 		if (result.isStale()) {
 			if (this.state.compareAndSet(State.RUNNING, State.STALE)) {
 				stopRenewing();
+				stopTimer();
 				logger.warn(() -> "Lost the lease of " + this + " (" + result.describe()
 						+ "); its outcome will not be recorded");
 				stale(result);
@@ -248,6 +255,7 @@ final class LeasedJob implements JobContext {
 			return;
 		}
 		stopRenewing();
+		stopTimer();
 		try {
 			TransitionResult result = this.jobs.release(queue(), id(), this.job.token());
 			if (result.isApplied()) {
@@ -264,6 +272,50 @@ final class LeasedJob implements JobContext {
 		}
 	}
 
+	/**
+	 * Return how long the handler may run: the job's own timeout, else the listener's.
+	 * @return the timeout, or {@code null} for none
+	 */
+	@Nullable Duration timeout() {
+		Duration own = this.job.timeout();
+		return (own != null) ? own : this.settings.timeout();
+	}
+
+	/**
+	 * The handler ran past its timeout: stop renewing the lease (a handler that ignores
+	 * the interrupt loses it and the job is reaped) and interrupt the handler thread. The
+	 * attempt is recorded as failed when the handler gives its thread back.
+	 */
+	void timeOut() {
+		if (!isRunning()) {
+			return;
+		}
+		this.timedOut = true;
+		stopRenewing();
+		logger.warn(() -> "Handler of " + this + " ran past its timeout of " + timeout() + "; interrupting it");
+		Thread current = this.worker;
+		if (current != null) {
+			current.interrupt();
+		}
+	}
+
+	/**
+	 * Run on the worker thread while the handler runs, so that a timeout can interrupt
+	 * it.
+	 * @param worker the worker thread, or {@code null} once the handler returned
+	 */
+	void worker(@Nullable Thread worker) {
+		this.worker = worker;
+	}
+
+	boolean isTimedOut() {
+		return this.timedOut;
+	}
+
+	void deadline(@Nullable ScheduledFuture<?> deadline) {
+		this.deadline = deadline;
+	}
+
 	Duration renewalInterval() {
 		Duration interval = this.settings.lease().dividedBy(3);
 		return (interval.compareTo(MIN_RENEWAL_INTERVAL) < 0) ? MIN_RENEWAL_INTERVAL : interval;
@@ -275,6 +327,13 @@ final class LeasedJob implements JobContext {
 
 	void stopRenewing() {
 		ScheduledFuture<?> current = this.renewal;
+		if (current != null) {
+			current.cancel(false);
+		}
+	}
+
+	private void stopTimer() {
+		ScheduledFuture<?> current = this.deadline;
 		if (current != null) {
 			current.cancel(false);
 		}
@@ -294,6 +353,7 @@ final class LeasedJob implements JobContext {
 
 	private boolean settle() {
 		stopRenewing();
+		stopTimer();
 		if (this.state.compareAndSet(State.RUNNING, State.SETTLED)) {
 			return true;
 		}

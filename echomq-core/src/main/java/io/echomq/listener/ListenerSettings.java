@@ -39,6 +39,8 @@ public final class ListenerSettings {
 
 	private final @Nullable List<Class<? extends Throwable>> noRetryFor;
 
+	private final @Nullable Duration timeout;
+
 	private ListenerSettings(Builder builder) {
 		this.id = builder.id;
 		this.concurrency = builder.concurrency;
@@ -51,6 +53,7 @@ public final class ListenerSettings {
 		this.autoStartup = builder.autoStartup;
 		this.retryFor = builder.retryFor;
 		this.noRetryFor = builder.noRetryFor;
+		this.timeout = builder.timeout;
 	}
 
 	/**
@@ -163,6 +166,15 @@ public final class ListenerSettings {
 	}
 
 	/**
+	 * Return how long a handler may run before its thread is interrupted and the attempt
+	 * counts as failed.
+	 * @return the timeout, or {@code null} to inherit
+	 */
+	public @Nullable Duration getTimeout() {
+		return this.timeout;
+	}
+
+	/**
 	 * Builds {@link ListenerSettings}.
 	 *
 	 * @author EchoMQ
@@ -192,7 +204,19 @@ public final class ListenerSettings {
 
 		private @Nullable List<Class<? extends Throwable>> noRetryFor;
 
+		private @Nullable Duration timeout;
+
 		private Builder() {
+		}
+
+		/**
+		 * Set how long a handler may run before it is interrupted and the attempt fails.
+		 * @param timeout the timeout, or {@code null} to inherit
+		 * @return this builder
+		 */
+		public Builder timeout(@Nullable Duration timeout) {
+			this.timeout = timeout;
+			return this;
 		}
 
 		/**

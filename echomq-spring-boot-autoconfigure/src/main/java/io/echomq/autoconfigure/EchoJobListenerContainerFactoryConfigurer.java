@@ -69,7 +69,7 @@ public class EchoJobListenerContainerFactoryConfigurer {
 		EchoMqProperties.Listener listener = this.properties.listener();
 		factory.setDefaults(new ContainerDefaults(listener.concurrency(), listener.lease(), backoff(listener.backoff()),
 				listener.autoStartup(), listener.idleWait(), this.properties.shutdown().timeout(), listener.retryFor(),
-				listener.noRetryFor()));
+				listener.noRetryFor(), listener.timeout()));
 		Map<String, ListenerSettings> queueSettings = new LinkedHashMap<>();
 		this.properties.queues().forEach((queue, overrides) -> queueSettings.put(queue, settings(overrides)));
 		factory.setQueueSettings(queueSettings);
@@ -88,7 +88,8 @@ public class EchoJobListenerContainerFactoryConfigurer {
 			.lease(overrides.lease())
 			.autoStartup(overrides.autoStartup())
 			.retryFor(overrides.retryFor())
-			.noRetryFor(overrides.noRetryFor());
+			.noRetryFor(overrides.noRetryFor())
+			.timeout(overrides.timeout());
 		EchoMqProperties.BackoffOverrides backoff = overrides.backoff();
 		if (backoff != null) {
 			builder.backoffInitial(backoff.initial())

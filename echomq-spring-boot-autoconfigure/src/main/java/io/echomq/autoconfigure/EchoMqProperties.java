@@ -73,11 +73,14 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * every exception not in no-retry-for.
 	 * @param noRetryFor Exceptions that dead-letter a job at once instead of being
 	 * retried (matched against the cause chain).
+	 * @param timeout How long a handler may run before its thread is interrupted and the
+	 * attempt counts as failed; unset for no limit.
 	 */
 	public record Listener(@DefaultValue("4") int concurrency, @DefaultValue("30s") Duration lease,
 			@DefaultValue("3") int maxAttempts, @DefaultValue Backoff backoff,
 			@DefaultValue("true") boolean autoStartup, @DefaultValue("2s") Duration idleWait,
-			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor) {
+			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
+			@Nullable Duration timeout) {
 
 		/**
 		 * Validate the listener defaults.
@@ -89,6 +92,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param idleWait The idle watchdog.
 		 * @param retryFor The only exceptions retried.
 		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
 		 */
 		public Listener {
 			Checks.positive("echomq.listener.concurrency", concurrency);
@@ -97,11 +101,14 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			Checks.positive("echomq.listener.idle-wait", idleWait);
 			retryFor = (retryFor != null) ? List.copyOf(retryFor) : List.of();
 			noRetryFor = (noRetryFor != null) ? List.copyOf(noRetryFor) : List.of();
+			if (timeout != null) {
+				Checks.positive("echomq.listener.timeout", timeout);
+			}
 		}
 
 		static Listener defaults() {
 			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(2), null,
-					null);
+					null, null);
 		}
 
 	}
@@ -202,10 +209,13 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * {@code echomq.listener.retry-for}.
 	 * @param noRetryFor Exceptions that dead-letter a job at once; unset inherits
 	 * {@code echomq.listener.no-retry-for}.
+	 * @param timeout How long a handler may run; unset inherits
+	 * {@code echomq.listener.timeout}.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
-			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor) {
+			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
+			@Nullable Duration timeout) {
 
 		/**
 		 * Validate the overrides.
@@ -216,6 +226,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param autoStartup Whether to start automatically.
 		 * @param retryFor The only exceptions retried.
 		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
 		 */
 		public QueueProperties {
 			if (concurrency != null) {
@@ -226,6 +237,9 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			}
 			if (maxAttempts != null) {
 				Checks.positive("echomq.queues.*.max-attempts", maxAttempts);
+			}
+			if (timeout != null) {
+				Checks.positive("echomq.queues.*.timeout", timeout);
 			}
 		}
 

@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.KeyType;
@@ -20,7 +24,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Which failures are retried: {@code retryFor} / {@code noRetryFor} on the annotation and
- * in properties, classified along the cause chain, and {@link NonRetryableJobException}.
+ * in properties, classified along the cause chain, and {@link NonRetryableJobException};
+ * handlers that run past their timeout.
  *
  * @author EchoMQ
  */
@@ -75,6 +80,27 @@ class RetryRulesTests {
 			});
 	}
 
+	@Test
+	void handlerPastItsTimeoutIsInterruptedAndTheAttemptFails() {
+		runner().withPropertyValues("echomq.listener.backoff.initial=0s").run((context) -> {
+			Handlers handlers = context.getBean(Handlers.class);
+			JobId id = context.getBean(EchoMQTemplate.class)
+				.enqueue("slow", "x", EnqueueOptions.defaults().withMaxAttempts(2));
+			assertDead("slow", id, "2", "JobTimeoutException: Handler timed out after PT0.3S");
+			assertThat(handlers.interrupted).hasValue(2);
+		});
+	}
+
+	@Test
+	void timeoutFromQueueProperties() {
+		runner().withPropertyValues("echomq.queues.slow-by-property.timeout=200ms").run((context) -> {
+			JobId id = context.getBean(EchoMQTemplate.class)
+				.enqueue("slow-by-property", "x", EnqueueOptions.defaults().withMaxAttempts(1));
+			assertDead("slow-by-property", id, "1", "timed out after PT0.2S");
+			assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
+		});
+	}
+
 	private void assertDead(String queue, JobId id, String attempts, String error) {
 		Map<String, String> row = awaitRow(queue, id, "dead");
 		assertThat(row).containsEntry("attempts", attempts);
@@ -98,6 +124,28 @@ class RetryRulesTests {
 	}
 
 	static class Handlers {
+
+		final AtomicInteger interrupted = new AtomicInteger();
+
+		@EchoJob(queue = "slow", timeout = "300ms")
+		void slow(String payload) throws InterruptedException {
+			block();
+		}
+
+		@EchoJob(queue = "slow-by-property")
+		void slowByProperty(String payload) throws InterruptedException {
+			block();
+		}
+
+		private void block() throws InterruptedException {
+			try {
+				new CountDownLatch(1).await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				this.interrupted.incrementAndGet();
+				throw ex;
+			}
+		}
 
 		@EchoJob(queue = "no-retry", noRetryFor = IllegalArgumentException.class)
 		void noRetry(String payload) {
