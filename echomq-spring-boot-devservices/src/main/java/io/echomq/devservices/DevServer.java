@@ -33,9 +33,12 @@ final class DevServer {
 
 	/**
 	 * Return the running development server, starting one if there is none.
+	 * @param springShutdownHook whether Spring Boot's shutdown hook will run and stop the
+	 * server after the contexts closed; without it the JVM's reaper kills the server at
+	 * once on exit
 	 * @return the server and whether this call started it
 	 */
-	static Obtained obtain() {
+	static Obtained obtain(boolean springShutdownHook) {
 		synchronized (lock) {
 			RedisServerProcess current = process;
 			if (current != null && current.isAlive()) {
@@ -46,7 +49,7 @@ final class DevServer {
 			}
 			RedisServerProcess started = RedisServerProcess.start(ServerBinary.locate(), ServerOptions.defaults());
 			// stopped by the handler below once the contexts closed, by the reaper otherwise
-			started.setExitGrace(EXIT_GRACE);
+			started.setExitGrace(springShutdownHook ? EXIT_GRACE : Duration.ZERO);
 			process = started;
 			if (!shutdownHandlerAdded) {
 				SpringApplication.getShutdownHandlers().add(DevServer::stop);

@@ -118,7 +118,8 @@ public class DevServerEnvironmentPostProcessor implements EnvironmentPostProcess
 					+ target.source() + "); using it");
 			return;
 		}
-		DevServer.Obtained obtained = DevServer.obtain();
+		DevServer.Obtained obtained = DevServer
+			.obtain(environment.getProperty("spring.main.register-shutdown-hook", Boolean.class, true));
 		RedisServerProcess server = obtained.process();
 		this.logger.info("No Redis answered at " + target.address() + " (" + target.source() + "); EchoMQ dev services "
 				+ (obtained.started() ? "started " : "reuse ") + server.binary().describe() + " at "

@@ -59,6 +59,21 @@ class DevServerEnvironmentPostProcessorTests {
 	}
 
 	@Test
+	void devServerWaitsForSpringBootsShutdownHookBeforeTheReaperKillsIt() throws IOException {
+		StandardEnvironment environment = environment(Map.of("spring.data.redis.port", unusedPort()));
+		process(DEVELOPMENT, environment);
+		assertThat(DevServer.obtain(true).process().exitGrace()).isEqualTo(DevServer.EXIT_GRACE);
+	}
+
+	@Test
+	void devServerWithoutSpringBootsShutdownHookIsKilledAtOnceOnExit() throws IOException {
+		StandardEnvironment environment = environment(
+				Map.of("spring.data.redis.port", unusedPort(), "spring.main.register-shutdown-hook", "false"));
+		process(DEVELOPMENT, environment);
+		assertThat(DevServer.obtain(false).process().exitGrace()).isZero();
+	}
+
+	@Test
 	void secondApplicationInTheJvmReusesTheServer() throws IOException {
 		int unused = unusedPort();
 		StandardEnvironment first = environment(Map.of("spring.data.redis.port", unused));

@@ -299,6 +299,15 @@ public final class RedisServerProcess implements AutoCloseable {
 		this.exitGrace = exitGrace;
 	}
 
+	/**
+	 * Return how long the JVM shutdown hook waits for this server to be closed by its
+	 * owner before it kills it.
+	 * @return the grace, {@link Duration#ZERO} unless {@linkplain #setExitGrace set}
+	 */
+	public Duration exitGrace() {
+		return this.exitGrace;
+	}
+
 	@Override
 	public String toString() {
 		return describe() + (isAlive() ? " pid " + pid() : " (not running)");
