@@ -24,6 +24,12 @@ import org.springframework.util.Assert;
  * the auto-startup containers after the context refreshed and stops all of them before
  * executors, schedulers and the Redis connection factory; a stop returns once every
  * container drained (in parallel). A container registered while the registry runs starts at once.
+ * <p>
+ * Every EchoMQ thread is a daemon, so from the first container it starts until it stops,
+ * the registry holds a non-daemon thread ({@value #KEEP_ALIVE_THREAD_NAME}), as
+ * spring-kafka's consumer threads do: an application whose only work is its listeners
+ * (no web server) keeps running until it is stopped, instead of exiting once its
+ * {@code main} method returns.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -32,6 +38,9 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 
 	/** The lifecycle phase: stops early, like Kafka's listener containers. */
 	public static final int DEFAULT_PHASE = Integer.MAX_VALUE - 100;
+
+	/** Name of the non-daemon thread that keeps the JVM alive while listeners run. */
+	public static final String KEEP_ALIVE_THREAD_NAME = "echomq-keep-alive";
 
 	private static final LogAccessor logger = new LogAccessor(EchoJobListenerRegistry.class);
 
@@ -42,6 +51,8 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 	private final Map<String, QueueListenerContainer> containers = new LinkedHashMap<>();
 
 	private volatile boolean running;
+
+	private @Nullable KeepAlive keepAlive;
 
 	/**
 	 * Create a registry.
@@ -87,7 +98,7 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 			}
 			this.containers.put(queue, container);
 			if (this.running && container.getSettings().autoStartup()) {
-				container.start();
+				startContainer(container);
 			}
 			return container;
 		}
@@ -174,7 +185,7 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 			this.running = true;
 			for (QueueListenerContainer container : this.containers.values()) {
 				if (container.getSettings().autoStartup()) {
-					container.start();
+					startContainer(container);
 				}
 			}
 		}
@@ -224,6 +235,7 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 			Thread.currentThread().interrupt();
 		}
 		finally {
+			endKeepAlive();
 			callback.run();
 		}
 	}
@@ -244,6 +256,32 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 		if (anyRunning) {
 			stop();
 		}
+		endKeepAlive();
+	}
+
+	private void startContainer(QueueListenerContainer container) {
+		container.start();
+		if (this.keepAlive == null) {
+			this.keepAlive = KeepAlive.start();
+		}
+	}
+
+	private void endKeepAlive() {
+		KeepAlive ended;
+		this.lock.lock();
+		try {
+			if (this.running) {
+				return;
+			}
+			ended = this.keepAlive;
+			this.keepAlive = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (ended != null) {
+			ended.end();
+		}
 	}
 
 	private long longestDrain() {
@@ -252,6 +290,41 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 			longest = Math.max(longest, container.getSettings().shutdownTimeout().toMillis());
 		}
 		return longest + 5_000;
+	}
+
+	/**
+	 * A non-daemon thread that does nothing until it is ended.
+	 */
+	private static final class KeepAlive {
+
+		private final CountDownLatch ended = new CountDownLatch(1);
+
+		private final Thread thread;
+
+		private KeepAlive() {
+			this.thread = new Thread(this::await, KEEP_ALIVE_THREAD_NAME);
+			this.thread.setDaemon(false);
+		}
+
+		static KeepAlive start() {
+			KeepAlive keepAlive = new KeepAlive();
+			keepAlive.thread.start();
+			return keepAlive;
+		}
+
+		void end() {
+			this.ended.countDown();
+		}
+
+		private void await() {
+			try {
+				this.ended.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
 	}
 
 }

@@ -1,6 +1,6 @@
 package io.echomq.test;
 
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class SharedServers {
 
-	private static final Map<ServerFlavor, SharedTestServer> servers = new EnumMap<>(ServerFlavor.class);
+	private static final String ANY = "any";
+
+	private static final Map<String, SharedTestServer> servers = new HashMap<>();
 
 	private static @Nullable LocalCluster cluster;
 
@@ -29,15 +31,16 @@ final class SharedServers {
 	private SharedServers() {
 	}
 
-	static synchronized TestServer server(ServerFlavor flavor, Supplier<TestServer> starter) {
-		SharedTestServer server = servers.get(flavor);
+	static synchronized TestServer server(@Nullable ServerFlavor flavor, Supplier<TestServer> starter) {
+		String key = (flavor != null) ? flavor.name() : ANY;
+		SharedTestServer server = servers.get(key);
 		if (server != null && !server.process().map(RedisServerProcess::isAlive).orElse(true)) {
 			server.release();
 			server = null;
 		}
 		if (server == null) {
 			server = new SharedTestServer(starter.get());
-			servers.put(flavor, server);
+			servers.put(key, server);
 		}
 		return server;
 	}

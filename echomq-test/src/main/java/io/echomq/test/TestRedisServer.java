@@ -186,6 +186,16 @@ public final class TestRedisServer {
 	}
 
 	/**
+	 * Return a server shared by all tests of this JVM, supplied on first use through the
+	 * full resolution chain as {@link #start()} does and released when the JVM exits. Its
+	 * {@link TestServer#close()} does nothing.
+	 * @return the shared server
+	 */
+	public static TestServer shared() {
+		return SharedServers.server(null, TestRedisServer::start);
+	}
+
+	/**
 	 * Return a server of the given flavor shared by all tests of this JVM, started on
 	 * first use as {@link #start(ServerFlavor)} does and released when the JVM exits. Its
 	 * {@link TestServer#close()} does nothing; tests that kill or restart a server should

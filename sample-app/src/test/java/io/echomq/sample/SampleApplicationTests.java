@@ -4,17 +4,13 @@ import java.time.Duration;
 
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
-import io.echomq.test.TestRedisServer;
-import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
+import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,23 +20,17 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The sample end to end on a real server: a sign-up produces a welcome email now, a CRM
- * sync, and a tips email after its delay.
+ * The sample end to end on a real server, as a user tests an application with
+ * {@link AutoConfigureEchoMqServer}: a sign-up produces a welcome email now, a CRM sync,
+ * and a tips email after its delay.
  *
  * @author EchoMQ
  */
 @SpringBootTest(properties = { "sample.demo-signups=0", "sample.crm-failure-rate=0", "sample.tips-delay=300ms",
-		"echomq.key-prefix=sampletest", "sample.embedded-redis.enabled=false" })
+		"echomq.key-prefix=sampletest" })
 @AutoConfigureMockMvc
+@AutoConfigureEchoMqServer
 class SampleApplicationTests {
-
-	private static final TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", server::host);
-		registry.add("spring.data.redis.port", server::port);
-	}
 
 	@Autowired
 	private MockMvc mvc;

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -56,6 +57,10 @@ public final class RedisServerProcess implements AutoCloseable {
 	private volatile Process process;
 
 	private volatile boolean closed;
+
+	private final CountDownLatch closedLatch = new CountDownLatch(1);
+
+	private volatile Duration exitGrace = Duration.ZERO;
 
 	private RedisServerProcess(ServerBinary binary, ServerOptions options, Path directory, int port,
 			Process process) {
@@ -275,7 +280,32 @@ public final class RedisServerProcess implements AutoCloseable {
 		finally {
 			Directories.deleteQuietly(this.directory);
 			ProcessReaper.unregister(this);
+			this.closedLatch.countDown();
 		}
+	}
+
+	/**
+	 * Set how long the JVM shutdown hook that kills every server still running waits for
+	 * this one to be {@linkplain #close() closed} by its owner first, for an owner that
+	 * closes it from a shutdown hook of its own once whatever uses the server has shut
+	 * down (e.g. after an application context drained its listeners). The server never
+	 * outlives the JVM: once the grace is over it is killed.
+	 * @param exitGrace the grace, {@link Duration#ZERO} (the default) to kill at once
+	 */
+	public void setExitGrace(Duration exitGrace) {
+		if (exitGrace.isNegative()) {
+			throw new IllegalArgumentException("Exit grace must not be negative, got " + exitGrace);
+		}
+		this.exitGrace = exitGrace;
+	}
+
+	/**
+	 * Return how long the JVM shutdown hook waits for this server to be closed by its
+	 * owner before it kills it.
+	 * @return the grace, {@link Duration#ZERO} unless {@linkplain #setExitGrace set}
+	 */
+	public Duration exitGrace() {
+		return this.exitGrace;
 	}
 
 	@Override
@@ -285,9 +315,17 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	/**
 	 * Kill the process and delete the directory without waiting for locks, for the JVM
-	 * shutdown hook.
+	 * shutdown hook, unless the owner closes the server within its exit grace.
 	 */
 	void reap() {
+		try {
+			if (this.closedLatch.await(this.exitGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+				return;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 		Process current = this.process;
 		current.destroyForcibly();
 		waitFor(current, Duration.ofSeconds(2));

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link RedisServerProcess}.
@@ -36,6 +38,42 @@ class RedisServerProcessTests {
 			assertThat(server.version()).isEqualTo(binary.version());
 			assertThat(server.isAlive()).isTrue();
 			assertThat(ping(server)).isEqualTo("PONG");
+		}
+	}
+
+	@Test
+	void reaperKillsAServerWithoutExitGraceAtOnce() {
+		try (RedisServerProcess server = RedisServerProcess.start(binary, ServerOptions.defaults())) {
+			server.reap();
+			assertThat(server.isAlive()).isFalse();
+		}
+	}
+
+	@Test
+	void reaperLeavesAServerToItsOwnerWithinTheExitGrace() throws Exception {
+		RedisServerProcess server = RedisServerProcess.start(binary, ServerOptions.defaults());
+		try {
+			server.setExitGrace(Duration.ofMinutes(1));
+			Thread reaper = new Thread(server::reap, "test-reaper");
+			reaper.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> reaper.getState() == Thread.State.TIMED_WAITING);
+			assertThat(server.isAlive()).isTrue();
+			assertThat(ping(server)).isEqualTo("PONG");
+			server.stop();
+			server.close();
+			reaper.join(Duration.ofSeconds(10).toMillis());
+			assertThat(reaper.isAlive()).as("reaper returned once the owner closed the server").isFalse();
+		}
+		finally {
+			server.close();
+		}
+	}
+
+	@Test
+	void negativeExitGraceIsRejected() {
+		try (RedisServerProcess server = RedisServerProcess.start(binary, ServerOptions.defaults())) {
+			assertThatIllegalArgumentException().isThrownBy(() -> server.setExitGrace(Duration.ofSeconds(-1)))
+				.withMessageContaining("PT-1S");
 		}
 	}
 
