@@ -83,8 +83,15 @@ public class EchoMQTemplate {
 	 * @param payload the payload
 	 * @param options delay, run-at, priority, attempts
 	 * @return the job id
+	 * @throws IllegalArgumentException if the payload is {@code null}
+	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing was
+	 * written)
 	 */
 	public JobId enqueue(String queue, Object payload, EnqueueOptions options) {
+		Keyspace.validateQueueName(queue);
+		if (payload == null) {
+			throw new IllegalArgumentException("Payload for queue '" + queue + "' must not be null");
+		}
 		return enqueueAll(queue, List.of(payload), options).get(0);
 	}
 
@@ -105,6 +112,11 @@ public class EchoMQTemplate {
 	 * @param payloads the payloads
 	 * @param options delay, run-at, priority, attempts
 	 * @return the job ids, in payload order
+	 * @throws IllegalArgumentException if a payload is {@code null}
+	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing was
+	 * written)
+	 * @throws io.echomq.core.PartialEnqueueException if a batch of more than
+	 * {@value Jobs#ENQUEUE_CHUNK} was written only in part, naming the jobs that were
 	 */
 	public List<JobId> enqueueAll(String queue, Collection<?> payloads, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
@@ -113,7 +125,8 @@ public class EchoMQTemplate {
 		List<String> texts = new ArrayList<>(payloads.size());
 		for (Object payload : payloads) {
 			if (payload == null) {
-				throw new IllegalArgumentException("Payload for queue '" + queue + "' must not be null");
+				throw new IllegalArgumentException("Payload " + (texts.size() + 1) + " of " + payloads.size()
+						+ " for queue '" + queue + "' must not be null");
 			}
 			String text = this.converter.write(payload);
 			long size = text.getBytes(StandardCharsets.UTF_8).length;

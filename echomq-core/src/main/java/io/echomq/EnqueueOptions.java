@@ -3,14 +3,17 @@ package io.echomq;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.echomq.core.EnqueueSpec;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Options for one enqueue: delay or run-at, priority and attempt budget. Immutable;
  * each {@code with*} method returns a copy.
  *
- * @param delay how long after enqueue the job becomes claimable, {@code null} for none
- * @param runAt an absolute run-at (wins over {@code delay}), {@code null} for none
+ * @param delay how long after enqueue the job becomes claimable, {@code null} for none;
+ * at most {@link EnqueueSpec#MAX_DELAY}
+ * @param runAt an absolute run-at (wins over {@code delay}), {@code null} for none; from
+ * the epoch to {@link EnqueueSpec#LATEST_RUN_AT}
  * @param priority higher runs sooner; 0 keeps enqueue order
  * @param maxAttempts the attempt budget, {@code null} to use the queue's configured
  * default
@@ -33,9 +36,10 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	 * @param afterCommit whether to wait for the transaction's commit
 	 */
 	public EnqueueOptions {
-		if (delay != null && delay.isNegative()) {
-			throw new IllegalArgumentException("delay must not be negative, was " + delay);
+		if (delay != null) {
+			EnqueueSpec.checkDelay(delay);
 		}
+		EnqueueSpec.checkRunAt(runAt);
 		if (maxAttempts != null && maxAttempts < 1) {
 			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
 		}

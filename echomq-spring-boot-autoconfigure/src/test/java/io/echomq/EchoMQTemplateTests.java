@@ -2,11 +2,15 @@ package io.echomq;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import io.echomq.core.ClaimedJob;
+import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
@@ -128,6 +132,65 @@ class EchoMQTemplateTests {
 			.withMessageContaining("maxAttempts");
 		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.delayed(Duration.ofSeconds(-1)))
 			.withMessageContaining("delay");
+	}
+
+	@Test
+	void nullPayloadShouldBeRejectedByNameBeforeAnyWrite() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.enqueue(this.queue, null))
+			.withMessage("Payload for queue '" + this.queue + "' must not be null");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.template.enqueue(this.queue, null, EnqueueOptions.delayed(Duration.ofMinutes(1))))
+			.withMessage("Payload for queue '" + this.queue + "' must not be null");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.template.enqueueAll(this.queue, Arrays.asList("a", null, "c")))
+			.withMessage("Payload 2 of 3 for queue '" + this.queue + "' must not be null");
+		assertThat(queueKeys()).isEmpty();
+	}
+
+	@Test
+	void runAtOrDelayBeyondTheSupportedRangeShouldBeRejectedByValueBeforeAnyWrite() {
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().withRunAt(Instant.MAX))
+			.withMessage("runAt must be from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, was " + Instant.MAX);
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().withRunAt(Instant.MIN))
+			.withMessageContaining("runAt must be from")
+			.withMessageEndingWith("was " + Instant.MIN);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> EnqueueOptions.defaults().withRunAt(EnqueueSpec.LATEST_RUN_AT.plusMillis(1)))
+			.withMessageEndingWith("was +10000-01-01T00:00:00Z");
+		Duration forever = ChronoUnit.FOREVER.getDuration();
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.delayed(forever))
+			.withMessage("delay must be at most " + EnqueueSpec.MAX_DELAY + " (to run by 9999-12-31T23:59:59.999Z), was "
+					+ forever);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> EnqueueOptions.defaults().withDelay(Duration.ofSeconds(Long.MAX_VALUE / 1000)))
+			.withMessageContaining("delay must be at most");
+		// the engine's own spec checks the same, for callers of Jobs
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueSpec.defaults().withRunAt(Instant.MAX))
+			.withMessageContaining("runAt must be from");
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueSpec.defaults().withDelay(forever))
+			.withMessageContaining("delay must be at most");
+		assertThat(queueKeys()).isEmpty();
+	}
+
+	@Test
+	void latestRunAtAndLongestDelayShouldBeKeptExactly() {
+		JobId latest = this.template.enqueue(this.queue, "late",
+				EnqueueOptions.defaults().withRunAt(EnqueueSpec.LATEST_RUN_AT));
+		JobId longest = this.template.enqueue(this.queue, "long", EnqueueOptions.delayed(EnqueueSpec.MAX_DELAY));
+		String schedule = Keyspace.defaults().queueKey(this.queue, KeyType.SCHEDULE);
+		assertThat(this.redis.opsForZSet().score(schedule, latest.toString()))
+			.isEqualTo((double) EnqueueSpec.LATEST_RUN_AT.toEpochMilli());
+		assertThat(this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, latest), "run_at"))
+			.isEqualTo(Long.toString(EnqueueSpec.LATEST_RUN_AT.toEpochMilli()));
+		Object runAt = this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, longest), "run_at");
+		assertThat(runAt).asString().containsOnlyDigits();
+		assertThat(Long.parseLong((String) runAt))
+			.isGreaterThan(EnqueueSpec.MAX_DELAY.toMillis() + Instant.now().minusSeconds(60).toEpochMilli());
+	}
+
+	private Set<String> queueKeys() {
+		Set<String> keys = this.redis.keys("*{" + this.queue + "}*");
+		return (keys != null) ? keys : Set.of();
 	}
 
 	record Greeting(String text, int times) {

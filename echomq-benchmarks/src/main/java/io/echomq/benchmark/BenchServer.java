@@ -2,12 +2,15 @@ package io.echomq.benchmark;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
@@ -19,6 +22,7 @@ import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandStartedEvent;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -36,6 +40,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * @author EchoMQ
  */
 public final class BenchServer implements AutoCloseable {
+
+	private static final System.Logger logger = System.getLogger(BenchServer.class.getName());
 
 	private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(120);
 
@@ -73,27 +79,29 @@ public final class BenchServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start a server of the given flavor from {@code PATH}.
+	 * Start a server of the given flavor from {@code PATH}, or, outside CI, the next one
+	 * the tests would use when it is missing.
 	 * @param flavor the flavor
 	 * @return the running server
-	 * @throws IllegalStateException if no such binary is on {@code PATH}
+	 * @throws IllegalStateException on CI when no such binary is on {@code PATH}
+	 * @see #binary(ServerFlavor, Function)
 	 */
 	public static BenchServer start(ServerFlavor flavor) {
 		return start(flavor, List.of());
 	}
 
 	/**
-	 * Start a server of the given flavor from {@code PATH} with extra arguments.
+	 * Start a server of the given flavor from {@code PATH} with extra arguments, or,
+	 * outside CI, the next one the tests would use when it is missing.
 	 * @param flavor the flavor
 	 * @param extraArgs extra command line arguments, e.g.
 	 * {@code --hash-max-listpack-value 128}
 	 * @return the running server
-	 * @throws IllegalStateException if no such binary is on {@code PATH}
+	 * @throws IllegalStateException on CI when no such binary is on {@code PATH}
+	 * @see #binary(ServerFlavor, Function)
 	 */
 	public static BenchServer start(ServerFlavor flavor, List<String> extraArgs) {
-		ServerBinary binary = ServerBinary.onPath(flavor)
-			.orElseThrow(() -> new IllegalStateException(flavor.serverExecutable() + " is not on PATH (or "
-					+ flavor.serverVariable() + " is not set)"));
+		ServerBinary binary = binary(flavor, System::getenv);
 		RedisServerProcess process = RedisServerProcess.start(binary,
 				ServerOptions.builder().extraArgs(extraArgs.toArray(String[]::new)).build());
 		try {
@@ -103,6 +111,31 @@ public final class BenchServer implements AutoCloseable {
 			process.close();
 			throw ex;
 		}
+	}
+
+	/**
+	 * Choose the binary to benchmark: the given flavor from {@code PATH} (or its
+	 * variable), else, with a warning, {@code valkey-server}, {@code redis-server} and the
+	 * Redis inside the embedded-redis jar, in that order, as the tests do. Every result
+	 * line names the server that ran. On CI ({@code CI=true}) the flavor is required.
+	 * @param flavor the flavor asked for
+	 * @param env the environment, e.g. {@code System::getenv}
+	 * @return the binary
+	 * @throws IllegalStateException on CI when the flavor is missing, or when there is no
+	 * binary at all
+	 */
+	static ServerBinary binary(ServerFlavor flavor, Function<String, @Nullable String> env) {
+		Optional<ServerBinary> wanted = ServerBinary.onPath(flavor, env);
+		if (wanted.isPresent()) {
+			return wanted.get();
+		}
+		String missing = flavor.serverExecutable() + " is not on PATH (and " + flavor.serverVariable() + " is not set)";
+		if ("true".equalsIgnoreCase(env.apply("CI"))) {
+			throw new IllegalStateException(missing + "; CI requires it");
+		}
+		ServerBinary fallback = ServerBinary.locate(env);
+		logger.log(Level.WARNING, () -> missing + "; benchmarking " + fallback.describe() + " instead");
+		return fallback;
 	}
 
 	/**

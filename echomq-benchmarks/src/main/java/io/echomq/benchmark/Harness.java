@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * The benchmark command line. It starts a server of its own (Valkey from {@code PATH}
- * by default), runs each figure group {@code --runs} times and prints one
+ * by default, falling back as {@link BenchServer#binary} says), runs each figure group {@code --runs} times and prints one
  * {@link ResultLine} per figure to standard output: the median of the runs. Progress
  * notes go to standard error. {@code jmh} as the first argument runs the JMH
  * benchmarks instead, with JMH's own options.

@@ -36,7 +36,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]
 			       java -jar echomq-benchmarks.jar jmh [JMH options]
-			  --server valkey|redis      server to start from PATH (default valkey)
+			  --server valkey|redis      server to start from PATH (default valkey); when it is missing,
+			                             outside CI, the next of valkey, redis, embedded Redis 6.2
 			  --runs N                   measured runs per figure, the median is printed (default 3)
 			  --smoke                    tiny sizes, 1 run (what the build's smoke test runs)
 			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues (default all)

@@ -5,12 +5,16 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.echomq.test.server.ServerBinary;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Runs the harness once in its tiny {@code --smoke} mode and checks that it printed a
@@ -43,6 +47,18 @@ class HarnessSmokeTests {
 		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures("--smoke"));
 		assertThat(figures).contains("drain.listener.c16", "drain.engine.c16", "latency.listener.p50",
 				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain");
+	}
+
+	@Test
+	void missingServerFallsBackOutsideCiAndIsRequiredOnCi() {
+		Map<String, String> bare = Map.of("PATH", "/nonexistent/echomq/bin");
+		ServerBinary fallback = BenchServer.binary(ServerFlavor.VALKEY, bare::get);
+		assertThat(fallback.flavor()).isEqualTo(ServerFlavor.REDIS);
+		assertThat(fallback.version()).startsWith("6.2.");
+		Map<String, String> ci = Map.of("PATH", "/nonexistent/echomq/bin", "CI", "true");
+		assertThatIllegalStateException().isThrownBy(() -> BenchServer.binary(ServerFlavor.VALKEY, ci::get))
+			.withMessageContaining("valkey-server is not on PATH")
+			.withMessageContaining("CI requires it");
 	}
 
 	@Test

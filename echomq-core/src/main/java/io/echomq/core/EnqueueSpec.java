@@ -11,8 +11,10 @@ import org.jspecify.annotations.Nullable;
  *
  * @param maxAttempts how many attempts a job gets before it is dead-lettered (at least 1)
  * @param priority higher runs sooner; 0 keeps mint order
- * @param delay how long after enqueue (server time) the job becomes claimable
- * @param runAt an absolute run-at that wins over {@code delay}, or {@code null}
+ * @param delay how long after enqueue (server time) the job becomes claimable, at most
+ * {@link #MAX_DELAY}
+ * @param runAt an absolute run-at that wins over {@code delay} (from the epoch to
+ * {@link #LATEST_RUN_AT}), or {@code null}
  * @param fields extra row fields (such as trace headers); names must not clash with the
  * engine's own
  * @author EchoMQ
@@ -23,6 +25,18 @@ public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullab
 
 	/** Row field of a job's own handler timeout, in milliseconds. */
 	public static final String TIMEOUT_FIELD = "timeout";
+
+	/**
+	 * The latest run-at a job may have: the end of year 9999 (UTC). Every run-at up to it
+	 * is exact in milliseconds in a server's scores and script numbers.
+	 */
+	public static final Instant LATEST_RUN_AT = Instant.parse("9999-12-31T23:59:59.999Z");
+
+	/**
+	 * The longest delay a job may have, as long as the time from the epoch to
+	 * {@link #LATEST_RUN_AT}.
+	 */
+	public static final Duration MAX_DELAY = Duration.ofMillis(LATEST_RUN_AT.toEpochMilli());
 
 	/** Row fields the engine owns. */
 	public static final java.util.Set<String> RESERVED_FIELDS = java.util.Set.of("state", "attempts", "max_attempts",
@@ -41,14 +55,40 @@ public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullab
 		if (maxAttempts < 1) {
 			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
 		}
-		if (delay == null || delay.isNegative()) {
-			throw new IllegalArgumentException("delay must not be negative, was " + delay);
-		}
+		checkDelay(delay);
+		checkRunAt(runAt);
 		fields = Map.copyOf(fields);
 		for (String field : fields.keySet()) {
 			if (RESERVED_FIELDS.contains(field)) {
 				throw new IllegalArgumentException("Row field '" + field + "' is reserved by EchoMQ");
 			}
+		}
+	}
+
+	/**
+	 * Check a delay: not negative and at most {@link #MAX_DELAY}.
+	 * @param delay the delay
+	 * @throws IllegalArgumentException naming the delay when it is out of range
+	 */
+	public static void checkDelay(@Nullable Duration delay) {
+		if (delay == null || delay.isNegative()) {
+			throw new IllegalArgumentException("delay must not be negative, was " + delay);
+		}
+		if (delay.compareTo(MAX_DELAY) > 0) {
+			throw new IllegalArgumentException(
+					"delay must be at most " + MAX_DELAY + " (to run by " + LATEST_RUN_AT + "), was " + delay);
+		}
+	}
+
+	/**
+	 * Check a run-at: from the epoch to {@link #LATEST_RUN_AT}, or {@code null}.
+	 * @param runAt the run-at
+	 * @throws IllegalArgumentException naming the run-at when it is out of range
+	 */
+	public static void checkRunAt(@Nullable Instant runAt) {
+		if (runAt != null && (runAt.isBefore(Instant.EPOCH) || runAt.isAfter(LATEST_RUN_AT))) {
+			throw new IllegalArgumentException(
+					"runAt must be from " + Instant.EPOCH + " to " + LATEST_RUN_AT + ", was " + runAt);
 		}
 	}
 

@@ -109,6 +109,10 @@ public class Jobs {
 	 * @param payloads the payload texts
 	 * @param spec how to enqueue them
 	 * @return the new ids, in payload order
+	 * @throws ServerOutOfMemoryException if the server refused every chunk (nothing was
+	 * written)
+	 * @throws PartialEnqueueException if some chunks were written and others were not,
+	 * naming the jobs that were
 	 */
 	public List<JobId> enqueueAll(String queue, List<String> payloads, EnqueueSpec spec) {
 		Assert.notNull(payloads, "'payloads' must not be null");
@@ -166,9 +170,33 @@ public class Jobs {
 			}
 			calls.add(new ScriptExecutor.Invocation(keys, args));
 		}
-		for (List<Object> reply : this.executor.executeAll(this.scripts.enqueue, calls)) {
-			learnClock(reply);
+		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.enqueue, calls);
+		List<JobId> enqueued = new ArrayList<>(ids.size());
+		List<JobId> unknown = new ArrayList<>();
+		RuntimeException failure = null;
+		for (int i = 0; i < outcomes.size(); i++) {
+			ScriptExecutor.Outcome outcome = outcomes.get(i);
+			List<JobId> chunk = ids.subList(i * ENQUEUE_CHUNK, Math.min(ids.size(), (i + 1) * ENQUEUE_CHUNK));
+			switch (outcome.status()) {
+				case APPLIED -> {
+					learnClock(outcome.reply());
+					enqueued.addAll(chunk);
+				}
+				case UNKNOWN -> unknown.addAll(chunk);
+				default -> {
+				}
+			}
+			if (failure == null && outcome.failure() != null) {
+				failure = outcome.failure();
+			}
 		}
+		if (failure == null) {
+			return;
+		}
+		if (enqueued.isEmpty() && unknown.isEmpty()) {
+			throw failure;
+		}
+		throw new PartialEnqueueException(queue, ids.size(), enqueued, unknown, failure);
 	}
 
 	/**

@@ -1,18 +1,29 @@
 package io.echomq.core;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
@@ -26,6 +37,10 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public class ScriptExecutor {
+
+	private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
 
 	private final StringRedisTemplate template;
 
@@ -59,60 +74,33 @@ public class ScriptExecutor {
 			return (reply != null) ? reply : List.of();
 		}
 		catch (DataAccessException ex) {
-			throw translate(script, keys, ex, null);
+			throw translate(script, keys, ex);
 		}
 	}
 
 	/**
 	 * Run several invocations of one script, pipelined where the connection allows it
-	 * (standalone servers); in order, one by one, on a cluster.
+	 * (Lettuce on a standalone server), else in order, one by one, stopping at the first
+	 * failure. Every invocation is accounted for: one that fails does not hide what the
+	 * others did, and one that meets {@code NOSCRIPT} is run again by body unless an
+	 * earlier one failed.
 	 * @param script the script
 	 * @param invocations the keys and arguments of each call
-	 * @return the raw replies, in invocation order
+	 * @return one outcome per invocation, in invocation order
 	 */
-	public List<List<Object>> executeAll(Script script, List<Invocation> invocations) {
+	public List<Outcome> executeAll(Script script, List<Invocation> invocations) {
 		if (invocations.isEmpty()) {
 			return List.of();
 		}
-		if (invocations.size() == 1 || isCluster()) {
-			List<List<Object>> replies = new ArrayList<>(invocations.size());
-			for (Invocation invocation : invocations) {
-				replies.add(execute(script, invocation.keys(), invocation.args()));
-			}
-			return replies;
-		}
-		List<Object> results;
-		try {
-			results = this.template.executePipelined((RedisCallback<Object>) (connection) -> {
-				for (Invocation invocation : invocations) {
-					this.calls.increment();
-					connection.scriptingCommands()
-						.evalSha(script.sha(), ReturnType.MULTI, invocation.keys().size(),
-								encode(invocation.keys(), invocation.args()));
-				}
-				return null;
-			}, null);
-		}
-		catch (RedisPipelineException ex) {
-			results = ex.getPipelineResult();
-		}
-		List<List<Object>> replies = new ArrayList<>(invocations.size());
-		for (int i = 0; i < invocations.size(); i++) {
-			Object result = (i < results.size()) ? results.get(i) : null;
-			Invocation invocation = invocations.get(i);
-			if (result instanceof List<?> list) {
-				replies.add(castList(list));
-			}
-			else if (result instanceof Throwable error && !isNoScript(error)) {
-				throw translate(script, invocation.keys(), error,
-						i + " of " + invocations.size() + " calls before it applied");
-			}
-			else {
-				// NOSCRIPT inside the pipeline: this invocation did not run, so run it now
-				replies.add(execute(script, invocation.keys(), invocation.args()));
+		if (invocations.size() > 1 && !isCluster()) {
+			List<@Nullable Outcome> pipelined = this.template
+				.execute((RedisCallback<List<@Nullable Outcome>>) (connection) -> pipeline(connection, script,
+						invocations));
+			if (pipelined != null && !pipelined.isEmpty()) {
+				return settle(script, invocations, pipelined);
 			}
 		}
-		return replies;
+		return settle(script, invocations, new ArrayList<>(Collections.nCopies(invocations.size(), null)));
 	}
 
 	/**
@@ -169,20 +157,133 @@ public class ScriptExecutor {
 		return (reply instanceof List<?> list) ? castList(list) : List.of();
 	}
 
+	/**
+	 * Send every invocation at once on the connection's native Lettuce commands and wait
+	 * for each reply. Spring Data's own pipelining cannot be used here: when one pipelined
+	 * command fails it reports no result for any of them, although the others applied.
+	 * @return one outcome per invocation, {@code null} where it met {@code NOSCRIPT}; an
+	 * empty list when the connection is not Lettuce
+	 */
+	private List<@Nullable Outcome> pipeline(RedisConnection connection, Script script, List<Invocation> invocations) {
+		if (!(connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> commands)) {
+			return List.of();
+		}
+		@SuppressWarnings("unchecked")
+		RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) commands;
+		List<RedisFuture<List<Object>>> replies = new ArrayList<>(invocations.size());
+		for (Invocation invocation : invocations) {
+			this.calls.increment();
+			replies.add(async.evalsha(script.sha(), ScriptOutputType.MULTI, encode(invocation.keys(), List.of()),
+					encode(List.of(), invocation.args())));
+		}
+		long deadline = System.nanoTime() + timeout().toNanos();
+		List<@Nullable Outcome> outcomes = new ArrayList<>(invocations.size());
+		for (int i = 0; i < replies.size(); i++) {
+			outcomes.add(await(script, invocations.get(i), replies.get(i), deadline));
+		}
+		return outcomes;
+	}
+
+	private @Nullable Outcome await(Script script, Invocation invocation, RedisFuture<List<Object>> reply,
+			long deadline) {
+		try {
+			List<Object> list = reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			return Outcome.applied((list != null) ? list : List.of());
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			if (isNoScript(cause)) {
+				return null;
+			}
+			RuntimeException error = translate(script, invocation.keys(), convert(cause));
+			return isErrorReply(cause) ? Outcome.failed(error) : Outcome.unknown(error);
+		}
+		catch (TimeoutException ex) {
+			return Outcome.unknown(new QueryTimeoutException(
+					"EchoMQ '" + script.name() + "' got no reply within " + timeout().toMillis() + " ms", ex));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Outcome
+				.unknown(new RedisSystemException("Interrupted waiting for EchoMQ '" + script.name() + "'", ex));
+		}
+	}
+
+	/**
+	 * Fill in the outcomes a pipeline left open ({@code null}: not sent, or met
+	 * {@code NOSCRIPT}) by running those invocations one by one, until one fails; after
+	 * that the open ones are not run.
+	 */
+	private List<Outcome> settle(Script script, List<Invocation> invocations, List<@Nullable Outcome> outcomes) {
+		List<Outcome> settled = new ArrayList<>(invocations.size());
+		boolean failed = false;
+		for (int i = 0; i < invocations.size(); i++) {
+			Outcome outcome = outcomes.get(i);
+			if (outcome == null) {
+				outcome = failed ? Outcome.notRun() : runOne(script, invocations.get(i));
+			}
+			failed |= outcome.status() != Status.APPLIED;
+			settled.add(outcome);
+		}
+		return settled;
+	}
+
+	private Outcome runOne(Script script, Invocation invocation) {
+		try {
+			return Outcome.applied(execute(script, invocation.keys(), invocation.args()));
+		}
+		catch (RuntimeException ex) {
+			return isErrorReply(ex) ? Outcome.failed(ex) : Outcome.unknown(ex);
+		}
+	}
+
+	private Duration timeout() {
+		if (this.template.getConnectionFactory() instanceof LettuceConnectionFactory lettuce
+				&& lettuce.getTimeout() > 0) {
+			return Duration.ofMillis(lettuce.getTimeout());
+		}
+		return DEFAULT_TIMEOUT;
+	}
+
+	private static Exception convert(Throwable error) {
+		if (error instanceof Exception exception) {
+			DataAccessException converted = EXCEPTION_CONVERTER.convert(exception);
+			return (converted != null) ? converted : exception;
+		}
+		return new RedisSystemException(error.getMessage(), error);
+	}
+
+	private static boolean isErrorReply(Throwable ex) {
+		return ex instanceof ServerOutOfMemoryException || errorReply(ex) != null;
+	}
+
+	private static @Nullable RedisCommandExecutionException errorReply(Throwable ex) {
+		Throwable current = ex;
+		while (current != null) {
+			if (current instanceof RedisCommandExecutionException reply) {
+				return reply;
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+			current = current.getCause();
+		}
+		return null;
+	}
+
 	@SuppressWarnings("unchecked")
 	private static List<Object> castList(List<?> list) {
 		return (List<Object>) list;
 	}
 
-	private static RuntimeException translate(Script script, List<String> keys, Throwable error,
-			@Nullable String progress) {
+	private static RuntimeException translate(Script script, List<String> keys, Throwable error) {
 		if (contains(error, "OOM ")) {
-			ServerOutOfMemoryException translated = new ServerOutOfMemoryException(script.name(),
-					keys.isEmpty() ? "?" : keys.get(0), error);
-			if (progress != null) {
-				translated.addSuppressed(new IllegalStateException("Pipelined: " + progress));
-			}
-			return translated;
+			return new ServerOutOfMemoryException(script.name(), keys.isEmpty() ? "?" : keys.get(0), error);
+		}
+		RedisCommandExecutionException reply = errorReply(error);
+		if (reply != null && error instanceof RedisSystemException) {
+			// Spring's own message is a bare "Error in execution"
+			return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + reply.getMessage(), error);
 		}
 		if (error instanceof RuntimeException runtime) {
 			return runtime;
@@ -228,6 +329,59 @@ public class ScriptExecutor {
 	 * @param args the arguments, in {@code ARGV[]} order
 	 */
 	public record Invocation(List<String> keys, List<String> args) {
+
+	}
+
+	/**
+	 * What became of one invocation of a batch.
+	 *
+	 * @param status whether it applied
+	 * @param reply the raw reply when it applied, else empty
+	 * @param failure why it did not apply (or may not have), {@code null} when it applied
+	 * or was not run
+	 */
+	public record Outcome(Status status, List<Object> reply, @Nullable RuntimeException failure) {
+
+		static Outcome applied(List<Object> reply) {
+			return new Outcome(Status.APPLIED, reply, null);
+		}
+
+		static Outcome failed(RuntimeException failure) {
+			return new Outcome(Status.FAILED, List.of(), failure);
+		}
+
+		static Outcome unknown(RuntimeException failure) {
+			return new Outcome(Status.UNKNOWN, List.of(), failure);
+		}
+
+		static Outcome notRun() {
+			return new Outcome(Status.NOT_RUN, List.of(), null);
+		}
+
+	}
+
+	/**
+	 * Whether an invocation of a batch applied.
+	 */
+	public enum Status {
+
+		/** The script ran to its reply. */
+		APPLIED,
+
+		/**
+		 * The server answered with an error (such as {@code OOM}); a script raises its
+		 * errors before its first write, so nothing of this invocation was written.
+		 */
+		FAILED,
+
+		/**
+		 * No answer came (a timeout, a lost connection): the invocation may or may not have
+		 * applied.
+		 */
+		UNKNOWN,
+
+		/** Not run, because an earlier invocation of the batch failed. */
+		NOT_RUN
 
 	}
 

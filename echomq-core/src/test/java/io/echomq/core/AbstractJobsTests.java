@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,11 @@ import static org.awaitility.Awaitility.await;
 abstract class AbstractJobsTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	/** Counts its runs per key, or fails before any write when told to. */
+	private static final Script COUNTING = Script.of("counting",
+			"if ARGV[1] == 'fail' then return redis.error_reply('EMQTEST refused') end\n"
+					+ "return {redis.call('INCR', KEYS[1])}\n");
 
 	protected LettuceConnectionFactory connectionFactory;
 
@@ -346,6 +352,41 @@ abstract class AbstractJobsTests {
 	}
 
 	@Test
+	void batchShouldAccountForEveryCallWhenOneFails() {
+		this.jobs.executor().execute(COUNTING, List.of(counterKey("warm")), List.of("ok"));
+		List<ScriptExecutor.Outcome> outcomes = this.jobs.executor()
+			.executeAll(COUNTING, List.of(counting("a", "ok"), counting("b", "fail"), counting("c", "ok")));
+		assertThat(outcomes).extracting(ScriptExecutor.Outcome::status)
+			.startsWith(ScriptExecutor.Status.APPLIED, ScriptExecutor.Status.FAILED);
+		assertThat(outcomes.get(0).reply()).containsExactly(1L);
+		assertThat(outcomes.get(1).failure()).hasMessageContaining("EMQTEST refused");
+		assertThat(counter("a")).as("a call before the failure runs once").isEqualTo("1");
+		assertThat(counter("b")).isNull();
+		if (this.jobs.executor().isCluster()) {
+			// one call at a time on a cluster: the batch stops at the failure
+			assertThat(outcomes.get(2).status()).isEqualTo(ScriptExecutor.Status.NOT_RUN);
+			assertThat(counter("c")).isNull();
+		}
+		else {
+			// pipelined: the call after the failure was already sent, and it applied
+			assertThat(outcomes.get(2).status()).isEqualTo(ScriptExecutor.Status.APPLIED);
+			assertThat(counter("c")).isEqualTo("1");
+		}
+	}
+
+	@Test
+	void batchAfterScriptFlushShouldRunEveryCallOnce() {
+		this.jobs.executor().execute(COUNTING, List.of(counterKey("warm")), List.of("ok"));
+		flushScripts();
+		long before = this.jobs.executor().getEvalFallbacks();
+		List<ScriptExecutor.Outcome> outcomes = this.jobs.executor()
+			.executeAll(COUNTING, List.of(counting("a", "ok"), counting("b", "ok"), counting("c", "ok")));
+		assertThat(outcomes).extracting(ScriptExecutor.Outcome::status).containsOnly(ScriptExecutor.Status.APPLIED);
+		assertThat(List.of(counter("a"), counter("b"), counter("c"))).containsOnly("1");
+		assertThat(this.jobs.executor().getEvalFallbacks()).isGreaterThan(before);
+	}
+
+	@Test
 	void invalidInputShouldBeRejectedBeforeAnyWrite() {
 		long keysBefore = countQueueKeys();
 		assertThatExceptionOfType(InvalidQueueNameException.class)
@@ -552,6 +593,18 @@ abstract class AbstractJobsTests {
 		assertThat(dead).extracting(JobView::state).containsOnly(JobState.DEAD);
 		assertThat(inspector.dead(this.queue, 0, 1)).hasSize(1);
 		assertThat(inspector.job(this.queue, JobId.mint())).isNull();
+	}
+
+	private ScriptExecutor.Invocation counting(String name, String verdict) {
+		return new ScriptExecutor.Invocation(List.of(counterKey(name)), List.of(verdict));
+	}
+
+	private String counterKey(String name) {
+		return "emq-test:{" + this.queue + "}:" + name;
+	}
+
+	private @Nullable String counter(String name) {
+		return this.redis.opsForValue().get(counterKey(name));
 	}
 
 	protected String key(KeyType type) {

@@ -7,6 +7,7 @@ import io.echomq.test.server.ServerFlavor;
  *
  * @author EchoMQ
  */
+@RequiresServerBinary(ServerFlavor.VALKEY)
 class ValkeyFullServerTests extends AbstractFullServerTests {
 
 	@Override

@@ -7,6 +7,7 @@ import io.echomq.test.server.ServerFlavor;
  *
  * @author EchoMQ
  */
+@RequiresServerBinary(ServerFlavor.VALKEY)
 class ValkeySoakTests extends AbstractSoakTests {
 
 	@Override

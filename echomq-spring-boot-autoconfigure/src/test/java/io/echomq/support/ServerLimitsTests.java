@@ -1,101 +1,241 @@
 package io.echomq.support;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 import io.echomq.autoconfigure.EvictionPolicyCheck;
 import io.echomq.core.AuditReport;
 import io.echomq.core.EnqueueSpec;
+import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
+import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerBinary;
+import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * A full server ({@code maxmemory} with {@code noeviction}) refuses enqueues with a clear
- * error and nothing half-written; an evicting policy is warned about.
+ * error and nothing written, on every supported server; an evicting policy is warned
+ * about.
+ * <p>
+ * Every server checks the limit when a script starts, counting the memory that the
+ * script's own arguments take, and refuses the script at its first write that can grow
+ * memory only if it has not written yet. So a refused enqueue never wrote anything, a
+ * script that started under the limit runs to its end even past it, and right after a
+ * big enqueue was refused a smaller one may still fit.
  *
  * @author EchoMQ
  */
 class ServerLimitsTests {
 
+	private static final String PAYLOAD = "x".repeat(1000);
+
 	private TestServer server;
 
 	private LettuceConnectionFactory connectionFactory;
 
-	private Jobs jobs;
+	private StringRedisTemplate redis;
 
-	@BeforeEach
-	void setUp() {
-		this.server = TestRedisServer
-			.startOwned(ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
-		this.connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(this.server.host(), this.server.port()));
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
-	}
+	private Jobs jobs;
 
 	@AfterEach
 	void tearDown() throws Exception {
-		this.connectionFactory.destroy();
-		this.server.close();
+		if (this.connectionFactory != null) {
+			this.connectionFactory.destroy();
+		}
+		if (this.server != null) {
+			this.server.close();
+		}
 	}
 
-	@Test
-	void enqueueOnFullServerShouldFailClearlyAndWriteNothing() {
-		String payload = "x".repeat(1000);
-		List<String> chunk = Collections.nCopies(50, payload);
-		List<Integer> enqueued = new ArrayList<>();
-		ServerOutOfMemoryException failure = null;
-		for (int i = 0; i < 1000 && failure == null; i++) {
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(value = Server.class, names = "ANY", mode = EnumSource.Mode.EXCLUDE)
+	void enqueueOnFullServerShouldFailClearlyAndWriteNothing(Server kind) {
+		start(kind, ServerOptions.builder().maxMemoryPolicy("noeviction").build());
+		List<JobId> written = this.jobs.enqueueAll("full", Collections.nCopies(300, PAYLOAD), EnqueueSpec.defaults());
+		// well over the limit, further than any request's own buffers could tip it
+		setMaxMemory(usedMemory() / 2);
+		Map<String, String> before = dump();
+		for (int i = 0; i < 20; i++) {
+			assertThatExceptionOfType(ServerOutOfMemoryException.class)
+				.isThrownBy(() -> this.jobs.enqueue("full", PAYLOAD, EnqueueSpec.defaults()))
+				.withMessageContaining("'enqueue'")
+				.withMessageContaining("emq:{full}:pending")
+				.withMessageContaining("out of memory")
+				.withMessageContaining("nothing was written");
+		}
+		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(() -> this.jobs.enqueueAll("full",
+				Collections.nCopies(3 * Jobs.ENQUEUE_CHUNK + 50, PAYLOAD), EnqueueSpec.defaults()));
+		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(() -> this.jobs.enqueue("other",
+				PAYLOAD, EnqueueSpec.defaults().withDelay(Duration.ofMinutes(1))));
+		assertThat(dump()).as("keyspace after the refusals").isEqualTo(before);
+		AuditReport report = audit("full");
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.rows()).isEqualTo(written.size());
+		setMaxMemory(0);
+		JobId accepted = this.jobs.enqueue("full", PAYLOAD, EnqueueSpec.defaults());
+		assertThat(pending("full")).hasSize(written.size() + 1).contains(accepted.toString());
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(value = Server.class, names = "ANY", mode = EnumSource.Mode.EXCLUDE)
+	void batchesAtTheMemoryLimitShouldReportExactlyWhatWasWritten(Server kind) {
+		start(kind, ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
+		// three pipelined script calls per batch: at the limit some of a batch may apply
+		List<String> batch = Collections.nCopies(2 * Jobs.ENQUEUE_CHUNK + 50, PAYLOAD.substring(0, 500));
+		Set<String> reported = new HashSet<>();
+		int refusals = 0;
+		for (int i = 0; i < 200 && refusals < 5; i++) {
 			try {
-				enqueued.add(this.jobs.enqueueAll("full", chunk, EnqueueSpec.defaults()).size());
+				this.jobs.enqueueAll("edge", batch, EnqueueSpec.defaults()).forEach((id) -> reported.add(id.toString()));
+			}
+			catch (PartialEnqueueException ex) {
+				refusals++;
+				assertThat(ex.getCause()).isInstanceOf(ServerOutOfMemoryException.class);
+				assertThat(ex.getUnknown()).isEmpty();
+				assertThat(ex.getEnqueued()).isNotEmpty().hasSizeLessThan(batch.size());
+				assertThat(ex.getMessage()).contains("'edge'")
+					.contains(ex.getEnqueued().size() + " of " + batch.size() + " jobs were enqueued")
+					.contains("out of memory");
+				ex.getEnqueued().forEach((id) -> reported.add(id.toString()));
 			}
 			catch (ServerOutOfMemoryException ex) {
-				failure = ex;
+				refusals++;
 			}
 		}
-		assertThat(failure).isNotNull();
-		assertThat(failure.getMessage()).contains("'enqueue'").contains("emq:{full}:pending").contains("out of memory")
-			.contains("nothing was written");
-		AuditReport report = new QueueAuditor(this.jobs).audit("full", Duration.ofSeconds(5));
+		assertThat(refusals).as("the server filled up").isPositive();
+		assertThat(pending("edge")).isEqualTo(reported);
+		AuditReport report = audit("edge");
 		assertThat(report.violations()).isEmpty();
-		long written = enqueued.stream().mapToLong(Integer::longValue).sum();
-		assertThat(report.rows()).isEqualTo(written);
-		assertThat(report.total()).isEqualTo(written);
-		assertThatExceptionOfType(ServerOutOfMemoryException.class)
-			.isThrownBy(() -> this.jobs.enqueue("full", payload, EnqueueSpec.defaults()));
-		assertThat(new QueueAuditor(this.jobs).audit("full", Duration.ofSeconds(5)).rows()).isEqualTo(written);
+		assertThat(report.rows()).isEqualTo(reported.size());
 	}
 
 	@Test
 	void evictionPolicyCheckShouldWarnUnlessNoeviction() {
-		StringRedisTemplate template = new StringRedisTemplate(this.connectionFactory);
-		EvictionPolicyCheck check = new EvictionPolicyCheck(template);
+		start(Server.ANY, ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
+		EvictionPolicyCheck check = new EvictionPolicyCheck(this.redis);
 		assertThat(check.check()).isEmpty();
-		template.execute((org.springframework.data.redis.core.RedisCallback<Void>) (connection) -> {
+		this.redis.execute((RedisCallback<Void>) (connection) -> {
 			connection.serverCommands().setConfig("maxmemory-policy", "allkeys-lru");
 			return null;
 		});
 		assertThat(check.check()).hasValueSatisfying((warning) -> assertThat(warning).contains("'allkeys-lru'")
 			.contains("noeviction"));
+	}
+
+	private void start(Server kind, ServerOptions options) {
+		this.server = kind.start(options);
+		this.connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()));
+		this.connectionFactory.afterPropertiesSet();
+		this.connectionFactory.start();
+		this.redis = new StringRedisTemplate(this.connectionFactory);
+		this.jobs = new Jobs(new ScriptExecutor(this.redis), Keyspace.defaults());
+	}
+
+	private AuditReport audit(String queue) {
+		return new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5));
+	}
+
+	private Set<String> pending(String queue) {
+		Set<String> ids = this.redis.opsForZSet().range(Keyspace.defaults().queueKey(queue, KeyType.PENDING), 0, -1);
+		return (ids != null) ? ids : Set.of();
+	}
+
+	private long usedMemory() {
+		String info = this.redis.execute((RedisCallback<String>) (connection) -> connection.serverCommands()
+			.info("memory")
+			.getProperty("used_memory"));
+		return Long.parseLong(info);
+	}
+
+	private void setMaxMemory(long bytes) {
+		this.redis.execute((RedisCallback<Void>) (connection) -> {
+			connection.serverCommands().setConfig("maxmemory", Long.toString(bytes));
+			return null;
+		});
+	}
+
+	/**
+	 * Return every key with its {@code DUMP}, to tell whether anything at all changed.
+	 */
+	private Map<String, String> dump() {
+		return this.redis.execute((RedisCallback<Map<String, String>>) (connection) -> {
+			Map<String, String> dump = new TreeMap<>();
+			for (byte[] key : keys(connection)) {
+				byte[] value = connection.keyCommands().dump(key);
+				dump.put(new String(key, StandardCharsets.UTF_8),
+						(value != null) ? HexFormat.of().formatHex(value) : "");
+			}
+			return dump;
+		});
+	}
+
+	private static Set<byte[]> keys(RedisConnection connection) {
+		Set<byte[]> keys = connection.keyCommands().keys("*".getBytes(StandardCharsets.UTF_8));
+		return (keys != null) ? keys : Set.of();
+	}
+
+	/**
+	 * The servers these tests run on: the oldest supported one, Redis 6.2 (the embedded
+	 * binary, always there), and Redis and Valkey from {@code PATH}, which CI requires
+	 * and which are skipped elsewhere when not installed.
+	 */
+	enum Server {
+
+		REDIS_6_2_EMBEDDED(null), REDIS(ServerFlavor.REDIS), VALKEY(ServerFlavor.VALKEY), ANY(null);
+
+		private final ServerFlavor flavor;
+
+		Server(ServerFlavor flavor) {
+			this.flavor = flavor;
+		}
+
+		TestServer start(ServerOptions options) {
+			if (this == REDIS_6_2_EMBEDDED) {
+				TestServer server = TestRedisServer.startEmbedded(options);
+				assertThat(server.version()).startsWith("6.2.");
+				return server;
+			}
+			if (this.flavor == null) {
+				return TestRedisServer.startOwned(options);
+			}
+			if (!"true".equalsIgnoreCase(System.getenv("CI"))) {
+				assumeThat(ServerBinary.onPath(this.flavor)).as("%s is not installed (CI requires it)",
+						this.flavor.serverExecutable())
+					.isPresent();
+			}
+			return TestRedisServer.startOwned(this.flavor, options);
+		}
+
 	}
 
 }

@@ -164,6 +164,23 @@ public final class TestRedisServer {
 	}
 
 	/**
+	 * Start the Redis binary shipped inside the embedded-redis jar as a process this JVM
+	 * owns, whatever is on {@code PATH}: Redis 6.2, the oldest server EchoMQ supports.
+	 * @param options e.g. with a {@code maxmemory}
+	 * @return the server, to be closed by the caller; {@link TestServer#process()} is
+	 * present
+	 * @throws IllegalStateException if embedded-redis is not on the class path or ships no
+	 * binary for this platform
+	 */
+	public static TestServer startEmbedded(ServerOptions options) {
+		ServerBinary binary = ServerBinary.embedded()
+			.orElseThrow(() -> new IllegalStateException("No embedded Redis binary: com.github.codemonstur:embedded-redis "
+					+ "is not on the class path or ships none for " + System.getProperty("os.name") + "/"
+					+ System.getProperty("os.arch")));
+		return own(binary, options, ServerSource.EMBEDDED);
+	}
+
+	/**
 	 * Start a local cluster from Valkey on {@code PATH}, else (outside CI only) Redis on
 	 * {@code PATH}, else the embedded Redis binary.
 	 * @param masters the number of masters
