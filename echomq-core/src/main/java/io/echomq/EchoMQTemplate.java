@@ -1,7 +1,6 @@
 package io.echomq;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -216,8 +215,13 @@ public class EchoMQTemplate {
 	private EnqueueSpec spec(String queue, EnqueueOptions options, Map<String, String> fields) {
 		int maxAttempts = (options.maxAttempts() != null) ? options.maxAttempts()
 				: this.defaultMaxAttempts.apply(queue);
-		return new EnqueueSpec(maxAttempts, options.priority(),
-				(options.delay() != null) ? options.delay() : Duration.ZERO, options.runAt(), fields);
+		EnqueueSpec spec = EnqueueSpec.defaults()
+			.withMaxAttempts(maxAttempts)
+			.withPriority(options.priority())
+			.withRunAt(options.runAt())
+			.withTimeout(options.timeout())
+			.withFields(fields);
+		return (options.delay() != null) ? spec.withDelay(options.delay()) : spec;
 	}
 
 	/**

@@ -2,51 +2,34 @@ package io.echomq;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
 
 import io.echomq.core.EnqueueSpec;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Options for one enqueue: delay or run-at, priority and attempt budget. Immutable;
- * each {@code with*} method returns a copy.
+ * Options for one enqueue: delay or run-at, priority, attempt budget, handler timeout and
+ * whether to wait for the surrounding transaction's commit. Immutable; each
+ * {@code with*} method returns a validated copy.
  *
- * @param delay how long after enqueue the job becomes claimable, {@code null} for none;
- * at most {@link EnqueueSpec#MAX_DELAY}
- * @param runAt an absolute run-at (wins over {@code delay}), {@code null} for none; from
- * the epoch to {@link EnqueueSpec#LATEST_RUN_AT}
- * @param priority higher runs sooner; 0 keeps enqueue order
- * @param maxAttempts the attempt budget, {@code null} to use the queue's configured
- * default
- * @param afterCommit whether an enqueue inside a transaction waits for its commit,
- * {@code null} for the template's default
  * @author EchoMQ
  * @since 0.1.0
  */
-public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, int priority,
-		@Nullable Integer maxAttempts, @Nullable Boolean afterCommit) {
+public final class EnqueueOptions {
 
-	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(null, null, 0, null, null);
+	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(new Values());
 
-	/**
-	 * Validate the options.
-	 * @param delay the delay
-	 * @param runAt the run-at
-	 * @param priority the priority
-	 * @param maxAttempts the attempt budget
-	 * @param afterCommit whether to wait for the transaction's commit
-	 */
-	public EnqueueOptions {
-		if (delay != null) {
-			EnqueueSpec.checkDelay(delay);
-		}
-		EnqueueSpec.checkRunAt(runAt);
-		if (maxAttempts != null && maxAttempts < 1) {
-			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
-		}
+	private final Values values;
+
+	private EnqueueOptions(Values values) {
+		this.values = values;
 	}
 
 	/**
-	 * Return the default options: run now, priority 0, the queue's attempt budget.
+	 * Return the default options: run now, priority 0, the queue's attempt budget, the
+	 * listener's timeout, the template's transaction behaviour.
 	 * @return the defaults
 	 */
 	public static EnqueueOptions defaults() {
@@ -63,21 +46,74 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	}
 
 	/**
+	 * Return how long after enqueue the job becomes claimable.
+	 * @return the delay, or {@code null} for none
+	 */
+	public @Nullable Duration delay() {
+		return this.values.delay;
+	}
+
+	/**
+	 * Return the absolute run-at, which wins over {@link #delay()}.
+	 * @return the run-at, or {@code null} for none
+	 */
+	public @Nullable Instant runAt() {
+		return this.values.runAt;
+	}
+
+	/**
+	 * Return the priority: higher runs sooner; 0 keeps enqueue order.
+	 * @return the priority
+	 */
+	public int priority() {
+		return this.values.priority;
+	}
+
+	/**
+	 * Return the attempt budget.
+	 * @return the budget, or {@code null} for the queue's configured default
+	 */
+	public @Nullable Integer maxAttempts() {
+		return this.values.maxAttempts;
+	}
+
+	/**
+	 * Return the job's own handler timeout.
+	 * @return the timeout, or {@code null} for the listener's
+	 */
+	public @Nullable Duration timeout() {
+		return this.values.timeout;
+	}
+
+	/**
+	 * Return whether an enqueue inside a transaction waits for its commit.
+	 * @return the choice, or {@code null} for the template's default
+	 */
+	public @Nullable Boolean afterCommit() {
+		return this.values.afterCommit;
+	}
+
+	/**
 	 * Return a copy with a delay.
-	 * @param delay the delay
+	 * @param delay the delay, not negative and at most {@link EnqueueSpec#MAX_DELAY}
 	 * @return the copy
 	 */
 	public EnqueueOptions withDelay(Duration delay) {
-		return new EnqueueOptions(delay, this.runAt, this.priority, this.maxAttempts, this.afterCommit);
+		EnqueueSpec.checkDelay(delay);
+		return with((values) -> values.delay = delay);
 	}
 
 	/**
 	 * Return a copy with an absolute run-at.
-	 * @param runAt the run-at
+	 * @param runAt the run-at, from the epoch to {@link EnqueueSpec#LATEST_RUN_AT}
 	 * @return the copy
 	 */
 	public EnqueueOptions withRunAt(Instant runAt) {
-		return new EnqueueOptions(this.delay, runAt, this.priority, this.maxAttempts, this.afterCommit);
+		if (runAt == null) {
+			throw new IllegalArgumentException("runAt must not be null");
+		}
+		EnqueueSpec.checkRunAt(runAt);
+		return with((values) -> values.runAt = runAt);
 	}
 
 	/**
@@ -86,16 +122,32 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	 * @return the copy
 	 */
 	public EnqueueOptions withPriority(int priority) {
-		return new EnqueueOptions(this.delay, this.runAt, priority, this.maxAttempts, this.afterCommit);
+		return with((values) -> values.priority = priority);
 	}
 
 	/**
 	 * Return a copy with an attempt budget.
-	 * @param maxAttempts the attempts before dead-lettering
+	 * @param maxAttempts the attempts before dead-lettering, at least 1
 	 * @return the copy
 	 */
 	public EnqueueOptions withMaxAttempts(int maxAttempts) {
-		return new EnqueueOptions(this.delay, this.runAt, this.priority, maxAttempts, this.afterCommit);
+		if (maxAttempts < 1) {
+			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
+		}
+		return with((values) -> values.maxAttempts = maxAttempts);
+	}
+
+	/**
+	 * Return a copy with the job's own handler timeout, which wins over the listener's:
+	 * past it the handler thread is interrupted and the attempt counts as failed.
+	 * @param timeout the timeout, at least 1 ms
+	 * @return the copy
+	 */
+	public EnqueueOptions withTimeout(Duration timeout) {
+		if (timeout == null || timeout.toMillis() <= 0) {
+			throw new IllegalArgumentException("timeout must be at least 1ms, was " + timeout);
+		}
+		return with((values) -> values.timeout = timeout);
 	}
 
 	/**
@@ -106,7 +158,79 @@ public record EnqueueOptions(@Nullable Duration delay, @Nullable Instant runAt, 
 	 * @return the copy
 	 */
 	public EnqueueOptions withAfterCommit(boolean afterCommit) {
-		return new EnqueueOptions(this.delay, this.runAt, this.priority, this.maxAttempts, afterCommit);
+		return with((values) -> values.afterCommit = afterCommit);
+	}
+
+	private EnqueueOptions with(Consumer<Values> change) {
+		Values copy = this.values.copy();
+		change.accept(copy);
+		return new EnqueueOptions(copy);
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (this == other) || (other instanceof EnqueueOptions options && this.values.equals(options.values));
+	}
+
+	@Override
+	public int hashCode() {
+		return this.values.hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return "EnqueueOptions" + this.values;
+	}
+
+	/**
+	 * The mutable copy a {@code with*} method changes before it is frozen in new options.
+	 */
+	private static final class Values {
+
+		@Nullable Duration delay;
+
+		@Nullable Instant runAt;
+
+		int priority;
+
+		@Nullable Integer maxAttempts;
+
+		@Nullable Duration timeout;
+
+		@Nullable Boolean afterCommit;
+
+		Values copy() {
+			Values copy = new Values();
+			copy.delay = this.delay;
+			copy.runAt = this.runAt;
+			copy.priority = this.priority;
+			copy.maxAttempts = this.maxAttempts;
+			copy.timeout = this.timeout;
+			copy.afterCommit = this.afterCommit;
+			return copy;
+		}
+
+		private List<Object> all() {
+			return Arrays.asList(this.delay, this.runAt, this.priority, this.maxAttempts, this.timeout,
+					this.afterCommit);
+		}
+
+		@Override
+		public boolean equals(@Nullable Object other) {
+			return other instanceof Values values && all().equals(values.all());
+		}
+
+		@Override
+		public int hashCode() {
+			return all().hashCode();
+		}
+
+		@Override
+		public String toString() {
+			return "[delay=" + this.delay + ", runAt=" + this.runAt + ", priority=" + this.priority + ", maxAttempts="
+					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + "]";
+		}
+
 	}
 
 }

@@ -2,26 +2,22 @@ package io.echomq.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * How jobs are enqueued: attempts, priority, delay and extra row fields.
+ * How jobs are enqueued: attempts, priority, delay or run-at, a handler timeout and extra
+ * row fields. Immutable; each {@code with*} method returns a validated copy.
  *
- * @param maxAttempts how many attempts a job gets before it is dead-lettered (at least 1)
- * @param priority higher runs sooner; 0 keeps mint order
- * @param delay how long after enqueue (server time) the job becomes claimable, at most
- * {@link #MAX_DELAY}
- * @param runAt an absolute run-at that wins over {@code delay} (from the epoch to
- * {@link #LATEST_RUN_AT}), or {@code null}
- * @param fields extra row fields (such as trace headers); names must not clash with the
- * engine's own
  * @author EchoMQ
  * @since 0.1.0
  */
-public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullable Instant runAt,
-		Map<String, String> fields) {
+public final class EnqueueSpec {
 
 	/** Row field of a job's own handler timeout, in milliseconds. */
 	public static final String TIMEOUT_FIELD = "timeout";
@@ -43,26 +39,21 @@ public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullab
 			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "released",
 			TIMEOUT_FIELD);
 
+	private static final EnqueueSpec DEFAULTS = new EnqueueSpec(new Values());
+
+	private final Values values;
+
+	private EnqueueSpec(Values values) {
+		this.values = values;
+	}
+
 	/**
-	 * Validate the spec.
-	 * @param maxAttempts how many attempts a job gets
-	 * @param priority the priority
-	 * @param delay the delay
-	 * @param runAt the absolute run-at
-	 * @param fields extra row fields
+	 * Return the default spec: 3 attempts, priority 0, no delay, no timeout, no extra
+	 * fields.
+	 * @return the default spec
 	 */
-	public EnqueueSpec {
-		if (maxAttempts < 1) {
-			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
-		}
-		checkDelay(delay);
-		checkRunAt(runAt);
-		fields = Map.copyOf(fields);
-		for (String field : fields.keySet()) {
-			if (RESERVED_FIELDS.contains(field)) {
-				throw new IllegalArgumentException("Row field '" + field + "' is reserved by EchoMQ");
-			}
-		}
+	public static EnqueueSpec defaults() {
+		return DEFAULTS;
 	}
 
 	/**
@@ -93,20 +84,77 @@ public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullab
 	}
 
 	/**
-	 * Return the default spec: 3 attempts, priority 0, no delay.
-	 * @return the default spec
+	 * Return how many attempts a job gets before it is dead-lettered.
+	 * @return the attempts, at least 1
 	 */
-	public static EnqueueSpec defaults() {
-		return new EnqueueSpec(3, 0, Duration.ZERO, null, Map.of());
+	public int maxAttempts() {
+		return this.values.maxAttempts;
+	}
+
+	/**
+	 * Return the priority: higher runs sooner; 0 keeps mint order.
+	 * @return the priority
+	 */
+	public int priority() {
+		return this.values.priority;
+	}
+
+	/**
+	 * Return how long after enqueue (server time) the job becomes claimable.
+	 * @return the delay, at most {@link #MAX_DELAY}
+	 */
+	public Duration delay() {
+		return this.values.delay;
+	}
+
+	/**
+	 * Return the absolute run-at that wins over {@link #delay()}.
+	 * @return the run-at, or {@code null}
+	 */
+	public @Nullable Instant runAt() {
+		return this.values.runAt;
+	}
+
+	/**
+	 * Return the job's own handler timeout, kept on its row.
+	 * @return the timeout, or {@code null} for the listener's
+	 */
+	public @Nullable Duration timeout() {
+		return this.values.timeout;
+	}
+
+	/**
+	 * Return the extra row fields (such as trace headers).
+	 * @return the fields, never {@code null}
+	 */
+	public Map<String, String> fields() {
+		return this.values.fields;
+	}
+
+	/**
+	 * Return the row fields the enqueue writes besides the engine's core ones: the extra
+	 * fields plus those of options kept on the row (such as the timeout).
+	 * @return the fields to write
+	 */
+	public Map<String, String> rowFields() {
+		if (this.values.timeout == null) {
+			return this.values.fields;
+		}
+		Map<String, String> all = new LinkedHashMap<>(this.values.fields);
+		all.put(TIMEOUT_FIELD, Long.toString(this.values.timeout.toMillis()));
+		return all;
 	}
 
 	/**
 	 * Return a copy with another number of attempts.
-	 * @param maxAttempts the attempts
+	 * @param maxAttempts the attempts, at least 1
 	 * @return the new spec
 	 */
 	public EnqueueSpec withMaxAttempts(int maxAttempts) {
-		return new EnqueueSpec(maxAttempts, this.priority, this.delay, this.runAt, this.fields);
+		if (maxAttempts < 1) {
+			throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
+		}
+		return with((values) -> values.maxAttempts = maxAttempts);
 	}
 
 	/**
@@ -115,7 +163,7 @@ public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullab
 	 * @return the new spec
 	 */
 	public EnqueueSpec withPriority(int priority) {
-		return new EnqueueSpec(this.maxAttempts, priority, this.delay, this.runAt, this.fields);
+		return with((values) -> values.priority = priority);
 	}
 
 	/**
@@ -124,25 +172,116 @@ public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullab
 	 * @return the new spec
 	 */
 	public EnqueueSpec withDelay(Duration delay) {
-		return new EnqueueSpec(this.maxAttempts, this.priority, delay, this.runAt, this.fields);
+		checkDelay(delay);
+		return with((values) -> values.delay = delay);
 	}
 
 	/**
 	 * Return a copy with an absolute run-at.
-	 * @param runAt the run-at
+	 * @param runAt the run-at, or {@code null} for none
 	 * @return the new spec
 	 */
 	public EnqueueSpec withRunAt(@Nullable Instant runAt) {
-		return new EnqueueSpec(this.maxAttempts, this.priority, this.delay, runAt, this.fields);
+		checkRunAt(runAt);
+		return with((values) -> values.runAt = runAt);
+	}
+
+	/**
+	 * Return a copy with the job's own handler timeout.
+	 * @param timeout the timeout, at least 1 ms, or {@code null} for the listener's
+	 * @return the new spec
+	 */
+	public EnqueueSpec withTimeout(@Nullable Duration timeout) {
+		if (timeout != null && timeout.toMillis() <= 0) {
+			throw new IllegalArgumentException("timeout must be at least 1ms, was " + timeout);
+		}
+		return with((values) -> values.timeout = timeout);
 	}
 
 	/**
 	 * Return a copy with extra row fields.
-	 * @param fields the fields
+	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS}
 	 * @return the new spec
 	 */
 	public EnqueueSpec withFields(Map<String, String> fields) {
-		return new EnqueueSpec(this.maxAttempts, this.priority, this.delay, this.runAt, fields);
+		Map<String, String> copy = Map.copyOf(fields);
+		for (String field : copy.keySet()) {
+			if (RESERVED_FIELDS.contains(field)) {
+				throw new IllegalArgumentException("Row field '" + field + "' is reserved by EchoMQ");
+			}
+		}
+		return with((values) -> values.fields = copy);
+	}
+
+	private EnqueueSpec with(Consumer<Values> change) {
+		Values copy = this.values.copy();
+		change.accept(copy);
+		return new EnqueueSpec(copy);
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (this == other) || (other instanceof EnqueueSpec spec && this.values.equals(spec.values));
+	}
+
+	@Override
+	public int hashCode() {
+		return this.values.hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return "EnqueueSpec" + this.values;
+	}
+
+	/**
+	 * The mutable copy a {@code with*} method changes before it is frozen in a new spec.
+	 */
+	private static final class Values {
+
+		int maxAttempts = 3;
+
+		int priority;
+
+		Duration delay = Duration.ZERO;
+
+		@Nullable Instant runAt;
+
+		@Nullable Duration timeout;
+
+		Map<String, String> fields = Map.of();
+
+		Values copy() {
+			Values copy = new Values();
+			copy.maxAttempts = this.maxAttempts;
+			copy.priority = this.priority;
+			copy.delay = this.delay;
+			copy.runAt = this.runAt;
+			copy.timeout = this.timeout;
+			copy.fields = this.fields;
+			return copy;
+		}
+
+		private List<Object> all() {
+			return Arrays.asList(this.maxAttempts, this.priority, this.delay, this.runAt, this.timeout, this.fields);
+		}
+
+		@Override
+		public boolean equals(@Nullable Object other) {
+			return other instanceof Values values && all().equals(values.all());
+		}
+
+		@Override
+		public int hashCode() {
+			return all().hashCode();
+		}
+
+		@Override
+		public String toString() {
+			return "[maxAttempts=" + this.maxAttempts + ", priority=" + this.priority + ", delay=" + this.delay
+					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet() + "]";
+		}
+
 	}
 
 }

@@ -149,13 +149,14 @@ public class Jobs {
 			keys.add(this.keyspace.queueKey(queue, KeyType.SCHEDULE));
 			keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
 			keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
-			List<String> args = new ArrayList<>(5 + 2 * spec.fields().size() + 2 * chunk.size());
+			Map<String, String> rowFields = spec.rowFields();
+			List<String> args = new ArrayList<>(5 + 2 * rowFields.size() + 2 * chunk.size());
 			args.add(Integer.toString(spec.maxAttempts()));
 			args.add(Integer.toString(spec.priority()));
 			args.add(Long.toString(spec.delay().toMillis()));
 			args.add((spec.runAt() != null) ? Long.toString(spec.runAt().toEpochMilli()) : "");
-			args.add(Integer.toString(spec.fields().size()));
-			spec.fields().forEach((name, value) -> {
+			args.add(Integer.toString(rowFields.size()));
+			rowFields.forEach((name, value) -> {
 				args.add(name);
 				args.add(value);
 			});

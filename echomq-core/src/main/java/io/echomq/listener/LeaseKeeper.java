@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.echomq.core.TransitionResult;
 import io.echomq.support.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 

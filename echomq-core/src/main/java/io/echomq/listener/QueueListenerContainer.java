@@ -6,14 +6,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
-import io.echomq.core.TransitionResult;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
