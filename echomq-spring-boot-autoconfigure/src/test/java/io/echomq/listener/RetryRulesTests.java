@@ -101,6 +101,17 @@ class RetryRulesTests {
 		});
 	}
 
+	@Test
+	void jobsOwnTimeoutWinsOverTheListeners() {
+		runner().run((context) -> {
+			JobId id = context.getBean(EchoMQTemplate.class)
+				.enqueue("slow-by-property", "x",
+						EnqueueOptions.defaults().withMaxAttempts(1).withTimeout(Duration.ofMillis(250)));
+			assertDead("slow-by-property", id, "1", "timed out after PT0.25S");
+			assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
+		});
+	}
+
 	private void assertDead(String queue, JobId id, String attempts, String error) {
 		Map<String, String> row = awaitRow(queue, id, "dead");
 		assertThat(row).containsEntry("attempts", attempts);
