@@ -27,7 +27,7 @@ public record EnqueueSpec(int maxAttempts, int priority, Duration delay, @Nullab
 	/** Row fields the engine owns. */
 	public static final java.util.Set<String> RESERVED_FIELDS = java.util.Set.of("state", "attempts", "max_attempts",
 			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "released",
-			TIMEOUT_FIELD);
+			TIMEOUT_FIELD, "quarantined_from", "quarantine_reason");
 
 	/**
 	 * Validate the spec.

@@ -55,6 +55,9 @@ abstract class AbstractMalformedRowsTests {
 
 	private static final Duration TOLERANCE = Duration.ofHours(1);
 
+	/** The token of the planted rows, whose attempts is 1. */
+	private static final FencingToken TOKEN = FencingToken.of(1);
+
 	protected LettuceConnectionFactory connectionFactory;
 
 	protected StringRedisTemplate redis;
@@ -101,7 +104,7 @@ abstract class AbstractMalformedRowsTests {
 	@EnumSource
 	void completeShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.complete(this.queue, id, 1));
+		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.complete(this.queue, id, TOKEN));
 	}
 
 	@ParameterizedTest
@@ -109,35 +112,35 @@ abstract class AbstractMalformedRowsTests {
 	void retryShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
 		assertFencedVerbLeavesItAsItIs(id, malformation,
-				() -> this.jobs.retry(this.queue, id, 1, "boom", Duration.ofMinutes(1)));
+				() -> this.jobs.retry(this.queue, id, TOKEN, "boom", Duration.ofMinutes(1)));
 	}
 
 	@ParameterizedTest
 	@EnumSource
 	void retryToPendingShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.retry(this.queue, id, 1, "boom", Duration.ZERO));
+		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.retry(this.queue, id, TOKEN, "boom", Duration.ZERO));
 	}
 
 	@ParameterizedTest
 	@EnumSource
 	void deadLetterShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.deadLetter(this.queue, id, 1, "fatal"));
+		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.deadLetter(this.queue, id, TOKEN, "fatal"));
 	}
 
 	@ParameterizedTest
 	@EnumSource
 	void extendShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.extend(this.queue, id, 1, LEASE));
+		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.extend(this.queue, id, TOKEN, LEASE));
 	}
 
 	@ParameterizedTest
 	@EnumSource
 	void releaseShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.release(this.queue, id, 1));
+		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.release(this.queue, id, TOKEN));
 	}
 
 	@ParameterizedTest
