@@ -40,11 +40,12 @@ import org.springframework.util.Assert;
  * <p>
  * The audit never blocks the server for long: it reads each location in pages of
  * {@value #PAGE} members ({@code ZRANGE} by rank), the page's rows with one pipelined
- * {@code HMGET} each, the row keys with {@code SCAN} ({@code COUNT} {@value #PAGE})
- * checked against the locations with one {@code ZMSCORE} per location and page; so no
- * single command touches more than {@value #PAGE} members, and the client holds one
- * page at a time, not the queue. It lists at most {@value #MAX_LISTED} violations and
- * counts the rest.
+ * {@code HMGET} each, the row keys with {@code SCAN} ({@code COUNT} {@value #SCAN_COUNT})
+ * checked against the locations with one {@code ZMSCORE} per location and batch of
+ * {@value #SCAN_COUNT}; each of these commands runs in well under a millisecond on a
+ * queue of a million jobs (docs/BENCHMARKS.md), and the client holds one page at a
+ * time, not the queue. It lists at most {@value #MAX_LISTED} violations and counts the
+ * rest.
  * <p>
  * The audit reads page after page, so it is exact only for a quiescent queue (at the end
  * of a test, or with listeners paused); on a busy queue a job that moves between two
@@ -57,6 +58,12 @@ public class QueueAuditor {
 
 	/** Most members one command reads, and most commands one pipelined batch sends. */
 	public static final int PAGE = 1_000;
+
+	/**
+	 * The {@code COUNT} of each {@code SCAN} for row keys, and the ids one
+	 * {@code ZMSCORE} checks: both cost the server about a microsecond per key.
+	 */
+	public static final int SCAN_COUNT = 250;
 
 	/** Most violations a report lists; the rest are only counted. */
 	public static final int MAX_LISTED = 1_000;
@@ -283,8 +290,8 @@ public class QueueAuditor {
 	 */
 	private long auditRows(String queue, String prefix, Findings findings) {
 		Set<String> orphans = new HashSet<>();
-		List<String> batch = new ArrayList<>(PAGE);
-		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(prefix) + "*").count(PAGE).build();
+		List<String> batch = new ArrayList<>(SCAN_COUNT);
+		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(prefix) + "*").count(SCAN_COUNT).build();
 		this.template.execute((RedisCallback<Void>) (connection) -> {
 			try (Cursor<byte[]> cursor = scan(connection, prefix, options)) {
 				while (cursor.hasNext()) {
@@ -294,7 +301,7 @@ public class QueueAuditor {
 						continue;
 					}
 					batch.add(id);
-					if (batch.size() == PAGE) {
+					if (batch.size() == SCAN_COUNT) {
 						findOrphans(queue, batch, orphans);
 						batch.clear();
 					}

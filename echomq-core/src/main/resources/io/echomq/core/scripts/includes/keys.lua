@@ -20,14 +20,10 @@ local function require_zset(key)
 end
 
 local function counter_ok(key, field)
-  local t = key_type(key)
-  if t == 'none' then
-    return true
-  end
-  if t ~= 'hash' then
+  local value = redis.pcall('HGET', key, field)
+  if type(value) == 'table' and value.err then
     return false
   end
-  local value = redis.call('HGET', key, field)
   return not value or int(value) ~= nil
 end
 
