@@ -144,6 +144,7 @@ public final class Harness {
 			case "memory" -> new MemoryFigure();
 			case "depth" -> new DepthFigure();
 			case "queues" -> new QueuesFigure();
+			case "audit" -> new AuditFigure();
 			default -> throw new IllegalArgumentException("Unknown figure group '" + group + "'");
 		};
 	}

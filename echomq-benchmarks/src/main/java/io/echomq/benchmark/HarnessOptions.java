@@ -24,14 +24,16 @@ import org.jspecify.annotations.Nullable;
  * default
  * @param quietPercent wait before each run until other processes use less than this
  * share of one core, or {@code null} not to wait
+ * @param auditJobsOption the jobs of the audit figure, or {@code null} for the scale's
  * @author EchoMQ
  */
 record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String> figures,
 		List<ConsumerKind> consumers, List<Integer> depths, List<Integer> queueCounts, List<String> serverArgs,
-		@Nullable Double idleSeconds, @Nullable Double settleSeconds, @Nullable Double quietPercent) {
+		@Nullable Double idleSeconds, @Nullable Double settleSeconds, @Nullable Double quietPercent,
+		@Nullable Integer auditJobsOption) {
 
 	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth",
-			"queues");
+			"queues", "audit");
 
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]
@@ -40,7 +42,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			                             outside CI, the next of valkey, redis, embedded Redis 6.2
 			  --runs N                   measured runs per figure, the median is printed (default 3)
 			  --smoke                    tiny sizes, 1 run (what the build's smoke test runs)
-			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues (default all)
+			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues,audit
+			                             (default all)
 			  --consumers a,b            listener,engine (default both; engine is the raw Jobs baseline)
 			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)
 			  --queues 1,10,100          queue counts of the queue figures (default 1,10,100)
@@ -49,6 +52,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			  --settle-seconds S         how long idle consumers run before it is (default 5)
 			  --quiet PERCENT            before each run, wait (up to 5 min) until other processes use
 			                             less than PERCENT of one core (a shared machine)
+			  --audit-jobs N             jobs of the audit figure (default 100000; 1000000 for the 1M figure)
 			""";
 
 	/**
@@ -69,6 +73,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		Double idleSeconds = null;
 		Double settleSeconds = null;
 		Double quietPercent = null;
+		Integer auditJobs = null;
 		for (int i = 0; i < args.length; i++) {
 			String arg = args[i];
 			switch (arg) {
@@ -83,6 +88,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 				case "--idle-seconds" -> idleSeconds = Double.parseDouble(value(args, ++i, arg));
 				case "--settle-seconds" -> settleSeconds = Double.parseDouble(value(args, ++i, arg));
 				case "--quiet" -> quietPercent = Double.parseDouble(value(args, ++i, arg));
+				case "--audit-jobs" -> auditJobs = Integer.parseInt(value(args, ++i, arg));
 				default -> throw new IllegalArgumentException("Unknown argument '" + arg + "'\n" + USAGE);
 			}
 		}
@@ -90,13 +96,16 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		if (effectiveRuns < 1) {
 			throw new IllegalArgumentException("--runs must be at least 1");
 		}
+		if (auditJobs != null && auditJobs < 10) {
+			throw new IllegalArgumentException("--audit-jobs must be at least 10");
+		}
 		if (consumers.isEmpty()) {
 			throw new IllegalArgumentException("--consumers names none");
 		}
 		return new HarnessOptions(server, effectiveRuns, smoke, figures, consumers,
 				(depths != null) ? depths : (smoke ? List.of(1_000) : List.of(1_000, 10_000, 100_000)),
 				(queueCounts != null) ? queueCounts : (smoke ? List.of(1, 10) : List.of(1, 10, 100)),
-				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent);
+				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent, auditJobs);
 	}
 
 	/**
@@ -107,6 +116,15 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		Scale scale = this.smoke ? Scale.smoke() : Scale.full();
 		return scale.withIdle((this.idleSeconds != null) ? this.idleSeconds : scale.idleSeconds(),
 				(this.settleSeconds != null) ? this.settleSeconds : scale.settleSeconds());
+	}
+
+	/**
+	 * Return the jobs of the audit figure.
+	 * @param scale the sizes of the run
+	 * @return {@code --audit-jobs}, or the scale's
+	 */
+	int auditJobs(Scale scale) {
+		return (this.auditJobsOption != null) ? this.auditJobsOption : scale.auditJobs();
 	}
 
 	/**

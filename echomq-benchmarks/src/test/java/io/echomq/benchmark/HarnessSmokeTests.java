@@ -46,7 +46,8 @@ class HarnessSmokeTests {
 		}
 		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures("--smoke"));
 		assertThat(figures).contains("drain.listener.c16", "drain.engine.c16", "latency.listener.p50",
-				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain");
+				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain",
+				"audit.longest_command");
 	}
 
 	@Test
@@ -64,13 +65,14 @@ class HarnessSmokeTests {
 	@Test
 	void optionsAreParsed() {
 		HarnessOptions options = HarnessOptions.parse("--server", "redis", "--runs", "5", "--figures", "drain,memory",
-				"--consumers", "engine", "--depths", "1000,1000000", "--queues", "1,100");
+				"--consumers", "engine", "--depths", "1000,1000000", "--queues", "1,100", "--audit-jobs", "1000000");
 		assertThat(options.server().name()).isEqualTo("REDIS");
 		assertThat(options.runs()).isEqualTo(5);
 		assertThat(options.figures()).containsExactly("drain", "memory");
 		assertThat(options.consumers()).containsExactly(ConsumerKind.ENGINE);
 		assertThat(options.depths()).containsExactly(1000, 1_000_000);
 		assertThat(options.queueCounts()).containsExactly(1, 100);
+		assertThat(options.auditJobs(options.scale())).isEqualTo(1_000_000);
 		assertThat(Harness.expectedFigures("--figures", "memory")).containsExactly("memory.per_pending_job",
 				"memory.row", "memory.pending_index_per_job", "noise.memory.other_cpu");
 	}

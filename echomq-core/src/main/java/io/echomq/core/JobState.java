@@ -20,7 +20,15 @@ public enum JobState {
 	SCHEDULE(KeyType.SCHEDULE),
 
 	/** In {@code dead}, terminal until replayed. */
-	DEAD(KeyType.DEAD);
+	DEAD(KeyType.DEAD),
+
+	/**
+	 * In {@code quarantine}: the row was malformed or its id sat in a location its state
+	 * did not name, so no transition could move it; the row (when there is one) keeps
+	 * {@code quarantined_from} and {@code quarantine_reason}. Nothing leaves quarantine but
+	 * by hand.
+	 */
+	QUARANTINE(KeyType.QUARANTINE);
 
 	private final KeyType location;
 

@@ -3,7 +3,9 @@ package io.echomq.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.util.Assert;
@@ -23,6 +27,14 @@ import org.springframework.util.Assert;
  * candidates by the caller, so that the candidates' row keys can be declared: a peek
  * ({@code ZRANGE}), or the hint a previous claim returned. A candidate that moved in
  * between is skipped by the script, never moved twice.
+ * <p>
+ * No script writes to what it could not validate. A member a verb cannot move (not a
+ * JOB id, no row, a row breaking the row schema, a state naming another location) is
+ * left exactly as it is and reported; claim, reap, promote and purge page past such
+ * members however many there are, so they cannot stall a queue, and remember them as
+ * suspects. Moving them out of the way is a transition of its own,
+ * {@link #quarantine(String, JobState, Collection) quarantine}, which the maintenance
+ * scheduler runs for the suspects ({@link #quarantineSuspects(String)}).
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -33,6 +45,11 @@ public class Jobs {
 	public static final int ENQUEUE_CHUNK = 200;
 
 	private static final int MAX_CLAIM_ROUNDS = 3;
+
+	private static final int MAX_PAGE = 1_000;
+
+	private static final JobState[] SOURCES = { JobState.PENDING, JobState.ACTIVE, JobState.SCHEDULE,
+			JobState.DEAD };
 
 	private static final long DUE_TOLERANCE_MS = 2_000;
 
@@ -48,7 +65,9 @@ public class Jobs {
 
 	private final Scripts scripts = new Scripts();
 
-	private final Map<String, String[]> hints = new ConcurrentHashMap<>();
+	private final Map<String, Page> hints = new ConcurrentHashMap<>();
+
+	private final Suspects suspects = new Suspects();
 
 	private volatile long clockOffset;
 
@@ -203,6 +222,11 @@ public class Jobs {
 	/**
 	 * Claim up to {@code max} jobs: pending to active, each with a fresh fencing token
 	 * and a lease of {@code lease} from server time.
+	 * <p>
+	 * Members of pending that cannot be claimed (not JOB ids, malformed rows) are left
+	 * where they are and passed over, however many there are: the claim pages on past
+	 * them, in pages that grow to {@value #MAX_PAGE} members, until it has {@code max}
+	 * jobs or reaches the end of pending.
 	 * @param queue the queue
 	 * @param lease how long the lease lasts unless extended
 	 * @param max the most jobs to claim
@@ -215,20 +239,33 @@ public class Jobs {
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		String rows = this.keyspace.jobKeyPrefix(queue);
 		List<ClaimedJob> claimed = new ArrayList<>();
-		String[] candidates = this.hints.remove(queue);
-		if (candidates == null || candidates.length == 0) {
-			candidates = peek(pending, max);
+		int size = max + PEEK_SLACK;
+		Page page = this.hints.remove(queue);
+		if (page == null) {
+			page = page(queue, JobState.PENDING, pending, 0, size);
 		}
-		for (int round = 0; round < MAX_CLAIM_ROUNDS && candidates.length > 0 && claimed.size() < max; round++) {
+		int contended = 0;
+		while (claimed.size() < max) {
+			if (page.ids().length == 0) {
+				if (page.members() == 0) {
+					break;
+				}
+				size = grow(size);
+				page = page(queue, JobState.PENDING, pending, page.offset() + page.members(), size);
+				continue;
+			}
 			int want = max - claimed.size();
-			List<String> keys = new ArrayList<>(2 + candidates.length);
+			List<String> keys = new ArrayList<>(2 + page.ids().length);
 			keys.add(pending);
 			keys.add(active);
-			List<String> args = new ArrayList<>(3 + candidates.length);
+			List<String> args = new ArrayList<>(6 + page.ids().length);
 			args.add(Long.toString(lease.toMillis()));
 			args.add(Integer.toString(want));
 			args.add(Integer.toString(max));
-			for (String candidate : candidates) {
+			args.add(Integer.toString(size));
+			args.add(Long.toString(page.offset()));
+			args.add(Integer.toString(page.foreign()));
+			for (String candidate : page.ids()) {
 				keys.add(rows + candidate);
 				args.add(candidate);
 			}
@@ -236,15 +273,29 @@ public class Jobs {
 			Instant now = Replies.instant(reply.get(0));
 			learnClock(reply);
 			Instant deadline = Replies.instant(reply.get(1));
-			for (int i = 2; i < reply.size() - 2; i++) {
-				List<Object> entry = Replies.list(reply.get(i));
+			List<Object> entries = Replies.list(reply.get(2));
+			for (Object value : entries) {
+				List<Object> entry = Replies.list(value);
 				claimed.add(toClaimedJob(queue, Replies.string(entry.get(0)), Replies.hash(entry.get(1)), now,
 						deadline));
 			}
-			candidates = toIds(Replies.list(reply.get(reply.size() - 2)));
-		}
-		if (candidates.length > 0) {
-			this.hints.put(queue, candidates);
+			Map<String, String> skipped = Replies.reasons(reply.get(5));
+			this.suspects.addAll(queue, JobState.PENDING, skipped.keySet());
+			long hintFrom = Replies.number(reply.get(4));
+			Page next = toPage(queue, Replies.list(reply.get(3)), hintFrom);
+			if (claimed.size() >= max) {
+				if (hintFrom == 0 && next.members() > 0) {
+					this.hints.put(queue, next);
+				}
+				break;
+			}
+			if (entries.isEmpty()) {
+				if (skipped.isEmpty() && page.foreign() == 0 && ++contended >= MAX_CLAIM_ROUNDS) {
+					break;
+				}
+				size = grow(size);
+			}
+			page = next;
 		}
 		return claimed;
 	}
@@ -344,56 +395,83 @@ public class Jobs {
 
 	/**
 	 * Move up to {@code limit} expired leases back to pending (or to dead when they had
-	 * used their last attempt).
+	 * used their last attempt). Expired ids no transition can move are left where they
+	 * are, counted as {@linkplain ReapResult#skipped() skipped}, and passed over.
 	 * @param queue the queue
-	 * @param limit the most ids to look at
+	 * @param limit the most ids to move
 	 * @return what moved
 	 */
 	public ReapResult reap(String queue, int limit) {
+		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
-		String[] due = dueCandidates(active, limit);
-		if (due.length == 0) {
-			return ReapResult.NONE;
+		List<String> fixed = List.of(active, this.keyspace.queueKey(queue, KeyType.PENDING),
+				this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.METRICS),
+				this.keyspace.queueKey(queue, KeyType.WAKE));
+		int requeued = 0;
+		int dead = 0;
+		int skipped = 0;
+		long offset = 0;
+		while (requeued + dead < limit) {
+			Due due = dueCandidates(queue, JobState.ACTIVE, active, offset, limit - requeued - dead);
+			int passed = due.foreign();
+			boolean drained = true;
+			if (due.ids().length > 0) {
+				List<Object> reply = this.executor.execute(this.scripts.reap, withRows(queue, fixed, due.ids()),
+						List.of(due.ids()));
+				learnClock(reply);
+				int back = (int) Replies.number(reply.get(1));
+				int gone = (int) Replies.number(reply.get(2));
+				requeued += back;
+				dead += gone;
+				Map<String, String> reasons = Replies.reasons(reply.get(3));
+				this.suspects.addAll(queue, JobState.ACTIVE, reasons.keySet());
+				passed += reasons.size();
+				drained = back + gone + reasons.size() == due.ids().length;
+			}
+			skipped += passed;
+			if (!drained || !due.more() || (passed == 0 && due.ids().length == 0)) {
+				break;
+			}
+			offset += passed;
 		}
-		List<String> keys = new ArrayList<>(5 + due.length);
-		keys.add(active);
-		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
-		keys.add(this.keyspace.queueKey(queue, KeyType.DEAD));
-		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
-		keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
-		String rows = this.keyspace.jobKeyPrefix(queue);
-		for (String id : due) {
-			keys.add(rows + id);
-		}
-		List<Object> reply = this.executor.execute(this.scripts.reap, keys, List.of(due));
-		learnClock(reply);
-		return new ReapResult((int) Replies.number(reply.get(1)), (int) Replies.number(reply.get(2)));
+		return new ReapResult(requeued, dead, skipped);
 	}
 
 	/**
-	 * Move up to {@code limit} due scheduled jobs to pending.
+	 * Move up to {@code limit} due scheduled jobs to pending. Due ids no transition can
+	 * move are left where they are and passed over.
 	 * @param queue the queue
-	 * @param limit the most ids to look at
+	 * @param limit the most ids to move
 	 * @return how many moved
 	 */
 	public int promote(String queue, int limit) {
+		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String schedule = this.keyspace.queueKey(queue, KeyType.SCHEDULE);
-		String[] due = dueCandidates(schedule, limit);
-		if (due.length == 0) {
-			return 0;
+		List<String> fixed = List.of(schedule, this.keyspace.queueKey(queue, KeyType.PENDING),
+				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE));
+		int promoted = 0;
+		long offset = 0;
+		while (promoted < limit) {
+			Due due = dueCandidates(queue, JobState.SCHEDULE, schedule, offset, limit - promoted);
+			int passed = due.foreign();
+			boolean drained = true;
+			if (due.ids().length > 0) {
+				List<Object> reply = this.executor.execute(this.scripts.promote, withRows(queue, fixed, due.ids()),
+						List.of(due.ids()));
+				learnClock(reply);
+				int moved = (int) Replies.number(reply.get(1));
+				promoted += moved;
+				Map<String, String> reasons = Replies.reasons(reply.get(2));
+				this.suspects.addAll(queue, JobState.SCHEDULE, reasons.keySet());
+				passed += reasons.size();
+				drained = moved + reasons.size() == due.ids().length;
+			}
+			if (!drained || !due.more() || (passed == 0 && due.ids().length == 0)) {
+				break;
+			}
+			offset += passed;
 		}
-		List<String> keys = new ArrayList<>(4 + due.length);
-		keys.add(schedule);
-		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
-		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
-		keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
-		String rows = this.keyspace.jobKeyPrefix(queue);
-		for (String id : due) {
-			keys.add(rows + id);
-		}
-		List<Object> reply = this.executor.execute(this.scripts.promote, keys, List.of(due));
-		learnClock(reply);
-		return (int) Replies.number(reply.get(1));
+		return promoted;
 	}
 
 	/**
@@ -415,33 +493,104 @@ public class Jobs {
 	}
 
 	/**
-	 * Delete every dead job of a queue, with its row.
+	 * Delete every dead job of a queue, with its row. Members of dead no transition can
+	 * move (not JOB ids, malformed rows, a state other than {@code dead}) are left where
+	 * they are and passed over.
 	 * @param queue the queue
 	 * @return how many were deleted
 	 */
 	public long purgeDead(String queue) {
 		String dead = this.keyspace.queueKey(queue, KeyType.DEAD);
-		String metrics = this.keyspace.queueKey(queue, KeyType.METRICS);
+		List<String> fixed = List.of(dead, this.keyspace.queueKey(queue, KeyType.METRICS));
 		long total = 0;
+		long offset = 0;
 		while (true) {
-			Set<String> head = this.template.opsForZSet().range(dead, 0, ENQUEUE_CHUNK - 1);
-			String[] ids = (head != null) ? validIds(head) : NO_IDS;
-			if (ids.length == 0) {
+			Page page = page(queue, JobState.DEAD, dead, offset, ENQUEUE_CHUNK);
+			if (page.members() == 0) {
 				return total;
 			}
-			List<String> keys = new ArrayList<>(2 + ids.length);
-			keys.add(dead);
-			keys.add(metrics);
-			String rows = this.keyspace.jobKeyPrefix(queue);
-			for (String id : ids) {
-				keys.add(rows + id);
+			int passed = page.foreign();
+			long purged = 0;
+			if (page.ids().length > 0) {
+				List<Object> reply = this.executor.execute(this.scripts.purge, withRows(queue, fixed, page.ids()),
+						List.of(page.ids()));
+				purged = Replies.number(reply.get(0));
+				Map<String, String> reasons = Replies.reasons(reply.get(1));
+				this.suspects.addAll(queue, JobState.DEAD, reasons.keySet());
+				passed += reasons.size();
 			}
-			long purged = Replies.number(this.executor.execute(this.scripts.purge, keys, List.of(ids)).get(0));
 			total += purged;
-			if (purged == 0) {
+			if (purged == 0 && passed == 0) {
 				return total;
+			}
+			offset += passed;
+		}
+	}
+
+	/**
+	 * Move members of a location that no transition can move to the
+	 * {@link KeyType#QUARANTINE quarantine} location, in one atomic move each: members
+	 * that are not JOB ids, ids without a row, rows breaking the row schema, and ids
+	 * whose row names a location they are not in. Each is checked again first; a
+	 * well-formed job is left where it is. A stray copy (its well-formed row names
+	 * another location that holds it too) is removed, the job going on where its row says.
+	 * @param queue the queue
+	 * @param location where the members are: pending, active, schedule or dead
+	 * @param members the members to check
+	 * @return what moved
+	 */
+	public QuarantineResult quarantine(String queue, JobState location, Collection<String> members) {
+		Assert.isTrue(location != JobState.QUARANTINE, "location must not be quarantine");
+		Assert.notNull(members, "'members' must not be null");
+		List<String> fixed = new ArrayList<>(6);
+		for (JobState source : SOURCES) {
+			fixed.add(this.keyspace.queueKey(queue, source.location()));
+		}
+		fixed.add(this.keyspace.queueKey(queue, KeyType.QUARANTINE));
+		fixed.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		List<String> all = new ArrayList<>(new LinkedHashSet<>(members));
+		QuarantineResult result = QuarantineResult.NONE;
+		for (int start = 0; start < all.size(); start += ENQUEUE_CHUNK) {
+			List<String> chunk = all.subList(start, Math.min(all.size(), start + ENQUEUE_CHUNK));
+			List<String> foreign = new ArrayList<>();
+			List<String> ids = new ArrayList<>();
+			for (String member : chunk) {
+				Assert.notNull(member, "members must not contain null");
+				((JobId.isValid(member)) ? ids : foreign).add(member);
+			}
+			List<String> args = new ArrayList<>(2 + chunk.size());
+			args.add(location.value());
+			args.add(Integer.toString(foreign.size()));
+			args.addAll(foreign);
+			args.addAll(ids);
+			List<Object> reply = this.executor.execute(this.scripts.quarantine,
+					withRows(queue, fixed, ids.toArray(NO_IDS)), args);
+			learnClock(reply);
+			result = result.plus(new QuarantineResult((int) Replies.number(reply.get(1)),
+					(int) Replies.number(reply.get(2)), Replies.reasons(reply.get(3))));
+		}
+		return result;
+	}
+
+	/**
+	 * Quarantine what the verbs of this engine met in a queue and had to leave where it
+	 * was (see {@link #quarantine(String, JobState, Collection)}); the maintenance
+	 * scheduler calls this on every reap tick.
+	 * @param queue the queue
+	 * @return what moved
+	 */
+	public QuarantineResult quarantineSuspects(String queue) {
+		if (this.suspects.isEmpty(queue)) {
+			return QuarantineResult.NONE;
+		}
+		QuarantineResult result = QuarantineResult.NONE;
+		for (JobState location : SOURCES) {
+			List<String> members = this.suspects.drain(queue, location);
+			if (!members.isEmpty()) {
+				result = result.plus(quarantine(queue, location, members));
 			}
 		}
+		return result;
 	}
 
 	/**
@@ -453,53 +602,95 @@ public class Jobs {
 		return System.currentTimeMillis() + this.clockOffset;
 	}
 
-	private String[] dueCandidates(String key, int limit) {
-		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
-		Set<TypedTuple<String>> lowest = this.template.opsForZSet().rangeWithScores(key, 0, limit - 1);
-		if (lowest == null || lowest.isEmpty()) {
-			return NO_IDS;
+	/**
+	 * Read the page of a location at {@code offset} and return the due members: those
+	 * scored at most the estimated server time plus a tolerance (the script checks
+	 * exactly). Members that are not JOB ids are counted and remembered as suspects.
+	 */
+	private Due dueCandidates(String queue, JobState location, String key, long offset, int limit) {
+		if (!this.clockKnown) {
+			learnClock(List.of(serverTime()));
+		}
+		Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + limit - 1);
+		if (page == null || page.isEmpty()) {
+			return new Due(NO_IDS, 0, false);
 		}
 		long horizon = estimatedServerTime() + DUE_TOLERANCE_MS;
-		List<String> due = new ArrayList<>(lowest.size());
-		for (TypedTuple<String> tuple : lowest) {
+		List<String> due = new ArrayList<>(page.size());
+		int foreign = 0;
+		boolean more = page.size() == limit;
+		for (TypedTuple<String> tuple : page) {
 			Double score = tuple.getScore();
-			if (!this.clockKnown || (score != null && score <= horizon)) {
-				due.add(tuple.getValue());
+			if (score == null || score > horizon) {
+				more = false;
+				break;
+			}
+			String member = tuple.getValue();
+			if (member != null && JobId.isValid(member)) {
+				due.add(member);
+			}
+			else {
+				foreign++;
+				if (member != null) {
+					this.suspects.add(queue, location, member);
+				}
 			}
 		}
-		return validIds(due);
-	}
-
-	private String[] peek(String pending, int count) {
-		// foreign members (not JOB ids) cannot be claimed; look past a few so they cannot block the head
-		Set<String> head = this.template.opsForZSet().range(pending, 0, count + PEEK_SLACK - 1L);
-		if (head == null) {
-			return NO_IDS;
-		}
-		String[] valid = validIds(head);
-		return (valid.length > count) ? java.util.Arrays.copyOf(valid, count) : valid;
-	}
-
-	private static String[] toIds(List<Object> raw) {
-		List<String> ids = new ArrayList<>(raw.size());
-		for (Object value : raw) {
-			ids.add(Replies.string(value));
-		}
-		return validIds(ids);
+		return new Due(due.toArray(NO_IDS), foreign, more);
 	}
 
 	/**
-	 * Keep the well-formed JOB ids. Row keys of the ids this returns are built by
-	 * appending them to {@link Keyspace#jobKeyPrefix(String)}, without parsing them again.
+	 * Read the page of a location at {@code offset}; members that are not JOB ids are
+	 * left out and remembered as suspects.
 	 */
-	private static String[] validIds(java.util.Collection<String> ids) {
-		List<String> valid = new ArrayList<>(ids.size());
-		for (String id : ids) {
-			if (id != null && JobId.isValid(id)) {
-				valid.add(id);
+	private Page page(String queue, JobState location, String key, long offset, int size) {
+		Set<String> members = this.template.opsForZSet().range(key, offset, offset + size - 1);
+		return toPage(queue, location, (members != null) ? new ArrayList<>(members) : List.of(), offset);
+	}
+
+	private Page toPage(String queue, List<Object> raw, long offset) {
+		List<String> members = new ArrayList<>(raw.size());
+		for (Object value : raw) {
+			members.add(Replies.string(value));
+		}
+		return toPage(queue, JobState.PENDING, members, offset);
+	}
+
+	private Page toPage(String queue, JobState location, List<String> members, long offset) {
+		List<String> ids = new ArrayList<>(members.size());
+		for (String member : members) {
+			if (member != null && JobId.isValid(member)) {
+				ids.add(member);
+			}
+			else if (member != null) {
+				this.suspects.add(queue, location, member);
 			}
 		}
-		return valid.toArray(NO_IDS);
+		return new Page(offset, ids.toArray(NO_IDS), members.size());
+	}
+
+	private List<String> withRows(String queue, List<String> fixed, String[] ids) {
+		List<String> keys = new ArrayList<>(fixed.size() + ids.length);
+		keys.addAll(fixed);
+		String rows = this.keyspace.jobKeyPrefix(queue);
+		for (String id : ids) {
+			keys.add(rows + id);
+		}
+		return keys;
+	}
+
+	private long serverTime() {
+		Long time = this.template.execute((RedisCallback<Long>) (connection) -> {
+			if (connection instanceof RedisClusterConnection cluster) {
+				return cluster.serverCommands().time();
+			}
+			return connection.serverCommands().time();
+		});
+		return (time != null) ? time : System.currentTimeMillis();
+	}
+
+	private static int grow(int size) {
+		return Math.min(MAX_PAGE, size * 2);
 	}
 
 	private void learnClock(List<Object> reply) {
@@ -557,10 +748,32 @@ public class Jobs {
 
 		final Script purge = Script.load("purge");
 
+		final Script quarantine = Script.load("quarantine");
+
 		List<Script> all() {
 			return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
-					this.promote, this.replay, this.purge);
+					this.promote, this.replay, this.purge, this.quarantine);
 		}
+
+	}
+
+	/**
+	 * A page of a location: where it starts, the JOB ids in it (in order), and how many
+	 * members it had in all, those that are not JOB ids included.
+	 */
+	private record Page(long offset, String[] ids, int members) {
+
+		int foreign() {
+			return this.members - this.ids.length;
+		}
+
+	}
+
+	/**
+	 * The due JOB ids of a page, the members before them that are not JOB ids, and
+	 * whether the page was due to its end (so the next page may hold due members too).
+	 */
+	private record Due(String[] ids, int foreign, boolean more) {
 
 	}
 

@@ -21,6 +21,14 @@ public enum KeyType {
 	/** Sorted set of dead-lettered ids, scored by the time they died (ms). */
 	DEAD("dead"),
 
+	/**
+	 * Sorted set of members no transition could move (not JOB ids, rows missing or
+	 * breaking the row schema, a state naming another location), scored by the time they
+	 * were quarantined (ms). Only the quarantine transition writes to it; nothing leaves it
+	 * but by hand.
+	 */
+	QUARANTINE("quarantine"),
+
 	/** Hash of cumulative counters (enqueued, completed, retried, ...). */
 	METRICS("metrics"),
 

@@ -4,12 +4,22 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.DataType;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -22,19 +32,47 @@ import org.springframework.util.Assert;
 
 /**
  * Checks a queue's keyspace against the engine's invariants: every id in exactly one
- * location, its row's {@code state} naming that location, no orphan rows or ids, and no
- * active lease overdue beyond the reap tolerance.
+ * location, its row well-formed (the row schema the scripts check) with a
+ * {@code state} naming that location, no orphan rows or foreign members, no active
+ * lease overdue beyond the reap tolerance, and the queue's own keys of the right type.
+ * Members of the quarantine location are counted, not reported: they were set aside on
+ * purpose.
  * <p>
- * The audit reads the keys one after another, so it is exact only for a quiescent
- * queue (at the end of a test, or with listeners paused); on a busy queue a job that
- * moves between two reads may be reported.
+ * The audit never blocks the server for long: it reads each location in pages of
+ * {@value #PAGE} members ({@code ZRANGE} by rank), the page's rows with one pipelined
+ * {@code HMGET} each, the row keys with {@code SCAN} ({@code COUNT} {@value #SCAN_COUNT})
+ * checked against the locations with one {@code ZMSCORE} per location and batch of
+ * {@value #SCAN_COUNT}; each of these commands runs in well under a millisecond on a
+ * queue of a million jobs (docs/BENCHMARKS.md), and the client holds one page at a
+ * time, not the queue. It lists at most {@value #MAX_LISTED} violations and counts the
+ * rest.
+ * <p>
+ * The audit reads page after page, so it is exact only for a quiescent queue (at the end
+ * of a test, or with listeners paused); on a busy queue a job that moves between two
+ * reads may be reported, or missed.
  *
  * @author EchoMQ
  * @since 0.1.0
  */
 public class QueueAuditor {
 
-	private static final int SCAN_COUNT = 1000;
+	/** Most members one command reads, and most commands one pipelined batch sends. */
+	public static final int PAGE = 1_000;
+
+	/**
+	 * The {@code COUNT} of each {@code SCAN} for row keys, and the ids one
+	 * {@code ZMSCORE} checks: both cost the server about a microsecond per key.
+	 */
+	public static final int SCAN_COUNT = 250;
+
+	/** Most violations a report lists; the rest are only counted. */
+	public static final int MAX_LISTED = 1_000;
+
+	private static final long TIMEOUT_SECONDS = 60;
+
+	private static final byte[][] ROW_FIELDS = RowSchema.FIELDS.stream()
+		.map((field) -> field.getBytes(StandardCharsets.UTF_8))
+		.toArray(byte[][]::new);
 
 	private final Jobs jobs;
 
@@ -59,53 +97,310 @@ public class QueueAuditor {
 	 */
 	public AuditReport audit(String queue, Duration reapTolerance) {
 		Keyspace keyspace = this.jobs.keyspace();
-		List<String> violations = new ArrayList<>();
-		Map<String, JobState> location = new HashMap<>();
+		String prefix = keyspace.jobKeyPrefix(queue);
+		Findings findings = new Findings();
 		Map<JobState, Long> counts = new EnumMap<>(JobState.class);
-		long overdueBefore = -1;
+		Set<JobState> readable = checkQueueKeys(queue, findings);
+		long overdueBefore = serverTime() - reapTolerance.toMillis();
+		long rows = 0;
 		for (JobState state : JobState.values()) {
-			Set<TypedTuple<String>> members = this.template.opsForZSet()
-				.rangeWithScores(keyspace.queueKey(queue, state.location()), 0, -1);
-			counts.put(state, (members != null) ? (long) members.size() : 0L);
-			if (members == null) {
+			counts.put(state, 0L);
+			if (!readable.contains(state)) {
 				continue;
 			}
-			if (state == JobState.ACTIVE && !members.isEmpty()) {
-				overdueBefore = serverTime() - reapTolerance.toMillis();
-			}
-			for (TypedTuple<String> member : members) {
-				String id = member.getValue();
-				if (id == null || !JobId.isValid(id)) {
-					violations.add("'" + id + "' in " + state.value() + " is not a valid JOB id");
-					continue;
+			String key = keyspace.queueKey(queue, state.location());
+			for (long offset = 0;; offset += PAGE) {
+				Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + PAGE - 1);
+				if (page == null || page.isEmpty()) {
+					break;
 				}
-				JobState previous = location.putIfAbsent(id, state);
-				if (previous != null) {
-					violations.add(id + " is in both " + previous.value() + " and " + state.value());
-				}
-				if (state == JobState.ACTIVE && member.getScore() != null && member.getScore() < overdueBefore) {
-					violations.add(id + " is active past its lease deadline by more than " + reapTolerance);
+				counts.merge(state, (long) page.size(), Long::sum);
+				rows += auditPage(queue, prefix, state, new ArrayList<>(page), overdueBefore, reapTolerance, findings);
+				if (page.size() < PAGE) {
+					break;
 				}
 			}
 		}
-		Set<String> rows = rowIds(queue);
-		for (String id : rows) {
-			if (!location.containsKey(id)) {
-				violations.add("row of " + id + " is in no location (orphan row)");
+		rows += auditRows(queue, prefix, findings);
+		return new AuditReport(queue, counts, rows, findings.listed, findings.count);
+	}
+
+	/**
+	 * Check the types of the queue's keys and the metrics counters.
+	 * @return the locations that are sorted sets (or absent), which can be read
+	 */
+	private Set<JobState> checkQueueKeys(String queue, Findings findings) {
+		Keyspace keyspace = this.jobs.keyspace();
+		Set<JobState> readable = new HashSet<>();
+		for (JobState state : JobState.values()) {
+			String key = keyspace.queueKey(queue, state.location());
+			if (expectType(key, DataType.ZSET, "a sorted set", findings)) {
+				readable.add(state);
 			}
 		}
-		for (Map.Entry<String, JobState> entry : location.entrySet()) {
-			String id = entry.getKey();
-			if (!rows.contains(id)) {
-				violations.add(id + " in " + entry.getValue().value() + " has no row");
+		String metrics = keyspace.queueKey(queue, KeyType.METRICS);
+		if (expectType(metrics, DataType.HASH, "a hash", findings)) {
+			this.template.<String, String>opsForHash().entries(metrics).forEach((field, value) -> {
+				if (RowSchema.parse(value) == null) {
+					findings.add(metrics + " field '" + field + "' is not an integer");
+				}
+			});
+		}
+		expectType(keyspace.queueKey(queue, KeyType.WAKE), DataType.LIST, "a list", findings);
+		return readable;
+	}
+
+	private boolean expectType(String key, DataType expected, String name, Findings findings) {
+		DataType type = this.template.type(key);
+		if (type == null || type == DataType.NONE || type == expected) {
+			return true;
+		}
+		findings.add(key + " is a " + type.code() + ", not " + name);
+		return false;
+	}
+
+	/**
+	 * Audit one page of a location: every member a JOB id with a well-formed row whose
+	 * state names the location.
+	 * @return the rows the page's members have (a row found in two locations is counted
+	 * at one of them)
+	 */
+	private long auditPage(String queue, String prefix, JobState state, List<TypedTuple<String>> page,
+			long overdueBefore, Duration reapTolerance, Findings findings) {
+		String here = state.value();
+		List<String> ids = new ArrayList<>(page.size());
+		for (TypedTuple<String> member : page) {
+			String id = member.getValue();
+			if (id == null || !JobId.isValid(id)) {
+				if (state != JobState.QUARANTINE) {
+					findings.add("'" + id + "' in " + here + " is not a valid JOB id");
+				}
 				continue;
 			}
-			Object state = this.template.opsForHash().get(keyspace.jobKey(queue, id), "state");
-			if (!entry.getValue().value().equals(state)) {
-				violations.add(id + " is in " + entry.getValue().value() + " but its row says state=" + state);
+			ids.add(id);
+			Double score = member.getScore();
+			if (state == JobState.ACTIVE && score != null && score < overdueBefore) {
+				findings.add(id + " is active past its lease deadline by more than " + reapTolerance);
 			}
 		}
-		return new AuditReport(queue, counts, rows.size(), violations);
+		List<@Nullable Object> fields = async((commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
+			for (String id : ids) {
+				futures.add(commands.hmget(bytes(prefix + id), ROW_FIELDS));
+			}
+			return futures;
+		});
+		List<String> empty = new ArrayList<>();
+		List<String[]> mismatches = new ArrayList<>();
+		long rows = 0;
+		for (int i = 0; i < ids.size(); i++) {
+			String id = ids.get(i);
+			Object result = fields.get(i);
+			if (result instanceof Failed) {
+				rows++;
+				findings.add(id + " in " + here + ": row is not a hash");
+				continue;
+			}
+			List<@Nullable String> values = values(result);
+			if (values.stream().allMatch((value) -> value == null)) {
+				empty.add(id);
+				continue;
+			}
+			rows++;
+			String rowState = values.get(0);
+			// a quarantined row is malformed by definition: only its state is checked
+			String problem = (state != JobState.QUARANTINE) ? RowSchema.fieldProblem(values)
+					: RowSchema.stateFieldProblem(rowState);
+			if (problem != null) {
+				findings.add(id + " in " + here + ": " + problem);
+			}
+			else if (!here.equals(rowState)) {
+				mismatches.add(new String[] { id, String.valueOf(rowState) });
+			}
+		}
+		rows += reportEmpty(queue, prefix, state, empty, findings);
+		return rows - reportMismatches(queue, state, mismatches, findings);
+	}
+
+	/**
+	 * Report ids whose row has none of the schema's fields: no row at all, or a hash
+	 * without them.
+	 * @return how many of them have a row
+	 */
+	private long reportEmpty(String queue, String prefix, JobState state, List<String> ids, Findings findings) {
+		if (ids.isEmpty()) {
+			return 0;
+		}
+		List<@Nullable Object> exists = async((commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
+			for (String id : ids) {
+				futures.add(commands.exists(bytes(prefix + id)));
+			}
+			return futures;
+		});
+		long rows = 0;
+		for (int i = 0; i < ids.size(); i++) {
+			boolean present = exists.get(i) instanceof Long count && count > 0;
+			if (present) {
+				rows++;
+			}
+			if (state != JobState.QUARANTINE || present) {
+				findings.add(ids.get(i) + " in " + state.value() + ": "
+						+ (present ? RowSchema.fieldProblem(nulls()) : "no row"));
+			}
+		}
+		return rows;
+	}
+
+	/**
+	 * Report ids whose well-formed row names another location: in both, or only here.
+	 * @return how many of them are also where their row says (their row is counted
+	 * there)
+	 */
+	private long reportMismatches(String queue, JobState state, List<String[]> mismatches, Findings findings) {
+		if (mismatches.isEmpty()) {
+			return 0;
+		}
+		Keyspace keyspace = this.jobs.keyspace();
+		List<@Nullable Object> scores = async((commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(mismatches.size());
+			for (String[] mismatch : mismatches) {
+				JobState named = JobState.fromValue(mismatch[1]);
+				futures.add(commands.zscore(bytes(keyspace.queueKey(queue, named.location())), bytes(mismatch[0])));
+			}
+			return futures;
+		});
+		long elsewhere = 0;
+		for (int i = 0; i < mismatches.size(); i++) {
+			String[] mismatch = mismatches.get(i);
+			if (scores.get(i) instanceof Double) {
+				elsewhere++;
+				findings.add(mismatch[0] + " is in both " + mismatch[1] + " and " + state.value());
+			}
+			else {
+				findings.add(mismatch[0] + " is in " + state.value() + " but its row says state=" + mismatch[1]);
+			}
+		}
+		return elsewhere;
+	}
+
+	/**
+	 * Scan the queue's row keys for rows in no location.
+	 * @return how many such rows there are
+	 */
+	private long auditRows(String queue, String prefix, Findings findings) {
+		Set<String> orphans = new HashSet<>();
+		List<String> batch = new ArrayList<>(SCAN_COUNT);
+		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(prefix) + "*").count(SCAN_COUNT).build();
+		this.template.execute((RedisCallback<Void>) (connection) -> {
+			try (Cursor<byte[]> cursor = scan(connection, prefix, options)) {
+				while (cursor.hasNext()) {
+					String id = new String(cursor.next(), StandardCharsets.UTF_8).substring(prefix.length());
+					if (!JobId.isValid(id)) {
+						findings.add("key " + prefix + id + " is not the row of a JOB id");
+						continue;
+					}
+					batch.add(id);
+					if (batch.size() == SCAN_COUNT) {
+						findOrphans(queue, batch, orphans);
+						batch.clear();
+					}
+				}
+			}
+			return null;
+		});
+		findOrphans(queue, batch, orphans);
+		for (String id : orphans) {
+			findings.add("row of " + id + " is in no location (orphan row)");
+		}
+		return orphans.size();
+	}
+
+	private void findOrphans(String queue, List<String> ids, Set<String> orphans) {
+		if (ids.isEmpty()) {
+			return;
+		}
+		Keyspace keyspace = this.jobs.keyspace();
+		byte[][] members = ids.stream().map(QueueAuditor::bytes).toArray(byte[][]::new);
+		List<@Nullable Object> scores = async((commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>();
+			for (JobState state : JobState.values()) {
+				futures.add(commands.zmscore(bytes(keyspace.queueKey(queue, state.location())), members));
+			}
+			return futures;
+		});
+		for (int i = 0; i < ids.size(); i++) {
+			boolean located = false;
+			for (Object perLocation : scores) {
+				if (perLocation instanceof List<?> list && list.get(i) != null) {
+					located = true;
+					break;
+				}
+			}
+			if (!located) {
+				orphans.add(ids.get(i));
+			}
+		}
+	}
+
+	/**
+	 * Send commands on the native connection without waiting for each reply (Lettuce
+	 * pipelines them on the wire), then wait for all.
+	 * @return each reply, or {@link Failed} for a command the server refused
+	 */
+	private List<@Nullable Object> async(
+			Function<RedisClusterAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands) {
+		List<@Nullable Object> results = this.template.execute((RedisCallback<List<@Nullable Object>>) (connection) -> {
+			@SuppressWarnings("unchecked")
+			RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) connection
+				.getNativeConnection();
+			List<RedisFuture<?>> futures = commands.apply(async);
+			List<@Nullable Object> replies = new ArrayList<>(futures.size());
+			for (RedisFuture<?> future : futures) {
+				replies.add(await(future));
+			}
+			return replies;
+		});
+		return (results != null) ? results : List.of();
+	}
+
+	private static @Nullable Object await(RedisFuture<?> future) {
+		try {
+			return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			return new Failed(String.valueOf(ex.getCause()));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisSystemException("Audit interrupted", ex);
+		}
+		catch (TimeoutException ex) {
+			throw new RedisSystemException("Audit command timed out", ex);
+		}
+	}
+
+	private static List<@Nullable String> values(@Nullable Object hmget) {
+		List<@Nullable String> values = new ArrayList<>(ROW_FIELDS.length);
+		if (hmget instanceof List<?> list) {
+			for (Object entry : list) {
+				KeyValue<?, ?> keyValue = (KeyValue<?, ?>) entry;
+				values.add(keyValue.hasValue() ? new String((byte[]) keyValue.getValue(), StandardCharsets.UTF_8)
+						: null);
+			}
+		}
+		while (values.size() < ROW_FIELDS.length) {
+			values.add(null);
+		}
+		return values;
+	}
+
+	private static List<@Nullable String> nulls() {
+		List<@Nullable String> values = new ArrayList<>(ROW_FIELDS.length);
+		for (int i = 0; i < ROW_FIELDS.length; i++) {
+			values.add(null);
+		}
+		return values;
 	}
 
 	private long serverTime() {
@@ -118,21 +413,6 @@ public class QueueAuditor {
 		return (time != null) ? time : System.currentTimeMillis();
 	}
 
-	private Set<String> rowIds(String queue) {
-		String prefix = this.jobs.keyspace().jobKeyPrefix(queue);
-		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(prefix) + "*").count(SCAN_COUNT).build();
-		Set<String> ids = new HashSet<>();
-		this.template.execute((RedisCallback<Void>) (connection) -> {
-			try (Cursor<byte[]> cursor = scan(connection, prefix, options)) {
-				while (cursor.hasNext()) {
-					ids.add(new String(cursor.next(), StandardCharsets.UTF_8).substring(prefix.length()));
-				}
-			}
-			return null;
-		});
-		return ids;
-	}
-
 	private static Cursor<byte[]> scan(RedisConnection connection, String prefix, ScanOptions options) {
 		if (connection instanceof RedisClusterConnection cluster) {
 			byte[] key = prefix.getBytes(StandardCharsets.UTF_8);
@@ -140,6 +420,10 @@ public class QueueAuditor {
 			return cluster.scan(node, options);
 		}
 		return connection.keyCommands().scan(options);
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static String escapeGlob(String text) {
@@ -151,6 +435,31 @@ public class QueueAuditor {
 			escaped.append(c);
 		}
 		return escaped.toString();
+	}
+
+	/**
+	 * A command the server answered with an error.
+	 */
+	private record Failed(String error) {
+
+	}
+
+	/**
+	 * The violations found: the first {@value #MAX_LISTED} listed, all counted.
+	 */
+	private static final class Findings {
+
+		private final List<String> listed = new ArrayList<>();
+
+		private long count;
+
+		void add(String violation) {
+			this.count++;
+			if (this.listed.size() < MAX_LISTED) {
+				this.listed.add(violation);
+			}
+		}
+
 	}
 
 }

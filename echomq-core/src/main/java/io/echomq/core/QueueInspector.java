@@ -49,9 +49,16 @@ public class QueueInspector {
 		}
 		Map<Object, Object> raw = this.template.opsForHash().entries(this.keyspace.queueKey(queue, KeyType.METRICS));
 		Map<String, Long> counters = new LinkedHashMap<>();
-		raw.forEach((name, value) -> counters.put(String.valueOf(name), Long.parseLong(String.valueOf(value))));
+		raw.forEach((name, value) -> {
+			// a counter that is not an integer is left out here; the audit reports it
+			Long number = RowSchema.parse(String.valueOf(value));
+			if (number != null) {
+				counters.put(String.valueOf(name), number);
+			}
+		});
 		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()], sizes[JobState.ACTIVE.ordinal()],
-				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()], counters);
+				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()], sizes[JobState.QUARANTINE.ordinal()],
+				counters);
 	}
 
 	/**
@@ -87,14 +94,16 @@ public class QueueInspector {
 	 * Return one job's row.
 	 * @param queue the queue
 	 * @param id the job id
-	 * @return the view, or {@code null} if the job has no row (done, or unknown)
+	 * @return the view, or {@code null} if the job has no row (done, or unknown) or its
+	 * state names no location (the audit reports such a row); other malformed numbers
+	 * read as 0
 	 */
 	public @Nullable JobView job(String queue, JobId id) {
 		Map<Object, Object> row = this.template.opsForHash().entries(this.keyspace.jobKey(queue, id));
-		if (row.isEmpty() || row.get("state") == null) {
+		JobState state = state(row.get("state"));
+		if (state == null) {
 			return null;
 		}
-		JobState state = JobState.fromValue(String.valueOf(row.get("state")));
 		Double score = this.template.opsForZSet().score(this.keyspace.queueKey(queue, state.location()), id.toString());
 		return new JobView(queue, id, state, number(row.get("attempts")), number(row.get("max_attempts")),
 				String.valueOf(row.getOrDefault("payload", "")), Instant.ofEpochMilli(number(row.get("enqueued_at"))),
@@ -102,8 +111,18 @@ public class QueueInspector {
 				(score != null && state != JobState.PENDING) ? Instant.ofEpochMilli(score.longValue()) : null);
 	}
 
+	private static @Nullable JobState state(@Nullable Object value) {
+		for (JobState state : JobState.values()) {
+			if (state.value().equals(value)) {
+				return state;
+			}
+		}
+		return null;
+	}
+
 	private static long number(@Nullable Object value) {
-		return (value != null) ? Long.parseLong(String.valueOf(value)) : 0;
+		Long number = (value != null) ? RowSchema.parse(String.valueOf(value)) : null;
+		return (number != null) ? number : 0;
 	}
 
 }

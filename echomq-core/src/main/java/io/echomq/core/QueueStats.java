@@ -11,12 +11,14 @@ import java.util.Map;
  * @param active ids leased to workers
  * @param schedule ids waiting for their run-at
  * @param dead dead-lettered ids
+ * @param quarantine members no transition could move, set aside (see
+ * {@link KeyType#QUARANTINE})
  * @param counters the queue's cumulative counters ({@code enqueued}, {@code completed},
  * {@code retried}, {@code dead}, {@code reaped}, {@code promoted}, ...)
  * @author EchoMQ
  * @since 0.1.0
  */
-public record QueueStats(String queue, long pending, long active, long schedule, long dead,
+public record QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
 		Map<String, Long> counters) {
 
 	/**
@@ -26,6 +28,7 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 	 * @param active active ids
 	 * @param schedule scheduled ids
 	 * @param dead dead ids
+	 * @param quarantine quarantined members
 	 * @param counters the counters
 	 */
 	public QueueStats {
@@ -43,6 +46,7 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 			case ACTIVE -> this.active;
 			case SCHEDULE -> this.schedule;
 			case DEAD -> this.dead;
+			case QUARANTINE -> this.quarantine;
 		};
 	}
 

@@ -50,6 +50,13 @@ final class Replies {
 		return map;
 	}
 
+	/**
+	 * Decode a flat {@code {member, reason, ...}} list.
+	 */
+	static Map<String, String> reasons(@Nullable Object value) {
+		return hash(value);
+	}
+
 	static TransitionResult fenced(List<Object> reply) {
 		if (reply.isEmpty() || number(reply.get(0)) != 1) {
 			return TransitionResult.stale(StaleReason.fromCode(string(reply.get(1))),

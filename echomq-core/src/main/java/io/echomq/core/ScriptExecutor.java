@@ -285,6 +285,10 @@ public class ScriptExecutor {
 			// Spring's own message is a bare "Error in execution"
 			return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + reply.getMessage(), error);
 		}
+		String wrongType = find(error, "EMQKEYTYPE ");
+		if (wrongType != null) {
+			return new WrongKeyTypeException(script.name(), wrongType, error);
+		}
 		if (error instanceof RuntimeException runtime) {
 			return runtime;
 		}
@@ -296,18 +300,29 @@ public class ScriptExecutor {
 	}
 
 	private static boolean contains(Throwable ex, String text) {
+		return find(ex, text) != null;
+	}
+
+	/**
+	 * Return the text after {@code marker} in the first message of the cause chain that
+	 * holds it, up to the first {@code ;} (scripts end their errors with
+	 * {@code ; nothing was written} and the server appends the script's name).
+	 */
+	private static @Nullable String find(Throwable ex, String marker) {
 		Throwable current = ex;
 		while (current != null) {
 			String message = current.getMessage();
-			if (message != null && message.contains(text)) {
-				return true;
+			int start = (message != null) ? message.indexOf(marker) : -1;
+			if (start >= 0) {
+				int end = message.indexOf(';', start);
+				return message.substring(start + marker.length(), (end < 0) ? message.length() : end).strip();
 			}
 			if (current.getCause() == current) {
 				break;
 			}
 			current = current.getCause();
 		}
-		return false;
+		return null;
 	}
 
 	private static byte[][] encode(List<String> keys, List<String> args) {

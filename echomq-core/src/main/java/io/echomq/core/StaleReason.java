@@ -25,7 +25,19 @@ public enum StaleReason {
 	TOKEN_MISMATCH,
 
 	/** A replay found the job outside {@code dead}. */
-	NOT_DEAD;
+	NOT_DEAD,
+
+	/**
+	 * The job's row breaks the row schema: it is missing, not a hash, lacks a required
+	 * field ({@code state}, {@code attempts}, {@code max_attempts},
+	 * {@code enqueued_at}), or holds something other than an integer where the engine
+	 * needs one ({@code priority}, {@code released}, ...). The detail names the field.
+	 * Nothing changed: a script never writes to a row it could not validate. Such a job
+	 * is left for the quarantine sweep ({@link Jobs#quarantineSuspects(String)}), which
+	 * moves it to the {@link KeyType#QUARANTINE quarantine} location, and the
+	 * {@link QueueAuditor audit} reports it.
+	 */
+	MALFORMED_ROW;
 
 	/**
 	 * Return the reason for a code a script replied with.

@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import io.echomq.core.Jobs;
+import io.echomq.core.QuarantineResult;
 import io.echomq.core.ReapResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
@@ -28,6 +30,10 @@ import org.springframework.util.Assert;
  * here and every queue named under {@code echomq.queues}. Each tick moves at most one
  * batch per script call and calls again while a batch came back full. Every node runs
  * the ticks: the scripts are atomic, so two nodes never move one job twice.
+ * <p>
+ * The reap tick also runs the quarantine sweep: members that this engine's verbs met
+ * and could not move (not JOB ids, malformed rows) go to the queue's quarantine
+ * location ({@link Jobs#quarantineSuspects(String)}), logged at WARN.
  * <p>
  * A tick failure is logged (at a limited rate) and never cancels the schedule. The
  * ticks run on a private scheduler, not a bean, so Boot's {@code taskScheduler} is
@@ -171,6 +177,12 @@ public class EchoMqScheduler implements SmartLifecycle {
 					logger.debug(() -> "Reaped " + total + " on queue '" + queue + "'");
 					this.events.reaped(queue, total);
 				}
+				QuarantineResult quarantined = this.jobs.quarantineSuspects(queue);
+				if (quarantined.quarantined() + quarantined.strays() > 0) {
+					logger.warn(() -> "Quarantined " + quarantined.quarantined() + " member(s) of queue '" + queue
+							+ "' that no transition could move, removed " + quarantined.strays()
+							+ " stray copies; see the queue's audit. " + abbreviate(quarantined.reasons()));
+				}
 			}
 			catch (Throwable ex) {
 				failed = true;
@@ -211,6 +223,18 @@ public class EchoMqScheduler implements SmartLifecycle {
 		if (!failed) {
 			this.lastPromote = Instant.now();
 		}
+	}
+
+	private static String abbreviate(Map<String, String> reasons) {
+		StringBuilder text = new StringBuilder();
+		int shown = 0;
+		for (Map.Entry<String, String> entry : reasons.entrySet()) {
+			if (shown++ == 10) {
+				return text.append(", ...").toString();
+			}
+			text.append((shown > 1) ? ", " : "").append(entry.getKey()).append(": ").append(entry.getValue());
+		}
+		return text.toString();
 	}
 
 	private void tick(boolean failed, AtomicLong counter) {

@@ -387,6 +387,22 @@ abstract class AbstractJobsTests {
 	}
 
 	@Test
+	void serverShouldNameEveryExpandedScriptByTheShaTheExecutorSends() {
+		for (Script script : this.jobs.scripts()) {
+			String sha = this.redis.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
+				.scriptLoad(script.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+			assertThat(sha).as(script.name()).isEqualTo(script.sha());
+		}
+		flushScripts();
+		long before = this.jobs.executor().getEvalFallbacks();
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		assertThat(this.jobs.executor().getEvalFallbacks()).isEqualTo(before + 1);
+		// the body the fall-back sent is cached under the SHA the executor sends
+		this.jobs.enqueue(this.queue, "y", EnqueueSpec.defaults());
+		assertThat(this.jobs.executor().getEvalFallbacks()).isEqualTo(before + 1);
+	}
+
+	@Test
 	void invalidInputShouldBeRejectedBeforeAnyWrite() {
 		long keysBefore = countQueueKeys();
 		assertThatExceptionOfType(InvalidQueueNameException.class)

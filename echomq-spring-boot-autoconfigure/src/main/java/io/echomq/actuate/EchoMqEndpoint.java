@@ -140,7 +140,10 @@ public class EchoMqEndpoint {
 
 	/**
 	 * Audit a queue's keyspace against the engine's invariants; exact only while the
-	 * queue is quiescent.
+	 * queue is quiescent. The audit reads the queue page by page and never sends a
+	 * command that touches more than {@value QueueAuditor#PAGE} members, so it does not
+	 * block the server on a big queue; it lists at most {@value QueueAuditor#MAX_LISTED}
+	 * violations and counts the rest.
 	 * @param queue the queue
 	 * @return the audit
 	 * @throws IllegalArgumentException if the name is not a valid queue name
@@ -152,7 +155,8 @@ public class EchoMqEndpoint {
 		for (JobState state : JobState.values()) {
 			counts.put(state.value(), report.counts().getOrDefault(state, 0L));
 		}
-		return new AuditDescriptor(report.isClean(), counts, report.rows(), report.violations());
+		return new AuditDescriptor(report.isClean(), counts, report.rows(), report.violationCount(),
+				report.violations());
 	}
 
 	/**
@@ -222,7 +226,7 @@ public class EchoMqEndpoint {
 	private QueueDescriptor describe(String queue, QueueStats stats) {
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
 		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(),
-				new LinkedHashMap<>(stats.counters()), this.maxAttempts.applyAsInt(queue),
+				stats.quarantine(), new LinkedHashMap<>(stats.counters()), this.maxAttempts.applyAsInt(queue),
 				(container != null) ? describe(container) : null);
 	}
 
@@ -239,7 +243,8 @@ public class EchoMqEndpoint {
 	}
 
 	private static boolean isEmpty(QueueStats stats) {
-		return stats.pending() + stats.active() + stats.schedule() + stats.dead() == 0 && stats.counters().isEmpty();
+		return stats.pending() + stats.active() + stats.schedule() + stats.dead() + stats.quarantine() == 0
+				&& stats.counters().isEmpty();
 	}
 
 	/**
@@ -259,12 +264,15 @@ public class EchoMqEndpoint {
 	 * @param active jobs leased to workers, here or elsewhere
 	 * @param schedule jobs waiting for their run-at (delayed or backing off)
 	 * @param dead dead-lettered jobs
+	 * @param quarantine members no transition could move (not JOB ids, malformed rows),
+	 * set aside in the queue's quarantine location; the audit tells more
 	 * @param counters the queue's cumulative counters, across all applications
 	 * @param maxAttempts the attempt budget a replayed job gets
 	 * @param listener the listener here, or {@code null}
 	 */
-	public record QueueDescriptor(long pending, long active, long schedule, long dead, Map<String, Long> counters,
-			int maxAttempts, @Nullable ListenerDescriptor listener) implements OperationResponseBody {
+	public record QueueDescriptor(long pending, long active, long schedule, long dead, long quarantine,
+			Map<String, Long> counters, int maxAttempts,
+			@Nullable ListenerDescriptor listener) implements OperationResponseBody {
 
 	}
 
@@ -320,11 +328,13 @@ public class EchoMqEndpoint {
 	 * An audit of a queue's keyspace.
 	 *
 	 * @param clean whether no invariant is broken
-	 * @param counts ids found in each location
+	 * @param counts ids found in each location, the quarantine included
 	 * @param rows job rows found
-	 * @param violations every broken invariant found
+	 * @param violationCount how many broken invariants were found
+	 * @param violations the broken invariants found, at most
+	 * {@value QueueAuditor#MAX_LISTED}
 	 */
-	public record AuditDescriptor(boolean clean, Map<String, Long> counts, long rows,
+	public record AuditDescriptor(boolean clean, Map<String, Long> counts, long rows, long violationCount,
 			List<String> violations) implements OperationResponseBody {
 
 	}

@@ -195,6 +195,9 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 				Map<String, Object> entry = new LinkedHashMap<>();
 				entry.put("pending", stats.pending());
 				entry.put("dead", stats.dead());
+				if (stats.quarantine() > 0) {
+					entry.put("quarantine", stats.quarantine());
+				}
 				entry.put("reaped", stats.counters().getOrDefault("reaped", 0L));
 				details.put(queue, entry);
 				if (this.deadThreshold != null && stats.dead() >= this.deadThreshold) {

@@ -200,6 +200,40 @@ class BadInputTests {
 	}
 
 	@Test
+	void foreignMembersAndMalformedRowsAtTheHeadOfPendingDoNotStallAListener() {
+		String queue = "stall";
+		StringRedisTemplate redis = this.jobs.executor().getTemplate();
+		for (int i = 0; i < 20; i++) {
+			redis.opsForZSet().add(this.jobs.keyspace().queueKey(queue, KeyType.PENDING), "AAA-foreign-" + i, 0);
+		}
+		List<String> malformed = new ArrayList<>();
+		for (String field : List.of("attempts", "max_attempts", "enqueued_at")) {
+			// written by an older version, by hand, or by a bug: claimable ids minted before the real jobs
+			JobId id = this.jobs.enqueue(queue, "broken", EnqueueSpec.defaults());
+			redis.opsForHash().delete(this.jobs.keyspace().jobKey(queue, id), field);
+			malformed.add(id.toString());
+		}
+		List<String> real = this.jobs.enqueueAll(queue, List.of("1", "2", "3", "4", "5"), EnqueueSpec.defaults())
+			.stream()
+			.map(JobId::toString)
+			.toList();
+		Set<String> handled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+		this.worker.register(queue, (job, context) -> handled.add(job.id().toString()));
+		this.worker.start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() == real.size());
+		assertThat(handled).containsExactlyInAnyOrderElementsOf(real);
+		// the scheduler's sweep sets aside what the claims passed over
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> Chaos.audit(this.jobs, queue).counts().get(JobState.QUARANTINE) == 23L);
+		AuditReport report = Chaos.audit(this.jobs, queue);
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.counts()).containsEntry(JobState.PENDING, 0L).containsEntry(JobState.ACTIVE, 0L);
+		assertThat(Chaos.ids(this.jobs, queue, KeyType.QUARANTINE)).containsAll(malformed).contains("AAA-foreign-0");
+		assertThat(Chaos.metric(this.jobs, queue, "quarantined")).isEqualTo(23);
+		assertThat(new QueueInspector(this.jobs).stats(queue).quarantine()).isEqualTo(23);
+	}
+
+	@Test
 	void everyFieldTheEngineWritesOnARowIsReservedFromCallers() {
 		String queue = "fields";
 		JobId id = this.jobs.enqueue(queue, "x", EnqueueSpec.defaults().withPriority(1).withMaxAttempts(2));

@@ -1,53 +1,88 @@
 -- claim: pending -> active for each candidate still pending, attempts + 1 (the new fencing token).
 --
--- The caller names the candidates (a ZRANGE of pending, or the hint of the previous claim) so that
--- every row key is declared; a candidate another worker took first is skipped.
+-- The caller names the candidates (a page of pending, or the hint of the previous claim) so that
+-- every row key is declared; a candidate another worker took first is passed over.
+--
+-- Validate, then write. A candidate whose row breaks the row schema (row.lua), or whose state is not
+-- 'pending', is skipped and left exactly as it is: it is reported in the reply, and the caller pages
+-- past it, so whatever sits at the head of pending cannot stall the queue. Moving it out of the way
+-- is a transition of its own (quarantine.lua), never a side effect of a claim.
 --
 -- KEYS[1]     emq:{q}:pending  ZSET
 -- KEYS[2]     emq:{q}:active   ZSET, score lease deadline (server ms)
 -- KEYS[3..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
--- ARGV[1]     lease in ms (> 0)
--- ARGV[2]     maximum number of jobs to claim
--- ARGV[3]     number of next candidates to return as a hint
--- ARGV[4..]   candidate ids
--- returns     {now, deadline, {id, {row fields...}}..., {hint ids...}, dropped}
---             where dropped counts pending ids that had no row (removed)
+-- ARGV[1]     lease in ms (>= 1)
+-- ARGV[2]     maximum number of jobs to claim (>= 1)
+-- ARGV[3]     size of the hint when the claim takes its maximum (>= 0)
+-- ARGV[4]     size of the hint otherwise: the caller's next page (>= 0)
+-- ARGV[5]     offset of the caller's page in pending (>= 0)
+-- ARGV[6]     members of that page the caller left out because they are not JOB ids (>= 0)
+-- ARGV[7..]   candidate ids
+-- returns     {now, deadline, {{id, {row fields...}}...}, {hint ids...}, hint offset,
+--             {skipped id, reason, ...}}: the hint starts at the head of pending when the claim
+--             took its maximum, else past the page's members that are still there (not JOB ids, or
+--             skipped), which is where the caller's next page starts
+--- @include "clock"
+--- @include "int"
+--- @include "row"
+--- @include "keys"
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local deadline = now + tonumber(ARGV[1])
-local max = tonumber(ARGV[2])
-local claimed = {}
-local dropped = 0
+-- validate
+local lease = arg_int(1, 1)
+local max = arg_int(2, 1)
+local full_size = arg_int(3, 0)
+local page_size = arg_int(4, 0)
+local offset = arg_int(5, 0)
+local foreign = arg_int(6, 0)
+if #KEYS ~= #ARGV - 4 then
+  return redis.error_reply('EMQARG ' .. (#ARGV - 6) .. ' candidates need as many row keys, got ' .. (#KEYS - 2))
+end
+require_zset(KEYS[2])
 
-for i = 4, #ARGV do
-  if #claimed >= max then
+local take = {}
+local skipped = {}
+local seen = {}
+for i = 7, #ARGV do
+  if #take >= max then
     break
   end
   local id = ARGV[i]
-  local row = KEYS[i - 1]
-  if redis.call('ZSCORE', KEYS[1], id) then
-    redis.call('ZREM', KEYS[1], id)
-    if redis.call('EXISTS', row) == 1 then
-      redis.call('ZADD', KEYS[2], deadline, id)
-      redis.call('HINCRBY', row, 'attempts', 1)
-      redis.call('HSET', row, 'state', 'active')
-      claimed[#claimed + 1] = {id, redis.call('HGETALL', row)}
+  if not seen[id] and redis.call('ZSCORE', KEYS[1], id) then
+    seen[id] = true
+    local f, problem = valid_row(KEYS[i - 4], 'pending')
+    if f then
+      take[#take + 1] = i
     else
-      dropped = dropped + 1
+      skipped[#skipped + 1] = id
+      skipped[#skipped + 1] = problem
     end
   end
 end
 
-local reply = {now, deadline}
-for i = 1, #claimed do
-  reply[#reply + 1] = claimed[i]
+-- compute
+local now = now_ms()
+local deadline = now + lease
+
+-- write
+local claimed = {}
+for _, i in ipairs(take) do
+  local id = ARGV[i]
+  local row = KEYS[i - 4]
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('ZADD', KEYS[2], deadline, id)
+  redis.call('HINCRBY', row, 'attempts', 1)
+  redis.call('HSET', row, 'state', 'active')
+  claimed[#claimed + 1] = {id, redis.call('HGETALL', row)}
+end
+
+local hint_from = 0
+local size = full_size
+if #take < max then
+  hint_from = offset + foreign + #skipped / 2
+  size = page_size
 end
 local hint = {}
-local size = tonumber(ARGV[3])
 if size > 0 then
-  hint = redis.call('ZRANGE', KEYS[1], 0, size - 1)
+  hint = redis.call('ZRANGE', KEYS[1], hint_from, hint_from + size - 1)
 end
-reply[#reply + 1] = hint
-reply[#reply + 1] = dropped
-return reply
+return {now, deadline, claimed, hint, hint_from, skipped}

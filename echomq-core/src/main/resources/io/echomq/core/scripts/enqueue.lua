@@ -1,5 +1,9 @@
 -- enqueue: new jobs -> pending (or -> schedule when delayed), rows written in the same move.
 --
+-- Validate, then write: every argument is checked and every row key is checked to be free before
+-- the first write, so a refused call writes nothing. The first write is an HSET, which a server at
+-- maxmemory refuses: a full server takes no new work.
+--
 -- KEYS[1]     emq:{q}:pending   ZSET, score -priority (0 by default)
 -- KEYS[2]     emq:{q}:schedule  ZSET, score run-at (ms)
 -- KEYS[3]     emq:{q}:metrics   HASH, field 'enqueued'
@@ -12,31 +16,46 @@
 -- ARGV[5]     E, the number of extra row field pairs
 -- ARGV[6..5+2E]  extra field, value pairs (e.g. trace headers)
 -- then        id, payload per job
--- returns     {now, state, count} or an EMQDUP error when a row already exists (nothing written)
+-- returns     {now, state, count}; errors (nothing written): EMQARG a malformed argument,
+--             EMQDUP a row already exists, EMQKEYTYPE a location is not a sorted set
+--- @include "clock"
+--- @include "int"
+--- @include "keys"
+--- @include "wake"
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local max_attempts = ARGV[1]
-local priority = tonumber(ARGV[2])
-local run_at = now + tonumber(ARGV[3])
+-- validate
+local max_attempts = arg_int(1, 1)
+local priority = arg_int(2, nil)
+local delay = arg_int(3, 0)
+local run_at_arg = nil
 if ARGV[4] ~= '' then
-  run_at = tonumber(ARGV[4])
+  run_at_arg = arg_int(4, 0)
 end
-local extras = tonumber(ARGV[5])
+local extras = arg_int(5, 0)
 local first = 6 + 2 * extras
 local count = (#ARGV - first + 1) / 2
-
+if count < 1 or count ~= math.floor(count) or #KEYS ~= 4 + count then
+  return redis.error_reply('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe '
+    .. extras .. ' extra fields and one row key, id and payload per job')
+end
 for i = 1, count do
   if redis.call('EXISTS', KEYS[4 + i]) == 1 then
     return redis.error_reply('EMQDUP job row already exists: ' .. KEYS[4 + i])
   end
 end
 
+-- compute
+local now = now_ms()
+local run_at = run_at_arg or (now + delay)
 local state = 'pending'
 if run_at > now then
   state = 'schedule'
 end
+require_zset((state == 'pending') and KEYS[1] or KEYS[2])
+local counted = counter_ok(KEYS[3], 'enqueued')
+local wakeable = (state == 'pending') and wake_ok(KEYS[4])
 
+-- write
 for i = 1, count do
   local id = ARGV[first + 2 * (i - 1)]
   local row = KEYS[4 + i]
@@ -56,9 +75,8 @@ for i = 1, count do
   end
 end
 
-redis.call('HINCRBY', KEYS[3], 'enqueued', count)
-if state == 'pending' then
-  redis.call('LPUSH', KEYS[4], 1)
-  redis.call('LTRIM', KEYS[4], 0, 15)
+if counted then
+  redis.call('HINCRBY', KEYS[3], 'enqueued', count)
 end
+wake(KEYS[4], wakeable)
 return {now, state, count}

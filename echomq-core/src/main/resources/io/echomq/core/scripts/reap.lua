@@ -2,6 +2,10 @@
 -- had already used its last attempt (attempts - released >= max_attempts). attempts is not touched:
 -- the next claim raises it, which fences the worker that lost the lease.
 --
+-- Validate, then write. An expired candidate whose row breaks the row schema (row.lua), whose state
+-- is not 'active', or that has no row, is skipped and left exactly as it is, and reported; the
+-- caller pages past it, and quarantine.lua moves it out of the way.
+--
 -- KEYS[1]     emq:{q}:active   ZSET
 -- KEYS[2]     emq:{q}:pending  ZSET
 -- KEYS[3]     emq:{q}:dead     ZSET
@@ -9,41 +13,76 @@
 -- KEYS[5]     emq:{q}:wake     LIST
 -- KEYS[6..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
 -- ARGV[1..]   candidate ids (the lowest-scored members of active)
--- returns     {now, reaped to pending, reaped to dead}
+-- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}}
+--- @include "clock"
+--- @include "int"
+--- @include "row"
+--- @include "keys"
+--- @include "wake"
+--- @include "pending"
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local reaped = 0
-local dead = 0
-
+-- validate
+if #KEYS ~= 5 + #ARGV then
+  return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 5))
+end
+local now = now_ms()
+local moves = {}
+local skipped = {}
+local seen = {}
 for i = 1, #ARGV do
   local id = ARGV[i]
-  local row = KEYS[5 + i]
   local score = redis.call('ZSCORE', KEYS[1], id)
-  if score and tonumber(score) <= now then
-    redis.call('ZREM', KEYS[1], id)
-    local f = redis.call('HMGET', row, 'attempts', 'max_attempts', 'priority', 'released')
-    if not f[1] then
-      -- an id without a row has nothing left to run: dropping it restores the invariant
-    elseif tonumber(f[1]) - tonumber(f[4] or '0') >= tonumber(f[2]) then
-      redis.call('ZADD', KEYS[3], now, id)
-      redis.call('HSET', row, 'state', 'dead', 'dead_at', now,
-        'last_error', 'lease expired on attempt ' .. tostring(f[1]))
-      dead = dead + 1
+  if not seen[id] and score and tonumber(score) <= now then
+    seen[id] = true
+    local f, problem = valid_row(KEYS[5 + i], 'active')
+    if f then
+      -- compute
+      local to_dead = int(f[2]) - (int(f[4]) or 0) >= int(f[3])
+      moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2]}
     else
-      redis.call('ZADD', KEYS[2], -tonumber(f[3] or '0'), id)
-      redis.call('HSET', row, 'state', 'pending', 'ready_at', now)
-      reaped = reaped + 1
+      skipped[#skipped + 1] = id
+      skipped[#skipped + 1] = problem
     end
   end
 end
-
+local reaped = 0
+local dead = 0
+for _, move in ipairs(moves) do
+  if move[2] then
+    dead = dead + 1
+  else
+    reaped = reaped + 1
+  end
+end
 if reaped > 0 then
-  redis.call('HINCRBY', KEYS[4], 'reaped', reaped)
-  redis.call('LPUSH', KEYS[5], 1)
-  redis.call('LTRIM', KEYS[5], 0, 15)
+  require_zset(KEYS[2])
 end
 if dead > 0 then
+  require_zset(KEYS[3])
+end
+local count_reaped = counter_ok(KEYS[4], 'reaped')
+local count_dead = counter_ok(KEYS[4], 'dead')
+local wakeable = wake_ok(KEYS[5])
+
+-- write
+for _, move in ipairs(moves) do
+  local id = ARGV[move[1]]
+  local row = KEYS[5 + move[1]]
+  redis.call('ZREM', KEYS[1], id)
+  if move[2] then
+    redis.call('ZADD', KEYS[3], now, id)
+    redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
+  else
+    to_pending(KEYS[2], row, id, move[3], now)
+  end
+end
+if reaped > 0 then
+  if count_reaped then
+    redis.call('HINCRBY', KEYS[4], 'reaped', reaped)
+  end
+  wake(KEYS[5], wakeable)
+end
+if dead > 0 and count_dead then
   redis.call('HINCRBY', KEYS[4], 'dead', dead)
 end
-return {now, reaped, dead}
+return {now, reaped, dead, skipped}

@@ -2,7 +2,7 @@
 --
 -- attempts stays monotonic (it is the fencing token, so a released worker can never match a later
 -- claim); the row's 'released' count goes up instead, and every budget check uses
--- attempts - released, so the release costs the job nothing.
+-- attempts - released, so the release costs the job nothing. Fenced like complete (fence.lua).
 --
 -- KEYS[1]  emq:{q}:active   ZSET
 -- KEYS[2]  emq:{q}:pending  ZSET
@@ -10,25 +10,29 @@
 -- KEYS[4]  emq:{q}:wake     LIST
 -- ARGV[1]  id
 -- ARGV[2]  token
--- returns  {1} applied, or {0, code, detail} stale
+-- returns  {1} applied, or {0, code, detail} stale (a code of fence.lua)
+--- @include "clock"
+--- @include "fence"
+--- @include "keys"
+--- @include "wake"
+--- @include "pending"
 
+-- validate
 local id = ARGV[1]
-if not redis.call('ZSCORE', KEYS[1], id) then
-  return {0, 'NOT_ACTIVE', 'not active'}
+local f, stale = fence(KEYS[1], KEYS[3], id, ARGV[2])
+if stale then
+  return stale
 end
-local f = redis.call('HMGET', KEYS[3], 'state', 'attempts', 'priority')
-if f[1] ~= 'active' then
-  return {0, 'WRONG_STATE', 'state is ' .. tostring(f[1])}
-end
-if f[2] ~= ARGV[2] then
-  return {0, 'TOKEN_MISMATCH', 'token ' .. ARGV[2] .. ' does not match attempts ' .. tostring(f[2])}
-end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+require_zset(KEYS[2])
+local wakeable = wake_ok(KEYS[4])
+
+-- compute
+local now = now_ms()
+local priority = int(f[5]) or 0
+
+-- write
 redis.call('ZREM', KEYS[1], id)
-redis.call('ZADD', KEYS[2], -tonumber(f[3] or '0'), id)
-redis.call('HSET', KEYS[3], 'state', 'pending', 'ready_at', now)
+to_pending(KEYS[2], KEYS[3], id, priority, now)
 redis.call('HINCRBY', KEYS[3], 'released', 1)
-redis.call('LPUSH', KEYS[4], 1)
-redis.call('LTRIM', KEYS[4], 0, 15)
+wake(KEYS[4], wakeable)
 return {1}

@@ -3,6 +3,7 @@
 -- attempts stays monotonic (it is the fencing token); "attempts reset" means every claim so far
 -- stops counting against the budget: released = attempts, max_attempts = budget, so the next
 -- claim is attempt 1 again (attempt = attempts - released) and listener caps count afresh.
+-- Validate, then write: a row that breaks the row schema (row.lua) is not replayed.
 --
 -- KEYS[1]  emq:{q}:dead     ZSET
 -- KEYS[2]  emq:{q}:pending  ZSET
@@ -11,24 +12,43 @@
 -- KEYS[5]  emq:{q}:wake     LIST
 -- ARGV[1]  id
 -- ARGV[2]  budget (>= 1)
--- returns  {1} applied, or {0, code, detail} when the id is not dead
+-- returns  {1} applied, or {0, code, detail}: NOT_DEAD when the id is not in dead, MALFORMED_ROW,
+--          WRONG_STATE when the row's state is not 'dead'
+--- @include "clock"
+--- @include "int"
+--- @include "row"
+--- @include "keys"
+--- @include "wake"
+--- @include "pending"
 
+-- validate
 local id = ARGV[1]
+local budget = arg_int(2, 1)
 if not redis.call('ZSCORE', KEYS[1], id) then
   return {0, 'NOT_DEAD', 'not dead'}
 end
-local f = redis.call('HMGET', KEYS[3], 'state', 'attempts', 'priority')
-if f[1] ~= 'dead' then
-  return {0, 'WRONG_STATE', 'state is ' .. tostring(f[1])}
+local f, problem = read_row(KEYS[3])
+problem = problem or field_problem(f)
+if problem then
+  return {0, 'MALFORMED_ROW', problem}
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if f[1] ~= 'dead' then
+  return {0, 'WRONG_STATE', 'state is ' .. f[1]}
+end
+require_zset(KEYS[2])
+local counted = counter_ok(KEYS[4], 'replayed')
+local wakeable = wake_ok(KEYS[5])
+
+-- compute
+local now = now_ms()
+
+-- write
 redis.call('ZREM', KEYS[1], id)
-redis.call('ZADD', KEYS[2], -tonumber(f[3] or '0'), id)
-redis.call('HSET', KEYS[3], 'state', 'pending', 'ready_at', now,
-  'released', f[2], 'max_attempts', ARGV[2])
+to_pending(KEYS[2], KEYS[3], id, int(f[5]) or 0, now)
+redis.call('HSET', KEYS[3], 'released', f[2], 'max_attempts', budget)
 redis.call('HDEL', KEYS[3], 'dead_at')
-redis.call('HINCRBY', KEYS[4], 'replayed', 1)
-redis.call('LPUSH', KEYS[5], 1)
-redis.call('LTRIM', KEYS[5], 0, 15)
+if counted then
+  redis.call('HINCRBY', KEYS[4], 'replayed', 1)
+end
+wake(KEYS[5], wakeable)
 return {1}

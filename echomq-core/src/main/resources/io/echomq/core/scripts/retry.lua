@@ -2,7 +2,8 @@
 -- attempts used (attempts - released) reached max_attempts or the caller asks for it (an unreadable
 -- payload). The error text is kept on the row.
 --
--- Fenced like complete: a stale caller changes nothing.
+-- Fenced like complete (fence.lua): a stale caller changes nothing. Validate, then compute the
+-- destination from the row's checked numbers, then write; the first write frees memory (ZREM).
 --
 -- KEYS[1]  emq:{q}:active   ZSET
 -- KEYS[2]  emq:{q}:schedule ZSET
@@ -16,38 +17,54 @@
 -- ARGV[3]  error text
 -- ARGV[4]  backoff in ms (>= 0)
 -- ARGV[5]  '1' to dead-letter now, else '0'
--- returns  {1, state, at} applied (at = run-at or time of death), or {0, code, detail} stale
+-- returns  {1, state, at} applied (at = run-at or time of death), or {0, code, detail} stale (a code
+--          of fence.lua)
+--- @include "clock"
+--- @include "int"
+--- @include "fence"
+--- @include "keys"
+--- @include "wake"
+--- @include "pending"
 
+-- validate
 local id = ARGV[1]
-if not redis.call('ZSCORE', KEYS[1], id) then
-  return {0, 'NOT_ACTIVE', 'not active'}
+local backoff = arg_int(4, 0)
+if ARGV[5] ~= '0' and ARGV[5] ~= '1' then
+  return redis.error_reply("EMQARG ARGV[5] must be '0' or '1', was " .. tostring(ARGV[5]))
 end
-local f = redis.call('HMGET', KEYS[5], 'state', 'attempts', 'max_attempts', 'priority', 'released')
-if f[1] ~= 'active' then
-  return {0, 'WRONG_STATE', 'state is ' .. tostring(f[1])}
-end
-if f[2] ~= ARGV[2] then
-  return {0, 'TOKEN_MISMATCH', 'token ' .. ARGV[2] .. ' does not match attempts ' .. tostring(f[2])}
+local f, stale = fence(KEYS[1], KEYS[5], id, ARGV[2])
+if stale then
+  return stale
 end
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- compute
+local now = now_ms()
+local used = int(f[2]) - (int(f[4]) or 0)
+local state = 'schedule'
+if ARGV[5] == '1' or used >= int(f[3]) then
+  state = 'dead'
+elseif backoff == 0 then
+  state = 'pending'
+end
+local counter = (state == 'dead') and 'dead' or 'retried'
+require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
+local counted = counter_ok(KEYS[6], counter)
+local wakeable = (state == 'pending') and wake_ok(KEYS[7])
+
+-- write
 redis.call('ZREM', KEYS[1], id)
-
-if ARGV[5] == '1' or tonumber(f[2]) - tonumber(f[5] or '0') >= tonumber(f[3]) then
+if counted then
+  redis.call('HINCRBY', KEYS[6], counter, 1)
+end
+if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
-  redis.call('HINCRBY', KEYS[6], 'dead', 1)
   return {1, 'dead', now}
 end
-
-redis.call('HINCRBY', KEYS[6], 'retried', 1)
-local backoff = tonumber(ARGV[4])
-if backoff <= 0 then
-  redis.call('ZADD', KEYS[4], -tonumber(f[4] or '0'), id)
-  redis.call('HSET', KEYS[5], 'state', 'pending', 'last_error', ARGV[3], 'ready_at', now)
-  redis.call('LPUSH', KEYS[7], 1)
-  redis.call('LTRIM', KEYS[7], 0, 15)
+if state == 'pending' then
+  to_pending(KEYS[4], KEYS[5], id, int(f[5]) or 0, now)
+  redis.call('HSET', KEYS[5], 'last_error', ARGV[3])
+  wake(KEYS[7], wakeable)
   return {1, 'pending', now}
 end
 local run_at = now + backoff

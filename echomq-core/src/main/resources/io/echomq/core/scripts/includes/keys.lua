@@ -1,0 +1,33 @@
+-- include keys: what a script checks about the queue's own keys before it writes to them.
+--
+-- require_zset(key)         raises an EMQKEYTYPE error (nothing written yet) unless the key is a
+--                           sorted set or absent: a location a script is about to ZADD to
+-- counter_ok(key, field)    whether HINCRBY key field can apply: the key a hash or absent, the field
+--                           absent or an integer. A counter that cannot be bumped is left as it is
+--                           (the audit reports it); the transition itself still applies.
+-- wake_ok(key)              whether the wake list can take a push: a list, or absent
+--- @include "int"
+
+local function key_type(key)
+  return redis.call('TYPE', key).ok
+end
+
+local function require_zset(key)
+  local t = key_type(key)
+  if t ~= 'zset' and t ~= 'none' then
+    error({err = 'EMQKEYTYPE ' .. key .. ' is a ' .. t .. ', not a sorted set; nothing was written'})
+  end
+end
+
+local function counter_ok(key, field)
+  local value = redis.pcall('HGET', key, field)
+  if type(value) == 'table' and value.err then
+    return false
+  end
+  return not value or int(value) ~= nil
+end
+
+local function wake_ok(key)
+  local t = key_type(key)
+  return t == 'list' or t == 'none'
+end

@@ -1,0 +1,83 @@
+-- include row: the job row's schema, checked before a script writes anything.
+--
+-- read_row(key)       the row's ROW_FIELDS values (false where a field is absent), or nil and why
+--                     not ('no row', 'row is not a hash'); never raises
+-- field_problem(f)    nil when the fields are well-formed, else what is wrong:
+--   state         required, names a location (pending, active, schedule, dead, quarantine)
+--   attempts      required, integer >= 0 (the fencing token)
+--   max_attempts  required, integer >= 1
+--   released      optional, integer between 0 and attempts
+--   priority      optional, integer
+--   enqueued_at   required, integer (ms)
+--   ready_at      optional, integer (ms)
+-- state_problem(f, state)  nil when the row's state is the expected location, else what it is
+-- valid_row(key, state)     read_row, field_problem and state_problem in one: the fields, or nil and
+--                           the first problem found
+--
+-- io.echomq.core.RowSchema holds the same rules, with the same texts, for the audit.
+--- @include "int"
+
+local ROW_FIELDS = {'state', 'attempts', 'max_attempts', 'released', 'priority', 'enqueued_at', 'ready_at'}
+
+local LOCATIONS = {pending = true, active = true, schedule = true, dead = true, quarantine = true}
+
+-- {index in ROW_FIELDS, name, required, minimum (or false)}
+local ROW_INTS = {{2, 'attempts', true, 0}, {3, 'max_attempts', true, 1}, {4, 'released', false, 0},
+  {5, 'priority', false, false}, {6, 'enqueued_at', true, false}, {7, 'ready_at', false, false}}
+
+local function read_row(key)
+  local f = redis.pcall('HMGET', key, unpack(ROW_FIELDS))
+  if f.err then
+    return nil, 'row is not a hash'
+  end
+  if not f[1] and redis.call('EXISTS', key) == 0 then
+    return nil, 'no row'
+  end
+  return f
+end
+
+local function field_problem(f)
+  if not f[1] then
+    return "field 'state' is missing"
+  end
+  if not LOCATIONS[f[1]] then
+    return "field 'state' names no location"
+  end
+  for _, spec in ipairs(ROW_INTS) do
+    local raw = f[spec[1]]
+    if raw then
+      local value = int(raw)
+      if not value then
+        return "field '" .. spec[2] .. "' is not an integer"
+      end
+      if spec[4] and value < spec[4] then
+        return "field '" .. spec[2] .. "' is less than " .. spec[4]
+      end
+    elseif spec[3] then
+      return "field '" .. spec[2] .. "' is missing"
+    end
+  end
+  if f[4] and int(f[4]) > int(f[2]) then
+    return "field 'released' is greater than 'attempts'"
+  end
+  return nil
+end
+
+local function state_problem(f, state)
+  if f[1] == state then
+    return nil
+  end
+  return "state is '" .. f[1] .. "', not '" .. state .. "'"
+end
+
+local function valid_row(key, state)
+  local f, problem = read_row(key)
+  if not f then
+    return nil, problem
+  end
+  problem = field_problem(f) or state_problem(f, state)
+  if problem then
+    return nil, problem
+  end
+  return f
+end
