@@ -280,14 +280,14 @@ public class ScriptExecutor {
 		if (contains(error, "OOM ")) {
 			return new ServerOutOfMemoryException(script.name(), keys.isEmpty() ? "?" : keys.get(0), error);
 		}
+		String wrongType = find(error, "EMQKEYTYPE ");
+		if (wrongType != null) {
+			return new WrongKeyTypeException(script.name(), wrongType, error);
+		}
 		RedisCommandExecutionException reply = errorReply(error);
 		if (reply != null && error instanceof RedisSystemException) {
 			// Spring's own message is a bare "Error in execution"
 			return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + reply.getMessage(), error);
-		}
-		String wrongType = find(error, "EMQKEYTYPE ");
-		if (wrongType != null) {
-			return new WrongKeyTypeException(script.name(), wrongType, error);
 		}
 		if (error instanceof RuntimeException runtime) {
 			return runtime;
