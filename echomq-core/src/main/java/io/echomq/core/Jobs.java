@@ -327,7 +327,24 @@ public class Jobs {
 	 */
 	public TransitionResult retry(String queue, JobId id, FencingToken token, String error, Duration backoff) {
 		Assert.isTrue(backoff != null && !backoff.isNegative(), () -> "backoff must not be negative, was " + backoff);
-		return fail(queue, id, token, error, backoff, false);
+		return fail(queue, id, token, error, backoff, false, false);
+	}
+
+	/**
+	 * Put a claimed job off until {@code delay} from now without spending its attempt
+	 * (the handler asked to run later): active to schedule (to pending when the delay is
+	 * zero), never to dead.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param reason why, kept on the row as its last error
+	 * @param delay how long to wait before the next attempt
+	 * @return applied with the new state, or stale
+	 */
+	public TransitionResult snooze(String queue, JobId id, FencingToken token, String reason, Duration delay) {
+		Assert.isTrue(delay != null && !delay.isNegative(), () -> "delay must not be negative, was " + delay);
+		EnqueueSpec.checkDelay(delay);
+		return fail(queue, id, token, reason, delay, false, true);
 	}
 
 	/**
@@ -340,17 +357,19 @@ public class Jobs {
 	 * @return applied, or stale
 	 */
 	public TransitionResult deadLetter(String queue, JobId id, FencingToken token, String error) {
-		return fail(queue, id, token, error, Duration.ZERO, true);
+		return fail(queue, id, token, error, Duration.ZERO, true, false);
 	}
 
-	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff, boolean dead) {
+	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff,
+			boolean dead, boolean snooze) {
 		Assert.notNull(error, "'error' must not be null");
 		List<Object> reply = this.executor.execute(this.scripts.retry,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
 						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
 						this.keyspace.queueKey(queue, KeyType.WAKE)),
-				List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0"));
+				List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0",
+						snooze ? "1" : "0"));
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {
 			return result;

@@ -44,6 +44,15 @@ public interface JobEventListener {
 	}
 
 	/**
+	 * Called when a handler snoozed its job (threw a {@link SnoozeJobException}) and the
+	 * job was put off without spending the attempt.
+	 * @param job the job
+	 * @param delay how long until it runs again
+	 */
+	default void onSnoozed(ClaimedJob job, Duration delay) {
+	}
+
+	/**
 	 * Called when this worker lost the lease on a job: its outcome is not recorded.
 	 * @param job the job
 	 * @param result the stale transition, with its {@link TransitionResult#reason()

@@ -52,6 +52,10 @@ public final class JobEvents {
 		each((listener) -> listener.onStale(job, result));
 	}
 
+	void snoozed(ClaimedJob job, Duration delay) {
+		each((listener) -> listener.onSnoozed(job, delay));
+	}
+
 	void released(ClaimedJob job) {
 		each((listener) -> listener.onReleased(job));
 	}

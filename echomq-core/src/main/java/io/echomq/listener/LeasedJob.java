@@ -199,6 +199,11 @@ final class LeasedJob implements JobContext {
 		if (!settle()) {
 			return;
 		}
+		SnoozeJobException snooze = find(failure, SnoozeJobException.class);
+		if (snooze != null) {
+			snooze(snooze);
+			return;
+		}
 		String error = ErrorText.of(failure);
 		String fatal = fatal(failure);
 		Integer cap = this.settings.maxAttempts();
@@ -226,6 +231,31 @@ final class LeasedJob implements JobContext {
 					+ ((result.state() == JobState.SCHEDULE) ? "in " + backoff : "now") + ": " + error);
 		}
 		this.events.failed(this.job, failure, result);
+	}
+
+	private void snooze(SnoozeJobException snooze) {
+		Duration delay = snooze.getDelay();
+		Sent sent = send("snooze",
+				() -> this.jobs.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay));
+		if (sent == null) {
+			return;
+		}
+		if (sent.result().isStale()) {
+			staleOutcome(sent.result());
+			return;
+		}
+		this.counters.snoozed.increment();
+		logger.debug(() -> "Snoozed " + this + " for " + delay + ": " + snooze.getMessage());
+		this.events.snoozed(this.job, delay);
+	}
+
+	private static <T extends Throwable> @Nullable T find(Throwable failure, Class<T> type) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (type.isInstance(cause)) {
+				return type.cast(cause);
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -22,4 +22,6 @@ final class ListenerCounters {
 
 	final LongAdder unrecorded = new LongAdder();
 
+	final LongAdder snoozed = new LongAdder();
+
 }

@@ -282,6 +282,14 @@ public class QueueListenerContainer {
 	}
 
 	/**
+	 * Return how many jobs their handler snoozed.
+	 * @return the count
+	 */
+	public long getSnoozedCount() {
+		return this.counters.snoozed.sum();
+	}
+
+	/**
 	 * Return how many jobs lost their lease while running here.
 	 * @return the count
 	 */

@@ -3,7 +3,9 @@ package io.echomq.listener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -112,6 +114,23 @@ class RetryRulesTests {
 		});
 	}
 
+	@Test
+	void snoozedJobRunsAgainWithoutSpendingAnAttempt() {
+		runner().run((context) -> {
+			Handlers handlers = context.getBean(Handlers.class);
+			JobId id = context.getBean(EchoMQTemplate.class)
+				.enqueue("snoozing", "x", EnqueueOptions.defaults().withMaxAttempts(1));
+			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+				await().atMost(Duration.ofSeconds(10)).until(() -> probe.row("snoozing", id).isEmpty());
+				assertThat(probe.metrics("snoozing")).containsEntry("snoozed", "2").containsEntry("completed", "1");
+			}
+			assertThat(handlers.snoozeAttempts).containsExactly(1L, 1L, 1L);
+			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("snoozing");
+			assertThat(container.getSnoozedCount()).isEqualTo(2);
+			assertThat(container.getDeadCount()).isZero();
+		});
+	}
+
 	private void assertDead(String queue, JobId id, String attempts, String error) {
 		Map<String, String> row = awaitRow(queue, id, "dead");
 		assertThat(row).containsEntry("attempts", attempts);
@@ -137,6 +156,16 @@ class RetryRulesTests {
 	static class Handlers {
 
 		final AtomicInteger interrupted = new AtomicInteger();
+
+		final List<Long> snoozeAttempts = new CopyOnWriteArrayList<>();
+
+		@EchoJob(queue = "snoozing")
+		void snoozing(String payload, JobContext context) {
+			this.snoozeAttempts.add(context.attempt());
+			if (this.snoozeAttempts.size() < 3) {
+				throw new IllegalStateException("wrapped", new SnoozeJobException(Duration.ofMillis(100), "not yet"));
+			}
+		}
 
 		@EchoJob(queue = "slow", timeout = "300ms")
 		void slow(String payload) throws InterruptedException {

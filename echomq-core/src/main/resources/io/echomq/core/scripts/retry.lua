@@ -2,6 +2,10 @@
 -- attempts used (attempts - released) reached max_attempts or the caller asks for it (an unreadable
 -- payload). The error text is kept on the row.
 --
+-- A snooze (the handler asked to run again later) is a retry that does not spend the attempt: like
+-- a release, it raises 'released' with 'attempts', so the budget is untouched, and it never
+-- dead-letters.
+--
 -- Fenced like complete (fence.lua): a stale caller changes nothing. Validate, then compute the
 -- destination from the row's checked numbers, then write; the first write frees memory (ZREM).
 --
@@ -17,6 +21,7 @@
 -- ARGV[3]  error text
 -- ARGV[4]  backoff in ms (>= 0)
 -- ARGV[5]  '1' to dead-letter now, else '0'
+-- ARGV[6]  '1' to snooze (the attempt does not count; ARGV[5] must be '0'), else '0'
 -- returns  {1, state, at} applied (at = run-at or time of death), or {0, code, detail} stale (a code
 --          of fence.lua)
 --- @include "clock"
@@ -32,6 +37,10 @@ local backoff = arg_int(4, 0)
 if ARGV[5] ~= '0' and ARGV[5] ~= '1' then
   return redis.error_reply("EMQARG ARGV[5] must be '0' or '1', was " .. tostring(ARGV[5]))
 end
+local snooze = ARGV[6] == '1'
+if (ARGV[6] ~= '0' and not snooze) or (snooze and ARGV[5] == '1') then
+  return redis.error_reply("EMQARG ARGV[6] must be '0', or '1' with ARGV[5] '0', was " .. tostring(ARGV[6]))
+end
 local f, stale = fence(KEYS[1], KEYS[5], id, ARGV[2])
 if stale then
   return stale
@@ -41,18 +50,21 @@ end
 local now = now_ms()
 local used = int(f[2]) - (int(f[4]) or 0)
 local state = 'schedule'
-if ARGV[5] == '1' or used >= int(f[3]) then
+if not snooze and (ARGV[5] == '1' or used >= int(f[3])) then
   state = 'dead'
 elseif backoff == 0 then
   state = 'pending'
 end
-local counter = (state == 'dead') and 'dead' or 'retried'
+local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retried')
 require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
 local counted = counter_ok(KEYS[6], counter)
 local wakeable = (state == 'pending') and wake_ok(KEYS[7])
 
 -- write
 redis.call('ZREM', KEYS[1], id)
+if snooze then
+  redis.call('HINCRBY', KEYS[5], 'released', 1)
+end
 if counted then
   redis.call('HINCRBY', KEYS[6], counter, 1)
 end
