@@ -109,7 +109,8 @@ abstract class AbstractConnectionFaultTests {
 				Jobs jobs = producerSide.jobs();
 				for (int batch = 0; batch < 4; batch++) {
 					// 500 jobs: three pipelined script calls, each of which may meet
-					// NOSCRIPT
+					// NOSCRIPT; the first surely does, whatever the flusher's timing
+					Chaos.command(this.server, "SCRIPT", "FLUSH");
 					ids.addAll(
 							jobs.enqueueAll(queue, payloads(batch, 500), EnqueueSpec.defaults().withMaxAttempts(10)));
 				}
