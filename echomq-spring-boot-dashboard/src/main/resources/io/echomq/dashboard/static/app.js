@@ -124,6 +124,10 @@
 		return typeof value === 'string' ? value : JSON.stringify(value);
 	}
 
+	function seconds(ms) {
+		return (ms < 10000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000)) + ' s';
+	}
+
 	function plural(count, word) {
 		return count + ' ' + word + (count === 1 ? '' : 's');
 	}
@@ -331,8 +335,8 @@
 
 	function chartPanel(id, minutes, kept) {
 		var caption = kept ? 'Per minute, over the last hour, from the engine (every node\'s work).'
-			: 'Per minute, sampled from the queue counters every ' + Math.round(config.refresh / 1000)
-				+ ' s while this page is open: the engine keeps no history yet.';
+			: 'Per minute, sampled from the queue counters every ' + seconds(config.refresh)
+				+ ' while this page is open: the engine keeps no history yet.';
 		return el('section', { id: id, class: 'panel chart' },
 			el('div', { class: 'row' },
 				el('h2', { text: 'Throughput' }),
