@@ -194,7 +194,8 @@ public class QueueInspector {
 	private Set<TypedTuple<String>> range(String queue, JobState state, int offset, int limit) {
 		Assert.notNull(state, "'state' must not be null");
 		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
-		Assert.isTrue(limit > 0 && limit <= MAX_PAGE, () -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
+		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
+				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
 		Set<TypedTuple<String>> page = this.template.opsForZSet()
 			.reverseRangeWithScores(this.keyspace.queueKey(queue, state.location()), offset, offset + limit - 1L);
 		return (page != null) ? page : Set.of();

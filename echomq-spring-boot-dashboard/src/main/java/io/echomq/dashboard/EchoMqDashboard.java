@@ -146,7 +146,8 @@ public class EchoMqDashboard {
 	 */
 	public @Nullable JobPage jobs(String queue, JobState state, int offset, int limit, boolean show) {
 		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
-		Assert.isTrue(limit > 0 && limit <= MAX_PAGE, () -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
+		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
+				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
 		QueueSummary summary = queue(queue);
 		if (summary == null) {
 			return null;
@@ -193,10 +194,10 @@ public class EchoMqDashboard {
 			}
 		});
 		String state = row.getOrDefault("state", "");
+		Object payload = sanitize("payload", row.getOrDefault("payload", ""), show);
 		return new JobDetail(queue, id.toString(), state, number(row.get("attempts")), number(row.get("released")),
-				number(row.get("max_attempts")), row.get("last_error"), sanitize("payload", row.getOrDefault("payload", ""),
-						show),
-				fields, timeline(row, state, at), problem);
+				number(row.get("max_attempts")), row.get("last_error"), payload, fields, timeline(row, state, at),
+				problem);
 	}
 
 	/**
@@ -240,7 +241,8 @@ public class EchoMqDashboard {
 		int budget = this.replayBudget.applyAsInt(queue);
 		TransitionResult result = this.jobs.replay(queue, id, budget);
 		if (result.isApplied()) {
-			return Outcome.done("Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
+			return Outcome.done(
+					"Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
 		}
 		return notDead(queue, id, "replayed");
 	}
@@ -256,7 +258,8 @@ public class EchoMqDashboard {
 		if (this.purge.purge(queue, id)) {
 			return Outcome.done("Job " + id + " deleted", 1);
 		}
-		return notDead(queue, id, "deleted (deleting pending or scheduled jobs needs an engine verb that does not exist yet)");
+		return notDead(queue, id,
+				"deleted (deleting pending or scheduled jobs needs an engine verb that does not exist yet)");
 	}
 
 	/**
@@ -286,8 +289,8 @@ public class EchoMqDashboard {
 			}
 		}
 		long left = this.inspector.stats(queue).dead();
-		return Outcome.done("Replayed " + plural(replayed, "dead job") + ((left > 0) ? "; " + left + " still dead" : ""),
-				replayed);
+		String still = (left > 0) ? "; " + left + " still dead" : "";
+		return Outcome.done("Replayed " + plural(replayed, "dead job") + still, replayed);
 	}
 
 	/**

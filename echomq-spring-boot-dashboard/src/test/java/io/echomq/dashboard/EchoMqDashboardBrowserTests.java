@@ -86,7 +86,8 @@ class EchoMqDashboardBrowserTests {
 	void replayADeadJobPauseAQueueAndWatchTheChart() {
 		WebDriver driver = browser.driver();
 		QueueInspector inspector = new QueueInspector(this.jobs);
-		this.listeners.register("orders", this.orders, ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
+		this.listeners.register("orders", this.orders,
+				ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
 		this.listeners.register("emails", (job, context) -> {
 		}, ListenerSettings.builder().concurrency(4).build());
 		List<JobId> placed = this.template.enqueueAll("orders",
@@ -124,7 +125,8 @@ class EchoMqDashboardBrowserTests {
 			.until(() -> "dead".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
 		assertThat(text(driver, By.id("job-error"))).contains("No such customer");
 		assertThat(text(driver, By.id("job-payload"))).isEqualTo("******");
-		assertThat(driver.findElements(By.cssSelector("#timeline li")).stream().map((li) -> li.getDomAttribute("data-event")))
+		assertThat(driver.findElements(By.cssSelector("#timeline li")))
+			.extracting((li) -> li.getDomAttribute("data-event"))
 			.containsExactly("enqueued", "dead_at");
 		browser.screenshot("job");
 

@@ -108,8 +108,8 @@ class EchoMqDashboardSecurityTests {
 		assertThat(admin.meta("can-write")).isEqualTo("true");
 		assertThat(admin.get(deadPage).json().get("jobs").get(0).get("payload").asString())
 			.isEqualTo("\"bad customer\"");
-		Response withoutApplicationToken = admin.post(replay,
-				Map.of(DashboardWriteGuard.HEADER, admin.meta("csrf-token"), "Origin", "http://localhost:" + this.port), "");
+		Response withoutApplicationToken = admin.post(replay, Map.of(DashboardWriteGuard.HEADER,
+				admin.meta("csrf-token"), "Origin", "http://localhost:" + this.port), "");
 		assertThat(withoutApplicationToken.status()).as("Spring Security's CSRF filter").isEqualTo(403);
 		Response withoutDashboardToken = admin.post(replay,
 				Map.of(admin.meta("app-csrf-header"), admin.meta("app-csrf-token")), "");

@@ -29,7 +29,8 @@ final class DashboardPage {
 
 	private static final Map<String, MediaType> ASSETS = Map.of("app.js",
 			MediaType.parseMediaType("text/javascript;charset=UTF-8"), "app.css",
-			MediaType.parseMediaType("text/css;charset=UTF-8"), "favicon.svg", MediaType.parseMediaType("image/svg+xml"));
+			MediaType.parseMediaType("text/css;charset=UTF-8"), "favicon.svg",
+			MediaType.parseMediaType("image/svg+xml"));
 
 	private final String shell;
 

@@ -107,7 +107,8 @@ public class EchoMqDashboardRoutes {
 		Assert.notNull(guard, "'guard' must not be null");
 		Assert.notNull(security, "'security' must not be null");
 		Assert.notNull(showValues, "'showValues' must not be null");
-		Assert.isTrue(refresh != null && refresh.toMillis() >= 100, () -> "refresh must be at least 100ms, was " + refresh);
+		Assert.isTrue(refresh != null && refresh.toMillis() >= 100,
+				() -> "echomq.dashboard.refresh must be at least 100ms, was " + refresh);
 		this.dashboard = dashboard;
 		this.guard = guard;
 		this.security = security;
@@ -125,8 +126,9 @@ public class EchoMqDashboardRoutes {
 	 * segments of {@code [A-Za-z0-9._-]}
 	 */
 	public static String validatePath(@Nullable String path) {
-		Assert.isTrue(path != null && path.matches("(/[A-Za-z0-9._-]+)+"), () -> "Invalid echomq.dashboard.path '"
-				+ path + "': must be '/' followed by segments of [A-Za-z0-9._-], such as /echomq, without a trailing '/'");
+		Assert.isTrue(path != null && path.matches("(/[A-Za-z0-9._-]+)+"),
+				() -> "Invalid echomq.dashboard.path '" + path + "': must be '/' followed by segments of "
+						+ "[A-Za-z0-9._-], such as /echomq, without a trailing '/'");
 		return path;
 	}
 
@@ -296,8 +298,8 @@ public class EchoMqDashboardRoutes {
 	}
 
 	private ServerResponse unknownQueue(ServerRequest request, String queue) {
-		return error(request, HttpStatus.NOT_FOUND, "Queue '" + queue
-				+ "' is not known here: no listener on this node, not configured under echomq.queues, never enqueued to from here, and empty");
+		return error(request, HttpStatus.NOT_FOUND, "Queue '" + queue + "' is not known here: no listener on this "
+				+ "node, not configured under echomq.queues, never enqueued to from here, and empty");
 	}
 
 	private ServerResponse error(ServerRequest request, HttpStatus status, String message) {
@@ -324,7 +326,10 @@ public class EchoMqDashboardRoutes {
 	}
 
 	private static ServerResponse json(Object body) {
-		return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON).cacheControl(CacheControl.noStore()).body(body);
+		return ServerResponse.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.cacheControl(CacheControl.noStore())
+			.body(body);
 	}
 
 	private String base(ServerRequest request) {

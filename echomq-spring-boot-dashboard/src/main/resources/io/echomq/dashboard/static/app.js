@@ -209,7 +209,7 @@
 	}
 
 	function refresh() {
-		if (!poll) {
+		if (!poll || document.hidden) {
 			return;
 		}
 		poll().then(function () {
@@ -226,6 +226,7 @@
 		poll = loader;
 		refresh();
 		setInterval(refresh, config.refresh);
+		document.addEventListener('visibilitychange', refresh);
 	}
 
 	// ---------- chart ----------
