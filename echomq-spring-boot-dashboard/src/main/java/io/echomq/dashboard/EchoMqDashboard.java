@@ -263,7 +263,9 @@ public class EchoMqDashboard {
 	}
 
 	/**
-	 * Replay up to {@value #MAX_REPLAY_ALL} dead jobs, oldest death last.
+	 * Replay dead jobs, latest death first, looking at {@value #MAX_REPLAY_ALL} at most:
+	 * one {@code ZREVRANGE} per 100 and one {@code replay} script per job. A job that
+	 * left {@code dead} meanwhile is skipped.
 	 * @param queue the queue
 	 * @return the outcome, with how many were replayed
 	 */
@@ -271,13 +273,13 @@ public class EchoMqDashboard {
 		int budget = this.replayBudget.applyAsInt(queue);
 		long replayed = 0;
 		int skipped = 0;
-		while (replayed < MAX_REPLAY_ALL) {
+		while (replayed + skipped < MAX_REPLAY_ALL) {
 			List<JobId> ids = this.inspector.ids(queue, JobState.DEAD, skipped, REPLAY_BATCH);
 			if (ids.isEmpty()) {
 				break;
 			}
 			for (JobId id : ids) {
-				if (replayed >= MAX_REPLAY_ALL) {
+				if (replayed + skipped >= MAX_REPLAY_ALL) {
 					break;
 				}
 				if (this.jobs.replay(queue, id, budget).isApplied()) {
