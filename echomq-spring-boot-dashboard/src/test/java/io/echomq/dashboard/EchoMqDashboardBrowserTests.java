@@ -89,6 +89,9 @@ class EchoMqDashboardBrowserTests {
 		this.listeners.register("orders", this.orders,
 				ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
 		this.listeners.register("emails", (job, context) -> {
+			if (job.payload().contains("bounce")) {
+				throw new IllegalStateException("Mailbox full");
+			}
 		}, ListenerSettings.builder().concurrency(4).build());
 		List<JobId> placed = this.template.enqueueAll("orders",
 				List.of("{\"order\":1041,\"customer\":\"ada\"}", "{\"order\":1042,\"customer\":\"bad-customer\"}",
@@ -109,7 +112,7 @@ class EchoMqDashboardBrowserTests {
 		assertThat(text(driver, By.cssSelector("#queue-reminders .count-schedule"))).isEqualTo("1");
 		assertThat(text(driver, By.cssSelector("#queue-orders .listener-state"))).isEqualTo("running");
 		assertThat(text(driver, By.cssSelector("#queue-reminders .listener-state"))).isEqualTo("no listener here");
-		assertThat(driver.findElement(By.cssSelector(".node")).getText()).startsWith("shop ");
+		assertThat(text(driver, By.cssSelector(".node"))).startsWith("shop ");
 
 		click(driver, By.cssSelector("#queue-orders a.queue-link"));
 		awaitText(driver, By.id("queue-name"), "orders");
@@ -117,7 +120,7 @@ class EchoMqDashboardBrowserTests {
 		awaitText(driver, By.cssSelector("#job-" + dead + " td.error"), "No such customer");
 		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/orders?state=dead");
 		assertThat(text(driver, By.cssSelector("#job-" + dead + " td.payload"))).isEqualTo("******");
-		assertThat(driver.findElements(By.id("purge-dead"))).hasSize(1);
+		assertThat(read(() -> driver.findElements(By.id("purge-dead")).size())).isEqualTo(1);
 		browser.screenshot("queue");
 
 		click(driver, By.cssSelector("#job-" + dead + " a.job-link"));
@@ -125,9 +128,10 @@ class EchoMqDashboardBrowserTests {
 			.until(() -> "dead".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
 		assertThat(text(driver, By.id("job-error"))).contains("No such customer");
 		assertThat(text(driver, By.id("job-payload"))).isEqualTo("******");
-		assertThat(driver.findElements(By.cssSelector("#timeline li")))
-			.extracting((li) -> li.getDomAttribute("data-event"))
-			.containsExactly("enqueued", "dead_at");
+		assertThat(read(() -> driver.findElements(By.cssSelector("#timeline li"))
+			.stream()
+			.map((li) -> li.getDomAttribute("data-event"))
+			.toList())).containsExactly("enqueued", "dead_at");
 		browser.screenshot("job");
 
 		this.orders.heal();
@@ -153,12 +157,16 @@ class EchoMqDashboardBrowserTests {
 		assertThat(container.isPaused()).isFalse();
 		awaitText(driver, By.cssSelector("#queue-orders .count-pending"), "0");
 		awaitText(driver, By.cssSelector("#queue-orders .count-completed"), "5");
-		this.template.enqueueAll("emails", List.of("receipt 1044", "receipt 1045", "shipped 1041"));
+		this.template.enqueueAll("emails", List.of("receipt 1044", "receipt 1045", "shipped 1041", "bounce 1046"));
+		awaitText(driver, By.cssSelector("#queue-emails .count-dead"), "1");
 		await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
 			WebElement chart = driver.findElement(By.id("chart"));
 			assertThat(chart.getDomAttribute("data-source")).isEqualTo("page");
 			assertThat(Long.parseLong(chart.getDomAttribute("data-completed"))).isGreaterThanOrEqualTo(5);
+			assertThat(Long.parseLong(chart.getDomAttribute("data-failed"))).as("3 attempts of the bounce")
+				.isEqualTo(3);
 			assertThat(chart.findElements(By.cssSelector("rect.bar-completed"))).isNotEmpty();
+			assertThat(chart.findElements(By.cssSelector("rect.bar-failed"))).isNotEmpty();
 		});
 		browser.screenshot("overview");
 	}
@@ -181,7 +189,15 @@ class EchoMqDashboardBrowserTests {
 	}
 
 	private static String text(WebDriver driver, By by) {
-		return await().atMost(WAIT).ignoreExceptions().until(() -> driver.findElement(by).getText(), (text) -> true);
+		return read(() -> driver.findElement(by).getText());
+	}
+
+	/**
+	 * Read the page, again if it was redrawn under the read (polling redraws what
+	 * changed).
+	 */
+	private static <T> T read(Callable<T> read) {
+		return await().atMost(WAIT).ignoreExceptions().until(read, (value) -> true);
 	}
 
 }

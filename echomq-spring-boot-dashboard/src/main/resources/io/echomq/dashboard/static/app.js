@@ -89,6 +89,18 @@
 		return element;
 	}
 
+	var rendered = {};
+
+	/** Redraw a section only when what it shows changed, so polling keeps selections and hovers. */
+	function render(id, data, build) {
+		var key = JSON.stringify(data);
+		if (rendered[id] === key && document.getElementById(id)) {
+			return;
+		}
+		rendered[id] = key;
+		replace(id, build());
+	}
+
 	function pad(number) {
 		return (number < 10 ? '0' : '') + number;
 	}
@@ -392,8 +404,13 @@
 				data.queues.forEach(function (queue) {
 					sampler.sample(queue.name, queue.counters, now);
 				});
-				replace('queues', queuesPanel(data));
-				replace('throughput', chartPanel('throughput', history.kept ? engineMinutes(history) : sampler.minutes(), history.kept));
+				var minutes = history.kept ? engineMinutes(history) : sampler.minutes();
+				render('queues', data, function () {
+					return queuesPanel(data);
+				});
+				render('throughput', [minutes, Math.floor(now / MINUTE)], function () {
+					return chartPanel('throughput', minutes, history.kept);
+				});
 			});
 		});
 	}
@@ -461,17 +478,29 @@
 			return Promise.all([get(path), get('/history')]).then(function (results) {
 				var page = results[0];
 				var history = results[1];
-				sampler.sample(queue, page.queue.counters, Date.now());
-				replace('tabs', tabs(page, select));
-				replace('listener', listenerPanel(page.queue));
-				replace('jobs', jobsPanel(queue, page, select));
-				replace('throughput', chartPanel('throughput', history.kept ? engineMinutes(history, queue) : sampler.minutes(), history.kept));
+				var now = Date.now();
+				sampler.sample(queue, page.queue.counters, now);
+				var minutes = history.kept ? engineMinutes(history, queue) : sampler.minutes();
+				render('tabs', [page.state, page.queue.counts], function () {
+					return tabs(page, select);
+				});
+				render('listener', page.queue, function () {
+					return listenerPanel(page.queue);
+				});
+				render('jobs', page, function () {
+					return jobsPanel(queue, page, select);
+				});
+				render('throughput', [minutes, Math.floor(now / MINUTE)], function () {
+					return chartPanel('throughput', minutes, history.kept);
+				});
 			}, function (error) {
 				if (error instanceof ApiError && error.status === 400 && view.offset > 0) {
 					view.offset = 0;
 				}
 				else if (error instanceof ApiError) {
-					replace('jobs', el('section', { id: 'jobs', class: 'panel problem' }, el('p', { id: 'error-message', text: error.message })));
+					render('jobs', error.message, function () {
+						return el('section', { id: 'jobs', class: 'panel problem' }, el('p', { id: 'error-message', text: error.message }));
+					});
 				}
 				throw error;
 			});
@@ -578,12 +607,16 @@
 		]);
 		start(function () {
 			return get('/queues/' + q(queue) + '/jobs/' + id).then(function (job) {
-				replace('job', jobPanel(queue, job));
+				render('job', [job, Math.floor(Date.now() / 10000)], function () {
+					return jobPanel(queue, job);
+				});
 			}, function (error) {
 				if (error instanceof ApiError && error.status === 404) {
-					replace('job', el('section', { id: 'job', class: 'panel' },
-						el('div', { class: 'row' }, el('span', { id: 'job-state', class: 'badge', 'data-state': 'gone', text: 'no row' })),
-						el('p', { id: 'job-gone', text: error.message })));
+					render('job', error.message, function () {
+						return el('section', { id: 'job', class: 'panel' },
+							el('div', { class: 'row' }, el('span', { id: 'job-state', class: 'badge', 'data-state': 'gone', text: 'no row' })),
+							el('p', { id: 'job-gone', text: error.message }));
+					});
 				}
 				throw error;
 			});
