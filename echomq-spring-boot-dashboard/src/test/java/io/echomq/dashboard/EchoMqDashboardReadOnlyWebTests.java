@@ -22,14 +22,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A read-only dashboard at a path of its own, showing payloads: every action is refused
- * and changes nothing.
+ * A read-only dashboard at a path of its own in an application with a context path,
+ * showing payloads: every action is refused and changes nothing.
  *
  * @author EchoMQ
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "echomq.dashboard.read-only=true", "echomq.dashboard.path=/ops/queues",
-				"echomq.dashboard.show-values=always" })
+				"echomq.dashboard.show-values=always", "server.servlet.context-path=/shop" })
 class EchoMqDashboardReadOnlyWebTests {
 
 	@LocalServerPort
@@ -58,10 +58,13 @@ class EchoMqDashboardReadOnlyWebTests {
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		await().atMost(Duration.ofSeconds(15)).until(() -> inspector.stats(queue).dead() == 1);
 
-		assertThat(new DashboardClient(this.port, "/echomq").get("").status()).isEqualTo(404);
-		DashboardClient client = new DashboardClient(this.port, "/ops/queues");
+		assertThat(new DashboardClient(this.port, "/shop/echomq").get("").status()).isEqualTo(404);
+		DashboardClient client = new DashboardClient(this.port, "/shop/ops/queues");
 		assertThat(client.open().status()).isEqualTo(200);
-		assertThat(client.meta("base")).isEqualTo("/ops/queues");
+		assertThat(client.meta("base")).isEqualTo("/shop/ops/queues");
+		assertThat(client.get("/api/queues/nowhere-to-be-seen").message()).contains("not known here");
+		assertThat(client.get("/jobs/" + dead).headers().firstValue("Location"))
+			.hasValue("/shop/ops/queues/queues/" + queue + "/jobs/" + dead);
 		assertThat(client.meta("can-write")).isEqualTo("false");
 		assertThat(client.meta("show-values")).isEqualTo("true");
 		assertThat(client.get("/api/queues/" + queue + "/jobs?state=dead").json().get("jobs").get(0).get("payload")

@@ -303,7 +303,7 @@ public class EchoMqDashboardRoutes {
 	}
 
 	private ServerResponse error(ServerRequest request, HttpStatus status, String message) {
-		if (request.path().startsWith(request.servletRequest().getContextPath() + this.path + "/api/")) {
+		if (request.path().startsWith(this.path + "/api/")) {
 			return ServerResponse.status(status)
 				.contentType(MediaType.APPLICATION_JSON)
 				.body(new ErrorResponse(status.value(), message));
