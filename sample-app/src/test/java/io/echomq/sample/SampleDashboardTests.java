@@ -1,15 +1,11 @@
 package io.echomq.sample;
 
-import io.echomq.test.TestRedisServer;
-import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
+import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.hamcrest.Matchers.containsString;
@@ -23,18 +19,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  *
  * @author EchoMQ
  */
-@SpringBootTest(properties = { "sample.demo-signups=0", "echomq.key-prefix=sampledash",
-		"sample.embedded-redis.enabled=false" })
+@SpringBootTest(properties = { "sample.demo-signups=0", "echomq.key-prefix=sampledash" })
 @AutoConfigureMockMvc
+@AutoConfigureEchoMqServer
 class SampleDashboardTests {
-
-	private static final TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", server::host);
-		registry.add("spring.data.redis.port", server::port);
-	}
 
 	@Autowired
 	private MockMvc mvc;
