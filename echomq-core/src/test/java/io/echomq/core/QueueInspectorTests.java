@@ -85,7 +85,7 @@ class QueueInspectorTests {
 				.containsKey("dead_at");
 			assertThat(inspector.row(queue, JobId.mint())).isEmpty();
 
-			redis.opsForHash().put(keyspace.jobKey(queue, ids.get(3)), "attempts", "garbage");
+			redis.opsForHash().put(keyspace.jobKey(queue, ids.get(3)), "state", "elsewhere");
 			assertThat(inspector.jobs(queue, JobState.PENDING, 0, 10)).extracting(JobView::id)
 				.containsExactly(ids.get(4), ids.get(2));
 			assertThatIllegalArgumentException().isThrownBy(() -> inspector.jobs(queue, JobState.DEAD, -1, 10))

@@ -5,10 +5,10 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.ToIntFunction;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
@@ -16,6 +16,7 @@ import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
+import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
@@ -46,9 +47,6 @@ public class EchoMqDashboard {
 	public static final int PREVIEW_LENGTH = 160;
 
 	private static final int REPLAY_BATCH = 100;
-
-	private static final Set<String> ENGINE_FIELDS = Set.of("state", "attempts", "max_attempts", "enqueued_at",
-			"priority", "run_at", "ready_at", "released", "last_error", "dead_at", "payload");
 
 	private final Jobs jobs;
 
@@ -190,7 +188,7 @@ public class EchoMqDashboard {
 		Map<String, @Nullable Object> fields = new LinkedHashMap<>();
 		row.forEach((name, value) -> {
 			if (!"payload".equals(name)) {
-				fields.put(name, ENGINE_FIELDS.contains(name) ? value : sanitize(name, value, show));
+				fields.put(name, EnqueueSpec.RESERVED_FIELDS.contains(name) ? value : sanitize(name, value, show));
 			}
 		});
 		String state = row.getOrDefault("state", "");
@@ -244,6 +242,9 @@ public class EchoMqDashboard {
 			return Outcome.done(
 					"Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
 		}
+		if (result.reason() == StaleReason.MALFORMED_ROW) {
+			return malformed(id, "replayed", result.detail());
+		}
 		return notDead(queue, id, "replayed");
 	}
 
@@ -255,8 +256,12 @@ public class EchoMqDashboard {
 	 */
 	public Outcome delete(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
-		if (this.purge.purge(queue, id)) {
+		DeadJobPurge.Result result = this.purge.purge(queue, id);
+		if (result.purged()) {
 			return Outcome.done("Job " + id + " deleted", 1);
+		}
+		if (result.problem() != null) {
+			return malformed(id, "deleted", result.problem());
 		}
 		return notDead(queue, id,
 				"deleted (deleting pending or scheduled jobs needs an engine verb that does not exist yet)");
@@ -344,6 +349,11 @@ public class EchoMqDashboard {
 				0);
 	}
 
+	private static Outcome malformed(JobId id, String action, @Nullable String problem) {
+		return new Outcome(Outcome.Status.CONFLICT, "Job " + id + " was not " + action + ": its row is malformed ("
+				+ problem + "); it is left as it is for the engine to quarantine", 0);
+	}
+
 	private Outcome noListener(String queue) {
 		return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no listener on " + this.node, 0);
 	}
@@ -388,6 +398,9 @@ public class EchoMqDashboard {
 		add(timeline, "ready_at", "Ready to claim", row.get("ready_at"));
 		if (at != null && JobState.ACTIVE.value().equals(state)) {
 			timeline.add(new TimelineEntry("lease", "Lease expires", at));
+		}
+		if (at != null && JobState.QUARANTINE.value().equals(state)) {
+			timeline.add(new TimelineEntry("quarantined", "Quarantined", at));
 		}
 		add(timeline, "dead_at", "Dead-lettered", row.get("dead_at"));
 		timeline.sort(Comparator.comparingLong(TimelineEntry::at));

@@ -125,6 +125,10 @@ class EchoMqDashboardWebTests {
 		assertThat(schedule.get("id").asString()).isEqualTo(scheduled.toString());
 		assertThat(schedule.get("at").asLong()).isGreaterThan(Instant.now().plus(Duration.ofMinutes(9)).toEpochMilli());
 
+		this.jobs.executor()
+			.getTemplate()
+			.opsForHash()
+			.put(this.jobs.keyspace().jobKey(worked, ids.get(1)), "tenant", "acme");
 		JsonNode job = this.client.get("/api/queues/" + worked + "/jobs/" + ids.get(1)).json();
 		assertThat(job.get("state").asString()).isEqualTo("dead");
 		assertThat(job.get("attempts").asLong()).isEqualTo(1);
@@ -133,6 +137,8 @@ class EchoMqDashboardWebTests {
 		assertThat(job.get("payload").asString()).isEqualTo("******");
 		assertThat(job.get("fields").has("payload")).isFalse();
 		assertThat(job.get("fields").get("state").asString()).isEqualTo("dead");
+		assertThat(job.get("fields").get("attempts").asString()).isEqualTo("1");
+		assertThat(job.get("fields").get("tenant").asString()).as("a field of the application's").isEqualTo("******");
 		List<String> events = new ArrayList<>();
 		job.get("timeline").forEach((entry) -> events.add(entry.get("event").asString()));
 		assertThat(events).containsExactly("enqueued", "dead_at");
@@ -189,7 +195,7 @@ class EchoMqDashboardWebTests {
 		assertClientError(this.client.get("/api/queues/nowhere-to-be-seen"), 404, "not known here");
 		assertClientError(this.client.get("/api/queues/nowhere-to-be-seen/jobs?state=dead"), 404, "not known here");
 		assertClientError(this.client.get(api + "/jobs?state=finished"), 400,
-				"state must be one of pending, active, schedule, dead; was 'finished'");
+				"state must be one of pending, active, schedule, dead, quarantine; was 'finished'");
 		assertClientError(this.client.get(api + "/jobs?state=dead&offset=-1"), 400, "offset must not be negative");
 		assertClientError(this.client.get(api + "/jobs?state=dead&offset=x"), 400, "offset must be a whole number");
 		assertClientError(this.client.get(api + "/jobs?state=dead&limit=0"), 400, "limit must be between 1 and 100");
@@ -219,6 +225,14 @@ class EchoMqDashboardWebTests {
 		assertClientError(this.client.post(api + "/jobs/" + dead + "/replay-now"), 404, "No such dashboard resource");
 		assertThat(this.inspector.row(queue, dead)).containsEntry("state", "dead");
 		assertThat(stats(queue).dead()).isEqualTo(1);
+
+		this.jobs.executor().getTemplate().opsForHash().put(this.jobs.keyspace().jobKey(queue, dead), "attempts", "x1");
+		assertClientError(this.client.post(api + "/jobs/" + dead + "/replay"), 409, "its row is malformed");
+		assertClientError(this.client.post(api + "/jobs/" + dead + "/delete"), 409, "its row is malformed");
+		assertThat(this.inspector.row(queue, dead)).containsEntry("state", "dead").containsEntry("attempts", "x1");
+		assertThat(stats(queue).dead()).isEqualTo(1);
+		assertThat(this.client.get(api + "/jobs/" + dead).json().get("fields").get("attempts").asString())
+			.isEqualTo("x1");
 	}
 
 	@Test

@@ -23,8 +23,8 @@
 		appCsrfToken: meta('app-csrf-token')
 	};
 
-	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead' };
-	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died' };
+	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine' };
+	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined' };
 	var MINUTE = 60000;
 	var WINDOW = 60;
 
