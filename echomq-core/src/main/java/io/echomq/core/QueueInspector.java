@@ -1,5 +1,6 @@
 package io.echomq.core;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,20 +10,26 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.util.Assert;
 
 /**
  * Reads queue state for dashboards and endpoints: location sizes, counters, pages of
- * dead jobs. Reads only; never part of a transition.
+ * the jobs in a location, job rows. Reads only; never part of a transition.
  *
  * @author EchoMQ
  * @since 0.1.0
  */
 public class QueueInspector {
 
+	/** Most jobs one {@linkplain #jobs(String, JobState, int, int) page} returns. */
+	public static final int MAX_PAGE = 500;
+
 	private final Keyspace keyspace;
+
+	private final ScriptExecutor executor;
 
 	private final StringRedisTemplate template;
 
@@ -33,7 +40,8 @@ public class QueueInspector {
 	public QueueInspector(Jobs jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		this.keyspace = jobs.keyspace();
-		this.template = jobs.executor().getTemplate();
+		this.executor = jobs.executor();
+		this.template = this.executor.getTemplate();
 	}
 
 	/**
@@ -105,6 +113,121 @@ public class QueueInspector {
 			return null;
 		}
 		Double score = this.template.opsForZSet().score(this.keyspace.queueKey(queue, state.location()), id.toString());
+		return view(queue, id, state, row, score);
+	}
+
+	/**
+	 * Return a page of the ids in one location, highest score first: the most recent
+	 * death, the latest lease deadline or run-at, and in pending the job that would be
+	 * claimed last. Members that are not well-formed JOB ids are left out.
+	 * @param queue the queue
+	 * @param state the location
+	 * @param offset how many to skip
+	 * @param limit the page size, at most {@value #MAX_PAGE}
+	 * @return the ids
+	 * @throws IllegalArgumentException if the offset or limit is out of range
+	 */
+	public List<JobId> ids(String queue, JobState state, int offset, int limit) {
+		List<JobId> ids = new ArrayList<>();
+		for (TypedTuple<String> entry : range(queue, state, offset, limit)) {
+			String id = entry.getValue();
+			if (id != null && JobId.isValid(id)) {
+				ids.add(JobId.parse(id));
+			}
+		}
+		return ids;
+	}
+
+	/**
+	 * Return a page of the jobs in one location, in the order of
+	 * {@link #ids(String, JobState, int, int)}, with their rows: one {@code ZREVRANGE}
+	 * and one {@code HGETALL} per id, pipelined on a standalone server. An id whose row
+	 * is gone (the job moved on between the two reads) or unreadable is left out;
+	 * {@link QueueAuditor} reports the latter.
+	 * @param queue the queue
+	 * @param state the location
+	 * @param offset how many to skip
+	 * @param limit the page size, at most {@value #MAX_PAGE}
+	 * @return the jobs
+	 * @throws IllegalArgumentException if the offset or limit is out of range
+	 */
+	public List<JobView> jobs(String queue, JobState state, int offset, int limit) {
+		List<JobId> ids = new ArrayList<>();
+		List<@Nullable Double> scores = new ArrayList<>();
+		for (TypedTuple<String> entry : range(queue, state, offset, limit)) {
+			String id = entry.getValue();
+			if (id != null && JobId.isValid(id)) {
+				ids.add(JobId.parse(id));
+				scores.add(entry.getScore());
+			}
+		}
+		List<Map<Object, Object>> rows = rows(queue, ids);
+		List<JobView> views = new ArrayList<>(ids.size());
+		for (int i = 0; i < ids.size(); i++) {
+			Map<Object, Object> row = rows.get(i);
+			if (row.isEmpty() || !state.value().equals(row.get("state"))) {
+				continue;
+			}
+			try {
+				views.add(view(queue, ids.get(i), state, row, scores.get(i)));
+			}
+			catch (IllegalArgumentException ex) {
+				// an unreadable row is an audit finding, not a reason to fail the page
+			}
+		}
+		return views;
+	}
+
+	/**
+	 * Return every field of a job's row as stored, payload included.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return the fields, empty if the job has no row
+	 */
+	public Map<String, String> row(String queue, JobId id) {
+		Map<Object, Object> raw = this.template.opsForHash().entries(this.keyspace.jobKey(queue, id));
+		Map<String, String> row = new LinkedHashMap<>();
+		raw.forEach((name, value) -> row.put(String.valueOf(name), String.valueOf(value)));
+		return row;
+	}
+
+	private Set<TypedTuple<String>> range(String queue, JobState state, int offset, int limit) {
+		Assert.notNull(state, "'state' must not be null");
+		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
+		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
+				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
+		Set<TypedTuple<String>> page = this.template.opsForZSet()
+			.reverseRangeWithScores(this.keyspace.queueKey(queue, state.location()), offset, offset + limit - 1L);
+		return (page != null) ? page : Set.of();
+	}
+
+	@SuppressWarnings("unchecked")
+	private List<Map<Object, Object>> rows(String queue, List<JobId> ids) {
+		List<Map<Object, Object>> rows = new ArrayList<>(ids.size());
+		if (ids.isEmpty()) {
+			return rows;
+		}
+		if (this.executor.isCluster()) {
+			for (JobId id : ids) {
+				rows.add(this.template.opsForHash().entries(this.keyspace.jobKey(queue, id)));
+			}
+			return rows;
+		}
+		List<Object> replies = this.template.executePipelined((RedisCallback<Object>) (connection) -> {
+			for (JobId id : ids) {
+				connection.hashCommands()
+					.hGetAll(this.keyspace.jobKey(queue, id).getBytes(StandardCharsets.UTF_8));
+			}
+			return null;
+		});
+		for (Object reply : replies) {
+			rows.add((reply instanceof Map<?, ?> map) ? (Map<Object, Object>) map : Map.of());
+		}
+		return rows;
+	}
+
+	private static JobView view(String queue, JobId id, JobState state, Map<Object, Object> row,
+			@Nullable Double score) {
 		return new JobView(queue, id, state, number(row.get("attempts")), number(row.get("max_attempts")),
 				String.valueOf(row.getOrDefault("payload", "")), Instant.ofEpochMilli(number(row.get("enqueued_at"))),
 				(row.get("last_error") != null) ? String.valueOf(row.get("last_error")) : null,

@@ -1,0 +1,595 @@
+package io.echomq.dashboard;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToIntFunction;
+
+import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.EnqueueSpec;
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.JobView;
+import io.echomq.core.Jobs;
+import io.echomq.core.Keyspace;
+import io.echomq.core.QueueInspector;
+import io.echomq.core.QueueStats;
+import io.echomq.core.StaleReason;
+import io.echomq.core.TransitionResult;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.QueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.SanitizableData;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+import org.springframework.util.Assert;
+
+/**
+ * What the dashboard reads and does, on the engine's own verbs: queue counts and
+ * listeners, pages of each location, one job's row and timeline, and the actions
+ * (replay, delete a dead job, replay or purge every dead job, pause and resume this
+ * node's listener). Technology-neutral: the web layer maps it onto HTTP.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class EchoMqDashboard {
+
+	/** Most jobs one page shows. */
+	public static final int MAX_PAGE = 100;
+
+	/** Most dead jobs one "replay all" replays; the rest wait for the next one. */
+	public static final int MAX_REPLAY_ALL = 1000;
+
+	/** Longest payload preview in a page, in characters. */
+	public static final int PREVIEW_LENGTH = 160;
+
+	private static final int REPLAY_BATCH = 100;
+
+	private final Jobs jobs;
+
+	private final QueueInspector inspector;
+
+	private final DeadJobPurge purge;
+
+	private final EchoMqQueueCatalog catalog;
+
+	private final @Nullable EchoJobListenerRegistry listeners;
+
+	private final ToIntFunction<String> replayBudget;
+
+	private final QueueHistory history;
+
+	private final Sanitizer sanitizer;
+
+	private final String node;
+
+	/**
+	 * Create a dashboard model.
+	 * @param jobs the engine
+	 * @param catalog the queues to list
+	 * @param listeners the listener registry of this node, or {@code null}
+	 * @param replayBudget the attempt budget a replayed job of a queue gets
+	 * @param history the per-minute history
+	 * @param sanitizer sanitizes payloads and extra job fields
+	 * @param node the name of this node, shown next to its listeners
+	 */
+	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node) {
+		Assert.notNull(jobs, "'jobs' must not be null");
+		Assert.notNull(catalog, "'catalog' must not be null");
+		Assert.notNull(replayBudget, "'replayBudget' must not be null");
+		Assert.notNull(history, "'history' must not be null");
+		Assert.notNull(sanitizer, "'sanitizer' must not be null");
+		Assert.hasText(node, "'node' must not be empty");
+		this.jobs = jobs;
+		this.inspector = new QueueInspector(jobs);
+		this.purge = new DeadJobPurge(jobs);
+		this.catalog = catalog;
+		this.listeners = listeners;
+		this.replayBudget = replayBudget;
+		this.history = history;
+		this.sanitizer = sanitizer;
+		this.node = node;
+	}
+
+	/**
+	 * Return the name of this node.
+	 * @return the node name
+	 */
+	public String node() {
+		return this.node;
+	}
+
+	/**
+	 * Return every known queue with its counts and listener: per queue, the four
+	 * {@code ZCARD}s and the {@code HGETALL} of its counters.
+	 * @return the overview
+	 */
+	public Overview overview() {
+		List<QueueSummary> queues = new ArrayList<>();
+		for (String queue : this.catalog.queues()) {
+			queues.add(summary(queue, this.inspector.stats(queue)));
+		}
+		return new Overview(this.node, this.history.isKept(), queues);
+	}
+
+	/**
+	 * Return one queue.
+	 * @param queue the queue
+	 * @return the queue, or {@code null} if it is not known here and holds nothing
+	 * @throws io.echomq.core.InvalidQueueNameException if the name is not valid
+	 */
+	public @Nullable QueueSummary queue(String queue) {
+		Keyspace.validateQueueName(queue);
+		QueueStats stats = this.inspector.stats(queue);
+		if (!this.catalog.contains(queue) && isEmpty(stats)) {
+			return null;
+		}
+		return summary(queue, stats);
+	}
+
+	/**
+	 * Return a page of the jobs in one location, highest score first (see
+	 * {@link QueueInspector#ids(String, JobState, int, int)}), with the queue.
+	 * @param queue the queue, known here (see {@link #queue(String)})
+	 * @param state the location
+	 * @param offset how many to skip; 0, or less than the location holds
+	 * @param limit the page size, at most {@value #MAX_PAGE}
+	 * @param show whether payloads are shown unsanitized
+	 * @return the page, or {@code null} if the queue is not known
+	 * @throws IllegalArgumentException if the offset or limit is out of range
+	 */
+	public @Nullable JobPage jobs(String queue, JobState state, int offset, int limit, boolean show) {
+		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
+		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
+				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
+		QueueSummary summary = queue(queue);
+		if (summary == null) {
+			return null;
+		}
+		long total = summary.counts().getOrDefault(state.value(), 0L);
+		Assert.isTrue(offset == 0 || offset < total,
+				() -> "offset " + offset + " is past the last job: " + state.value() + " holds " + total);
+		List<JobItem> items = new ArrayList<>();
+		for (JobView view : this.inspector.jobs(queue, state, offset, limit)) {
+			items.add(new JobItem(view.id().toString(), view.state().value(), view.attempts(), view.maxAttempts(),
+					view.enqueuedAt().toEpochMilli(), (view.at() != null) ? view.at().toEpochMilli() : null,
+					view.lastError(), preview(sanitize("payload", view.payload(), show))));
+		}
+		return new JobPage(summary, state.value(), offset, limit, total, items);
+	}
+
+	/**
+	 * Return one job: its row, sanitized, and a timeline from its timestamps.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param show whether the payload and extra fields are shown unsanitized
+	 * @return the job, or {@code null} if it has no row (completed and retired, purged,
+	 * or unknown)
+	 */
+	public @Nullable JobDetail job(String queue, JobId id, boolean show) {
+		Keyspace.validateQueueName(queue);
+		Map<String, String> row = this.inspector.row(queue, id);
+		if (row.isEmpty()) {
+			return null;
+		}
+		String problem = null;
+		Long at = null;
+		try {
+			JobView view = this.inspector.job(queue, id);
+			at = (view != null && view.at() != null) ? view.at().toEpochMilli() : null;
+		}
+		catch (IllegalArgumentException ex) {
+			problem = "Unreadable row: " + ex.getMessage();
+		}
+		Map<String, @Nullable Object> fields = new LinkedHashMap<>();
+		row.forEach((name, value) -> {
+			if (!"payload".equals(name)) {
+				fields.put(name, EnqueueSpec.RESERVED_FIELDS.contains(name) ? value : sanitize(name, value, show));
+			}
+		});
+		String state = row.getOrDefault("state", "");
+		Object payload = sanitize("payload", row.getOrDefault("payload", ""), show);
+		return new JobDetail(queue, id.toString(), state, number(row.get("attempts")), number(row.get("released")),
+				number(row.get("max_attempts")), row.get("last_error"), payload, fields, timeline(row, state, at),
+				problem);
+	}
+
+	/**
+	 * Find the queue of a job among the known queues: one {@code HGETALL} per queue.
+	 * @param id the job id
+	 * @return the queue, or {@code null} if no known queue has a row for it
+	 */
+	public @Nullable String findQueue(JobId id) {
+		for (String queue : this.catalog.queues()) {
+			if (!this.inspector.row(queue, id).isEmpty()) {
+				return queue;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return the per-minute history of every known queue.
+	 * @param minutes how many minutes back, at most {@value QueueHistory#MAX_MINUTES}
+	 * @return the history
+	 */
+	public History history(int minutes) {
+		Assert.isTrue(minutes > 0 && minutes <= QueueHistory.MAX_MINUTES,
+				() -> "minutes must be between 1 and " + QueueHistory.MAX_MINUTES + ", was " + minutes);
+		Map<String, List<QueueHistory.Minute>> queues = new LinkedHashMap<>();
+		if (this.history.isKept()) {
+			for (String queue : this.catalog.queues()) {
+				queues.put(queue, this.history.minutes(queue, minutes));
+			}
+		}
+		return new History(this.history.isKept(), queues);
+	}
+
+	/**
+	 * Replay a dead job: back to pending with a fresh budget of the queue's attempts.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return the outcome
+	 */
+	public Outcome replay(String queue, JobId id) {
+		int budget = this.replayBudget.applyAsInt(queue);
+		TransitionResult result = this.jobs.replay(queue, id, budget);
+		if (result.isApplied()) {
+			return Outcome.done(
+					"Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
+		}
+		if (result.reason() == StaleReason.MALFORMED_ROW) {
+			return malformed(id, "replayed", result.detail());
+		}
+		return notDead(queue, id, "replayed");
+	}
+
+	/**
+	 * Delete a dead job and its row.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return the outcome; a job in any other state is left alone
+	 */
+	public Outcome delete(String queue, JobId id) {
+		Keyspace.validateQueueName(queue);
+		DeadJobPurge.Result result = this.purge.purge(queue, id);
+		if (result.purged()) {
+			return Outcome.done("Job " + id + " deleted", 1);
+		}
+		if (result.problem() != null) {
+			return malformed(id, "deleted", result.problem());
+		}
+		return notDead(queue, id,
+				"deleted (deleting pending or scheduled jobs needs an engine verb that does not exist yet)");
+	}
+
+	/**
+	 * Replay dead jobs, latest death first, looking at {@value #MAX_REPLAY_ALL} at most:
+	 * one {@code ZREVRANGE} per 100 and one {@code replay} script per job. A job that
+	 * left {@code dead} meanwhile is skipped.
+	 * @param queue the queue
+	 * @return the outcome, with how many were replayed
+	 */
+	public Outcome replayAllDead(String queue) {
+		int budget = this.replayBudget.applyAsInt(queue);
+		long replayed = 0;
+		int skipped = 0;
+		while (replayed + skipped < MAX_REPLAY_ALL) {
+			List<JobId> ids = this.inspector.ids(queue, JobState.DEAD, skipped, REPLAY_BATCH);
+			if (ids.isEmpty()) {
+				break;
+			}
+			for (JobId id : ids) {
+				if (replayed + skipped >= MAX_REPLAY_ALL) {
+					break;
+				}
+				if (this.jobs.replay(queue, id, budget).isApplied()) {
+					replayed++;
+				}
+				else {
+					skipped++;
+				}
+			}
+		}
+		long left = this.inspector.stats(queue).dead();
+		String still = (left > 0) ? "; " + left + " still dead" : "";
+		return Outcome.done("Replayed " + plural(replayed, "dead job") + still, replayed);
+	}
+
+	/**
+	 * Delete every dead job of a queue.
+	 * @param queue the queue
+	 * @return the outcome, with how many were deleted
+	 */
+	public Outcome purgeDead(String queue) {
+		long purged = this.jobs.purgeDead(queue);
+		return Outcome.done("Purged " + plural(purged, "dead job"), purged);
+	}
+
+	/**
+	 * Pause this node's listener of a queue: it stops claiming, in-flight jobs go on.
+	 * @param queue the queue
+	 * @return the outcome
+	 */
+	public Outcome pause(String queue) {
+		QueueListenerContainer container = container(queue);
+		if (container == null) {
+			return noListener(queue);
+		}
+		container.pause();
+		return Outcome.done("Listener of '" + queue + "' paused on " + this.node, 1);
+	}
+
+	/**
+	 * Resume this node's paused listener of a queue.
+	 * @param queue the queue
+	 * @return the outcome
+	 */
+	public Outcome resume(String queue) {
+		QueueListenerContainer container = container(queue);
+		if (container == null) {
+			return noListener(queue);
+		}
+		container.resume();
+		return Outcome.done("Listener of '" + queue + "' resumed on " + this.node, 1);
+	}
+
+	private Outcome notDead(String queue, JobId id, String action) {
+		Map<String, String> row = this.inspector.row(queue, id);
+		if (row.isEmpty()) {
+			return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no job " + id, 0);
+		}
+		return new Outcome(Outcome.Status.CONFLICT,
+				"Job " + id + " is " + row.getOrDefault("state", "in no state") + ", not dead: only dead jobs can be "
+						+ action,
+				0);
+	}
+
+	private static Outcome malformed(JobId id, String action, @Nullable String problem) {
+		return new Outcome(Outcome.Status.CONFLICT, "Job " + id + " was not " + action + ": its row is malformed ("
+				+ problem + "); it is left as it is for the engine to quarantine", 0);
+	}
+
+	private Outcome noListener(String queue) {
+		return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no listener on " + this.node, 0);
+	}
+
+	private @Nullable QueueListenerContainer container(String queue) {
+		Keyspace.validateQueueName(queue);
+		return (this.listeners != null) ? this.listeners.getContainer(queue) : null;
+	}
+
+	private QueueSummary summary(String queue, QueueStats stats) {
+		Map<String, Long> counts = new LinkedHashMap<>();
+		for (JobState state : JobState.values()) {
+			counts.put(state.value(), stats.count(state));
+		}
+		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
+		return new QueueSummary(queue, counts, new LinkedHashMap<>(stats.counters()),
+				(container != null) ? listener(container) : null);
+	}
+
+	private ListenerSummary listener(QueueListenerContainer container) {
+		return new ListenerSummary(this.node, container.getId(), container.getSettings().concurrency(),
+				container.isRunning(), container.isPaused(), container.isPollerAlive(), container.inFlight(),
+				container.getCompletedCount(), container.getRetriedCount(), container.getDeadCount(),
+				container.getStaleCount());
+	}
+
+	private @Nullable Object sanitize(String key, String value, boolean show) {
+		return this.sanitizer.sanitize(new SanitizableData(null, key, value), show);
+	}
+
+	private static @Nullable Object preview(@Nullable Object payload) {
+		if (payload instanceof String text && text.length() > PREVIEW_LENGTH) {
+			return text.substring(0, PREVIEW_LENGTH) + "…";
+		}
+		return payload;
+	}
+
+	private static List<TimelineEntry> timeline(Map<String, String> row, String state, @Nullable Long at) {
+		List<TimelineEntry> timeline = new ArrayList<>();
+		add(timeline, "enqueued", "Enqueued", row.get("enqueued_at"));
+		add(timeline, "run_at", JobState.SCHEDULE.value().equals(state) ? "Runs at" : "Was due", row.get("run_at"));
+		add(timeline, "ready_at", "Ready to claim", row.get("ready_at"));
+		if (at != null && JobState.ACTIVE.value().equals(state)) {
+			timeline.add(new TimelineEntry("lease", "Lease expires", at));
+		}
+		if (at != null && JobState.QUARANTINE.value().equals(state)) {
+			timeline.add(new TimelineEntry("quarantined", "Quarantined", at));
+		}
+		add(timeline, "dead_at", "Dead-lettered", row.get("dead_at"));
+		timeline.sort(Comparator.comparingLong(TimelineEntry::at));
+		return timeline;
+	}
+
+	private static void add(List<TimelineEntry> timeline, String event, String label, @Nullable String value) {
+		Long at = parse(value);
+		if (at != null) {
+			timeline.add(new TimelineEntry(event, label, at));
+		}
+	}
+
+	private static long number(@Nullable String value) {
+		Long parsed = parse(value);
+		return (parsed != null) ? parsed : 0;
+	}
+
+	private static @Nullable Long parse(@Nullable String value) {
+		if (value == null) {
+			return null;
+		}
+		try {
+			return Long.parseLong(value);
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	private static String plural(long count, String noun) {
+		return count + " " + noun + ((count != 1) ? "s" : "");
+	}
+
+	private static boolean isEmpty(QueueStats stats) {
+		for (JobState state : JobState.values()) {
+			if (stats.count(state) > 0) {
+				return false;
+			}
+		}
+		return stats.counters().isEmpty();
+	}
+
+	/**
+	 * Every known queue.
+	 *
+	 * @param node the name of this node
+	 * @param historyKept whether the engine keeps a per-minute history
+	 * @param queues the queues
+	 */
+	public record Overview(String node, boolean historyKept, List<QueueSummary> queues) {
+
+	}
+
+	/**
+	 * A queue.
+	 *
+	 * @param name the queue name
+	 * @param counts how many ids each location holds, by state
+	 * @param counters the queue's cumulative counters, across all nodes
+	 * @param listener this node's listener, or {@code null}
+	 */
+	public record QueueSummary(String name, Map<String, Long> counts, Map<String, Long> counters,
+			@Nullable ListenerSummary listener) {
+
+	}
+
+	/**
+	 * A queue's listener on this node.
+	 *
+	 * @param node the node
+	 * @param id the listener id
+	 * @param concurrency how many handlers run at once
+	 * @param running whether it was started
+	 * @param paused whether it is paused
+	 * @param pollerAlive whether its claim loop runs
+	 * @param inFlight jobs claimed and not yet settled
+	 * @param completed jobs completed here
+	 * @param retried failed attempts retried here
+	 * @param dead jobs dead-lettered here
+	 * @param stale jobs whose lease was lost while running here
+	 */
+	public record ListenerSummary(String node, String id, int concurrency, boolean running, boolean paused,
+			boolean pollerAlive, int inFlight, long completed, long retried, long dead, long stale) {
+
+	}
+
+	/**
+	 * A page of jobs.
+	 *
+	 * @param queue the queue
+	 * @param state the location
+	 * @param offset how many were skipped
+	 * @param limit the page size
+	 * @param total how many the location holds
+	 * @param jobs the page
+	 */
+	public record JobPage(QueueSummary queue, String state, int offset, int limit, long total, List<JobItem> jobs) {
+
+	}
+
+	/**
+	 * A job in a page.
+	 *
+	 * @param id the job id
+	 * @param state its state
+	 * @param attempts claims so far (the fencing token)
+	 * @param maxAttempts its attempt budget
+	 * @param enqueuedAt when it was enqueued, epoch ms
+	 * @param at its score: run-at, lease deadline or time of death, epoch ms
+	 * @param lastError the last error, or {@code null}
+	 * @param payload a preview of the payload, sanitized unless shown
+	 */
+	public record JobItem(String id, String state, long attempts, long maxAttempts, long enqueuedAt, @Nullable Long at,
+			@Nullable String lastError, @Nullable Object payload) {
+
+	}
+
+	/**
+	 * One job.
+	 *
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param state the state its row names
+	 * @param attempts claims so far (the fencing token)
+	 * @param released claims handed back without spending an attempt
+	 * @param maxAttempts its attempt budget
+	 * @param lastError the last error, or {@code null}
+	 * @param payload the payload, sanitized unless shown
+	 * @param fields every other field of the row, extra fields sanitized unless shown
+	 * @param timeline what happened when, oldest first
+	 * @param problem what is wrong with the row, or {@code null}
+	 */
+	public record JobDetail(String queue, String id, String state, long attempts, long released, long maxAttempts,
+			@Nullable String lastError, @Nullable Object payload, Map<String, @Nullable Object> fields,
+			List<TimelineEntry> timeline, @Nullable String problem) {
+
+	}
+
+	/**
+	 * A moment of a job's life.
+	 *
+	 * @param event the row field or event it comes from
+	 * @param label what happened
+	 * @param at when, epoch ms
+	 */
+	public record TimelineEntry(String event, String label, long at) {
+
+	}
+
+	/**
+	 * Per-minute history.
+	 *
+	 * @param kept whether the engine keeps one; when not, pages sample counters
+	 * @param queues the minutes of each queue
+	 */
+	public record History(boolean kept, Map<String, List<QueueHistory.Minute>> queues) {
+
+	}
+
+	/**
+	 * The outcome of an action.
+	 *
+	 * @param status what happened
+	 * @param message what happened, for people
+	 * @param count how many jobs it touched
+	 */
+	public record Outcome(Status status, String message, long count) {
+
+		static Outcome done(String message, long count) {
+			return new Outcome(Status.DONE, message, count);
+		}
+
+		/**
+		 * What happened.
+		 */
+		public enum Status {
+
+			/** The action was taken. */
+			DONE,
+
+			/** The queue has no such job or listener. */
+			NOT_FOUND,
+
+			/** The job is not in a state the action applies to. */
+			CONFLICT
+
+		}
+
+	}
+
+}

@@ -1,0 +1,133 @@
+package io.echomq.dashboard.autoconfigure;
+
+import java.lang.management.ManagementFactory;
+import java.util.Set;
+
+import io.echomq.autoconfigure.EchoMqProperties;
+import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.Jobs;
+import io.echomq.dashboard.EchoMqDashboard;
+import io.echomq.dashboard.QueueHistory;
+import io.echomq.dashboard.web.DashboardSecurity;
+import io.echomq.dashboard.web.DashboardWriteGuard;
+import io.echomq.dashboard.web.EchoMqDashboardRoutes;
+import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.QueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.security.web.csrf.CsrfToken;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * Auto-configuration of the EchoMQ dashboard, served by a Spring MVC application at
+ * {@code echomq.dashboard.path} ({@code /echomq} by default) unless
+ * {@code echomq.dashboard.enabled} is {@code false}.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+@AutoConfiguration(afterName = { "io.echomq.autoconfigure.EchoMqAutoConfiguration",
+		"io.echomq.autoconfigure.EchoMqMetricsAutoConfiguration",
+		"io.echomq.autoconfigure.EchoMqHealthContributorAutoConfiguration",
+		"io.echomq.autoconfigure.EchoMqEndpointAutoConfiguration" })
+@ConditionalOnWebApplication(type = Type.SERVLET)
+@ConditionalOnClass({ RouterFunction.class, Sanitizer.class, Jobs.class })
+@ConditionalOnBean(Jobs.class)
+@ConditionalOnBooleanProperty(name = "echomq.dashboard.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(EchoMqDashboardProperties.class)
+public final class EchoMqDashboardAutoConfiguration {
+
+	EchoMqDashboardAutoConfiguration() {
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueHistory echoMqQueueHistory() {
+		return QueueHistory.none();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqQueueCatalog echoMqQueueCatalog(ObjectProvider<EchoJobListenerRegistry> listeners,
+			EchoMqProperties properties) {
+		EchoJobListenerRegistry registry = listeners.getIfUnique();
+		return (registry != null) ? EchoMqQueueCatalog.of(registry, properties.queues().keySet())
+				: new EchoMqQueueCatalog(Set::of, properties.queues().keySet());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqDashboard echoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog,
+			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
+			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment) {
+		EchoJobListenerRegistry registry = listeners.getIfUnique();
+		return new EchoMqDashboard(jobs, catalog, registry, (queue) -> replayBudget(registry, properties, queue),
+				history, new Sanitizer(sanitizingFunctions.orderedStream().toList()), node(environment));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DashboardSecurity echoMqDashboardSecurity() {
+		return DashboardSecurity.none();
+	}
+
+	@Bean
+	RouterFunction<ServerResponse> echoMqDashboardRoutes(EchoMqDashboard dashboard, DashboardSecurity security,
+			EchoMqDashboardProperties properties) {
+		DashboardWriteGuard guard = new DashboardWriteGuard(properties.readOnly(), security.writeRole());
+		return new EchoMqDashboardRoutes(dashboard, guard, security, properties.path(), properties.showValues(),
+				properties.roles(), properties.refresh())
+			.routes();
+	}
+
+	/**
+	 * The budget a replayed job gets, as the {@code echomq} endpoint gives it: its
+	 * listener's explicit cap, else {@code echomq.queues.<queue>.max-attempts}, else
+	 * {@code echomq.listener.max-attempts}.
+	 */
+	private static int replayBudget(@Nullable EchoJobListenerRegistry registry, EchoMqProperties properties,
+			String queue) {
+		QueueListenerContainer container = (registry != null) ? registry.getContainer(queue) : null;
+		if (container != null && container.getSettings().maxAttempts() != null) {
+			return container.getSettings().maxAttempts();
+		}
+		QueueProperties overrides = properties.queues().get(queue);
+		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
+				: properties.listener().maxAttempts();
+	}
+
+	private static String node(Environment environment) {
+		String application = environment.getProperty("spring.application.name", "application");
+		return application + " " + ManagementFactory.getRuntimeMXBean().getName();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(CsrfToken.class)
+	static class SpringSecurityConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		DashboardSecurity echoMqDashboardSecurity(EchoMqDashboardProperties properties) {
+			return new SpringSecurityDashboardSecurity(properties.writeRole());
+		}
+
+	}
+
+}

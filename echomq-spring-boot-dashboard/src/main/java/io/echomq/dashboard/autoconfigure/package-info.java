@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the EchoMQ dashboard.
+ */
+@NullMarked
+package io.echomq.dashboard.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

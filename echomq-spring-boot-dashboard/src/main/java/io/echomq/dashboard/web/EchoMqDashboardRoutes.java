@@ -1,0 +1,410 @@
+package io.echomq.dashboard.web;
+
+import java.net.URI;
+import java.security.Principal;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.stream.Collectors;
+
+import io.echomq.core.InvalidJobIdException;
+import io.echomq.core.InvalidQueueNameException;
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.Keyspace;
+import io.echomq.dashboard.EchoMqDashboard;
+import io.echomq.dashboard.EchoMqDashboard.JobDetail;
+import io.echomq.dashboard.EchoMqDashboard.JobPage;
+import io.echomq.dashboard.EchoMqDashboard.Outcome;
+import io.echomq.dashboard.EchoMqDashboard.QueueSummary;
+import io.echomq.dashboard.QueueHistory;
+import io.echomq.dashboard.web.DashboardSecurity.CsrfHeader;
+import io.echomq.dashboard.web.DashboardWriteGuard.PageToken;
+import io.echomq.dashboard.web.DashboardWriteGuard.Refusal;
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.util.Assert;
+import org.springframework.web.servlet.function.HandlerFunction;
+import org.springframework.web.servlet.function.RequestPredicates;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * The dashboard over Spring MVC functional endpoints, below its path ({@code /echomq} by
+ * default):
+ * <ul>
+ * <li>pages: {@code /}, {@code /queues/{queue}}, {@code /queues/{queue}/jobs/{id}} and
+ * {@code /jobs/{id}} (which redirects to the job's queue), each the same HTML shell
+ * that draws itself from the JSON API; files under {@code /assets/};</li>
+ * <li>reads: {@code GET /api/overview}, {@code /api/history?minutes=},
+ * {@code /api/jobs/{id}}, {@code /api/queues/{queue}},
+ * {@code /api/queues/{queue}/jobs?state=&offset=&limit=} and
+ * {@code /api/queues/{queue}/jobs/{id}};</li>
+ * <li>actions, {@code POST} only, each checked by the {@link DashboardWriteGuard}:
+ * {@code /api/queues/{queue}/jobs/{id}/replay} and {@code .../delete},
+ * {@code /api/queues/{queue}/dead/replay} and {@code .../purge},
+ * {@code /api/queues/{queue}/pause} and {@code .../resume}.</li>
+ * </ul>
+ * A malformed queue name, job id, state or page answers 400, an unknown queue, job or
+ * listener 404, an action on a job in the wrong state 409, a refused action 403; each
+ * with a message, and nothing written.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class EchoMqDashboardRoutes {
+
+	/** Jobs on a page unless {@code limit} says otherwise. */
+	public static final int DEFAULT_PAGE = 20;
+
+	private static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
+			+ "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+	private static final MediaType HTML = MediaType.parseMediaType("text/html;charset=UTF-8");
+
+	private final EchoMqDashboard dashboard;
+
+	private final DashboardWriteGuard guard;
+
+	private final DashboardSecurity security;
+
+	private final String path;
+
+	private final Show showValues;
+
+	private final Set<String> roles;
+
+	private final Duration refresh;
+
+	private final DashboardPage page = new DashboardPage();
+
+	/**
+	 * Create the routes.
+	 * @param dashboard the dashboard model
+	 * @param guard the guard of actions
+	 * @param security the application's security
+	 * @param path the path the dashboard is served at, e.g. {@code /echomq}
+	 * @param showValues when payloads are shown unsanitized
+	 * @param roles the roles that may see them when {@link Show#WHEN_AUTHORIZED}
+	 * @param refresh how often an open page polls
+	 */
+	public EchoMqDashboardRoutes(EchoMqDashboard dashboard, DashboardWriteGuard guard, DashboardSecurity security,
+			String path, Show showValues, Set<String> roles, Duration refresh) {
+		Assert.notNull(dashboard, "'dashboard' must not be null");
+		Assert.notNull(guard, "'guard' must not be null");
+		Assert.notNull(security, "'security' must not be null");
+		Assert.notNull(showValues, "'showValues' must not be null");
+		Assert.isTrue(refresh != null && refresh.toMillis() >= 100,
+				() -> "echomq.dashboard.refresh must be at least 100ms, was " + refresh);
+		this.dashboard = dashboard;
+		this.guard = guard;
+		this.security = security;
+		this.path = validatePath(path);
+		this.showValues = showValues;
+		this.roles = Set.copyOf(roles);
+		this.refresh = refresh;
+	}
+
+	/**
+	 * Check a dashboard path.
+	 * @param path the path
+	 * @return the path
+	 * @throws IllegalArgumentException if it is not {@code /} followed by one or more
+	 * segments of {@code [A-Za-z0-9._-]}
+	 */
+	public static String validatePath(@Nullable String path) {
+		Assert.isTrue(path != null && path.matches("(/[A-Za-z0-9._-]+)+"),
+				() -> "Invalid echomq.dashboard.path '" + path + "': must be '/' followed by segments of "
+						+ "[A-Za-z0-9._-], such as /echomq, without a trailing '/'");
+		return path;
+	}
+
+	/**
+	 * Return the router function.
+	 * @return the routes
+	 */
+	public RouterFunction<ServerResponse> routes() {
+		String base = this.path;
+		String api = base + "/api";
+		return RouterFunctions.route()
+			.GET(base, this::overviewPage)
+			.GET(base + "/", this::overviewPage)
+			.GET(base + "/queues/{queue}", this::queuePage)
+			.GET(base + "/queues/{queue}/jobs/{id}", this::jobPage)
+			.GET(base + "/jobs/{id}", this::findPage)
+			.GET(base + "/assets/{file}", this::asset)
+			.GET(api + "/overview", (request) -> json(this.dashboard.overview()))
+			.GET(api + "/history", (request) -> json(
+					this.dashboard.history(intParam(request, "minutes", QueueHistory.MAX_MINUTES))))
+			.GET(api + "/jobs/{id}", this::find)
+			.GET(api + "/queues/{queue}", this::queue)
+			.GET(api + "/queues/{queue}/jobs", this::jobs)
+			.GET(api + "/queues/{queue}/jobs/{id}", this::job)
+			.POST(api + "/queues/{queue}/jobs/{id}/replay", action((queue, id) -> this.dashboard.replay(queue, id)))
+			.POST(api + "/queues/{queue}/jobs/{id}/delete", action((queue, id) -> this.dashboard.delete(queue, id)))
+			.POST(api + "/queues/{queue}/dead/replay", action((queue, id) -> this.dashboard.replayAllDead(queue)))
+			.POST(api + "/queues/{queue}/dead/purge", action((queue, id) -> this.dashboard.purgeDead(queue)))
+			.POST(api + "/queues/{queue}/pause", action((queue, id) -> this.dashboard.pause(queue)))
+			.POST(api + "/queues/{queue}/resume", action((queue, id) -> this.dashboard.resume(queue)))
+			.route(RequestPredicates.path(api + "/**"),
+					(request) -> error(request, HttpStatus.NOT_FOUND, "No such dashboard resource: " + request.method()
+							+ " " + request.path() + " (reads are GET, actions POST)"))
+			.route(RequestPredicates.path(base + "/**"),
+					(request) -> error(request, HttpStatus.NOT_FOUND, "No such dashboard page: " + request.path()))
+			.onError(EchoMqDashboardRoutes::isBadInput,
+					(ex, request) -> error(request, HttpStatus.BAD_REQUEST, String.valueOf(ex.getMessage())))
+			.build();
+	}
+
+	private ServerResponse overviewPage(ServerRequest request) {
+		return shell(request, "overview");
+	}
+
+	private ServerResponse queuePage(ServerRequest request) {
+		String queue = request.pathVariable("queue");
+		if (this.dashboard.queue(queue) == null) {
+			return unknownQueue(request, queue);
+		}
+		return shell(request, "queue");
+	}
+
+	private ServerResponse jobPage(ServerRequest request) {
+		String queue = request.pathVariable("queue");
+		JobId.parse(request.pathVariable("id"));
+		if (this.dashboard.queue(queue) == null) {
+			return unknownQueue(request, queue);
+		}
+		return shell(request, "job");
+	}
+
+	private ServerResponse findPage(ServerRequest request) {
+		JobId id = JobId.parse(request.pathVariable("id"));
+		String queue = this.dashboard.findQueue(id);
+		if (queue == null) {
+			return error(request, HttpStatus.NOT_FOUND, "No known queue has a job " + id
+					+ " (a completed job is retired at once, a deleted one is gone)");
+		}
+		return ServerResponse.status(HttpStatus.SEE_OTHER)
+			.location(URI.create(base(request) + "/queues/" + queue + "/jobs/" + id))
+			.build();
+	}
+
+	private ServerResponse asset(ServerRequest request) {
+		String file = request.pathVariable("file");
+		if (!this.page.hasAsset(file)) {
+			return error(request, HttpStatus.NOT_FOUND, "No such dashboard file: " + file);
+		}
+		return ServerResponse.ok()
+			.contentType(this.page.mediaType(file))
+			.cacheControl(CacheControl.noCache())
+			.header("X-Content-Type-Options", "nosniff")
+			.body(this.page.asset(file));
+	}
+
+	private ServerResponse find(ServerRequest request) {
+		JobId id = JobId.parse(request.pathVariable("id"));
+		String queue = this.dashboard.findQueue(id);
+		if (queue == null) {
+			return error(request, HttpStatus.NOT_FOUND, "No known queue has a job " + id);
+		}
+		return json(Map.of("queue", queue, "id", id.toString()));
+	}
+
+	private ServerResponse queue(ServerRequest request) {
+		String queue = request.pathVariable("queue");
+		QueueSummary summary = this.dashboard.queue(queue);
+		return (summary != null) ? json(summary) : unknownQueue(request, queue);
+	}
+
+	private ServerResponse jobs(ServerRequest request) {
+		String queue = request.pathVariable("queue");
+		Keyspace.validateQueueName(queue);
+		JobState state = state(request.param("state").orElse(JobState.PENDING.value()));
+		JobPage jobs = this.dashboard.jobs(queue, state, intParam(request, "offset", 0),
+				intParam(request, "limit", DEFAULT_PAGE), isShown(request));
+		return (jobs != null) ? json(jobs) : unknownQueue(request, queue);
+	}
+
+	private ServerResponse job(ServerRequest request) {
+		String queue = request.pathVariable("queue");
+		JobId id = JobId.parse(request.pathVariable("id"));
+		if (this.dashboard.queue(queue) == null) {
+			return unknownQueue(request, queue);
+		}
+		JobDetail job = this.dashboard.job(queue, id, isShown(request));
+		return (job != null) ? json(job)
+				: error(request, HttpStatus.NOT_FOUND, "Queue '" + queue + "' has no job " + id
+						+ ": it completed (completed jobs are retired at once), was deleted, or never existed");
+	}
+
+	private HandlerFunction<ServerResponse> action(BiFunction<String, @Nullable JobId, Outcome> action) {
+		return (request) -> {
+			Refusal refusal = this.guard.check(request.servletRequest());
+			if (refusal != null) {
+				return error(request, refusal.status(), refusal.message());
+			}
+			String queue = request.pathVariable("queue");
+			String id = request.pathVariables().get("id");
+			JobId jobId = (id != null) ? JobId.parse(id) : null;
+			if (this.dashboard.queue(queue) == null) {
+				return unknownQueue(request, queue);
+			}
+			Outcome outcome = action.apply(queue, jobId);
+			HttpStatus status = switch (outcome.status()) {
+				case DONE -> HttpStatus.OK;
+				case NOT_FOUND -> HttpStatus.NOT_FOUND;
+				case CONFLICT -> HttpStatus.CONFLICT;
+			};
+			return ServerResponse.status(status)
+				.contentType(MediaType.APPLICATION_JSON)
+				.body(new ActionResponse(status.value(), outcome.message(), outcome.count()));
+		};
+	}
+
+	private ServerResponse shell(ServerRequest request, String kind) {
+		HttpServletRequest servlet = request.servletRequest();
+		String base = base(request);
+		Map<String, String> values = new LinkedHashMap<>();
+		values.put("kind", kind);
+		values.put("base", base);
+		values.put("node", this.dashboard.node());
+		values.put("refresh", Long.toString(this.refresh.toMillis()));
+		values.put("canWrite", Boolean.toString(this.guard.canWrite(servlet)));
+		values.put("showValues", Boolean.toString(isShown(request)));
+		values.put("csrfHeader", DashboardWriteGuard.HEADER);
+		PageToken token = this.guard.token(servlet, base);
+		values.put("csrfToken", token.value());
+		CsrfHeader application = this.security.csrfHeader(servlet);
+		values.put("appCsrfHeader", (application != null) ? application.name() : "");
+		values.put("appCsrfToken", (application != null) ? application.token() : "");
+		ServerResponse.BodyBuilder response = htmlResponse(HttpStatus.OK);
+		if (token.cookie() != null) {
+			response.header(HttpHeaders.SET_COOKIE, token.cookie().toString());
+		}
+		return response.body(this.page.shell(values));
+	}
+
+	private ServerResponse unknownQueue(ServerRequest request, String queue) {
+		return error(request, HttpStatus.NOT_FOUND, "Queue '" + queue + "' is not known here: no listener on this "
+				+ "node, not configured under echomq.queues, never enqueued to from here, and empty");
+	}
+
+	private ServerResponse error(ServerRequest request, HttpStatus status, String message) {
+		if (request.path().startsWith(this.path + "/api/")) {
+			return ServerResponse.status(status)
+				.contentType(MediaType.APPLICATION_JSON)
+				.body(new ErrorResponse(status.value(), message));
+		}
+		Map<String, String> values = new LinkedHashMap<>();
+		values.put("base", base(request));
+		values.put("status", Integer.toString(status.value()));
+		values.put("reason", status.getReasonPhrase());
+		values.put("message", message);
+		return htmlResponse(status).body(this.page.error(values));
+	}
+
+	private static ServerResponse.BodyBuilder htmlResponse(HttpStatus status) {
+		return ServerResponse.status(status)
+			.contentType(HTML)
+			.cacheControl(CacheControl.noStore())
+			.header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+			.header("X-Content-Type-Options", "nosniff")
+			.header("Referrer-Policy", "same-origin");
+	}
+
+	private static ServerResponse json(Object body) {
+		return ServerResponse.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.cacheControl(CacheControl.noStore())
+			.body(body);
+	}
+
+	private String base(ServerRequest request) {
+		return request.servletRequest().getContextPath() + this.path;
+	}
+
+	private boolean isShown(ServerRequest request) {
+		HttpServletRequest servlet = request.servletRequest();
+		return this.showValues.isShown(new SecurityContext() {
+
+			@Override
+			public @Nullable Principal getPrincipal() {
+				return servlet.getUserPrincipal();
+			}
+
+			@Override
+			public boolean isUserInRole(String role) {
+				return servlet.isUserInRole(role);
+			}
+
+		}, this.roles);
+	}
+
+	private static JobState state(String value) {
+		for (JobState state : JobState.values()) {
+			if (state.value().equals(value)) {
+				return state;
+			}
+		}
+		throw new IllegalArgumentException("state must be one of "
+				+ Arrays.stream(JobState.values()).map(JobState::value).collect(Collectors.joining(", ")) + "; was '"
+				+ abbreviate(value) + "'");
+	}
+
+	private static int intParam(ServerRequest request, String name, int defaultValue) {
+		Optional<String> value = request.param(name);
+		if (value.isEmpty() || value.get().isEmpty()) {
+			return defaultValue;
+		}
+		try {
+			return Integer.parseInt(value.get());
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException(name + " must be a whole number, was '" + abbreviate(value.get()) + "'");
+		}
+	}
+
+	private static boolean isBadInput(Throwable ex) {
+		return ex instanceof IllegalArgumentException || ex instanceof InvalidQueueNameException
+				|| ex instanceof InvalidJobIdException;
+	}
+
+	private static String abbreviate(String text) {
+		return (text.length() <= 80) ? text : text.substring(0, 80) + "...";
+	}
+
+	/**
+	 * The answer to an action.
+	 *
+	 * @param status the HTTP status
+	 * @param message what happened
+	 * @param count how many jobs it touched
+	 */
+	public record ActionResponse(int status, String message, long count) {
+
+	}
+
+	/**
+	 * Why a request failed.
+	 *
+	 * @param status the HTTP status
+	 * @param message what was wrong
+	 */
+	public record ErrorResponse(int status, String message) {
+
+	}
+
+}

@@ -1,0 +1,681 @@
+/*
+ * EchoMQ dashboard: draws every page from the JSON API and polls it. No dependencies;
+ * data only ever reaches the page through textContent and attributes, never as HTML.
+ */
+(function () {
+	'use strict';
+
+	function meta(name) {
+		var element = document.querySelector('meta[name="echomq-' + name + '"]');
+		return element ? element.getAttribute('content') : '';
+	}
+
+	var config = {
+		kind: meta('kind'),
+		base: meta('base'),
+		node: meta('node'),
+		refresh: Math.max(100, parseInt(meta('refresh'), 10) || 5000),
+		canWrite: meta('can-write') === 'true',
+		showValues: meta('show-values') === 'true',
+		csrfHeader: meta('csrf-header'),
+		csrfToken: meta('csrf-token'),
+		appCsrfHeader: meta('app-csrf-header'),
+		appCsrfToken: meta('app-csrf-token')
+	};
+
+	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine' };
+	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined' };
+	var MINUTE = 60000;
+	var WINDOW = 60;
+
+	// ---------- DOM helpers ----------
+
+	function el(tag, attributes) {
+		var element = document.createElement(tag);
+		if (attributes) {
+			Object.keys(attributes).forEach(function (name) {
+				var value = attributes[name];
+				if (value === null || value === undefined || value === false) {
+					return;
+				}
+				if (name === 'text') {
+					element.textContent = String(value);
+				}
+				else if (name.indexOf('on') === 0) {
+					element.addEventListener(name.substring(2), value);
+				}
+				else {
+					element.setAttribute(name, value === true ? '' : String(value));
+				}
+			});
+		}
+		for (var i = 2; i < arguments.length; i++) {
+			append(element, arguments[i]);
+		}
+		return element;
+	}
+
+	function append(parent, child) {
+		if (child === null || child === undefined || child === false) {
+			return;
+		}
+		if (Array.isArray(child)) {
+			child.forEach(function (each) {
+				append(parent, each);
+			});
+			return;
+		}
+		parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+	}
+
+	function svg(tag, attributes) {
+		var element = document.createElementNS('http://www.w3.org/2000/svg', tag);
+		Object.keys(attributes || {}).forEach(function (name) {
+			if (name === 'text') {
+				element.textContent = String(attributes[name]);
+			}
+			else {
+				element.setAttribute(name, String(attributes[name]));
+			}
+		});
+		return element;
+	}
+
+	function replace(id, element) {
+		var current = document.getElementById(id);
+		if (current) {
+			current.replaceWith(element);
+		}
+		return element;
+	}
+
+	var rendered = {};
+
+	/** Redraw a section only when what it shows changed, so polling keeps selections and hovers. */
+	function render(id, data, build) {
+		var key = JSON.stringify(data);
+		if (rendered[id] === key && document.getElementById(id)) {
+			return;
+		}
+		rendered[id] = key;
+		replace(id, build());
+	}
+
+	function pad(number) {
+		return (number < 10 ? '0' : '') + number;
+	}
+
+	function time(ms) {
+		if (ms === null || ms === undefined) {
+			return '—';
+		}
+		var date = new Date(ms);
+		return date.getFullYear() + '-' + pad(date.getMonth() + 1) + '-' + pad(date.getDate()) + ' '
+			+ pad(date.getHours()) + ':' + pad(date.getMinutes()) + ':' + pad(date.getSeconds());
+	}
+
+	function relative(ms) {
+		if (ms === null || ms === undefined) {
+			return '';
+		}
+		var seconds = Math.round((ms - Date.now()) / 1000);
+		var magnitude = Math.abs(seconds);
+		var text = magnitude < 60 ? magnitude + ' s' : magnitude < 3600 ? Math.round(magnitude / 60) + ' min'
+			: magnitude < 172800 ? Math.round(magnitude / 3600) + ' h' : Math.round(magnitude / 86400) + ' d';
+		return seconds >= 0 ? 'in ' + text : text + ' ago';
+	}
+
+	function when(ms) {
+		return el('span', { title: relative(ms), text: time(ms) });
+	}
+
+	function text(value) {
+		if (value === null || value === undefined) {
+			return '—';
+		}
+		return typeof value === 'string' ? value : JSON.stringify(value);
+	}
+
+	function seconds(ms) {
+		return (ms < 10000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000)) + ' s';
+	}
+
+	function plural(count, word) {
+		return count + ' ' + word + (count === 1 ? '' : 's');
+	}
+
+	// ---------- API ----------
+
+	function ApiError(status, message) {
+		this.status = status;
+		this.message = message;
+	}
+
+	function request(method, path) {
+		var headers = { 'Accept': 'application/json' };
+		if (method !== 'GET') {
+			headers[config.csrfHeader] = config.csrfToken;
+			if (config.appCsrfHeader) {
+				headers[config.appCsrfHeader] = config.appCsrfToken;
+			}
+		}
+		return fetch(config.base + '/api' + path, { method: method, headers: headers, credentials: 'same-origin' })
+			.then(function (response) {
+				return response.text().then(function (body) {
+					var json = null;
+					try {
+						json = body ? JSON.parse(body) : null;
+					}
+					catch (ex) {
+						json = null;
+					}
+					if (!response.ok) {
+						throw new ApiError(response.status, (json && json.message) || (response.status + ' ' + response.statusText));
+					}
+					return json;
+				});
+			});
+	}
+
+	function get(path) {
+		return request('GET', path);
+	}
+
+	var toastTimer = null;
+
+	function toast(message, isError) {
+		var element = document.getElementById('toast');
+		element.textContent = message;
+		element.className = 'toast shown' + (isError ? ' error' : '');
+		clearTimeout(toastTimer);
+		toastTimer = setTimeout(function () {
+			element.className = 'toast';
+		}, isError ? 8000 : 4000);
+	}
+
+	function act(path, confirmation) {
+		if (confirmation && !window.confirm(confirmation)) {
+			return;
+		}
+		request('POST', path).then(function (outcome) {
+			toast(outcome.message, false);
+			refresh();
+		}, function (error) {
+			toast(error.message || String(error), true);
+			refresh();
+		});
+	}
+
+	function q(queue) {
+		return encodeURIComponent(queue);
+	}
+
+	// ---------- polling ----------
+
+	var poll = null;
+
+	function live(ok) {
+		var element = document.getElementById('live');
+		element.className = ok ? 'live' : 'live stale';
+		element.textContent = ok ? 'live' : 'offline';
+	}
+
+	function refresh() {
+		if (!poll || document.hidden) {
+			return;
+		}
+		poll().then(function () {
+			live(true);
+		}, function (error) {
+			live(!(error instanceof TypeError));
+			if (!(error instanceof ApiError)) {
+				console.error(error);
+			}
+		});
+	}
+
+	function start(loader) {
+		poll = loader;
+		refresh();
+		setInterval(refresh, config.refresh);
+		document.addEventListener('visibilitychange', refresh);
+	}
+
+	// ---------- chart ----------
+
+	/** Per-minute buckets sampled from cumulative counters while the page is open. */
+	function Sampler() {
+		this.last = {};
+		this.buckets = {};
+	}
+
+	Sampler.prototype.sample = function (key, counters, now) {
+		var completed = counters.completed || 0;
+		var failed = (counters.retried || 0) + (counters.dead || 0);
+		var previous = this.last[key];
+		this.last[key] = { completed: completed, failed: failed };
+		if (!previous) {
+			return;
+		}
+		var minute = Math.floor(now / MINUTE) * MINUTE;
+		var bucket = this.buckets[minute] || (this.buckets[minute] = { completed: 0, failed: 0 });
+		bucket.completed += Math.max(0, completed - previous.completed);
+		bucket.failed += Math.max(0, failed - previous.failed);
+		var oldest = minute - WINDOW * MINUTE;
+		Object.keys(this.buckets).forEach(function (start) {
+			if (Number(start) <= oldest) {
+				delete this.buckets[start];
+			}
+		}, this);
+	};
+
+	Sampler.prototype.minutes = function () {
+		var buckets = this.buckets;
+		return Object.keys(buckets).map(function (start) {
+			return { start: Number(start), completed: buckets[start].completed, failed: buckets[start].failed };
+		});
+	};
+
+	function engineMinutes(history, queue) {
+		var merged = {};
+		Object.keys(history.queues).forEach(function (name) {
+			if (queue && name !== queue) {
+				return;
+			}
+			history.queues[name].forEach(function (minute) {
+				var bucket = merged[minute.start] || (merged[minute.start] = { start: minute.start, completed: 0, failed: 0 });
+				bucket.completed += minute.completed;
+				bucket.failed += minute.failed;
+			});
+		});
+		return Object.keys(merged).map(function (start) {
+			return merged[start];
+		});
+	}
+
+	function chart(minutes, source) {
+		var width = 720;
+		var height = 150;
+		var left = 34;
+		var bottom = 18;
+		var now = Math.floor(Date.now() / MINUTE) * MINUTE;
+		var byStart = {};
+		var completed = 0;
+		var failed = 0;
+		var max = 1;
+		minutes.forEach(function (minute) {
+			byStart[minute.start] = minute;
+			completed += minute.completed;
+			failed += minute.failed;
+			max = Math.max(max, minute.completed, minute.failed);
+		});
+		var root = svg('svg', {
+			id: 'chart',
+			viewBox: '0 0 ' + width + ' ' + height,
+			role: 'img',
+			'aria-label': 'Completed and failed jobs per minute, last hour',
+			'data-source': source,
+			'data-completed': completed,
+			'data-failed': failed
+		});
+		var plot = height - bottom;
+		var slot = (width - left) / WINDOW;
+		root.appendChild(svg('line', { class: 'axis', x1: left, y1: plot, x2: width, y2: plot }));
+		root.appendChild(svg('text', { x: 0, y: 10, text: max }));
+		root.appendChild(svg('text', { x: 0, y: plot, text: '0' }));
+		for (var i = 0; i < WINDOW; i++) {
+			var start = now - (WINDOW - 1 - i) * MINUTE;
+			var minute = byStart[start];
+			var x = left + i * slot;
+			if (minute) {
+				var completedHeight = (minute.completed / max) * (plot - 4);
+				var failedHeight = (minute.failed / max) * (plot - 4);
+				var title = time(start).substring(11, 16) + ': ' + minute.completed + ' completed, ' + minute.failed + ' failed';
+				var bar = svg('rect', { class: 'bar-completed', x: x + 1, y: plot - completedHeight, width: slot / 2 - 1, height: completedHeight });
+				bar.appendChild(svg('title', { text: title }));
+				root.appendChild(bar);
+				var failedBar = svg('rect', { class: 'bar-failed', x: x + slot / 2, y: plot - failedHeight, width: slot / 2 - 1, height: failedHeight });
+				failedBar.appendChild(svg('title', { text: title }));
+				root.appendChild(failedBar);
+			}
+			if (i % 15 === 0) {
+				root.appendChild(svg('text', { x: x, y: height - 4, text: '-' + (WINDOW - i) + ' min' }));
+			}
+		}
+		root.appendChild(svg('text', { x: width - 24, y: height - 4, text: 'now' }));
+		return root;
+	}
+
+	function chartPanel(id, minutes, kept) {
+		var caption = kept ? 'Per minute, over the last hour, from the engine (every node\'s work).'
+			: 'Per minute, sampled from the queue counters every ' + seconds(config.refresh)
+				+ ' while this page is open: the engine keeps no history yet.';
+		return el('section', { id: id, class: 'panel chart' },
+			el('div', { class: 'row' },
+				el('h2', { text: 'Throughput' }),
+				el('span', { class: 'spacer' }),
+				el('span', { class: 'legend' },
+					el('span', null, el('span', { class: 'swatch completed' }), 'completed'),
+					el('span', null, el('span', { class: 'swatch failed' }), 'failed attempts'))),
+			chart(minutes, kept ? 'engine' : 'page'),
+			el('p', { class: 'muted', text: caption }));
+	}
+
+	// ---------- overview ----------
+
+	function listenerBadge(listener) {
+		if (!listener) {
+			return el('span', { class: 'muted listener-state', 'data-state': 'none', text: 'no listener here' });
+		}
+		var state = !listener.running ? 'stopped' : listener.paused ? 'paused' : 'running';
+		return el('span', null,
+			el('span', { class: 'badge listener-state ' + state, 'data-state': state, text: state }), ' ',
+			el('span', { class: 'muted', text: listener.inFlight + '/' + listener.concurrency + ' busy' }));
+	}
+
+	function pauseButton(queue, listener) {
+		if (!config.canWrite || !listener) {
+			return null;
+		}
+		return listener.paused
+			? el('button', { class: 'resume', 'data-queue': queue, text: 'Resume', onclick: function () {
+				act('/queues/' + q(queue) + '/resume');
+			} })
+			: el('button', { class: 'pause', 'data-queue': queue, text: 'Pause', onclick: function () {
+				act('/queues/' + q(queue) + '/pause');
+			} });
+	}
+
+	function overview() {
+		var sampler = new Sampler();
+		document.title = 'EchoMQ';
+		var main = document.getElementById('main');
+		main.textContent = '';
+		append(main, [
+			el('h1', { text: 'Queues' }),
+			el('section', { id: 'queues', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' })),
+			chartPanel('throughput', [], false)
+		]);
+		start(function () {
+			return Promise.all([get('/overview'), get('/history')]).then(function (results) {
+				var data = results[0];
+				var history = results[1];
+				var now = Date.now();
+				data.queues.forEach(function (queue) {
+					sampler.sample(queue.name, queue.counters, now);
+				});
+				var minutes = history.kept ? engineMinutes(history) : sampler.minutes();
+				render('queues', data, function () {
+					return queuesPanel(data);
+				});
+				render('throughput', [minutes, Math.floor(now / MINUTE)], function () {
+					return chartPanel('throughput', minutes, history.kept);
+				});
+			});
+		});
+	}
+
+	function queuesPanel(data) {
+		if (!data.queues.length) {
+			return el('section', { id: 'queues', class: 'panel' },
+				el('p', { class: 'muted', text: 'No queues yet: a queue shows once it has a listener here, is named under echomq.queues, or this application enqueued to it.' }));
+		}
+		var states = Object.keys(data.queues[0].counts);
+		var head = el('tr', null, el('th', { text: 'Queue' }),
+			states.map(function (state) {
+				return el('th', { class: 'num', text: STATE_LABELS[state] || state });
+			}),
+			el('th', { class: 'num', text: 'Completed' }),
+			el('th', { text: 'Listener on this node' }),
+			el('th', { text: '' }));
+		var rows = data.queues.map(function (queue) {
+			return el('tr', { id: 'queue-' + queue.name, 'data-queue': queue.name },
+				el('td', null, el('a', { class: 'queue-link', href: config.base + '/queues/' + q(queue.name), text: queue.name })),
+				states.map(function (state) {
+					return el('td', { class: 'num count-' + state, 'data-count': queue.counts[state], text: queue.counts[state] });
+				}),
+				el('td', { class: 'num count-completed', text: queue.counters.completed || 0 }),
+				el('td', null, listenerBadge(queue.listener)),
+				el('td', null, el('div', { class: 'actions' }, pauseButton(queue.name, queue.listener))));
+		});
+		return el('section', { id: 'queues', class: 'panel' },
+			el('table', { id: 'queue-table' }, el('thead', null, head), el('tbody', null, rows)));
+	}
+
+	// ---------- queue page ----------
+
+	function pathPart(index) {
+		var parts = window.location.pathname.substring(config.base.length).split('/');
+		return decodeURIComponent(parts[index] || '');
+	}
+
+	function queuePage() {
+		var queue = pathPart(2);
+		var params = new URLSearchParams(window.location.search);
+		var view = { state: params.get('state') || 'pending', offset: Math.max(0, parseInt(params.get('offset'), 10) || 0), limit: 20 };
+		var sampler = new Sampler();
+		document.title = queue + ' · EchoMQ';
+		var main = document.getElementById('main');
+		main.textContent = '';
+		append(main, [
+			el('div', { class: 'crumbs' }, el('a', { href: config.base + '/', text: 'Queues' }), ' / '),
+			el('h1', { id: 'queue-name', text: queue }),
+			el('div', { id: 'tabs', class: 'tabs' }),
+			el('section', { id: 'listener', class: 'panel' }),
+			el('section', { id: 'jobs', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' })),
+			chartPanel('throughput', [], false)
+		]);
+
+		function select(state, offset) {
+			view.state = state;
+			view.offset = offset;
+			window.history.replaceState(null, '', config.base + '/queues/' + q(queue) + '?state=' + state + (offset ? '&offset=' + offset : ''));
+			refresh();
+		}
+
+		start(function () {
+			var path = '/queues/' + q(queue) + '/jobs?state=' + view.state + '&offset=' + view.offset + '&limit=' + view.limit;
+			return Promise.all([get(path), get('/history')]).then(function (results) {
+				var page = results[0];
+				var history = results[1];
+				var now = Date.now();
+				sampler.sample(queue, page.queue.counters, now);
+				var minutes = history.kept ? engineMinutes(history, queue) : sampler.minutes();
+				render('tabs', [page.state, page.queue.counts], function () {
+					return tabs(page, select);
+				});
+				render('listener', page.queue, function () {
+					return listenerPanel(page.queue);
+				});
+				render('jobs', page, function () {
+					return jobsPanel(queue, page, select);
+				});
+				render('throughput', [minutes, Math.floor(now / MINUTE)], function () {
+					return chartPanel('throughput', minutes, history.kept);
+				});
+			}, function (error) {
+				if (error instanceof ApiError && error.status === 400 && view.offset > 0) {
+					view.offset = 0;
+				}
+				else if (error instanceof ApiError) {
+					render('jobs', error.message, function () {
+						return el('section', { id: 'jobs', class: 'panel problem' }, el('p', { id: 'error-message', text: error.message }));
+					});
+				}
+				throw error;
+			});
+		});
+	}
+
+	function tabs(page, select) {
+		return el('div', { id: 'tabs', class: 'tabs' }, Object.keys(page.queue.counts).map(function (state) {
+			return el('a', {
+				href: '?state=' + state,
+				id: 'tab-' + state,
+				class: 'tab' + (state === page.state ? ' selected' : ''),
+				'data-count': page.queue.counts[state],
+				onclick: function (event) {
+					event.preventDefault();
+					select(state, 0);
+				}
+			}, el('span', { class: 'label', text: STATE_LABELS[state] || state }),
+			el('span', { class: 'value count-' + state, 'data-count': page.queue.counts[state], text: page.queue.counts[state] }));
+		}));
+	}
+
+	function listenerPanel(queue) {
+		var counters = queue.counters;
+		return el('section', { id: 'listener', class: 'panel' },
+			el('div', { class: 'row' },
+				el('h2', { text: 'Listener on this node' }),
+				listenerBadge(queue.listener),
+				el('span', { class: 'spacer' }),
+				el('span', { class: 'muted', text: 'All nodes: ' + (counters.completed || 0) + ' completed, ' + (counters.retried || 0)
+					+ ' retried, ' + (counters.dead || 0) + ' dead-lettered, ' + (counters.replayed || 0) + ' replayed' }),
+				pauseButton(queue.name, queue.listener)));
+	}
+
+	function jobsPanel(queue, page, select) {
+		var state = page.state;
+		var header = el('div', { class: 'row' },
+			el('h2', { text: (STATE_LABELS[state] || state) + ' jobs' }),
+			el('span', { class: 'muted', text: state === 'pending' ? 'last in line first' : 'latest first' }),
+			el('span', { class: 'spacer' }),
+			state === 'dead' && config.canWrite && page.total > 0 ? el('div', { class: 'actions' },
+				el('button', { id: 'replay-all', text: 'Replay all dead', onclick: function () {
+					act('/queues/' + q(queue) + '/dead/replay');
+				} }),
+				el('button', { id: 'purge-dead', class: 'danger', text: 'Purge dead', onclick: function () {
+					act('/queues/' + q(queue) + '/dead/purge', 'Delete all ' + plural(page.total, 'dead job') + ' of ' + queue + '? This cannot be undone.');
+				} })) : null);
+		if (!page.jobs.length) {
+			return el('section', { id: 'jobs', class: 'panel' }, header, el('p', { class: 'muted empty', text: 'No ' + (STATE_LABELS[state] || state).toLowerCase() + ' jobs.' }));
+		}
+		var head = el('tr', null,
+			el('th', { text: 'Job' }),
+			el('th', { class: 'num', text: 'Attempts' }),
+			el('th', { text: 'Enqueued' }),
+			AT_LABELS[state] ? el('th', { text: AT_LABELS[state] }) : null,
+			state === 'active' ? el('th', { text: 'Owner' }) : null,
+			el('th', { text: 'Last error' }),
+			el('th', { text: 'Payload' }),
+			state === 'dead' && config.canWrite ? el('th', { text: '' }) : null);
+		var rows = page.jobs.map(function (job) {
+			return el('tr', { id: 'job-' + job.id, class: 'job-row', 'data-id': job.id },
+				el('td', null, el('a', { class: 'job-link mono', href: config.base + '/queues/' + q(queue) + '/jobs/' + job.id, text: job.id })),
+				el('td', { class: 'num', text: job.attempts + ' / ' + job.maxAttempts }),
+				el('td', null, when(job.enqueuedAt)),
+				AT_LABELS[state] ? el('td', null, when(job.at)) : null,
+				state === 'active' ? el('td', { class: 'muted', title: 'The engine does not record which node holds a lease yet', text: 'unknown' }) : null,
+				el('td', { class: 'error', text: job.lastError || '' }),
+				el('td', { class: 'payload mono', text: text(job.payload) }),
+				state === 'dead' && config.canWrite ? el('td', null, el('div', { class: 'actions' },
+					el('button', { class: 'replay', text: 'Replay', onclick: function () {
+						act('/queues/' + q(queue) + '/jobs/' + job.id + '/replay');
+					} }),
+					el('button', { class: 'delete danger', text: 'Delete', onclick: function () {
+						act('/queues/' + q(queue) + '/jobs/' + job.id + '/delete', 'Delete dead job ' + job.id + '? This cannot be undone.');
+					} }))) : null);
+		});
+		var last = page.offset + page.jobs.length;
+		var pager = el('div', { class: 'pager' },
+			el('button', { id: 'previous', text: '‹ Newer', disabled: page.offset === 0, onclick: function () {
+				select(state, Math.max(0, page.offset - page.limit));
+			} }),
+			el('span', { id: 'range', text: (page.offset + 1) + '–' + last + ' of ' + page.total }),
+			el('button', { id: 'next', text: 'Older ›', disabled: page.offset + page.limit >= page.total, onclick: function () {
+				select(state, page.offset + page.limit);
+			} }));
+		return el('section', { id: 'jobs', class: 'panel' }, header,
+			el('table', { id: 'job-table' }, el('thead', null, head), el('tbody', null, rows)), pager,
+			config.showValues ? null : el('p', { class: 'muted', text: 'Payloads are hidden (echomq.dashboard.show-values).' }));
+	}
+
+	// ---------- job page ----------
+
+	function jobPage() {
+		var queue = pathPart(2);
+		var id = pathPart(4);
+		document.title = id + ' · EchoMQ';
+		var main = document.getElementById('main');
+		main.textContent = '';
+		append(main, [
+			el('div', { class: 'crumbs' }, el('a', { href: config.base + '/', text: 'Queues' }), ' / ',
+				el('a', { id: 'queue-link', href: config.base + '/queues/' + q(queue), text: queue }), ' / '),
+			el('h1', { class: 'mono', text: id }),
+			el('section', { id: 'job', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' }))
+		]);
+		start(function () {
+			return get('/queues/' + q(queue) + '/jobs/' + id).then(function (job) {
+				render('job', [job, Math.floor(Date.now() / 10000)], function () {
+					return jobPanel(queue, job);
+				});
+			}, function (error) {
+				if (error instanceof ApiError && error.status === 404) {
+					render('job', error.message, function () {
+						return el('section', { id: 'job', class: 'panel' },
+							el('div', { class: 'row' }, el('span', { id: 'job-state', class: 'badge', 'data-state': 'gone', text: 'no row' })),
+							el('p', { id: 'job-gone', text: error.message }));
+					});
+				}
+				throw error;
+			});
+		});
+	}
+
+	function jobPanel(queue, job) {
+		var actions = job.state === 'dead' && config.canWrite ? el('div', { class: 'actions' },
+			el('button', { id: 'replay', class: 'primary', text: 'Replay', onclick: function () {
+				act('/queues/' + q(queue) + '/jobs/' + job.id + '/replay');
+			} }),
+			el('button', { id: 'delete', class: 'danger', text: 'Delete', onclick: function () {
+				act('/queues/' + q(queue) + '/jobs/' + job.id + '/delete', 'Delete dead job ' + job.id + '? This cannot be undone.');
+			} })) : null;
+		var fields = el('dl', { class: 'fields' });
+		Object.keys(job.fields).forEach(function (name) {
+			append(fields, [el('dt', { text: name }), el('dd', { class: 'mono', text: text(job.fields[name]) })]);
+		});
+		return el('section', { id: 'job', class: 'panel' },
+			el('div', { class: 'row' },
+				el('span', { id: 'job-state', class: 'badge ' + job.state, 'data-state': job.state, text: STATE_LABELS[job.state] || job.state }),
+				el('span', { id: 'job-attempts', text: plural(job.attempts, 'claim') + (job.released ? ', ' + job.released + ' handed back' : '')
+					+ '; budget ' + job.maxAttempts }),
+				el('span', { class: 'spacer' }),
+				actions),
+			job.problem ? el('p', { class: 'notice', text: job.problem }) : null,
+			el('h2', { text: 'Last error', class: 'section' }),
+			job.lastError ? el('pre', { id: 'job-error', text: job.lastError }) : el('p', { class: 'muted', text: 'None.' }),
+			el('h2', { text: 'Payload', class: 'section' }),
+			el('pre', { id: 'job-payload', text: text(job.payload) }),
+			el('h2', { text: 'Timeline', class: 'section' }),
+			el('ol', { id: 'timeline', class: 'timeline' }, job.timeline.map(function (entry) {
+				return el('li', { 'data-event': entry.event }, el('strong', { text: entry.label }), ' ', when(entry.at),
+					el('span', { class: 'muted', text: ' (' + relative(entry.at) + ')' }));
+			})),
+			el('h2', { text: 'Row', class: 'section' }),
+			fields);
+	}
+
+	// ---------- start ----------
+
+	function find(event) {
+		event.preventDefault();
+		var id = document.getElementById('find-id').value.trim();
+		if (id) {
+			window.location.href = config.base + '/jobs/' + encodeURIComponent(id);
+		}
+	}
+
+	document.addEventListener('DOMContentLoaded', function () {
+		document.getElementById('find').addEventListener('submit', find);
+		if (config.kind === 'queue') {
+			queuePage();
+		}
+		else if (config.kind === 'job') {
+			jobPage();
+		}
+		else {
+			overview();
+		}
+	});
+})();

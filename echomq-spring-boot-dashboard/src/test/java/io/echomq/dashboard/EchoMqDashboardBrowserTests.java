@@ -1,0 +1,203 @@
+package io.echomq.dashboard;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.QueueInspector;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.QueueListenerContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard in a real headless Chromium against a real server with real listeners
+ * and jobs: the overview's counts, a dead job opened and replayed until it completes, a
+ * queue paused and resumed, the chart filling as jobs complete. Saves a screenshot of
+ * each page to {@code docs/dashboard}.
+ *
+ * @author EchoMQ
+ */
+@SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "echomq.dashboard.refresh=400ms", "spring.application.name=shop" })
+class EchoMqDashboardBrowserTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(15);
+
+	private static HeadlessChromium browser;
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private EchoJobListenerRegistry listeners;
+
+	@Autowired
+	private EchoMQTemplate template;
+
+	@Autowired
+	private Jobs jobs;
+
+	private final TestHandler orders = new TestHandler();
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		DashboardTestApplication.redis(registry);
+	}
+
+	@BeforeAll
+	static void startBrowser() {
+		browser = HeadlessChromium.start();
+	}
+
+	@AfterAll
+	static void stopBrowser() {
+		if (browser != null) {
+			browser.close();
+		}
+	}
+
+	@AfterEach
+	void release() {
+		this.orders.release();
+	}
+
+	@Test
+	void replayADeadJobPauseAQueueAndWatchTheChart() {
+		WebDriver driver = browser.driver();
+		QueueInspector inspector = new QueueInspector(this.jobs);
+		this.listeners.register("orders", this.orders,
+				ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
+		this.listeners.register("emails", (job, context) -> {
+			if (job.payload().contains("bounce")) {
+				throw new IllegalStateException("Mailbox full");
+			}
+		}, ListenerSettings.builder().concurrency(4).build());
+		List<JobId> placed = this.template.enqueueAll("orders",
+				List.of("{\"order\":1041,\"customer\":\"ada\"}", "{\"order\":1042,\"customer\":\"bad-customer\"}",
+						"{\"order\":1043,\"customer\":\"grace\"}"));
+		JobId dead = placed.get(1);
+		this.template.enqueueAll("emails", List.of("welcome ada", "welcome grace", "receipt 1041"));
+		this.template.enqueueAll("reminders", List.of("renew ada", "renew grace"));
+		this.template.enqueue("reminders", "survey grace", EnqueueOptions.delayed(Duration.ofHours(1)));
+		await().atMost(WAIT).until(() -> inspector.stats("orders").dead() == 1
+				&& inspector.stats("orders").counters().getOrDefault("completed", 0L) == 2
+				&& inspector.stats("emails").counters().getOrDefault("completed", 0L) == 3);
+
+		String base = "http://localhost:" + this.port + "/echomq";
+		driver.get(base);
+		awaitText(driver, By.cssSelector("#queue-orders .count-dead"), "1");
+		assertThat(text(driver, By.cssSelector("#queue-orders .count-completed"))).isEqualTo("2");
+		assertThat(text(driver, By.cssSelector("#queue-reminders .count-pending"))).isEqualTo("2");
+		assertThat(text(driver, By.cssSelector("#queue-reminders .count-schedule"))).isEqualTo("1");
+		assertThat(text(driver, By.cssSelector("#queue-orders .listener-state"))).isEqualTo("running");
+		assertThat(text(driver, By.cssSelector("#queue-reminders .listener-state"))).isEqualTo("no listener here");
+		assertThat(text(driver, By.cssSelector(".node"))).startsWith("shop ");
+
+		click(driver, By.cssSelector("#queue-orders a.queue-link"));
+		awaitText(driver, By.id("queue-name"), "orders");
+		click(driver, By.id("tab-dead"));
+		awaitText(driver, By.cssSelector("#job-" + dead + " td.error"), "No such customer");
+		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/orders?state=dead");
+		assertThat(text(driver, By.cssSelector("#job-" + dead + " td.payload"))).isEqualTo("******");
+		assertThat(read(() -> driver.findElements(By.id("purge-dead")).size())).isEqualTo(1);
+		browser.screenshot("queue");
+
+		click(driver, By.cssSelector("#job-" + dead + " a.job-link"));
+		await().atMost(WAIT).ignoreExceptions()
+			.until(() -> "dead".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
+		assertThat(text(driver, By.id("job-error"))).contains("No such customer");
+		assertThat(text(driver, By.id("job-payload"))).isEqualTo("******");
+		assertThat(read(() -> driver.findElements(By.cssSelector("#timeline li"))
+			.stream()
+			.map((li) -> li.getDomAttribute("data-event"))
+			.toList())).containsExactly("enqueued", "dead_at");
+		browser.screenshot("job");
+
+		this.orders.heal();
+		click(driver, By.id("replay"));
+		awaitText(driver, By.id("toast"), "replayed");
+		await().atMost(WAIT).ignoreExceptions()
+			.until(() -> "gone".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
+		assertThat(text(driver, By.id("job-gone"))).contains("completed");
+		assertThat(inspector.row("orders", dead)).isEmpty();
+		assertThat(inspector.stats("orders").dead()).isZero();
+		assertThat(inspector.stats("orders").counters()).containsEntry("completed", 3L).containsEntry("replayed", 1L);
+
+		driver.get(base);
+		awaitText(driver, By.cssSelector("#queue-orders .count-dead"), "0");
+		QueueListenerContainer container = this.listeners.getContainer("orders");
+		click(driver, By.cssSelector("button.pause[data-queue=orders]"));
+		awaitText(driver, By.cssSelector("#queue-orders .listener-state"), "paused");
+		assertThat(container.isPaused()).isTrue();
+		this.template.enqueueAll("orders", List.of("{\"order\":1044}", "{\"order\":1045}"));
+		awaitText(driver, By.cssSelector("#queue-orders .count-pending"), "2");
+		click(driver, By.cssSelector("button.resume[data-queue=orders]"));
+		awaitText(driver, By.cssSelector("#queue-orders .listener-state"), "running");
+		assertThat(container.isPaused()).isFalse();
+		awaitText(driver, By.cssSelector("#queue-orders .count-pending"), "0");
+		awaitText(driver, By.cssSelector("#queue-orders .count-completed"), "5");
+		this.template.enqueueAll("emails", List.of("receipt 1044", "receipt 1045", "shipped 1041", "bounce 1046"));
+		awaitText(driver, By.cssSelector("#queue-emails .count-dead"), "1");
+		await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+			WebElement chart = driver.findElement(By.id("chart"));
+			assertThat(chart.getDomAttribute("data-source")).isEqualTo("page");
+			assertThat(Long.parseLong(chart.getDomAttribute("data-completed"))).isGreaterThanOrEqualTo(5);
+			assertThat(Long.parseLong(chart.getDomAttribute("data-failed"))).as("3 attempts of the bounce")
+				.isEqualTo(3);
+			assertThat(chart.findElements(By.cssSelector("rect.bar-completed"))).isNotEmpty();
+			assertThat(chart.findElements(By.cssSelector("rect.bar-failed"))).isNotEmpty();
+		});
+		browser.screenshot("overview");
+	}
+
+	private static void click(WebDriver driver, By by) {
+		await().atMost(WAIT).ignoreExceptions().until(clicked(driver, by));
+	}
+
+	private static Callable<Boolean> clicked(WebDriver driver, By by) {
+		return () -> {
+			driver.findElement(by).click();
+			return true;
+		};
+	}
+
+	private static void awaitText(WebDriver driver, By by, String expected) {
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.untilAsserted(() -> assertThat(driver.findElement(by).getText()).contains(expected));
+	}
+
+	private static String text(WebDriver driver, By by) {
+		return read(() -> driver.findElement(by).getText());
+	}
+
+	/**
+	 * Read the page, again if it was redrawn under the read (polling redraws what
+	 * changed).
+	 */
+	private static <T> T read(Callable<T> read) {
+		return await().atMost(WAIT).ignoreExceptions().until(read, (value) -> true);
+	}
+
+}

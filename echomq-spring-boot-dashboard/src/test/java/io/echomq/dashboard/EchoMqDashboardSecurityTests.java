@@ -1,0 +1,150 @@
+package io.echomq.dashboard;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.QueueInspector;
+import io.echomq.dashboard.DashboardClient.Response;
+import io.echomq.dashboard.web.DashboardSecurity;
+import io.echomq.dashboard.web.DashboardWriteGuard;
+import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.ListenerSettings;
+import jakarta.servlet.DispatcherType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard in an application secured by Spring Security (HTTP basic, CSRF on):
+ * actions need the write role and both CSRF tokens, payloads show only to the roles
+ * allowed. Runs in its own Surefire execution, with Spring Security on the class path.
+ *
+ * @author EchoMQ
+ */
+@SpringBootTest(classes = { DashboardTestApplication.class, EchoMqDashboardSecurityTests.Security.class },
+		webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "echomq.dashboard.show-values=when-authorized", "echomq.dashboard.roles=ECHOMQ_ADMIN" })
+class EchoMqDashboardSecurityTests {
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private EchoJobListenerRegistry listeners;
+
+	@Autowired
+	private EchoMQTemplate template;
+
+	@Autowired
+	private Jobs jobs;
+
+	@Autowired
+	private DashboardSecurity security;
+
+	private final TestHandler handler = new TestHandler();
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		DashboardTestApplication.redis(registry);
+	}
+
+	@AfterEach
+	void release() {
+		this.handler.release();
+	}
+
+	@Test
+	void actionsShouldNeedTheWriteRoleAndBothTokens() {
+		assertThat(this.security).isInstanceOf(SpringSecurityDashboardSecurity.class);
+		assertThat(this.security.writeRole()).isEqualTo("ECHOMQ_ADMIN");
+		String queue = DashboardTestApplication.unique("secured");
+		this.listeners.register(queue, this.handler, ListenerSettings.builder().maxAttempts(1).build());
+		JobId dead = this.template.enqueue(queue, "bad customer");
+		QueueInspector inspector = new QueueInspector(this.jobs);
+		await().atMost(Duration.ofSeconds(15)).until(() -> inspector.stats(queue).dead() == 1);
+		String replay = "/api/queues/" + queue + "/jobs/" + dead + "/replay";
+		String deadPage = "/api/queues/" + queue + "/jobs?state=dead";
+
+		assertThat(new DashboardClient(this.port, "/echomq").get("").status()).isEqualTo(401);
+		assertThat(new DashboardClient(this.port, "/echomq", "viewer", "wrong").get("/api/overview").status())
+			.isEqualTo(401);
+
+		DashboardClient viewer = new DashboardClient(this.port, "/echomq", "viewer", "viewer");
+		assertThat(viewer.open().status()).isEqualTo(200);
+		assertThat(viewer.meta("can-write")).isEqualTo("false");
+		assertThat(viewer.meta("show-values")).isEqualTo("false");
+		assertThat(viewer.meta("app-csrf-header")).isEqualTo("X-CSRF-TOKEN");
+		assertThat(viewer.meta("app-csrf-token")).isNotEmpty();
+		assertThat(viewer.get(deadPage).json().get("jobs").get(0).get("payload").asString()).isEqualTo("******");
+		Response refused = viewer.post(replay);
+		assertThat(refused.status()).as("%s", refused).isEqualTo(403);
+		assertThat(refused.message()).isEqualTo("Actions need role 'ECHOMQ_ADMIN', which viewer lacks");
+		assertThat(viewer.post("/api/queues/" + queue + "/pause").status()).isEqualTo(403);
+		assertThat(this.listeners.getContainer(queue).isPaused()).isFalse();
+		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
+
+		DashboardClient admin = new DashboardClient(this.port, "/echomq", "admin", "admin");
+		admin.open();
+		assertThat(admin.meta("can-write")).isEqualTo("true");
+		assertThat(admin.get(deadPage).json().get("jobs").get(0).get("payload").asString())
+			.isEqualTo("\"bad customer\"");
+		Response withoutApplicationToken = admin.post(replay, Map.of(DashboardWriteGuard.HEADER,
+				admin.meta("csrf-token"), "Origin", "http://localhost:" + this.port), "");
+		assertThat(withoutApplicationToken.status()).as("Spring Security's CSRF filter").isEqualTo(403);
+		Response withoutDashboardToken = admin.post(replay,
+				Map.of(admin.meta("app-csrf-header"), admin.meta("app-csrf-token")), "");
+		assertThat(withoutDashboardToken.status()).isEqualTo(403);
+		assertThat(withoutDashboardToken.message()).contains("Missing CSRF token");
+		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
+		assertThat(inspector.stats(queue).counters()).doesNotContainKey("replayed");
+
+		this.handler.heal();
+		Response replayed = admin.post(replay);
+		assertThat(replayed.status()).as("%s", replayed).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(15)).until(() -> inspector.row(queue, dead).isEmpty());
+		assertThat(inspector.stats(queue).counters()).containsEntry("replayed", 1L).containsEntry("completed", 1L);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Security {
+
+		@Bean
+		SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
+			http.authorizeHttpRequests((requests) -> requests.dispatcherTypeMatchers(DispatcherType.ERROR)
+				.permitAll()
+				.anyRequest()
+				.authenticated())
+				.httpBasic(Customizer.withDefaults());
+			return http.build();
+		}
+
+		@Bean
+		InMemoryUserDetailsManager users() {
+			return new InMemoryUserDetailsManager(
+					User.withUsername("admin").password("{noop}admin").roles("ECHOMQ_ADMIN").build(),
+					User.withUsername("viewer").password("{noop}viewer").roles("VIEWER").build());
+		}
+
+	}
+
+}

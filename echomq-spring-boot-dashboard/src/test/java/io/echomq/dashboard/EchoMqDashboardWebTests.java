@@ -1,0 +1,377 @@
+package io.echomq.dashboard;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.QueueInspector;
+import io.echomq.core.QueueStats;
+import io.echomq.dashboard.DashboardClient.Response;
+import io.echomq.dashboard.web.DashboardWriteGuard;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.QueueListenerContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard over real HTTP, without Spring Security, on a real server with real
+ * listeners: what each page and API shows, bad input, and every action with and without
+ * its CSRF token.
+ *
+ * @author EchoMQ
+ */
+@SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+class EchoMqDashboardWebTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(15);
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private EchoJobListenerRegistry listeners;
+
+	@Autowired
+	private EchoMQTemplate template;
+
+	@Autowired
+	private Jobs jobs;
+
+	private QueueInspector inspector;
+
+	private DashboardClient client;
+
+	private final List<TestHandler> handlers = new ArrayList<>();
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		DashboardTestApplication.redis(registry);
+	}
+
+	@BeforeEach
+	void setUp() {
+		this.inspector = new QueueInspector(this.jobs);
+		this.client = new DashboardClient(this.port, "/echomq");
+	}
+
+	@AfterEach
+	void releaseHandlers() {
+		this.handlers.forEach(TestHandler::release);
+	}
+
+	@Test
+	void pagesAndApiShouldShowEveryLocation() {
+		String worked = DashboardTestApplication.unique("worked");
+		TestHandler handler = listen(worked);
+		List<JobId> ids = this.template.enqueueAll(worked, List.of("ok", "bad", "hold"));
+		await().atMost(WAIT).until(() -> stats(worked).dead() == 1 && stats(worked).active() == 1
+				&& stats(worked).counters().getOrDefault("completed", 0L) == 1);
+		String idle = DashboardTestApplication.unique("idle");
+		List<JobId> pending = this.template.enqueueAll(idle, List.of("p1", "p2", "p3"));
+		JobId scheduled = this.template.enqueue(idle, "later", EnqueueOptions.delayed(Duration.ofMinutes(10)));
+
+		JsonNode overview = this.client.get("/api/overview").json();
+		JsonNode workedQueue = queue(overview, worked);
+		assertThat(workedQueue.get("counts").get("dead").asLong()).isEqualTo(1);
+		assertThat(workedQueue.get("counts").get("active").asLong()).isEqualTo(1);
+		assertThat(workedQueue.get("counters").get("completed").asLong()).isEqualTo(1);
+		assertThat(workedQueue.get("listener").get("running").asBoolean()).isTrue();
+		assertThat(workedQueue.get("listener").get("paused").asBoolean()).isFalse();
+		assertThat(workedQueue.get("listener").get("concurrency").asInt()).isEqualTo(2);
+		assertThat(workedQueue.get("listener").get("node").asString()).contains("@");
+		JsonNode idleQueue = queue(overview, idle);
+		assertThat(idleQueue.get("counts").get("pending").asLong()).isEqualTo(3);
+		assertThat(idleQueue.get("counts").get("schedule").asLong()).isEqualTo(1);
+		assertThat(idleQueue.get("listener").isNull()).isTrue();
+		assertThat(overview.get("historyKept").asBoolean()).isFalse();
+		assertThat(this.client.get("/api/history").json().get("kept").asBoolean()).isFalse();
+
+		JsonNode dead = this.client.get("/api/queues/" + worked + "/jobs?state=dead").json();
+		assertThat(dead.get("total").asLong()).isEqualTo(1);
+		JsonNode deadJob = dead.get("jobs").get(0);
+		assertThat(deadJob.get("id").asString()).isEqualTo(ids.get(1).toString());
+		assertThat(deadJob.get("lastError").asString()).contains("No such customer");
+		assertThat(deadJob.get("payload").asString()).isEqualTo("******");
+		assertThat(deadJob.get("at").asLong()).isPositive();
+		JsonNode active = this.client.get("/api/queues/" + worked + "/jobs?state=active").json().get("jobs").get(0);
+		assertThat(active.get("id").asString()).isEqualTo(ids.get(2).toString());
+		assertThat(active.get("at").asLong()).isGreaterThan(Instant.now().toEpochMilli());
+
+		JsonNode pendingPage = this.client.get("/api/queues/" + idle + "/jobs?state=pending&limit=2").json();
+		assertThat(pendingPage.get("total").asLong()).isEqualTo(3);
+		assertThat(ids(pendingPage)).containsExactly(pending.get(2).toString(), pending.get(1).toString());
+		assertThat(ids(this.client.get("/api/queues/" + idle + "/jobs?state=pending&offset=2&limit=2").json()))
+			.containsExactly(pending.get(0).toString());
+		JsonNode schedule = this.client.get("/api/queues/" + idle + "/jobs?state=schedule").json().get("jobs").get(0);
+		assertThat(schedule.get("id").asString()).isEqualTo(scheduled.toString());
+		assertThat(schedule.get("at").asLong()).isGreaterThan(Instant.now().plus(Duration.ofMinutes(9)).toEpochMilli());
+
+		this.jobs.executor()
+			.getTemplate()
+			.opsForHash()
+			.put(this.jobs.keyspace().jobKey(worked, ids.get(1)), "tenant", "acme");
+		JsonNode job = this.client.get("/api/queues/" + worked + "/jobs/" + ids.get(1)).json();
+		assertThat(job.get("state").asString()).isEqualTo("dead");
+		assertThat(job.get("attempts").asLong()).isEqualTo(1);
+		assertThat(job.get("maxAttempts").asLong()).as("the row's budget, set at enqueue").isEqualTo(3);
+		assertThat(job.get("lastError").asString()).contains("No such customer");
+		assertThat(job.get("payload").asString()).isEqualTo("******");
+		assertThat(job.get("fields").has("payload")).isFalse();
+		assertThat(job.get("fields").get("state").asString()).isEqualTo("dead");
+		assertThat(job.get("fields").get("attempts").asString()).isEqualTo("1");
+		assertThat(job.get("fields").get("tenant").asString()).as("a field of the application's").isEqualTo("******");
+		List<String> events = new ArrayList<>();
+		job.get("timeline").forEach((entry) -> events.add(entry.get("event").asString()));
+		assertThat(events).containsExactly("enqueued", "dead_at");
+		assertThat(this.client.get("/api/queues/" + idle + "/jobs/" + scheduled).json().get("timeline").get(1)
+			.get("label").asString()).isEqualTo("Runs at");
+
+		assertThat(this.client.get("/api/jobs/" + ids.get(1)).json().get("queue").asString()).isEqualTo(worked);
+		Response find = this.client.get("/jobs/" + ids.get(1));
+		assertThat(find.status()).isEqualTo(303);
+		assertThat(find.headers().firstValue("Location")).hasValue("/echomq/queues/" + worked + "/jobs/" + ids.get(1));
+
+		Response page = this.client.open();
+		assertThat(page.status()).isEqualTo(200);
+		assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("text/html"));
+		assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(
+				(csp) -> assertThat(csp).contains("script-src 'self'").contains("frame-ancestors 'none'"));
+		assertThat(page.headers().firstValue("Set-Cookie"))
+			.hasValueSatisfying((cookie) -> assertThat(cookie).startsWith(DashboardWriteGuard.COOKIE + "=")
+				.contains("HttpOnly")
+				.contains("SameSite=Strict")
+				.contains("Path=/echomq"));
+		assertThat(this.client.meta("kind")).isEqualTo("overview");
+		assertThat(this.client.meta("can-write")).isEqualTo("true");
+		assertThat(this.client.meta("csrf-token")).hasSize(43);
+		assertThat(this.client.meta("app-csrf-header")).isEmpty();
+		assertThat(page.body()).doesNotContain("http://", "https://");
+		assertThat(this.client.get("/").status()).isEqualTo(200);
+		assertThat(this.client.get("/queues/" + worked).body())
+			.contains("<meta name=\"echomq-kind\" content=\"queue\">");
+		assertThat(this.client.get("/queues/" + worked + "/jobs/" + ids.get(1)).body())
+			.contains("<meta name=\"echomq-kind\" content=\"job\">");
+		Response script = this.client.get("/assets/app.js");
+		assertThat(script.status()).isEqualTo(200);
+		assertThat(script.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/javascript"));
+		assertThat(script.body().replace("http://www.w3.org/2000/svg", "")).as("nothing loaded from elsewhere")
+			.doesNotContain("innerHTML", "http://", "https://", "eval(");
+		assertThat(this.client.get("/assets/app.css").status()).isEqualTo(200);
+		assertThat(this.client.get("/assets/index.html").status()).isEqualTo(404);
+		assertThat(this.client.get("/assets/..%2Fapp.js").status()).isBetween(400, 404);
+		handler.release();
+	}
+
+	@Test
+	void badInputShouldAnswerClientErrorsWithAMessage() {
+		String queue = DashboardTestApplication.unique("input");
+		listen(queue);
+		JobId dead = deadJob(queue);
+		String api = "/api/queues/" + queue;
+
+		assertClientError(this.client.get("/api/queues/bad%7Bname%7D/jobs"), 400, "Invalid EchoMQ queue name");
+		assertClientError(this.client.get("/api/queues/" + "q".repeat(65)), 400, "must be 1-64 characters");
+		assertClientError(this.client.get("/api/queues/nowhere-to-be-seen"), 404, "not known here");
+		assertClientError(this.client.get("/api/queues/nowhere-to-be-seen/jobs?state=dead"), 404, "not known here");
+		assertClientError(this.client.get(api + "/jobs?state=finished"), 400,
+				"state must be one of pending, active, schedule, dead, quarantine; was 'finished'");
+		assertClientError(this.client.get(api + "/jobs?state=dead&offset=-1"), 400, "offset must not be negative");
+		assertClientError(this.client.get(api + "/jobs?state=dead&offset=x"), 400, "offset must be a whole number");
+		assertClientError(this.client.get(api + "/jobs?state=dead&limit=0"), 400, "limit must be between 1 and 100");
+		assertClientError(this.client.get(api + "/jobs?state=dead&limit=101"), 400, "limit must be between 1 and 100");
+		assertClientError(this.client.get(api + "/jobs?state=dead&offset=1"), 400,
+				"offset 1 is past the last job: dead holds 1");
+		assertClientError(this.client.get(api + "/jobs/JOBforged"), 400, "Invalid JOB id");
+		assertClientError(this.client.get(api + "/jobs/" + JobId.mint()), 404, "has no job");
+		assertClientError(this.client.get("/api/jobs/" + JobId.mint()), 404, "No known queue has a job");
+		assertClientError(this.client.get("/api/history?minutes=0"), 400, "minutes must be between 1 and 60");
+		assertClientError(this.client.get(api + "/pause"), 404, "actions POST");
+		assertClientError(this.client.get("/api/nothing"), 404, "No such dashboard resource");
+
+		Response badPage = this.client.get("/queues/a%3Cb%3E");
+		assertThat(badPage.status()).isEqualTo(400);
+		assertThat(badPage.body()).contains("Invalid EchoMQ queue name &#39;a&lt;b&gt;&#39;").doesNotContain("a<b>");
+		assertThat(this.client.get("/queues/nowhere-to-be-seen").status()).isEqualTo(404);
+		assertThat(this.client.get("/jobs/garbage").status()).isEqualTo(400);
+		assertThat(this.client.get("/queues/" + queue + "/jobs/garbage").status()).isEqualTo(400);
+		assertThat(this.client.get("/jobs/" + JobId.mint()).status()).isEqualTo(404);
+		assertThat(this.client.get("/no/such/page").status()).isEqualTo(404);
+
+		this.client.open();
+		assertClientError(this.client.post(api + "/jobs/JOBforged/replay"), 400, "Invalid JOB id");
+		assertClientError(this.client.post("/api/queues/bad%7Bname%7D/dead/purge"), 400, "Invalid EchoMQ queue name");
+		assertClientError(this.client.post("/api/queues/nowhere-to-be-seen/dead/purge"), 404, "not known here");
+		assertClientError(this.client.post(api + "/jobs/" + dead + "/replay-now"), 404, "No such dashboard resource");
+		assertThat(this.inspector.row(queue, dead)).containsEntry("state", "dead");
+		assertThat(stats(queue).dead()).isEqualTo(1);
+
+		this.jobs.executor().getTemplate().opsForHash().put(this.jobs.keyspace().jobKey(queue, dead), "attempts", "x1");
+		assertClientError(this.client.post(api + "/jobs/" + dead + "/replay"), 409, "its row is malformed");
+		assertClientError(this.client.post(api + "/jobs/" + dead + "/delete"), 409, "its row is malformed");
+		assertThat(this.inspector.row(queue, dead)).containsEntry("state", "dead").containsEntry("attempts", "x1");
+		assertThat(stats(queue).dead()).isEqualTo(1);
+		assertThat(this.client.get(api + "/jobs/" + dead).json().get("fields").get("attempts").asString())
+			.isEqualTo("x1");
+	}
+
+	@Test
+	void forgedActionsShouldBeRefusedAndWriteNothing() {
+		String queue = DashboardTestApplication.unique("forged");
+		listen(queue);
+		JobId dead = deadJob(queue);
+		String replay = "/api/queues/" + queue + "/jobs/" + dead + "/replay";
+		this.client.open();
+		String token = this.client.meta("csrf-token");
+		String origin = "http://localhost:" + this.port;
+
+		assertClientError(this.client.post(replay, Map.of("Origin", origin), ""), 403, "Missing CSRF token");
+		String header = DashboardWriteGuard.HEADER;
+		assertClientError(this.client.post(replay, Map.of(header, "x".repeat(43), "Origin", origin), ""), 403,
+				"Invalid CSRF token");
+		assertClientError(this.client.post(replay, Map.of(header, token, "Origin", "https://evil.example"), ""), 403,
+				"Cross-origin action refused");
+		assertClientError(this.client.post(replay, Map.of(header, token, "Referer", "https://evil.example/page"), ""),
+				403, "Cross-origin action refused");
+		assertClientError(this.client.post(replay, Map.of(header, token, "Origin", "null"), ""), 403,
+				"Cross-origin action refused");
+		assertClientError(this.client.post(replay,
+				Map.of("Content-Type", "application/x-www-form-urlencoded", "Origin", origin), "_csrf=" + token), 403,
+				"Missing CSRF token");
+		DashboardClient stranger = new DashboardClient(this.port, "/echomq");
+		stranger.open();
+		assertClientError(stranger.post(replay, Map.of(DashboardWriteGuard.HEADER, token, "Origin", origin), ""), 403,
+				"Invalid CSRF token");
+		assertClientError(new DashboardClient(this.port, "/echomq").post(replay,
+				Map.of(DashboardWriteGuard.HEADER, token, "Origin", origin), ""), 403, "Invalid CSRF token");
+		assertClientError(this.client.post("/api/queues/" + queue + "/pause", Map.of("Origin", origin), ""), 403,
+				"Missing CSRF token");
+		assertClientError(this.client.post("/api/queues/" + queue + "/dead/purge", Map.of("Origin", origin), ""), 403,
+				"Missing CSRF token");
+
+		assertThat(this.inspector.row(queue, dead)).containsEntry("state", "dead");
+		assertThat(stats(queue).dead()).isEqualTo(1);
+		assertThat(stats(queue).counters()).doesNotContainKeys("replayed", "purged");
+		assertThat(this.listeners.getContainer(queue).isPaused()).isFalse();
+		Response same = this.client.post(replay, Map.of(DashboardWriteGuard.HEADER, token), "");
+		assertThat(same.status()).as("no Origin or Referer, as from a script outside a browser").isEqualTo(200);
+	}
+
+	@Test
+	void actionsShouldChangeOnlyWhatTheyName() {
+		String queue = DashboardTestApplication.unique("acts");
+		TestHandler handler = listen(queue);
+		JobId first = deadJob(queue);
+		this.client.open();
+		String api = "/api/queues/" + queue;
+
+		handler.heal();
+		Response replayed = this.client.post(api + "/jobs/" + first + "/replay");
+		assertThat(replayed.status()).as("%s", replayed).isEqualTo(200);
+		assertThat(replayed.message()).contains("replayed").contains("fresh budget of 1 attempt");
+		await().atMost(WAIT).until(() -> stats(queue).dead() == 0 && this.inspector.row(queue, first).isEmpty());
+		assertThat(stats(queue).counters()).containsEntry("replayed", 1L).containsEntry("completed", 1L);
+		assertClientError(this.client.post(api + "/jobs/" + first + "/replay"), 404, "has no job");
+
+		QueueListenerContainer container = this.listeners.getContainer(queue);
+		assertThat(this.client.post(api + "/pause").message()).contains("paused");
+		assertThat(container.isPaused()).isTrue();
+		JsonNode listener = queue(this.client.get("/api/overview").json(), queue).get("listener");
+		assertThat(listener.get("paused").asBoolean()).isTrue();
+		JobId waiting = this.template.enqueue(queue, "waiting");
+		assertClientError(this.client.post(api + "/jobs/" + waiting + "/replay"), 409, "is pending, not dead");
+		assertClientError(this.client.post(api + "/jobs/" + waiting + "/delete"), 409,
+				"only dead jobs can be deleted (deleting pending or scheduled jobs needs an engine verb");
+		assertThat(this.inspector.row(queue, waiting)).containsEntry("state", "pending");
+		assertThat(this.client.post(api + "/resume").message()).contains("resumed");
+		assertThat(container.isPaused()).isFalse();
+		await().atMost(WAIT).until(() -> this.inspector.row(queue, waiting).isEmpty());
+
+		String idle = DashboardTestApplication.unique("no-listener");
+		this.template.enqueue(idle, "x");
+		assertClientError(this.client.post("/api/queues/" + idle + "/pause"), 404, "has no listener on");
+
+		String graveyard = DashboardTestApplication.unique("graveyard");
+		TestHandler failing = listen(graveyard);
+		List<JobId> dead = this.template.enqueueAll(graveyard, List.of("bad-1", "bad-2", "bad-3", "bad-4"));
+		await().atMost(WAIT).until(() -> stats(graveyard).dead() == 4);
+		Response deleted = this.client.post("/api/queues/" + graveyard + "/jobs/" + dead.get(0) + "/delete");
+		assertThat(deleted.status()).as("%s", deleted).isEqualTo(200);
+		assertThat(this.inspector.row(graveyard, dead.get(0))).isEmpty();
+		assertThat(stats(graveyard).dead()).isEqualTo(3);
+		assertThat(stats(graveyard).counters()).containsEntry("purged", 1L);
+		assertThat(this.inspector.row(graveyard, dead.get(1))).containsEntry("state", "dead");
+
+		this.client.post("/api/queues/" + graveyard + "/pause");
+		Response all = this.client.post("/api/queues/" + graveyard + "/dead/replay");
+		assertThat(all.json().get("count").asLong()).isEqualTo(3);
+		assertThat(all.message()).isEqualTo("Replayed 3 dead jobs");
+		assertThat(stats(graveyard).dead()).isZero();
+		assertThat(stats(graveyard).pending()).isEqualTo(3);
+		this.client.post("/api/queues/" + graveyard + "/resume");
+		await().atMost(WAIT).until(() -> stats(graveyard).dead() == 3);
+		Response purged = this.client.post("/api/queues/" + graveyard + "/dead/purge");
+		assertThat(purged.json().get("count").asLong()).isEqualTo(3);
+		assertThat(stats(graveyard).dead()).isZero();
+		dead.forEach((id) -> assertThat(this.inspector.row(graveyard, id)).isEmpty());
+		failing.release();
+	}
+
+	private TestHandler listen(String queue) {
+		TestHandler handler = new TestHandler();
+		this.handlers.add(handler);
+		this.listeners.register(queue, handler, ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
+		return handler;
+	}
+
+	private JobId deadJob(String queue) {
+		JobId id = this.template.enqueue(queue, "bad");
+		await().atMost(WAIT).until(() -> stats(queue).dead() == 1);
+		return id;
+	}
+
+	private QueueStats stats(String queue) {
+		return this.inspector.stats(queue);
+	}
+
+	private static JsonNode queue(JsonNode overview, String name) {
+		for (JsonNode queue : overview.get("queues")) {
+			if (name.equals(queue.get("name").asString())) {
+				return queue;
+			}
+		}
+		throw new AssertionError("No queue " + name + " in " + overview);
+	}
+
+	private static List<String> ids(JsonNode page) {
+		List<String> ids = new ArrayList<>();
+		page.get("jobs").forEach((job) -> ids.add(job.get("id").asString()));
+		return ids;
+	}
+
+	private static void assertClientError(Response response, int status, String message) {
+		assertThat(response.status()).as("%s", response).isEqualTo(status);
+		assertThat(response.message()).contains(message);
+	}
+
+}
