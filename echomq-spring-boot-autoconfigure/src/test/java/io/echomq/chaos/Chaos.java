@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +24,7 @@ import io.echomq.test.TestServer;
 import io.echomq.test.server.RespClient;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Shared helpers of the chaos tests: unique key prefixes, where a queue's jobs are, the
@@ -31,6 +34,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * @author EchoMQ
  */
 final class Chaos {
+
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> COUNTS_SCRIPT = RedisScript.of(
+			"local n = {} for i = 1, #KEYS do n[i] = redis.call('ZCARD', KEYS[i]) end return n", List.class);
+
+	@SuppressWarnings("unchecked")
+	private static final RedisScript<List<Long>> COUNTS = (RedisScript<List<Long>>) (RedisScript<?>) COUNTS_SCRIPT;
 
 	/**
 	 * How far past its lease an active id may be at an audit: reap interval plus slack.
@@ -57,9 +67,14 @@ final class Chaos {
 	 * @return the counts
 	 */
 	static Locations locations(Jobs jobs, String queue) {
-		StringRedisTemplate template = jobs.executor().getTemplate();
-		return new Locations(size(template, jobs, queue, KeyType.PENDING), size(template, jobs, queue, KeyType.ACTIVE),
-				size(template, jobs, queue, KeyType.SCHEDULE), size(template, jobs, queue, KeyType.DEAD));
+		// one read-only script, so that a job moving between two locations (a promote, a
+		// retry) cannot be missed between two separate reads
+		List<String> keys = new ArrayList<>();
+		for (KeyType type : List.of(KeyType.PENDING, KeyType.ACTIVE, KeyType.SCHEDULE, KeyType.DEAD)) {
+			keys.add(jobs.keyspace().queueKey(queue, type));
+		}
+		List<Long> sizes = jobs.executor().getTemplate().execute(COUNTS, keys);
+		return new Locations(sizes.get(0), sizes.get(1), sizes.get(2), sizes.get(3));
 	}
 
 	/**
@@ -202,11 +217,6 @@ final class Chaos {
 	 */
 	static double secondsSince(long startNanos) {
 		return (System.nanoTime() - startNanos) / 1e9;
-	}
-
-	private static long size(StringRedisTemplate template, Jobs jobs, String queue, KeyType type) {
-		Long size = template.opsForZSet().zCard(jobs.keyspace().queueKey(queue, type));
-		return (size != null) ? size : 0;
 	}
 
 	/**

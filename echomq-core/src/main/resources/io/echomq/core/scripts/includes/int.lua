@@ -5,7 +5,8 @@
 --                       at most 15 digits (so Lua holds it exactly); nil for anything else: a missing
 --                       field (false), '', ' 1', '1.5', '1e3', '0x10', '01', '+1'
 -- arg_int(i, minimum)   ARGV[i] as an integer >= minimum (any integer when minimum is nil), or an
---                       EMQARG error, raised before the script's first write
+--                       EMQARG error, raised before the script's first write (a string, not an
+--                       error table: Redis 6.2's error handler cannot concatenate a table)
 local function int(value)
   if type(value) ~= 'string' then
     return nil
@@ -23,8 +24,8 @@ end
 local function arg_int(i, minimum)
   local value = int(ARGV[i])
   if not value or (minimum and value < minimum) then
-    error({err = 'EMQARG ARGV[' .. i .. '] must be an integer' .. (minimum and (' >= ' .. minimum) or '')
-      .. ', was ' .. tostring(ARGV[i])})
+    error('EMQARG ARGV[' .. i .. '] must be an integer' .. (minimum and (' >= ' .. minimum) or '')
+      .. ', was ' .. tostring(ARGV[i]) .. '; nothing was written', 0)
   end
   return value
 end

@@ -15,7 +15,7 @@ end
 local function require_zset(key)
   local t = key_type(key)
   if t ~= 'zset' and t ~= 'none' then
-    error({err = 'EMQKEYTYPE ' .. key .. ' is a ' .. t .. ', not a sorted set; nothing was written'})
+    error('EMQKEYTYPE ' .. key .. ' is a ' .. t .. ', not a sorted set; nothing was written', 0)
   end
 end
 
