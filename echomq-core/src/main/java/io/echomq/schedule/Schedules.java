@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
@@ -232,10 +233,26 @@ public class Schedules {
 	 */
 	public List<ScheduleFire> tick(String queue, Duration misfireThreshold, int maxAttempts,
 			Function<ScheduleDefinition, String> payloads) {
+		return tick(queue, misfireThreshold, maxAttempts, payloads, this::serverTime);
+	}
+
+	/**
+	 * Fire every due schedule of a queue as {@link #tick(String, Duration, int, Function)}
+	 * does, planning with the given clock rather than the server's (the script still
+	 * checks against server time that each fire time is due).
+	 * @param queue the queue
+	 * @param misfireThreshold how late a fire time may be and still count as on time
+	 * @param maxAttempts the attempts each occurrence gets
+	 * @param payloads the payload text of an occurrence of a definition
+	 * @param clock the time the tick plans from
+	 * @return the occurrences this node enqueued
+	 */
+	List<ScheduleFire> tick(String queue, Duration misfireThreshold, int maxAttempts,
+			Function<ScheduleDefinition, String> payloads, Supplier<Instant> clock) {
 		List<ScheduleFire> fired = new ArrayList<>();
 		String nextKey = key(queue, KeyType.SCHEDULE_NEXT);
 		for (int round = 0; round < 10; round++) {
-			Instant now = serverTime();
+			Instant now = clock.get();
 			Set<TypedTuple<String>> due = this.template.opsForZSet()
 				.rangeByScoreWithScores(nextKey, Double.NEGATIVE_INFINITY, now.toEpochMilli(), 0, BATCH);
 			if (due == null || due.isEmpty()) {

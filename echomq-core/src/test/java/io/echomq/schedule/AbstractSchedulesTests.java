@@ -294,6 +294,49 @@ abstract class AbstractSchedulesTests {
 		assertThat(JobId.isValid(id.toString())).isTrue();
 	}
 
+	@Test
+	void autumnChangeInParisShouldFireTheRepeatedHourOnce() {
+		List<Instant> fires = walk("0 30 2 * * *", "Europe/Paris", Instant.parse("2026-10-23T00:30:00Z"), 4);
+		assertThat(fires).containsExactly(Instant.parse("2026-10-23T00:30:00Z"), Instant.parse("2026-10-24T00:30:00Z"),
+				Instant.parse("2026-10-25T00:30:00Z"), Instant.parse("2026-10-26T01:30:00Z"));
+	}
+
+	@Test
+	void springChangeInParisShouldFireTheMissingHourOnceAtTheEndOfTheGap() {
+		List<Instant> fires = walk("0 30 2 * * *", "Europe/Paris", Instant.parse("2026-03-28T01:30:00Z"), 3);
+		assertThat(fires).containsExactly(Instant.parse("2026-03-28T01:30:00Z"), Instant.parse("2026-03-29T01:30:00Z"),
+				Instant.parse("2026-03-30T00:30:00Z"));
+	}
+
+	@Test
+	void changesInNewYorkShouldNeitherDoubleNorLoseARun() {
+		assertThat(walk("0 30 1 * * *", "America/New_York", Instant.parse("2026-10-31T05:30:00Z"), 3)).containsExactly(
+				Instant.parse("2026-10-31T05:30:00Z"), Instant.parse("2026-11-01T05:30:00Z"),
+				Instant.parse("2026-11-02T06:30:00Z"));
+		assertThat(walk("0 30 2 * * *", "America/New_York", Instant.parse("2026-03-07T07:30:00Z"), 3)).containsExactly(
+				Instant.parse("2026-03-07T07:30:00Z"), Instant.parse("2026-03-08T07:30:00Z"),
+				Instant.parse("2026-03-09T06:30:00Z"));
+	}
+
+	/**
+	 * Put a cron schedule, set its next fire time to {@code first}, then tick with a
+	 * clock just past each next fire time, as nodes ticking through those days would.
+	 */
+	private List<Instant> walk(String cron, String zone, Instant first, int count) {
+		this.template.schedule(this.queue, "dst", ScheduleSpec.cron(cron, ScheduleSpec.zone(zone)), "p");
+		this.redis.opsForZSet().add(key(KeyType.SCHEDULE_NEXT), "dst", first.toEpochMilli());
+		long before = this.redis.opsForZSet().size(key(KeyType.PENDING));
+		List<Instant> fires = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			Instant at = next("dst").plusMillis(1);
+			for (ScheduleFire fire : this.schedules.tick(this.queue, THRESHOLD, 3, STORED, () -> at)) {
+				fires.add(fire.fireTime());
+			}
+		}
+		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(before + fires.size());
+		return fires;
+	}
+
 	private List<ScheduleFire> tick(Schedules node) {
 		return node.tick(this.queue, THRESHOLD, 3, STORED);
 	}
