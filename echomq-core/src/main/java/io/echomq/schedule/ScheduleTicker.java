@@ -65,6 +65,8 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
+	private final Object reconcileLock = new Object();
+
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(30));
 
 	private final AtomicLong ticks = new AtomicLong();
@@ -73,7 +75,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	private volatile Map<String, DeclaredSchedule> declared = Map.of();
 
-	private boolean reconciled;
+	private volatile boolean reconciled;
 
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
@@ -137,8 +139,7 @@ public class ScheduleTicker implements SmartLifecycle {
 			}
 			if (!this.reconciled) {
 				this.declared = index(this.declarations.get());
-				reconcile();
-				this.reconciled = true;
+				reconcileOrDefer();
 			}
 			ThreadPoolTaskScheduler created = this.schedulerFactory.get();
 			created.initialize();
@@ -147,6 +148,30 @@ public class ScheduleTicker implements SmartLifecycle {
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Reconcile now; when the server cannot be reached, log it and let the tick try again
+	 * (a worker may start before its server).
+	 */
+	private boolean reconcileOrDefer() {
+		synchronized (this.reconcileLock) {
+			if (this.reconciled) {
+				return true;
+			}
+			try {
+				reconcile();
+				this.reconciled = true;
+			}
+			catch (InvalidScheduleException ex) {
+				throw ex;
+			}
+			catch (RuntimeException ex) {
+				this.failures.warn(ex,
+						() -> "Could not put the declared schedules in the store yet; the tick tries again");
+			}
+			return this.reconciled;
 		}
 	}
 
@@ -226,7 +251,18 @@ public class ScheduleTicker implements SmartLifecycle {
 	 * Run one tick over every queue with schedules now.
 	 */
 	public void tick() {
-		for (String queue : queues()) {
+		Set<String> queues;
+		try {
+			if (!this.reconciled && !reconcileOrDefer()) {
+				return;
+			}
+			queues = queues();
+		}
+		catch (RuntimeException ex) {
+			this.failures.warn(ex, () -> "Schedule tick could not read the scheduled queues");
+			return;
+		}
+		for (String queue : queues) {
 			try {
 				List<ScheduleFire> fired = this.schedules.tick(queue, this.misfireThreshold,
 						this.maxAttempts.applyAsInt(queue), this::payload);

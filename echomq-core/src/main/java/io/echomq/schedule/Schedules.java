@@ -19,6 +19,7 @@ import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.Script;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.support.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -74,6 +75,8 @@ public class Schedules {
 	private final ScriptExecutor executor;
 
 	private final StringRedisTemplate template;
+
+	private final RateLimitedLog payloadFailures = new RateLimitedLog(logger, Duration.ofSeconds(30));
 
 	/**
 	 * Create the verbs on the engine's executor and keyspace.
@@ -296,7 +299,18 @@ public class Schedules {
 			int maxAttempts, Function<ScheduleDefinition, String> payloads) {
 		String queue = definition.queue();
 		JobId id = occurrenceId(queue, definition.name(), expected);
-		String payload = (plan.fire() != null) ? payloads.apply(definition) : "";
+		String payload = "";
+		if (plan.fire() != null) {
+			try {
+				payload = payloads.apply(definition);
+			}
+			catch (RuntimeException ex) {
+				// the fire time stays due: the next tick tries again
+				this.payloadFailures.warn(ex, () -> "Payload of schedule '" + definition.name() + "' of queue '"
+						+ queue + "' for " + expected + " failed; not fired");
+				return null;
+			}
+		}
 		List<Object> reply = this.executor.execute(FIRE,
 				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT),
 						key(queue, KeyType.SCHEDULE_LAST), key(queue, KeyType.PENDING), key(queue, KeyType.SCHEDULE),
