@@ -42,6 +42,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Schedules declared by annotation and properties on a real Valkey server: start-up puts
@@ -129,6 +130,25 @@ class EchoScheduleDeclarationTests {
 		this.runner.withPropertyValues("echomq.schedules.hourly.queue=" + QUEUE, "echomq.schedules.hourly.every=2h")
 			.run((context) -> assertThat(context.getBean(Schedules.class).get(QUEUE, "hourly").definition().spec().every())
 				.isEqualTo(Duration.ofHours(2)));
+	}
+
+	@Test
+	void specChangedByOneNodeShouldTakeEffectOnARunningNode() {
+		ApplicationContextRunner writer = this.runner.withPropertyValues("echomq.schedule.enabled=false");
+		ApplicationContextRunner ticker = this.runner.withPropertyValues("echomq.schedule.interval=20ms");
+		writer.run((a) -> ticker.run((b) -> {
+			assertThat(a).doesNotHaveBean(ScheduleTicker.class);
+			EchoMQTemplate template = a.getBean(EchoMQTemplate.class);
+			ScheduleTicker running = b.getBean(ScheduleTicker.class);
+			template.schedule(QUEUE, "live", ScheduleSpec.every(Duration.ofHours(1)), "x");
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> running.schedules().stream().anyMatch((state) -> state.definition().name().equals("live")));
+			assertThat(running.getFires()).isZero();
+			template.schedule(QUEUE, "live", ScheduleSpec.every(Duration.ofMillis(200)), "x");
+			await().atMost(Duration.ofSeconds(10)).until(() -> running.getFires() >= 3);
+			assertThat(byName(running.schedules()).get("live").definition().spec().every())
+				.isEqualTo(Duration.ofMillis(200));
+		}));
 	}
 
 	@Test
