@@ -11,6 +11,12 @@ import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.schedule.InvalidScheduleException;
+import io.echomq.schedule.ScheduleDefinition;
+import io.echomq.schedule.ScheduleOrigin;
+import io.echomq.schedule.ScheduleSpec;
+import io.echomq.schedule.ScheduleState;
+import io.echomq.schedule.Schedules;
 import io.echomq.support.PayloadConverter;
 
 import org.springframework.core.log.LogAccessor;
@@ -46,6 +52,8 @@ public class EchoMQTemplate {
 
 	private volatile boolean enqueueAfterCommit = true;
 
+	private final Schedules schedules;
+
 	/**
 	 * Create a template.
 	 * @param jobs the engine
@@ -64,6 +72,7 @@ public class EchoMQTemplate {
 		this.maxPayloadBytes = maxPayloadBytes;
 		this.defaultMaxAttempts = defaultMaxAttempts;
 		this.interceptors = List.copyOf(interceptors);
+		this.schedules = new Schedules(jobs);
 	}
 
 	/**
@@ -172,6 +181,72 @@ public class EchoMQTemplate {
 			EnqueueInterceptor interceptor = this.interceptors.get(i);
 			notify(interceptor, () -> interceptor.onEnqueued(queue, ids));
 		}
+	}
+
+	/**
+	 * Put a recurring schedule in the store: from its next fire time on, every node's
+	 * tick enqueues one job per fire time to {@code queue} with the payload. Putting a
+	 * schedule of the same name again replaces it (a changed spec takes effect on every
+	 * node's next tick); putting the same definition again changes nothing. Schedules put
+	 * here are kept until {@link #unschedule(String, String)}; start-up never removes them.
+	 * @param queue the queue the occurrences go to
+	 * @param name the schedule name, unique within the queue
+	 * @param spec when it fires
+	 * @param payload the payload of each occurrence
+	 * @return whether the store changed
+	 * @throws InvalidScheduleException naming the bad name, queue, spec or payload, before
+	 * anything is written
+	 */
+	public boolean schedule(String queue, String name, ScheduleSpec spec, Object payload) {
+		ScheduleDefinition.validateName(name);
+		ScheduleDefinition.validateQueue(name, queue);
+		if (spec == null) {
+			throw new InvalidScheduleException("Schedule '" + name + "' needs a spec (cron or every)");
+		}
+		if (payload == null) {
+			throw new InvalidScheduleException("Schedule '" + name + "' needs a payload, was null");
+		}
+		String text = this.converter.write(payload);
+		long size = text.getBytes(StandardCharsets.UTF_8).length;
+		if (size > this.maxPayloadBytes) {
+			throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
+		}
+		return this.schedules.put(new ScheduleDefinition(queue, name, spec, text, ScheduleOrigin.API));
+	}
+
+	/**
+	 * Remove a recurring schedule, whichever way it was declared. Occurrences already
+	 * enqueued stay. A schedule declared by annotation or property comes back at the next
+	 * start-up of an application that declares it.
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @return whether it existed
+	 */
+	public boolean unschedule(String queue, String name) {
+		ScheduleDefinition.validateQueue(name, queue);
+		return this.schedules.remove(queue, name);
+	}
+
+	/**
+	 * Return every recurring schedule in the store, of every queue that has one.
+	 * @return the schedules with their last and next fire time, by queue and name
+	 */
+	public List<ScheduleState> schedules() {
+		List<ScheduleState> all = new ArrayList<>();
+		for (String queue : this.schedules.queues()) {
+			all.addAll(this.schedules.list(queue));
+		}
+		return all;
+	}
+
+	/**
+	 * Return the recurring schedules of one queue.
+	 * @param queue the queue
+	 * @return the schedules with their last and next fire time, by name
+	 */
+	public List<ScheduleState> schedules(String queue) {
+		Keyspace.validateQueueName(queue);
+		return this.schedules.list(queue);
 	}
 
 	/**

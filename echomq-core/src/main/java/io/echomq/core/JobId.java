@@ -1,5 +1,9 @@
 package io.echomq.core;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
@@ -61,6 +65,30 @@ public final class JobId implements Comparable<JobId> {
 	 */
 	public static JobId mint() {
 		return mint(System.currentTimeMillis());
+	}
+
+	/**
+	 * Derive an id from a time and a key: the same arguments always give the same id (the
+	 * id of a recurring schedule's occurrence, one per schedule and fire time). Its time
+	 * part is {@code time}; its random part is taken from the SHA-256 of {@code key}.
+	 * @param time the time the id encodes
+	 * @param key what else tells the id apart
+	 * @return the id
+	 */
+	public static JobId derive(Instant time, String key) {
+		long millis = time.toEpochMilli();
+		if (millis < 0 || millis > MAX_TIMESTAMP) {
+			throw new IllegalArgumentException("time must be in the 48-bit JOB id range, was " + time);
+		}
+		byte[] hash;
+		try {
+			hash = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+		long high = ((hash[0] & 0xFFL) << 8) | (hash[1] & 0xFFL);
+		return new JobId((millis << 16) | high, ByteBuffer.wrap(hash, 2, 8).getLong());
 	}
 
 	static JobId mint(long nowMillis) {

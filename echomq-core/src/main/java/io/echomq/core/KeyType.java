@@ -33,7 +33,16 @@ public enum KeyType {
 	METRICS("metrics"),
 
 	/** Short list of wake-up tokens that idle consumers block on. */
-	WAKE("wake");
+	WAKE("wake"),
+
+	/** Hash of the queue's recurring schedules: name to definition. */
+	SCHEDULES("schedules"),
+
+	/** Sorted set of schedule names, scored by their next fire time (ms). */
+	SCHEDULE_NEXT("schedule-next"),
+
+	/** Hash of schedule names to the fire time (ms) of their last occurrence. */
+	SCHEDULE_LAST("schedule-last");
 
 	private final String suffix;
 

@@ -88,6 +88,16 @@ public record Keyspace(String prefix) {
 	}
 
 	/**
+	 * Return the key of the set of queues that have recurring schedules: an index, outside
+	 * any queue's slot, that the schedule tick reads to find the queues to tick. It is
+	 * never written by a transition script.
+	 * @return the key, e.g. {@code emq:schedule-queues}
+	 */
+	public String scheduleQueuesKey() {
+		return this.prefix + ":schedule-queues";
+	}
+
+	/**
 	 * Validate a queue name.
 	 * @param queue the name to check
 	 * @return the name

@@ -147,6 +147,9 @@ public class QueueAuditor {
 			});
 		}
 		expectType(keyspace.queueKey(queue, KeyType.WAKE), DataType.LIST, "a list", findings);
+		expectType(keyspace.queueKey(queue, KeyType.SCHEDULES), DataType.HASH, "a hash", findings);
+		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_NEXT), DataType.ZSET, "a sorted set", findings);
+		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_LAST), DataType.HASH, "a hash", findings);
 		return readable;
 	}
 

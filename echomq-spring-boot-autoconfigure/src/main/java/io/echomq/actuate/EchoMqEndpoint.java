@@ -20,6 +20,8 @@ import io.echomq.core.QueueStats;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.schedule.ScheduleFire;
+import io.echomq.schedule.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -59,6 +61,8 @@ public class EchoMqEndpoint {
 	private final Duration auditTolerance;
 
 	private final Sanitizer sanitizer;
+
+	private volatile @Nullable ScheduleTicker schedules;
 
 	/**
 	 * Create an endpoint.
@@ -216,6 +220,37 @@ public class EchoMqEndpoint {
 		}
 		container.resume();
 		return describe(container);
+	}
+
+	/**
+	 * Set the schedule tick whose schedules {@link #schedules()} lists and
+	 * {@link #triggerSchedule(String, String)} triggers.
+	 * @param schedules the tick, or {@code null} if this application runs none
+	 */
+	public void setSchedules(@Nullable ScheduleTicker schedules) {
+		this.schedules = schedules;
+	}
+
+	/**
+	 * Return the recurring schedules with their last and next fire time.
+	 * @return the schedules, or {@code null} if this application runs no schedule tick
+	 */
+	public ScheduleDescriptors.@Nullable SchedulesDescriptor schedules() {
+		ScheduleTicker ticker = this.schedules;
+		return (ticker != null) ? ScheduleDescriptors.describe(ticker.schedules()) : null;
+	}
+
+	/**
+	 * Enqueue an occurrence of a schedule now; its next fire time stays.
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @return the occurrence, or {@code null} if there is no such schedule
+	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
+	 */
+	public ScheduleDescriptors.@Nullable TriggerDescriptor triggerSchedule(String queue, String name) {
+		ScheduleTicker ticker = this.schedules;
+		ScheduleFire fire = (ticker != null) ? ticker.trigger(queue, name) : null;
+		return (fire != null) ? ScheduleDescriptors.describe(fire) : null;
 	}
 
 	private @Nullable QueueListenerContainer container(String queue) {

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 import io.echomq.actuate.EchoMqEndpoint.ReplayDescriptor;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidQueueNameException;
+import io.echomq.schedule.InvalidScheduleException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -29,7 +30,11 @@ import org.springframework.util.Assert;
  * <li>{@code POST /echomq/queues/{queue}/pause} and {@code .../resume}: the
  * listener;</li>
  * <li>{@code POST /echomq/queues/{queue}/dead/{id}/replay}: replay a dead job;</li>
- * <li>{@code DELETE /echomq/queues/{queue}/dead}: purge the dead jobs.</li>
+ * <li>{@code DELETE /echomq/queues/{queue}/dead}: purge the dead jobs;</li>
+ * <li>{@code GET /echomq/schedules}: the recurring schedules with their last and next
+ * fire time;</li>
+ * <li>{@code POST /echomq/schedules/{queue}/{name}/trigger}: enqueue an occurrence of a
+ * schedule now.</li>
  * </ul>
  * A malformed queue name, job id or page answers 400, an unknown queue, listener or job
  * 404, a job that is not dead 409; each with a message.
@@ -48,6 +53,8 @@ public class EchoMqEndpointWebExtension {
 	private static final String QUEUES = "queues";
 
 	private static final String DEAD = "dead";
+
+	private static final String SCHEDULES = "schedules";
 
 	private final EchoMqEndpoint delegate;
 
@@ -169,13 +176,45 @@ public class EchoMqEndpointWebExtension {
 		return handle(() -> this.delegate.purgeDead(queue), () -> "");
 	}
 
+	/**
+	 * Return the recurring schedules with their last and next fire time.
+	 * @param schedules must be {@code schedules}
+	 * @return the schedules, 404 if this application runs no schedule tick
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> schedules(@Selector String schedules) {
+		if (!SCHEDULES.equals(schedules)) {
+			return notFound("No such resource '" + schedules + "'; try 'schedules'");
+		}
+		return handle(this.delegate::schedules, () -> "This application runs no schedule tick");
+	}
+
+	/**
+	 * Enqueue an occurrence of a schedule now; its next fire time stays.
+	 * @param schedules must be {@code schedules}
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @param action must be {@code trigger}
+	 * @return the occurrence, 404 if there is no such schedule
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> triggerSchedule(@Selector String schedules, @Selector String queue,
+			@Selector String name, @Selector String action) {
+		if (!SCHEDULES.equals(schedules) || !"trigger".equals(action)) {
+			return notFound("No such resource; try POST schedules/{queue}/{name}/trigger");
+		}
+		return handle(() -> this.delegate.triggerSchedule(queue, name),
+				() -> "Queue '" + queue + "' has no schedule '" + name + "'");
+	}
+
 	private static WebEndpointResponse<Object> handle(Supplier<@Nullable Object> operation,
 			Supplier<String> notFound) {
 		Object body;
 		try {
 			body = operation.get();
 		}
-		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException ex) {
+		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException
+				| InvalidScheduleException ex) {
 			return error(WebEndpointResponse.STATUS_BAD_REQUEST, String.valueOf(ex.getMessage()));
 		}
 		return (body != null) ? new WebEndpointResponse<>(body) : notFound(notFound.get());

@@ -9,6 +9,7 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.schedule.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,11 +50,13 @@ public final class EchoMqEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMqEndpoint echoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions) {
+			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
-		return new EchoMqEndpoint(jobs, catalog, registry, (queue) -> maxAttempts(registry, properties, queue),
+		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry, (queue) -> maxAttempts(registry, properties, queue),
 				properties.scheduler().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
 				new Sanitizer(sanitizingFunctions.orderedStream().toList()));
+		endpoint.setSchedules(schedules.getIfUnique());
+		return endpoint;
 	}
 
 	@Bean

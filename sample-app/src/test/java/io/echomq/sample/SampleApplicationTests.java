@@ -1,9 +1,14 @@
 package io.echomq.sample;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
 
+import io.echomq.EchoMQTemplate;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
+import io.echomq.schedule.ScheduleTicker;
 import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +49,12 @@ class SampleApplicationTests {
 	@Autowired
 	private Jobs jobs;
 
+	@Autowired
+	private EchoMQTemplate template;
+
+	@Autowired
+	private ScheduleTicker scheduleTicker;
+
 	@Test
 	void signUpShouldRunEveryJob() throws Exception {
 		this.mvc
@@ -60,6 +71,19 @@ class SampleApplicationTests {
 			.untilAsserted(() -> assertThat(inspector.stats(SignupService.WELCOME_QUEUE).counters())
 				.containsEntry("completed", 1L));
 		assertThat(inspector.stats(SignupService.TIPS_QUEUE).counters()).containsEntry("promoted", 1L);
+	}
+
+	@Test
+	void nightlyDigestShouldBeScheduledAndMailedWhenTriggered() {
+		assertThat(this.template.schedules(NightlyJobs.DIGEST_QUEUE)).singleElement().satisfies((schedule) -> {
+			assertThat(schedule.definition().name()).isEqualTo(NightlyJobs.DIGEST_SCHEDULE);
+			assertThat(schedule.definition().spec().cron()).isEqualTo("0 0 2 * * *");
+			assertThat(schedule.definition().spec().zone().getId()).isEqualTo("Europe/Paris");
+			assertThat(schedule.nextFire()).isAfter(Instant.now());
+		});
+		assertThat(this.scheduleTicker.trigger(NightlyJobs.DIGEST_QUEUE, NightlyJobs.DIGEST_SCHEDULE)).isNotNull();
+		String expected = "team@example.com: Sign-ups of " + LocalDate.now(ZoneId.of("Europe/Paris")).minusDays(1);
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(this.mailer.sent()).contains(expected));
 	}
 
 }

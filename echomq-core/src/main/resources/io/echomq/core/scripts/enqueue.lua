@@ -22,6 +22,7 @@
 --- @include "int"
 --- @include "keys"
 --- @include "wake"
+--- @include "admit"
 
 -- validate
 local max_attempts = arg_int(1, 1)
@@ -56,23 +57,13 @@ local counted = counter_ok(KEYS[3], 'enqueued')
 local wakeable = (state == 'pending') and wake_ok(KEYS[4])
 
 -- write
+local extra_pairs = {}
+for e = 6, 5 + 2 * extras do
+  extra_pairs[#extra_pairs + 1] = ARGV[e]
+end
 for i = 1, count do
-  local id = ARGV[first + 2 * (i - 1)]
-  local row = KEYS[4 + i]
-  redis.call('HSET', row, 'state', state, 'attempts', 0, 'max_attempts', max_attempts,
-    'payload', ARGV[first + 2 * (i - 1) + 1], 'enqueued_at', now)
-  if priority ~= 0 then
-    redis.call('HSET', row, 'priority', priority)
-  end
-  for e = 0, extras - 1 do
-    redis.call('HSET', row, ARGV[6 + 2 * e], ARGV[7 + 2 * e])
-  end
-  if state == 'pending' then
-    redis.call('ZADD', KEYS[1], -priority, id)
-  else
-    redis.call('HSET', row, 'run_at', run_at)
-    redis.call('ZADD', KEYS[2], run_at, id)
-  end
+  admit(KEYS[1], KEYS[2], KEYS[4 + i], ARGV[first + 2 * (i - 1)], ARGV[first + 2 * (i - 1) + 1], state, run_at,
+    max_attempts, priority, now, extra_pairs)
 end
 
 if counted then

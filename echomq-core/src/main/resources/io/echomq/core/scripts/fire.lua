@@ -1,0 +1,90 @@
+-- fire: one occurrence of a recurring schedule. Compares the schedule's stored definition and next
+-- fire time with what the caller planned from, moves the next fire time on, and enqueues the
+-- occurrence to pending, in the same move: of N nodes ticking the same due time, exactly one
+-- enqueues it; the others find the next fire time moved and write nothing.
+--
+-- Validate, then write. The occurrence's id is derived from (queue, schedule, fire time) by the
+-- caller, so a row that already exists means the occurrence was enqueued before (the schedule was
+-- put back to a fire time it had already fired): the next fire time still moves on, nothing is
+-- enqueued twice.
+--
+-- KEYS[1]     emq:{q}:schedules      HASH, name -> definition
+-- KEYS[2]     emq:{q}:schedule-next  ZSET, name scored by its next fire time (ms)
+-- KEYS[3]     emq:{q}:schedule-last  HASH, name -> last fire time (ms)
+-- KEYS[4]     emq:{q}:pending        ZSET
+-- KEYS[5]     emq:{q}:schedule       ZSET (delayed jobs; not written, admit's other location)
+-- KEYS[6]     emq:{q}:metrics        HASH, field 'enqueued'
+-- KEYS[7]     emq:{q}:wake           LIST
+-- KEYS[8]     emq:{q}:job:<id>       HASH, the occurrence's row
+-- ARGV[1]     schedule name
+-- ARGV[2]     the definition the caller planned from
+-- ARGV[3]     the next fire time the caller read (ms)
+-- ARGV[4]     the following fire time to store (ms), or '' when the schedule never fires again
+-- ARGV[5]     '1' to enqueue the occurrence of ARGV[3], '0' to move on without (a missed time skipped)
+-- ARGV[6]     the occurrence's job id
+-- ARGV[7]     the occurrence's payload
+-- ARGV[8]     max_attempts (>= 1)
+-- returns     {now, 'FIRED'|'SKIPPED'|'DUPLICATE'} when the next fire time moved on, else
+--             {0, 'CHANGED'|'MOVED'|'NOT_DUE', detail} and nothing was written
+--- @include "clock"
+--- @include "int"
+--- @include "keys"
+--- @include "wake"
+--- @include "admit"
+
+-- validate
+local name = ARGV[1]
+local expected = arg_int(3, 0)
+local following = nil
+if ARGV[4] ~= '' then
+  following = arg_int(4, expected + 1)
+end
+if ARGV[5] ~= '1' and ARGV[5] ~= '0' then
+  return redis.error_reply('EMQARG ARGV[5] must be 1 or 0, was ' .. tostring(ARGV[5]) .. '; nothing was written')
+end
+local max_attempts = arg_int(8, 1)
+if #KEYS ~= 8 then
+  return redis.error_reply('EMQARG fire takes 8 keys, got ' .. #KEYS .. '; nothing was written')
+end
+require_zset(KEYS[2])
+local definition = redis.call('HGET', KEYS[1], name)
+if definition ~= ARGV[2] then
+  return {0, 'CHANGED', definition and 'definition changed' or 'no such schedule'}
+end
+local stored = redis.call('ZSCORE', KEYS[2], name)
+if not stored or tonumber(stored) ~= expected then
+  return {0, 'MOVED', tostring(stored)}
+end
+local now = now_ms()
+if expected > now then
+  return {0, 'NOT_DUE', tostring(expected - now) .. 'ms early'}
+end
+local enqueue = ARGV[5] == '1'
+local outcome = enqueue and 'FIRED' or 'SKIPPED'
+if enqueue and redis.call('EXISTS', KEYS[8]) == 1 then
+  enqueue = false
+  outcome = 'DUPLICATE'
+end
+local counted, wakeable
+if enqueue then
+  require_zset(KEYS[4])
+  counted = counter_ok(KEYS[6], 'enqueued')
+  wakeable = wake_ok(KEYS[7])
+end
+
+-- write
+if following then
+  redis.call('ZADD', KEYS[2], following, name)
+else
+  redis.call('ZREM', KEYS[2], name)
+end
+if enqueue then
+  redis.call('HSET', KEYS[3], name, expected)
+  admit(KEYS[4], KEYS[5], KEYS[8], ARGV[6], ARGV[7], 'pending', now, max_attempts, 0, now,
+    {'schedule', name, 'fire_at', expected})
+  if counted then
+    redis.call('HINCRBY', KEYS[6], 'enqueued', 1)
+  end
+  wake(KEYS[7], wakeable)
+end
+return {now, outcome}

@@ -1,0 +1,42 @@
+-- reschedule: writes a schedule's definition and its next fire time in one move. When the stored
+-- definition is the same text, nothing is written and the stored next fire time stands (every
+-- node declaring the same schedule at start-up leaves it alone); when it differs, the next fire
+-- time is the one the caller computed from the new definition, so a changed cron takes effect on
+-- every node's next tick.
+--
+-- KEYS[1]     emq:{q}:schedules      HASH, name -> definition
+-- KEYS[2]     emq:{q}:schedule-next  ZSET, name scored by its next fire time (ms)
+-- ARGV[1]     schedule name
+-- ARGV[2]     definition
+-- ARGV[3]     next fire time (ms), or '' when the schedule never fires
+-- returns     {now, 1} when written, {now, 0} when the stored definition was the same
+--- @include "clock"
+--- @include "int"
+--- @include "keys"
+
+-- validate
+local next_fire = nil
+if ARGV[3] ~= '' then
+  next_fire = arg_int(3, 0)
+end
+if #KEYS ~= 2 or ARGV[1] == '' or ARGV[2] == '' then
+  return redis.error_reply('EMQARG reschedule takes 2 keys, a name and a definition; nothing was written')
+end
+local t = key_type(KEYS[1])
+if t ~= 'hash' and t ~= 'none' then
+  error('EMQKEYTYPE ' .. KEYS[1] .. ' is a ' .. t .. ', not a hash; nothing was written', 0)
+end
+require_zset(KEYS[2])
+local now = now_ms()
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  return {now, 0}
+end
+
+-- write
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if next_fire then
+  redis.call('ZADD', KEYS[2], next_fire, ARGV[1])
+else
+  redis.call('ZREM', KEYS[2], ARGV[1])
+end
+return {now, 1}
