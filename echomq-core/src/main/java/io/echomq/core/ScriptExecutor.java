@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
@@ -26,6 +28,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
 
 /**
@@ -50,6 +53,8 @@ public class ScriptExecutor {
 
 	private volatile Boolean cluster;
 
+	private volatile @Nullable Shared shared;
+
 	/**
 	 * Create an executor on the given template.
 	 * @param template the template whose connection factory is used
@@ -67,6 +72,10 @@ public class ScriptExecutor {
 	 * @return the raw reply: nested lists of {@code byte[]} and {@code Long}
 	 */
 	public List<Object> execute(Script script, List<String> keys, List<String> args) {
+		RedisClusterAsyncCommands<byte[], byte[]> direct = direct();
+		if (direct != null) {
+			return executeDirect(direct, script, keys, args);
+		}
 		byte[][] keysAndArgs = encode(keys, args);
 		try {
 			List<Object> reply = this.template.execute(
@@ -138,6 +147,87 @@ public class ScriptExecutor {
 			this.cluster = result;
 		}
 		return Boolean.TRUE.equals(result);
+	}
+
+	/**
+	 * Return the shared native Lettuce connection's commands when a script may be sent on
+	 * them directly, else {@code null}. Going through {@code RedisTemplate.execute} costs a
+	 * new {@code LettuceConnection} and a JDK proxy per call, a large part of the client's
+	 * CPU per job; with a shared standalone connection (Boot's default) both are wrappers
+	 * around the very connection used here. A transaction-bound connection, a pool or a
+	 * cluster keeps the template path.
+	 */
+	private @Nullable RedisClusterAsyncCommands<byte[], byte[]> direct() {
+		if (!(this.template.getConnectionFactory() instanceof LettuceConnectionFactory factory)
+				|| !factory.getShareNativeConnection()
+				|| TransactionSynchronizationManager.hasResource(factory)) {
+			return null;
+		}
+		Shared current = this.shared;
+		if (current != null && current.factory() == factory && current.connection().isOpen()) {
+			return current.commands();
+		}
+		if (isCluster()) {
+			return null;
+		}
+		Shared fresh = this.template.execute((RedisCallback<@Nullable Shared>) (connection) -> {
+			if (connection.isPipelined() || connection.isQueueing()
+					|| !(connection.getNativeConnection() instanceof RedisAsyncCommands<?, ?> commands)) {
+				return null;
+			}
+			@SuppressWarnings("unchecked")
+			RedisAsyncCommands<byte[], byte[]> typed = (RedisAsyncCommands<byte[], byte[]>) commands;
+			return new Shared(factory, typed.getStatefulConnection(), typed);
+		}, true);
+		if (fresh == null || !fresh.connection().isOpen()) {
+			return null;
+		}
+		this.shared = fresh;
+		return fresh.commands();
+	}
+
+	private List<Object> executeDirect(RedisClusterAsyncCommands<byte[], byte[]> commands, Script script,
+			List<String> keys, List<String> args) {
+		byte[][] keyBytes = encode(keys, List.of());
+		byte[][] argBytes = encode(List.of(), args);
+		this.calls.increment();
+		try {
+			try {
+				return awaitDirect(script, commands.evalsha(script.sha(), ScriptOutputType.MULTI, keyBytes, argBytes));
+			}
+			catch (DataAccessException ex) {
+				if (!isNoScript(ex)) {
+					throw ex;
+				}
+				this.evalFallbacks.increment();
+				return awaitDirect(script, commands.eval(script.body().getBytes(StandardCharsets.UTF_8),
+						ScriptOutputType.MULTI, keyBytes, argBytes));
+			}
+		}
+		catch (DataAccessException ex) {
+			throw translate(script, keys, ex);
+		}
+	}
+
+	private List<Object> awaitDirect(Script script, RedisFuture<List<Object>> reply) {
+		try {
+			List<Object> list = reply.get(timeout().toNanos(), TimeUnit.NANOSECONDS);
+			return (list != null) ? list : List.of();
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			Exception converted = convert(cause);
+			throw (converted instanceof DataAccessException dae) ? dae
+					: new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + cause.getMessage(), cause);
+		}
+		catch (TimeoutException ex) {
+			throw new QueryTimeoutException(
+					"EchoMQ '" + script.name() + "' got no reply within " + timeout().toMillis() + " ms", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisSystemException("Interrupted waiting for EchoMQ '" + script.name() + "'", ex);
+		}
 	}
 
 	private List<Object> run(RedisConnection connection, Script script, int numKeys, byte[][] keysAndArgs) {
@@ -335,6 +425,14 @@ public class ScriptExecutor {
 			result[i++] = arg.getBytes(StandardCharsets.UTF_8);
 		}
 		return result;
+	}
+
+	/**
+	 * The shared native connection of a factory and its asynchronous commands.
+	 */
+	private record Shared(LettuceConnectionFactory factory, StatefulConnection<byte[], byte[]> connection,
+			RedisClusterAsyncCommands<byte[], byte[]> commands) {
+
 	}
 
 	/**

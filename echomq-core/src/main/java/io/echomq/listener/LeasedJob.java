@@ -40,7 +40,7 @@ final class LeasedJob implements JobContext {
 
 	private static final Duration REPORT_BACKOFF = Duration.ofMillis(100);
 
-	private static final Duration MIN_RENEWAL_INTERVAL = Duration.ofMillis(10);
+	private static final long MIN_RENEWAL_INTERVAL_NANOS = Duration.ofMillis(10).toNanos();
 
 	enum State {
 
@@ -66,7 +66,10 @@ final class LeasedJob implements JobContext {
 
 	private volatile Duration lease;
 
-	private volatile @Nullable ScheduledFuture<?> renewal;
+	private volatile @Nullable LeaseKeeper keeper;
+
+	/** When the lease is next renewed ({@link System#nanoTime()}); the keeper's alone. */
+	private long nextRenewal;
 
 	private volatile @Nullable ScheduledFuture<?> deadline;
 
@@ -346,19 +349,27 @@ final class LeasedJob implements JobContext {
 		this.deadline = deadline;
 	}
 
-	Duration renewalInterval() {
-		Duration interval = this.settings.lease().dividedBy(3);
-		return (interval.compareTo(MIN_RENEWAL_INTERVAL) < 0) ? MIN_RENEWAL_INTERVAL : interval;
+	long renewalIntervalNanos() {
+		// not Duration.dividedBy: it divides through BigDecimal, once per claimed job
+		return Math.max(MIN_RENEWAL_INTERVAL_NANOS, this.settings.lease().toNanos() / 3);
 	}
 
-	void renewal(@Nullable ScheduledFuture<?> renewal) {
-		this.renewal = renewal;
+	void keeper(LeaseKeeper keeper) {
+		this.keeper = keeper;
+	}
+
+	long nextRenewal() {
+		return this.nextRenewal;
+	}
+
+	void nextRenewal(long nanoTime) {
+		this.nextRenewal = nanoTime;
 	}
 
 	void stopRenewing() {
-		ScheduledFuture<?> current = this.renewal;
+		LeaseKeeper current = this.keeper;
 		if (current != null) {
-			current.cancel(false);
+			current.forget(this);
 		}
 	}
 
