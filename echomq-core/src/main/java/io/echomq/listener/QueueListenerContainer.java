@@ -69,6 +69,8 @@ public class QueueListenerContainer {
 
 	private volatile boolean running;
 
+	private volatile int pollerWants = 1;
+
 	private volatile boolean paused;
 
 	private volatile @Nullable TaskExecutor executor;
@@ -362,8 +364,18 @@ public class QueueListenerContainer {
 		if (this.inFlight.remove(job.id(), job)) {
 			this.slots.release();
 		}
-		this.pollerSignal.raise();
+		if (this.slots.availablePermits() >= this.pollerWants) {
+			this.pollerSignal.raise();
+		}
 		this.drainSignal.raise();
+	}
+
+	/**
+	 * Wake the poller only once this many slots are free (a lingering poller waits for
+	 * several; waking it for each costs a thread switch per job); 1 otherwise.
+	 */
+	void pollerWants(int slots) {
+		this.pollerWants = Math.max(1, slots);
 	}
 
 	Map<JobId, LeasedJob> inFlightJobs() {
