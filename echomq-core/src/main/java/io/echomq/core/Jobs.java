@@ -316,6 +316,39 @@ public class Jobs {
 	}
 
 	/**
+	 * Complete several jobs of a queue, one {@link #complete complete} script call each,
+	 * the calls pipelined on a standalone server (one round trip for all).
+	 * @param queue the queue
+	 * @param ids the job ids
+	 * @param tokens the fencing token of each id, in the same order
+	 * @return per id, in order: applied or stale like {@link #complete}, or {@code null}
+	 * when it is not known to be recorded (no reply, an error reply, or not sent because
+	 * an earlier call of the batch failed); a caller sends those again one by one
+	 */
+	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens) {
+		Assert.notNull(ids, "'ids' must not be null");
+		Assert.notNull(tokens, "'tokens' must not be null");
+		Assert.isTrue(ids.size() == tokens.size(),
+				() -> "one token per id: " + tokens.size() + " tokens for " + ids.size() + " ids");
+		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
+		String metrics = this.keyspace.queueKey(queue, KeyType.METRICS);
+		String rows = this.keyspace.jobKeyPrefix(queue);
+		List<ScriptExecutor.Invocation> calls = new ArrayList<>(ids.size());
+		for (int i = 0; i < ids.size(); i++) {
+			JobId id = ids.get(i);
+			Assert.notNull(id, "ids must not contain null");
+			calls.add(new ScriptExecutor.Invocation(List.of(active, rows + id, metrics),
+					List.of(id.toString(), argument(tokens.get(i)))));
+		}
+		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.complete, calls);
+		List<@Nullable TransitionResult> results = new ArrayList<>(outcomes.size());
+		for (ScriptExecutor.Outcome outcome : outcomes) {
+			results.add((outcome.status() == ScriptExecutor.Status.APPLIED) ? Replies.fenced(outcome.reply()) : null);
+		}
+		return results;
+	}
+
+	/**
 	 * Fail an attempt: active to schedule after {@code backoff} (to pending when the
 	 * backoff is zero), or to dead when it was the last attempt.
 	 * @param queue the queue

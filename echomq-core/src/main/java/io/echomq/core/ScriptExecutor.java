@@ -104,7 +104,7 @@ public class ScriptExecutor {
 		if (invocations.size() > 1 && !isCluster()) {
 			List<@Nullable Outcome> pipelined = this.template
 				.execute((RedisCallback<List<@Nullable Outcome>>) (connection) -> pipeline(connection, script,
-						invocations));
+						invocations), true);
 			if (pipelined != null && !pipelined.isEmpty()) {
 				return settle(script, invocations, pipelined);
 			}

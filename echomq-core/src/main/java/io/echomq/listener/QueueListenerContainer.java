@@ -77,6 +77,8 @@ public class QueueListenerContainer {
 
 	private volatile @Nullable JobPoller poller;
 
+	private volatile @Nullable CompletionBatcher completions;
+
 	private volatile @Nullable Thread pollerThread;
 
 	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
@@ -108,6 +110,11 @@ public class QueueListenerContainer {
 			JobPoller created = new JobPoller(this,
 					WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(), wakeKey));
 			this.poller = created;
+			CompletionBatcher batcher = new CompletionBatcher(this);
+			Thread acks = new Thread(batcher, "echomq-acks-" + queue);
+			acks.setDaemon(true);
+			acks.start();
+			this.completions = batcher;
 			this.running = true;
 			Thread thread = new Thread(created, "echomq-poller-" + queue);
 			thread.setDaemon(true);
@@ -143,6 +150,7 @@ public class QueueListenerContainer {
 		Thread previousPoller;
 		JobPoller previous;
 		TaskExecutor previousExecutor;
+		CompletionBatcher previousCompletions;
 		this.lifecycleLock.lock();
 		try {
 			if (!this.running) {
@@ -153,6 +161,7 @@ public class QueueListenerContainer {
 			previousPoller = this.pollerThread;
 			previous = this.poller;
 			previousExecutor = this.executor;
+			previousCompletions = this.completions;
 			this.pollerThread = null;
 			this.poller = null;
 			this.executor = null;
@@ -164,7 +173,13 @@ public class QueueListenerContainer {
 			previous.abort();
 		}
 		this.pollerSignal.raise();
-		Thread drainer = new Thread(new ContainerDrain(this, previousPoller, previousExecutor, callback),
+		Runnable drained = () -> {
+			if (previousCompletions != null) {
+				previousCompletions.stop();
+			}
+			callback.run();
+		};
+		Thread drainer = new Thread(new ContainerDrain(this, previousPoller, previousExecutor, drained),
 				"echomq-stop-" + getQueue());
 		drainer.setDaemon(true);
 		drainer.start();
@@ -380,6 +395,10 @@ public class QueueListenerContainer {
 
 	Map<JobId, LeasedJob> inFlightJobs() {
 		return this.inFlight;
+	}
+
+	@Nullable CompletionBatcher completions() {
+		return this.completions;
 	}
 
 	Signal drainSignal() {
