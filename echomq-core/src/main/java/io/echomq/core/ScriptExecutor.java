@@ -14,6 +14,12 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
@@ -261,10 +267,22 @@ public class ScriptExecutor {
 		@SuppressWarnings("unchecked")
 		RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) commands;
 		List<RedisFuture<List<Object>>> replies = new ArrayList<>(invocations.size());
-		for (Invocation invocation : invocations) {
-			this.calls.increment();
-			replies.add(async.evalsha(script.sha(), ScriptOutputType.MULTI, encode(invocation.keys(), List.of()),
-					encode(List.of(), invocation.args())));
+		if (async instanceof RedisAsyncCommands<byte[], byte[]> standalone) {
+			// one write and flush for the whole batch, not one per call
+			List<AsyncCommand<byte[], byte[], List<Object>>> batch = new ArrayList<>(invocations.size());
+			for (Invocation invocation : invocations) {
+				this.calls.increment();
+				batch.add(evalsha(script, invocation));
+			}
+			standalone.getStatefulConnection().dispatch(batch);
+			replies.addAll(batch);
+		}
+		else {
+			for (Invocation invocation : invocations) {
+				this.calls.increment();
+				replies.add(async.evalsha(script.sha(), ScriptOutputType.MULTI, encode(invocation.keys(), List.of()),
+						encode(List.of(), invocation.args())));
+			}
 		}
 		long deadline = System.nanoTime() + timeout().toNanos();
 		List<@Nullable Outcome> outcomes = new ArrayList<>(invocations.size());
@@ -272,6 +290,19 @@ public class ScriptExecutor {
 			outcomes.add(await(script, invocations.get(i), replies.get(i), deadline));
 		}
 		return outcomes;
+	}
+
+	private static AsyncCommand<byte[], byte[], List<Object>> evalsha(Script script, Invocation invocation) {
+		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(script.sha())
+			.add(invocation.keys().size());
+		for (String key : invocation.keys()) {
+			args.addKey(key.getBytes(StandardCharsets.UTF_8));
+		}
+		for (String arg : invocation.args()) {
+			args.addValue(arg.getBytes(StandardCharsets.UTF_8));
+		}
+		return new AsyncCommand<>(
+				new Command<>(CommandType.EVALSHA, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args));
 	}
 
 	private @Nullable Outcome await(Script script, Invocation invocation, RedisFuture<List<Object>> reply,
