@@ -108,7 +108,8 @@ public class ScriptExecutor {
 			return List.of();
 		}
 		if (invocations.size() > 1 && !isCluster()) {
-			List<@Nullable Outcome> pipelined = this.template
+			RedisClusterAsyncCommands<byte[], byte[]> direct = direct();
+			List<@Nullable Outcome> pipelined = (direct != null) ? pipeline(direct, script, invocations) : this.template
 				.execute((RedisCallback<List<@Nullable Outcome>>) (connection) -> pipeline(connection, script,
 						invocations), true);
 			if (pipelined != null && !pipelined.isEmpty()) {
@@ -266,6 +267,11 @@ public class ScriptExecutor {
 		}
 		@SuppressWarnings("unchecked")
 		RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) commands;
+		return pipeline(async, script, invocations);
+	}
+
+	private List<@Nullable Outcome> pipeline(RedisClusterAsyncCommands<byte[], byte[]> async, Script script,
+			List<Invocation> invocations) {
 		List<RedisFuture<List<Object>>> replies = new ArrayList<>(invocations.size());
 		if (async instanceof RedisAsyncCommands<byte[], byte[]> standalone) {
 			// one write and flush for the whole batch, not one per call
