@@ -40,7 +40,9 @@ final class DepthFigure implements Figure {
 			String base = "depth.d" + depth;
 			names.addAll(List.of(base + ".memory_per_job", base + ".claim.p50", base + ".claim.script_us",
 					base + ".complete.p50", base + ".complete.script_us", base + ".enqueue", base + ".enqueue.p50",
-					base + ".enqueue.script_us", base + "." + kind + ".drain.c" + DRAIN_CONCURRENCY));
+					base + ".enqueue.script_us", base + "." + kind + ".drain.c" + DRAIN_CONCURRENCY,
+					base + "." + kind + ".drain.c" + DRAIN_CONCURRENCY + ".jvm_us_per_job",
+					base + "." + kind + ".drain.c" + DRAIN_CONCURRENCY + ".server_us_per_job"));
 		}
 		return names;
 	}
@@ -114,8 +116,10 @@ final class DepthFigure implements Figure {
 		Probes.prefill(jobs, QUEUE, drainJobs);
 		ConsumerKind kind = context.options().primaryConsumer();
 		Drain drain = Drain.run(context, kind, List.of(QUEUE), DRAIN_CONCURRENCY, drainJobs);
-		readings.add(new Reading(base + "." + kind.label() + ".drain.c" + DRAIN_CONCURRENCY, drain.jobsPerSecond(),
-				"jobs/s"));
+		String drainBase = base + "." + kind.label() + ".drain.c" + DRAIN_CONCURRENCY;
+		readings.add(new Reading(drainBase, drain.jobsPerSecond(), "jobs/s"));
+		readings.add(new Reading(drainBase + ".jvm_us_per_job", drain.jvmMicrosPerJob(), "us/job"));
+		readings.add(new Reading(drainBase + ".server_us_per_job", drain.serverMicrosPerJob(), "us/job"));
 		context.note(String.format("%s claim p50 %.1f us (script %.1f us), enqueue p50 %.1f us, drain %.0f jobs/s",
 				base, claimSamples.percentile(50) / 1e3, perCall(claimStats), enqueueSamples.percentile(50) / 1e3,
 				drain.jobsPerSecond()));

@@ -83,6 +83,10 @@ record Drain(long jobs, long elapsedNanos, CommandStats stats, long clientComman
 		return Probes.percentOfCore(this.jvmCpuNanos, this.elapsedNanos);
 	}
 
+	double serverMicrosPerJob() {
+		return this.serverCpuSeconds * 1e6 / this.jobs;
+	}
+
 	double jvmMicrosPerJob() {
 		return this.jvmCpuNanos / 1e3 / this.jobs;
 	}

@@ -30,7 +30,7 @@ final class DrainFigure implements Figure {
 				String base = "drain." + kind.label() + ".c" + concurrency;
 				names.add(base);
 				for (String metric : List.of("scripts_per_job", "commands_per_job", "round_trips_per_job",
-						"script_us_per_job", "script_us_per_call", "server_cpu", "jvm_cpu", "jvm_us_per_job")) {
+						"script_us_per_job", "script_us_per_call", "server_cpu", "jvm_cpu", "jvm_us_per_job", "server_us_per_job")) {
 					names.add(base + "." + metric);
 				}
 			}
@@ -61,8 +61,11 @@ final class DrainFigure implements Figure {
 				readings.add(new Reading(base + ".server_cpu", drain.serverCpuPercent(), "%core"));
 				readings.add(new Reading(base + ".jvm_cpu", drain.jvmCpuPercent(), "%core"));
 				readings.add(new Reading(base + ".jvm_us_per_job", drain.jvmMicrosPerJob(), "us/job"));
-				context.note(String.format("%s %.0f jobs/s, %.3f scripts/job, %.2f round trips/job", base,
-						drain.jobsPerSecond(), drain.scriptsPerJob(), drain.roundTripsPerJob()));
+				readings.add(new Reading(base + ".server_us_per_job", drain.serverMicrosPerJob(), "us/job"));
+				context.note(String.format(
+						"%s %.0f jobs/s, JVM %.1f us/job, server %.1f us/job, %.3f scripts/job, %.2f round trips/job",
+						base, drain.jobsPerSecond(), drain.jvmMicrosPerJob(), drain.serverMicrosPerJob(),
+						drain.scriptsPerJob(), drain.roundTripsPerJob()));
 			}
 		}
 		return readings;

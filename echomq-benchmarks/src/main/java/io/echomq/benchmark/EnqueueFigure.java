@@ -33,8 +33,10 @@ final class EnqueueFigure implements Figure {
 
 	@Override
 	public List<String> names(HarnessOptions options) {
-		return List.of("enqueue.sequential", "enqueue.sequential.p50", "enqueue.sequential.p99",
-				"enqueue.sequential.script_us", "enqueue.pipelined", "enqueue.all");
+		return List.of("enqueue.sequential", "enqueue.sequential.jvm_us_per_job", "enqueue.sequential.server_us_per_job",
+				"enqueue.sequential.p50", "enqueue.sequential.p99", "enqueue.sequential.script_us", "enqueue.pipelined",
+				"enqueue.pipelined.jvm_us_per_job", "enqueue.pipelined.server_us_per_job", "enqueue.all",
+				"enqueue.all.jvm_us_per_job", "enqueue.all.server_us_per_job");
 	}
 
 	@Override
@@ -53,20 +55,35 @@ final class EnqueueFigure implements Figure {
 		List<Reading> readings = new ArrayList<>();
 		server.reset();
 		Samples samples = new Samples();
-		double sequential = sequential(server.newJobs(), scale.enqueueJobs(), samples);
+		Jobs sequentialJobs = server.newJobs();
+		CpuMeter meter = CpuMeter.start(server);
+		double sequential = sequential(sequentialJobs, scale.enqueueJobs(), samples);
+		CpuMeter.PerJob cost = meter.perJob(scale.enqueueJobs());
 		CommandStats stats = server.commandStats();
 		readings.add(new Reading("enqueue.sequential", sequential, "jobs/s"));
+		perJob(readings, "enqueue.sequential", cost);
 		readings.add(new Reading("enqueue.sequential.p50", samples.percentile(50) / 1e3, "us"));
 		readings.add(new Reading("enqueue.sequential.p99", samples.percentile(99) / 1e3, "us"));
 		readings.add(new Reading("enqueue.sequential.script_us",
 				(double) stats.scriptUsec() / Math.max(1, stats.scriptCalls()), "us/call"));
 		server.reset();
-		readings.add(new Reading("enqueue.pipelined", pipelined(server.newJobs(), scale.enqueuePipelinedJobs()),
+		Jobs pipelinedJobs = server.newJobs();
+		meter = CpuMeter.start(server);
+		readings.add(new Reading("enqueue.pipelined", pipelined(pipelinedJobs, scale.enqueuePipelinedJobs()),
 				"jobs/s"));
+		perJob(readings, "enqueue.pipelined", meter.perJob(scale.enqueuePipelinedJobs()));
 		server.reset();
-		readings.add(new Reading("enqueue.all", all(server.newJobs(), scale.enqueueAllJobs()), "jobs/s"));
+		Jobs allJobs = server.newJobs();
+		meter = CpuMeter.start(server);
+		readings.add(new Reading("enqueue.all", all(allJobs, scale.enqueueAllJobs()), "jobs/s"));
+		perJob(readings, "enqueue.all", meter.perJob(scale.enqueueAllJobs()));
 		server.reset();
 		return readings;
+	}
+
+	private static void perJob(List<Reading> readings, String base, CpuMeter.PerJob cost) {
+		readings.add(new Reading(base + ".jvm_us_per_job", cost.jvmMicros(), "us/job"));
+		readings.add(new Reading(base + ".server_us_per_job", cost.serverMicros(), "us/job"));
 	}
 
 	private static double sequential(Jobs jobs, int count, Samples samples) {

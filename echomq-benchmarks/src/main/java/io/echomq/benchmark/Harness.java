@@ -25,6 +25,11 @@ public final class Harness {
 
 	private static final double QUIET_WAIT_SECONDS = 300;
 
+	/** A warm-up round during which the JIT compiler threads used at most this % of a core ends the warm-up. */
+	static final double JIT_QUIET_PERCENT = 5;
+
+	static final int MAX_WARMUP_ROUNDS = 8;
+
 	private Harness() {
 	}
 
@@ -72,12 +77,12 @@ public final class Harness {
 
 	private static List<String> runGroup(RunContext context, Figure figure, PrintStream out) throws Exception {
 		List<String> names = new ArrayList<>(figure.names(context.options()));
+		names.add(jitFigure(figure));
 		names.add(noiseFigure(figure));
 		HarnessOptions options = context.options();
 		Noise noise = new Noise(context.server().process().pid());
 		if (!options.smoke()) {
-			context.note(figure.group() + ": warm-up");
-			figure.warmUp(context);
+			warmUp(context, figure);
 		}
 		Map<String, double[]> values = new LinkedHashMap<>();
 		Map<String, String> units = new LinkedHashMap<>();
@@ -90,7 +95,9 @@ public final class Harness {
 			context.note(figure.group() + ": run " + (run + 1) + " of " + options.runs() + " (load average "
 					+ loadAverage() + ")");
 			noise.start();
+			JitProbe jit = new JitProbe();
 			List<Reading> readings = new ArrayList<>(figure.run(context));
+			readings.add(new Reading(jitFigure(figure), jit.percentSinceStart(), "%core"));
 			readings.add(new Reading(noiseFigure(figure), noise.percentSinceStart(), "%core"));
 			for (Reading reading : readings) {
 				values.computeIfAbsent(reading.figure(), (name) -> new double[options.runs()])[run] = reading.value();
@@ -116,6 +123,25 @@ public final class Harness {
 	}
 
 	/**
+	 * Repeat the figure's warm-up until the JIT compiler threads stay under
+	 * {@value #JIT_QUIET_PERCENT} % of a core through a whole round (at most
+	 * {@value #MAX_WARMUP_ROUNDS} rounds): a short warm-up left the compiler busy with half
+	 * a core during the first measured run.
+	 */
+	private static void warmUp(RunContext context, Figure figure) throws Exception {
+		for (int round = 1;; round++) {
+			JitProbe jit = new JitProbe();
+			figure.warmUp(context);
+			double percent = jit.percentSinceStart();
+			context.note(String.format(Locale.ROOT, "%s: warm-up round %d, JIT compiler threads %.1f %% of a core",
+					figure.group(), round, percent));
+			if (percent <= JIT_QUIET_PERCENT || round >= MAX_WARMUP_ROUNDS) {
+				return;
+			}
+		}
+	}
+
+	/**
 	 * Return the figure names a run with these arguments prints, in order.
 	 * @param args the arguments
 	 * @return the names
@@ -126,9 +152,14 @@ public final class Harness {
 		for (String group : options.figures()) {
 			Figure figure = figure(group);
 			names.addAll(figure.names(options));
+			names.add(jitFigure(figure));
 			names.add(noiseFigure(figure));
 		}
 		return names;
+	}
+
+	private static String jitFigure(Figure figure) {
+		return "jit." + figure.group() + ".compiler_cpu";
 	}
 
 	private static String noiseFigure(Figure figure) {

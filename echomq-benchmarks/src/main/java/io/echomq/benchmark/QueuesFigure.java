@@ -25,7 +25,8 @@ final class QueuesFigure implements Figure {
 		List<String> names = new ArrayList<>();
 		for (int count : options.queueCounts()) {
 			String base = base(options, count);
-			names.addAll(List.of(base + ".drain", base + ".latency.p50", base + ".latency.p99", base + ".idle_jvm_cpu",
+			names.addAll(List.of(base + ".drain", base + ".drain.jvm_us_per_job", base + ".drain.server_us_per_job",
+					base + ".latency.p50", base + ".latency.p99", base + ".idle_jvm_cpu",
 					base + ".idle_server_cpu"));
 		}
 		return names;
@@ -63,6 +64,8 @@ final class QueuesFigure implements Figure {
 			}
 			Drain drain = Drain.run(context, kind, queues, concurrency, (long) perQueue * count);
 			readings.add(new Reading(base + ".drain", drain.jobsPerSecond(), "jobs/s"));
+			readings.add(new Reading(base + ".drain.jvm_us_per_job", drain.jvmMicrosPerJob(), "us/job"));
+			readings.add(new Reading(base + ".drain.server_us_per_job", drain.serverMicrosPerJob(), "us/job"));
 
 			server.reset();
 			Samples samples = Latency.run(context, kind, queues, concurrency, Math.min(1, scale.queuesSeconds()),

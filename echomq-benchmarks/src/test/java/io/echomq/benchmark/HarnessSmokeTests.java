@@ -45,7 +45,9 @@ class HarnessSmokeTests {
 			assertThat(Double.parseDouble(matcher.group(2))).isFinite();
 		}
 		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures("--smoke"));
-		assertThat(figures).contains("drain.listener.c16", "drain.engine.c16", "latency.listener.p50",
+		assertThat(figures).contains("drain.listener.c16", "drain.listener.c16.jvm_us_per_job",
+				"drain.listener.c16.server_us_per_job", "enqueue.sequential.jvm_us_per_job", "jit.drain.compiler_cpu",
+				"drain.engine.c16", "latency.listener.p50",
 				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain",
 				"audit.longest_command");
 	}
@@ -74,7 +76,7 @@ class HarnessSmokeTests {
 		assertThat(options.queueCounts()).containsExactly(1, 100);
 		assertThat(options.auditJobs(options.scale())).isEqualTo(1_000_000);
 		assertThat(Harness.expectedFigures("--figures", "memory")).containsExactly("memory.per_pending_job",
-				"memory.row", "memory.pending_index_per_job", "noise.memory.other_cpu");
+				"memory.row", "memory.pending_index_per_job", "jit.memory.compiler_cpu", "noise.memory.other_cpu");
 	}
 
 	@Test

@@ -54,9 +54,13 @@ public final class JobId implements Comparable<JobId> {
 	private final String value;
 
 	private JobId(long msb, long lsb) {
+		this(msb, lsb, encode(msb, lsb));
+	}
+
+	private JobId(long msb, long lsb, String value) {
 		this.msb = msb;
 		this.lsb = lsb;
-		this.value = encode(msb, lsb);
+		this.value = value;
 	}
 
 	/**
@@ -136,26 +140,31 @@ public final class JobId implements Comparable<JobId> {
 		if (!text.startsWith(PREFIX)) {
 			throw new InvalidJobIdException(text, "must start with '" + PREFIX + "'");
 		}
-		long[] limbs = new long[4];
+		// four 32-bit limbs (l0 most significant) in locals: this runs for every id a claim reads
+		long l0 = 0;
+		long l1 = 0;
+		long l2 = 0;
+		long l3 = 0;
 		for (int i = PREFIX.length(); i < LENGTH; i++) {
 			int digit = digit(text.charAt(i));
 			if (digit < 0) {
 				throw new InvalidJobIdException(text,
 						"character '" + text.charAt(i) + "' at index " + i + " is not base62 (0-9A-Za-z)");
 			}
-			long carry = digit;
-			for (int p = 3; p >= 0; p--) {
-				long cur = limbs[p] * 62 + carry;
-				limbs[p] = cur & 0xFFFFFFFFL;
-				carry = cur >>> 32;
-			}
-			if (carry != 0) {
+			long cur = l3 * 62 + digit;
+			l3 = cur & 0xFFFFFFFFL;
+			cur = l2 * 62 + (cur >>> 32);
+			l2 = cur & 0xFFFFFFFFL;
+			cur = l1 * 62 + (cur >>> 32);
+			l1 = cur & 0xFFFFFFFFL;
+			cur = l0 * 62 + (cur >>> 32);
+			l0 = cur & 0xFFFFFFFFL;
+			if ((cur >>> 32) != 0) {
 				throw new InvalidJobIdException(text, "value is beyond 128 bits");
 			}
 		}
-		long msb = (limbs[0] << 32) | limbs[1];
-		long lsb = (limbs[2] << 32) | limbs[3];
-		return new JobId(msb, lsb);
+		// the text was just validated digit by digit: it is the canonical form, no need to re-encode it
+		return new JobId((l0 << 32) | l1, (l2 << 32) | l3, text);
 	}
 
 	/**
@@ -164,6 +173,19 @@ public final class JobId implements Comparable<JobId> {
 	 * @return {@code true} if {@link #parse(String)} would accept it
 	 */
 	public static boolean isValid(String text) {
+		if (text == null || text.length() != LENGTH || !text.startsWith(PREFIX)) {
+			return false;
+		}
+		for (int i = PREFIX.length(); i < LENGTH; i++) {
+			if (digit(text.charAt(i)) < 0) {
+				return false;
+			}
+		}
+		// 22 base62 digits reach past 128 bits only from the first digit on: the full check decides
+		return text.charAt(PREFIX.length()) < '7' || isParsable(text);
+	}
+
+	private static boolean isParsable(String text) {
 		try {
 			parse(text);
 			return true;
@@ -218,20 +240,21 @@ public final class JobId implements Comparable<JobId> {
 	private static String encode(long msb, long lsb) {
 		char[] out = new char[LENGTH];
 		PREFIX.getChars(0, PREFIX.length(), out, 0);
-		long hi = msb;
-		long lo = lsb;
+		long p0 = msb >>> 32;
+		long p1 = msb & 0xFFFFFFFFL;
+		long p2 = lsb >>> 32;
+		long p3 = lsb & 0xFFFFFFFFL;
 		for (int i = LENGTH - 1; i >= PREFIX.length(); i--) {
-			// divide the unsigned 128-bit (hi:lo) by 62, 32 bits at a time
-			long r = 0;
-			long[] parts = { hi >>> 32, hi & 0xFFFFFFFFL, lo >>> 32, lo & 0xFFFFFFFFL };
-			for (int p = 0; p < 4; p++) {
-				long cur = (r << 32) | parts[p];
-				parts[p] = cur / 62;
-				r = cur % 62;
-			}
-			hi = (parts[0] << 32) | parts[1];
-			lo = (parts[2] << 32) | parts[3];
-			out[i] = ALPHABET[(int) r];
+			// divide the unsigned 128-bit (p0:p1:p2:p3) by 62, 32 bits at a time
+			long cur = p0;
+			p0 = cur / 62;
+			cur = ((cur % 62) << 32) | p1;
+			p1 = cur / 62;
+			cur = ((cur % 62) << 32) | p2;
+			p2 = cur / 62;
+			cur = ((cur % 62) << 32) | p3;
+			p3 = cur / 62;
+			out[i] = ALPHABET[(int) (cur % 62)];
 		}
 		return new String(out);
 	}

@@ -112,11 +112,26 @@ public record Keyspace(String prefix) {
 			throw new InvalidQueueNameException("Invalid EchoMQ queue name '" + abbreviate(queue) + "': must be 1-"
 					+ MAX_QUEUE_NAME_LENGTH + " characters, was " + queue.length());
 		}
-		if (!NAME.matcher(queue).matches()) {
+		if (!isName(queue)) {
 			throw new InvalidQueueNameException("Invalid EchoMQ queue name '" + queue
 					+ "': only letters, digits, '.', '_' and '-' are allowed (no braces, colons or spaces)");
 		}
 		return queue;
+	}
+
+	/**
+	 * The character check of {@link #NAME} without a regex: a queue name is validated on
+	 * every key built, several times per job.
+	 */
+	private static boolean isName(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+					|| c == '-')) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private String base(String queue) {

@@ -13,6 +13,14 @@ import java.util.concurrent.atomic.LongAdder;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
@@ -26,6 +34,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
 
 /**
@@ -50,6 +59,8 @@ public class ScriptExecutor {
 
 	private volatile Boolean cluster;
 
+	private volatile @Nullable Shared shared;
+
 	/**
 	 * Create an executor on the given template.
 	 * @param template the template whose connection factory is used
@@ -67,6 +78,10 @@ public class ScriptExecutor {
 	 * @return the raw reply: nested lists of {@code byte[]} and {@code Long}
 	 */
 	public List<Object> execute(Script script, List<String> keys, List<String> args) {
+		RedisClusterAsyncCommands<byte[], byte[]> direct = direct();
+		if (direct != null) {
+			return executeDirect(direct, script, keys, args);
+		}
 		byte[][] keysAndArgs = encode(keys, args);
 		try {
 			List<Object> reply = this.template.execute(
@@ -93,9 +108,10 @@ public class ScriptExecutor {
 			return List.of();
 		}
 		if (invocations.size() > 1 && !isCluster()) {
-			List<@Nullable Outcome> pipelined = this.template
+			RedisClusterAsyncCommands<byte[], byte[]> direct = direct();
+			List<@Nullable Outcome> pipelined = (direct != null) ? pipeline(direct, script, invocations) : this.template
 				.execute((RedisCallback<List<@Nullable Outcome>>) (connection) -> pipeline(connection, script,
-						invocations));
+						invocations), true);
 			if (pipelined != null && !pipelined.isEmpty()) {
 				return settle(script, invocations, pipelined);
 			}
@@ -140,6 +156,87 @@ public class ScriptExecutor {
 		return Boolean.TRUE.equals(result);
 	}
 
+	/**
+	 * Return the shared native Lettuce connection's commands when a script may be sent on
+	 * them directly, else {@code null}. Going through {@code RedisTemplate.execute} costs a
+	 * new {@code LettuceConnection} and a JDK proxy per call, a large part of the client's
+	 * CPU per job; with a shared standalone connection (Boot's default) both are wrappers
+	 * around the very connection used here. A transaction-bound connection, a pool or a
+	 * cluster keeps the template path.
+	 */
+	private @Nullable RedisClusterAsyncCommands<byte[], byte[]> direct() {
+		if (!(this.template.getConnectionFactory() instanceof LettuceConnectionFactory factory)
+				|| !factory.getShareNativeConnection()
+				|| TransactionSynchronizationManager.hasResource(factory)) {
+			return null;
+		}
+		Shared current = this.shared;
+		if (current != null && current.factory() == factory && current.connection().isOpen()) {
+			return current.commands();
+		}
+		if (isCluster()) {
+			return null;
+		}
+		Shared fresh = this.template.execute((RedisCallback<@Nullable Shared>) (connection) -> {
+			if (connection.isPipelined() || connection.isQueueing()
+					|| !(connection.getNativeConnection() instanceof RedisAsyncCommands<?, ?> commands)) {
+				return null;
+			}
+			@SuppressWarnings("unchecked")
+			RedisAsyncCommands<byte[], byte[]> typed = (RedisAsyncCommands<byte[], byte[]>) commands;
+			return new Shared(factory, typed.getStatefulConnection(), typed);
+		}, true);
+		if (fresh == null || !fresh.connection().isOpen()) {
+			return null;
+		}
+		this.shared = fresh;
+		return fresh.commands();
+	}
+
+	private List<Object> executeDirect(RedisClusterAsyncCommands<byte[], byte[]> commands, Script script,
+			List<String> keys, List<String> args) {
+		byte[][] keyBytes = encode(keys, List.of());
+		byte[][] argBytes = encode(List.of(), args);
+		this.calls.increment();
+		try {
+			try {
+				return awaitDirect(script, commands.evalsha(script.sha(), ScriptOutputType.MULTI, keyBytes, argBytes));
+			}
+			catch (DataAccessException ex) {
+				if (!isNoScript(ex)) {
+					throw ex;
+				}
+				this.evalFallbacks.increment();
+				return awaitDirect(script, commands.eval(script.body().getBytes(StandardCharsets.UTF_8),
+						ScriptOutputType.MULTI, keyBytes, argBytes));
+			}
+		}
+		catch (DataAccessException ex) {
+			throw translate(script, keys, ex);
+		}
+	}
+
+	private List<Object> awaitDirect(Script script, RedisFuture<List<Object>> reply) {
+		try {
+			List<Object> list = reply.get(timeout().toNanos(), TimeUnit.NANOSECONDS);
+			return (list != null) ? list : List.of();
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			Exception converted = convert(cause);
+			throw (converted instanceof DataAccessException dae) ? dae
+					: new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + cause.getMessage(), cause);
+		}
+		catch (TimeoutException ex) {
+			throw new QueryTimeoutException(
+					"EchoMQ '" + script.name() + "' got no reply within " + timeout().toMillis() + " ms", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisSystemException("Interrupted waiting for EchoMQ '" + script.name() + "'", ex);
+		}
+	}
+
 	private List<Object> run(RedisConnection connection, Script script, int numKeys, byte[][] keysAndArgs) {
 		this.calls.increment();
 		Object reply;
@@ -170,11 +267,28 @@ public class ScriptExecutor {
 		}
 		@SuppressWarnings("unchecked")
 		RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) commands;
+		return pipeline(async, script, invocations);
+	}
+
+	private List<@Nullable Outcome> pipeline(RedisClusterAsyncCommands<byte[], byte[]> async, Script script,
+			List<Invocation> invocations) {
 		List<RedisFuture<List<Object>>> replies = new ArrayList<>(invocations.size());
-		for (Invocation invocation : invocations) {
-			this.calls.increment();
-			replies.add(async.evalsha(script.sha(), ScriptOutputType.MULTI, encode(invocation.keys(), List.of()),
-					encode(List.of(), invocation.args())));
+		if (async instanceof RedisAsyncCommands<byte[], byte[]> standalone) {
+			// one write and flush for the whole batch, not one per call
+			List<AsyncCommand<byte[], byte[], List<Object>>> batch = new ArrayList<>(invocations.size());
+			for (Invocation invocation : invocations) {
+				this.calls.increment();
+				batch.add(evalsha(script, invocation));
+			}
+			standalone.getStatefulConnection().dispatch(batch);
+			replies.addAll(batch);
+		}
+		else {
+			for (Invocation invocation : invocations) {
+				this.calls.increment();
+				replies.add(async.evalsha(script.sha(), ScriptOutputType.MULTI, encode(invocation.keys(), List.of()),
+						encode(List.of(), invocation.args())));
+			}
 		}
 		long deadline = System.nanoTime() + timeout().toNanos();
 		List<@Nullable Outcome> outcomes = new ArrayList<>(invocations.size());
@@ -182,6 +296,19 @@ public class ScriptExecutor {
 			outcomes.add(await(script, invocations.get(i), replies.get(i), deadline));
 		}
 		return outcomes;
+	}
+
+	private static AsyncCommand<byte[], byte[], List<Object>> evalsha(Script script, Invocation invocation) {
+		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(script.sha())
+			.add(invocation.keys().size());
+		for (String key : invocation.keys()) {
+			args.addKey(key.getBytes(StandardCharsets.UTF_8));
+		}
+		for (String arg : invocation.args()) {
+			args.addValue(arg.getBytes(StandardCharsets.UTF_8));
+		}
+		return new AsyncCommand<>(
+				new Command<>(CommandType.EVALSHA, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args));
 	}
 
 	private @Nullable Outcome await(Script script, Invocation invocation, RedisFuture<List<Object>> reply,
@@ -335,6 +462,14 @@ public class ScriptExecutor {
 			result[i++] = arg.getBytes(StandardCharsets.UTF_8);
 		}
 		return result;
+	}
+
+	/**
+	 * The shared native connection of a factory and its asynchronous commands.
+	 */
+	private record Shared(LettuceConnectionFactory factory, StatefulConnection<byte[], byte[]> connection,
+			RedisClusterAsyncCommands<byte[], byte[]> commands) {
+
 	}
 
 	/**

@@ -31,14 +31,17 @@ final class JobExecution implements Runnable {
 
 	@Override
 	public void run() {
+		boolean handedOver = false;
 		try {
-			execute();
+			handedOver = execute();
 		}
 		catch (Throwable ex) {
 			logger.error(ex, () -> "Unexpected failure while running " + this.job);
 		}
 		finally {
-			this.container.finished(this.job);
+			if (!handedOver) {
+				this.container.finished(this.job);
+			}
 		}
 	}
 
@@ -49,7 +52,12 @@ final class JobExecution implements Runnable {
 		this.container.finished(this.job);
 	}
 
-	private void execute() {
+	/**
+	 * Run the handler and record its outcome.
+	 * @return whether the completion was handed to the container's batcher, which then
+	 * finishes the job
+	 */
+	private boolean execute() {
 		ClaimedJob claimed = this.job.job();
 		this.container.events().claimed(claimed, wait(claimed));
 		Throwable failure = null;
@@ -71,11 +79,16 @@ final class JobExecution implements Runnable {
 			failure = (failure != null) ? new JobTimeoutException(timeout, failure) : new JobTimeoutException(timeout);
 		}
 		if (failure == null) {
+			CompletionBatcher batcher = this.container.completions();
+			if (batcher != null) {
+				return this.job.completeLater(took, batcher);
+			}
 			this.job.complete(took);
 		}
 		else {
 			this.job.fail(failure);
 		}
+		return false;
 	}
 
 	private static Duration wait(ClaimedJob job) {

@@ -151,10 +151,16 @@ final class JobPoller implements Runnable {
 		int more = 0;
 		long deadline = System.nanoTime() + LINGER.toNanos();
 		long left = LINGER.toNanos();
-		while (free + more < wanted && left > 0 && this.container.isRunning()) {
-			this.container.pollerSignal().await(Duration.ofNanos(left));
-			more += slots.drainPermits();
-			left = deadline - System.nanoTime();
+		try {
+			while (free + more < wanted && left > 0 && this.container.isRunning()) {
+				this.container.pollerWants(wanted - free - more);
+				this.container.pollerSignal().await(Duration.ofNanos(left));
+				more += slots.drainPermits();
+				left = deadline - System.nanoTime();
+			}
+		}
+		finally {
+			this.container.pollerWants(1);
 		}
 		return more;
 	}

@@ -2,6 +2,9 @@ package io.echomq.listener;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.support.RateLimitedLog;
@@ -12,10 +15,14 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Renews the leases of running jobs every third of the lease, and times out handlers that
- * run past their timeout, on one scheduler thread
- * shared by all containers of a factory. The renewal itself is the job's own
- * ({@link LeasedJob#renew()}: a stale reply marks it lost); one that fails (Redis
- * unreachable) is tried again on the next tick.
+ * run past their timeout, on one scheduler thread shared by all containers of a factory.
+ * <p>
+ * Renewals are one timer for all watched jobs, not one per job: a sweep runs when the
+ * earliest renewal is due, renews every job that is due and sleeps until the next one.
+ * Watching and forgetting a job is a set insert and removal (a timer per job cost a
+ * heap insert, a removal and a lock on the claim path). The renewal itself is the job's
+ * own ({@link LeasedJob#renew()}: a stale reply marks it lost); one that fails (Redis
+ * unreachable) is tried again an interval later.
  *
  * @author EchoMQ
  */
@@ -23,19 +30,97 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private static final LogAccessor logger = new LogAccessor(LeaseKeeper.class);
 
+	private static final long NONE = Long.MAX_VALUE;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
 
+	private final Set<LeasedJob> watched = ConcurrentHashMap.newKeySet();
+
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
+	/** When the pending sweep runs ({@link System#nanoTime()}), {@link #NONE} when none is pending; under the lock. */
+	private long sweepAt = NONE;
+
+	/** {@link #sweepAt} read without the lock: a sweep at or before this time is pending. */
+	private volatile long sweepAtHint = NONE;
+
+	private @Nullable ScheduledFuture<?> pending;
+
 	void watch(LeasedJob job) {
-		Duration interval = job.renewalInterval();
-		ThreadPoolTaskScheduler scheduler = scheduler();
-		job.renewal(scheduler.scheduleWithFixedDelay(() -> renew(job), Instant.now().plus(interval), interval));
+		long due = System.nanoTime() + job.renewalIntervalNanos();
+		job.nextRenewal(due);
+		job.keeper(this);
+		this.watched.add(job);
+		if (due < this.sweepAtHint) {
+			sweepBy(due);
+		}
 		Duration timeout = job.timeout();
 		if (timeout != null) {
-			job.deadline(scheduler.schedule(job::timeOut, Instant.now().plus(timeout)));
+			job.deadline(scheduler().schedule(job::timeOut, Instant.now().plus(timeout)));
+		}
+	}
+
+	/**
+	 * Stop renewing a job's lease (it settled, was released, lost its lease or timed out).
+	 */
+	void forget(LeasedJob job) {
+		this.watched.remove(job);
+	}
+
+	int watchedCount() {
+		return this.watched.size();
+	}
+
+	private void sweepBy(long due) {
+		this.lock.lock();
+		try {
+			if (due >= this.sweepAt) {
+				return;
+			}
+			ThreadPoolTaskScheduler current = scheduler();
+			if (this.pending != null) {
+				this.pending.cancel(false);
+			}
+			long delay = Math.max(0, due - System.nanoTime());
+			this.pending = current.schedule(this::sweep, Instant.now().plusNanos(delay));
+			this.sweepAt = due;
+			this.sweepAtHint = due;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void sweep() {
+		this.lock.lock();
+		try {
+			this.pending = null;
+			this.sweepAt = NONE;
+			this.sweepAtHint = NONE;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		long next = NONE;
+		for (LeasedJob job : this.watched) {
+			if (!job.isRunning()) {
+				this.watched.remove(job);
+				continue;
+			}
+			long due = job.nextRenewal();
+			if (due - System.nanoTime() <= 0) {
+				renew(job);
+				due = System.nanoTime() + job.renewalIntervalNanos();
+				job.nextRenewal(due);
+			}
+			if (this.watched.contains(job)) {
+				next = Math.min(next, due);
+			}
+		}
+		if (next != NONE) {
+			sweepBy(next);
 		}
 	}
 
@@ -76,6 +161,10 @@ final class LeaseKeeper implements AutoCloseable {
 				this.scheduler.shutdown();
 				this.scheduler = null;
 			}
+			this.pending = null;
+			this.sweepAt = NONE;
+			this.sweepAtHint = NONE;
+			this.watched.clear();
 		}
 		finally {
 			this.lock.unlock();

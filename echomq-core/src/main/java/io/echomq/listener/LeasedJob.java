@@ -40,7 +40,7 @@ final class LeasedJob implements JobContext {
 
 	private static final Duration REPORT_BACKOFF = Duration.ofMillis(100);
 
-	private static final Duration MIN_RENEWAL_INTERVAL = Duration.ofMillis(10);
+	private static final long MIN_RENEWAL_INTERVAL_NANOS = Duration.ofMillis(10).toNanos();
 
 	enum State {
 
@@ -66,7 +66,10 @@ final class LeasedJob implements JobContext {
 
 	private volatile Duration lease;
 
-	private volatile @Nullable ScheduledFuture<?> renewal;
+	private volatile @Nullable LeaseKeeper keeper;
+
+	/** When the lease is next renewed ({@link System#nanoTime()}); the keeper's alone. */
+	private long nextRenewal;
 
 	private volatile @Nullable ScheduledFuture<?> deadline;
 
@@ -177,7 +180,42 @@ final class LeasedJob implements JobContext {
 		if (!settle()) {
 			return;
 		}
-		Sent sent = send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()));
+		recordCompletion(send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()), false), took);
+	}
+
+	/**
+	 * Settle the job as completed and leave sending it to the container's
+	 * {@link CompletionBatcher}, which calls {@link #completed} once it is sent.
+	 * @param took how long the handler ran
+	 * @param batcher the batcher
+	 * @return whether the batcher took it; {@code false} when the job was released or its
+	 * lease lost meanwhile (nothing to record), or the batcher had ended and the
+	 * completion was sent from here
+	 */
+	boolean completeLater(Duration took, CompletionBatcher batcher) {
+		if (!settle()) {
+			return false;
+		}
+		if (batcher.add(this, took)) {
+			return true;
+		}
+		recordCompletion(send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()), false), took);
+		return false;
+	}
+
+	/**
+	 * Record the reply to a completion sent in a batch; {@code null} when the batch
+	 * could not tell whether it applied, in which case it is sent again from here.
+	 * @param result what the batched call returned, or {@code null}
+	 * @param took how long the handler ran
+	 */
+	void completed(@Nullable TransitionResult result, Duration took) {
+		Sent sent = (result != null) ? new Sent(result, false)
+				: send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()), true);
+		recordCompletion(sent, took);
+	}
+
+	private void recordCompletion(@Nullable Sent sent, Duration took) {
 		if (sent == null) {
 			return;
 		}
@@ -357,19 +395,27 @@ final class LeasedJob implements JobContext {
 		this.deadline = deadline;
 	}
 
-	Duration renewalInterval() {
-		Duration interval = this.settings.lease().dividedBy(3);
-		return (interval.compareTo(MIN_RENEWAL_INTERVAL) < 0) ? MIN_RENEWAL_INTERVAL : interval;
+	long renewalIntervalNanos() {
+		// not Duration.dividedBy: it divides through BigDecimal, once per claimed job
+		return Math.max(MIN_RENEWAL_INTERVAL_NANOS, this.settings.lease().toNanos() / 3);
 	}
 
-	void renewal(@Nullable ScheduledFuture<?> renewal) {
-		this.renewal = renewal;
+	void keeper(LeaseKeeper keeper) {
+		this.keeper = keeper;
+	}
+
+	long nextRenewal() {
+		return this.nextRenewal;
+	}
+
+	void nextRenewal(long nanoTime) {
+		this.nextRenewal = nanoTime;
 	}
 
 	void stopRenewing() {
-		ScheduledFuture<?> current = this.renewal;
+		LeaseKeeper current = this.keeper;
 		if (current != null) {
-			current.cancel(false);
+			current.forget(this);
 		}
 	}
 
@@ -418,10 +464,18 @@ final class LeasedJob implements JobContext {
 	 * again (at-least-once).
 	 */
 	private @Nullable Sent send(String what, Supplier<TransitionResult> transition) {
+		return send(what, transition, false);
+	}
+
+	/**
+	 * @param tried whether an earlier attempt may have applied (a batched call without a
+	 * clear reply)
+	 */
+	private @Nullable Sent send(String what, Supplier<TransitionResult> transition, boolean tried) {
 		Duration delay = REPORT_BACKOFF;
 		for (int attempt = 1;; attempt++) {
 			try {
-				return new Sent(transition.get(), attempt > 1);
+				return new Sent(transition.get(), tried || attempt > 1);
 			}
 			catch (RuntimeException ex) {
 				if (attempt >= REPORT_ATTEMPTS) {

@@ -69,11 +69,15 @@ public class QueueListenerContainer {
 
 	private volatile boolean running;
 
+	private volatile int pollerWants = 1;
+
 	private volatile boolean paused;
 
 	private volatile @Nullable TaskExecutor executor;
 
 	private volatile @Nullable JobPoller poller;
+
+	private volatile @Nullable CompletionBatcher completions;
 
 	private volatile @Nullable Thread pollerThread;
 
@@ -106,6 +110,11 @@ public class QueueListenerContainer {
 			JobPoller created = new JobPoller(this,
 					WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(), wakeKey));
 			this.poller = created;
+			CompletionBatcher batcher = new CompletionBatcher(this);
+			Thread acks = new Thread(batcher, "echomq-acks-" + queue);
+			acks.setDaemon(true);
+			acks.start();
+			this.completions = batcher;
 			this.running = true;
 			Thread thread = new Thread(created, "echomq-poller-" + queue);
 			thread.setDaemon(true);
@@ -141,6 +150,7 @@ public class QueueListenerContainer {
 		Thread previousPoller;
 		JobPoller previous;
 		TaskExecutor previousExecutor;
+		CompletionBatcher previousCompletions;
 		this.lifecycleLock.lock();
 		try {
 			if (!this.running) {
@@ -151,6 +161,7 @@ public class QueueListenerContainer {
 			previousPoller = this.pollerThread;
 			previous = this.poller;
 			previousExecutor = this.executor;
+			previousCompletions = this.completions;
 			this.pollerThread = null;
 			this.poller = null;
 			this.executor = null;
@@ -162,7 +173,13 @@ public class QueueListenerContainer {
 			previous.abort();
 		}
 		this.pollerSignal.raise();
-		Thread drainer = new Thread(new ContainerDrain(this, previousPoller, previousExecutor, callback),
+		Runnable drained = () -> {
+			if (previousCompletions != null) {
+				previousCompletions.stop();
+			}
+			callback.run();
+		};
+		Thread drainer = new Thread(new ContainerDrain(this, previousPoller, previousExecutor, drained),
 				"echomq-stop-" + getQueue());
 		drainer.setDaemon(true);
 		drainer.start();
@@ -362,12 +379,26 @@ public class QueueListenerContainer {
 		if (this.inFlight.remove(job.id(), job)) {
 			this.slots.release();
 		}
-		this.pollerSignal.raise();
+		if (this.slots.availablePermits() >= this.pollerWants) {
+			this.pollerSignal.raise();
+		}
 		this.drainSignal.raise();
+	}
+
+	/**
+	 * Wake the poller only once this many slots are free (a lingering poller waits for
+	 * several; waking it for each costs a thread switch per job); 1 otherwise.
+	 */
+	void pollerWants(int slots) {
+		this.pollerWants = Math.max(1, slots);
 	}
 
 	Map<JobId, LeasedJob> inFlightJobs() {
 		return this.inFlight;
+	}
+
+	@Nullable CompletionBatcher completions() {
+		return this.completions;
 	}
 
 	Signal drainSignal() {

@@ -17,12 +17,23 @@ final class Signal {
 
 	private final Condition raisedCondition = this.lock.newCondition();
 
-	private boolean raised;
+	private volatile boolean raised;
 
+	/** Threads in {@link #await(Duration)}, changed under the lock. */
+	private volatile int waiters;
+
+	/**
+	 * Raise the signal. Without a waiter this is one volatile write and read, no lock:
+	 * every job that finishes raises its container's signals.
+	 */
 	void raise() {
+		// raised is written before waiters is read, and await does the reverse: one of the two sees the other
+		this.raised = true;
+		if (this.waiters == 0) {
+			return;
+		}
 		this.lock.lock();
 		try {
-			this.raised = true;
 			this.raisedCondition.signalAll();
 		}
 		finally {
@@ -37,6 +48,7 @@ final class Signal {
 	 */
 	boolean await(Duration timeout) {
 		this.lock.lock();
+		this.waiters++;
 		try {
 			long nanos = timeout.toNanos();
 			while (!this.raised && nanos > 0) {
@@ -51,6 +63,7 @@ final class Signal {
 			return this.raised;
 		}
 		finally {
+			this.waiters--;
 			this.lock.unlock();
 		}
 	}

@@ -80,6 +80,35 @@ abstract class AbstractJobsTests {
 	}
 
 	@Test
+	void scriptsShouldRunAfterTheSharedConnectionIsReset() {
+		JobId first = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
+		// the executor keeps the shared native connection; a reset closes it and opens another
+		this.connectionFactory.resetConnection();
+		JobId second = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, Duration.ofSeconds(30), 2);
+		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(first, second);
+		this.connectionFactory.resetConnection();
+		assertThat(this.jobs.completeAll(this.queue, List.of(first, second),
+				List.of(claimed.get(0).token(), claimed.get(1).token())))
+			.allSatisfy((result) -> assertThat(result.isApplied()).isTrue());
+		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isZero();
+	}
+
+	@Test
+	void completeAllShouldFenceEachJobOnItsOwn() {
+		JobId first = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
+		JobId second = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, Duration.ofSeconds(30), 2);
+		assertThat(claimed).hasSize(2);
+		List<TransitionResult> results = this.jobs.completeAll(this.queue, List.of(first, second),
+				List.of(claimed.get(0).token(), FencingToken.of(claimed.get(1).token().value() + 1)));
+		assertThat(results.get(0).isApplied()).isTrue();
+		assertThat(results.get(1).isStale()).isTrue();
+		assertThat(row(first)).isEmpty();
+		assertThat(row(second)).containsEntry("state", "active");
+	}
+
+	@Test
 	void enqueueDelayedShouldWriteSchedule() {
 		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
 		Double score = this.redis.opsForZSet().score(key(KeyType.SCHEDULE), id.toString());

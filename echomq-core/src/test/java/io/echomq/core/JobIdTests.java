@@ -112,4 +112,23 @@ class JobIdTests {
 		assertThat(JobId.isValid(null)).isFalse();
 	}
 
+	@Test
+	void parseShouldKeepTheTextItValidated() {
+		String text = JobId.mint().toString();
+		assertThat(JobId.parse(text).toString()).isSameAs(text);
+	}
+
+	@Test
+	void isValidShouldAgreeWithParseAtThe128BitEdge() {
+		// 2^128 - 1 is the largest id; one more is beyond 128 bits
+		assertThat(JobId.isValid("JOB7n42DGM5Tflk9n8mt7Fhc7")).isTrue();
+		assertThat(JobId.parse("JOB7n42DGM5Tflk9n8mt7Fhc7").toString()).isEqualTo("JOB7n42DGM5Tflk9n8mt7Fhc7");
+		assertThat(JobId.isValid("JOB7n42DGM5Tflk9n8mt7Fhc8")).isFalse();
+		assertThat(JobId.isValid("JOB6zzzzzzzzzzzzzzzzzzzzz")).isTrue();
+		assertThat(JobId.isValid("JOB8000000000000000000000")).isFalse();
+		assertThat(JobId.isValid("JOB000000000000000000000}")).isFalse();
+		assertThat(JobId.isValid("JOX0000000000000000000000")).isFalse();
+		assertThat(JobId.isValid("JOB000")).isFalse();
+	}
+
 }

@@ -1,0 +1,133 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import io.echomq.core.FencingToken;
+import io.echomq.core.JobId;
+import io.echomq.core.TransitionResult;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogAccessor;
+
+/**
+ * Sends the completions of one container's jobs in batches, on a thread of its own: a
+ * worker whose handler returned hands its job here and is free at once, and this thread
+ * sends whatever completions are waiting as one pipelined round trip
+ * ({@link io.echomq.core.Jobs#completeAll}), each still its own fenced {@code complete}
+ * script call. Per job this saves the worker's wait for its reply and the wake-ups of
+ * the connection's event loop and of the worker, which were most of the client's CPU
+ * per job. The job stays in flight (its slot taken) until its completion is recorded,
+ * so a stop still waits for it; a completion whose batched call had no clear reply is
+ * sent again alone, with the usual retries ({@link LeasedJob#completed}).
+ *
+ * @author EchoMQ
+ */
+final class CompletionBatcher implements Runnable {
+
+	private static final LogAccessor logger = new LogAccessor(CompletionBatcher.class);
+
+	/** Most completions sent in one round trip. */
+	static final int MAX_BATCH = 64;
+
+	private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
+
+	private final QueueListenerContainer container;
+
+	private final ConcurrentLinkedQueue<Pending> waiting = new ConcurrentLinkedQueue<>();
+
+	private final Signal signal = new Signal();
+
+	private volatile boolean stopping;
+
+	private volatile boolean done;
+
+	CompletionBatcher(QueueListenerContainer container) {
+		this.container = container;
+	}
+
+	/**
+	 * Hand over a settled job's completion.
+	 * @return whether it will be sent from here; {@code false} once this batcher ended
+	 * (the caller sends it itself)
+	 */
+	boolean add(LeasedJob job, Duration took) {
+		Pending pending = new Pending(job, took);
+		this.waiting.add(pending);
+		// the thread sets done before its last poll: either that poll finds this one, or it is taken back here
+		if (this.done && this.waiting.remove(pending)) {
+			return false;
+		}
+		this.signal.raise();
+		return true;
+	}
+
+	/**
+	 * End the thread once every completion handed over so far is sent.
+	 */
+	void stop() {
+		this.stopping = true;
+		this.signal.raise();
+	}
+
+	@Override
+	public void run() {
+		List<Pending> batch = new ArrayList<>(MAX_BATCH);
+		while (true) {
+			Pending next;
+			while (batch.size() < MAX_BATCH && (next = this.waiting.poll()) != null) {
+				batch.add(next);
+			}
+			if (batch.isEmpty()) {
+				if (this.stopping) {
+					this.done = true;
+					Pending late = this.waiting.poll();
+					if (late == null) {
+						return;
+					}
+					batch.add(late);
+					continue;
+				}
+				this.signal.await(IDLE_WAIT);
+				continue;
+			}
+			send(batch);
+			batch.clear();
+		}
+	}
+
+	private void send(List<Pending> batch) {
+		List<JobId> ids = new ArrayList<>(batch.size());
+		List<FencingToken> tokens = new ArrayList<>(batch.size());
+		for (Pending pending : batch) {
+			ids.add(pending.job().id());
+			tokens.add(pending.job().job().token());
+		}
+		List<@Nullable TransitionResult> results = null;
+		try {
+			results = this.container.jobs().completeAll(this.container.getQueue(), ids, tokens);
+		}
+		catch (Throwable ex) {
+			logger.debug(ex, () -> "Batch of " + batch.size() + " completions failed; sending them one by one");
+		}
+		for (int i = 0; i < batch.size(); i++) {
+			Pending pending = batch.get(i);
+			try {
+				pending.job().completed((results != null) ? results.get(i) : null, pending.took());
+			}
+			catch (Throwable ex) {
+				logger.error(ex, () -> "Unexpected failure while recording the completion of " + pending.job());
+			}
+			finally {
+				this.container.finished(pending.job());
+			}
+		}
+	}
+
+	private record Pending(LeasedJob job, Duration took) {
+
+	}
+
+}

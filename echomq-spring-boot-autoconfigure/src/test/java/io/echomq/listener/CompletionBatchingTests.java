@@ -1,0 +1,136 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.annotation.EchoJob;
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.JobId;
+import io.echomq.core.KeyType;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests of batched completions: a busy container records every completion, once, from
+ * its completion thread, and a stop waits for completions still on their way.
+ *
+ * @author EchoMQ
+ */
+class CompletionBatchingTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+	private static TestServer server;
+
+	private final String prefix = ListenerTestSupport.uniquePrefix();
+
+	@BeforeAll
+	static void startServer() {
+		server = ListenerTestSupport.sharedServer();
+	}
+
+	@Test
+	void everyCompletionOfABusyContainerIsRecordedOnceByItsCompletionThread() {
+		ListenerTestSupport.runner(server, this.prefix)
+			.withUserConfiguration(BusyConfiguration.class)
+			.run((context) -> {
+				int count = 2_000;
+				List<JobId> ids = context.getBean(EchoMQTemplate.class)
+					.enqueueAll("busy", IntStream.range(0, count).mapToObj(Integer::toString).toList());
+				BusyListener listener = context.getBean(BusyListener.class);
+				CompletionThreads events = context.getBean(CompletionThreads.class);
+				await().atMost(TIMEOUT).until(() -> events.completed.get() == count);
+				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("busy");
+				await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
+				assertThat(listener.handled.get()).isEqualTo(count);
+				assertThat(container.getCompletedCount()).isEqualTo(count);
+				assertThat(container.getStaleCount()).isZero();
+				assertThat(container.getUnrecordedCount()).isZero();
+				assertThat(events.threads).containsExactly("echomq-acks-busy");
+				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+					assertThat(probe.metrics("busy")).containsEntry("completed", Integer.toString(count));
+					assertThat(probe.members("busy", KeyType.PENDING)).isEmpty();
+					assertThat(probe.members("busy", KeyType.ACTIVE)).isEmpty();
+					assertThat(probe.row("busy", ids.get(0))).isEmpty();
+					assertThat(probe.row("busy", ids.get(count - 1))).isEmpty();
+				}
+			});
+	}
+
+	@Test
+	void stopWaitsForCompletionsOnTheirWay() {
+		ListenerTestSupport.runner(server, this.prefix)
+			.withUserConfiguration(BusyConfiguration.class)
+			.run((context) -> {
+				int count = 500;
+				context.getBean(EchoMQTemplate.class)
+					.enqueueAll("busy", IntStream.range(0, count).mapToObj(Integer::toString).toList());
+				BusyListener listener = context.getBean(BusyListener.class);
+				await().atMost(TIMEOUT).until(() -> listener.handled.get() >= count / 2);
+				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("busy");
+				container.stop();
+				// whatever a handler finished before the stop returned is recorded, nothing is left active
+				assertThat(container.inFlight()).isZero();
+				assertThat(container.getCompletedCount()).isEqualTo(listener.handled.get());
+				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+					assertThat(probe.members("busy", KeyType.ACTIVE)).isEmpty();
+					assertThat(probe.metrics("busy")).containsEntry("completed",
+							Long.toString(container.getCompletedCount()));
+					assertThat(probe.members("busy", KeyType.PENDING)).hasSize(count - listener.handled.get());
+				}
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BusyConfiguration {
+
+		@Bean
+		BusyListener busyListener() {
+			return new BusyListener();
+		}
+
+		@Bean
+		CompletionThreads completionThreads() {
+			return new CompletionThreads();
+		}
+
+	}
+
+	static class BusyListener {
+
+		final AtomicInteger handled = new AtomicInteger();
+
+		@EchoJob(queue = "busy", concurrency = "16")
+		void handle(String payload) {
+			this.handled.incrementAndGet();
+		}
+
+	}
+
+	static class CompletionThreads implements JobEventListener {
+
+		final AtomicInteger completed = new AtomicInteger();
+
+		final Set<String> threads = ConcurrentHashMap.newKeySet();
+
+		@Override
+		public void onCompleted(ClaimedJob job, Duration duration) {
+			this.threads.add(Thread.currentThread().getName());
+			this.completed.incrementAndGet();
+		}
+
+	}
+
+}
