@@ -391,10 +391,28 @@ public class Jobs {
 	 * @return applied, or stale if the caller's lease was lost
 	 */
 	public TransitionResult complete(String queue, JobId id, FencingToken token) {
-		List<Object> reply = withUniqueKey(queue, this.scripts.complete,
-				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
-						this.keyspace.queueKey(queue, KeyType.METRICS)),
-				List.of(id.toString(), argument(token)));
+		return complete(queue, id, token, null);
+	}
+
+	/**
+	 * Complete a job whose unique key the caller knows ({@link ClaimedJob#uniqueKey()}),
+	 * declaring it up front: one round trip where {@link #complete(String, JobId,
+	 * FencingToken)} needs two for a job with a unique key.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token its claim returned
+	 * @param uniqueKey the name of the job's unique key, or {@code null}
+	 * @return applied, or stale if the caller's lease was lost
+	 */
+	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey) {
+		List<String> keys = new ArrayList<>(4);
+		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
+		keys.add(this.keyspace.jobKey(queue, id));
+		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		if (uniqueKey != null) {
+			keys.add(this.keyspace.uniqueKeyPrefix(queue) + uniqueKey);
+		}
+		List<Object> reply = withUniqueKey(queue, this.scripts.complete, keys, List.of(id.toString(), argument(token)));
 		return Replies.fenced(reply);
 	}
 

@@ -175,7 +175,7 @@ final class LeasedJob implements JobContext {
 		if (!settle()) {
 			return;
 		}
-		Sent sent = send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()));
+		Sent sent = send("completion", () -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()));
 		if (sent == null) {
 			return;
 		}

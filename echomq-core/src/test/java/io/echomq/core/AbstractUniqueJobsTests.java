@@ -112,6 +112,24 @@ abstract class AbstractUniqueJobsTests {
 	}
 
 	@Test
+	void completeShouldTakeOneCallWhenTheCallerNamesTheKeyAndTwoWhenTheScriptMustAsk() {
+		enqueue("a", UniqueKey.untilDone("one"));
+		enqueue("b", UniqueKey.untilDone("two"));
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		assertThat(claimed).extracting(ClaimedJob::uniqueKey).containsExactly("one", "two");
+		long before = this.jobs.executor().getCalls();
+		assertThat(this.jobs.complete(this.queue, claimed.get(0).id(), claimed.get(0).token(),
+				claimed.get(0).uniqueKey()).isApplied()).isTrue();
+		assertThat(this.jobs.executor().getCalls() - before).isEqualTo(1);
+		before = this.jobs.executor().getCalls();
+		assertThat(this.jobs.complete(this.queue, claimed.get(1).id(), claimed.get(1).token()).isApplied()).isTrue();
+		assertThat(this.jobs.executor().getCalls() - before).isEqualTo(2);
+		assertThat(this.redis.hasKey(uniqueKey("one"))).isFalse();
+		assertThat(this.redis.hasKey(uniqueKey("two"))).isFalse();
+		assertAuditClean();
+	}
+
+	@Test
 	void untilDoneShouldReleaseWhenTheJobIsDeadLetteredSoANewEnqueueSucceedsAndPurgeLeavesItAlone() {
 		EnqueueResult first = enqueue("a", UniqueKey.untilDone("k"));
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
