@@ -19,8 +19,9 @@
 -- ARGV[6..5+2E]  extra field, value pairs (e.g. trace headers)
 -- then        id, payload per job
 -- returns     {now, state, count}; [unique] {now, state, count, outcome, id}: outcome 'created' (id the
---             new job), 'duplicate', 'debounced' or 'held' (count 0; see unique.lua); errors (nothing written): EMQARG a malformed argument,
---             EMQDUP a row already exists, EMQKEYTYPE a location is not a sorted set
+--             new job), 'duplicate', 'debounced' or 'held' (count 0; see unique.lua); errors (nothing
+--             written): EMQARG a malformed argument, EMQDUP a row already exists, EMQKEYTYPE a
+--             location is not a sorted set (or a unique key not a string)
 --- @include "clock"
 --- @include "int"
 --- @include "keys"
@@ -39,7 +40,7 @@ local extras = arg_int(5, 0)
 local first = 6 + 2 * extras
 local count = (#ARGV - first + 1) / 2
 -- [unique]
-local unique = unique_arg(extras, count, KEYS[1])
+local unique = unique_arg(6, extras, count, KEYS[1], 5 + count)
 local unique_keys = unique and (unique.holder_row and 2 or 1) or 0
 if count < 1 or count ~= math.floor(count) or #KEYS ~= 4 + count + unique_keys then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe '
@@ -60,7 +61,7 @@ if run_at > now then
 end
 -- [unique] a held key answers here: nothing below is written
 if unique then
-  local held = unique_held(unique, now, run_at)
+  local held = unique_held(unique, now, run_at, KEYS[1], KEYS[2], ARGV[first + 1])
   if held then
     return held
   end

@@ -11,12 +11,12 @@
 -- what the first asked for.
 --
 -- Enqueue side (the call's extra row fields name the key; exactly one job per call):
---   unique_arg(extras, count, pending_key)  nil when the extras name no unique key; else the spec
---       {name, mode, ttl, key, holder_id, holder_row}: the key is KEYS[5 + count], and KEYS[6 + count]
---       (optional) is the row of the job the caller believes holds the key. Raises EMQARG (nothing
---       written) on a bad name, mode, ttl, a count other than 1, or a declared key that is not the
---       one the name makes.
---   unique_held(u, now, run_at)  nil when the key is free (absent, or held by a job that is gone: no
+--   unique_arg(first_extra, extras, count, pending_key, at)  nil when the extra field pairs
+--       ARGV[first_extra..] name no unique key; else the spec {name, mode, ttl, key, holder_id,
+--       holder_row}: the key is KEYS[at], and KEYS[at + 1] (optional) is the row of the job the caller
+--       believes holds the key. Raises EMQARG (nothing written) on a bad name, mode, ttl, a count
+--       other than 1, or a declared key that is not the one the name makes.
+--   unique_held(u, now, run_at, pending, schedule, payload)  nil when the key is free (absent, or held by a job that is gone: no
 --       row, a row that does not name this key, or one no longer pending, scheduled or active); else
 --       the reply to return instead of writing a new job: {now, state, 0, outcome, holder id} with
 --       outcome 'duplicate', 'debounced' (this function moved the waiting holder: payload replaced,
@@ -46,11 +46,11 @@ local function unique_key_of(row, id, name)
   return string.sub(row, 1, #row - #id - 4) .. 'unique:' .. name
 end
 
-local function unique_arg(extras, count, pending_key)
+local function unique_arg(first_extra, extras, count, pending_key, at)
   local u = nil
   for e = 0, extras - 1 do
-    local field = ARGV[6 + 2 * e]
-    local value = ARGV[7 + 2 * e]
+    local field = ARGV[first_extra + 2 * e]
+    local value = ARGV[first_extra + 1 + 2 * e]
     if field == 'unique' or field == 'unique_mode' or field == 'unique_ttl' then
       u = u or {}
       u[field] = value
@@ -76,22 +76,22 @@ local function unique_arg(extras, count, pending_key)
     unique_fail('a unique key names one job, the call has ' .. count)
   end
   local base = string.sub(pending_key, 1, #pending_key - #'pending')
-  local key = KEYS[5 + count]
+  local key = KEYS[at]
   if key ~= base .. 'unique:' .. name then
-    unique_fail('KEYS[' .. (5 + count) .. '] must be ' .. base .. 'unique:' .. name .. ', was ' .. tostring(key))
+    unique_fail('KEYS[' .. at .. '] must be ' .. base .. 'unique:' .. name .. ', was ' .. tostring(key))
   end
-  local holder_row = KEYS[6 + count]
+  local holder_row = KEYS[at + 1]
   local holder_id = nil
   if holder_row then
     holder_id = string.sub(holder_row, #base + 5)
     if string.sub(holder_row, 1, #base + 4) ~= base .. 'job:' or #holder_id == 0 then
-      unique_fail('KEYS[' .. (6 + count) .. '] must be a row key ' .. base .. 'job:<id>, was ' .. holder_row)
+      unique_fail('KEYS[' .. (at + 1) .. '] must be a row key ' .. base .. 'job:<id>, was ' .. holder_row)
     end
   end
   return {name = name, mode = mode, ttl = ttl, key = key, holder_id = holder_id, holder_row = holder_row}
 end
 
-local function unique_held(u, now, run_at)
+local function unique_held(u, now, run_at, pending, schedule, payload)
   local t = key_type(u.key)
   if t == 'none' then
     return nil
@@ -117,11 +117,10 @@ local function unique_held(u, now, run_at)
     return nil
   end
   -- debounce: the waiting holder takes the new payload and runs at the new run-at
-  local payload = ARGV[#ARGV]
-  require_zset(KEYS[1])
-  require_zset(KEYS[2])
-  redis.call('ZREM', KEYS[1], holder)
-  redis.call('ZADD', KEYS[2], run_at, holder)
+  require_zset(pending)
+  require_zset(schedule)
+  redis.call('ZREM', pending, holder)
+  redis.call('ZADD', schedule, run_at, holder)
   redis.call('HSET', u.holder_row, 'payload', payload, 'state', 'schedule', 'run_at', run_at)
   return {now, 'schedule', 0, 'debounced', holder}
 end
