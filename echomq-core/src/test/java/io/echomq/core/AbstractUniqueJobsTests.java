@@ -388,8 +388,16 @@ abstract class AbstractUniqueJobsTests {
 		this.redis.opsForValue().set(uniqueKey("gone"), JobId.mint().toString());
 		this.redis.opsForValue().set(uniqueKey("other-row"), held.id().toString());
 		this.redis.opsForValue().set(uniqueKey("junk"), "not-a-job");
+		EnqueueResult died = enqueue("b", UniqueKey.untilDone("died"));
+		this.jobs.claim(this.queue, LEASE, 2)
+			.stream()
+			.filter((job) -> job.id().equals(died.id()))
+			.forEach((job) -> this.jobs.deadLetter(this.queue, job.id(), job.token(), "fatal"));
+		this.redis.opsForValue().set(uniqueKey("died"), died.id().toString());
+		enqueue("c", UniqueKey.throttle("window", Duration.ofMinutes(5)));
 		AuditReport report = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5));
-		assertThat(report.violations()).hasSize(3);
+		assertThat(report.violations()).hasSize(4);
+		assertThat(report.violations()).anySatisfy((v) -> assertThat(v).contains(uniqueKey("died")).contains("dead"));
 		assertThat(report.violations()).anySatisfy((v) -> assertThat(v).contains(uniqueKey("gone")).contains("no row"))
 			.anySatisfy((v) -> assertThat(v).contains(uniqueKey("other-row")).contains("does not name"))
 			.anySatisfy((v) -> assertThat(v).contains(uniqueKey("junk")).contains("not a JOB id"));
