@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.echomq.core.EnqueueResult;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
@@ -17,6 +18,7 @@ import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
 import io.echomq.schedule.Schedules;
+import io.echomq.core.UniqueKey;
 import io.echomq.support.PayloadConverter;
 
 import org.springframework.core.log.LogAccessor;
@@ -87,9 +89,15 @@ public class EchoMQTemplate {
 
 	/**
 	 * Enqueue a job.
+	 * <p>
+	 * With a unique key in the options, the returned id is that of the job holding the
+	 * key, which is not a new job when the key was held (use
+	 * {@link #enqueueUnique(String, Object, EnqueueOptions)} to know which). A unique
+	 * enqueue deferred to a transaction's commit returns the id the job gets if the key
+	 * is free at commit time; if it is held then, no job has that id.
 	 * @param queue the queue
 	 * @param payload the payload
-	 * @param options delay, run-at, priority, attempts
+	 * @param options delay, run-at, priority, attempts, unique key
 	 * @return the job id
 	 * @throws IllegalArgumentException if the payload is {@code null}
 	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing was
@@ -100,7 +108,65 @@ public class EchoMQTemplate {
 		if (payload == null) {
 			throw new IllegalArgumentException("Payload for queue '" + queue + "' must not be null");
 		}
+		if (options != null && options.unique() != null) {
+			String text = serialize(queue, payload);
+			JobId id = JobId.mint();
+			if (deferred(options)) {
+				AfterCommitEnqueues.defer(this, queue, List.of(id), () -> writeUnique(queue, id, text, options));
+				return id;
+			}
+			return writeUnique(queue, id, text, options).id();
+		}
 		return enqueueAll(queue, List.of(payload), options).get(0);
+	}
+
+	/**
+	 * Enqueue a job with a unique key ({@link EnqueueOptions#withUniqueKey},
+	 * {@link EnqueueOptions#withThrottle}, {@link EnqueueOptions#withDebounce}) and say
+	 * what happened: a new job, or the id of the job that already holds the key. A
+	 * duplicate is an answer, not an exception. Always written at once: the outcome of a
+	 * unique enqueue is known only once it is written, so inside a transaction that would
+	 * defer it this method refuses (pass {@code withAfterCommit(false)}, or call
+	 * {@link #enqueue(String, Object, EnqueueOptions)}).
+	 * @param queue the queue
+	 * @param payload the payload
+	 * @param options the options, with a unique key
+	 * @return the job holding the key, and whether it is new
+	 * @throws IllegalArgumentException if the options have no unique key or the payload
+	 * is {@code null} (nothing was written)
+	 * @throws IllegalStateException if called in a transaction that would defer it
+	 */
+	public EnqueueResult enqueueUnique(String queue, Object payload, EnqueueOptions options) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(options, "'options' must not be null");
+		if (options.unique() == null) {
+			throw new IllegalArgumentException("enqueueUnique to queue '" + queue
+					+ "' needs options with a unique key (withUniqueKey, withThrottle or withDebounce)");
+		}
+		if (payload == null) {
+			throw new IllegalArgumentException("Payload for queue '" + queue + "' must not be null");
+		}
+		String text = serialize(queue, payload);
+		if (deferred(options)) {
+			throw new IllegalStateException("enqueueUnique to queue '" + queue
+					+ "' inside a transaction would wait for the commit, so its outcome is unknown now: "
+					+ "use EnqueueOptions.withAfterCommit(false), or enqueue(...) which defers and returns the id");
+		}
+		return writeUnique(queue, JobId.mint(), text, options);
+	}
+
+	private boolean deferred(EnqueueOptions options) {
+		boolean afterCommit = (options.afterCommit() != null) ? options.afterCommit() : this.enqueueAfterCommit;
+		return afterCommit && AfterCommitEnqueues.transactionActive();
+	}
+
+	private String serialize(String queue, Object payload) {
+		String text = this.converter.write(payload);
+		long size = text.getBytes(StandardCharsets.UTF_8).length;
+		if (size > this.maxPayloadBytes) {
+			throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
+		}
+		return text;
 	}
 
 	/**
@@ -130,18 +196,18 @@ public class EchoMQTemplate {
 		Keyspace.validateQueueName(queue);
 		Assert.notNull(payloads, "'payloads' must not be null");
 		Assert.notNull(options, "'options' must not be null");
+		UniqueKey unique = options.unique();
+		if (unique != null) {
+			throw new IllegalArgumentException("A unique key ('" + unique.name() + "') names one job: enqueue it with "
+					+ "enqueue or enqueueUnique, not enqueueAll of " + payloads.size() + " to queue '" + queue + "'");
+		}
 		List<String> texts = new ArrayList<>(payloads.size());
 		for (Object payload : payloads) {
 			if (payload == null) {
 				throw new IllegalArgumentException("Payload " + (texts.size() + 1) + " of " + payloads.size()
 						+ " for queue '" + queue + "' must not be null");
 			}
-			String text = this.converter.write(payload);
-			long size = text.getBytes(StandardCharsets.UTF_8).length;
-			if (size > this.maxPayloadBytes) {
-				throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
-			}
-			texts.add(text);
+			texts.add(serialize(queue, payload));
 		}
 		if (texts.isEmpty()) {
 			return List.of();
@@ -150,8 +216,7 @@ public class EchoMQTemplate {
 		for (int i = 0; i < texts.size(); i++) {
 			ids.add(JobId.mint());
 		}
-		boolean afterCommit = (options.afterCommit() != null) ? options.afterCommit() : this.enqueueAfterCommit;
-		if (afterCommit && AfterCommitEnqueues.transactionActive()) {
+		if (deferred(options)) {
 			AfterCommitEnqueues.defer(this, queue, ids, () -> write(queue, ids, texts, options));
 		}
 		else {
@@ -161,14 +226,28 @@ public class EchoMQTemplate {
 	}
 
 	private void write(String queue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
+		intercepted(queue, (fields) -> {
+			this.jobs.enqueueAll(queue, ids, texts, spec(queue, options, fields));
+			return ids;
+		}, (written) -> written);
+	}
+
+	private EnqueueResult writeUnique(String queue, JobId id, String text, EnqueueOptions options) {
+		return intercepted(queue, (fields) -> this.jobs.enqueueUnique(queue, id, text, spec(queue, options, fields)),
+				(result) -> result.duplicate() ? List.of() : List.of(result.id()));
+	}
+
+	private <T> T intercepted(String queue, Function<Map<String, String>, T> writer,
+			Function<T, List<JobId>> written) {
 		int prepared = 0;
+		T result;
 		try {
 			Map<String, String> fields = Map.of();
 			for (EnqueueInterceptor interceptor : this.interceptors) {
 				fields = interceptor.fields(queue, fields);
 				prepared++;
 			}
-			this.jobs.enqueueAll(queue, ids, texts, spec(queue, options, fields));
+			result = writer.apply(fields);
 		}
 		catch (RuntimeException | Error ex) {
 			for (int i = prepared - 1; i >= 0; i--) {
@@ -177,10 +256,12 @@ public class EchoMQTemplate {
 			}
 			throw ex;
 		}
+		List<JobId> ids = written.apply(result);
 		for (int i = prepared - 1; i >= 0; i--) {
 			EnqueueInterceptor interceptor = this.interceptors.get(i);
 			notify(interceptor, () -> interceptor.onEnqueued(queue, ids));
 		}
+		return result;
 	}
 
 	/**
@@ -296,7 +377,10 @@ public class EchoMQTemplate {
 			.withRunAt(options.runAt())
 			.withTimeout(options.timeout())
 			.withFields(fields);
-		return (options.delay() != null) ? spec.withDelay(options.delay()) : spec;
+		if (options.delay() != null) {
+			spec = spec.withDelay(options.delay());
+		}
+		return spec.withUnique(options.unique());
 	}
 
 	/**
@@ -320,7 +404,7 @@ public class EchoMQTemplate {
 		/**
 		 * Called once the jobs are written. What it throws is logged, never rethrown.
 		 * @param queue the queue
-		 * @param ids the new job ids
+		 * @param ids the new job ids (none when a unique enqueue found its key held)
 		 */
 		default void onEnqueued(String queue, List<JobId> ids) {
 		}

@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import io.echomq.core.EnqueueSpec;
+import io.echomq.core.UniqueKey;
+import io.echomq.core.UniqueMode;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Options for one enqueue: delay or run-at, priority, attempt budget, handler timeout and
- * whether to wait for the surrounding transaction's commit. Immutable; each
- * {@code with*} method returns a validated copy.
+ * Options for one enqueue: delay or run-at, priority, attempt budget, handler timeout,
+ * a unique key, and whether to wait for the surrounding transaction's commit. Immutable;
+ * each {@code with*} method returns a validated copy.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -91,6 +93,64 @@ public final class EnqueueOptions {
 	 */
 	public @Nullable Boolean afterCommit() {
 		return this.values.afterCommit;
+	}
+
+	/**
+	 * Return the job's unique key.
+	 * @return the key, or {@code null} for none
+	 */
+	public @Nullable UniqueKey unique() {
+		return this.values.unique;
+	}
+
+	/**
+	 * Return a copy with a unique key held while the job exists
+	 * ({@link UniqueMode#UNTIL_DONE}): until it completes or is dead-lettered, an enqueue
+	 * with the same key in the same queue makes no job and returns this one's id.
+	 * @param key the key, 1 to {@value UniqueKey#MAX_LENGTH} characters of
+	 * {@code [A-Za-z0-9._~@/+=-]}
+	 * @return the copy
+	 * @throws IllegalArgumentException naming the bad key
+	 */
+	public EnqueueOptions withUniqueKey(String key) {
+		return withUnique(UniqueKey.untilDone(key));
+	}
+
+	/**
+	 * Return a copy with a throttle key ({@link UniqueMode#THROTTLE}): for {@code window}
+	 * after this enqueue (server time), an enqueue with the same key makes no job,
+	 * whatever became of this one.
+	 * @param key the key (see {@link #withUniqueKey(String)})
+	 * @param window the window, from 1 ms to {@link UniqueKey#MAX_WINDOW}
+	 * @return the copy
+	 * @throws IllegalArgumentException naming the bad key or window
+	 */
+	public EnqueueOptions withThrottle(String key, Duration window) {
+		return withUnique(UniqueKey.throttle(key, window));
+	}
+
+	/**
+	 * Return a copy with a debounce key ({@link UniqueMode#DEBOUNCE}): the job runs
+	 * {@code delay} after the last enqueue with the key, with the last payload. An
+	 * enqueue while the job waits replaces its payload and pushes its run-at back; once
+	 * it runs, the next enqueue makes a new job. The delay replaces any delay or run-at.
+	 * @param key the key (see {@link #withUniqueKey(String)})
+	 * @param delay the quiet time before the job runs, from 1 ms to
+	 * {@link UniqueKey#MAX_WINDOW}
+	 * @return the copy
+	 * @throws IllegalArgumentException naming the bad key or delay
+	 */
+	public EnqueueOptions withDebounce(String key, Duration delay) {
+		return withUnique(UniqueKey.debounce(key, delay));
+	}
+
+	/**
+	 * Return a copy with a unique key.
+	 * @param unique the key, or {@code null} for none
+	 * @return the copy
+	 */
+	public EnqueueOptions withUnique(@Nullable UniqueKey unique) {
+		return with((values) -> values.unique = unique);
 	}
 
 	/**
@@ -199,6 +259,8 @@ public final class EnqueueOptions {
 
 		@Nullable Boolean afterCommit;
 
+		@Nullable UniqueKey unique;
+
 		Values copy() {
 			Values copy = new Values();
 			copy.delay = this.delay;
@@ -207,12 +269,13 @@ public final class EnqueueOptions {
 			copy.maxAttempts = this.maxAttempts;
 			copy.timeout = this.timeout;
 			copy.afterCommit = this.afterCommit;
+			copy.unique = this.unique;
 			return copy;
 		}
 
 		private List<Object> all() {
 			return Arrays.asList(this.delay, this.runAt, this.priority, this.maxAttempts, this.timeout,
-					this.afterCommit);
+					this.afterCommit, this.unique);
 		}
 
 		@Override
@@ -228,7 +291,7 @@ public final class EnqueueOptions {
 		@Override
 		public String toString() {
 			return "[delay=" + this.delay + ", runAt=" + this.runAt + ", priority=" + this.priority + ", maxAttempts="
-					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + "]";
+					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + ", unique=" + this.unique + "]";
 		}
 
 	}

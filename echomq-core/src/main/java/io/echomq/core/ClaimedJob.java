@@ -49,6 +49,14 @@ public record ClaimedJob(String queue, JobId id, FencingToken token, long attemp
 	}
 
 	/**
+	 * Return the name of the job's unique key, set at enqueue (row field {@code unique}).
+	 * @return the name, or {@code null} when the job has none
+	 */
+	public @Nullable String uniqueKey() {
+		return this.fields.get(EnqueueSpec.UNIQUE_FIELD);
+	}
+
+	/**
 	 * Return whether a failure of this attempt would dead-letter the job.
 	 * @return {@code true} if this is the last attempt
 	 */

@@ -22,6 +22,15 @@ public final class EnqueueSpec {
 	/** Row field of a job's own handler timeout, in milliseconds. */
 	public static final String TIMEOUT_FIELD = "timeout";
 
+	/** Row field naming the job's unique key (see {@link UniqueKey}). */
+	public static final String UNIQUE_FIELD = "unique";
+
+	/** Row field of the unique key's mode ({@link UniqueMode#value()}). */
+	public static final String UNIQUE_MODE_FIELD = "unique_mode";
+
+	/** Row field of a throttle key's window, in milliseconds. */
+	public static final String UNIQUE_TTL_FIELD = "unique_ttl";
+
 	/**
 	 * The latest run-at a job may have: the end of year 9999 (UTC). Every run-at up to it
 	 * is exact in milliseconds in a server's scores and script numbers.
@@ -37,7 +46,7 @@ public final class EnqueueSpec {
 	/** Row fields the engine owns. */
 	public static final java.util.Set<String> RESERVED_FIELDS = java.util.Set.of("state", "attempts", "max_attempts",
 			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "released",
-			TIMEOUT_FIELD, "quarantined_from", "quarantine_reason");
+			TIMEOUT_FIELD, "quarantined_from", "quarantine_reason", UNIQUE_FIELD, UNIQUE_MODE_FIELD, UNIQUE_TTL_FIELD);
 
 	private static final EnqueueSpec DEFAULTS = new EnqueueSpec(new Values());
 
@@ -124,6 +133,14 @@ public final class EnqueueSpec {
 	}
 
 	/**
+	 * Return the job's unique key.
+	 * @return the key, or {@code null} for none
+	 */
+	public @Nullable UniqueKey unique() {
+		return this.values.unique;
+	}
+
+	/**
 	 * Return the extra row fields (such as trace headers).
 	 * @return the fields, never {@code null}
 	 */
@@ -137,11 +154,21 @@ public final class EnqueueSpec {
 	 * @return the fields to write
 	 */
 	public Map<String, String> rowFields() {
-		if (this.values.timeout == null) {
+		if (this.values.timeout == null && this.values.unique == null) {
 			return this.values.fields;
 		}
 		Map<String, String> all = new LinkedHashMap<>(this.values.fields);
-		all.put(TIMEOUT_FIELD, Long.toString(this.values.timeout.toMillis()));
+		if (this.values.timeout != null) {
+			all.put(TIMEOUT_FIELD, Long.toString(this.values.timeout.toMillis()));
+		}
+		UniqueKey unique = this.values.unique;
+		if (unique != null) {
+			all.put(UNIQUE_FIELD, unique.name());
+			all.put(UNIQUE_MODE_FIELD, unique.mode().value());
+			if (unique.mode() == UniqueMode.THROTTLE && unique.window() != null) {
+				all.put(UNIQUE_TTL_FIELD, Long.toString(unique.window().toMillis()));
+			}
+		}
 		return all;
 	}
 
@@ -199,6 +226,20 @@ public final class EnqueueSpec {
 	}
 
 	/**
+	 * Return a copy with a unique key. A debounce key also sets the delay to its window:
+	 * the job runs that long after the last enqueue with the key.
+	 * @param unique the key, or {@code null} for none
+	 * @return the new spec
+	 */
+	public EnqueueSpec withUnique(@Nullable UniqueKey unique) {
+		EnqueueSpec spec = with((values) -> values.unique = unique);
+		if (unique != null && unique.mode() == UniqueMode.DEBOUNCE && unique.window() != null) {
+			return spec.withDelay(unique.window()).withRunAt(null);
+		}
+		return spec;
+	}
+
+	/**
 	 * Return a copy with extra row fields.
 	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS}
 	 * @return the new spec
@@ -251,6 +292,8 @@ public final class EnqueueSpec {
 
 		Map<String, String> fields = Map.of();
 
+		@Nullable UniqueKey unique;
+
 		Values copy() {
 			Values copy = new Values();
 			copy.maxAttempts = this.maxAttempts;
@@ -259,11 +302,13 @@ public final class EnqueueSpec {
 			copy.runAt = this.runAt;
 			copy.timeout = this.timeout;
 			copy.fields = this.fields;
+			copy.unique = this.unique;
 			return copy;
 		}
 
 		private List<Object> all() {
-			return Arrays.asList(this.maxAttempts, this.priority, this.delay, this.runAt, this.timeout, this.fields);
+			return Arrays.asList(this.maxAttempts, this.priority, this.delay, this.runAt, this.timeout, this.fields,
+					this.unique);
 		}
 
 		@Override
@@ -279,7 +324,7 @@ public final class EnqueueSpec {
 		@Override
 		public String toString() {
 			return "[maxAttempts=" + this.maxAttempts + ", priority=" + this.priority + ", delay=" + this.delay
-					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet() + "]";
+					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet() + ", unique=" + this.unique + "]";
 		}
 
 	}

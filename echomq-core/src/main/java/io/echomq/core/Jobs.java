@@ -55,6 +55,10 @@ public class Jobs {
 
 	private static final int PEEK_SLACK = 16;
 
+	private static final int MAX_UNIQUE_ROUNDS = 8;
+
+	private static final String UNIQUE_KEY_REPLY = "UNIQUE_KEY";
+
 	private static final String[] NO_IDS = {};
 
 	private final ScriptExecutor executor;
@@ -159,26 +163,15 @@ public class Jobs {
 		Assert.isTrue(ids.size() == payloads.size(),
 				() -> "one id per payload: " + ids.size() + " ids for " + payloads.size() + " payloads");
 		Assert.notNull(spec, "'spec' must not be null");
-		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
+		if (spec.unique() != null) {
+			throw new IllegalArgumentException("A unique key (" + spec.unique().name()
+					+ ") names one job: enqueue it with enqueueUnique, not enqueueAll of " + payloads.size());
+		}
 		List<ScriptExecutor.Invocation> calls = new ArrayList<>();
 		for (int start = 0; start < payloads.size(); start += ENQUEUE_CHUNK) {
 			List<String> chunk = payloads.subList(start, Math.min(payloads.size(), start + ENQUEUE_CHUNK));
-			List<String> keys = new ArrayList<>(4 + chunk.size());
-			keys.add(pending);
-			keys.add(this.keyspace.queueKey(queue, KeyType.SCHEDULE));
-			keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
-			keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
-			Map<String, String> rowFields = spec.rowFields();
-			List<String> args = new ArrayList<>(5 + 2 * rowFields.size() + 2 * chunk.size());
-			args.add(Integer.toString(spec.maxAttempts()));
-			args.add(Integer.toString(spec.priority()));
-			args.add(Long.toString(spec.delay().toMillis()));
-			args.add((spec.runAt() != null) ? Long.toString(spec.runAt().toEpochMilli()) : "");
-			args.add(Integer.toString(rowFields.size()));
-			rowFields.forEach((name, value) -> {
-				args.add(name);
-				args.add(value);
-			});
+			List<String> keys = enqueueKeys(queue, chunk.size());
+			List<String> args = enqueueArgs(spec, chunk.size());
 			for (int i = 0; i < chunk.size(); i++) {
 				String payload = chunk.get(i);
 				JobId id = ids.get(start + i);
@@ -217,6 +210,96 @@ public class Jobs {
 			throw failure;
 		}
 		throw new PartialEnqueueException(queue, ids.size(), enqueued, unknown, failure);
+	}
+
+	/**
+	 * Enqueue one job with a {@linkplain EnqueueSpec#unique() unique key}, in one script
+	 * that checks the key and writes the job and the key together: exactly one of many
+	 * concurrent enqueues with a free key creates a job, the others find it.
+	 * <ul>
+	 * <li>{@link UniqueMode#UNTIL_DONE}: a held key answers {@code DUPLICATE} with its
+	 * holder, as long as the holder is pending, scheduled or active.</li>
+	 * <li>{@link UniqueMode#THROTTLE}: a key (alive for its window, server time) answers
+	 * {@code DUPLICATE}, whatever became of its job.</li>
+	 * <li>{@link UniqueMode#DEBOUNCE}: a waiting holder takes the payload and runs the
+	 * window from now ({@code DEBOUNCED}); a running holder leaves the key to a new job.</li>
+	 * </ul>
+	 * A key held by a job that is gone (a leak the audit reports) is taken over. When the
+	 * key is held, the script needs its holder's row declared; it says so and this method
+	 * calls again with it (two round trips for a duplicate, one otherwise).
+	 * @param queue the queue
+	 * @param id the new job's id, minted by the caller
+	 * @param payload the payload text
+	 * @param spec how to enqueue it, with a unique key
+	 * @return the job that holds the key and whether it is the new one
+	 * @throws IllegalStateException if the key changed hands on each of several calls
+	 */
+	public EnqueueResult enqueueUnique(String queue, JobId id, String payload, EnqueueSpec spec) {
+		Assert.notNull(id, "'id' must not be null");
+		Assert.notNull(payload, "'payload' must not be null");
+		Assert.notNull(spec, "'spec' must not be null");
+		UniqueKey unique = spec.unique();
+		Assert.notNull(unique, "'spec' must have a unique key");
+		String uniqueKey = this.keyspace.uniqueKey(queue, unique.name());
+		String holder = null;
+		for (int round = 0; round < MAX_UNIQUE_ROUNDS; round++) {
+			List<String> keys = enqueueKeys(queue, 1);
+			keys.add(this.keyspace.jobKey(queue, id));
+			keys.add(uniqueKey);
+			if (holder != null) {
+				keys.add(this.keyspace.jobKeyPrefix(queue) + holder);
+			}
+			List<String> args = enqueueArgs(spec, 1);
+			args.add(id.toString());
+			args.add(payload);
+			List<Object> reply = this.executor.execute(this.scripts.enqueue, keys, args);
+			learnClock(reply);
+			String outcome = Replies.string(reply.get(3));
+			String standing = Replies.string(reply.get(4));
+			switch (outcome) {
+				case "created":
+					return new EnqueueResult(id, EnqueueResult.Outcome.CREATED);
+				case "duplicate":
+					return new EnqueueResult(JobId.parse(standing), EnqueueResult.Outcome.DUPLICATE);
+				case "debounced":
+					return new EnqueueResult(JobId.parse(standing), EnqueueResult.Outcome.DEBOUNCED);
+				case "held":
+					if (!JobId.isValid(standing)) {
+						throw new IllegalStateException("Unique key " + uniqueKey + " holds '" + standing
+								+ "', which is not a JOB id; nothing was written (the audit reports the key)");
+					}
+					holder = standing;
+					break;
+				default:
+					throw new IllegalStateException("Unexpected enqueue outcome '" + outcome + "'");
+			}
+		}
+		throw new IllegalStateException("Unique key " + uniqueKey + " changed hands on each of " + MAX_UNIQUE_ROUNDS
+				+ " tries; nothing was written");
+	}
+
+	private List<String> enqueueKeys(String queue, int jobs) {
+		List<String> keys = new ArrayList<>(6 + jobs);
+		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
+		keys.add(this.keyspace.queueKey(queue, KeyType.SCHEDULE));
+		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
+		return keys;
+	}
+
+	private static List<String> enqueueArgs(EnqueueSpec spec, int jobs) {
+		Map<String, String> rowFields = spec.rowFields();
+		List<String> args = new ArrayList<>(5 + 2 * rowFields.size() + 2 * jobs);
+		args.add(Integer.toString(spec.maxAttempts()));
+		args.add(Integer.toString(spec.priority()));
+		args.add(Long.toString(spec.delay().toMillis()));
+		args.add((spec.runAt() != null) ? Long.toString(spec.runAt().toEpochMilli()) : "");
+		args.add(Integer.toString(rowFields.size()));
+		rowFields.forEach((name, value) -> {
+			args.add(name);
+			args.add(value);
+		});
+		return args;
 	}
 
 	/**
@@ -308,11 +391,45 @@ public class Jobs {
 	 * @return applied, or stale if the caller's lease was lost
 	 */
 	public TransitionResult complete(String queue, JobId id, FencingToken token) {
-		List<Object> reply = this.executor.execute(this.scripts.complete,
-				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
-						this.keyspace.queueKey(queue, KeyType.METRICS)),
-				List.of(id.toString(), argument(token)));
+		return complete(queue, id, token, null);
+	}
+
+	/**
+	 * Complete a job whose unique key the caller knows ({@link ClaimedJob#uniqueKey()}),
+	 * declaring it up front: one round trip where {@link #complete(String, JobId,
+	 * FencingToken)} needs two for a job with a unique key.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token its claim returned
+	 * @param uniqueKey the name of the job's unique key, or {@code null}
+	 * @return applied, or stale if the caller's lease was lost
+	 */
+	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey) {
+		List<String> keys = new ArrayList<>(4);
+		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
+		keys.add(this.keyspace.jobKey(queue, id));
+		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		if (uniqueKey != null) {
+			keys.add(this.keyspace.uniqueKeyPrefix(queue) + uniqueKey);
+		}
+		List<Object> reply = withUniqueKey(queue, this.scripts.complete, keys, List.of(id.toString(), argument(token)));
 		return Replies.fenced(reply);
+	}
+
+	/**
+	 * Complete several jobs of a queue that hold no unique key; see
+	 * {@link #completeAll(String, List, List, List)}.
+	 * @param queue the queue
+	 * @param ids the job ids
+	 * @param tokens the fencing token of each id, in the same order
+	 * @return per id, in order: applied or stale, or {@code null} when not known to be recorded
+	 */
+	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens) {
+		List<@Nullable String> none = new ArrayList<>(ids.size());
+		for (int i = 0; i < ids.size(); i++) {
+			none.add(null);
+		}
+		return completeAll(queue, ids, tokens, none);
 	}
 
 	/**
@@ -321,15 +438,19 @@ public class Jobs {
 	 * @param queue the queue
 	 * @param ids the job ids
 	 * @param tokens the fencing token of each id, in the same order
+	 * @param uniqueKeys the unique key name of each id ({@link ClaimedJob#uniqueKey()}),
+	 * or {@code null} for none, in the same order
 	 * @return per id, in order: applied or stale like {@link #complete}, or {@code null}
 	 * when it is not known to be recorded (no reply, an error reply, or not sent because
 	 * an earlier call of the batch failed); a caller sends those again one by one
 	 */
-	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens) {
+	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<@Nullable String> uniqueKeys) {
 		Assert.notNull(ids, "'ids' must not be null");
 		Assert.notNull(tokens, "'tokens' must not be null");
-		Assert.isTrue(ids.size() == tokens.size(),
-				() -> "one token per id: " + tokens.size() + " tokens for " + ids.size() + " ids");
+		Assert.isTrue(ids.size() == tokens.size() && ids.size() == uniqueKeys.size(),
+				() -> "one token and unique key per id: " + tokens.size() + " tokens and " + uniqueKeys.size()
+						+ " unique keys for " + ids.size() + " ids");
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		String metrics = this.keyspace.queueKey(queue, KeyType.METRICS);
 		String rows = this.keyspace.jobKeyPrefix(queue);
@@ -337,15 +458,50 @@ public class Jobs {
 		for (int i = 0; i < ids.size(); i++) {
 			JobId id = ids.get(i);
 			Assert.notNull(id, "ids must not contain null");
-			calls.add(new ScriptExecutor.Invocation(List.of(active, rows + id, metrics),
-					List.of(id.toString(), argument(tokens.get(i)))));
+			String uniqueKey = uniqueKeys.get(i);
+			List<String> keys = (uniqueKey != null)
+					? List.of(active, rows + id, metrics, this.keyspace.uniqueKeyPrefix(queue) + uniqueKey)
+					: List.of(active, rows + id, metrics);
+			calls.add(new ScriptExecutor.Invocation(keys, List.of(id.toString(), argument(tokens.get(i)))));
 		}
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.complete, calls);
 		List<@Nullable TransitionResult> results = new ArrayList<>(outcomes.size());
 		for (ScriptExecutor.Outcome outcome : outcomes) {
-			results.add((outcome.status() == ScriptExecutor.Status.APPLIED) ? Replies.fenced(outcome.reply()) : null);
+			// a row naming a unique key the claim did not report asks for it: sent again one by one
+			boolean applied = outcome.status() == ScriptExecutor.Status.APPLIED
+					&& uniqueKeyNeeded(outcome.reply()) == null;
+			results.add(applied ? Replies.fenced(outcome.reply()) : null);
 		}
 		return results;
+	}
+
+	/**
+	 * Run a fenced transition that may release a unique key: first with none declared;
+	 * when the script answers that the row names one (nothing was written), again with
+	 * that key declared. Jobs without a unique key pay nothing.
+	 */
+	private List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args) {
+		List<Object> reply = this.executor.execute(script, keys, args);
+		String name = uniqueKeyNeeded(reply);
+		if (name == null) {
+			return reply;
+		}
+		List<String> declared = new ArrayList<>(keys);
+		declared.add(this.keyspace.uniqueKeyPrefix(queue) + name);
+		reply = this.executor.execute(script, declared, args);
+		if (uniqueKeyNeeded(reply) != null) {
+			throw new IllegalStateException(script.name() + " asked for unique key '" + name
+					+ "' again although it was declared; nothing was written");
+		}
+		return reply;
+	}
+
+	private static @Nullable String uniqueKeyNeeded(List<Object> reply) {
+		if (reply.size() == 3 && reply.get(0) instanceof Long flag && flag == 0
+				&& UNIQUE_KEY_REPLY.equals(Replies.string(reply.get(1)))) {
+			return Replies.string(reply.get(2));
+		}
+		return null;
 	}
 
 	/**
@@ -396,7 +552,7 @@ public class Jobs {
 	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff,
 			boolean dead, boolean snooze) {
 		Assert.notNull(error, "'error' must not be null");
-		List<Object> reply = this.executor.execute(this.scripts.retry,
+		List<Object> reply = withUniqueKey(queue, this.scripts.retry,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
 						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
@@ -477,6 +633,14 @@ public class Jobs {
 				dead += gone;
 				Map<String, String> reasons = Replies.reasons(reply.get(3));
 				this.suspects.addAll(queue, JobState.ACTIVE, reasons.keySet());
+				Map<String, String> needed = Replies.reasons(reply.get(4));
+				if (!needed.isEmpty()) {
+					int[] moved = reapDeclaring(queue, fixed, needed);
+					back += moved[0];
+					gone += moved[1];
+					requeued += moved[0];
+					dead += moved[1];
+				}
 				passed += reasons.size();
 				drained = back + gone + reasons.size() == due.ids().length;
 			}
@@ -487,6 +651,25 @@ public class Jobs {
 			offset += passed;
 		}
 		return new ReapResult(requeued, dead, skipped);
+	}
+
+	/**
+	 * Reap again the candidates whose death releases a unique key, with those keys
+	 * declared.
+	 * @return reaped to pending, reaped to dead
+	 */
+	private int[] reapDeclaring(String queue, List<String> fixed, Map<String, String> needed) {
+		String[] ids = needed.keySet().toArray(NO_IDS);
+		List<String> keys = withRows(queue, fixed, ids);
+		String prefix = this.keyspace.uniqueKeyPrefix(queue);
+		new LinkedHashSet<>(needed.values()).forEach((name) -> keys.add(prefix + name));
+		List<Object> reply = this.executor.execute(this.scripts.reap, keys, List.of(ids));
+		Map<String, String> reasons = Replies.reasons(reply.get(3));
+		this.suspects.addAll(queue, JobState.ACTIVE, reasons.keySet());
+		if (!Replies.reasons(reply.get(4)).isEmpty()) {
+			throw new IllegalStateException("reap asked again for unique keys it was given: " + needed);
+		}
+		return new int[] { (int) Replies.number(reply.get(1)), (int) Replies.number(reply.get(2)) };
 	}
 
 	/**

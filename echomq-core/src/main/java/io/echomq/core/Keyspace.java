@@ -26,6 +26,8 @@ public record Keyspace(String prefix) {
 
 	private static final String JOB = "job:";
 
+	private static final String UNIQUE = "unique:";
+
 	/**
 	 * Create a keyspace, validating the prefix.
 	 * @param prefix the key prefix
@@ -95,6 +97,27 @@ public record Keyspace(String prefix) {
 	 */
 	public String scheduleQueuesKey() {
 		return this.prefix + ":schedule-queues";
+	}
+
+	/**
+	 * Build the key of a unique key name: a string holding the id of the job that holds
+	 * it.
+	 * @param queue the queue name
+	 * @param name the unique key name
+	 * @return the key, e.g. {@code emq:{mail}:unique:invoice-42}
+	 * @throws IllegalArgumentException if the name is not valid (see {@link UniqueKey})
+	 */
+	public String uniqueKey(String queue, String name) {
+		return base(queue) + UNIQUE + UniqueKey.validateName(name);
+	}
+
+	/**
+	 * Return the prefix shared by every unique key of a queue, for scans.
+	 * @param queue the queue name
+	 * @return the prefix, e.g. {@code emq:{mail}:unique:}
+	 */
+	public String uniqueKeyPrefix(String queue) {
+		return base(queue) + UNIQUE;
 	}
 
 	/**

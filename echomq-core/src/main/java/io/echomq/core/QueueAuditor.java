@@ -38,6 +38,12 @@ import org.springframework.util.Assert;
  * Members of the quarantine location are counted, not reported: they were set aside on
  * purpose.
  * <p>
+ * Unique keys ({@code emq:{q}:unique:<name>}) are checked against their jobs: each must
+ * be a string holding a JOB id; one without a TTL (until done, debounce) must point at a
+ * job that is pending, scheduled or active and whose row names that key, since the
+ * scripts that finish a job release its key. A throttle key (with a TTL) may outlive its
+ * job until it expires.
+ * <p>
  * The audit never blocks the server for long: it reads each location in pages of
  * {@value #PAGE} members ({@code ZRANGE} by rank), the page's rows with one pipelined
  * {@code HMGET} each, the row keys with {@code SCAN} ({@code COUNT} {@value #SCAN_COUNT})
@@ -69,6 +75,8 @@ public class QueueAuditor {
 	public static final int MAX_LISTED = 1_000;
 
 	private static final long TIMEOUT_SECONDS = 60;
+
+	private static final Set<String> HOLDING = Set.of("pending", "schedule", "active");
 
 	private static final byte[][] ROW_FIELDS = RowSchema.FIELDS.stream()
 		.map((field) -> field.getBytes(StandardCharsets.UTF_8))
@@ -122,6 +130,7 @@ public class QueueAuditor {
 			}
 		}
 		rows += auditRows(queue, prefix, findings);
+		auditUniqueKeys(queue, prefix, findings);
 		return new AuditReport(queue, counts, rows, findings.listed, findings.count);
 	}
 
@@ -317,6 +326,94 @@ public class QueueAuditor {
 			findings.add("row of " + id + " is in no location (orphan row)");
 		}
 		return orphans.size();
+	}
+
+	/**
+	 * Scan the queue's unique keys and check each against the job it names.
+	 */
+	private void auditUniqueKeys(String queue, String rowPrefix, Findings findings) {
+		String prefix = this.jobs.keyspace().uniqueKeyPrefix(queue);
+		List<String> batch = new ArrayList<>(SCAN_COUNT);
+		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(prefix) + "*").count(SCAN_COUNT).build();
+		this.template.execute((RedisCallback<Void>) (connection) -> {
+			try (Cursor<byte[]> cursor = scan(connection, prefix, options)) {
+				while (cursor.hasNext()) {
+					batch.add(new String(cursor.next(), StandardCharsets.UTF_8));
+					if (batch.size() == SCAN_COUNT) {
+						checkUniqueKeys(rowPrefix, prefix, batch, findings);
+						batch.clear();
+					}
+				}
+			}
+			return null;
+		});
+		checkUniqueKeys(rowPrefix, prefix, batch, findings);
+	}
+
+	private void checkUniqueKeys(String rowPrefix, String prefix, List<String> keys, Findings findings) {
+		if (keys.isEmpty()) {
+			return;
+		}
+		List<@Nullable Object> replies = async((commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(keys.size() * 2);
+			for (String key : keys) {
+				futures.add(commands.get(bytes(key)));
+				futures.add(commands.pttl(bytes(key)));
+			}
+			return futures;
+		});
+		List<String[]> held = new ArrayList<>();
+		for (int i = 0; i < keys.size(); i++) {
+			String key = keys.get(i);
+			Object value = replies.get(2 * i);
+			if (value instanceof Failed) {
+				findings.add("unique key " + key + " is not a string");
+				continue;
+			}
+			String id = (value instanceof byte[] text) ? new String(text, StandardCharsets.UTF_8) : null;
+			if (id == null) {
+				continue;
+			}
+			if (!JobId.isValid(id)) {
+				findings.add("unique key " + key + " holds '" + id + "', not a JOB id");
+				continue;
+			}
+			boolean expires = replies.get(2 * i + 1) instanceof Long ttl && ttl >= 0;
+			if (!expires) {
+				held.add(new String[] { key, id });
+			}
+		}
+		List<@Nullable Object> rows = async((commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(held.size());
+			for (String[] entry : held) {
+				futures.add(commands.hmget(bytes(rowPrefix + entry[1]), bytes("state"),
+						bytes(EnqueueSpec.UNIQUE_FIELD)));
+			}
+			return futures;
+		});
+		for (int i = 0; i < held.size(); i++) {
+			String key = held.get(i)[0];
+			String id = held.get(i)[1];
+			String name = key.substring(prefix.length());
+			Object result = rows.get(i);
+			if (result instanceof Failed) {
+				findings.add("unique key " + key + " points at " + id + ", whose row is not a hash");
+				continue;
+			}
+			List<@Nullable String> fields = values(result);
+			String state = fields.get(0);
+			if (state == null) {
+				findings.add("unique key " + key + " points at " + id + ", which has no row (leaked key)");
+			}
+			else if (!name.equals(fields.get(1))) {
+				findings.add("unique key " + key + " points at " + id + ", whose row does not name it (unique="
+						+ fields.get(1) + ")");
+			}
+			else if (!HOLDING.contains(state)) {
+				findings.add("unique key " + key + " points at " + id + ", which is " + state
+						+ " (its key should have been released)");
+			}
+		}
 	}
 
 	private void findOrphans(String queue, List<String> ids, Set<String> orphans) {

@@ -101,13 +101,15 @@ final class CompletionBatcher implements Runnable {
 	private void send(List<Pending> batch) {
 		List<JobId> ids = new ArrayList<>(batch.size());
 		List<FencingToken> tokens = new ArrayList<>(batch.size());
+		List<@Nullable String> uniqueKeys = new ArrayList<>(batch.size());
 		for (Pending pending : batch) {
 			ids.add(pending.job().id());
 			tokens.add(pending.job().job().token());
+			uniqueKeys.add(pending.job().job().uniqueKey());
 		}
 		List<@Nullable TransitionResult> results = null;
 		try {
-			results = this.container.jobs().completeAll(this.container.getQueue(), ids, tokens);
+			results = this.container.jobs().completeAll(this.container.getQueue(), ids, tokens, uniqueKeys);
 		}
 		catch (Throwable ex) {
 			logger.debug(ex, () -> "Batch of " + batch.size() + " completions failed; sending them one by one");

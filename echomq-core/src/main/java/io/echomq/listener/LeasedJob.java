@@ -180,7 +180,7 @@ final class LeasedJob implements JobContext {
 		if (!settle()) {
 			return;
 		}
-		recordCompletion(send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()), false), took);
+		recordCompletion(send("completion", () -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
 	}
 
 	/**
@@ -199,7 +199,7 @@ final class LeasedJob implements JobContext {
 		if (batcher.add(this, took)) {
 			return true;
 		}
-		recordCompletion(send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()), false), took);
+		recordCompletion(send("completion", () -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
 		return false;
 	}
 
@@ -211,7 +211,7 @@ final class LeasedJob implements JobContext {
 	 */
 	void completed(@Nullable TransitionResult result, Duration took) {
 		Sent sent = (result != null) ? new Sent(result, false)
-				: send("completion", () -> this.jobs.complete(queue(), id(), this.job.token()), true);
+				: send("completion", () -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
 		recordCompletion(sent, took);
 	}
 

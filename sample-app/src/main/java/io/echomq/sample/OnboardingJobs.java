@@ -42,6 +42,11 @@ public class OnboardingJobs {
 		this.mailer.send(email.email(), "Three tips for your first week");
 	}
 
+	@EchoJob(queue = SignupService.DIGEST_QUEUE)
+	public void notifyTeam(String firstName) {
+		this.mailer.send("team@example.com", "New sign-ups, starting with " + firstName);
+	}
+
 	/**
 	 * Talks to a flaky CRM: fails at the configured rate, so some jobs are retried with
 	 * backoff and a few run out of attempts and are dead-lettered.

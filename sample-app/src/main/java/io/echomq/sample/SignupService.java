@@ -11,7 +11,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * Registers users and hands the slow work to EchoMQ: a welcome email now, a CRM sync,
- * and a tips email a little later.
+ * a tips email a little later, and a note to the team, at most one per window however
+ * many sign-ups come in (a throttled unique job).
  *
  * @author EchoMQ
  */
@@ -24,13 +25,20 @@ public class SignupService {
 
 	static final String TIPS_QUEUE = "onboarding-tips";
 
+	static final String DIGEST_QUEUE = "team-digest";
+
+	static final String DIGEST_KEY = "new-signups";
+
 	private final EchoMQTemplate echoMq;
 
 	private final Duration tipsDelay;
 
+	private final EnqueueOptions digest;
+
 	public SignupService(EchoMQTemplate echoMq, SampleProperties properties) {
 		this.echoMq = echoMq;
 		this.tipsDelay = properties.tipsDelay();
+		this.digest = EnqueueOptions.defaults().withThrottle(DIGEST_KEY, properties.digestWindow());
 	}
 
 	public List<JobId> signUp(Signup signup) {
@@ -38,6 +46,8 @@ public class SignupService {
 		JobId crm = this.echoMq.enqueue(CRM_QUEUE, new CrmContact(signup.email(), signup.name()));
 		JobId tips = this.echoMq.enqueue(TIPS_QUEUE, new WelcomeEmail(signup.email(), signup.name()),
 				EnqueueOptions.delayed(this.tipsDelay));
+		// the first sign-up of a window makes the job; the others find it (result.duplicate())
+		this.echoMq.enqueueUnique(DIGEST_QUEUE, signup.name(), this.digest);
 		return List.of(welcome, crm, tips);
 	}
 

@@ -9,6 +9,8 @@
 -- KEYS[3]     emq:{q}:metrics   HASH, field 'enqueued'
 -- KEYS[4]     emq:{q}:wake      LIST of wake-up tokens
 -- KEYS[5..]   emq:{q}:job:<id>  HASH, one row per job, in ARGV order
+-- [unique]    when the extra fields name a unique key (unique.lua; then exactly one job):
+--             KEYS[6] emq:{q}:unique:<name> STRING, KEYS[7] (optional) the row of its holder
 -- ARGV[1]     max_attempts (>= 1)
 -- ARGV[2]     priority (integer, higher runs sooner)
 -- ARGV[3]     delay in ms from server time (>= 0)
@@ -16,13 +18,16 @@
 -- ARGV[5]     E, the number of extra row field pairs
 -- ARGV[6..5+2E]  extra field, value pairs (e.g. trace headers)
 -- then        id, payload per job
--- returns     {now, state, count}; errors (nothing written): EMQARG a malformed argument,
---             EMQDUP a row already exists, EMQKEYTYPE a location is not a sorted set
+-- returns     {now, state, count}; [unique] {now, state, count, outcome, id}: outcome 'created' (id the
+--             new job), 'duplicate', 'debounced' or 'held' (count 0; see unique.lua); errors (nothing
+--             written): EMQARG a malformed argument, EMQDUP a row already exists, EMQKEYTYPE a
+--             location is not a sorted set (or a unique key not a string)
 --- @include "clock"
 --- @include "int"
 --- @include "keys"
 --- @include "wake"
 --- @include "admit"
+--- @include "unique"
 
 -- validate
 local max_attempts = arg_int(1, 1)
@@ -35,7 +40,10 @@ end
 local extras = arg_int(5, 0)
 local first = 6 + 2 * extras
 local count = (#ARGV - first + 1) / 2
-if count < 1 or count ~= math.floor(count) or #KEYS ~= 4 + count then
+-- [unique]
+local unique = unique_arg(6, extras, count, KEYS[1], 5 + count)
+local unique_keys = unique and (unique.holder_row and 2 or 1) or 0
+if count < 1 or count ~= math.floor(count) or #KEYS ~= 4 + count + unique_keys then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe '
     .. extras .. ' extra fields and one row key, id and payload per job')
 end
@@ -51,6 +59,13 @@ local run_at = run_at_arg or (now + delay)
 local state = 'pending'
 if run_at > now then
   state = 'schedule'
+end
+-- [unique] a held key answers here: nothing below is written
+if unique then
+  local held = unique_held(unique, now, run_at, KEYS[1], KEYS[2], ARGV[first + 1])
+  if held then
+    return held
+  end
 end
 require_zset((state == 'pending') and KEYS[1] or KEYS[2])
 local counted = counter_ok(KEYS[3], 'enqueued')
@@ -70,4 +85,9 @@ if counted then
   redis.call('HINCRBY', KEYS[3], 'enqueued', count)
 end
 wake(KEYS[4], wakeable)
+-- [unique]
+if unique then
+  unique_take(unique, ARGV[first])
+  return {now, state, count, 'created', ARGV[first]}
+end
 return {now, state, count}

@@ -12,22 +12,28 @@
 -- KEYS[4]     emq:{q}:metrics  HASH, fields 'reaped', 'dead'
 -- KEYS[5]     emq:{q}:wake     LIST
 -- KEYS[6..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
+-- then        [unique] emq:{q}:unique:<name> STRING, optional: keys the rows name, released on dead
 -- ARGV[1..]   candidate ids (the lowest-scored members of active)
--- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}}
+-- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}, {id, name, ...}}: the
+--             last list [unique] holds the candidates left in active because they would die and their
+--             row names a unique key that was not declared (unique.lua)
 --- @include "clock"
 --- @include "int"
 --- @include "row"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "unique"
 
 -- validate
-if #KEYS ~= 5 + #ARGV then
+if #KEYS < 5 + #ARGV then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 5))
 end
 local now = now_ms()
 local moves = {}
 local skipped = {}
+local unique_declared_keys = unique_declared(6 + #ARGV)
+local unique_needed = {}
 local seen = {}
 for i = 1, #ARGV do
   local id = ARGV[i]
@@ -38,7 +44,17 @@ for i = 1, #ARGV do
     if f then
       -- compute
       local to_dead = int(f[2]) - (int(f[4]) or 0) >= int(f[3])
-      moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2]}
+      -- [unique]
+      local unique, unique_name = nil, nil
+      if to_dead then
+        unique, unique_name = unique_releasable(KEYS[5 + i], id, unique_declared_keys)
+      end
+      if unique == false then
+        unique_needed[#unique_needed + 1] = id
+        unique_needed[#unique_needed + 1] = unique_name
+      else
+        moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], unique}
+      end
     else
       skipped[#skipped + 1] = id
       skipped[#skipped + 1] = problem
@@ -72,6 +88,7 @@ for _, move in ipairs(moves) do
   if move[2] then
     redis.call('ZADD', KEYS[3], now, id)
     redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
+    unique_release(move[5])
   else
     to_pending(KEYS[2], row, id, move[3], now)
   end
@@ -85,4 +102,4 @@ end
 if dead > 0 and count_dead then
   redis.call('HINCRBY', KEYS[4], 'dead', dead)
 end
-return {now, reaped, dead, skipped}
+return {now, reaped, dead, skipped, unique_needed}

@@ -16,6 +16,7 @@
 -- KEYS[5]  emq:{q}:job:<id> HASH
 -- KEYS[6]  emq:{q}:metrics  HASH, fields 'retried', 'dead'
 -- KEYS[7]  emq:{q}:wake     LIST
+-- KEYS[8]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released on dead
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  error text
@@ -23,13 +24,15 @@
 -- ARGV[5]  '1' to dead-letter now, else '0'
 -- ARGV[6]  '1' to snooze (the attempt does not count; ARGV[5] must be '0'), else '0'
 -- returns  {1, state, at} applied (at = run-at or time of death), or {0, code, detail} stale (a code
---          of fence.lua)
+--          of fence.lua); [unique] {0, 'UNIQUE_KEY', name} (nothing written) when the job dies and its
+--          row names a key not declared
 --- @include "clock"
 --- @include "int"
 --- @include "fence"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "unique"
 
 -- validate
 local id = ARGV[1]
@@ -59,6 +62,14 @@ local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retrie
 require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
 local counted = counter_ok(KEYS[6], counter)
 local wakeable = (state == 'pending') and wake_ok(KEYS[7])
+-- [unique]
+local unique, unique_name = nil, nil
+if state == 'dead' then
+  unique, unique_name = unique_releasable(KEYS[5], id, unique_declared(8))
+  if unique == false then
+    return {0, 'UNIQUE_KEY', unique_name}
+  end
+end
 
 -- write
 redis.call('ZREM', KEYS[1], id)
@@ -71,6 +82,7 @@ end
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
+  unique_release(unique)
   return {1, 'dead', now}
 end
 if state == 'pending' then

@@ -1,0 +1,149 @@
+package io.echomq;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.echomq.core.EnqueueResult;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.core.Keyspace;
+import io.echomq.core.ScriptExecutor;
+import io.echomq.support.JacksonPayloadConverter;
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Unique enqueues through {@link EchoMQTemplate} on a real server.
+ *
+ * @author EchoMQ
+ */
+class EchoMQTemplateUniqueTests {
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private StringRedisTemplate redis;
+
+	private EchoMQTemplate template;
+
+	private final List<String> heard = new ArrayList<>();
+
+	private String queue;
+
+	@BeforeEach
+	void setUp() {
+		TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
+		this.connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(server.host(), server.port()));
+		this.connectionFactory.afterPropertiesSet();
+		this.connectionFactory.start();
+		this.redis = new StringRedisTemplate(this.connectionFactory);
+		Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
+		EchoMQTemplate.EnqueueInterceptor interceptor = new EchoMQTemplate.EnqueueInterceptor() {
+
+			@Override
+			public Map<String, String> fields(String queue, Map<String, String> fields) {
+				return Map.of("origin", "test");
+			}
+
+			@Override
+			public void onEnqueued(String queue, List<JobId> ids) {
+				EchoMQTemplateUniqueTests.this.heard.add("enqueued " + ids.size());
+			}
+
+		};
+		this.template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
+				(queue) -> 4, List.of(interceptor));
+		this.queue = "t-" + UUID.randomUUID().toString().substring(0, 8);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void enqueueUniqueShouldSayWhetherItMadeAJob() {
+		EnqueueOptions options = EnqueueOptions.defaults().withUniqueKey("order-1");
+		EnqueueResult first = this.template.enqueueUnique(this.queue, Map.of("order", 1), options);
+		EnqueueResult second = this.template.enqueueUnique(this.queue, Map.of("order", 2), options);
+		assertThat(first.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
+		assertThat(second.outcome()).isEqualTo(EnqueueResult.Outcome.DUPLICATE);
+		assertThat(second.id()).isEqualTo(first.id());
+		assertThat(this.template.enqueue(this.queue, "third", options)).isEqualTo(first.id());
+		assertThat(this.redis.<String, String>opsForHash().entries(Keyspace.defaults().jobKey(this.queue, first.id())))
+			.containsEntry("payload", "{\"order\":1}")
+			.containsEntry("origin", "test")
+			.containsEntry("max_attempts", "4");
+		assertThat(this.heard).containsExactly("enqueued 1", "enqueued 0", "enqueued 0");
+	}
+
+	@Test
+	void debounceThroughTheTemplateShouldKeepTheLastPayload() {
+		EnqueueOptions options = EnqueueOptions.defaults().withDebounce("search-index", Duration.ofMinutes(1));
+		JobId id = this.template.enqueue(this.queue, "v1", options);
+		EnqueueResult last = this.template.enqueueUnique(this.queue, "v2", options);
+		assertThat(last.outcome()).isEqualTo(EnqueueResult.Outcome.DEBOUNCED);
+		assertThat(last.id()).isEqualTo(id);
+		assertThat(this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, id), "payload"))
+			.isEqualTo("\"v2\"");
+	}
+
+	@Test
+	void badUniqueOptionsShouldBeRefusedNamingTheValue() {
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().withUniqueKey("tenant:7"))
+			.withMessageContaining("'tenant:7'");
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().withUniqueKey("{q}"))
+			.withMessageContaining("'{q}'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> EnqueueOptions.defaults().withThrottle("t", Duration.ofMillis(-5)))
+			.withMessageContaining("PT-0.005S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> EnqueueOptions.defaults().withDebounce("t", Duration.ZERO))
+			.withMessageContaining("PT0S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.template.enqueueUnique(this.queue, "x", EnqueueOptions.defaults()))
+			.withMessageContaining("unique key");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.template.enqueueAll(this.queue, List.of("a", "b"),
+					EnqueueOptions.defaults().withUniqueKey("k")))
+			.withMessageContaining("'k'");
+		assertThat(this.redis.hasKey(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING))).isFalse();
+		assertThat(this.redis.keys("emq:{" + this.queue + "}:*")).isEmpty();
+	}
+
+	@Test
+	void enqueueUniqueShouldRefuseToBeDeferredToACommit() {
+		TransactionSynchronizationManager.initSynchronization();
+		TransactionSynchronizationManager.setActualTransactionActive(true);
+		try {
+			EnqueueOptions options = EnqueueOptions.defaults().withUniqueKey("k");
+			assertThatIllegalStateException().isThrownBy(() -> this.template.enqueueUnique(this.queue, "x", options))
+				.withMessageContaining("withAfterCommit(false)");
+			EnqueueResult now = this.template.enqueueUnique(this.queue, "x", options.withAfterCommit(false));
+			assertThat(now.duplicate()).isFalse();
+		}
+		finally {
+			TransactionSynchronizationManager.setActualTransactionActive(false);
+			TransactionSynchronizationManager.clearSynchronization();
+		}
+	}
+
+}
