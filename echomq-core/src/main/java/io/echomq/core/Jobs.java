@@ -51,6 +51,8 @@ public class Jobs {
 	private static final JobState[] SOURCES = { JobState.PENDING, JobState.ACTIVE, JobState.SCHEDULE,
 			JobState.DEAD };
 
+	private static final JobState[] HISTORY = { JobState.COMPLETED, JobState.DEAD };
+
 	private static final long DUE_TOLERANCE_MS = 2_000;
 
 	private static final int PEEK_SLACK = 16;
@@ -68,6 +70,12 @@ public class Jobs {
 	private final Map<String, Page> hints = new ConcurrentHashMap<>();
 
 	private final Suspects suspects = new Suspects();
+
+	private final Map<String, Retention> completedRetention = new ConcurrentHashMap<>();
+
+	private final Map<String, Retention> deadRetention = new ConcurrentHashMap<>();
+
+	private final Map<String, String[]> trimHints = new ConcurrentHashMap<>();
 
 	private volatile long clockOffset;
 
@@ -301,18 +309,137 @@ public class Jobs {
 	}
 
 	/**
-	 * Complete a job: active to done, the row retired.
+	 * Set how much history a queue keeps: its completed jobs (none by default, so a
+	 * completed job's row is retired at once) and its dead jobs
+	 * ({@link Retention#DEAD_DEFAULT} by default). Every node completing jobs of a queue
+	 * should be given the same bounds.
+	 * @param queue the queue
+	 * @param completed bounds of the completed location, {@link Retention#NONE} to keep
+	 * none
+	 * @param dead bounds of the dead location, {@link Retention#NONE} to keep every dead
+	 * job
+	 */
+	public void retain(String queue, Retention completed, Retention dead) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(completed, "'completed' must not be null");
+		Assert.notNull(dead, "'dead' must not be null");
+		this.completedRetention.put(queue, completed);
+		this.deadRetention.put(queue, dead);
+	}
+
+	/**
+	 * Return the bounds of a queue's history in a location.
+	 * @param queue the queue
+	 * @param location {@link JobState#COMPLETED} or {@link JobState#DEAD}
+	 * @return the bounds
+	 */
+	public Retention retention(String queue, JobState location) {
+		Assert.isTrue(location == JobState.COMPLETED || location == JobState.DEAD,
+				() -> "only completed and dead keep history, not " + location.value());
+		return (location == JobState.COMPLETED) ? this.completedRetention.getOrDefault(queue, Retention.NONE)
+				: this.deadRetention.getOrDefault(queue, Retention.DEAD_DEFAULT);
+	}
+
+	/**
+	 * Complete a job: active to done. Without retention the row is retired; with it the
+	 * job moves to {@link KeyType#COMPLETED completed} with its row, and the script trims
+	 * completed to its bounds (a bounded number of ids per call, those the previous call
+	 * of this node named as over the bounds).
 	 * @param queue the queue
 	 * @param id the job id
 	 * @param token the fencing token its claim returned
 	 * @return applied, or stale if the caller's lease was lost
 	 */
 	public TransitionResult complete(String queue, JobId id, FencingToken token) {
-		List<Object> reply = this.executor.execute(this.scripts.complete,
-				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
-						this.keyspace.queueKey(queue, KeyType.METRICS)),
-				List.of(id.toString(), argument(token)));
-		return Replies.fenced(reply);
+		Retention retention = this.completedRetention.getOrDefault(queue, Retention.NONE);
+		if (!retention.isEnabled()) {
+			List<Object> reply = this.executor.execute(this.scripts.complete,
+					List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
+							this.keyspace.queueKey(queue, KeyType.METRICS)),
+					List.of(id.toString(), argument(token)));
+			return Replies.fenced(reply);
+		}
+		String[] candidates = this.trimHints.remove(queue);
+		if (candidates == null) {
+			candidates = NO_IDS;
+		}
+		List<String> keys = new ArrayList<>(4 + candidates.length);
+		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
+		keys.add(this.keyspace.jobKey(queue, id));
+		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		keys.add(this.keyspace.queueKey(queue, KeyType.COMPLETED));
+		List<String> args = new ArrayList<>(4 + candidates.length);
+		args.add(id.toString());
+		args.add(argument(token));
+		args.add(Long.toString(retention.count()));
+		args.add(Long.toString(retention.age().toMillis()));
+		String rows = this.keyspace.jobKeyPrefix(queue);
+		for (String candidate : candidates) {
+			keys.add(rows + candidate);
+			args.add(candidate);
+		}
+		List<Object> reply = this.executor.execute(this.scripts.complete, keys, args);
+		TransitionResult result = Replies.fenced(reply);
+		if (!result.isStale() && reply.size() > 1) {
+			String[] next = jobIds(Replies.list(reply.get(1)));
+			if (next.length > 0) {
+				this.trimHints.put(queue, next);
+			}
+		}
+		return result;
+	}
+
+	/**
+	 * Trim a queue's history (completed and dead) back within its bounds, at most
+	 * {@code limit} jobs per location, each with its row. The maintenance scheduler runs
+	 * this, so that an age bound holds on an idle queue and dead keeps its bounds whatever
+	 * path dead-lettered a job.
+	 * @param queue the queue
+	 * @param limit the most jobs to trim per location
+	 * @return how many jobs were trimmed
+	 */
+	public long trimHistory(String queue, int limit) {
+		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
+		long trimmed = 0;
+		for (JobState location : HISTORY) {
+			Retention retention = retention(queue, location);
+			if (!retention.isEnabled()) {
+				continue;
+			}
+			String key = this.keyspace.queueKey(queue, location.location());
+			List<String> fixed = List.of(key);
+			String[] candidates = NO_IDS;
+			long done = 0;
+			while (done < limit) {
+				List<String> args = new ArrayList<>(3 + candidates.length);
+				args.add(location.value());
+				args.add(Long.toString(retention.count()));
+				args.add(Long.toString(retention.age().toMillis()));
+				args.addAll(List.of(candidates));
+				List<Object> reply = this.executor.execute(this.scripts.trim, withRows(queue, fixed, candidates), args);
+				learnClock(reply);
+				long n = Replies.number(reply.get(1));
+				done += n;
+				String[] next = jobIds(Replies.list(reply.get(2)));
+				if (next.length == 0 || (candidates.length > 0 && n == 0)) {
+					break;
+				}
+				candidates = next;
+			}
+			trimmed += done;
+		}
+		return trimmed;
+	}
+
+	private static String[] jobIds(List<Object> raw) {
+		List<String> ids = new ArrayList<>(raw.size());
+		for (Object value : raw) {
+			String id = Replies.string(value);
+			if (JobId.isValid(id)) {
+				ids.add(id);
+			}
+		}
+		return ids.toArray(NO_IDS);
 	}
 
 	/**
@@ -559,7 +686,8 @@ public class Jobs {
 	 * @return what moved
 	 */
 	public QuarantineResult quarantine(String queue, JobState location, Collection<String> members) {
-		Assert.isTrue(location != JobState.QUARANTINE, "location must not be quarantine");
+		Assert.isTrue(location != JobState.QUARANTINE && location != JobState.COMPLETED,
+				() -> "location must be pending, active, schedule or dead, was " + location.value());
 		Assert.notNull(members, "'members' must not be null");
 		List<String> fixed = new ArrayList<>(6);
 		for (JobState source : SOURCES) {
@@ -769,9 +897,11 @@ public class Jobs {
 
 		final Script quarantine = Script.load("quarantine");
 
+		final Script trim = Script.load("trim");
+
 		List<Script> all() {
 			return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
-					this.promote, this.replay, this.purge, this.quarantine);
+					this.promote, this.replay, this.purge, this.quarantine, this.trim);
 		}
 
 	}

@@ -22,6 +22,12 @@ public enum KeyType {
 	DEAD("dead"),
 
 	/**
+	 * Sorted set of completed ids a queue retains (see {@link Retention}), scored by the
+	 * time they completed (ms). Empty unless the queue retains completed jobs.
+	 */
+	COMPLETED("completed"),
+
+	/**
 	 * Sorted set of members no transition could move (not JOB ids, rows missing or
 	 * breaking the row schema, a state naming another location), scored by the time they
 	 * were quarantined (ms). Only the quarantine transition writes to it; nothing leaves it

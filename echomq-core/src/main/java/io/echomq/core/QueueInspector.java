@@ -66,7 +66,7 @@ public class QueueInspector {
 		});
 		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()], sizes[JobState.ACTIVE.ordinal()],
 				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()], sizes[JobState.QUARANTINE.ordinal()],
-				counters);
+				sizes[JobState.COMPLETED.ordinal()], counters);
 	}
 
 	/**
