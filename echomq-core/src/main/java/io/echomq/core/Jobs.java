@@ -355,7 +355,7 @@ public class Jobs {
 		if (!retention.isEnabled()) {
 			List<Object> reply = this.executor.execute(this.scripts.complete,
 					List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
-							this.keyspace.queueKey(queue, KeyType.METRICS)),
+							this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.MINUTES)),
 					List.of(id.toString(), argument(token)));
 			return Replies.fenced(reply);
 		}
@@ -363,10 +363,11 @@ public class Jobs {
 		if (candidates == null) {
 			candidates = NO_IDS;
 		}
-		List<String> keys = new ArrayList<>(4 + candidates.length);
+		List<String> keys = new ArrayList<>(5 + candidates.length);
 		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
 		keys.add(this.keyspace.jobKey(queue, id));
 		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		keys.add(this.keyspace.queueKey(queue, KeyType.MINUTES));
 		keys.add(this.keyspace.queueKey(queue, KeyType.COMPLETED));
 		List<String> args = new ArrayList<>(4 + candidates.length);
 		args.add(id.toString());
@@ -494,7 +495,7 @@ public class Jobs {
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
 						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
-						this.keyspace.queueKey(queue, KeyType.WAKE)),
+						this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.MINUTES)),
 				List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0",
 						snooze ? "1" : "0"));
 		TransitionResult result = Replies.fenced(reply);

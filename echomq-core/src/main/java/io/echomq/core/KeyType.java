@@ -38,6 +38,13 @@ public enum KeyType {
 	/** Hash of cumulative counters (enqueued, completed, retried, ...). */
 	METRICS("metrics"),
 
+	/**
+	 * Hash of per-minute counts, field {@code <minute>:<kind>} ({@code minute} = epoch ms /
+	 * 60,000, {@code kind} = {@code completed} or {@code failed}), written by the complete
+	 * and retry scripts and kept to the last 120 minutes by them.
+	 */
+	MINUTES("minutes"),
+
 	/** Short list of wake-up tokens that idle consumers block on. */
 	WAKE("wake");
 

@@ -147,6 +147,7 @@ public class QueueAuditor {
 			});
 		}
 		expectType(keyspace.queueKey(queue, KeyType.WAKE), DataType.LIST, "a list", findings);
+		expectType(keyspace.queueKey(queue, KeyType.MINUTES), DataType.HASH, "a hash", findings);
 		return readable;
 	}
 

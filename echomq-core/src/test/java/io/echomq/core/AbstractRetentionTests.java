@@ -228,6 +228,60 @@ abstract class AbstractRetentionTests {
 		assertThat(this.redis.opsForZSet().size(dead)).isEqualTo(3);
 	}
 
+	@Test
+	void transitionsShouldCountEachMinuteOnTheServer() {
+		this.jobs.retain(this.queue, Retention.ofCount(2), Retention.DEAD_DEFAULT);
+		completeOne("a");
+		this.jobs.retain(this.queue, Retention.NONE, Retention.DEAD_DEFAULT);
+		completeOne("b");
+		this.jobs.enqueueAll(this.queue, List.of("c", "d", "e"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 3);
+		assertThat(this.jobs.retry(this.queue, claimed.get(0).id(), claimed.get(0).token(), "x", Duration.ofHours(1))
+			.isApplied()).isTrue();
+		assertThat(this.jobs.deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "y").isApplied())
+			.isTrue();
+		assertThat(this.jobs.snooze(this.queue, claimed.get(2).id(), claimed.get(2).token(), "later",
+				Duration.ofHours(1))
+			.isApplied()).isTrue();
+		long minute = serverTime() / 60_000;
+		List<MinuteCount> series = new QueueInspector(this.jobs).minutes(this.queue, 60);
+		long completed = series.stream().mapToLong(MinuteCount::completed).sum();
+		long failed = series.stream().mapToLong(MinuteCount::failed).sum();
+		assertThat(completed).isEqualTo(2);
+		assertThat(failed).isEqualTo(2);
+		assertThat(series).allSatisfy((m) -> assertThat(m.start().toEpochMilli() / 60_000).isBetween(minute - 1,
+				minute));
+	}
+
+	@Test
+	void theFirstEventOfAMinuteShouldDropMinutesOlderThanTheWindow() {
+		String minutes = key(KeyType.MINUTES);
+		long minute = serverTime() / 60_000;
+		this.redis.opsForHash().put(minutes, (minute - 121) + ":completed", "7");
+		this.redis.opsForHash().put(minutes, (minute - 500) + ":failed", "3");
+		this.redis.opsForHash().put(minutes, (minute - 30) + ":completed", "5");
+		completeOne("a");
+		assertThat(this.redis.opsForHash().keys(minutes)).map(String::valueOf)
+			.doesNotContain((minute - 121) + ":completed", (minute - 500) + ":failed")
+			.contains((minute - 30) + ":completed");
+		List<MinuteCount> lastHour = new QueueInspector(this.jobs).minutes(this.queue, 60);
+		assertThat(lastHour.stream().mapToLong(MinuteCount::completed).sum()).isEqualTo(6);
+		assertThat(new QueueInspector(this.jobs).minutes(this.queue, 10).stream().mapToLong(MinuteCount::completed)
+			.sum()).isEqualTo(1);
+		assertThatIllegalArgumentException().isThrownBy(() -> new QueueInspector(this.jobs).minutes(this.queue, 0))
+			.withMessageContaining("was 0");
+	}
+
+	@Test
+	void aMinutesKeyOfTheWrongTypeShouldCostTheSeriesNotTheTransition() {
+		this.redis.opsForValue().set(key(KeyType.MINUTES), "not a hash");
+		JobId id = completeOne("a");
+		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, id))).isFalse();
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("1");
+		assertThat(new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5)).violations())
+			.anyMatch((v) -> v.contains(key(KeyType.MINUTES)) && v.contains("not a hash"));
+	}
+
 	private JobId completeOne(String payload) {
 		JobId id = this.jobs.enqueue(this.queue, payload, EnqueueSpec.defaults());
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);

@@ -14,8 +14,9 @@
 -- KEYS[1]   emq:{q}:active     ZSET
 -- KEYS[2]   emq:{q}:job:<id>   HASH
 -- KEYS[3]   emq:{q}:metrics    HASH, field 'completed'
--- KEYS[4]   emq:{q}:completed  ZSET, score time of completion (ms); only with retention
--- KEYS[5..] emq:{q}:job:<id>   HASH, the row of each trim candidate, in ARGV order
+-- KEYS[4]   emq:{q}:minutes    HASH, per-minute series (minutes.lua), field '<minute>:completed'
+-- KEYS[5]   emq:{q}:completed  ZSET, score time of completion (ms); only with retention
+-- KEYS[6..] emq:{q}:job:<id>   HASH, the row of each trim candidate, in ARGV order
 -- ARGV[1]   id
 -- ARGV[2]   token (the attempts value the claim returned)
 -- ARGV[3]   retention: most completed ids kept (0: no count bound); absent: retire the row at once
@@ -28,6 +29,7 @@
 --- @include "fence"
 --- @include "keys"
 --- @include "retain"
+--- @include "minutes"
 
 -- validate
 local retained = ARGV[3] ~= nil
@@ -37,11 +39,11 @@ if retained then
   if count == 0 and age == 0 then
     error('EMQARG retention needs a count or an age bound, ARGV[3] and ARGV[4] were 0; nothing was written', 0)
   end
-  if #KEYS ~= 4 + (#ARGV - 4) or #ARGV - 4 > RETAIN_BATCH then
+  if #KEYS ~= 5 + (#ARGV - 4) or #ARGV - 4 > RETAIN_BATCH then
     error('EMQARG ' .. (#ARGV - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
-      .. ') need as many row keys, got ' .. (#KEYS - 4) .. '; nothing was written', 0)
+      .. ') need as many row keys, got ' .. (#KEYS - 5) .. '; nothing was written', 0)
   end
-  require_zset(KEYS[4])
+  require_zset(KEYS[5])
 end
 local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
 if stale then
@@ -49,7 +51,7 @@ if stale then
     if redis.call('EXISTS', KEYS[2]) == 0 then
       return {0, 'DONE', 'row retired'}
     end
-    if retained and redis.call('ZSCORE', KEYS[4], ARGV[1]) then
+    if retained and redis.call('ZSCORE', KEYS[5], ARGV[1]) then
       return {0, 'DONE', 'completed'}
     end
   end
@@ -57,17 +59,22 @@ if stale then
 end
 local counted = counter_ok(KEYS[3], 'completed')
 
+-- compute
+local now = now_ms()
+
 -- write
 redis.call('ZREM', KEYS[1], ARGV[1])
 if counted then
   redis.call('HINCRBY', KEYS[3], 'completed', 1)
 end
-if not retained then
+local next_trim = {}
+if retained then
+  redis.call('ZADD', KEYS[5], now, ARGV[1])
+  redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now)
+  trim(KEYS[5], 'completed', now, count, age, 5, 6)
+  next_trim = retain_next(KEYS[5], now, count, age)
+else
   redis.call('DEL', KEYS[2])
-  return {1, {}}
 end
-local now = now_ms()
-redis.call('ZADD', KEYS[4], now, ARGV[1])
-redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now)
-trim(KEYS[4], 'completed', now, count, age, 5, 5)
-return {1, retain_next(KEYS[4], now, count, age)}
+count_minute(KEYS[4], now, 'completed')
+return {1, next_trim}

@@ -16,6 +16,8 @@
 -- KEYS[5]  emq:{q}:job:<id> HASH
 -- KEYS[6]  emq:{q}:metrics  HASH, fields 'retried', 'dead'
 -- KEYS[7]  emq:{q}:wake     LIST
+-- KEYS[8]  emq:{q}:minutes  HASH, per-minute series (minutes.lua), field '<minute>:failed' (not
+--          for a snooze)
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  error text
@@ -30,6 +32,7 @@
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "minutes"
 
 -- validate
 local id = ARGV[1]
@@ -67,6 +70,9 @@ if snooze then
 end
 if counted then
   redis.call('HINCRBY', KEYS[6], counter, 1)
+end
+if not snooze then
+  count_minute(KEYS[8], now, 'failed')
 end
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
