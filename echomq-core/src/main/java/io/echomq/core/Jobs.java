@@ -640,6 +640,49 @@ public class Jobs {
 	}
 
 	/**
+	 * Delete one job, wherever it waits or rests: pending, schedule, dead or completed,
+	 * with its row, in one atomic move. An active job is refused
+	 * ({@link StaleReason#ACTIVE}): its worker holds a lease.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return applied with the state the job was deleted from, or stale:
+	 * {@link StaleReason#NOT_FOUND}, {@link StaleReason#ACTIVE},
+	 * {@link StaleReason#MALFORMED_ROW}, or {@link StaleReason#WRONG_STATE} when the row
+	 * names a location the id is not in
+	 */
+	public TransitionResult delete(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<Object> reply = this.executor.execute(this.scripts.delete,
+				List.of(this.keyspace.queueKey(queue, KeyType.PENDING), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
+						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.COMPLETED),
+						this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
+						this.keyspace.queueKey(queue, KeyType.METRICS)),
+				List.of(id.toString()));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result
+				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);
+	}
+
+	/**
+	 * Run a scheduled job now: schedule to pending at once, whatever its run-at.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return applied (state pending, at the server time of the move), or stale:
+	 * {@link StaleReason#NOT_SCHEDULED}, {@link StaleReason#MALFORMED_ROW},
+	 * {@link StaleReason#WRONG_STATE}
+	 */
+	public TransitionResult runNow(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<Object> reply = this.executor.execute(this.scripts.runNow,
+				List.of(this.keyspace.queueKey(queue, KeyType.SCHEDULE), this.keyspace.queueKey(queue, KeyType.PENDING),
+						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
+						this.keyspace.queueKey(queue, KeyType.WAKE)),
+				List.of(id.toString()));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, Replies.instant(reply.get(1)));
+	}
+
+	/**
 	 * Delete every dead job of a queue, with its row. Members of dead no transition can
 	 * move (not JOB ids, malformed rows, a state other than {@code dead}) are left where
 	 * they are and passed over.
@@ -900,9 +943,13 @@ public class Jobs {
 
 		final Script trim = Script.load("trim");
 
+		final Script delete = Script.load("delete");
+
+		final Script runNow = Script.load("run_now");
+
 		List<Script> all() {
 			return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
-					this.promote, this.replay, this.purge, this.quarantine, this.trim);
+					this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow);
 		}
 
 	}

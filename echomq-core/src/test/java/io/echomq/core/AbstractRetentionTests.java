@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Job history with bounded retention (completed and dead locations) against a real
+ * Job history with bounded retention (completed and dead locations), the per-minute
+ * series, and the operator verbs on a job by id (delete, run now) against a real
  * server; subclasses choose which (Valkey, Redis, a cluster).
  *
  * @author EchoMQ
@@ -280,6 +281,61 @@ abstract class AbstractRetentionTests {
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("1");
 		assertThat(new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5)).violations())
 			.anyMatch((v) -> v.contains(key(KeyType.MINUTES)) && v.contains("not a hash"));
+	}
+
+	@Test
+	void deleteShouldRemoveAWaitingOrRestingJobWithItsRowAndRefuseAnActiveOne() {
+		this.jobs.retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
+		JobId completed = completeOne("c");
+		JobId scheduled = this.jobs.enqueue(this.queue, "s", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		this.jobs.enqueue(this.queue, "d", EnqueueSpec.defaults());
+		ClaimedJob dying = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		this.jobs.deadLetter(this.queue, dying.id(), dying.token(), "boom");
+		this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
+		ClaimedJob active = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		JobId pending = this.jobs.enqueue(this.queue, "p", EnqueueSpec.defaults());
+
+		assertThat(this.jobs.delete(this.queue, pending).state()).isEqualTo(JobState.PENDING);
+		assertThat(this.jobs.delete(this.queue, scheduled).state()).isEqualTo(JobState.SCHEDULE);
+		assertThat(this.jobs.delete(this.queue, dying.id()).state()).isEqualTo(JobState.DEAD);
+		assertThat(this.jobs.delete(this.queue, completed).state()).isEqualTo(JobState.COMPLETED);
+		for (JobId id : List.of(pending, scheduled, dying.id(), completed)) {
+			assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, id))).isFalse();
+		}
+		TransitionResult refused = this.jobs.delete(this.queue, active.id());
+		assertThat(refused.reason()).isEqualTo(StaleReason.ACTIVE);
+		assertThat(row(active.id())).containsEntry("state", "active");
+		assertThat(this.jobs.delete(this.queue, pending).reason()).isEqualTo(StaleReason.NOT_FOUND);
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "deleted")).isEqualTo("4");
+		AuditReport report = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5));
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.total()).isEqualTo(1);
+	}
+
+	@Test
+	void deleteShouldLeaveARowThatNamesAnotherLocationAlone() {
+		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, id), "state", "dead");
+		TransitionResult result = this.jobs.delete(this.queue, id);
+		assertThat(result.reason()).isEqualTo(StaleReason.WRONG_STATE);
+		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), id.toString())).isNotNull();
+		assertThat(row(id)).containsEntry("payload", "x");
+	}
+
+	@Test
+	void runNowShouldMoveAScheduledJobToPendingAtOnce() {
+		JobId id = this.jobs.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		TransitionResult result = this.jobs.runNow(this.queue, id);
+		assertThat(result.isApplied()).isTrue();
+		assertThat(result.state()).isEqualTo(JobState.PENDING);
+		assertThat(this.redis.opsForZSet().score(key(KeyType.SCHEDULE), id.toString())).isNull();
+		assertThat(row(id)).containsEntry("state", "pending")
+			.containsEntry("run_at", Long.toString(result.at().toEpochMilli()));
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(id);
+		assertThat(this.jobs.runNow(this.queue, id).reason()).isEqualTo(StaleReason.NOT_SCHEDULED);
+		JobId pending = this.jobs.enqueue(this.queue, "now", EnqueueSpec.defaults());
+		assertThat(this.jobs.runNow(this.queue, pending).reason()).isEqualTo(StaleReason.NOT_SCHEDULED);
+		assertThat(row(pending)).containsEntry("state", "pending");
 	}
 
 	private JobId completeOne(String payload) {
