@@ -71,8 +71,8 @@ local next_trim = {}
 if retained then
   redis.call('ZADD', KEYS[5], now, ARGV[1])
   redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now)
-  trim(KEYS[5], 'completed', now, count, age, 5, 6)
-  next_trim = retain_next(KEYS[5], now, count, age)
+  local _, card = trim(KEYS[5], 'completed', now, count, age, 5, 6)
+  next_trim = retain_next(KEYS[5], now, count, age, card)
 else
   redis.call('DEL', KEYS[2])
 end

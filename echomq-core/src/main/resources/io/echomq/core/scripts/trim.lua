@@ -35,5 +35,5 @@ require_zset(KEYS[1])
 local now = now_ms()
 
 -- write
-local trimmed = trim(KEYS[1], state, now, count, age, 4, 2)
-return {now, trimmed, retain_next(KEYS[1], now, count, age)}
+local trimmed, card = trim(KEYS[1], state, now, count, age, 4, 2)
+return {now, trimmed, retain_next(KEYS[1], now, count, age, card)}

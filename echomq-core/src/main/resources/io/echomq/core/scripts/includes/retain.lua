@@ -12,12 +12,13 @@
 -- lives on where its row says, or the row is broken and is left for the audit to report).
 --
 -- retain_args(i)                      count, age from ARGV[i], ARGV[i + 1] (EMQARG if malformed)
--- over_bounds(zset, now, count, age)  how many of the first members are over the bounds
+-- over_bounds(zset, now, count, age, card)  how many of the first members are over the bounds
+--                                     (card: the location's ZCARD)
 -- trim(zset, state, now, count, age, ids_from, rows_from)
 --                                     removes the candidates ARGV[ids_from..] (their rows
 --                                     KEYS[rows_from..], in the same order) still over the bounds;
---                                     returns how many
--- retain_next(zset, now, count, age)  up to RETAIN_BATCH ids over the bounds once one more id is
+--                                     returns how many, and the location's size after
+-- retain_next(zset, now, count, age, card)  up to RETAIN_BATCH ids over the bounds once one more id is
 --                                     added, oldest first (so a queue completing one job at a time
 --                                     stays at exactly `count`)
 --- @include "int"
@@ -28,10 +29,10 @@ local function retain_args(i)
   return arg_int(i, 0), arg_int(i + 1, 0)
 end
 
-local function over_bounds(zset, now, count, age)
+local function over_bounds(zset, now, count, age, card)
   local over = 0
   if count > 0 then
-    over = redis.call('ZCARD', zset) - count
+    over = card - count
   end
   if age > 0 then
     local aged = redis.call('ZCOUNT', zset, '-inf', '(' .. (now - age))
@@ -43,7 +44,11 @@ local function over_bounds(zset, now, count, age)
 end
 
 local function trim(zset, state, now, count, age, ids_from, rows_from)
-  local over = over_bounds(zset, now, count, age)
+  local card = redis.call('ZCARD', zset)
+  if ids_from > #ARGV then
+    return 0, card
+  end
+  local over = over_bounds(zset, now, count, age, card)
   local trimmed = 0
   for i = ids_from, #ARGV do
     if over == 0 then
@@ -62,14 +67,14 @@ local function trim(zset, state, now, count, age, ids_from, rows_from)
       trimmed = trimmed + 1
     end
   end
-  return trimmed
+  return trimmed, card - trimmed
 end
 
-local function retain_next(zset, now, count, age)
-  local over = over_bounds(zset, now, count, age)
+local function retain_next(zset, now, count, age, card)
+  local over = over_bounds(zset, now, count, age, card)
   if count > 0 then
     -- one more: the id the next completion adds puts the oldest of the rest over the count
-    local next_over = redis.call('ZCARD', zset) - count + 1
+    local next_over = card - count + 1
     if next_over > over then
       over = next_over
     end
