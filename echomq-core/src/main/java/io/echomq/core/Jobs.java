@@ -53,6 +53,9 @@ public class Jobs {
 
 	private static final JobState[] HISTORY = { JobState.COMPLETED, JobState.DEAD };
 
+	/** Most trim candidates one script call takes (RETAIN_BATCH of retain.lua). */
+	private static final int RETAIN_BATCH = 16;
+
 	private static final long DUE_TOLERANCE_MS = 2_000;
 
 	private static final int PEEK_SLACK = 16;
@@ -76,6 +79,8 @@ public class Jobs {
 	private final Map<String, Retention> deadRetention = new ConcurrentHashMap<>();
 
 	private final Map<String, String[]> trimHints = new ConcurrentHashMap<>();
+
+	private final Map<String, String[]> deadTrimHints = new ConcurrentHashMap<>();
 
 	private volatile long clockOffset;
 
@@ -491,19 +496,47 @@ public class Jobs {
 	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff,
 			boolean dead, boolean snooze) {
 		Assert.notNull(error, "'error' must not be null");
-		List<Object> reply = this.executor.execute(this.scripts.retry,
-				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
-						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
-						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
-						this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.MINUTES)),
-				List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0",
-						snooze ? "1" : "0"));
+		List<String> keys = new ArrayList<>(8 + RETAIN_BATCH);
+		keys.addAll(List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE),
+				this.keyspace.queueKey(queue, KeyType.SCHEDULE), this.keyspace.queueKey(queue, KeyType.DEAD),
+				this.keyspace.queueKey(queue, KeyType.PENDING), this.keyspace.jobKey(queue, id),
+				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE),
+				this.keyspace.queueKey(queue, KeyType.MINUTES)));
+		List<String> args = new ArrayList<>(8 + RETAIN_BATCH);
+		args.addAll(List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()),
+				dead ? "1" : "0", snooze ? "1" : "0"));
+		Retention retention = retention(queue, JobState.DEAD);
+		String[] candidates = NO_IDS;
+		if (retention.isEnabled() && !snooze) {
+			candidates = this.deadTrimHints.remove(queue);
+			candidates = (candidates != null) ? candidates : NO_IDS;
+			args.add(Long.toString(retention.count()));
+			args.add(Long.toString(retention.age().toMillis()));
+			String rows = this.keyspace.jobKeyPrefix(queue);
+			for (String candidate : candidates) {
+				keys.add(rows + candidate);
+				args.add(candidate);
+			}
+		}
+		List<Object> reply = this.executor.execute(this.scripts.retry, keys, args);
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {
+			if (candidates.length > 0) {
+				this.deadTrimHints.putIfAbsent(queue, candidates);
+			}
 			return result;
 		}
-		return TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))),
-				Replies.instant(reply.get(2)));
+		JobState state = JobState.fromValue(Replies.string(reply.get(1)));
+		if (reply.size() > 3) {
+			String[] next = jobIds(Replies.list(reply.get(3)));
+			if (next.length > 0) {
+				this.deadTrimHints.put(queue, next);
+			}
+		}
+		else if (candidates.length > 0) {
+			this.deadTrimHints.putIfAbsent(queue, candidates);
+		}
+		return TransitionResult.applied(state, Replies.instant(reply.get(2)));
 	}
 
 	/**

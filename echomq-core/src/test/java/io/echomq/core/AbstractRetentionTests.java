@@ -149,16 +149,26 @@ abstract class AbstractRetentionTests {
 	}
 
 	@Test
-	void deadShouldBeTrimmedToItsBoundsWithItsRows() {
+	void deadShouldBeTrimmedToItsBoundsInTheDeadLetterPathWithItsRows() {
 		this.jobs.retain(this.queue, Retention.NONE, Retention.ofCount(3));
 		List<JobId> dead = new ArrayList<>();
 		for (int i = 0; i < 25; i++) {
 			this.jobs.enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
 			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-			assertThat(this.jobs.deadLetter(this.queue, job.id(), job.token(), "boom").isApplied()).isTrue();
+			TransitionResult result = (i % 2 == 0) ? this.jobs.deadLetter(this.queue, job.id(), job.token(), "boom")
+					: this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
+			if (i % 2 == 1) {
+				// a retry spends an attempt; the budget of 3 ends in dead on the third
+				for (int attempt = 2; attempt <= 3; attempt++) {
+					ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
+					result = this.jobs.retry(this.queue, again.id(), again.token(), "boom", Duration.ZERO);
+				}
+			}
+			assertThat(result.state()).isEqualTo(JobState.DEAD);
 			dead.add(job.id());
+			assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isLessThanOrEqualTo(3);
 		}
-		assertThat(this.jobs.trimHistory(this.queue, 1_000)).isEqualTo(22);
+		assertThat(this.jobs.trimHistory(this.queue, 1_000)).isZero();
 		assertThat(this.redis.opsForZSet().range(key(KeyType.DEAD), 0, -1))
 			.containsExactlyInAnyOrderElementsOf(dead.subList(22, 25).stream().map(JobId::toString).toList());
 		for (JobId id : dead.subList(0, 22)) {
@@ -169,13 +179,16 @@ abstract class AbstractRetentionTests {
 	}
 
 	@Test
-	void trimHistoryShouldStopAtItsLimit() {
-		this.jobs.retain(this.queue, Retention.NONE, Retention.ofCount(1));
+	void trimHistoryShouldTrimDeadJobsOfAnyPathAndStopAtItsLimit() {
+		this.jobs.retain(this.queue, Retention.NONE, Retention.NONE);
 		for (int i = 0; i < 30; i++) {
 			this.jobs.enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
 			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
 			this.jobs.deadLetter(this.queue, job.id(), job.token(), "boom");
 		}
+		assertThat(this.jobs.trimHistory(this.queue, 1_000)).isZero();
+		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(30);
+		this.jobs.retain(this.queue, Retention.NONE, Retention.ofCount(1));
 		long first = this.jobs.trimHistory(this.queue, 10);
 		assertThat(first).isBetween(10L, 10L + 15);
 		assertThat(this.jobs.trimHistory(this.queue, 1_000)).isEqualTo(29 - first);
@@ -211,7 +224,7 @@ abstract class AbstractRetentionTests {
 
 	@Test
 	void trimScriptShouldRefuseMalformedArgumentsBeforeAnyWrite() {
-		this.jobs.retain(this.queue, Retention.NONE, Retention.ofCount(1));
+		this.jobs.retain(this.queue, Retention.NONE, Retention.NONE);
 		for (int i = 0; i < 3; i++) {
 			this.jobs.enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
 			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);

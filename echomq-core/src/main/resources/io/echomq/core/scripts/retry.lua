@@ -18,14 +18,18 @@
 -- KEYS[7]  emq:{q}:wake     LIST
 -- KEYS[8]  emq:{q}:minutes  HASH, per-minute series (minutes.lua), field '<minute>:failed' (not
 --          for a snooze)
+-- KEYS[9..] emq:{q}:job:<id> HASH, the row of each dead trim candidate, in ARGV order
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  error text
 -- ARGV[4]  backoff in ms (>= 0)
 -- ARGV[5]  '1' to dead-letter now, else '0'
 -- ARGV[6]  '1' to snooze (the attempt does not count; ARGV[5] must be '0'), else '0'
--- returns  {1, state, at} applied (at = run-at or time of death), or {0, code, detail} stale (a code
---          of fence.lua)
+-- ARGV[7]  dead retention (retain.lua): most dead ids kept (0: no count bound); absent: no trimming
+-- ARGV[8]  dead retention: most age of a dead id in ms (0: no age bound)
+-- ARGV[9..] dead trim candidates (at most RETAIN_BATCH), trimmed when the job dead-letters
+-- returns  {1, state, at} applied (at = run-at or time of death; for dead also {next dead trim
+--          candidates}), or {0, code, detail} stale (a code of fence.lua)
 --- @include "clock"
 --- @include "int"
 --- @include "fence"
@@ -33,6 +37,7 @@
 --- @include "wake"
 --- @include "pending"
 --- @include "minutes"
+--- @include "retain"
 
 -- validate
 local id = ARGV[1]
@@ -43,6 +48,15 @@ end
 local snooze = ARGV[6] == '1'
 if (ARGV[6] ~= '0' and not snooze) or (snooze and ARGV[5] == '1') then
   return redis.error_reply("EMQARG ARGV[6] must be '0', or '1' with ARGV[5] '0', was " .. tostring(ARGV[6]))
+end
+local retained = ARGV[7] ~= nil
+local keep_count, keep_age = 0, 0
+if retained then
+  keep_count, keep_age = retain_args(7)
+  if #KEYS ~= 8 + (#ARGV - 8) or #ARGV - 8 > RETAIN_BATCH then
+    return redis.error_reply('EMQARG ' .. (#ARGV - 8) .. ' dead trim candidates (at most ' .. RETAIN_BATCH
+      .. ') need as many row keys, got ' .. (#KEYS - 8))
+  end
 end
 local f, stale = fence(KEYS[1], KEYS[5], id, ARGV[2])
 if stale then
@@ -77,6 +91,10 @@ end
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
+  if retained and (keep_count > 0 or keep_age > 0) then
+    local _, card = trim(KEYS[3], 'dead', now, keep_count, keep_age, 9, 9)
+    return {1, 'dead', now, retain_next(KEYS[3], now, keep_count, keep_age, card)}
+  end
   return {1, 'dead', now}
 end
 if state == 'pending' then
