@@ -339,6 +339,7 @@ public class Jobs {
 	 * @return the bounds
 	 */
 	public Retention retention(String queue, JobState location) {
+		Keyspace.validateQueueName(queue);
 		Assert.isTrue(location == JobState.COMPLETED || location == JobState.DEAD,
 				() -> "only completed and dead keep history, not " + location.value());
 		return (location == JobState.COMPLETED) ? this.completedRetention.getOrDefault(queue, Retention.NONE)
@@ -356,6 +357,7 @@ public class Jobs {
 	 * @return applied, or stale if the caller's lease was lost
 	 */
 	public TransitionResult complete(String queue, JobId id, FencingToken token) {
+		Keyspace.validateQueueName(queue);
 		Retention retention = this.completedRetention.getOrDefault(queue, Retention.NONE);
 		if (!retention.isEnabled()) {
 			List<Object> reply = this.executor.execute(this.scripts.complete,
@@ -405,6 +407,7 @@ public class Jobs {
 	 * @return how many jobs were trimmed
 	 */
 	public long trimHistory(String queue, int limit) {
+		Keyspace.validateQueueName(queue);
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		long trimmed = 0;
 		for (JobState location : HISTORY) {

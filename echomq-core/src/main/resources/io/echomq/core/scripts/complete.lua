@@ -51,7 +51,7 @@ if stale then
     if redis.call('EXISTS', KEYS[2]) == 0 then
       return {0, 'DONE', 'row retired'}
     end
-    if retained and redis.call('ZSCORE', KEYS[5], ARGV[1]) then
+    if redis.pcall('HGET', KEYS[2], 'state') == 'completed' then
       return {0, 'DONE', 'completed'}
     end
   end
