@@ -176,6 +176,7 @@ public final class Harness {
 			case "depth" -> new DepthFigure();
 			case "queues" -> new QueuesFigure();
 			case "audit" -> new AuditFigure();
+			case "retention" -> new RetentionFigure();
 			default -> throw new IllegalArgumentException("Unknown figure group '" + group + "'");
 		};
 	}

@@ -25,15 +25,20 @@ import org.jspecify.annotations.Nullable;
  * @param quietPercent wait before each run until other processes use less than this
  * share of one core, or {@code null} not to wait
  * @param auditJobsOption the jobs of the audit figure, or {@code null} for the scale's
+ * @param retentionCompletionsOption the completions of the retention figure, or
+ * {@code null} for the default (1,000,000; 5,000 in a smoke run)
  * @author EchoMQ
  */
 record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String> figures,
 		List<ConsumerKind> consumers, List<Integer> depths, List<Integer> queueCounts, List<String> serverArgs,
 		@Nullable Double idleSeconds, @Nullable Double settleSeconds, @Nullable Double quietPercent,
-		@Nullable Integer auditJobsOption) {
+		@Nullable Integer auditJobsOption, @Nullable Integer retentionCompletionsOption) {
 
 	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth",
 			"queues", "audit");
+
+	/** Groups run only when {@code --figures} names them. */
+	static final List<String> OPTIONAL_FIGURES = List.of("retention");
 
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]
@@ -43,7 +48,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			  --runs N                   measured runs per figure, the median is printed (default 3)
 			  --smoke                    tiny sizes, 1 run (what the build's smoke test runs)
 			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues,audit
-			                             (default all)
+			                             (default all), or retention (only when named: memory of job
+			                             history, a queue with retention count=1000 over N completions)
 			  --consumers a,b            listener,engine (default both; engine is the raw Jobs baseline)
 			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)
 			  --queues 1,10,100          queue counts of the queue figures (default 1,10,100)
@@ -53,6 +59,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			  --quiet PERCENT            before each run, wait (up to 5 min) until other processes use
 			                             less than PERCENT of one core (a shared machine)
 			  --audit-jobs N             jobs of the audit figure (default 100000; 1000000 for the 1M figure)
+			  --retention-completions N  completions of the retention figure (default 1000000)
 			""";
 
 	/**
@@ -74,6 +81,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		Double settleSeconds = null;
 		Double quietPercent = null;
 		Integer auditJobs = null;
+		Integer retentionCompletions = null;
 		for (int i = 0; i < args.length; i++) {
 			String arg = args[i];
 			switch (arg) {
@@ -89,12 +97,18 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 				case "--settle-seconds" -> settleSeconds = Double.parseDouble(value(args, ++i, arg));
 				case "--quiet" -> quietPercent = Double.parseDouble(value(args, ++i, arg));
 				case "--audit-jobs" -> auditJobs = Integer.parseInt(value(args, ++i, arg));
+				case "--retention-completions" ->
+					retentionCompletions = Integer.parseInt(value(args, ++i, arg));
 				default -> throw new IllegalArgumentException("Unknown argument '" + arg + "'\n" + USAGE);
 			}
 		}
 		int effectiveRuns = (runs != null) ? runs : (smoke ? 1 : 3);
 		if (effectiveRuns < 1) {
 			throw new IllegalArgumentException("--runs must be at least 1");
+		}
+		if (retentionCompletions != null && retentionCompletions < 2_000) {
+			throw new IllegalArgumentException("--retention-completions must be at least 2000, was "
+					+ retentionCompletions);
 		}
 		if (auditJobs != null && auditJobs < 10) {
 			throw new IllegalArgumentException("--audit-jobs must be at least 10");
@@ -105,7 +119,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		return new HarnessOptions(server, effectiveRuns, smoke, figures, consumers,
 				(depths != null) ? depths : (smoke ? List.of(1_000) : List.of(1_000, 10_000, 100_000)),
 				(queueCounts != null) ? queueCounts : (smoke ? List.of(1, 10) : List.of(1, 10, 100)),
-				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent, auditJobs);
+				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent, auditJobs,
+				retentionCompletions);
 	}
 
 	/**
@@ -116,6 +131,17 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		Scale scale = this.smoke ? Scale.smoke() : Scale.full();
 		return scale.withIdle((this.idleSeconds != null) ? this.idleSeconds : scale.idleSeconds(),
 				(this.settleSeconds != null) ? this.settleSeconds : scale.settleSeconds());
+	}
+
+	/**
+	 * Return the completions of the retention figure.
+	 * @return {@code --retention-completions}, or the default
+	 */
+	int retentionCompletions() {
+		if (this.retentionCompletionsOption != null) {
+			return this.retentionCompletionsOption;
+		}
+		return this.smoke ? 5_000 : 1_000_000;
 	}
 
 	/**
@@ -153,9 +179,9 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 	private static List<String> figures(String text) {
 		List<String> figures = split(text);
 		for (String figure : figures) {
-			if (!ALL_FIGURES.contains(figure)) {
+			if (!ALL_FIGURES.contains(figure) && !OPTIONAL_FIGURES.contains(figure)) {
 				throw new IllegalArgumentException("Unknown figure group '" + figure + "', expected one of "
-						+ ALL_FIGURES);
+						+ ALL_FIGURES + " or " + OPTIONAL_FIGURES);
 			}
 		}
 		return figures;

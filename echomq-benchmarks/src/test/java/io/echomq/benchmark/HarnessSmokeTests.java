@@ -53,6 +53,27 @@ class HarnessSmokeTests {
 	}
 
 	@Test
+	void retentionFigureKeepsCompletedAtItsBoundAndPrintsEveryFigure() throws Exception {
+		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+		PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+		String[] args = { "--smoke", "--figures", "retention" };
+		List<String> returned = Harness.run(args, out, System.err);
+		List<String> figures = new ArrayList<>();
+		double largest = -1;
+		for (String line : returned) {
+			Matcher matcher = FIGURE.matcher(line);
+			assertThat(matcher.find()).isTrue();
+			figures.add(matcher.group(1));
+			if (matcher.group(1).equals("retention.completed.max")) {
+				largest = Double.parseDouble(matcher.group(2));
+			}
+		}
+		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures(args));
+		// four threads complete at once, so the bound may be passed by the calls in flight
+		assertThat(largest).isBetween(1_000.0, 1_000.0 + 4 * 16);
+	}
+
+	@Test
 	void missingServerFallsBackOutsideCiAndIsRequiredOnCi() {
 		Map<String, String> bare = Map.of("PATH", "/nonexistent/echomq/bin");
 		ServerBinary fallback = BenchServer.binary(ServerFlavor.VALKEY, bare::get);

@@ -28,7 +28,14 @@ public enum JobState {
 	 * {@code quarantined_from} and {@code quarantine_reason}. Nothing leaves quarantine but
 	 * by hand.
 	 */
-	QUARANTINE(KeyType.QUARANTINE);
+	QUARANTINE(KeyType.QUARANTINE),
+
+	/**
+	 * In {@code completed}: finished, kept with its row (state {@code completed},
+	 * {@code completed_at}) while the queue's {@link Retention} allows. Without retention
+	 * a completed job has no location and no row.
+	 */
+	COMPLETED(KeyType.COMPLETED);
 
 	private final KeyType location;
 

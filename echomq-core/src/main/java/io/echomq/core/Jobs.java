@@ -51,6 +51,11 @@ public class Jobs {
 	private static final JobState[] SOURCES = { JobState.PENDING, JobState.ACTIVE, JobState.SCHEDULE,
 			JobState.DEAD };
 
+	private static final JobState[] HISTORY = { JobState.COMPLETED, JobState.DEAD };
+
+	/** Most trim candidates one script call takes (RETAIN_BATCH of retain.lua). */
+	private static final int RETAIN_BATCH = 16;
+
 	private static final long DUE_TOLERANCE_MS = 2_000;
 
 	private static final int PEEK_SLACK = 16;
@@ -72,6 +77,14 @@ public class Jobs {
 	private final Map<String, Page> hints = new ConcurrentHashMap<>();
 
 	private final Suspects suspects = new Suspects();
+
+	private final Map<String, Retention> completedRetention = new ConcurrentHashMap<>();
+
+	private final Map<String, Retention> deadRetention = new ConcurrentHashMap<>();
+
+	private final Map<String, String[]> trimHints = new ConcurrentHashMap<>();
+
+	private final Map<String, String[]> deadTrimHints = new ConcurrentHashMap<>();
 
 	private volatile long clockOffset;
 
@@ -384,7 +397,43 @@ public class Jobs {
 	}
 
 	/**
-	 * Complete a job: active to done, the row retired.
+	 * Set how much history a queue keeps: its completed jobs (none by default, so a
+	 * completed job's row is retired at once) and its dead jobs
+	 * ({@link Retention#DEAD_DEFAULT} by default). Every node completing jobs of a queue
+	 * should be given the same bounds.
+	 * @param queue the queue
+	 * @param completed bounds of the completed location, {@link Retention#NONE} to keep
+	 * none
+	 * @param dead bounds of the dead location, {@link Retention#NONE} to keep every dead
+	 * job
+	 */
+	public void retain(String queue, Retention completed, Retention dead) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(completed, "'completed' must not be null");
+		Assert.notNull(dead, "'dead' must not be null");
+		this.completedRetention.put(queue, completed);
+		this.deadRetention.put(queue, dead);
+	}
+
+	/**
+	 * Return the bounds of a queue's history in a location.
+	 * @param queue the queue
+	 * @param location {@link JobState#COMPLETED} or {@link JobState#DEAD}
+	 * @return the bounds
+	 */
+	public Retention retention(String queue, JobState location) {
+		Keyspace.validateQueueName(queue);
+		Assert.isTrue(location == JobState.COMPLETED || location == JobState.DEAD,
+				() -> "only completed and dead keep history, not " + location.value());
+		return (location == JobState.COMPLETED) ? this.completedRetention.getOrDefault(queue, Retention.NONE)
+				: this.deadRetention.getOrDefault(queue, Retention.DEAD_DEFAULT);
+	}
+
+	/**
+	 * Complete a job: active to done. Without retention the row is retired; with it the
+	 * job moves to {@link KeyType#COMPLETED completed} with its row, and the script trims
+	 * completed to its bounds (a bounded number of ids per call, those the previous call
+	 * of this node named as over the bounds).
 	 * @param queue the queue
 	 * @param id the job id
 	 * @param token the fencing token its claim returned
@@ -405,15 +454,107 @@ public class Jobs {
 	 * @return applied, or stale if the caller's lease was lost
 	 */
 	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey) {
-		List<String> keys = new ArrayList<>(4);
+		Keyspace.validateQueueName(queue);
+		Retention retention = this.completedRetention.getOrDefault(queue, Retention.NONE);
+		if (!retention.isEnabled()) {
+			List<String> keys = new ArrayList<>(5);
+			keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
+			keys.add(this.keyspace.jobKey(queue, id));
+			keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+			keys.add(this.keyspace.queueKey(queue, KeyType.MINUTES));
+			if (uniqueKey != null) {
+				keys.add(this.keyspace.uniqueKeyPrefix(queue) + uniqueKey);
+			}
+			List<Object> reply = withUniqueKey(queue, this.scripts.complete, keys,
+					List.of(id.toString(), argument(token)));
+			return Replies.fenced(reply);
+		}
+		String[] candidates = this.trimHints.remove(queue);
+		if (candidates == null) {
+			candidates = NO_IDS;
+		}
+		List<String> keys = new ArrayList<>(6 + candidates.length);
 		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
 		keys.add(this.keyspace.jobKey(queue, id));
 		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		keys.add(this.keyspace.queueKey(queue, KeyType.MINUTES));
+		keys.add(this.keyspace.queueKey(queue, KeyType.COMPLETED));
+		List<String> args = new ArrayList<>(4 + candidates.length);
+		args.add(id.toString());
+		args.add(argument(token));
+		args.add(Long.toString(retention.count()));
+		args.add(Long.toString(retention.age().toMillis()));
+		String rows = this.keyspace.jobKeyPrefix(queue);
+		for (String candidate : candidates) {
+			keys.add(rows + candidate);
+			args.add(candidate);
+		}
 		if (uniqueKey != null) {
 			keys.add(this.keyspace.uniqueKeyPrefix(queue) + uniqueKey);
 		}
-		List<Object> reply = withUniqueKey(queue, this.scripts.complete, keys, List.of(id.toString(), argument(token)));
-		return Replies.fenced(reply);
+		List<Object> reply = withUniqueKey(queue, this.scripts.complete, keys, args);
+		TransitionResult result = Replies.fenced(reply);
+		if (!result.isStale() && reply.size() > 1) {
+			String[] next = jobIds(Replies.list(reply.get(1)));
+			if (next.length > 0) {
+				this.trimHints.put(queue, next);
+			}
+		}
+		return result;
+	}
+
+	/**
+	 * Trim a queue's history (completed and dead) back within its bounds, at most
+	 * {@code limit} jobs per location, each with its row. The maintenance scheduler runs
+	 * this, so that an age bound holds on an idle queue and dead keeps its bounds whatever
+	 * path dead-lettered a job.
+	 * @param queue the queue
+	 * @param limit the most jobs to trim per location
+	 * @return how many jobs were trimmed
+	 */
+	public long trimHistory(String queue, int limit) {
+		Keyspace.validateQueueName(queue);
+		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
+		long trimmed = 0;
+		for (JobState location : HISTORY) {
+			Retention retention = retention(queue, location);
+			if (!retention.isEnabled()) {
+				continue;
+			}
+			String key = this.keyspace.queueKey(queue, location.location());
+			List<String> fixed = List.of(key);
+			String[] candidates = NO_IDS;
+			long done = 0;
+			while (done < limit) {
+				List<String> args = new ArrayList<>(3 + candidates.length);
+				args.add(location.value());
+				args.add(Long.toString(retention.count()));
+				args.add(Long.toString(retention.age().toMillis()));
+				args.addAll(List.of(candidates));
+				List<Object> reply = this.executor.execute(this.scripts.trim, withRows(queue, fixed, candidates), args);
+				learnClock(reply);
+				long n = Replies.number(reply.get(1));
+				done += n;
+				String[] next = jobIds(Replies.list(reply.get(2)));
+				if (next.length == 0 || (candidates.length > 0 && n == 0)) {
+					break;
+				}
+				candidates = next;
+			}
+			trimmed += done;
+		}
+		return trimmed;
+	}
+
+	private static String[] jobIds(List<Object> raw) {
+		List<String> ids = new ArrayList<>(raw.size());
+		for (Object value : raw) {
+			String id = Replies.string(value);
+			if (JobId.isValid(id)) {
+				ids.add(id);
+			}
+		}
+		return ids.toArray(NO_IDS);
 	}
 
 	/**
@@ -451,8 +592,17 @@ public class Jobs {
 		Assert.isTrue(ids.size() == tokens.size() && ids.size() == uniqueKeys.size(),
 				() -> "one token and unique key per id: " + tokens.size() + " tokens and " + uniqueKeys.size()
 						+ " unique keys for " + ids.size() + " ids");
+		if (this.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
+			// each completion carries the trim candidates the previous one named
+			List<@Nullable TransitionResult> results = new ArrayList<>(ids.size());
+			for (int i = 0; i < ids.size(); i++) {
+				results.add(complete(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i)));
+			}
+			return results;
+		}
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		String metrics = this.keyspace.queueKey(queue, KeyType.METRICS);
+		String minutes = this.keyspace.queueKey(queue, KeyType.MINUTES);
 		String rows = this.keyspace.jobKeyPrefix(queue);
 		List<ScriptExecutor.Invocation> calls = new ArrayList<>(ids.size());
 		for (int i = 0; i < ids.size(); i++) {
@@ -460,8 +610,8 @@ public class Jobs {
 			Assert.notNull(id, "ids must not contain null");
 			String uniqueKey = uniqueKeys.get(i);
 			List<String> keys = (uniqueKey != null)
-					? List.of(active, rows + id, metrics, this.keyspace.uniqueKeyPrefix(queue) + uniqueKey)
-					: List.of(active, rows + id, metrics);
+					? List.of(active, rows + id, metrics, minutes, this.keyspace.uniqueKeyPrefix(queue) + uniqueKey)
+					: List.of(active, rows + id, metrics, minutes);
 			calls.add(new ScriptExecutor.Invocation(keys, List.of(id.toString(), argument(tokens.get(i)))));
 		}
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.complete, calls);
@@ -552,19 +702,47 @@ public class Jobs {
 	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff,
 			boolean dead, boolean snooze) {
 		Assert.notNull(error, "'error' must not be null");
-		List<Object> reply = withUniqueKey(queue, this.scripts.retry,
-				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
-						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
-						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
-						this.keyspace.queueKey(queue, KeyType.WAKE)),
-				List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0",
-						snooze ? "1" : "0"));
+		List<String> keys = new ArrayList<>(8 + RETAIN_BATCH);
+		keys.addAll(List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE),
+				this.keyspace.queueKey(queue, KeyType.SCHEDULE), this.keyspace.queueKey(queue, KeyType.DEAD),
+				this.keyspace.queueKey(queue, KeyType.PENDING), this.keyspace.jobKey(queue, id),
+				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE),
+				this.keyspace.queueKey(queue, KeyType.MINUTES)));
+		List<String> args = new ArrayList<>(8 + RETAIN_BATCH);
+		args.addAll(List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()),
+				dead ? "1" : "0", snooze ? "1" : "0"));
+		Retention retention = retention(queue, JobState.DEAD);
+		String[] candidates = NO_IDS;
+		if (retention.isEnabled() && !snooze) {
+			candidates = this.deadTrimHints.remove(queue);
+			candidates = (candidates != null) ? candidates : NO_IDS;
+			args.add(Long.toString(retention.count()));
+			args.add(Long.toString(retention.age().toMillis()));
+			String rows = this.keyspace.jobKeyPrefix(queue);
+			for (String candidate : candidates) {
+				keys.add(rows + candidate);
+				args.add(candidate);
+			}
+		}
+		List<Object> reply = withUniqueKey(queue, this.scripts.retry, keys, args);
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {
+			if (candidates.length > 0) {
+				this.deadTrimHints.putIfAbsent(queue, candidates);
+			}
 			return result;
 		}
-		return TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))),
-				Replies.instant(reply.get(2)));
+		JobState state = JobState.fromValue(Replies.string(reply.get(1)));
+		if (reply.size() > 3) {
+			String[] next = jobIds(Replies.list(reply.get(3)));
+			if (next.length > 0) {
+				this.deadTrimHints.put(queue, next);
+			}
+		}
+		else if (candidates.length > 0) {
+			this.deadTrimHints.putIfAbsent(queue, candidates);
+		}
+		return TransitionResult.applied(state, Replies.instant(reply.get(2)));
 	}
 
 	/**
@@ -728,6 +906,49 @@ public class Jobs {
 	}
 
 	/**
+	 * Delete one job, wherever it waits or rests: pending, schedule, dead or completed,
+	 * with its row, in one atomic move. An active job is refused
+	 * ({@link StaleReason#ACTIVE}): its worker holds a lease.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return applied with the state the job was deleted from, or stale:
+	 * {@link StaleReason#NOT_FOUND}, {@link StaleReason#ACTIVE},
+	 * {@link StaleReason#MALFORMED_ROW}, or {@link StaleReason#WRONG_STATE} when the row
+	 * names a location the id is not in
+	 */
+	public TransitionResult delete(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<Object> reply = this.executor.execute(this.scripts.delete,
+				List.of(this.keyspace.queueKey(queue, KeyType.PENDING), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
+						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.COMPLETED),
+						this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
+						this.keyspace.queueKey(queue, KeyType.METRICS)),
+				List.of(id.toString()));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result
+				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);
+	}
+
+	/**
+	 * Run a scheduled job now: schedule to pending at once, whatever its run-at.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return applied (state pending, at the server time of the move), or stale:
+	 * {@link StaleReason#NOT_SCHEDULED}, {@link StaleReason#MALFORMED_ROW},
+	 * {@link StaleReason#WRONG_STATE}
+	 */
+	public TransitionResult runNow(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<Object> reply = this.executor.execute(this.scripts.runNow,
+				List.of(this.keyspace.queueKey(queue, KeyType.SCHEDULE), this.keyspace.queueKey(queue, KeyType.PENDING),
+						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
+						this.keyspace.queueKey(queue, KeyType.WAKE)),
+				List.of(id.toString()));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, Replies.instant(reply.get(1)));
+	}
+
+	/**
 	 * Delete every dead job of a queue, with its row. Members of dead no transition can
 	 * move (not JOB ids, malformed rows, a state other than {@code dead}) are left where
 	 * they are and passed over.
@@ -775,7 +996,8 @@ public class Jobs {
 	 * @return what moved
 	 */
 	public QuarantineResult quarantine(String queue, JobState location, Collection<String> members) {
-		Assert.isTrue(location != JobState.QUARANTINE, "location must not be quarantine");
+		Assert.isTrue(location != JobState.QUARANTINE && location != JobState.COMPLETED,
+				() -> "location must be pending, active, schedule or dead, was " + location.value());
 		Assert.notNull(members, "'members' must not be null");
 		List<String> fixed = new ArrayList<>(6);
 		for (JobState source : SOURCES) {
@@ -1010,9 +1232,15 @@ public class Jobs {
 
 		final Script quarantine = Script.load("quarantine");
 
+		final Script trim = Script.load("trim");
+
+		final Script delete = Script.load("delete");
+
+		final Script runNow = Script.load("run_now");
+
 		List<Script> all() {
 			return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
-					this.promote, this.replay, this.purge, this.quarantine);
+					this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow);
 		}
 
 	}

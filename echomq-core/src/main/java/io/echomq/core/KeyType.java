@@ -22,6 +22,12 @@ public enum KeyType {
 	DEAD("dead"),
 
 	/**
+	 * Sorted set of completed ids a queue retains (see {@link Retention}), scored by the
+	 * time they completed (ms). Empty unless the queue retains completed jobs.
+	 */
+	COMPLETED("completed"),
+
+	/**
 	 * Sorted set of members no transition could move (not JOB ids, rows missing or
 	 * breaking the row schema, a state naming another location), scored by the time they
 	 * were quarantined (ms). Only the quarantine transition writes to it; nothing leaves it
@@ -31,6 +37,13 @@ public enum KeyType {
 
 	/** Hash of cumulative counters (enqueued, completed, retried, ...). */
 	METRICS("metrics"),
+
+	/**
+	 * Hash of per-minute counts, field {@code <minute>:<kind>} ({@code minute} = epoch ms /
+	 * 60,000, {@code kind} = {@code completed} or {@code failed}), written by the complete
+	 * and retry scripts and kept to the last 120 minutes by them.
+	 */
+	MINUTES("minutes"),
 
 	/** Short list of wake-up tokens that idle consumers block on. */
 	WAKE("wake"),

@@ -159,6 +159,7 @@ public class QueueAuditor {
 		expectType(keyspace.queueKey(queue, KeyType.SCHEDULES), DataType.HASH, "a hash", findings);
 		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_NEXT), DataType.ZSET, "a sorted set", findings);
 		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_LAST), DataType.HASH, "a hash", findings);
+		expectType(keyspace.queueKey(queue, KeyType.MINUTES), DataType.HASH, "a hash", findings);
 		return readable;
 	}
 

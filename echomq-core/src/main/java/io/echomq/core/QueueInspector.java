@@ -7,9 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
@@ -66,7 +68,57 @@ public class QueueInspector {
 		});
 		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()], sizes[JobState.ACTIVE.ordinal()],
 				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()], sizes[JobState.QUARANTINE.ordinal()],
-				counters);
+				sizes[JobState.COMPLETED.ordinal()], counters);
+	}
+
+	/** Most minutes the per-minute series keeps (the scripts trim older ones). */
+	public static final int MINUTES_KEPT = 120;
+
+	/**
+	 * Return a queue's per-minute series over the last {@code minutes} minutes of server
+	 * time (the current minute included), oldest first, one entry per minute that had
+	 * any work: one {@code HGETALL} of a hash of at most {@code 2 * (MINUTES_KEPT + 1)}
+	 * fields, and the server's {@code TIME}.
+	 * @param queue the queue
+	 * @param minutes how many minutes back, 1 to {@value #MINUTES_KEPT}
+	 * @return the minutes
+	 * @throws IllegalArgumentException if {@code minutes} is out of range
+	 */
+	public List<MinuteCount> minutes(String queue, int minutes) {
+		Assert.isTrue(minutes > 0 && minutes <= MINUTES_KEPT,
+				() -> "minutes must be between 1 and " + MINUTES_KEPT + ", was " + minutes);
+		Map<Object, Object> raw = this.template.opsForHash().entries(this.keyspace.queueKey(queue, KeyType.MINUTES));
+		long now = serverTime() / 60_000;
+		long first = now - minutes + 1;
+		TreeMap<Long, long[]> counts = new TreeMap<>();
+		raw.forEach((name, value) -> {
+			String field = String.valueOf(name);
+			int colon = field.indexOf(':');
+			Long minute = (colon > 0) ? RowSchema.parse(field.substring(0, colon)) : null;
+			Long count = RowSchema.parse(String.valueOf(value));
+			if (minute == null || count == null || minute < first || minute > now) {
+				return;
+			}
+			String kind = field.substring(colon + 1);
+			int slot = kind.equals("completed") ? 0 : (kind.equals("failed") ? 1 : -1);
+			if (slot >= 0) {
+				counts.computeIfAbsent(minute, (key) -> new long[2])[slot] += count;
+			}
+		});
+		List<MinuteCount> series = new ArrayList<>(counts.size());
+		counts.forEach((minute, pair) -> series.add(new MinuteCount(Instant.ofEpochMilli(minute * 60_000), pair[0],
+				pair[1])));
+		return series;
+	}
+
+	private long serverTime() {
+		Long time = this.template.execute((RedisCallback<Long>) (connection) -> {
+			if (connection instanceof RedisClusterConnection cluster) {
+				return cluster.serverCommands().time();
+			}
+			return connection.serverCommands().time();
+		});
+		return (time != null) ? time : System.currentTimeMillis();
 	}
 
 	/**

@@ -13,13 +13,14 @@ import java.util.Map;
  * @param dead dead-lettered ids
  * @param quarantine members no transition could move, set aside (see
  * {@link KeyType#QUARANTINE})
+ * @param completed completed ids retained (see {@link Retention})
  * @param counters the queue's cumulative counters ({@code enqueued}, {@code completed},
  * {@code retried}, {@code dead}, {@code reaped}, {@code promoted}, ...)
  * @author EchoMQ
  * @since 0.1.0
  */
 public record QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
-		Map<String, Long> counters) {
+		long completed, Map<String, Long> counters) {
 
 	/**
 	 * Create a snapshot.
@@ -29,6 +30,7 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 	 * @param schedule scheduled ids
 	 * @param dead dead ids
 	 * @param quarantine quarantined members
+	 * @param completed retained completed ids
 	 * @param counters the counters
 	 */
 	public QueueStats {
@@ -47,6 +49,7 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 			case SCHEDULE -> this.schedule;
 			case DEAD -> this.dead;
 			case QUARANTINE -> this.quarantine;
+			case COMPLETED -> this.completed;
 		};
 	}
 

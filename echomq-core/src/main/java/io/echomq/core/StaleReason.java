@@ -27,6 +27,15 @@ public enum StaleReason {
 	/** A replay found the job outside {@code dead}. */
 	NOT_DEAD,
 
+	/** A run-now found the job outside {@code schedule}. */
+	NOT_SCHEDULED,
+
+	/** A delete found no row for the id: the job is gone, or never existed. */
+	NOT_FOUND,
+
+	/** A delete found the job {@code active}: a worker holds its lease. */
+	ACTIVE,
+
 	/**
 	 * The job's row breaks the row schema: it is missing, not a hash, lacks a required
 	 * field ({@code state}, {@code attempts}, {@code max_attempts},

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,7 +34,9 @@ import org.springframework.util.Assert;
  * <p>
  * The reap tick also runs the quarantine sweep: members that this engine's verbs met
  * and could not move (not JOB ids, malformed rows) go to the queue's quarantine
- * location ({@link Jobs#quarantineSuspects(String)}), logged at WARN.
+ * location ({@link Jobs#quarantineSuspects(String)}), logged at WARN, and, at most
+ * once per {@link #TRIM_INTERVAL} per queue, trims the queue's history (completed and
+ * dead jobs) back within its retention bounds ({@link Jobs#trimHistory(String, int)}).
  * <p>
  * A tick failure is logged (at a limited rate) and never cancels the schedule. The
  * ticks run on a private scheduler, not a bean, so Boot's {@code taskScheduler} is
@@ -49,6 +52,11 @@ public class EchoMqScheduler implements SmartLifecycle {
 
 	/** Most script calls one tick makes per queue. */
 	static final int MAX_ROUNDS = 100;
+
+	/** How often the reap tick trims a queue's history. */
+	public static final Duration TRIM_INTERVAL = Duration.ofSeconds(10);
+
+	private final Map<String, Long> lastTrim = new ConcurrentHashMap<>();
 
 	private static final LogAccessor logger = new LogAccessor(EchoMqScheduler.class);
 
@@ -183,6 +191,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 							+ "' that no transition could move, removed " + quarantined.strays()
 							+ " stray copies; see the queue's audit. " + abbreviate(quarantined.reasons()));
 				}
+				trimHistory(queue);
 			}
 			catch (Throwable ex) {
 				failed = true;
@@ -192,6 +201,19 @@ public class EchoMqScheduler implements SmartLifecycle {
 		tick(failed, this.reapTicks);
 		if (!failed) {
 			this.lastReap = Instant.now();
+		}
+	}
+
+	private void trimHistory(String queue) {
+		long now = System.nanoTime();
+		Long last = this.lastTrim.get(queue);
+		if (last != null && now - last < TRIM_INTERVAL.toNanos()) {
+			return;
+		}
+		this.lastTrim.put(queue, now);
+		long trimmed = this.jobs.trimHistory(queue, this.settings.batchSize() * MAX_ROUNDS);
+		if (trimmed > 0) {
+			logger.debug(() -> "Trimmed " + trimmed + " job(s) of queue '" + queue + "' past its retention");
 		}
 	}
 

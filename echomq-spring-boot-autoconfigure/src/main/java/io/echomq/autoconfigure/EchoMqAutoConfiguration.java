@@ -54,8 +54,15 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Jobs echoMqJobs(ScriptExecutor scriptExecutor, Keyspace keyspace) {
-		return new Jobs(scriptExecutor, keyspace);
+	Jobs echoMqJobs(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
+		Jobs jobs = new Jobs(scriptExecutor, keyspace);
+		properties.queues().forEach((queue, overrides) -> {
+			EchoMqProperties.RetentionProperties retention = overrides.retention();
+			if (retention != null) {
+				jobs.retain(queue, retention.completedRetention(), retention.deadRetention());
+			}
+		});
+		return jobs;
 	}
 
 	@Bean

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.Retention;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -211,11 +212,13 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * {@code echomq.listener.no-retry-for}.
 	 * @param timeout How long a handler may run; unset inherits
 	 * {@code echomq.listener.timeout}.
+	 * @param retention How much history the queue keeps: completed jobs (none unless
+	 * set) and dead jobs (10,000 and 7 days unless set).
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
-			@Nullable Duration timeout) {
+			@Nullable Duration timeout, @Nullable RetentionProperties retention) {
 
 		/**
 		 * Validate the overrides.
@@ -227,6 +230,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param retryFor The only exceptions retried.
 		 * @param noRetryFor The exceptions never retried.
 		 * @param timeout The handler timeout.
+		 * @param retention The history kept.
 		 */
 		public QueueProperties {
 			if (concurrency != null) {
@@ -240,6 +244,79 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			}
 			if (timeout != null) {
 				Checks.positive("echomq.queues.*.timeout", timeout);
+			}
+		}
+
+	}
+
+	/**
+	 * How much history one queue keeps.
+	 *
+	 * @param completed Completed jobs kept (with their rows, in {@code emq:{q}:completed});
+	 * none unless a count or an age is set.
+	 * @param dead Dead jobs kept; an unset bound keeps its default (count 10,000, age 7
+	 * days), a bound of 0 means no bound of that kind.
+	 */
+	public record RetentionProperties(@Nullable HistoryBounds completed, @Nullable HistoryBounds dead) {
+
+		/**
+		 * Return the bounds of completed jobs.
+		 * @return the bounds, {@link Retention#NONE} unless set
+		 */
+		public Retention completedRetention() {
+			HistoryBounds bounds = this.completed;
+			if (bounds == null) {
+				return Retention.NONE;
+			}
+			return bounds.toRetention("completed", 0, Duration.ZERO);
+		}
+
+		/**
+		 * Return the bounds of dead jobs.
+		 * @return the bounds, {@link Retention#DEAD_DEFAULT} for each bound not set
+		 */
+		public Retention deadRetention() {
+			HistoryBounds bounds = this.dead;
+			if (bounds == null) {
+				return Retention.DEAD_DEFAULT;
+			}
+			return bounds.toRetention("dead", Retention.DEAD_DEFAULT.count(), Retention.DEAD_DEFAULT.age());
+		}
+
+	}
+
+	/**
+	 * Bounds of one history location.
+	 *
+	 * @param count Most jobs kept (0: no count bound).
+	 * @param age Most age of a kept job, from the time it got there (0: no age bound).
+	 */
+	public record HistoryBounds(@Nullable Long count, @Nullable Duration age) {
+
+		/**
+		 * Validate the bounds.
+		 * @param count The most jobs kept.
+		 * @param age The most age.
+		 */
+		public HistoryBounds {
+			if (count != null && (count < 0 || count > Retention.MAX_COUNT)) {
+				throw new IllegalArgumentException("echomq.queues.*.retention.*.count must be between 0 and "
+						+ Retention.MAX_COUNT + ", was " + count);
+			}
+			if (age != null) {
+				Checks.notNegative("echomq.queues.*.retention.*.age", age);
+			}
+		}
+
+		Retention toRetention(String location, long defaultCount, Duration defaultAge) {
+			long bound = (this.count != null) ? this.count : defaultCount;
+			Duration maxAge = (this.age != null) ? this.age : defaultAge;
+			try {
+				return new Retention(bound, maxAge);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException(
+						"Invalid echomq.queues.*.retention." + location + ": " + ex.getMessage(), ex);
 			}
 		}
 

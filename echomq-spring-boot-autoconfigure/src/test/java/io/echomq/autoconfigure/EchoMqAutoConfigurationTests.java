@@ -1,8 +1,12 @@
 package io.echomq.autoconfigure;
 
+import java.time.Duration;
+
 import io.echomq.EchoMQTemplate;
+import io.echomq.core.JobState;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.Retention;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.support.PayloadConverter;
 import org.junit.jupiter.api.Test;
@@ -66,6 +70,33 @@ class EchoMqAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(CustomConverterConfiguration.class).run((context) -> {
 			assertThat(context).hasSingleBean(PayloadConverter.class);
 			assertThat(context.getBean(PayloadConverter.class)).isSameAs(CustomConverterConfiguration.CONVERTER);
+		});
+	}
+
+	@Test
+	void runWithRetentionPropertiesShouldGiveEachQueueItsBounds() {
+		this.contextRunner
+			.withPropertyValues("echomq.queues.mail.retention.completed.count=1000",
+					"echomq.queues.mail.retention.completed.age=1h", "echomq.queues.mail.retention.dead.count=50",
+					"echomq.queues.audit.retention.dead.age=0")
+			.run((context) -> {
+				Jobs jobs = context.getBean(Jobs.class);
+				assertThat(jobs.retention("mail", JobState.COMPLETED))
+					.isEqualTo(new Retention(1000, Duration.ofHours(1)));
+				assertThat(jobs.retention("mail", JobState.DEAD)).isEqualTo(new Retention(50, Duration.ofDays(7)));
+				assertThat(jobs.retention("audit", JobState.COMPLETED)).isEqualTo(Retention.NONE);
+				assertThat(jobs.retention("audit", JobState.DEAD)).isEqualTo(Retention.ofCount(10_000));
+				assertThat(jobs.retention("other", JobState.DEAD)).isEqualTo(Retention.DEAD_DEFAULT);
+			});
+	}
+
+	@Test
+	void runWithNegativeRetentionShouldFailNamingThePropertyAndValue() {
+		this.contextRunner.withPropertyValues("echomq.queues.mail.retention.completed.count=-3").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("echomq.queues.*.retention.*.count")
+				.hasMessageContaining("-3");
 		});
 	}
 

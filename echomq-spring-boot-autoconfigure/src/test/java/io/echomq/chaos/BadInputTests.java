@@ -27,6 +27,7 @@ import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.Retention;
 import io.echomq.core.TransitionResult;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConversionException;
@@ -108,10 +109,15 @@ class BadInputTests {
 			calls.put("jobs.promote", () -> this.jobs.promote(name, 10));
 			calls.put("jobs.replay", () -> this.jobs.replay(name, id, 1));
 			calls.put("jobs.purgeDead", () -> this.jobs.purgeDead(name));
+			calls.put("jobs.delete", () -> this.jobs.delete(name, id));
+			calls.put("jobs.runNow", () -> this.jobs.runNow(name, id));
+			calls.put("jobs.trimHistory", () -> this.jobs.trimHistory(name, 10));
+			calls.put("jobs.retain", () -> this.jobs.retain(name, Retention.ofCount(1), Retention.NONE));
 			calls.put("registry.register", () -> this.worker.register(name, (job, context) -> {
 			}));
 			calls.put("auditor.audit", () -> new QueueAuditor(this.jobs).audit(name, Duration.ofSeconds(1)));
 			calls.put("inspector.stats", () -> new QueueInspector(this.jobs).stats(name));
+			calls.put("inspector.minutes", () -> new QueueInspector(this.jobs).minutes(name, 60));
 			calls.put("keyspace.jobKey", () -> this.jobs.keyspace().jobKey(name, id));
 			calls.forEach(
 					(api, call) -> assertThatExceptionOfType(InvalidQueueNameException.class).as(api + "(" + name + ")")

@@ -29,8 +29,8 @@ import org.springframework.util.Assert;
 /**
  * What the dashboard reads and does, on the engine's own verbs: queue counts and
  * listeners, pages of each location, one job's row and timeline, and the actions
- * (replay, delete a dead job, replay or purge every dead job, pause and resume this
- * node's listener). Technology-neutral: the web layer maps it onto HTTP.
+ * (replay a dead job, delete a waiting or finished job, run a scheduled job now, replay
+ * or purge every dead job, pause and resume this node's listener). Technology-neutral: the web layer maps it onto HTTP.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -52,7 +52,6 @@ public class EchoMqDashboard {
 
 	private final QueueInspector inspector;
 
-	private final DeadJobPurge purge;
 
 	private final EchoMqQueueCatalog catalog;
 
@@ -86,8 +85,7 @@ public class EchoMqDashboard {
 		Assert.hasText(node, "'node' must not be empty");
 		this.jobs = jobs;
 		this.inspector = new QueueInspector(jobs);
-		this.purge = new DeadJobPurge(jobs);
-		this.catalog = catalog;
+				this.catalog = catalog;
 		this.listeners = listeners;
 		this.replayBudget = replayBudget;
 		this.history = history;
@@ -167,8 +165,8 @@ public class EchoMqDashboard {
 	 * @param queue the queue
 	 * @param id the job id
 	 * @param show whether the payload and extra fields are shown unsanitized
-	 * @return the job, or {@code null} if it has no row (completed and retired, purged,
-	 * or unknown)
+	 * @return the job, or {@code null} if it has no row (completed and retired, or
+	 * trimmed past its queue's retention, deleted, or unknown)
 	 */
 	public @Nullable JobDetail job(String queue, JobId id, boolean show) {
 		Keyspace.validateQueueName(queue);
@@ -249,22 +247,52 @@ public class EchoMqDashboard {
 	}
 
 	/**
-	 * Delete a dead job and its row.
+	 * Delete a job with its row: pending, scheduled, dead or completed (within
+	 * retention). An active job is refused: its worker holds a lease.
 	 * @param queue the queue
 	 * @param id the job id
-	 * @return the outcome; a job in any other state is left alone
+	 * @return the outcome
 	 */
 	public Outcome delete(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
-		DeadJobPurge.Result result = this.purge.purge(queue, id);
-		if (result.purged()) {
-			return Outcome.done("Job " + id + " deleted", 1);
+		TransitionResult result = this.jobs.delete(queue, id);
+		if (result.isApplied()) {
+			return Outcome.done("Job " + id + " deleted (it was " + stateLabel(result.state()) + ")", 1);
 		}
-		if (result.problem() != null) {
-			return malformed(id, "deleted", result.problem());
+		return switch (result.reason()) {
+			case NOT_FOUND -> new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no job " + id, 0);
+			case MALFORMED_ROW -> malformed(id, "deleted", result.detail());
+			case ACTIVE -> new Outcome(Outcome.Status.CONFLICT,
+					"Job " + id + " is active: a worker holds its lease, so it cannot be deleted", 0);
+			default -> new Outcome(Outcome.Status.CONFLICT, "Job " + id + " was not deleted: " + result.detail(), 0);
+		};
+	}
+
+	/**
+	 * Run a scheduled job now: to pending at once, whatever its run-at.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return the outcome
+	 */
+	public Outcome runNow(String queue, JobId id) {
+		Keyspace.validateQueueName(queue);
+		TransitionResult result = this.jobs.runNow(queue, id);
+		if (result.isApplied()) {
+			return Outcome.done("Job " + id + " moved to pending: it runs as soon as a worker is free", 1);
 		}
-		return notDead(queue, id,
-				"deleted (deleting pending or scheduled jobs needs an engine verb that does not exist yet)");
+		if (result.reason() == StaleReason.MALFORMED_ROW) {
+			return malformed(id, "run now", result.detail());
+		}
+		Map<String, String> row = this.inspector.row(queue, id);
+		if (row.isEmpty()) {
+			return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no job " + id, 0);
+		}
+		return new Outcome(Outcome.Status.CONFLICT, "Job " + id + " is " + row.getOrDefault("state", "in no state")
+				+ ", not scheduled: only scheduled jobs can be run now", 0);
+	}
+
+	private static String stateLabel(@Nullable JobState state) {
+		return (state != null) ? state.value() : "gone";
 	}
 
 	/**
@@ -403,6 +431,7 @@ public class EchoMqDashboard {
 			timeline.add(new TimelineEntry("quarantined", "Quarantined", at));
 		}
 		add(timeline, "dead_at", "Dead-lettered", row.get("dead_at"));
+		add(timeline, "completed_at", "Completed", row.get("completed_at"));
 		timeline.sort(Comparator.comparingLong(TimelineEntry::at));
 		return timeline;
 	}

@@ -5,11 +5,10 @@ import java.util.List;
 /**
  * Per-minute throughput of a queue, for the dashboard's chart.
  * <p>
- * The engine keeps no such series yet. Until it does, {@link #none()} is used and the
- * page draws the chart from the cumulative counters it samples on every refresh, for as
- * long as it is open. An implementation backed by the engine reads a bounded per-minute
- * series kept in the queue's keyspace by the transition scripts, so that every node's
- * work shows.
+ * {@link EngineQueueHistory} (the default) reads the bounded per-minute series the
+ * transition scripts keep in each queue's keyspace, so that every node's work shows.
+ * With {@link #none()} the page draws the chart from the cumulative counters it samples
+ * on every refresh, for as long as it is open.
  *
  * @author EchoMQ
  * @since 0.1.0

@@ -33,13 +33,16 @@ import static org.awaitility.Awaitility.await;
 /**
  * The dashboard in a real headless Chromium against a real server with real listeners
  * and jobs: the overview's counts, a dead job opened and replayed until it completes, a
- * queue paused and resumed, the chart filling as jobs complete. Saves a screenshot of
- * each page to {@code docs/dashboard}.
+ * queue paused and resumed, the chart filling from the engine's per-minute series as jobs
+ * complete; a completed job kept by its queue's retention opened, a scheduled job run
+ * now and a pending job deleted. Saves a screenshot of each page to
+ * {@code docs/dashboard}.
  *
  * @author EchoMQ
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "echomq.dashboard.refresh=400ms", "spring.application.name=shop" })
+		properties = { "echomq.dashboard.refresh=400ms", "spring.application.name=shop",
+				"echomq.queues.invoices.retention.completed.count=10" })
 class EchoMqDashboardBrowserTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(15);
@@ -107,7 +110,7 @@ class EchoMqDashboardBrowserTests {
 		String base = "http://localhost:" + this.port + "/echomq";
 		driver.get(base);
 		awaitText(driver, By.cssSelector("#queue-orders .count-dead"), "1");
-		assertThat(text(driver, By.cssSelector("#queue-orders .count-completed"))).isEqualTo("2");
+		assertThat(text(driver, By.cssSelector("#queue-orders .total-completed"))).isEqualTo("2");
 		assertThat(text(driver, By.cssSelector("#queue-reminders .count-pending"))).isEqualTo("2");
 		assertThat(text(driver, By.cssSelector("#queue-reminders .count-schedule"))).isEqualTo("1");
 		assertThat(text(driver, By.cssSelector("#queue-orders .listener-state"))).isEqualTo("running");
@@ -156,19 +159,74 @@ class EchoMqDashboardBrowserTests {
 		awaitText(driver, By.cssSelector("#queue-orders .listener-state"), "running");
 		assertThat(container.isPaused()).isFalse();
 		awaitText(driver, By.cssSelector("#queue-orders .count-pending"), "0");
-		awaitText(driver, By.cssSelector("#queue-orders .count-completed"), "5");
+		awaitText(driver, By.cssSelector("#queue-orders .total-completed"), "5");
 		this.template.enqueueAll("emails", List.of("receipt 1044", "receipt 1045", "shipped 1041", "bounce 1046"));
 		awaitText(driver, By.cssSelector("#queue-emails .count-dead"), "1");
 		await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
 			WebElement chart = driver.findElement(By.id("chart"));
-			assertThat(chart.getDomAttribute("data-source")).isEqualTo("page");
-			assertThat(Long.parseLong(chart.getDomAttribute("data-completed"))).isGreaterThanOrEqualTo(5);
-			assertThat(Long.parseLong(chart.getDomAttribute("data-failed"))).as("3 attempts of the bounce")
-				.isEqualTo(3);
+			assertThat(chart.getDomAttribute("data-source")).isEqualTo("engine");
+			assertThat(Long.parseLong(chart.getDomAttribute("data-completed")))
+				.as("every completion of orders and emails, from the engine").isGreaterThanOrEqualTo(5 + 6);
+			assertThat(Long.parseLong(chart.getDomAttribute("data-failed")))
+				.as("the dead order's attempt and 3 attempts of the bounce")
+				.isEqualTo(4);
 			assertThat(chart.findElements(By.cssSelector("rect.bar-completed"))).isNotEmpty();
 			assertThat(chart.findElements(By.cssSelector("rect.bar-failed"))).isNotEmpty();
 		});
 		browser.screenshot("overview");
+	}
+
+	@Test
+	void deleteAPendingJobRunAScheduledJobNowAndOpenACompletedJob() {
+		WebDriver driver = browser.driver();
+		QueueInspector inspector = new QueueInspector(this.jobs);
+		this.listeners.register("invoices", (job, context) -> {
+		}, ListenerSettings.builder().concurrency(2).build());
+		List<JobId> paid = this.template.enqueueAll("invoices", List.of("{\"invoice\":77}", "{\"invoice\":78}"));
+		await().atMost(WAIT).until(() -> inspector.stats("invoices").completed() == 2);
+		List<JobId> waiting = this.template.enqueueAll("letters", List.of("letter to ada", "letter to grace"));
+		JobId later = this.template.enqueue("letters", "reminder to ada", EnqueueOptions.delayed(Duration.ofHours(2)));
+		String base = "http://localhost:" + this.port + "/echomq";
+
+		driver.get(base);
+		awaitText(driver, By.cssSelector("#queue-invoices .count-completed"), "2");
+		awaitText(driver, By.cssSelector("#queue-invoices .total-completed"), "2");
+
+		driver.get(base + "/jobs/" + paid.get(0));
+		await().atMost(WAIT).ignoreExceptions()
+			.until(() -> "completed".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
+		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/invoices/jobs/" + paid.get(0));
+		assertThat(read(() -> driver.findElements(By.cssSelector("#timeline li"))
+			.stream()
+			.map((li) -> li.getDomAttribute("data-event"))
+			.toList())).containsExactly("enqueued", "completed_at");
+		assertThat(read(() -> driver.findElements(By.id("delete")).size())).isEqualTo(1);
+		assertThat(read(() -> driver.findElements(By.id("replay")).size())).isZero();
+		browser.screenshot("completed-job");
+
+		driver.get(base + "/queues/letters?state=schedule");
+		awaitText(driver, By.cssSelector("#job-" + later + " td.payload"), "******");
+		assertThat(read(() -> driver.findElements(By.cssSelector("#job-" + later + " button.run")).size()))
+			.isEqualTo(1);
+		browser.screenshot("queue-scheduled");
+		click(driver, By.cssSelector("#job-" + later + " button.run"));
+		awaitText(driver, By.id("toast"), "moved to pending");
+		awaitText(driver, By.cssSelector("#tab-schedule .count-schedule"), "0");
+		awaitText(driver, By.cssSelector("#tab-pending .count-pending"), "3");
+		assertThat(inspector.row("letters", later)).containsEntry("state", "pending");
+
+		click(driver, By.id("tab-pending"));
+		awaitText(driver, By.cssSelector("#job-" + waiting.get(0) + " td.payload"), "******");
+		click(driver, By.cssSelector("#job-" + waiting.get(0) + " button.delete"));
+		await().atMost(WAIT).ignoreExceptions().until(() -> {
+			driver.switchTo().alert().accept();
+			return true;
+		});
+		awaitText(driver, By.id("toast"), "deleted (it was pending)");
+		awaitText(driver, By.cssSelector("#tab-pending .count-pending"), "2");
+		assertThat(inspector.row("letters", waiting.get(0))).isEmpty();
+		assertThat(inspector.row("letters", waiting.get(1))).containsEntry("state", "pending");
+		assertThat(inspector.stats("letters").counters()).containsEntry("deleted", 1L).containsEntry("promoted", 1L);
 	}
 
 	private static void click(WebDriver driver, By by) {

@@ -73,8 +73,8 @@ class EchoMqDashboardReadOnlyWebTests {
 			.isEqualTo("\"bad order 7\"");
 
 		handler.heal();
-		for (String action : new String[] { "/jobs/" + dead + "/replay", "/jobs/" + dead + "/delete", "/dead/replay",
-				"/dead/purge", "/pause", "/resume" }) {
+		for (String action : new String[] { "/jobs/" + dead + "/replay", "/jobs/" + dead + "/delete",
+				"/jobs/" + dead + "/run", "/dead/replay", "/dead/purge", "/pause", "/resume" }) {
 			Response refused = client.post("/api/queues/" + queue + action);
 			assertThat(refused.status()).as("%s %s", action, refused).isEqualTo(403);
 			assertThat(refused.message()).contains("read-only");

@@ -1,9 +1,11 @@
 package io.echomq.dashboard;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
@@ -102,6 +104,17 @@ class EchoMqDashboardSecurityTests {
 		assertThat(viewer.post("/api/queues/" + queue + "/pause").status()).isEqualTo(403);
 		assertThat(this.listeners.getContainer(queue).isPaused()).isFalse();
 		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
+		String later = DashboardTestApplication.unique("later");
+		JobId scheduled = this.template.enqueue(later, "later", EnqueueOptions.delayed(Duration.ofHours(1)));
+		for (String action : List.of("/jobs/" + scheduled + "/run", "/jobs/" + scheduled + "/delete",
+				"/jobs/" + dead + "/delete")) {
+			Response verb = viewer.post("/api/queues/" + (action.contains(scheduled.toString()) ? later : queue)
+					+ action);
+			assertThat(verb.status()).as("%s %s", action, verb).isEqualTo(403);
+			assertThat(verb.message()).contains("ECHOMQ_ADMIN");
+		}
+		assertThat(inspector.row(later, scheduled)).containsEntry("state", "schedule");
+		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
 
 		DashboardClient admin = new DashboardClient(this.port, "/echomq", "admin", "admin");
 		admin.open();
@@ -123,6 +136,12 @@ class EchoMqDashboardSecurityTests {
 		assertThat(replayed.status()).as("%s", replayed).isEqualTo(200);
 		await().atMost(Duration.ofSeconds(15)).until(() -> inspector.row(queue, dead).isEmpty());
 		assertThat(inspector.stats(queue).counters()).containsEntry("replayed", 1L).containsEntry("completed", 1L);
+		Response ran = admin.post("/api/queues/" + later + "/jobs/" + scheduled + "/run");
+		assertThat(ran.status()).as("%s", ran).isEqualTo(200);
+		assertThat(inspector.row(later, scheduled)).containsEntry("state", "pending");
+		Response deleted = admin.post("/api/queues/" + later + "/jobs/" + scheduled + "/delete");
+		assertThat(deleted.status()).as("%s", deleted).isEqualTo(200);
+		assertThat(inspector.row(later, scheduled)).isEmpty();
 	}
 
 	@Configuration(proxyBeanMethods = false)

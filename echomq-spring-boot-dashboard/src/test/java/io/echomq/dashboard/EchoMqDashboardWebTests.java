@@ -102,8 +102,17 @@ class EchoMqDashboardWebTests {
 		assertThat(idleQueue.get("counts").get("pending").asLong()).isEqualTo(3);
 		assertThat(idleQueue.get("counts").get("schedule").asLong()).isEqualTo(1);
 		assertThat(idleQueue.get("listener").isNull()).isTrue();
-		assertThat(overview.get("historyKept").asBoolean()).isFalse();
-		assertThat(this.client.get("/api/history").json().get("kept").asBoolean()).isFalse();
+		assertThat(overview.get("historyKept").asBoolean()).isTrue();
+		JsonNode history = this.client.get("/api/history?minutes=5").json();
+		assertThat(history.get("kept").asBoolean()).isTrue();
+		long completedLastMinutes = 0;
+		long failedLastMinutes = 0;
+		for (JsonNode minute : history.get("queues").get(worked)) {
+			completedLastMinutes += minute.get("completed").asLong();
+			failedLastMinutes += minute.get("failed").asLong();
+		}
+		assertThat(completedLastMinutes).isEqualTo(1);
+		assertThat(failedLastMinutes).isEqualTo(1);
 
 		JsonNode dead = this.client.get("/api/queues/" + worked + "/jobs?state=dead").json();
 		assertThat(dead.get("total").asLong()).isEqualTo(1);
@@ -195,7 +204,7 @@ class EchoMqDashboardWebTests {
 		assertClientError(this.client.get("/api/queues/nowhere-to-be-seen"), 404, "not known here");
 		assertClientError(this.client.get("/api/queues/nowhere-to-be-seen/jobs?state=dead"), 404, "not known here");
 		assertClientError(this.client.get(api + "/jobs?state=finished"), 400,
-				"state must be one of pending, active, schedule, dead, quarantine; was 'finished'");
+				"state must be one of pending, active, schedule, dead, quarantine, completed; was 'finished'");
 		assertClientError(this.client.get(api + "/jobs?state=dead&offset=-1"), 400, "offset must not be negative");
 		assertClientError(this.client.get(api + "/jobs?state=dead&offset=x"), 400, "offset must be a whole number");
 		assertClientError(this.client.get(api + "/jobs?state=dead&limit=0"), 400, "limit must be between 1 and 100");
@@ -300,12 +309,29 @@ class EchoMqDashboardWebTests {
 		assertThat(listener.get("paused").asBoolean()).isTrue();
 		JobId waiting = this.template.enqueue(queue, "waiting");
 		assertClientError(this.client.post(api + "/jobs/" + waiting + "/replay"), 409, "is pending, not dead");
-		assertClientError(this.client.post(api + "/jobs/" + waiting + "/delete"), 409,
-				"only dead jobs can be deleted (deleting pending or scheduled jobs needs an engine verb");
+		assertClientError(this.client.post(api + "/jobs/" + waiting + "/run"), 409,
+				"is pending, not scheduled: only scheduled jobs can be run now");
 		assertThat(this.inspector.row(queue, waiting)).containsEntry("state", "pending");
+		JobId doomed = this.template.enqueue(queue, "doomed");
+		Response gone = this.client.post(api + "/jobs/" + doomed + "/delete");
+		assertThat(gone.status()).as("%s", gone).isEqualTo(200);
+		assertThat(gone.message()).contains("it was pending");
+		assertThat(this.inspector.row(queue, doomed)).isEmpty();
+		assertClientError(this.client.post(api + "/jobs/" + doomed + "/delete"), 404, "has no job");
+		JobId later = this.template.enqueue(queue, "later", EnqueueOptions.delayed(Duration.ofHours(1)));
+		Response ran = this.client.post(api + "/jobs/" + later + "/run");
+		assertThat(ran.status()).as("%s", ran).isEqualTo(200);
+		assertThat(ran.message()).contains("moved to pending");
+		assertThat(this.inspector.row(queue, later)).containsEntry("state", "pending");
 		assertThat(this.client.post(api + "/resume").message()).contains("resumed");
 		assertThat(container.isPaused()).isFalse();
-		await().atMost(WAIT).until(() -> this.inspector.row(queue, waiting).isEmpty());
+		await().atMost(WAIT).until(() -> this.inspector.row(queue, waiting).isEmpty()
+				&& this.inspector.row(queue, later).isEmpty());
+		JobId held = this.template.enqueue(queue, "hold");
+		await().atMost(WAIT).until(() -> "active".equals(this.inspector.row(queue, held).get("state")));
+		assertClientError(this.client.post(api + "/jobs/" + held + "/delete"), 409, "is active");
+		assertThat(this.inspector.row(queue, held)).containsEntry("state", "active");
+		handler.release();
 
 		String idle = DashboardTestApplication.unique("no-listener");
 		this.template.enqueue(idle, "x");
@@ -319,7 +345,7 @@ class EchoMqDashboardWebTests {
 		assertThat(deleted.status()).as("%s", deleted).isEqualTo(200);
 		assertThat(this.inspector.row(graveyard, dead.get(0))).isEmpty();
 		assertThat(stats(graveyard).dead()).isEqualTo(3);
-		assertThat(stats(graveyard).counters()).containsEntry("purged", 1L);
+		assertThat(stats(graveyard).counters()).containsEntry("deleted", 1L);
 		assertThat(this.inspector.row(graveyard, dead.get(1))).containsEntry("state", "dead");
 
 		this.client.post("/api/queues/" + graveyard + "/pause");

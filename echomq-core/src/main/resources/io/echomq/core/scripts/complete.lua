@@ -1,43 +1,92 @@
--- complete: active -> done. The row is retired and the completed counter bumped.
+-- complete: active -> done. Without retention the row is retired; with retention (ARGV[3] given)
+-- the id moves to completed, scored by the time of completion, and the row stays with
+-- state 'completed' and 'completed_at', in the same move. The completed counter is bumped.
+--
+-- Retention (retain.lua) trims completed to its bounds in the same call, at most RETAIN_BATCH ids:
+-- the candidates the caller passes (the ids the previous call named as over the bounds), each
+-- checked again; the reply names the next candidates.
 --
 -- Fenced (fence.lua): applies only if the id is in active, its row is well-formed, its state is
 -- 'active' and its attempts equal the caller's token; otherwise nothing changes and a stale reason
 -- is returned. Validate, then write; the first write frees memory (ZREM), so a full server still
 -- lets jobs complete.
 --
--- KEYS[1]  emq:{q}:active   ZSET
--- KEYS[2]  emq:{q}:job:<id> HASH
--- KEYS[3]  emq:{q}:metrics  HASH, field 'completed'
--- KEYS[4]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released here
--- ARGV[1]  id
--- ARGV[2]  token (the attempts value the claim returned)
--- returns  {1} applied, or {0, code, detail} stale: DONE when the row is already retired (a
---          completion whose reply was lost and is sent again finds this), or a code of fence.lua;
---          [unique] {0, 'UNIQUE_KEY', name} (nothing written) when the row names a key not declared
+-- KEYS[1]   emq:{q}:active     ZSET
+-- KEYS[2]   emq:{q}:job:<id>   HASH
+-- KEYS[3]   emq:{q}:metrics    HASH, field 'completed'
+-- KEYS[4]   emq:{q}:minutes    HASH, per-minute series (minutes.lua), field '<minute>:completed'
+-- KEYS[5]   emq:{q}:completed  ZSET, score time of completion (ms); only with retention
+-- KEYS[6..] emq:{q}:job:<id>   HASH, the row of each trim candidate, in ARGV order
+-- KEYS[last] [unique] emq:{q}:unique:<name> STRING, optional, after every other key: the key the row
+--          names, released here
+-- ARGV[1]   id
+-- ARGV[2]   token (the attempts value the claim returned)
+-- ARGV[3]   retention: most completed ids kept (0: no count bound); absent: retire the row at once
+-- ARGV[4]   retention: most age of a completed id in ms (0: no age bound)
+-- ARGV[5..] trim candidates (at most RETAIN_BATCH)
+-- returns  {1, {next trim candidates}} applied, or {0, code, detail} stale: DONE when the row is
+--          already retired or completed (a completion whose reply was lost and is sent again finds
+--          this), or a code of fence.lua; [unique] {0, 'UNIQUE_KEY', name} (nothing written) when
+--          the row names a key not declared
+--- @include "clock"
 --- @include "fence"
 --- @include "keys"
+--- @include "retain"
+--- @include "minutes"
 --- @include "unique"
 
 -- validate
+local retained = ARGV[3] ~= nil
+local count, age = 0, 0
+if retained then
+  count, age = retain_args(3)
+  if count == 0 and age == 0 then
+    error('EMQARG retention needs a count or an age bound, ARGV[3] and ARGV[4] were 0; nothing was written', 0)
+  end
+  local fixed = 5 + (#ARGV - 4)
+  if (#KEYS ~= fixed and #KEYS ~= fixed + 1) or #ARGV - 4 > RETAIN_BATCH then
+    error('EMQARG ' .. (#ARGV - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
+      .. ') need as many row keys, got ' .. (#KEYS - 5) .. '; nothing was written', 0)
+  end
+  require_zset(KEYS[5])
+end
 local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
 if stale then
-  if stale[2] == 'NOT_ACTIVE' and redis.call('EXISTS', KEYS[2]) == 0 then
-    return {0, 'DONE', 'row retired'}
+  if stale[2] == 'NOT_ACTIVE' then
+    if redis.call('EXISTS', KEYS[2]) == 0 then
+      return {0, 'DONE', 'row retired'}
+    end
+    if redis.pcall('HGET', KEYS[2], 'state') == 'completed' then
+      return {0, 'DONE', 'completed'}
+    end
   end
   return stale
 end
 local counted = counter_ok(KEYS[3], 'completed')
--- [unique]
-local unique, unique_name = unique_releasable(KEYS[2], ARGV[1], unique_declared(4))
+-- [unique] a key declared after the fixed keys and the trim candidates' rows
+local unique, unique_name = unique_releasable(KEYS[2], ARGV[1],
+  unique_declared(retained and (5 + (#ARGV - 4) + 1) or 5))
 if unique == false then
   return {0, 'UNIQUE_KEY', unique_name}
 end
 
+-- compute
+local now = now_ms()
+
 -- write
 redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('DEL', KEYS[2])
 if counted then
   redis.call('HINCRBY', KEYS[3], 'completed', 1)
 end
+local next_trim = {}
+if retained then
+  redis.call('ZADD', KEYS[5], now, ARGV[1])
+  redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now)
+  local _, card = trim(KEYS[5], 'completed', now, count, age, 5, 6)
+  next_trim = retain_next(KEYS[5], now, count, age, card)
+else
+  redis.call('DEL', KEYS[2])
+end
+count_minute(KEYS[4], now, 'completed')
 unique_release(unique)
-return {1}
+return {1, next_trim}

@@ -60,7 +60,8 @@ for i = 3, #ARGV do
       if problem then
         moves[#moves + 1] = {member, problem, f and row}
       elseif f[1] ~= here then
-        if redis.call('ZSCORE', LOCATION_KEYS[f[1]], member) then
+        local there = LOCATION_KEYS[f[1]]
+        if there and redis.call('ZSCORE', there, member) then
           strays[#strays + 1] = member
         else
           moves[#moves + 1] = {member, state_problem(f, here), row}

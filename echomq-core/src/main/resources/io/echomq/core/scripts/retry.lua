@@ -16,22 +16,31 @@
 -- KEYS[5]  emq:{q}:job:<id> HASH
 -- KEYS[6]  emq:{q}:metrics  HASH, fields 'retried', 'dead'
 -- KEYS[7]  emq:{q}:wake     LIST
--- KEYS[8]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released on dead
+-- KEYS[8]  emq:{q}:minutes  HASH, per-minute series (minutes.lua), field '<minute>:failed' (not
+--          for a snooze)
+-- KEYS[9..] emq:{q}:job:<id> HASH, the row of each dead trim candidate, in ARGV order
+-- KEYS[last] [unique] emq:{q}:unique:<name> STRING, optional, after every other key: the key the
+--          row names, released on dead
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  error text
 -- ARGV[4]  backoff in ms (>= 0)
 -- ARGV[5]  '1' to dead-letter now, else '0'
 -- ARGV[6]  '1' to snooze (the attempt does not count; ARGV[5] must be '0'), else '0'
--- returns  {1, state, at} applied (at = run-at or time of death), or {0, code, detail} stale (a code
---          of fence.lua); [unique] {0, 'UNIQUE_KEY', name} (nothing written) when the job dies and its
---          row names a key not declared
+-- ARGV[7]  dead retention (retain.lua): most dead ids kept (0: no count bound); absent: no trimming
+-- ARGV[8]  dead retention: most age of a dead id in ms (0: no age bound)
+-- ARGV[9..] dead trim candidates (at most RETAIN_BATCH), trimmed when the job dead-letters
+-- returns  {1, state, at} applied (at = run-at or time of death; for dead also {next dead trim
+--          candidates}), or {0, code, detail} stale (a code of fence.lua); [unique] {0, 'UNIQUE_KEY',
+--          name} (nothing written) when the job dies and its row names a key not declared
 --- @include "clock"
 --- @include "int"
 --- @include "fence"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "minutes"
+--- @include "retain"
 --- @include "unique"
 
 -- validate
@@ -43,6 +52,16 @@ end
 local snooze = ARGV[6] == '1'
 if (ARGV[6] ~= '0' and not snooze) or (snooze and ARGV[5] == '1') then
   return redis.error_reply("EMQARG ARGV[6] must be '0', or '1' with ARGV[5] '0', was " .. tostring(ARGV[6]))
+end
+local retained = ARGV[7] ~= nil
+local keep_count, keep_age = 0, 0
+if retained then
+  keep_count, keep_age = retain_args(7)
+  local fixed = 8 + (#ARGV - 8)
+  if (#KEYS ~= fixed and #KEYS ~= fixed + 1) or #ARGV - 8 > RETAIN_BATCH then
+    return redis.error_reply('EMQARG ' .. (#ARGV - 8) .. ' dead trim candidates (at most ' .. RETAIN_BATCH
+      .. ') need as many row keys, got ' .. (#KEYS - 8))
+  end
 end
 local f, stale = fence(KEYS[1], KEYS[5], id, ARGV[2])
 if stale then
@@ -62,10 +81,10 @@ local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retrie
 require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
 local counted = counter_ok(KEYS[6], counter)
 local wakeable = (state == 'pending') and wake_ok(KEYS[7])
--- [unique]
+-- [unique] a key declared after the fixed keys and the dead trim candidates' rows
 local unique, unique_name = nil, nil
 if state == 'dead' then
-  unique, unique_name = unique_releasable(KEYS[5], id, unique_declared(8))
+  unique, unique_name = unique_releasable(KEYS[5], id, unique_declared(retained and (9 + (#ARGV - 8)) or 9))
   if unique == false then
     return {0, 'UNIQUE_KEY', unique_name}
   end
@@ -79,10 +98,17 @@ end
 if counted then
   redis.call('HINCRBY', KEYS[6], counter, 1)
 end
+if not snooze then
+  count_minute(KEYS[8], now, 'failed')
+end
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
   unique_release(unique)
+  if retained and (keep_count > 0 or keep_age > 0) then
+    local _, card = trim(KEYS[3], 'dead', now, keep_count, keep_age, 9, 9)
+    return {1, 'dead', now, retain_next(KEYS[3], now, keep_count, keep_age, card)}
+  end
   return {1, 'dead', now}
 end
 if state == 'pending' then

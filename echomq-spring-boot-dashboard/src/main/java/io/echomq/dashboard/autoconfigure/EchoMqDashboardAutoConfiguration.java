@@ -8,6 +8,7 @@ import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.dashboard.EchoMqDashboard;
+import io.echomq.dashboard.EngineQueueHistory;
 import io.echomq.dashboard.QueueHistory;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.dashboard.web.DashboardWriteGuard;
@@ -59,8 +60,8 @@ public final class EchoMqDashboardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueHistory echoMqQueueHistory() {
-		return QueueHistory.none();
+	QueueHistory echoMqQueueHistory(Jobs jobs) {
+		return new EngineQueueHistory(jobs);
 	}
 
 	@Bean

@@ -54,7 +54,7 @@ import org.springframework.web.servlet.function.ServerResponse;
  * {@code /api/queues/{queue}/jobs?state=&offset=&limit=} and
  * {@code /api/queues/{queue}/jobs/{id}};</li>
  * <li>actions, {@code POST} only, each checked by the {@link DashboardWriteGuard}:
- * {@code /api/queues/{queue}/jobs/{id}/replay} and {@code .../delete},
+ * {@code /api/queues/{queue}/jobs/{id}/replay}, {@code .../delete} and {@code .../run},
  * {@code /api/queues/{queue}/dead/replay} and {@code .../purge},
  * {@code /api/queues/{queue}/pause} and {@code .../resume}.</li>
  * </ul>
@@ -155,6 +155,7 @@ public class EchoMqDashboardRoutes {
 			.GET(api + "/queues/{queue}/jobs/{id}", this::job)
 			.POST(api + "/queues/{queue}/jobs/{id}/replay", action((queue, id) -> this.dashboard.replay(queue, id)))
 			.POST(api + "/queues/{queue}/jobs/{id}/delete", action((queue, id) -> this.dashboard.delete(queue, id)))
+			.POST(api + "/queues/{queue}/jobs/{id}/run", action((queue, id) -> this.dashboard.runNow(queue, id)))
 			.POST(api + "/queues/{queue}/dead/replay", action((queue, id) -> this.dashboard.replayAllDead(queue)))
 			.POST(api + "/queues/{queue}/dead/purge", action((queue, id) -> this.dashboard.purgeDead(queue)))
 			.POST(api + "/queues/{queue}/pause", action((queue, id) -> this.dashboard.pause(queue)))
@@ -195,7 +196,7 @@ public class EchoMqDashboardRoutes {
 		String queue = this.dashboard.findQueue(id);
 		if (queue == null) {
 			return error(request, HttpStatus.NOT_FOUND, "No known queue has a job " + id
-					+ " (a completed job is retired at once, a deleted one is gone)");
+					+ " (a completed job is kept only within its queue's retention, a deleted one is gone)");
 		}
 		return ServerResponse.status(HttpStatus.SEE_OTHER)
 			.location(URI.create(base(request) + "/queues/" + queue + "/jobs/" + id))
@@ -247,7 +248,8 @@ public class EchoMqDashboardRoutes {
 		JobDetail job = this.dashboard.job(queue, id, isShown(request));
 		return (job != null) ? json(job)
 				: error(request, HttpStatus.NOT_FOUND, "Queue '" + queue + "' has no job " + id
-						+ ": it completed (completed jobs are retired at once), was deleted, or never existed");
+						+ ": it completed (completed jobs are kept only within the queue's retention), was deleted, "
+						+ "or never existed");
 	}
 
 	private HandlerFunction<ServerResponse> action(BiFunction<String, @Nullable JobId, Outcome> action) {

@@ -23,8 +23,42 @@
 		appCsrfToken: meta('app-csrf-token')
 	};
 
-	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine' };
-	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined' };
+	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine', completed: 'Completed' };
+	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined', completed: 'Completed' };
+	var DELETABLE = { pending: true, schedule: true, dead: true, completed: true };
+
+	// the actions on one job in a state: [id suffix, label, path, class, confirmation]
+	function jobActions(queue, state, id) {
+		var path = '/queues/' + q(queue) + '/jobs/' + id;
+		var actions = [];
+		if (state === 'dead') {
+			actions.push(['replay', 'Replay', path + '/replay', 'replay primary', null]);
+		}
+		if (state === 'schedule') {
+			actions.push(['run', 'Run now', path + '/run', 'run primary', null]);
+		}
+		if (DELETABLE[state]) {
+			actions.push(['delete', 'Delete', path + '/delete', 'delete danger',
+				'Delete ' + (STATE_LABELS[state] || state).toLowerCase() + ' job ' + id + '? This cannot be undone.']);
+		}
+		return actions;
+	}
+
+	function actionButtons(queue, state, id, withIds) {
+		var actions = jobActions(queue, state, id);
+		if (!config.canWrite || !actions.length) {
+			return null;
+		}
+		return el('div', { class: 'actions' }, actions.map(function (action) {
+			var attributes = { class: action[3], text: action[1], onclick: function () {
+				act(action[2], action[4]);
+			} };
+			if (withIds) {
+				attributes.id = action[0];
+			}
+			return el('button', attributes);
+		}));
+	}
 	var MINUTE = 60000;
 	var WINDOW = 60;
 
@@ -423,9 +457,10 @@
 		var states = Object.keys(data.queues[0].counts);
 		var head = el('tr', null, el('th', { text: 'Queue' }),
 			states.map(function (state) {
-				return el('th', { class: 'num', text: STATE_LABELS[state] || state });
+				return el('th', { class: 'num', text: state === 'completed' ? 'Kept done' : (STATE_LABELS[state] || state),
+					title: state === 'completed' ? 'Completed jobs kept within the queue\'s retention' : null });
 			}),
-			el('th', { class: 'num', text: 'Completed' }),
+			el('th', { class: 'num', text: 'Completed', title: 'Completed by every node, all time' }),
 			el('th', { text: 'Listener on this node' }),
 			el('th', { text: '' }));
 		var rows = data.queues.map(function (queue) {
@@ -434,7 +469,7 @@
 				states.map(function (state) {
 					return el('td', { class: 'num count-' + state, 'data-count': queue.counts[state], text: queue.counts[state] });
 				}),
-				el('td', { class: 'num count-completed', text: queue.counters.completed || 0 }),
+				el('td', { class: 'num total-completed', text: queue.counters.completed || 0 }),
 				el('td', null, listenerBadge(queue.listener)),
 				el('td', null, el('div', { class: 'actions' }, pauseButton(queue.name, queue.listener))));
 		});
@@ -559,7 +594,7 @@
 			state === 'active' ? el('th', { text: 'Owner' }) : null,
 			el('th', { text: 'Last error' }),
 			el('th', { text: 'Payload' }),
-			state === 'dead' && config.canWrite ? el('th', { text: '' }) : null);
+			config.canWrite && jobActions(queue, state, '').length ? el('th', { text: '' }) : null);
 		var rows = page.jobs.map(function (job) {
 			return el('tr', { id: 'job-' + job.id, class: 'job-row', 'data-id': job.id },
 				el('td', null, el('a', { class: 'job-link mono', href: config.base + '/queues/' + q(queue) + '/jobs/' + job.id, text: job.id })),
@@ -569,13 +604,7 @@
 				state === 'active' ? el('td', { class: 'muted', title: 'The engine does not record which node holds a lease yet', text: 'unknown' }) : null,
 				el('td', { class: 'error', text: job.lastError || '' }),
 				el('td', { class: 'payload mono', text: text(job.payload) }),
-				state === 'dead' && config.canWrite ? el('td', null, el('div', { class: 'actions' },
-					el('button', { class: 'replay', text: 'Replay', onclick: function () {
-						act('/queues/' + q(queue) + '/jobs/' + job.id + '/replay');
-					} }),
-					el('button', { class: 'delete danger', text: 'Delete', onclick: function () {
-						act('/queues/' + q(queue) + '/jobs/' + job.id + '/delete', 'Delete dead job ' + job.id + '? This cannot be undone.');
-					} }))) : null);
+				config.canWrite && jobActions(queue, state, job.id).length ? el('td', null, actionButtons(queue, state, job.id, false)) : null);
 		});
 		var last = page.offset + page.jobs.length;
 		var pager = el('div', { class: 'pager' },
@@ -624,13 +653,7 @@
 	}
 
 	function jobPanel(queue, job) {
-		var actions = job.state === 'dead' && config.canWrite ? el('div', { class: 'actions' },
-			el('button', { id: 'replay', class: 'primary', text: 'Replay', onclick: function () {
-				act('/queues/' + q(queue) + '/jobs/' + job.id + '/replay');
-			} }),
-			el('button', { id: 'delete', class: 'danger', text: 'Delete', onclick: function () {
-				act('/queues/' + q(queue) + '/jobs/' + job.id + '/delete', 'Delete dead job ' + job.id + '? This cannot be undone.');
-			} })) : null;
+		var actions = actionButtons(queue, job.state, job.id, true);
 		var fields = el('dl', { class: 'fields' });
 		Object.keys(job.fields).forEach(function (name) {
 			append(fields, [el('dt', { text: name }), el('dd', { class: 'mono', text: text(job.fields[name]) })]);

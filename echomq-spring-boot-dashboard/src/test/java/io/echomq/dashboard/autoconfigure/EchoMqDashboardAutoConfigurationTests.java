@@ -5,6 +5,7 @@ import java.util.List;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.dashboard.EchoMqDashboard;
+import io.echomq.dashboard.EngineQueueHistory;
 import io.echomq.dashboard.QueueHistory;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.test.TestRedisServer;
@@ -46,7 +47,8 @@ class EchoMqDashboardAutoConfigurationTests {
 				.hasBean("echoMqDashboardRoutes");
 			assertThat(context.getBean("echoMqDashboardRoutes")).isInstanceOf(RouterFunction.class);
 			assertThat(context.getBean(DashboardSecurity.class).writeRole()).as("no Spring Security here").isNull();
-			assertThat(context.getBean(QueueHistory.class).isKept()).isFalse();
+			assertThat(context.getBean(QueueHistory.class)).isInstanceOf(EngineQueueHistory.class);
+			assertThat(context.getBean(QueueHistory.class).isKept()).isTrue();
 			EchoMqDashboardProperties properties = context.getBean(EchoMqDashboardProperties.class);
 			assertThat(properties.path()).isEqualTo("/echomq");
 			assertThat(properties.readOnly()).isFalse();

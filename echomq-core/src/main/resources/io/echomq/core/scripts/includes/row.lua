@@ -3,7 +3,8 @@
 -- read_row(key)       the row's ROW_FIELDS values (false where a field is absent), or nil and why
 --                     not ('no row', 'row is not a hash'); never raises
 -- field_problem(f)    nil when the fields are well-formed, else what is wrong:
---   state         required, names a location (pending, active, schedule, dead, quarantine)
+--   state         required, names a location (pending, active, schedule, dead, quarantine,
+--                 completed)
 --   attempts      required, integer >= 0 (the fencing token)
 --   max_attempts  required, integer >= 1
 --   released      optional, integer between 0 and attempts
@@ -19,7 +20,8 @@
 
 local ROW_FIELDS = {'state', 'attempts', 'max_attempts', 'released', 'priority', 'enqueued_at', 'ready_at'}
 
-local LOCATIONS = {pending = true, active = true, schedule = true, dead = true, quarantine = true}
+local LOCATIONS = {pending = true, active = true, schedule = true, dead = true, quarantine = true,
+  completed = true}
 
 -- {index in ROW_FIELDS, name, required, minimum (or false)}
 local ROW_INTS = {{2, 'attempts', true, 0}, {3, 'max_attempts', true, 1}, {4, 'released', false, 0},

@@ -1,0 +1,54 @@
+-- delete: pending | schedule | dead | completed -> gone. The id leaves its location and its row is
+-- deleted in the same move. An active job is refused (its worker holds a lease; cancelling a
+-- running job is another verb).
+--
+-- Validate, then write: the id must be in the location its row names, and the row must keep the
+-- row schema (row.lua); otherwise nothing changes and the reply says why (quarantine.lua moves
+-- malformed members out of the way).
+--
+-- KEYS[1]  emq:{q}:pending    ZSET
+-- KEYS[2]  emq:{q}:schedule   ZSET
+-- KEYS[3]  emq:{q}:dead       ZSET
+-- KEYS[4]  emq:{q}:completed  ZSET
+-- KEYS[5]  emq:{q}:active     ZSET
+-- KEYS[6]  emq:{q}:job:<id>   HASH
+-- KEYS[7]  emq:{q}:metrics    HASH, field 'deleted'
+-- ARGV[1]  id
+-- returns  {1, state} deleted from that location, or {0, code, detail}: NOT_FOUND when the job has
+--          no row, ACTIVE when it is leased, MALFORMED_ROW, WRONG_STATE when the row names a
+--          location the id is not in
+--- @include "row"
+--- @include "keys"
+
+-- validate
+local id = ARGV[1]
+local LOCATION_KEYS = {pending = KEYS[1], schedule = KEYS[2], dead = KEYS[3], completed = KEYS[4],
+  active = KEYS[5]}
+local f, problem = read_row(KEYS[6])
+if not f then
+  if problem == 'no row' then
+    return {0, 'NOT_FOUND', 'no row'}
+  end
+  return {0, 'MALFORMED_ROW', problem}
+end
+problem = field_problem(f)
+if problem then
+  return {0, 'MALFORMED_ROW', problem}
+end
+local state = f[1]
+local location = LOCATION_KEYS[state]
+if not location or not redis.call('ZSCORE', location, id) then
+  return {0, 'WRONG_STATE', 'state is ' .. state .. ', and the id is not there'}
+end
+if state == 'active' then
+  return {0, 'ACTIVE', 'the job is active (leased to a worker)'}
+end
+local counted = counter_ok(KEYS[7], 'deleted')
+
+-- write
+redis.call('ZREM', location, id)
+redis.call('DEL', KEYS[6])
+if counted then
+  redis.call('HINCRBY', KEYS[7], 'deleted', 1)
+end
+return {1, state}

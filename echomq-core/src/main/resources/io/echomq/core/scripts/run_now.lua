@@ -1,0 +1,49 @@
+-- run_now: schedule -> pending at once, whatever its run-at (an operator's "run it now").
+--
+-- Validate, then write: the id must be in schedule with a row that keeps the row schema (row.lua)
+-- and names 'schedule'; otherwise nothing changes and the reply says why.
+--
+-- KEYS[1]  emq:{q}:schedule ZSET
+-- KEYS[2]  emq:{q}:pending  ZSET
+-- KEYS[3]  emq:{q}:job:<id> HASH
+-- KEYS[4]  emq:{q}:metrics  HASH, field 'promoted'
+-- KEYS[5]  emq:{q}:wake     LIST
+-- ARGV[1]  id
+-- returns  {1, now} applied, or {0, code, detail}: NOT_SCHEDULED when the id is not in schedule,
+--          MALFORMED_ROW, WRONG_STATE
+--- @include "clock"
+--- @include "int"
+--- @include "row"
+--- @include "keys"
+--- @include "wake"
+--- @include "pending"
+
+-- validate
+local id = ARGV[1]
+if not redis.call('ZSCORE', KEYS[1], id) then
+  return {0, 'NOT_SCHEDULED', 'not scheduled'}
+end
+local f, problem = read_row(KEYS[3])
+problem = problem or field_problem(f)
+if problem then
+  return {0, 'MALFORMED_ROW', problem}
+end
+if f[1] ~= 'schedule' then
+  return {0, 'WRONG_STATE', 'state is ' .. f[1]}
+end
+require_zset(KEYS[2])
+local counted = counter_ok(KEYS[4], 'promoted')
+local wakeable = wake_ok(KEYS[5])
+
+-- compute
+local now = now_ms()
+
+-- write
+redis.call('ZREM', KEYS[1], id)
+to_pending(KEYS[2], KEYS[3], id, int(f[5]) or 0, now)
+redis.call('HSET', KEYS[3], 'run_at', now)
+if counted then
+  redis.call('HINCRBY', KEYS[4], 'promoted', 1)
+end
+wake(KEYS[5], wakeable)
+return {1, now}
