@@ -406,7 +406,8 @@ public class Jobs {
 	public TransitionResult release(String queue, JobId id, FencingToken token) {
 		List<Object> reply = this.executor.execute(this.scripts.release,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.PENDING),
-						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE)),
+						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE),
+						this.keyspace.queueKey(queue, KeyType.METRICS)),
 				List.of(id.toString(), argument(token)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
@@ -440,12 +441,13 @@ public class Jobs {
 				learnClock(reply);
 				int back = (int) Replies.number(reply.get(1));
 				int gone = (int) Replies.number(reply.get(2));
+				int cancelled = (int) Replies.number(reply.get(4));
 				requeued += back;
 				dead += gone;
 				Map<String, String> reasons = Replies.reasons(reply.get(3));
 				this.suspects.addAll(queue, JobState.ACTIVE, reasons.keySet());
 				passed += reasons.size();
-				drained = back + gone + reasons.size() == due.ids().length;
+				drained = back + gone + cancelled + reasons.size() == due.ids().length;
 			}
 			skipped += passed;
 			if (!drained || !due.more() || (passed == 0 && due.ids().length == 0)) {
@@ -509,6 +511,40 @@ public class Jobs {
 				List.of(id.toString(), Integer.toString(budget)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
+	}
+
+	/**
+	 * Cancel a job, whatever its state, in one script: a pending, scheduled or dead job
+	 * leaves its location and its row is retired; a running job is marked, its worker
+	 * stops the handler at the next lease renewal, and whatever the handler comes to is
+	 * discarded (the job is retired as cancelled when it leaves {@code active}, by the
+	 * outcome, a release or the reaper). A finished or unknown job is reported as
+	 * {@link CancelResult.Outcome#NOT_FOUND not found}.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return what the cancel did
+	 */
+	public CancelResult cancel(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<String> keys = new ArrayList<>(7);
+		for (JobState location : SOURCES) {
+			keys.add(this.keyspace.queueKey(queue, location.location()));
+		}
+		keys.add(this.keyspace.queueKey(queue, KeyType.QUARANTINE));
+		keys.add(this.keyspace.jobKey(queue, id));
+		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		List<Object> reply = this.executor.execute(this.scripts.cancel, keys, List.of(id.toString()));
+		String code = Replies.string(reply.get(1));
+		return switch (code) {
+			case "CANCELLED" -> new CancelResult(CancelResult.Outcome.CANCELLED,
+					JobState.fromValue(Replies.string(reply.get(2))), null, null);
+			case "REQUESTED" -> new CancelResult(CancelResult.Outcome.REQUESTED, JobState.ACTIVE,
+					Replies.instant(reply.get(3)), null);
+			case "NOT_FOUND" -> new CancelResult(CancelResult.Outcome.NOT_FOUND, null, null,
+					Replies.string(reply.get(2)));
+			case "REFUSED" -> new CancelResult(CancelResult.Outcome.REFUSED, null, null, Replies.string(reply.get(2)));
+			default -> throw new IllegalStateException("Unexpected cancel reply '" + code + "'");
+		};
 	}
 
 	/**
@@ -769,9 +805,11 @@ public class Jobs {
 
 		final Script quarantine = Script.load("quarantine");
 
+		final Script cancel = Script.load("cancel");
+
 		List<Script> all() {
 			return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
-					this.promote, this.replay, this.purge, this.quarantine);
+					this.promote, this.replay, this.purge, this.quarantine, this.cancel);
 		}
 
 	}

@@ -11,9 +11,12 @@
 -- ARGV[1]  id
 -- ARGV[2]  token (the attempts value the claim returned)
 -- returns  {1} applied, or {0, code, detail} stale: DONE when the row is already retired (a
---          completion whose reply was lost and is sent again finds this), or a code of fence.lua
+--          completion whose reply was lost and is sent again finds this), or a code of fence.lua;
+--          or {0, 'CANCELLED', detail} when a cancel was asked for the job: it is retired as
+--          cancelled instead (includes/cancel.lua)
 --- @include "fence"
 --- @include "keys"
+--- @include "cancel"
 
 -- validate
 local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
@@ -22,6 +25,9 @@ if stale then
     return {0, 'DONE', 'row retired'}
   end
   return stale
+end
+if cancel_requested(KEYS[2]) then
+  return retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
 end
 local counted = counter_ok(KEYS[3], 'completed')
 

@@ -1,6 +1,7 @@
 -- reap: active -> pending for each candidate whose lease expired (server time), or -> dead when it
 -- had already used its last attempt (attempts - released >= max_attempts). attempts is not touched:
--- the next claim raises it, which fences the worker that lost the lease.
+-- the next claim raises it, which fences the worker that lost the lease. A candidate a cancel was
+-- asked for (cancel.lua) is retired as cancelled instead (counter 'cancelled').
 --
 -- Validate, then write. An expired candidate whose row breaks the row schema (row.lua), whose state
 -- is not 'active', or that has no row, is skipped and left exactly as it is, and reported; the
@@ -9,17 +10,18 @@
 -- KEYS[1]     emq:{q}:active   ZSET
 -- KEYS[2]     emq:{q}:pending  ZSET
 -- KEYS[3]     emq:{q}:dead     ZSET
--- KEYS[4]     emq:{q}:metrics  HASH, fields 'reaped', 'dead'
+-- KEYS[4]     emq:{q}:metrics  HASH, fields 'reaped', 'dead', 'cancelled'
 -- KEYS[5]     emq:{q}:wake     LIST
 -- KEYS[6..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
 -- ARGV[1..]   candidate ids (the lowest-scored members of active)
--- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}}
+-- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}, retired as cancelled}
 --- @include "clock"
 --- @include "int"
 --- @include "row"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "cancel"
 
 -- validate
 if #KEYS ~= 5 + #ARGV then
@@ -38,7 +40,7 @@ for i = 1, #ARGV do
     if f then
       -- compute
       local to_dead = int(f[2]) - (int(f[4]) or 0) >= int(f[3])
-      moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2]}
+      moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], cancel_requested(KEYS[5 + i])}
     else
       skipped[#skipped + 1] = id
       skipped[#skipped + 1] = problem
@@ -47,8 +49,11 @@ for i = 1, #ARGV do
 end
 local reaped = 0
 local dead = 0
+local cancelled = 0
 for _, move in ipairs(moves) do
-  if move[2] then
+  if move[5] then
+    cancelled = cancelled + 1
+  elseif move[2] then
     dead = dead + 1
   else
     reaped = reaped + 1
@@ -62,6 +67,7 @@ if dead > 0 then
 end
 local count_reaped = counter_ok(KEYS[4], 'reaped')
 local count_dead = counter_ok(KEYS[4], 'dead')
+local count_cancelled = counter_ok(KEYS[4], 'cancelled')
 local wakeable = wake_ok(KEYS[5])
 
 -- write
@@ -69,7 +75,9 @@ for _, move in ipairs(moves) do
   local id = ARGV[move[1]]
   local row = KEYS[5 + move[1]]
   redis.call('ZREM', KEYS[1], id)
-  if move[2] then
+  if move[5] then
+    redis.call('DEL', row)
+  elseif move[2] then
     redis.call('ZADD', KEYS[3], now, id)
     redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
   else
@@ -85,4 +93,7 @@ end
 if dead > 0 and count_dead then
   redis.call('HINCRBY', KEYS[4], 'dead', dead)
 end
-return {now, reaped, dead, skipped}
+if cancelled > 0 and count_cancelled then
+  redis.call('HINCRBY', KEYS[4], 'cancelled', cancelled)
+end
+return {now, reaped, dead, skipped, cancelled}

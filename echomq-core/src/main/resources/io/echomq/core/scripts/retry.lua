@@ -23,13 +23,15 @@
 -- ARGV[5]  '1' to dead-letter now, else '0'
 -- ARGV[6]  '1' to snooze (the attempt does not count; ARGV[5] must be '0'), else '0'
 -- returns  {1, state, at} applied (at = run-at or time of death), or {0, code, detail} stale (a code
---          of fence.lua)
+--          of fence.lua); or {0, 'CANCELLED', detail} when a cancel was asked for the job: it is
+--          retired as cancelled instead (includes/cancel.lua)
 --- @include "clock"
 --- @include "int"
 --- @include "fence"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "cancel"
 
 -- validate
 local id = ARGV[1]
@@ -44,6 +46,9 @@ end
 local f, stale = fence(KEYS[1], KEYS[5], id, ARGV[2])
 if stale then
   return stale
+end
+if cancel_requested(KEYS[5]) then
+  return retire_cancelled(KEYS[1], KEYS[5], id, KEYS[6])
 end
 
 -- compute
