@@ -67,6 +67,8 @@ public class Jobs {
 
 	private final Map<String, Page> hints = new ConcurrentHashMap<>();
 
+	private final Map<String, Long> pauses = new ConcurrentHashMap<>();
+
 	private final Suspects suspects = new Suspects();
 
 	private volatile long clockOffset;
@@ -238,6 +240,7 @@ public class Jobs {
 		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		String rows = this.keyspace.jobKeyPrefix(queue);
+		String paused = this.keyspace.queueKey(queue, KeyType.PAUSED);
 		List<ClaimedJob> claimed = new ArrayList<>();
 		int size = max + PEEK_SLACK;
 		Page page = this.hints.remove(queue);
@@ -269,9 +272,15 @@ public class Jobs {
 				keys.add(rows + candidate);
 				args.add(candidate);
 			}
+			keys.add(paused);
 			List<Object> reply = this.executor.execute(this.scripts.claim, keys, args);
 			Instant now = Replies.instant(reply.get(0));
 			learnClock(reply);
+			if (reply.size() > 6) {
+				this.pauses.put(queue, Replies.number(reply.get(6)));
+				break;
+			}
+			this.pauses.remove(queue);
 			Instant deadline = Replies.instant(reply.get(1));
 			List<Object> entries = Replies.list(reply.get(2));
 			for (Object value : entries) {
@@ -298,6 +307,71 @@ public class Jobs {
 			page = next;
 		}
 		return claimed;
+	}
+
+	/**
+	 * Return how long the queue stays paused cluster-wide, as the last claim from this
+	 * engine found it: for a poller to wait no longer than a timed pause lasts.
+	 * @param queue the queue
+	 * @return the time left, {@link Duration#ZERO} when the last claim found the queue not
+	 * paused, or {@code null} when it was paused until resumed
+	 */
+	public @Nullable Duration lastClaimPause(String queue) {
+		Long left = this.pauses.get(queue);
+		if (left == null) {
+			return Duration.ZERO;
+		}
+		return (left < 0) ? null : Duration.ofMillis(left);
+	}
+
+	/**
+	 * Pause a queue cluster-wide: claims on every node return nothing until it is
+	 * {@linkplain #resume(String) resumed}, or, for a timed pause, until {@code duration}
+	 * passed (server time). A timed pause never shortens a pause in place: an indefinite
+	 * one stays, a longer one stays.
+	 * @param queue the queue
+	 * @param duration how long the pause lasts, or {@code null} until resumed
+	 * @param reason why, kept as the flag's value
+	 * @return whether the flag changed
+	 */
+	public boolean pause(String queue, @Nullable Duration duration, String reason) {
+		Assert.notNull(reason, "'reason' must not be null");
+		if (duration != null) {
+			requirePositive(duration, "pause duration");
+		}
+		List<Object> reply = this.executor.execute(this.scripts.pause, pauseKeys(queue),
+				List.of((duration != null) ? "pause_for" : "pause",
+						(duration != null) ? Long.toString(duration.toMillis()) : "0", reason));
+		return Replies.number(reply.get(0)) == 1;
+	}
+
+	/**
+	 * Resume a queue paused cluster-wide, and wake idle pollers so they claim at once.
+	 * @param queue the queue
+	 * @return whether it was paused
+	 */
+	public boolean resume(String queue) {
+		List<Object> reply = this.executor.execute(this.scripts.pause, pauseKeys(queue), List.of("resume", "0", ""));
+		return Replies.number(reply.get(0)) == 1;
+	}
+
+	/**
+	 * Return how long a queue stays paused cluster-wide, read now.
+	 * @param queue the queue
+	 * @return the time left, {@link Duration#ZERO} when not paused, or {@code null} when
+	 * paused until resumed
+	 */
+	public @Nullable Duration pauseLeft(String queue) {
+		byte[] key = this.keyspace.queueKey(queue, KeyType.PAUSED).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		Long left = this.template.execute((RedisCallback<Long>) (connection) -> connection.keyCommands().pTtl(key));
+		if (left == null || left == -2) {
+			return Duration.ZERO;
+		}
+		return (left < 0) ? null : Duration.ofMillis(left);
+	}
+
+	private List<String> pauseKeys(String queue) {
+		return List.of(this.keyspace.queueKey(queue, KeyType.PAUSED), this.keyspace.queueKey(queue, KeyType.WAKE));
 	}
 
 	/**
@@ -807,9 +881,11 @@ public class Jobs {
 
 		final Script cancel = Script.load("cancel");
 
+		final Script pause = Script.load("pause");
+
 		List<Script> all() {
 			return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
-					this.promote, this.replay, this.purge, this.quarantine, this.cancel);
+					this.promote, this.replay, this.purge, this.quarantine, this.cancel, this.pause);
 		}
 
 	}

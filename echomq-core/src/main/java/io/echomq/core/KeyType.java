@@ -33,7 +33,14 @@ public enum KeyType {
 	METRICS("metrics"),
 
 	/** Short list of wake-up tokens that idle consumers block on. */
-	WAKE("wake");
+	WAKE("wake"),
+
+	/**
+	 * String flag, present while the queue is paused cluster-wide: the claim script claims
+	 * nothing while it exists. Its value is the reason; a timed pause expires by itself
+	 * ({@code PX}).
+	 */
+	PAUSED("paused");
 
 	private final String suffix;
 

@@ -147,6 +147,7 @@ public class QueueAuditor {
 			});
 		}
 		expectType(keyspace.queueKey(queue, KeyType.WAKE), DataType.LIST, "a list", findings);
+		expectType(keyspace.queueKey(queue, KeyType.PAUSED), DataType.STRING, "a string", findings);
 		return readable;
 	}
 

@@ -154,19 +154,19 @@ class EchoMqEndpointAutoConfigurationTests {
 			context.getBean(EchoJobListenerRegistry.class).getContainer(queue).pause();
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 			String id = dead.get(0).toString();
-			ReplayDescriptor replay = body(web.replay("queues", queue, "dead", id, "replay"), ReplayDescriptor.class);
+			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay"), ReplayDescriptor.class);
 			assertThat(replay.replayed()).isTrue();
 			assertThat(replay.state()).isEqualTo("pending");
 			assertThat(replay.maxAttempts()).isEqualTo(2);
 			QueueDescriptor after = context.getBean(EchoMqEndpoint.class).queue(queue);
 			assertThat(after.pending()).isEqualTo(1);
 			assertThat(after.dead()).isEqualTo(2);
-			assertError(web.replay("queues", queue, "dead", id, "replay"), 409, "is pending, not dead");
-			assertError(web.replay("queues", queue, "dead", "JOB' OR 1=1", "replay"), 400, "Invalid JOB id");
-			assertError(web.replay("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay"), 400,
+			assertError(web.jobAction("queues", queue, "dead", id, "replay"), 409, "is pending, not dead");
+			assertError(web.jobAction("queues", queue, "dead", "JOB' OR 1=1", "replay"), 400, "Invalid JOB id");
+			assertError(web.jobAction("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay"), 400,
 					"Invalid JOB id");
-			assertError(web.replay("queues", queue, "dead", JobId.mint().toString(), "replay"), 404, "has no job");
-			assertError(web.replay("queues", queue, "dead", id, "resurrect"), 404, "replay");
+			assertError(web.jobAction("queues", queue, "dead", JobId.mint().toString(), "replay"), 404, "has no job");
+			assertError(web.jobAction("queues", queue, "dead", id, "resurrect"), 404, "replay");
 		});
 	}
 
@@ -193,19 +193,19 @@ class EchoMqEndpointAutoConfigurationTests {
 				.register(queue, (job, jobContext) -> {
 				});
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-			assertThat(body(web.control("queues", queue, "pause"), ListenerDescriptor.class).paused()).isTrue();
+			assertThat(body(web.control("queues", queue, "pause", null, null), ListenerDescriptor.class).paused()).isTrue();
 			assertThat(container.isPaused()).isTrue();
 			context.getBean(EchoMQTemplate.class).enqueue(queue, "waits");
 			// a claim already on the wire when pause() returned hands its job back to pending
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).pending() == 1);
 			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).counters()).doesNotContainKey("completed");
-			assertThat(body(web.control("queues", queue, "resume"), ListenerDescriptor.class).paused()).isFalse();
+			assertThat(body(web.control("queues", queue, "resume", null, null), ListenerDescriptor.class).paused()).isFalse();
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).counters().get("completed"),
 						(completed) -> completed != null && completed == 1L);
-			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause"), 404, "no listener");
-			assertError(web.control("queues", queue, "stop"), 404, "try 'pause' or 'resume'");
+			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause", null, null), 404, "no listener");
+			assertError(web.control("queues", queue, "stop", null, null), 404, "try 'pause' or 'resume'");
 		});
 	}
 
