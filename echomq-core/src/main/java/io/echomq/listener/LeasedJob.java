@@ -375,13 +375,15 @@ final class LeasedJob implements JobContext {
 		if (this.cancelled || !isRunning()) {
 			return;
 		}
-		this.cancelled = true;
 		stopRenewing();
 		stopTimer();
 		logger.info(() -> "Cancel requested for " + this + "; interrupting its handler");
-		Thread current = this.worker;
-		if (current != null) {
-			current.interrupt();
+		synchronized (this.workerLock) {
+			this.cancelled = true;
+			Thread current = this.worker;
+			if (current != null) {
+				current.interrupt();
+			}
 		}
 	}
 
