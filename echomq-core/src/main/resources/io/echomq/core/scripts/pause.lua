@@ -38,12 +38,7 @@ if mode == 'resume' then
   end
   -- write
   redis.call('DEL', KEYS[1])
-  if wakeable then
-    for _ = 1, 16 do
-      redis.call('LPUSH', KEYS[2], 1)
-    end
-    redis.call('LTRIM', KEYS[2], 0, 15)
-  end
+  wake_all(KEYS[2], wakeable)
   return {1, -2}
 end
 
