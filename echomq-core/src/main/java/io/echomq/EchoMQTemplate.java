@@ -1,6 +1,7 @@
 package io.echomq;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.echomq.core.EnqueueResult;
+import io.echomq.core.CancelResult;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
@@ -20,6 +22,8 @@ import io.echomq.schedule.ScheduleState;
 import io.echomq.schedule.Schedules;
 import io.echomq.core.UniqueKey;
 import io.echomq.support.PayloadConverter;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
 import org.springframework.util.Assert;
@@ -55,6 +59,7 @@ public class EchoMQTemplate {
 	private volatile boolean enqueueAfterCommit = true;
 
 	private final Schedules schedules;
+	private volatile List<ControlListener> controlListeners = List.of();
 
 	/**
 	 * Create a template.
@@ -331,6 +336,104 @@ public class EchoMQTemplate {
 	}
 
 	/**
+	 * Cancel a job, whatever its state, in one atomic script. A pending, scheduled or dead
+	 * job is removed with its row; a running job is marked, its worker interrupts the
+	 * handler at the next lease renewal (every third of the lease), and what the handler
+	 * comes to is discarded; a finished or unknown job is reported as not found.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return what the cancel did
+	 */
+	public CancelResult cancel(String queue, JobId id) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(id, "'id' must not be null");
+		CancelResult result = this.jobs.cancel(queue, id);
+		for (ControlListener listener : this.controlListeners) {
+			notify(listener, () -> listener.onCancel(queue, id, result));
+		}
+		return result;
+	}
+
+	/**
+	 * Cancel a job by the text of its id (see {@link #cancel(String, JobId)}).
+	 * @param queue the queue
+	 * @param id the job id text
+	 * @return what the cancel did
+	 * @throws io.echomq.core.InvalidJobIdException if the id is not a well-formed JOB id
+	 * (nothing was written)
+	 */
+	public CancelResult cancel(String queue, String id) {
+		Keyspace.validateQueueName(queue);
+		return cancel(queue, JobId.parse(id));
+	}
+
+	/**
+	 * Pause a queue cluster-wide until it is {@linkplain #resume(String) resumed}: no node
+	 * claims from it (running jobs finish; enqueues, retries and promotions go on). This
+	 * is a flag in the queue's keyspace, unlike a listener container's own pause, which
+	 * stops one node.
+	 * @param queue the queue
+	 * @return whether the queue was not paused until resumed already
+	 */
+	public boolean pause(String queue) {
+		return pause(queue, null);
+	}
+
+	/**
+	 * Pause a queue cluster-wide for {@code duration} (server time), or until resumed when
+	 * {@code null}. A timed pause never shortens a pause in place.
+	 * @param queue the queue
+	 * @param duration how long, at least 1 ms, or {@code null} until resumed
+	 * @return whether the pause flag changed
+	 */
+	public boolean pause(String queue, @Nullable Duration duration) {
+		Keyspace.validateQueueName(queue);
+		if (duration != null && duration.toMillis() < 1) {
+			throw new IllegalArgumentException("Pause of queue '" + queue + "' must last at least 1ms, was " + duration);
+		}
+		boolean changed = this.jobs.pause(queue, duration, (duration != null) ? "paused for " + duration : "paused");
+		for (ControlListener listener : this.controlListeners) {
+			notify(listener, () -> listener.onPause(queue, duration, changed));
+		}
+		return changed;
+	}
+
+	/**
+	 * Resume a queue paused cluster-wide; idle pollers on every node are woken up.
+	 * @param queue the queue
+	 * @return whether it was paused
+	 */
+	public boolean resume(String queue) {
+		Keyspace.validateQueueName(queue);
+		boolean changed = this.jobs.resume(queue);
+		for (ControlListener listener : this.controlListeners) {
+			notify(listener, () -> listener.onResume(queue, changed));
+		}
+		return changed;
+	}
+
+	/**
+	 * Return whether a queue is paused cluster-wide.
+	 * @param queue the queue
+	 * @return {@code true} while the pause flag exists
+	 */
+	public boolean isPaused(String queue) {
+		Keyspace.validateQueueName(queue);
+		Duration left = this.jobs.pauseLeft(queue);
+		return left == null || !left.isZero();
+	}
+
+	/**
+	 * Set the listeners told of every cancel, pause and resume made through this
+	 * template (such as the cancellation meter).
+	 * @param listeners the listeners
+	 */
+	public void setControlListeners(List<ControlListener> listeners) {
+		Assert.notNull(listeners, "'listeners' must not be null");
+		this.controlListeners = List.copyOf(listeners);
+	}
+
+	/**
 	 * Set whether an enqueue inside a Spring-managed transaction waits for the commit
 	 * (and is dropped on rollback) unless its options say otherwise. On by default. The
 	 * ids are returned at once either way; payloads are serialized and checked at once,
@@ -357,14 +460,14 @@ public class EchoMQTemplate {
 		return this.jobs;
 	}
 
-	private static void notify(EnqueueInterceptor interceptor, Runnable callback) {
+	private static void notify(Object callbackOwner, Runnable callback) {
 		try {
 			callback.run();
 		}
 		catch (RuntimeException ex) {
-			// the jobs are written (or the failure is already reported): never turn a
-			// callback's failure into an enqueue failure
-			logger.warn(ex, () -> "EnqueueInterceptor " + interceptor + " failed");
+			// the write is done (or the failure is already reported): never turn a
+			// callback's failure into a failure of the call
+			logger.warn(ex, () -> callbackOwner.getClass().getSimpleName() + " " + callbackOwner + " failed");
 		}
 	}
 
@@ -381,6 +484,40 @@ public class EchoMQTemplate {
 			spec = spec.withDelay(options.delay());
 		}
 		return spec.withUnique(options.unique());
+	}
+
+	/**
+	 * Hears of the cancels, pauses and resumes made through a template, after each was
+	 * written. What it throws is logged, never rethrown.
+	 */
+	public interface ControlListener {
+
+		/**
+		 * Called after a cancel.
+		 * @param queue the queue
+		 * @param id the job id
+		 * @param result what the cancel did
+		 */
+		default void onCancel(String queue, JobId id, CancelResult result) {
+		}
+
+		/**
+		 * Called after a cluster-wide pause.
+		 * @param queue the queue
+		 * @param duration how long, or {@code null} until resumed
+		 * @param changed whether the pause flag changed
+		 */
+		default void onPause(String queue, @Nullable Duration duration, boolean changed) {
+		}
+
+		/**
+		 * Called after a resume.
+		 * @param queue the queue
+		 * @param changed whether the queue was paused
+		 */
+		default void onResume(String queue, boolean changed) {
+		}
+
 	}
 
 	/**

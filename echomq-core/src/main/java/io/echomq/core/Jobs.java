@@ -76,6 +76,8 @@ public class Jobs {
 
 	private final Map<String, Page> hints = new ConcurrentHashMap<>();
 
+	private final Map<String, Long> pauses = new ConcurrentHashMap<>();
+
 	private final Suspects suspects = new Suspects();
 
 	private final Map<String, Retention> completedRetention = new ConcurrentHashMap<>();
@@ -334,6 +336,7 @@ public class Jobs {
 		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		String rows = this.keyspace.jobKeyPrefix(queue);
+		String paused = this.keyspace.queueKey(queue, KeyType.PAUSED);
 		List<ClaimedJob> claimed = new ArrayList<>();
 		int size = max + PEEK_SLACK;
 		Page page = this.hints.remove(queue);
@@ -365,9 +368,15 @@ public class Jobs {
 				keys.add(rows + candidate);
 				args.add(candidate);
 			}
+			keys.add(paused);
 			List<Object> reply = this.executor.execute(this.scripts.claim, keys, args);
 			Instant now = Replies.instant(reply.get(0));
 			learnClock(reply);
+			if (reply.size() > 6) {
+				this.pauses.put(queue, Replies.number(reply.get(6)));
+				break;
+			}
+			this.pauses.remove(queue);
 			Instant deadline = Replies.instant(reply.get(1));
 			List<Object> entries = Replies.list(reply.get(2));
 			for (Object value : entries) {
@@ -394,6 +403,71 @@ public class Jobs {
 			page = next;
 		}
 		return claimed;
+	}
+
+	/**
+	 * Return how long the queue stays paused cluster-wide, as the last claim from this
+	 * engine found it: for a poller to wait no longer than a timed pause lasts.
+	 * @param queue the queue
+	 * @return the time left, {@link Duration#ZERO} when the last claim found the queue not
+	 * paused, or {@code null} when it was paused until resumed
+	 */
+	public @Nullable Duration lastClaimPause(String queue) {
+		Long left = this.pauses.get(queue);
+		if (left == null) {
+			return Duration.ZERO;
+		}
+		return (left < 0) ? null : Duration.ofMillis(left);
+	}
+
+	/**
+	 * Pause a queue cluster-wide: claims on every node return nothing until it is
+	 * {@linkplain #resume(String) resumed}, or, for a timed pause, until {@code duration}
+	 * passed (server time). A timed pause never shortens a pause in place: an indefinite
+	 * one stays, a longer one stays.
+	 * @param queue the queue
+	 * @param duration how long the pause lasts, or {@code null} until resumed
+	 * @param reason why, kept as the flag's value
+	 * @return whether the flag changed
+	 */
+	public boolean pause(String queue, @Nullable Duration duration, String reason) {
+		Assert.notNull(reason, "'reason' must not be null");
+		if (duration != null) {
+			requirePositive(duration, "pause duration");
+		}
+		List<Object> reply = this.executor.execute(this.scripts.pause, pauseKeys(queue),
+				List.of((duration != null) ? "pause_for" : "pause",
+						(duration != null) ? Long.toString(duration.toMillis()) : "0", reason));
+		return Replies.number(reply.get(0)) == 1;
+	}
+
+	/**
+	 * Resume a queue paused cluster-wide, and wake idle pollers so they claim at once.
+	 * @param queue the queue
+	 * @return whether it was paused
+	 */
+	public boolean resume(String queue) {
+		List<Object> reply = this.executor.execute(this.scripts.pause, pauseKeys(queue), List.of("resume", "0", ""));
+		return Replies.number(reply.get(0)) == 1;
+	}
+
+	/**
+	 * Return how long a queue stays paused cluster-wide, read now.
+	 * @param queue the queue
+	 * @return the time left, {@link Duration#ZERO} when not paused, or {@code null} when
+	 * paused until resumed
+	 */
+	public @Nullable Duration pauseLeft(String queue) {
+		byte[] key = this.keyspace.queueKey(queue, KeyType.PAUSED).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		Long left = this.template.execute((RedisCallback<Long>) (connection) -> connection.keyCommands().pTtl(key));
+		if (left == null || left == -2) {
+			return Duration.ZERO;
+		}
+		return (left < 0) ? null : Duration.ofMillis(left);
+	}
+
+	private List<String> pauseKeys(String queue) {
+		return List.of(this.keyspace.queueKey(queue, KeyType.PAUSED), this.keyspace.queueKey(queue, KeyType.WAKE));
 	}
 
 	/**
@@ -773,7 +847,8 @@ public class Jobs {
 	public TransitionResult release(String queue, JobId id, FencingToken token) {
 		List<Object> reply = this.executor.execute(this.scripts.release,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.PENDING),
-						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE)),
+						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE),
+						this.keyspace.queueKey(queue, KeyType.METRICS)),
 				List.of(id.toString(), argument(token)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
@@ -807,6 +882,7 @@ public class Jobs {
 				learnClock(reply);
 				int back = (int) Replies.number(reply.get(1));
 				int gone = (int) Replies.number(reply.get(2));
+				int cancelled = (int) Replies.number(reply.get(5));
 				requeued += back;
 				dead += gone;
 				Map<String, String> reasons = Replies.reasons(reply.get(3));
@@ -816,11 +892,12 @@ public class Jobs {
 					int[] moved = reapDeclaring(queue, fixed, needed);
 					back += moved[0];
 					gone += moved[1];
+					cancelled += moved[2];
 					requeued += moved[0];
 					dead += moved[1];
 				}
 				passed += reasons.size();
-				drained = back + gone + reasons.size() == due.ids().length;
+				drained = back + gone + cancelled + reasons.size() == due.ids().length;
 			}
 			skipped += passed;
 			if (!drained || !due.more() || (passed == 0 && due.ids().length == 0)) {
@@ -832,9 +909,9 @@ public class Jobs {
 	}
 
 	/**
-	 * Reap again the candidates whose death releases a unique key, with those keys
-	 * declared.
-	 * @return reaped to pending, reaped to dead
+	 * Reap again the candidates whose death (or retirement as cancelled) releases a
+	 * unique key, with those keys declared.
+	 * @return reaped to pending, reaped to dead, retired as cancelled
 	 */
 	private int[] reapDeclaring(String queue, List<String> fixed, Map<String, String> needed) {
 		String[] ids = needed.keySet().toArray(NO_IDS);
@@ -847,7 +924,8 @@ public class Jobs {
 		if (!Replies.reasons(reply.get(4)).isEmpty()) {
 			throw new IllegalStateException("reap asked again for unique keys it was given: " + needed);
 		}
-		return new int[] { (int) Replies.number(reply.get(1)), (int) Replies.number(reply.get(2)) };
+		return new int[] { (int) Replies.number(reply.get(1)), (int) Replies.number(reply.get(2)),
+				(int) Replies.number(reply.get(5)) };
 	}
 
 	/**
@@ -946,6 +1024,40 @@ public class Jobs {
 				List.of(id.toString()));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, Replies.instant(reply.get(1)));
+	}
+
+	/**
+	 * Cancel a job, whatever its state, in one script: a pending, scheduled or dead job
+	 * leaves its location and its row is retired; a running job is marked, its worker
+	 * stops the handler at the next lease renewal, and whatever the handler comes to is
+	 * discarded (the job is retired as cancelled when it leaves {@code active}, by the
+	 * outcome, a release or the reaper). A finished or unknown job is reported as
+	 * {@link CancelResult.Outcome#NOT_FOUND not found}.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return what the cancel did
+	 */
+	public CancelResult cancel(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<String> keys = new ArrayList<>(7);
+		for (JobState location : SOURCES) {
+			keys.add(this.keyspace.queueKey(queue, location.location()));
+		}
+		keys.add(this.keyspace.queueKey(queue, KeyType.QUARANTINE));
+		keys.add(this.keyspace.jobKey(queue, id));
+		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		List<Object> reply = this.executor.execute(this.scripts.cancel, keys, List.of(id.toString()));
+		String code = Replies.string(reply.get(1));
+		return switch (code) {
+			case "CANCELLED" -> new CancelResult(CancelResult.Outcome.CANCELLED,
+					JobState.fromValue(Replies.string(reply.get(2))), null, null);
+			case "REQUESTED" -> new CancelResult(CancelResult.Outcome.REQUESTED, JobState.ACTIVE,
+					Replies.instant(reply.get(3)), null);
+			case "NOT_FOUND" -> new CancelResult(CancelResult.Outcome.NOT_FOUND, null, null,
+					Replies.string(reply.get(2)));
+			case "REFUSED" -> new CancelResult(CancelResult.Outcome.REFUSED, null, null, Replies.string(reply.get(2)));
+			default -> throw new IllegalStateException("Unexpected cancel reply '" + code + "'");
+		};
 	}
 
 	/**
@@ -1238,9 +1350,14 @@ public class Jobs {
 
 		final Script runNow = Script.load("run_now");
 
+		final Script cancel = Script.load("cancel");
+
+		final Script pause = Script.load("pause");
+
 		List<Script> all() {
 			return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
-					this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow);
+					this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow,
+					this.cancel, this.pause);
 		}
 
 	}

@@ -55,7 +55,14 @@ public enum KeyType {
 	SCHEDULE_NEXT("schedule-next"),
 
 	/** Hash of schedule names to the fire time (ms) of their last occurrence. */
-	SCHEDULE_LAST("schedule-last");
+	SCHEDULE_LAST("schedule-last"),
+
+	/**
+	 * String flag, present while the queue is paused cluster-wide: the claim script claims
+	 * nothing while it exists. Its value is the reason; a timed pause expires by itself
+	 * ({@code PX}).
+	 */
+	PAUSED("paused");
 
 	private final String suffix;
 

@@ -160,6 +160,7 @@ public class QueueAuditor {
 		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_NEXT), DataType.ZSET, "a sorted set", findings);
 		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_LAST), DataType.HASH, "a hash", findings);
 		expectType(keyspace.queueKey(queue, KeyType.MINUTES), DataType.HASH, "a hash", findings);
+		expectType(keyspace.queueKey(queue, KeyType.PAUSED), DataType.STRING, "a string", findings);
 		return readable;
 	}
 

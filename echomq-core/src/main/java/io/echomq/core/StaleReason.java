@@ -46,7 +46,21 @@ public enum StaleReason {
 	 * moves it to the {@link KeyType#QUARANTINE quarantine} location, and the
 	 * {@link QueueAuditor audit} reports it.
 	 */
-	MALFORMED_ROW;
+	MALFORMED_ROW,
+
+	/**
+	 * A cancel was asked for the running job ({@link Jobs#cancel(String, JobId)}) and the
+	 * transition retired it as cancelled instead of applying: the job is gone, the
+	 * caller's outcome discarded. The one stale reply after which something did change.
+	 */
+	CANCELLED,
+
+	/**
+	 * A lease renewal found a cancel asked for the running job: the lease was not
+	 * renewed, and the worker should stop the handler. Its outcome, when it comes, is
+	 * retired as {@link #CANCELLED}.
+	 */
+	CANCEL_REQUESTED;
 
 	/**
 	 * Return the reason for a code a script replied with.

@@ -70,6 +70,15 @@ public interface JobEventListener {
 	}
 
 	/**
+	 * Called when a job this worker had claimed was cancelled while it ran: the handler
+	 * was asked to stop (its thread interrupted) and its outcome discarded; the job is
+	 * retired.
+	 * @param job the job
+	 */
+	default void onCancelled(ClaimedJob job) {
+	}
+
+	/**
 	 * Called after a reap tick moved expired leases of a queue.
 	 * @param queue the queue
 	 * @param result what moved

@@ -56,6 +56,10 @@ public final class JobEvents {
 		each((listener) -> listener.onSnoozed(job, delay));
 	}
 
+	void cancelled(ClaimedJob job) {
+		each((listener) -> listener.onCancelled(job));
+	}
+
 	void released(ClaimedJob job) {
 		each((listener) -> listener.onReleased(job));
 	}

@@ -63,7 +63,9 @@ final class JobExecution implements Runnable {
 		Throwable failure = null;
 		this.job.worker(Thread.currentThread());
 		try {
-			this.container.invokeHandler(claimed, this.job);
+			if (!this.job.isCancelled()) {
+				this.container.invokeHandler(claimed, this.job);
+			}
 		}
 		catch (Throwable ex) {
 			failure = ex;

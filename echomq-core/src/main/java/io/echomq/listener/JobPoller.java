@@ -133,8 +133,18 @@ final class JobPoller implements Runnable {
 			this.container.dispatch(job);
 		}
 		if (claimed.size() < free && this.container.isRunning() && !this.container.isPaused()) {
-			this.wake.await(settings.idleWait());
+			this.wake.await(idleWait(settings));
 		}
+	}
+
+	/**
+	 * The idle wait, or less while the queue is paused cluster-wide for a shorter time: a
+	 * timed pause ends with no wake-up, so the poller claims again when it ends.
+	 */
+	private Duration idleWait(ContainerSettings settings) {
+		Duration pause = this.container.jobs().lastClaimPause(settings.queue());
+		Duration wait = settings.idleWait();
+		return (pause != null && !pause.isZero() && pause.compareTo(wait) < 0) ? pause : wait;
 	}
 
 	/**

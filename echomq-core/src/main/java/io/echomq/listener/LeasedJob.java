@@ -79,6 +79,8 @@ final class LeasedJob implements JobContext {
 
 	private volatile boolean timedOut;
 
+	private volatile boolean cancelled;
+
 	LeasedJob(ClaimedJob job, Jobs jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.jobs = jobs;
@@ -143,6 +145,11 @@ final class LeasedJob implements JobContext {
 		return this.state.get() == State.STALE;
 	}
 
+	@Override
+	public boolean isCancelled() {
+		return this.cancelled;
+	}
+
 	/**
 	 * Renew the lease to its current length, unless the job is no longer running here.
 	 * @throws RuntimeException if Redis cannot be reached (the next tick tries again)
@@ -158,6 +165,10 @@ final class LeasedJob implements JobContext {
 
 	private boolean extend(Duration lease) {
 		TransitionResult result = this.jobs.extend(queue(), id(), this.job.token(), lease);
+		if (result.reason() == StaleReason.CANCEL_REQUESTED) {
+			cancelRequested();
+			return false;
+		}
 		if (result.isStale()) {
 			if (this.state.compareAndSet(State.RUNNING, State.STALE)) {
 				stopRenewing();
@@ -275,6 +286,9 @@ final class LeasedJob implements JobContext {
 
 	private void snooze(SnoozeJobException snooze) {
 		Duration delay = snooze.getDelay();
+		if (snooze instanceof RateLimitedJobException limited && limited.isPauseQueue()) {
+			pauseQueue(delay);
+		}
 		Sent sent = send("snooze",
 				() -> this.jobs.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay));
 		if (sent == null) {
@@ -287,6 +301,23 @@ final class LeasedJob implements JobContext {
 		this.counters.snoozed.increment();
 		logger.debug(() -> "Snoozed " + this + " for " + delay + ": " + snooze.getMessage());
 		this.events.snoozed(this.job, delay);
+	}
+
+	/**
+	 * Pause the queue cluster-wide before the job is put off, so that no node claims
+	 * another job for the limited remote side meanwhile. A pause that cannot be written is
+	 * logged; the job is put off all the same.
+	 */
+	private void pauseQueue(Duration duration) {
+		try {
+			if (this.jobs.pause(queue(), duration, "rate limited by the handler of " + id())) {
+				logger.info(() -> "Paused queue '" + queue() + "' cluster-wide for " + duration + ": the handler of "
+						+ this + " was rate-limited");
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> "Cannot pause queue '" + queue() + "' for " + duration + " after a rate limit");
+		}
 	}
 
 	private static <T extends Throwable> @Nullable T find(Throwable failure, Class<T> type) {
@@ -372,6 +403,29 @@ final class LeasedJob implements JobContext {
 	}
 
 	/**
+	 * A cancel was asked for the job while it runs here: stop renewing the lease and
+	 * interrupt the handler thread. The job stays leased to this worker; whatever the
+	 * handler comes to is sent as usual and the script retires the job as cancelled
+	 * instead (a handler that ignores the interrupt past its lease is retired by the
+	 * reaper).
+	 */
+	private void cancelRequested() {
+		if (this.cancelled || !isRunning()) {
+			return;
+		}
+		stopRenewing();
+		stopTimer();
+		logger.info(() -> "Cancel requested for " + this + "; interrupting its handler");
+		synchronized (this.workerLock) {
+			this.cancelled = true;
+			Thread current = this.worker;
+			if (current != null) {
+				current.interrupt();
+			}
+		}
+	}
+
+	/**
 	 * Run on the worker thread while the handler runs, so that a timeout can interrupt
 	 * it.
 	 * @param worker the worker thread, or {@code null} once the handler returned
@@ -449,6 +503,13 @@ final class LeasedJob implements JobContext {
 	}
 
 	private void staleOutcome(TransitionResult result) {
+		if (result.reason() == StaleReason.CANCELLED) {
+			this.cancelled = true;
+			this.counters.cancelled.increment();
+			logger.info(() -> "Discarded the outcome of " + this + ": it was cancelled while it ran");
+			this.events.cancelled(this.job);
+			return;
+		}
 		logger.warn(() -> "Outcome of " + this + " not recorded, the lease was lost: " + result.describe());
 		stale(result);
 	}

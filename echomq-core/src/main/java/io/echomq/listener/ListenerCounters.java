@@ -24,4 +24,6 @@ final class ListenerCounters {
 
 	final LongAdder snoozed = new LongAdder();
 
+	final LongAdder cancelled = new LongAdder();
+
 }

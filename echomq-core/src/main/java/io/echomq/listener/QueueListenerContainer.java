@@ -307,6 +307,14 @@ public class QueueListenerContainer {
 	}
 
 	/**
+	 * Return how many jobs were cancelled while running here, their outcome discarded.
+	 * @return the count
+	 */
+	public long getCancelledCount() {
+		return this.counters.cancelled.sum();
+	}
+
+	/**
 	 * Return how many jobs lost their lease while running here.
 	 * @return the count
 	 */

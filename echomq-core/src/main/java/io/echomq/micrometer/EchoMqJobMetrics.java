@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * {@code queue}.
  * <p>
  * {@code echomq.job.duration} is tagged {@code outcome}: {@code success} (completed),
- * {@code retry} (failed, retried later), {@code dead} (failed, dead-lettered) or
+ * {@code retry} (failed, retried later), {@code dead} (failed, dead-lettered),
+ * {@code cancelled} (the job was cancelled while it ran, its outcome discarded) or
  * {@code failure} (failed, the job left in no retry or dead location).
  *
  * @author EchoMQ
@@ -82,6 +83,14 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 				meters.duration.withTags(QUEUE, job.queue(), "outcome", outcome).record(duration);
 			}
 		});
+	}
+
+	@Override
+	public void onCancelled(ClaimedJob job) {
+		Duration duration = sinceStart();
+		if (duration != null) {
+			each((meters) -> meters.duration.withTags(QUEUE, job.queue(), "outcome", "cancelled").record(duration));
+		}
 	}
 
 	@Override

@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 
+import io.echomq.EchoMQTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.AuditReport;
+import io.echomq.core.CancelResult;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
@@ -35,7 +37,8 @@ import org.springframework.util.Assert;
  * The {@code echomq} endpoint: every known queue with its counts and listener, and, as
  * plain methods for the {@linkplain EchoMqEndpointWebExtension web extension}, one
  * queue, a page of its dead jobs, an audit of its keyspace, and the write operations
- * (replay a dead job, purge the dead jobs, pause or resume a listener).
+ * (replay a dead job, purge the dead jobs, cancel a job, pause or resume a listener or
+ * the queue cluster-wide).
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -58,6 +61,8 @@ public class EchoMqEndpoint {
 
 	private final ToIntFunction<String> maxAttempts;
 
+	private final @Nullable EchoMQTemplate template;
+
 	private final Duration auditTolerance;
 
 	private final Sanitizer sanitizer;
@@ -76,6 +81,24 @@ public class EchoMqEndpoint {
 	 */
 	public EchoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer) {
+		this(jobs, catalog, listeners, maxAttempts, auditTolerance, sanitizer, null);
+	}
+
+	/**
+	 * Create an endpoint whose cancels, pauses and resumes go through a template, so that
+	 * its {@linkplain EchoMQTemplate.ControlListener listeners} (the meters) hear of them.
+	 * @param jobs the engine
+	 * @param catalog the queues to list
+	 * @param listeners the listener registry, or {@code null}
+	 * @param maxAttempts the attempt budget of a queue, given to a replayed job
+	 * @param auditTolerance how far past its lease deadline an active job may be before
+	 * the audit reports it
+	 * @param sanitizer sanitizes payloads
+	 * @param template the template, or {@code null} to use the engine directly
+	 */
+	public EchoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer,
+			@Nullable EchoMQTemplate template) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
 		Assert.notNull(maxAttempts, "'maxAttempts' must not be null");
@@ -89,6 +112,7 @@ public class EchoMqEndpoint {
 		this.maxAttempts = maxAttempts;
 		this.auditTolerance = auditTolerance;
 		this.sanitizer = sanitizer;
+		this.template = template;
 	}
 
 	/**
@@ -253,6 +277,63 @@ public class EchoMqEndpoint {
 		return (fire != null) ? ScheduleDescriptors.describe(fire) : null;
 	}
 
+	/**
+	 * Cancel a job, whatever its state (see {@link Jobs#cancel(String, JobId)}).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return what the cancel did
+	 * @throws IllegalArgumentException if the queue name or the id is invalid (nothing
+	 * was written)
+	 */
+	public CancelDescriptor cancel(String queue, String id) {
+		Keyspace.validateQueueName(queue);
+		JobId jobId = JobId.parse(id);
+		CancelResult result = (this.template != null) ? this.template.cancel(queue, jobId)
+				: this.jobs.cancel(queue, jobId);
+		JobState state = result.state();
+		return new CancelDescriptor(jobId.toString(), result.outcome().name().toLowerCase(java.util.Locale.ROOT),
+				(state != null) ? state.value() : null, result.requestedAt(), result.detail());
+	}
+
+	/**
+	 * Pause a queue cluster-wide: no node claims from it until it is resumed.
+	 * @param queue the queue
+	 * @param duration how long, or {@code null} until resumed
+	 * @return the queue's pause
+	 * @throws IllegalArgumentException if the name or duration is invalid
+	 */
+	public PauseDescriptor pauseQueue(String queue, @Nullable Duration duration) {
+		Keyspace.validateQueueName(queue);
+		boolean changed = (this.template != null) ? this.template.pause(queue, duration)
+				: this.jobs.pause(queue, requirePositive(duration), "paused");
+		return describePause(queue, changed);
+	}
+
+	/**
+	 * Resume a queue paused cluster-wide.
+	 * @param queue the queue
+	 * @return the queue's pause
+	 * @throws IllegalArgumentException if the name is invalid
+	 */
+	public PauseDescriptor resumeQueue(String queue) {
+		Keyspace.validateQueueName(queue);
+		boolean changed = (this.template != null) ? this.template.resume(queue) : this.jobs.resume(queue);
+		return describePause(queue, changed);
+	}
+
+	private PauseDescriptor describePause(String queue, boolean changed) {
+		Duration left = this.jobs.pauseLeft(queue);
+		boolean paused = left == null || !left.isZero();
+		return new PauseDescriptor(queue, paused, (left != null && paused) ? left.toMillis() : null, changed);
+	}
+
+	private static @Nullable Duration requirePositive(@Nullable Duration duration) {
+		if (duration != null && duration.toMillis() < 1) {
+			throw new IllegalArgumentException("Pause must last at least 1ms, was " + duration);
+		}
+		return duration;
+	}
+
 	private @Nullable QueueListenerContainer container(String queue) {
 		Keyspace.validateQueueName(queue);
 		return (this.listeners != null) ? this.listeners.getContainer(queue) : null;
@@ -260,9 +341,10 @@ public class EchoMqEndpoint {
 
 	private QueueDescriptor describe(String queue, QueueStats stats) {
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
+		Duration pause = this.jobs.pauseLeft(queue);
 		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(),
-				stats.quarantine(), new LinkedHashMap<>(stats.counters()), this.maxAttempts.applyAsInt(queue),
-				(container != null) ? describe(container) : null);
+				stats.quarantine(), pause == null || !pause.isZero(), new LinkedHashMap<>(stats.counters()),
+				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null);
 	}
 
 	private static ListenerDescriptor describe(QueueListenerContainer container) {
@@ -301,12 +383,13 @@ public class EchoMqEndpoint {
 	 * @param dead dead-lettered jobs
 	 * @param quarantine members no transition could move (not JOB ids, malformed rows),
 	 * set aside in the queue's quarantine location; the audit tells more
+	 * @param paused whether the queue is paused cluster-wide (no node claims from it)
 	 * @param counters the queue's cumulative counters, across all applications
 	 * @param maxAttempts the attempt budget a replayed job gets
 	 * @param listener the listener here, or {@code null}
 	 */
 	public record QueueDescriptor(long pending, long active, long schedule, long dead, long quarantine,
-			Map<String, Long> counters, int maxAttempts,
+			boolean paused, Map<String, Long> counters, int maxAttempts,
 			@Nullable ListenerDescriptor listener) implements OperationResponseBody {
 
 	}
@@ -327,6 +410,37 @@ public class EchoMqEndpoint {
 	 */
 	public record ListenerDescriptor(String id, int concurrency, boolean running, boolean paused, boolean pollerAlive,
 			int inFlight, long completed, long retried, long dead, long stale) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * What a cancel did.
+	 *
+	 * @param id the job id
+	 * @param outcome {@code cancelled} (removed), {@code requested} (running: its handler
+	 * is stopped and its outcome discarded), {@code not_found} (finished or unknown) or
+	 * {@code refused} (quarantined or malformed)
+	 * @param state the state the job was in, {@code null} when not found
+	 * @param requestedAt when the cancel of a running job was first asked for, else
+	 * {@code null}
+	 * @param detail why it was refused or not found, else {@code null}
+	 */
+	public record CancelDescriptor(String id, String outcome, @Nullable String state, @Nullable Instant requestedAt,
+			@Nullable String detail) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A queue's cluster-wide pause.
+	 *
+	 * @param queue the queue
+	 * @param paused whether it is paused now
+	 * @param remainingMillis how long a timed pause lasts still, {@code null} when not
+	 * paused or paused until resumed
+	 * @param changed whether the request changed the pause
+	 */
+	public record PauseDescriptor(String queue, boolean paused, @Nullable Long remainingMillis,
+			boolean changed) implements OperationResponseBody {
 
 	}
 

@@ -3,6 +3,7 @@ package io.echomq.actuate;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import io.echomq.actuate.EchoMqEndpoint.CancelDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.ReplayDescriptor;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidQueueNameException;
@@ -18,6 +19,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.Assert;
 
 /**
@@ -27,9 +29,13 @@ import org.springframework.util.Assert;
  * <li>{@code GET /echomq/queues/{queue}/dead?offset=&limit=}: a page of dead jobs, their
  * payloads shown as {@code show-values} allows;</li>
  * <li>{@code GET /echomq/queues/{queue}/audit}: an audit of the queue's keyspace;</li>
- * <li>{@code POST /echomq/queues/{queue}/pause} and {@code .../resume}: the
- * listener;</li>
+ * <li>{@code POST /echomq/queues/{queue}/pause} and {@code .../resume}: the listener
+ * of this application; with {@code scope=cluster}, the queue on every node (a flag in
+ * its keyspace), and for a pause an optional {@code duration} ({@code 30s},
+ * {@code PT1M});</li>
  * <li>{@code POST /echomq/queues/{queue}/dead/{id}/replay}: replay a dead job;</li>
+ * <li>{@code POST /echomq/queues/{queue}/jobs/{id}/cancel}: cancel a job in any
+ * state;</li>
  * <li>{@code DELETE /echomq/queues/{queue}/dead}: purge the dead jobs;</li>
  * <li>{@code GET /echomq/schedules}: the recurring schedules with their last and next
  * fire time;</li>
@@ -118,17 +124,32 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Pause or resume a queue's listener.
+	 * Pause or resume a queue's listener, or the queue cluster-wide.
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
 	 * @param action {@code pause} or {@code resume}
-	 * @return the listener, 404 if the queue has none here
+	 * @param scope {@code cluster} for the queue on every node, else ({@code null} or
+	 * {@code listener}) this application's listener
+	 * @param duration how long a cluster-wide pause lasts, {@code null} until resumed
+	 * @return the listener, 404 if the queue has none here; or the queue's pause
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> control(@Selector String queues, @Selector String queue,
-			@Selector String action) {
+			@Selector String action, @Nullable String scope, @Nullable String duration) {
 		if (!QUEUES.equals(queues)) {
 			return notFound("No such resource '" + queues + "'; try 'queues'");
+		}
+		if ("cluster".equals(scope)) {
+			return switch (action) {
+				case "pause" -> handle(() -> this.delegate.pauseQueue(queue,
+						(duration != null) ? DurationStyle.detectAndParse(duration) : null), () -> "");
+				case "resume" -> handle(() -> this.delegate.resumeQueue(queue), () -> "");
+				default -> notFound("No such action '" + action + "'; try 'pause' or 'resume'");
+			};
+		}
+		if (scope != null && !"listener".equals(scope)) {
+			return error(WebEndpointResponse.STATUS_BAD_REQUEST,
+					"No such scope '" + scope + "'; try 'cluster' or 'listener'");
 		}
 		Supplier<String> noListener = () -> "Queue '" + queue + "' has no listener in this application";
 		return switch (action) {
@@ -139,24 +160,44 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Replay a dead job.
+	 * Replay a dead job ({@code dead/{id}/replay}), or cancel a job in any state
+	 * ({@code jobs/{id}/cancel}).
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
-	 * @param dead must be {@code dead}
+	 * @param collection {@code dead} or {@code jobs}
 	 * @param id the job id
-	 * @param action must be {@code replay}
-	 * @return the outcome: 404 if the queue has no such job, 409 if it is not dead
+	 * @param action {@code replay} (with {@code dead}) or {@code cancel} (with
+	 * {@code jobs})
+	 * @return the outcome: for a replay 404 if the queue has no such job, 409 if it is not
+	 * dead; for a cancel what it did, 404 if the job is finished or unknown, 409 if it was
+	 * refused
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> replay(@Selector String queues, @Selector String queue, @Selector String dead,
-			@Selector String id, @Selector String action) {
-		if (!QUEUES.equals(queues) || !DEAD.equals(dead) || !"replay".equals(action)) {
-			return notFound("No such resource; try POST queues/{queue}/dead/{id}/replay");
+	public WebEndpointResponse<Object> jobAction(@Selector String queues, @Selector String queue,
+			@Selector String collection, @Selector String id, @Selector String action) {
+		if (QUEUES.equals(queues) && "jobs".equals(collection) && "cancel".equals(action)) {
+			return cancel(queue, id);
+		}
+		if (!QUEUES.equals(queues) || !DEAD.equals(collection) || !"replay".equals(action)) {
+			return notFound("No such resource; try POST queues/{queue}/dead/{id}/replay or queues/{queue}/jobs/{id}/cancel");
 		}
 		WebEndpointResponse<Object> response = handle(() -> this.delegate.replay(queue, id),
 				() -> "Queue '" + queue + "' has no job " + id);
 		if (response.getBody() instanceof ReplayDescriptor replay && !replay.replayed()) {
 			return error(STATUS_CONFLICT, "Job " + id + " is " + replay.state() + ", not dead");
+		}
+		return response;
+	}
+
+	private WebEndpointResponse<Object> cancel(String queue, String id) {
+		WebEndpointResponse<Object> response = handle(() -> this.delegate.cancel(queue, id), () -> "");
+		if (response.getBody() instanceof CancelDescriptor cancel) {
+			if ("not_found".equals(cancel.outcome())) {
+				return notFound("Queue '" + queue + "' has no job " + id + " (finished, cancelled or never enqueued)");
+			}
+			if ("refused".equals(cancel.outcome())) {
+				return error(STATUS_CONFLICT, "Job " + id + " cannot be cancelled: " + cancel.detail());
+			}
 		}
 		return response;
 	}

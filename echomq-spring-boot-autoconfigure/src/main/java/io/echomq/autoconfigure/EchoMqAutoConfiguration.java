@@ -74,10 +74,12 @@ public final class EchoMqAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	EchoMQTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
-			ObjectProvider<EchoMQTemplate.EnqueueInterceptor> interceptors) {
+			ObjectProvider<EchoMQTemplate.EnqueueInterceptor> interceptors,
+			ObjectProvider<EchoMQTemplate.ControlListener> controlListeners) {
 		EchoMQTemplate template = new EchoMQTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
+		template.setControlListeners(controlListeners.orderedStream().toList());
 		return template;
 	}
 

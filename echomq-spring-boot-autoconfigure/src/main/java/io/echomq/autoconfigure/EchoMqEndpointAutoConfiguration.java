@@ -2,6 +2,7 @@ package io.echomq.autoconfigure;
 
 import java.time.Duration;
 
+import io.echomq.EchoMQTemplate;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
@@ -50,11 +51,12 @@ public final class EchoMqEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMqEndpoint echoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules) {
+			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules,
+			ObjectProvider<EchoMQTemplate> template) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
 		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry, (queue) -> maxAttempts(registry, properties, queue),
 				properties.scheduler().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
-				new Sanitizer(sanitizingFunctions.orderedStream().toList()));
+				new Sanitizer(sanitizingFunctions.orderedStream().toList()), template.getIfUnique());
 		endpoint.setSchedules(schedules.getIfUnique());
 		return endpoint;
 	}

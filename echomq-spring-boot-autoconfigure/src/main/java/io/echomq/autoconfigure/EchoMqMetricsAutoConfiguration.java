@@ -4,6 +4,7 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.micrometer.EchoMqControlMetrics;
 import io.echomq.micrometer.EchoMqEnqueueMetrics;
 import io.echomq.micrometer.EchoMqJobMetrics;
 import io.echomq.micrometer.EchoMqQueueMetrics;
@@ -50,6 +51,12 @@ public final class EchoMqMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMqEnqueueMetrics echoMqEnqueueMetrics() {
 		return new EchoMqEnqueueMetrics();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqControlMetrics echoMqControlMetrics() {
+		return new EchoMqControlMetrics();
 	}
 
 	@Bean

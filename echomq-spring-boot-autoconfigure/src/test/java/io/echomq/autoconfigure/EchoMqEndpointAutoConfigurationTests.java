@@ -5,10 +5,13 @@ import java.time.Duration;
 import java.util.List;
 
 import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.CancelDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.DeadJobsDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.ListenerDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.PauseDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.PurgeDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.QueueDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.QueuesDescriptor;
@@ -21,12 +24,15 @@ import io.echomq.core.KeyType;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -154,19 +160,19 @@ class EchoMqEndpointAutoConfigurationTests {
 			context.getBean(EchoJobListenerRegistry.class).getContainer(queue).pause();
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 			String id = dead.get(0).toString();
-			ReplayDescriptor replay = body(web.replay("queues", queue, "dead", id, "replay"), ReplayDescriptor.class);
+			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay"), ReplayDescriptor.class);
 			assertThat(replay.replayed()).isTrue();
 			assertThat(replay.state()).isEqualTo("pending");
 			assertThat(replay.maxAttempts()).isEqualTo(2);
 			QueueDescriptor after = context.getBean(EchoMqEndpoint.class).queue(queue);
 			assertThat(after.pending()).isEqualTo(1);
 			assertThat(after.dead()).isEqualTo(2);
-			assertError(web.replay("queues", queue, "dead", id, "replay"), 409, "is pending, not dead");
-			assertError(web.replay("queues", queue, "dead", "JOB' OR 1=1", "replay"), 400, "Invalid JOB id");
-			assertError(web.replay("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay"), 400,
+			assertError(web.jobAction("queues", queue, "dead", id, "replay"), 409, "is pending, not dead");
+			assertError(web.jobAction("queues", queue, "dead", "JOB' OR 1=1", "replay"), 400, "Invalid JOB id");
+			assertError(web.jobAction("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay"), 400,
 					"Invalid JOB id");
-			assertError(web.replay("queues", queue, "dead", JobId.mint().toString(), "replay"), 404, "has no job");
-			assertError(web.replay("queues", queue, "dead", id, "resurrect"), 404, "replay");
+			assertError(web.jobAction("queues", queue, "dead", JobId.mint().toString(), "replay"), 404, "has no job");
+			assertError(web.jobAction("queues", queue, "dead", id, "resurrect"), 404, "replay");
 		});
 	}
 
@@ -193,19 +199,80 @@ class EchoMqEndpointAutoConfigurationTests {
 				.register(queue, (job, jobContext) -> {
 				});
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-			assertThat(body(web.control("queues", queue, "pause"), ListenerDescriptor.class).paused()).isTrue();
+			assertThat(body(web.control("queues", queue, "pause", null, null), ListenerDescriptor.class).paused()).isTrue();
 			assertThat(container.isPaused()).isTrue();
 			context.getBean(EchoMQTemplate.class).enqueue(queue, "waits");
 			// a claim already on the wire when pause() returned hands its job back to pending
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).pending() == 1);
 			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).counters()).doesNotContainKey("completed");
-			assertThat(body(web.control("queues", queue, "resume"), ListenerDescriptor.class).paused()).isFalse();
+			assertThat(body(web.control("queues", queue, "resume", null, null), ListenerDescriptor.class).paused()).isFalse();
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).counters().get("completed"),
 						(completed) -> completed != null && completed == 1L);
-			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause"), 404, "no listener");
-			assertError(web.control("queues", queue, "stop"), 404, "try 'pause' or 'resume'");
+			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause", null, null), 404, "no listener");
+			assertError(web.control("queues", queue, "stop", null, null), 404, "try 'pause' or 'resume'");
+		});
+	}
+
+	@Test
+	void cancelShouldRemoveAJobAndSayWhatItDid() {
+		String queue = ObservabilityTestSupport.unique("cancel");
+		ObservabilityTestSupport
+			.runner(EchoMqEndpointAutoConfiguration.class, MetricsAutoConfiguration.class,
+					EchoMqMetricsAutoConfiguration.class)
+			.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("management.endpoints.web.exposure.include=echomq")
+			.run((context) -> {
+				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+				String id = template.enqueue(queue, "x", EnqueueOptions.defaults().withDelay(Duration.ofHours(1)))
+					.toString();
+				EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+				CancelDescriptor cancel = body(web.jobAction("queues", queue, "jobs", id, "cancel"),
+						CancelDescriptor.class);
+				assertThat(cancel.outcome()).isEqualTo("cancelled");
+				assertThat(cancel.state()).isEqualTo("schedule");
+				assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).schedule()).isZero();
+				assertError(web.jobAction("queues", queue, "jobs", id, "cancel"), 404, "has no job");
+				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel"), 400, "Invalid JOB id");
+				assertError(web.jobAction("queues", queue, "jobs", id, "delete"), 404, "cancel");
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("echomq.jobs.cancelled").tags("queue", queue, "outcome", "cancelled").counter()
+					.count()).isEqualTo(1);
+				assertThat(registry.get("echomq.jobs.cancelled").tags("queue", queue, "outcome", "not_found").counter()
+					.count()).isEqualTo(1);
+				assertThat(body(web.queueDetail(SecurityContext.NONE, "queues", queue, "audit", null, null),
+						AuditDescriptor.class)
+					.clean()).isTrue();
+			});
+	}
+
+	@Test
+	void clusterScopedPauseShouldSetTheQueuesFlag() {
+		String queue = ObservabilityTestSupport.unique("cluster-pause");
+		this.contextRunner.run((context) -> {
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			PauseDescriptor paused = body(web.control("queues", queue, "pause", "cluster", "10m"),
+					PauseDescriptor.class);
+			assertThat(paused.paused()).isTrue();
+			assertThat(paused.changed()).isTrue();
+			assertThat(paused.remainingMillis()).isGreaterThan(Duration.ofMinutes(9).toMillis());
+			assertThat(template.isPaused(queue)).isTrue();
+			template.enqueue(queue, "x");
+			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).paused()).isTrue();
+			PauseDescriptor indefinite = body(web.control("queues", queue, "pause", "cluster", null),
+					PauseDescriptor.class);
+			assertThat(indefinite.remainingMillis()).isNull();
+			PauseDescriptor resumed = body(web.control("queues", queue, "resume", "cluster", null),
+					PauseDescriptor.class);
+			assertThat(resumed.paused()).isFalse();
+			assertThat(resumed.changed()).isTrue();
+			assertThat(template.isPaused(queue)).isFalse();
+			assertError(web.control("queues", queue, "pause", "cluster", "soon"), 400, "soon");
+			assertError(web.control("queues", queue, "pause", "cluster", "0s"), 400, "at least 1ms");
+			assertError(web.control("queues", queue, "pause", "galaxy", null), 400, "No such scope 'galaxy'");
+			assertThat(template.isPaused(queue)).isFalse();
 		});
 	}
 

@@ -119,6 +119,14 @@ class BadInputTests {
 			calls.put("inspector.stats", () -> new QueueInspector(this.jobs).stats(name));
 			calls.put("inspector.minutes", () -> new QueueInspector(this.jobs).minutes(name, 60));
 			calls.put("keyspace.jobKey", () -> this.jobs.keyspace().jobKey(name, id));
+			calls.put("jobs.cancel", () -> this.jobs.cancel(name, id));
+			calls.put("jobs.pause", () -> this.jobs.pause(name, null, "x"));
+			calls.put("jobs.resume", () -> this.jobs.resume(name));
+			calls.put("jobs.pauseLeft", () -> this.jobs.pauseLeft(name));
+			calls.put("template.cancel", () -> this.template.cancel(name, id.toString()));
+			calls.put("template.pause", () -> this.template.pause(name));
+			calls.put("template.resume", () -> this.template.resume(name));
+			calls.put("template.isPaused", () -> this.template.isPaused(name));
 			calls.forEach(
 					(api, call) -> assertThatExceptionOfType(InvalidQueueNameException.class).as(api + "(" + name + ")")
 						.isThrownBy(call)

@@ -11,6 +11,7 @@
 -- KEYS[1]     emq:{q}:pending  ZSET
 -- KEYS[2]     emq:{q}:active   ZSET, score lease deadline (server ms)
 -- KEYS[3..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
+-- KEYS[last]  emq:{q}:paused   STRING, while the queue is paused cluster-wide (pause.lua)
 -- ARGV[1]     lease in ms (>= 1)
 -- ARGV[2]     maximum number of jobs to claim (>= 1)
 -- ARGV[3]     size of the hint when the claim takes its maximum (>= 0)
@@ -21,7 +22,8 @@
 -- returns     {now, deadline, {{id, {row fields...}}...}, {hint ids...}, hint offset,
 --             {skipped id, reason, ...}}: the hint starts at the head of pending when the claim
 --             took its maximum, else past the page's members that are still there (not JOB ids, or
---             skipped), which is where the caller's next page starts
+--             skipped), which is where the caller's next page starts; while paused, nothing is
+--             claimed and the reply is {now, now, {}, {}, 0, {}, ms left of the pause (-1: until resumed)}
 --- @include "clock"
 --- @include "int"
 --- @include "row"
@@ -34,8 +36,12 @@ local full_size = arg_int(3, 0)
 local page_size = arg_int(4, 0)
 local offset = arg_int(5, 0)
 local foreign = arg_int(6, 0)
-if #KEYS ~= #ARGV - 4 then
-  return redis.error_reply('EMQARG ' .. (#ARGV - 6) .. ' candidates need as many row keys, got ' .. (#KEYS - 2))
+if #KEYS ~= #ARGV - 3 then
+  return redis.error_reply('EMQARG ' .. (#ARGV - 6) .. ' candidates need as many row keys, got ' .. (#KEYS - 3))
+end
+if redis.call('EXISTS', KEYS[#KEYS]) == 1 then
+  local now = now_ms()
+  return {now, now, {}, {}, 0, {}, redis.call('PTTL', KEYS[#KEYS])}
 end
 require_zset(KEYS[2])
 

@@ -27,13 +27,15 @@
 -- returns  {1, {next trim candidates}} applied, or {0, code, detail} stale: DONE when the row is
 --          already retired or completed (a completion whose reply was lost and is sent again finds
 --          this), or a code of fence.lua; [unique] {0, 'UNIQUE_KEY', name} (nothing written) when
---          the row names a key not declared
+--          the row names a key not declared; or {0, 'CANCELLED', detail} when a cancel was asked for
+--          the job: it is retired as cancelled instead (includes/cancel.lua)
 --- @include "clock"
 --- @include "fence"
 --- @include "keys"
 --- @include "retain"
 --- @include "minutes"
 --- @include "unique"
+--- @include "cancel"
 
 -- validate
 local retained = ARGV[3] ~= nil
@@ -62,13 +64,18 @@ if stale then
   end
   return stale
 end
-local counted = counter_ok(KEYS[3], 'completed')
 -- [unique] a key declared after the fixed keys and the trim candidates' rows
 local unique, unique_name = unique_releasable(KEYS[2], ARGV[1],
   unique_declared(retained and (5 + (#ARGV - 4) + 1) or 5))
 if unique == false then
   return {0, 'UNIQUE_KEY', unique_name}
 end
+if cancel_requested(KEYS[2]) then
+  local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
+  unique_release(unique)
+  return cancelled
+end
+local counted = counter_ok(KEYS[3], 'completed')
 
 -- compute
 local now = now_ms()

@@ -10,16 +10,22 @@
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  lease in ms (>= 1)
--- returns  {1, deadline} applied, or {0, code, detail} stale (a code of fence.lua)
+-- returns  {1, deadline} applied, or {0, code, detail} stale (a code of fence.lua); or
+--          {0, 'CANCEL_REQUESTED', detail} when a cancel was asked for the job (cancel.lua): the lease
+--          is not renewed, and the worker stops the handler
 --- @include "clock"
 --- @include "int"
 --- @include "fence"
+--- @include "cancel"
 
 -- validate
 local lease = arg_int(3, 1)
 local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
 if stale then
   return stale
+end
+if cancel_requested(KEYS[2]) then
+  return {0, 'CANCEL_REQUESTED', 'cancel requested'}
 end
 
 -- compute

@@ -8,20 +8,26 @@
 -- KEYS[2]  emq:{q}:pending  ZSET
 -- KEYS[3]  emq:{q}:job:<id> HASH
 -- KEYS[4]  emq:{q}:wake     LIST
+-- KEYS[5]  emq:{q}:metrics  HASH, field 'cancelled'
 -- ARGV[1]  id
 -- ARGV[2]  token
--- returns  {1} applied, or {0, code, detail} stale (a code of fence.lua)
+-- returns  {1} applied, or {0, code, detail} stale (a code of fence.lua); or {0, 'CANCELLED', detail}
+--          when a cancel was asked for the job: it is retired as cancelled instead (includes/cancel.lua)
 --- @include "clock"
 --- @include "fence"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "cancel"
 
 -- validate
 local id = ARGV[1]
 local f, stale = fence(KEYS[1], KEYS[3], id, ARGV[2])
 if stale then
   return stale
+end
+if cancel_requested(KEYS[3]) then
+  return retire_cancelled(KEYS[1], KEYS[3], id, KEYS[5])
 end
 require_zset(KEYS[2])
 local wakeable = wake_ok(KEYS[4])

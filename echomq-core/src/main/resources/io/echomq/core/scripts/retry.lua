@@ -32,7 +32,9 @@
 -- ARGV[9..] dead trim candidates (at most RETAIN_BATCH), trimmed when the job dead-letters
 -- returns  {1, state, at} applied (at = run-at or time of death; for dead also {next dead trim
 --          candidates}), or {0, code, detail} stale (a code of fence.lua); [unique] {0, 'UNIQUE_KEY',
---          name} (nothing written) when the job dies and its row names a key not declared
+--          name} (nothing written) when the job dies and its row names a key not declared; or
+--          {0, 'CANCELLED', detail} when a cancel was asked for the job: it is retired as cancelled
+--          instead (includes/cancel.lua)
 --- @include "clock"
 --- @include "int"
 --- @include "fence"
@@ -42,6 +44,7 @@
 --- @include "minutes"
 --- @include "retain"
 --- @include "unique"
+--- @include "cancel"
 
 -- validate
 local id = ARGV[1]
@@ -67,6 +70,7 @@ local f, stale = fence(KEYS[1], KEYS[5], id, ARGV[2])
 if stale then
   return stale
 end
+local cancelling = cancel_requested(KEYS[5])
 
 -- compute
 local now = now_ms()
@@ -81,9 +85,10 @@ local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retrie
 require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
 local counted = counter_ok(KEYS[6], counter)
 local wakeable = (state == 'pending') and wake_ok(KEYS[7])
--- [unique] a key declared after the fixed keys and the dead trim candidates' rows
+-- [unique] a key declared after the fixed keys and the dead trim candidates' rows; released when
+-- the job dies or is retired as cancelled
 local unique, unique_name = nil, nil
-if state == 'dead' then
+if state == 'dead' or cancelling then
   unique, unique_name = unique_releasable(KEYS[5], id, unique_declared(retained and (9 + (#ARGV - 8)) or 9))
   if unique == false then
     return {0, 'UNIQUE_KEY', unique_name}
@@ -91,6 +96,11 @@ if state == 'dead' then
 end
 
 -- write
+if cancelling then
+  local cancelled = retire_cancelled(KEYS[1], KEYS[5], id, KEYS[6])
+  unique_release(unique)
+  return cancelled
+end
 redis.call('ZREM', KEYS[1], id)
 if snooze then
   redis.call('HINCRBY', KEYS[5], 'released', 1)

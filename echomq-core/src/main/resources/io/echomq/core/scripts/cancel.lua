@@ -1,0 +1,83 @@
+-- cancel: a job, by id, in whatever state it is.
+--
+--   pending, schedule, dead  the id leaves its location and the row is retired, in one move
+--                            (counter 'cancelled'); nothing is kept, like a completed job
+--   active                   the row is marked 'cancel_requested_at' (server ms) and the job stays
+--                            where it is, leased to its worker: the lease renewal (extend.lua)
+--                            refuses and reports it, and the worker interrupts the handler; the
+--                            script that then takes the job out of active (complete, retry,
+--                            release, reap) retires it as cancelled instead (includes/cancel.lua),
+--                            so the handler's outcome is discarded. Counter 'cancel_requested'
+--   no row, in no location   nothing to do: the job finished (its row was retired) or never existed
+--
+-- Validate, then write. An id with no row or a row breaking the row schema (row.lua), a row whose
+-- state names a location the id is not in, and a quarantined job are refused and left exactly as
+-- they are.
+--
+-- KEYS[1]  emq:{q}:pending     ZSET
+-- KEYS[2]  emq:{q}:active      ZSET
+-- KEYS[3]  emq:{q}:schedule    ZSET
+-- KEYS[4]  emq:{q}:dead        ZSET
+-- KEYS[5]  emq:{q}:quarantine  ZSET
+-- KEYS[6]  emq:{q}:job:<id>    HASH
+-- KEYS[7]  emq:{q}:metrics     HASH, fields 'cancelled', 'cancel_requested'
+-- ARGV[1]  id
+-- returns  {1, 'CANCELLED', state}         removed from pending, schedule or dead
+--          {1, 'REQUESTED', 'active', at}  the active job is marked (at: when the mark was first made)
+--          {0, 'NOT_FOUND', detail}        no row and in no location
+--          {0, 'REFUSED', detail}          a member no transition may move (quarantine's business)
+--- @include "clock"
+--- @include "int"
+--- @include "row"
+--- @include "keys"
+
+-- validate
+local id = ARGV[1]
+local LOCATION_KEYS = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4],
+  quarantine = KEYS[5]}
+local f, problem = read_row(KEYS[6])
+if not f then
+  for name, key in pairs(LOCATION_KEYS) do
+    if redis.call('ZSCORE', key, id) then
+      return {0, 'REFUSED', 'in ' .. name .. ' with ' .. problem}
+    end
+  end
+  return {0, 'NOT_FOUND', problem .. ': finished, cancelled or never enqueued'}
+end
+problem = field_problem(f)
+if problem then
+  return {0, 'REFUSED', problem}
+end
+local state = f[1]
+if state == 'quarantine' then
+  return {0, 'REFUSED', 'quarantined: repair or delete it by hand'}
+end
+if not redis.call('ZSCORE', LOCATION_KEYS[state], id) then
+  return {0, 'REFUSED', "state is '" .. state .. "' but the id is not there"}
+end
+
+if state == 'active' then
+  local at = redis.call('HGET', KEYS[6], 'cancel_requested_at')
+  if at then
+    return {1, 'REQUESTED', 'active', int(at) or 0}
+  end
+  local counted = counter_ok(KEYS[7], 'cancel_requested')
+  -- compute
+  local now = now_ms()
+  -- write
+  redis.call('HSET', KEYS[6], 'cancel_requested_at', now)
+  if counted then
+    redis.call('HINCRBY', KEYS[7], 'cancel_requested', 1)
+  end
+  return {1, 'REQUESTED', 'active', now}
+end
+
+local counted = counter_ok(KEYS[7], 'cancelled')
+
+-- write
+redis.call('ZREM', LOCATION_KEYS[state], id)
+redis.call('DEL', KEYS[6])
+if counted then
+  redis.call('HINCRBY', KEYS[7], 'cancelled', 1)
+end
+return {1, 'CANCELLED', state}
