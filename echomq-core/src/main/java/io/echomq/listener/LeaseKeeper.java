@@ -69,10 +69,6 @@ final class LeaseKeeper implements AutoCloseable {
 		this.watched.remove(job);
 	}
 
-	int watchedCount() {
-		return this.watched.size();
-	}
-
 	private void sweepBy(long due) {
 		this.lock.lock();
 		try {
