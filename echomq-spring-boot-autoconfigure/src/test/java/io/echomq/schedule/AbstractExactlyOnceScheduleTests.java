@@ -87,6 +87,10 @@ abstract class AbstractExactlyOnceScheduleTests {
 			}
 			Map<Long, Integer> perFireTime = new TreeMap<>();
 			handled.forEach((fireAt, count) -> perFireTime.put(Long.parseLong(fireAt), count.get()));
+			long duplicates = perFireTime.values().stream().filter((count) -> count > 1).count();
+			System.out.println("SCHEDULE nodes=" + nodes.size() + " fireTimes=" + perFireTime.size() + " jobs="
+					+ perFireTime.values().stream().mapToInt(Integer::intValue).sum() + " duplicateFireTimes="
+					+ duplicates + " fires=" + (long) fires);
 			assertThat(perFireTime.values()).as("jobs per fire time").containsOnly(1);
 			assertThat(fires).isEqualTo(perFireTime.size());
 			List<Long> times = List.copyOf(perFireTime.keySet());
