@@ -996,7 +996,7 @@ public class Jobs {
 	 */
 	public TransitionResult delete(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
-		List<Object> reply = this.executor.execute(this.scripts.delete,
+		List<Object> reply = withUniqueKey(queue, this.scripts.delete,
 				List.of(this.keyspace.queueKey(queue, KeyType.PENDING), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
 						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.COMPLETED),
 						this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
@@ -1046,7 +1046,7 @@ public class Jobs {
 		keys.add(this.keyspace.queueKey(queue, KeyType.QUARANTINE));
 		keys.add(this.keyspace.jobKey(queue, id));
 		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
-		List<Object> reply = this.executor.execute(this.scripts.cancel, keys, List.of(id.toString()));
+		List<Object> reply = withUniqueKey(queue, this.scripts.cancel, keys, List.of(id.toString()));
 		String code = Replies.string(reply.get(1));
 		return switch (code) {
 			case "CANCELLED" -> new CancelResult(CancelResult.Outcome.CANCELLED,

@@ -147,6 +147,27 @@ abstract class AbstractUniqueJobsTests {
 	}
 
 	@Test
+	void cancelAndDeleteOfAWaitingJobShouldReleaseItsKeyAndACancelledRunningJobToo() {
+		EnqueueResult cancelled = enqueue("a", UniqueKey.untilDone("cancelled"));
+		assertThat(this.jobs.cancel(this.queue, cancelled.id()).outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
+		assertThat(this.redis.hasKey(uniqueKey("cancelled"))).isFalse();
+		EnqueueResult deleted = this.jobs.enqueueUnique(this.queue, JobId.mint(), "b",
+				EnqueueSpec.defaults().withDelay(Duration.ofHours(1)).withUnique(UniqueKey.untilDone("deleted")));
+		assertThat(this.jobs.delete(this.queue, deleted.id()).isApplied()).isTrue();
+		assertThat(this.redis.hasKey(uniqueKey("deleted"))).isFalse();
+		EnqueueResult running = enqueue("c", UniqueKey.untilDone("running"));
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.cancel(this.queue, running.id()).outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
+		assertThat(this.redis.hasKey(uniqueKey("running"))).isTrue();
+		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).reason()).isEqualTo(StaleReason.CANCELLED);
+		assertThat(this.redis.hasKey(uniqueKey("running"))).isFalse();
+		for (String key : List.of("cancelled", "deleted", "running")) {
+			assertThat(enqueue("again", UniqueKey.untilDone(key)).outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
+		}
+		assertAuditClean();
+	}
+
+	@Test
 	void untilDoneShouldReleaseWhenTheLastAttemptFailsOrItsLeaseExpires() {
 		enqueue("a", UniqueKey.untilDone("retried"), 1);
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);

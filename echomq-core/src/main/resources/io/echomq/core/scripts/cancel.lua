@@ -21,15 +21,19 @@
 -- KEYS[5]  emq:{q}:quarantine  ZSET
 -- KEYS[6]  emq:{q}:job:<id>    HASH
 -- KEYS[7]  emq:{q}:metrics     HASH, fields 'cancelled', 'cancel_requested'
+-- KEYS[8]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released when a
+--          waiting job is cancelled
 -- ARGV[1]  id
 -- returns  {1, 'CANCELLED', state}         removed from pending, schedule or dead
 --          {1, 'REQUESTED', 'active', at}  the active job is marked (at: when the mark was first made)
 --          {0, 'NOT_FOUND', detail}        no row and in no location
 --          {0, 'REFUSED', detail}          a member no transition may move (quarantine's business)
+--          {0, 'UNIQUE_KEY', name}         [unique] (nothing written) the row names a key not declared
 --- @include "clock"
 --- @include "int"
 --- @include "row"
 --- @include "keys"
+--- @include "unique"
 
 -- validate
 local id = ARGV[1]
@@ -52,6 +56,12 @@ local state = f[1]
 if state == 'quarantine' then
   return {0, 'REFUSED', 'quarantined: repair or delete it by hand'}
 end
+if state == 'completed' then
+  return {0, 'NOT_FOUND', 'completed (kept by the queue\'s retention)'}
+end
+if not LOCATION_KEYS[state] then
+  return {0, 'REFUSED', "state '" .. state .. "' is not a location cancel knows"}
+end
 if not redis.call('ZSCORE', LOCATION_KEYS[state], id) then
   return {0, 'REFUSED', "state is '" .. state .. "' but the id is not there"}
 end
@@ -73,10 +83,15 @@ if state == 'active' then
 end
 
 local counted = counter_ok(KEYS[7], 'cancelled')
+local unique, unique_name = unique_releasable(KEYS[6], id, unique_declared(8))
+if unique == false then
+  return {0, 'UNIQUE_KEY', unique_name}
+end
 
 -- write
 redis.call('ZREM', LOCATION_KEYS[state], id)
 redis.call('DEL', KEYS[6])
+unique_release(unique)
 if counted then
   redis.call('HINCRBY', KEYS[7], 'cancelled', 1)
 end

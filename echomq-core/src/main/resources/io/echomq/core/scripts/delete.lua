@@ -13,12 +13,15 @@
 -- KEYS[5]  emq:{q}:active     ZSET
 -- KEYS[6]  emq:{q}:job:<id>   HASH
 -- KEYS[7]  emq:{q}:metrics    HASH, field 'deleted'
+-- KEYS[8]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released here
 -- ARGV[1]  id
 -- returns  {1, state} deleted from that location, or {0, code, detail}: NOT_FOUND when the job has
 --          no row, ACTIVE when it is leased, MALFORMED_ROW, WRONG_STATE when the row names a
---          location the id is not in
+--          location the id is not in; [unique] UNIQUE_KEY (nothing written) when the row names a key
+--          not declared
 --- @include "row"
 --- @include "keys"
+--- @include "unique"
 
 -- validate
 local id = ARGV[1]
@@ -44,10 +47,15 @@ if state == 'active' then
   return {0, 'ACTIVE', 'the job is active (leased to a worker)'}
 end
 local counted = counter_ok(KEYS[7], 'deleted')
+local unique, unique_name = unique_releasable(KEYS[6], id, unique_declared(8))
+if unique == false then
+  return {0, 'UNIQUE_KEY', unique_name}
+end
 
 -- write
 redis.call('ZREM', location, id)
 redis.call('DEL', KEYS[6])
+unique_release(unique)
 if counted then
   redis.call('HINCRBY', KEYS[7], 'deleted', 1)
 end
