@@ -2,16 +2,23 @@ package io.echomq;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.PartialEnqueueException;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
 import io.echomq.support.PayloadConverter;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
 import org.springframework.util.Assert;
@@ -45,6 +52,10 @@ public class EchoMQTemplate {
 	private final List<EnqueueInterceptor> interceptors;
 
 	private volatile boolean enqueueAfterCommit = true;
+
+	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
+
+	private final AtomicLong roundRobin = new AtomicLong(ThreadLocalRandom.current().nextInt(QueuePartitions.MAX_PARTITIONS));
 
 	/**
 	 * Create a template.
@@ -137,21 +148,86 @@ public class EchoMQTemplate {
 		if (texts.isEmpty()) {
 			return List.of();
 		}
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		int[] routes = route(partitions, options, texts.size());
 		List<JobId> ids = new ArrayList<>(texts.size());
 		for (int i = 0; i < texts.size(); i++) {
-			ids.add(JobId.mint());
+			ids.add((routes != null) ? JobId.mint(routes[i]) : JobId.mint());
 		}
+		Runnable writer = (routes != null) ? () -> writePartitions(partitions, routes, ids, texts, options)
+				: () -> write(queue, queue, ids, texts, options);
 		boolean afterCommit = (options.afterCommit() != null) ? options.afterCommit() : this.enqueueAfterCommit;
 		if (afterCommit && AfterCommitEnqueues.transactionActive()) {
-			AfterCommitEnqueues.defer(this, queue, ids, () -> write(queue, ids, texts, options));
+			AfterCommitEnqueues.defer(this, queue, ids, writer);
 		}
 		else {
-			write(queue, ids, texts, options);
+			writer.run();
 		}
 		return ids;
 	}
 
-	private void write(String queue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
+	/**
+	 * The partition of each job: all in the partition of the key when there is one,
+	 * round-robin otherwise; {@code null} for a queue with one partition.
+	 */
+	private int @Nullable [] route(QueuePartitions partitions, EnqueueOptions options, int count) {
+		if (!partitions.isPartitioned()) {
+			return null;
+		}
+		int[] routes = new int[count];
+		String key = options.partitionKey();
+		if (key != null) {
+			Arrays.fill(routes, partitions.partitionForKey(key));
+			return routes;
+		}
+		long start = this.roundRobin.getAndAdd(count);
+		for (int i = 0; i < count; i++) {
+			routes[i] = (int) Math.floorMod(start + i, (long) partitions.count());
+		}
+		return routes;
+	}
+
+	/**
+	 * Write each partition's share in turn. Each share is written as an unpartitioned
+	 * batch is; when one fails after others were written, the failure names them.
+	 */
+	private void writePartitions(QueuePartitions partitions, int[] routes, List<JobId> ids, List<String> texts,
+			EnqueueOptions options) {
+		List<JobId> enqueued = new ArrayList<>();
+		List<JobId> unknown = new ArrayList<>();
+		for (int partition = 0; partition < partitions.count(); partition++) {
+			List<JobId> shareIds = new ArrayList<>();
+			List<String> shareTexts = new ArrayList<>();
+			for (int i = 0; i < routes.length; i++) {
+				if (routes[i] == partition) {
+					shareIds.add(ids.get(i));
+					shareTexts.add(texts.get(i));
+				}
+			}
+			if (shareIds.isEmpty()) {
+				continue;
+			}
+			try {
+				write(partitions.queue(), partitions.name(partition), shareIds, shareTexts, options);
+				enqueued.addAll(shareIds);
+			}
+			catch (PartialEnqueueException ex) {
+				enqueued.addAll(ex.getEnqueued());
+				unknown.addAll(ex.getUnknown());
+				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+				throw new PartialEnqueueException(partitions.queue(), ids.size(), enqueued, unknown, cause);
+			}
+			catch (RuntimeException ex) {
+				if (enqueued.isEmpty()) {
+					throw ex;
+				}
+				throw new PartialEnqueueException(partitions.queue(), ids.size(), enqueued, unknown, ex);
+			}
+		}
+	}
+
+	private void write(String queue, String engineQueue, List<JobId> ids, List<String> texts,
+			EnqueueOptions options) {
 		int prepared = 0;
 		try {
 			Map<String, String> fields = Map.of();
@@ -159,7 +235,7 @@ public class EchoMQTemplate {
 				fields = interceptor.fields(queue, fields);
 				prepared++;
 			}
-			this.jobs.enqueueAll(queue, ids, texts, spec(queue, options, fields));
+			this.jobs.enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
 		}
 		catch (RuntimeException | Error ex) {
 			for (int i = prepared - 1; i >= 0; i--) {
@@ -191,6 +267,25 @@ public class EchoMQTemplate {
 	 */
 	public boolean isEnqueueAfterCommit() {
 		return this.enqueueAfterCommit;
+	}
+
+	/**
+	 * Set how many partitions each queue has: a job for a partitioned queue goes to the
+	 * partition of its {@linkplain EnqueueOptions#withPartitionKey partition key}, or
+	 * round-robin, and its id names that partition ({@link JobId#partition()}).
+	 * @param partitioning the partitioning
+	 */
+	public void setPartitioning(QueuePartitioning partitioning) {
+		Assert.notNull(partitioning, "'partitioning' must not be null");
+		this.partitioning = partitioning;
+	}
+
+	/**
+	 * Return how many partitions each queue has.
+	 * @return the partitioning
+	 */
+	public QueuePartitioning getPartitioning() {
+		return this.partitioning;
 	}
 
 	/**

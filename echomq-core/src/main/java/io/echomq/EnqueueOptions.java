@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import io.echomq.core.EnqueueSpec;
+import io.echomq.core.QueuePartitions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -91,6 +92,28 @@ public final class EnqueueOptions {
 	 */
 	public @Nullable Boolean afterCommit() {
 		return this.values.afterCommit;
+	}
+
+	/**
+	 * Return the partition key: jobs with one key go to one partition of a partitioned
+	 * queue (and so keep their order there).
+	 * @return the key, or {@code null} to spread jobs round-robin
+	 */
+	public @Nullable String partitionKey() {
+		return this.values.partitionKey;
+	}
+
+	/**
+	 * Return a copy with a partition key, which picks the partition of a partitioned
+	 * queue (a hash of the key modulo the partition count); ignored by a queue with one
+	 * partition.
+	 * @param partitionKey the key, 1 to {@value QueuePartitions#MAX_PARTITION_KEY_BYTES}
+	 * UTF-8 bytes
+	 * @return the copy
+	 */
+	public EnqueueOptions withPartitionKey(String partitionKey) {
+		QueuePartitions.checkKey(partitionKey);
+		return with((values) -> values.partitionKey = partitionKey);
 	}
 
 	/**
@@ -199,6 +222,8 @@ public final class EnqueueOptions {
 
 		@Nullable Boolean afterCommit;
 
+		@Nullable String partitionKey;
+
 		Values copy() {
 			Values copy = new Values();
 			copy.delay = this.delay;
@@ -207,12 +232,13 @@ public final class EnqueueOptions {
 			copy.maxAttempts = this.maxAttempts;
 			copy.timeout = this.timeout;
 			copy.afterCommit = this.afterCommit;
+			copy.partitionKey = this.partitionKey;
 			return copy;
 		}
 
 		private List<Object> all() {
 			return Arrays.asList(this.delay, this.runAt, this.priority, this.maxAttempts, this.timeout,
-					this.afterCommit);
+					this.afterCommit, this.partitionKey);
 		}
 
 		@Override
@@ -228,7 +254,7 @@ public final class EnqueueOptions {
 		@Override
 		public String toString() {
 			return "[delay=" + this.delay + ", runAt=" + this.runAt + ", priority=" + this.priority + ", maxAttempts="
-					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + "]";
+					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + ", partitionKey=" + this.partitionKey + "]";
 		}
 
 	}
