@@ -35,6 +35,9 @@ import org.springframework.util.Assert;
  * and could not move (not JOB ids, malformed rows) go to the queue's quarantine
  * location ({@link Jobs#quarantineSuspects(String)}), logged at WARN.
  * <p>
+ * A partition of a partitioned queue that a tick found idle is passed over by the next
+ * few ticks ({@link IdlePartitions}), so idle partitions do not multiply the idle cost.
+ * <p>
  * A tick failure is logged (at a limited rate) and never cancels the schedule. The
  * ticks run on a private scheduler, not a bean, so Boot's {@code taskScheduler} is
  * unaffected.
@@ -73,6 +76,10 @@ public class EchoMqScheduler implements SmartLifecycle {
 	private final AtomicLong promoteTicks = new AtomicLong();
 
 	private final AtomicLong failedTicks = new AtomicLong();
+
+	private final IdlePartitions idleReaps = new IdlePartitions();
+
+	private final IdlePartitions idlePromotes = new IdlePartitions();
 
 	private volatile @Nullable Instant lastReap;
 
@@ -161,6 +168,9 @@ public class EchoMqScheduler implements SmartLifecycle {
 	public void reapTick() {
 		boolean failed = false;
 		for (String queue : this.queues.get()) {
+			if (this.idleReaps.skip(queue)) {
+				continue;
+			}
 			try {
 				int requeued = 0;
 				int dead = 0;
@@ -177,6 +187,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 					logger.debug(() -> "Reaped " + total + " on queue '" + queue + "'");
 					this.events.reaped(queue, total);
 				}
+				this.idleReaps.ticked(queue, requeued + dead > 0);
 				QuarantineResult quarantined = this.jobs.quarantineSuspects(queue);
 				if (quarantined.quarantined() + quarantined.strays() > 0) {
 					logger.warn(() -> "Quarantined " + quarantined.quarantined() + " member(s) of queue '" + queue
@@ -201,6 +212,9 @@ public class EchoMqScheduler implements SmartLifecycle {
 	public void promoteTick() {
 		boolean failed = false;
 		for (String queue : this.queues.get()) {
+			if (this.idlePromotes.skip(queue)) {
+				continue;
+			}
 			try {
 				int promoted = 0;
 				for (int round = 0; round < MAX_ROUNDS; round++) {
@@ -210,6 +224,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 						break;
 					}
 				}
+				this.idlePromotes.ticked(queue, promoted > 0);
 				if (promoted > 0) {
 					this.events.promoted(queue, promoted);
 				}
