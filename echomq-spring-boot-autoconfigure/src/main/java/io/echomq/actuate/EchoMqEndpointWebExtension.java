@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import io.echomq.actuate.EchoMqEndpoint.ReplayDescriptor;
 import io.echomq.core.InvalidJobIdException;
+import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
 import org.jspecify.annotations.Nullable;
 
@@ -175,7 +176,7 @@ public class EchoMqEndpointWebExtension {
 		try {
 			body = operation.get();
 		}
-		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException ex) {
+		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException | InvalidPartitionException ex) {
 			return error(WebEndpointResponse.STATUS_BAD_REQUEST, String.valueOf(ex.getMessage()));
 		}
 		return (body != null) ? new WebEndpointResponse<>(body) : notFound(notFound.get());

@@ -7,6 +7,7 @@ import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import org.jspecify.annotations.Nullable;
@@ -49,11 +50,14 @@ public final class EchoMqEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMqEndpoint echoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions) {
+			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
-		return new EchoMqEndpoint(jobs, catalog, registry, (queue) -> maxAttempts(registry, properties, queue),
+		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry,
+				(queue) -> maxAttempts(registry, properties, queue),
 				properties.scheduler().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
 				new Sanitizer(sanitizingFunctions.orderedStream().toList()));
+		endpoint.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		return endpoint;
 	}
 
 	@Bean
