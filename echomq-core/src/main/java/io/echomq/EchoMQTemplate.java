@@ -3,26 +3,31 @@ package io.echomq;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
-import io.echomq.core.EnqueueResult;
 import io.echomq.core.CancelResult;
+import io.echomq.core.EnqueueResult;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.PartialEnqueueException;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
+import io.echomq.core.UniqueKey;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
 import io.echomq.schedule.Schedules;
-import io.echomq.core.UniqueKey;
 import io.echomq.support.PayloadConverter;
-
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -60,6 +65,9 @@ public class EchoMQTemplate {
 
 	private final Schedules schedules;
 	private volatile List<ControlListener> controlListeners = List.of();
+	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
+
+	private final AtomicLong roundRobin = new AtomicLong(ThreadLocalRandom.current().nextInt(QueuePartitions.MAX_PARTITIONS));
 
 	/**
 	 * Create a template.
@@ -115,7 +123,7 @@ public class EchoMQTemplate {
 		}
 		if (options != null && options.unique() != null) {
 			String text = serialize(queue, payload);
-			JobId id = JobId.mint();
+			JobId id = mintUnique(queue, options);
 			if (deferred(options)) {
 				AfterCommitEnqueues.defer(this, queue, List.of(id), () -> writeUnique(queue, id, text, options));
 				return id;
@@ -157,7 +165,7 @@ public class EchoMQTemplate {
 					+ "' inside a transaction would wait for the commit, so its outcome is unknown now: "
 					+ "use EnqueueOptions.withAfterCommit(false), or enqueue(...) which defers and returns the id");
 		}
-		return writeUnique(queue, JobId.mint(), text, options);
+		return writeUnique(queue, mintUnique(queue, options), text, options);
 	}
 
 	private boolean deferred(EnqueueOptions options) {
@@ -217,28 +225,113 @@ public class EchoMQTemplate {
 		if (texts.isEmpty()) {
 			return List.of();
 		}
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		int[] routes = route(partitions, options, texts.size());
 		List<JobId> ids = new ArrayList<>(texts.size());
 		for (int i = 0; i < texts.size(); i++) {
-			ids.add(JobId.mint());
+			ids.add((routes != null) ? JobId.mint(routes[i]) : JobId.mint());
 		}
+		Runnable writer = (routes != null) ? () -> writePartitions(partitions, routes, ids, texts, options)
+				: () -> write(queue, queue, ids, texts, options);
 		if (deferred(options)) {
-			AfterCommitEnqueues.defer(this, queue, ids, () -> write(queue, ids, texts, options));
+			AfterCommitEnqueues.defer(this, queue, ids, writer);
 		}
 		else {
-			write(queue, ids, texts, options);
+			writer.run();
 		}
 		return ids;
 	}
 
-	private void write(String queue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
+	/**
+	 * The partition of each job: all in the partition of the key when there is one,
+	 * round-robin otherwise; {@code null} for a queue with one partition.
+	 */
+	private int @Nullable [] route(QueuePartitions partitions, EnqueueOptions options, int count) {
+		if (!partitions.isPartitioned()) {
+			return null;
+		}
+		int[] routes = new int[count];
+		String key = options.partitionKey();
+		if (key != null) {
+			Arrays.fill(routes, partitions.partitionForKey(key));
+			return routes;
+		}
+		long start = this.roundRobin.getAndAdd(count);
+		for (int i = 0; i < count; i++) {
+			routes[i] = (int) Math.floorMod(start + i, (long) partitions.count());
+		}
+		return routes;
+	}
+
+	/**
+	 * Write each partition's share in turn. Each share is written as an unpartitioned
+	 * batch is; when one fails after others were written, the failure names them.
+	 */
+	private void writePartitions(QueuePartitions partitions, int[] routes, List<JobId> ids, List<String> texts,
+			EnqueueOptions options) {
+		List<JobId> enqueued = new ArrayList<>();
+		List<JobId> unknown = new ArrayList<>();
+		for (int partition = 0; partition < partitions.count(); partition++) {
+			List<JobId> shareIds = new ArrayList<>();
+			List<String> shareTexts = new ArrayList<>();
+			for (int i = 0; i < routes.length; i++) {
+				if (routes[i] == partition) {
+					shareIds.add(ids.get(i));
+					shareTexts.add(texts.get(i));
+				}
+			}
+			if (shareIds.isEmpty()) {
+				continue;
+			}
+			try {
+				write(partitions.queue(), partitions.name(partition), shareIds, shareTexts, options);
+				enqueued.addAll(shareIds);
+			}
+			catch (PartialEnqueueException ex) {
+				enqueued.addAll(ex.getEnqueued());
+				unknown.addAll(ex.getUnknown());
+				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+				throw new PartialEnqueueException(partitions.queue(), ids.size(), enqueued, unknown, cause);
+			}
+			catch (RuntimeException ex) {
+				if (enqueued.isEmpty()) {
+					throw ex;
+				}
+				throw new PartialEnqueueException(partitions.queue(), ids.size(), enqueued, unknown, ex);
+			}
+		}
+	}
+
+	private void write(String queue, String engineQueue, List<JobId> ids, List<String> texts,
+			EnqueueOptions options) {
 		intercepted(queue, (fields) -> {
-			this.jobs.enqueueAll(queue, ids, texts, spec(queue, options, fields));
+			this.jobs.enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
 			return ids;
 		}, (written) -> written);
 	}
 
+	/**
+	 * The id a unique job gets, minted in the partition its key routes to (the partition
+	 * key when there is one, else the unique key), so that every enqueue with one unique
+	 * key meets the same key.
+	 */
+	private JobId mintUnique(String queue, EnqueueOptions options) {
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		if (!partitions.isPartitioned()) {
+			return JobId.mint();
+		}
+		UniqueKey unique = options.unique();
+		String key = (options.partitionKey() != null) ? options.partitionKey()
+				: (unique != null) ? unique.name() : null;
+		return (key != null) ? JobId.mint(partitions.partitionForKey(key))
+				: JobId.mint((int) Math.floorMod(this.roundRobin.getAndIncrement(), (long) partitions.count()));
+	}
+
 	private EnqueueResult writeUnique(String queue, JobId id, String text, EnqueueOptions options) {
-		return intercepted(queue, (fields) -> this.jobs.enqueueUnique(queue, id, text, spec(queue, options, fields)),
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		String engineQueue = partitions.isPartitioned() ? partitions.name(id.partition()) : queue;
+		return intercepted(queue,
+				(fields) -> this.jobs.enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
 				(result) -> result.duplicate() ? List.of() : List.of(result.id()));
 	}
 
@@ -347,7 +440,7 @@ public class EchoMQTemplate {
 	public CancelResult cancel(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
 		Assert.notNull(id, "'id' must not be null");
-		CancelResult result = this.jobs.cancel(queue, id);
+		CancelResult result = this.jobs.cancel(this.partitioning.forQueue(queue).nameOf(id), id);
 		for (ControlListener listener : this.controlListeners) {
 			notify(listener, () -> listener.onCancel(queue, id, result));
 		}
@@ -391,11 +484,15 @@ public class EchoMQTemplate {
 		if (duration != null && duration.toMillis() < 1) {
 			throw new IllegalArgumentException("Pause of queue '" + queue + "' must last at least 1ms, was " + duration);
 		}
-		boolean changed = this.jobs.pause(queue, duration, (duration != null) ? "paused for " + duration : "paused");
-		for (ControlListener listener : this.controlListeners) {
-			notify(listener, () -> listener.onPause(queue, duration, changed));
+		boolean changed = false;
+		for (String partition : this.partitioning.forQueue(queue).names()) {
+			changed |= this.jobs.pause(partition, duration, (duration != null) ? "paused for " + duration : "paused");
 		}
-		return changed;
+		boolean anyChanged = changed;
+		for (ControlListener listener : this.controlListeners) {
+			notify(listener, () -> listener.onPause(queue, duration, anyChanged));
+		}
+		return anyChanged;
 	}
 
 	/**
@@ -405,7 +502,11 @@ public class EchoMQTemplate {
 	 */
 	public boolean resume(String queue) {
 		Keyspace.validateQueueName(queue);
-		boolean changed = this.jobs.resume(queue);
+		boolean resumed = false;
+		for (String partition : this.partitioning.forQueue(queue).names()) {
+			resumed |= this.jobs.resume(partition);
+		}
+		boolean changed = resumed;
 		for (ControlListener listener : this.controlListeners) {
 			notify(listener, () -> listener.onResume(queue, changed));
 		}
@@ -419,7 +520,7 @@ public class EchoMQTemplate {
 	 */
 	public boolean isPaused(String queue) {
 		Keyspace.validateQueueName(queue);
-		Duration left = this.jobs.pauseLeft(queue);
+		Duration left = this.jobs.pauseLeft(this.partitioning.forQueue(queue).name(0));
 		return left == null || !left.isZero();
 	}
 
@@ -450,6 +551,25 @@ public class EchoMQTemplate {
 	 */
 	public boolean isEnqueueAfterCommit() {
 		return this.enqueueAfterCommit;
+	}
+
+	/**
+	 * Set how many partitions each queue has: a job for a partitioned queue goes to the
+	 * partition of its {@linkplain EnqueueOptions#withPartitionKey partition key}, or
+	 * round-robin, and its id names that partition ({@link JobId#partition()}).
+	 * @param partitioning the partitioning
+	 */
+	public void setPartitioning(QueuePartitioning partitioning) {
+		Assert.notNull(partitioning, "'partitioning' must not be null");
+		this.partitioning = partitioning;
+	}
+
+	/**
+	 * Return how many partitions each queue has.
+	 * @return the partitioning
+	 */
+	public QueuePartitioning getPartitioning() {
+		return this.partitioning;
 	}
 
 	/**

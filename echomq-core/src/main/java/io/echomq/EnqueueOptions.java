@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.UniqueKey;
 import io.echomq.core.UniqueMode;
+import io.echomq.core.QueuePartitions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -154,6 +155,28 @@ public final class EnqueueOptions {
 	}
 
 	/**
+	 * Return the partition key: jobs with one key go to one partition of a partitioned
+	 * queue (and so keep their order there).
+	 * @return the key, or {@code null} to spread jobs round-robin
+	 */
+	public @Nullable String partitionKey() {
+		return this.values.partitionKey;
+	}
+
+	/**
+	 * Return a copy with a partition key, which picks the partition of a partitioned
+	 * queue (a hash of the key modulo the partition count); ignored by a queue with one
+	 * partition.
+	 * @param partitionKey the key, 1 to {@value QueuePartitions#MAX_PARTITION_KEY_BYTES}
+	 * UTF-8 bytes
+	 * @return the copy
+	 */
+	public EnqueueOptions withPartitionKey(String partitionKey) {
+		QueuePartitions.checkKey(partitionKey);
+		return with((values) -> values.partitionKey = partitionKey);
+	}
+
+	/**
 	 * Return a copy with a delay.
 	 * @param delay the delay, not negative and at most {@link EnqueueSpec#MAX_DELAY}
 	 * @return the copy
@@ -260,6 +283,7 @@ public final class EnqueueOptions {
 		@Nullable Boolean afterCommit;
 
 		@Nullable UniqueKey unique;
+		@Nullable String partitionKey;
 
 		Values copy() {
 			Values copy = new Values();
@@ -270,12 +294,13 @@ public final class EnqueueOptions {
 			copy.timeout = this.timeout;
 			copy.afterCommit = this.afterCommit;
 			copy.unique = this.unique;
+			copy.partitionKey = this.partitionKey;
 			return copy;
 		}
 
 		private List<Object> all() {
 			return Arrays.asList(this.delay, this.runAt, this.priority, this.maxAttempts, this.timeout,
-					this.afterCommit, this.unique);
+					this.afterCommit, this.unique, this.partitionKey);
 		}
 
 		@Override
@@ -291,7 +316,8 @@ public final class EnqueueOptions {
 		@Override
 		public String toString() {
 			return "[delay=" + this.delay + ", runAt=" + this.runAt + ", priority=" + this.priority + ", maxAttempts="
-					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + ", unique=" + this.unique + "]";
+					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + ", unique="
+					+ this.unique + ", partitionKey=" + this.partitionKey + "]";
 		}
 
 	}

@@ -43,6 +43,10 @@ public final class Harness {
 			org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
 			return;
 		}
+		if (args.length > 0 && args[0].equals("partitions")) {
+			PartitionedDrain.run(Arrays.copyOfRange(args, 1, args.length), System.out);
+			System.exit(0);
+		}
 		if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
 			System.out.print(HarnessOptions.USAGE);
 			return;

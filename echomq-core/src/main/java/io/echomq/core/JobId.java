@@ -37,6 +37,10 @@ public final class JobId implements Comparable<JobId> {
 
 	private static final long MAX_TIMESTAMP = (1L << 48) - 1;
 
+	private static final long PARTITION_MASK = 0xFFL;
+
+	private static final int PARTITION_SHIFT = 8;
+
 	private static final SecureRandom RANDOM = new SecureRandom();
 
 	private static final ReentrantLock LOCK = new ReentrantLock();
@@ -93,6 +97,21 @@ public final class JobId implements Comparable<JobId> {
 		}
 		long high = ((hash[0] & 0xFFL) << 8) | (hash[1] & 0xFFL);
 		return new JobId((millis << 16) | high, ByteBuffer.wrap(hash, 2, 8).getLong());
+	}
+
+	/**
+	 * Mint a new id for a partition of a partitioned queue: the partition replaces the
+	 * top 8 of the 80 random bits, so {@link #partition()} reads it back. Ids minted by
+	 * one process for one partition are strictly increasing.
+	 * @param partition the partition index, 0 to 255
+	 * @return a new id
+	 */
+	public static JobId mint(int partition) {
+		if (partition < 0 || partition > PARTITION_MASK) {
+			throw new IllegalArgumentException("partition must be between 0 and " + PARTITION_MASK + ", was " + partition);
+		}
+		JobId id = mint();
+		return new JobId((id.msb & ~(PARTITION_MASK << PARTITION_SHIFT)) | ((long) partition << PARTITION_SHIFT), id.lsb);
 	}
 
 	static JobId mint(long nowMillis) {
@@ -201,6 +220,15 @@ public final class JobId implements Comparable<JobId> {
 	 */
 	public Instant timestamp() {
 		return Instant.ofEpochMilli(this.msb >>> 16);
+	}
+
+	/**
+	 * Return the partition this id was minted for ({@link #mint(int)}). Meaningful only
+	 * for a job of a partitioned queue: in any other id these bits are random.
+	 * @return the partition index, 0 to 255
+	 */
+	public int partition() {
+		return (int) ((this.msb >>> PARTITION_SHIFT) & PARTITION_MASK);
 	}
 
 	@Override

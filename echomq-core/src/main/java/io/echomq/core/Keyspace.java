@@ -50,7 +50,7 @@ public record Keyspace(String prefix) {
 
 	/**
 	 * Build the key of the given type for a queue.
-	 * @param queue the queue name
+	 * @param queue the queue name, or a partition name {@link QueuePartitions} generated
 	 * @param type the key type
 	 * @return the key, e.g. {@code emq:{mail}:pending}
 	 * @throws InvalidQueueNameException if the queue name is not valid
@@ -137,7 +137,8 @@ public record Keyspace(String prefix) {
 		}
 		if (!isName(queue)) {
 			throw new InvalidQueueNameException("Invalid EchoMQ queue name '" + queue
-					+ "': only letters, digits, '.', '_' and '-' are allowed (no braces, colons or spaces)");
+					+ "': only letters, digits, '.', '_' and '-' are allowed (no braces, colons or spaces; '#' is reserved "
+					+ "for the partition names EchoMQ generates)");
 		}
 		return queue;
 	}
@@ -157,8 +158,18 @@ public record Keyspace(String prefix) {
 		return true;
 	}
 
+	/**
+	 * Build the key that records how many partitions a queue has, on the queue's own
+	 * slot (that of its only partition when it has one).
+	 * @param queue the logical queue name
+	 * @return the key, e.g. {@code emq:{mail}:partitions}
+	 */
+	public String partitionsKey(String queue) {
+		return this.prefix + ":{" + validateQueueName(queue) + "}:partitions";
+	}
+
 	private String base(String queue) {
-		return this.prefix + ":{" + validateQueueName(queue) + "}:";
+		return this.prefix + ":{" + QueuePartitions.validateEngineName(queue) + "}:";
 	}
 
 	private static String abbreviate(String text) {

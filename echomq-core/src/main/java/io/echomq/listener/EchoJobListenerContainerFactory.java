@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.QueuePartitioning;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -36,6 +37,8 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	private JobEvents events = JobEvents.NONE;
 
 	private List<JobInvocationInterceptor> invocationInterceptors = List.of();
+
+	private QueuePartitioning partitioning = QueuePartitioning.none();
 
 	/**
 	 * Create a factory on the engine.
@@ -99,6 +102,16 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	}
 
 	/**
+	 * Set how many partitions each queue has: a container of a partitioned queue claims
+	 * across all its partitions.
+	 * @param partitioning the partitioning
+	 */
+	public void setPartitioning(QueuePartitioning partitioning) {
+		Assert.notNull(partitioning, "'partitioning' must not be null");
+		this.partitioning = partitioning;
+	}
+
+	/**
 	 * Return the engine.
 	 * @return the jobs
 	 */
@@ -150,7 +163,7 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	 */
 	public QueueListenerContainer createContainer(String queue, JobHandler handler, ListenerSettings settings) {
 		return new QueueListenerContainer(resolveSettings(queue, settings), handler, this.jobs, this.executorFactory,
-				this.leaseKeeper, this.events, this.invocationInterceptors);
+				this.leaseKeeper, this.events, this.invocationInterceptors, this.partitioning.forQueue(queue));
 	}
 
 	JobEvents events() {

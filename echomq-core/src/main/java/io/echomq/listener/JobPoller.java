@@ -105,7 +105,7 @@ final class JobPoller implements Runnable {
 		free += linger(settings, slots, free);
 		List<ClaimedJob> claimed;
 		try {
-			claimed = this.container.jobs().claim(settings.queue(), settings.lease(), free);
+			claimed = this.container.claim(free);
 		}
 		catch (Throwable ex) {
 			slots.release(free);

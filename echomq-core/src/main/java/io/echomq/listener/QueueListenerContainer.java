@@ -12,6 +12,7 @@ import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.QueuePartitions;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -67,6 +68,8 @@ public class QueueListenerContainer {
 
 	private final ListenerCounters counters = new ListenerCounters();
 
+	private final PartitionClaims claims;
+
 	private volatile boolean running;
 
 	private volatile int pollerWants = 1;
@@ -83,7 +86,17 @@ public class QueueListenerContainer {
 
 	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
 			LeaseKeeper leaseKeeper, JobEvents events, List<JobInvocationInterceptor> interceptors) {
+		this(settings, handler, jobs, executorFactory, leaseKeeper, events, interceptors,
+				QueuePartitions.of(settings.queue(), 1));
+	}
+
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
+			LeaseKeeper leaseKeeper, JobEvents events, List<JobInvocationInterceptor> interceptors,
+			QueuePartitions partitions) {
 		Assert.notNull(settings, "'settings' must not be null");
+		Assert.isTrue(partitions.queue().equals(settings.queue()),
+				() -> "partitions of '" + partitions.queue() + "' for queue '" + settings.queue() + "'");
+		this.claims = new PartitionClaims(partitions);
 		Assert.notNull(handler, "'handler' must not be null");
 		this.settings = settings;
 		this.handler = handler;
@@ -106,9 +119,12 @@ public class QueueListenerContainer {
 			}
 			String queue = this.settings.queue();
 			this.executor = this.executorFactory.createExecutor(queue, this.settings.concurrency());
-			String wakeKey = this.jobs.keyspace().queueKey(queue, KeyType.WAKE);
+			List<String> wakeKeys = this.claims.names()
+				.stream()
+				.map((partition) -> this.jobs.keyspace().queueKey(partition, KeyType.WAKE))
+				.toList();
 			JobPoller created = new JobPoller(this,
-					WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(), wakeKey));
+					WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(), wakeKeys));
 			this.poller = created;
 			CompletionBatcher batcher = new CompletionBatcher(this);
 			Thread acks = new Thread(batcher, "echomq-acks-" + queue);
@@ -423,6 +439,22 @@ public class QueueListenerContainer {
 
 	Jobs jobs() {
 		return this.jobs;
+	}
+
+	/**
+	 * Claim up to {@code max} jobs across the partitions of the queue (poller thread).
+	 */
+	List<ClaimedJob> claim(int max) {
+		return this.claims.claim(this.jobs, this.settings.lease(), max);
+	}
+
+	/**
+	 * Return the engine queue names of the queue's partitions (one: the queue itself,
+	 * unless it is partitioned).
+	 * @return the partition names
+	 */
+	public List<String> getPartitions() {
+		return this.claims.names();
 	}
 
 	JobEvents events() {

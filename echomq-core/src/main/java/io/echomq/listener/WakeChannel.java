@@ -41,6 +41,23 @@ abstract class WakeChannel implements AutoCloseable {
 	}
 
 	/**
+	 * Create the wait over the wake lists of several partitions.
+	 * @param factory the connection factory
+	 * @param keys the wake list of each partition
+	 * @return the channel: the single-list one for one key
+	 */
+	static WakeChannel create(RedisConnectionFactory factory, List<String> keys) {
+		if (keys.size() == 1) {
+			return create(factory, keys.get(0));
+		}
+		if (LETTUCE_PRESENT && factory instanceof LettuceConnectionFactory lettuce) {
+			return new PartitionWakeChannel(lettuce, keys);
+		}
+		throw new IllegalStateException("A queue with " + keys.size()
+				+ " partitions needs the Lettuce driver to wait on the wake lists of its partitions");
+	}
+
+	/**
 	 * Block until a wake-up token is popped or the timeout passes.
 	 * @param timeout the server-side timeout
 	 * @return {@code true} if woken by a token, {@code false} on timeout or abort

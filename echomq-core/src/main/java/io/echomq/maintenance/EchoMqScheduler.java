@@ -38,6 +38,9 @@ import org.springframework.util.Assert;
  * once per {@link #TRIM_INTERVAL} per queue, trims the queue's history (completed and
  * dead jobs) back within its retention bounds ({@link Jobs#trimHistory(String, int)}).
  * <p>
+ * A partition of a partitioned queue that a tick found idle is passed over by the next
+ * few ticks ({@link IdlePartitions}), so idle partitions do not multiply the idle cost.
+ * <p>
  * A tick failure is logged (at a limited rate) and never cancels the schedule. The
  * ticks run on a private scheduler, not a bean, so Boot's {@code taskScheduler} is
  * unaffected.
@@ -81,6 +84,10 @@ public class EchoMqScheduler implements SmartLifecycle {
 	private final AtomicLong promoteTicks = new AtomicLong();
 
 	private final AtomicLong failedTicks = new AtomicLong();
+
+	private final IdlePartitions idleReaps = new IdlePartitions();
+
+	private final IdlePartitions idlePromotes = new IdlePartitions();
 
 	private volatile @Nullable Instant lastReap;
 
@@ -169,6 +176,9 @@ public class EchoMqScheduler implements SmartLifecycle {
 	public void reapTick() {
 		boolean failed = false;
 		for (String queue : this.queues.get()) {
+			if (this.idleReaps.skip(queue)) {
+				continue;
+			}
 			try {
 				int requeued = 0;
 				int dead = 0;
@@ -185,6 +195,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 					logger.debug(() -> "Reaped " + total + " on queue '" + queue + "'");
 					this.events.reaped(queue, total);
 				}
+				this.idleReaps.ticked(queue, requeued + dead > 0);
 				QuarantineResult quarantined = this.jobs.quarantineSuspects(queue);
 				if (quarantined.quarantined() + quarantined.strays() > 0) {
 					logger.warn(() -> "Quarantined " + quarantined.quarantined() + " member(s) of queue '" + queue
@@ -223,6 +234,9 @@ public class EchoMqScheduler implements SmartLifecycle {
 	public void promoteTick() {
 		boolean failed = false;
 		for (String queue : this.queues.get()) {
+			if (this.idlePromotes.skip(queue)) {
+				continue;
+			}
 			try {
 				int promoted = 0;
 				for (int round = 0; round < MAX_ROUNDS; round++) {
@@ -232,6 +246,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 						break;
 					}
 				}
+				this.idlePromotes.ticked(queue, promoted > 0);
 				if (promoted > 0) {
 					this.events.promoted(queue, promoted);
 				}

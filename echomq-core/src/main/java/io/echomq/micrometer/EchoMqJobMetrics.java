@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobState;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.ReapResult;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.JobEventListener;
@@ -53,15 +54,15 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	@Override
 	public void onClaimed(ClaimedJob job, Duration wait) {
 		started.set(System.nanoTime());
-		each((meters) -> meters.wait.withTags(QUEUE, job.queue()).record(wait));
+		each((meters) -> meters.wait.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).record(wait));
 	}
 
 	@Override
 	public void onCompleted(ClaimedJob job, Duration duration) {
 		started.remove();
 		each((meters) -> {
-			meters.completed.withTags(QUEUE, job.queue()).increment();
-			meters.duration.withTags(QUEUE, job.queue(), "outcome", "success").record(duration);
+			meters.completed.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).increment();
+			meters.duration.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "outcome", "success").record(duration);
 		});
 	}
 
@@ -71,16 +72,16 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 		String outcome = outcome(result);
 		String exception = error.getClass().getSimpleName();
 		each((meters) -> {
-			meters.failed.withTags(QUEUE, job.queue(), "exception", exception.isEmpty() ? "none" : exception)
+			meters.failed.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "exception", exception.isEmpty() ? "none" : exception)
 				.increment();
 			if (outcome.equals("dead")) {
-				meters.dead.withTags(QUEUE, job.queue()).increment();
+				meters.dead.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).increment();
 			}
 			else if (outcome.equals("retry")) {
-				meters.retried.withTags(QUEUE, job.queue()).increment();
+				meters.retried.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).increment();
 			}
 			if (duration != null) {
-				meters.duration.withTags(QUEUE, job.queue(), "outcome", outcome).record(duration);
+				meters.duration.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "outcome", outcome).record(duration);
 			}
 		});
 	}
@@ -96,7 +97,7 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	@Override
 	public void onStale(ClaimedJob job, TransitionResult result) {
 		String reason = String.valueOf(result.reason()).toLowerCase(Locale.ROOT);
-		each((meters) -> meters.stale.withTags(QUEUE, job.queue(), "reason", reason).increment());
+		each((meters) -> meters.stale.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "reason", reason).increment());
 	}
 
 	@Override

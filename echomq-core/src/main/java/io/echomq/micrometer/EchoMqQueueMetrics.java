@@ -16,7 +16,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.JobState;
+import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
@@ -60,6 +63,10 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 
 	private volatile Map<String, QueueStats> sample = Map.of();
 
+	private volatile Map<String, Map<String, QueueStats>> partitionSample = Map.of();
+
+	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
+
 	private volatile boolean failing;
 
 	private @Nullable ScheduledExecutorService executor;
@@ -82,13 +89,29 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		this.sampleInterval = sampleInterval;
 	}
 
+	/**
+	 * Set how many partitions each queue has: {@code echomq.queue.jobs} shows a
+	 * partitioned queue as the sums over its partitions, and
+	 * {@code echomq.queue.partition.jobs} (tags {@code queue}, {@code partition},
+	 * {@code state}) each partition.
+	 * @param partitioning the partitioning
+	 */
+	public void setPartitioning(QueuePartitioning partitioning) {
+		Assert.notNull(partitioning, "'partitioning' must not be null");
+		this.partitioning = partitioning;
+	}
+
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		MultiGauge jobs = MultiGauge.builder("echomq.queue.jobs")
 			.description("Jobs in each location of a queue, as last sampled")
 			.baseUnit(BaseUnits.TASKS)
 			.register(registry);
-		Bound created = new Bound(registry, jobs);
+		MultiGauge partitionJobs = MultiGauge.builder("echomq.queue.partition.jobs")
+			.description("Jobs in each location of each partition of a partitioned queue, as last sampled")
+			.baseUnit(BaseUnits.TASKS)
+			.register(registry);
+		Bound created = new Bound(registry, jobs, partitionJobs);
 		this.bound.add(created);
 		publish(created, this.sample);
 	}
@@ -99,10 +122,15 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 	public void sample() {
 		Map<String, QueueStats> previous = this.sample;
 		Map<String, QueueStats> next = new LinkedHashMap<>();
+		Map<String, Map<String, QueueStats>> nextPartitions = new LinkedHashMap<>();
 		RuntimeException failure = null;
 		for (String queue : this.catalog.queues()) {
 			try {
-				next.put(queue, this.inspector.stats(queue));
+				PartitionedStats stats = PartitionedStats.read(this.inspector, this.partitioning.forQueue(queue));
+				next.put(queue, stats.total());
+				if (stats.isPartitioned()) {
+					nextPartitions.put(queue, stats.partitions());
+				}
 			}
 			catch (RuntimeException ex) {
 				failure = ex;
@@ -110,10 +138,15 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 				if (last != null) {
 					next.put(queue, last);
 				}
+				Map<String, QueueStats> lastPartitions = this.partitionSample.get(queue);
+				if (lastPartitions != null) {
+					nextPartitions.put(queue, lastPartitions);
+				}
 			}
 		}
 		logOutcome(failure);
 		Map<String, QueueStats> published = Collections.unmodifiableMap(next);
+		this.partitionSample = Collections.unmodifiableMap(nextPartitions);
 		this.sample = published;
 		for (Bound each : this.bound) {
 			publish(each, published);
@@ -151,6 +184,15 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 			}
 		});
 		target.jobs.register(rows, true);
+		List<MultiGauge.Row<?>> partitionRows = new ArrayList<>();
+		this.partitionSample.forEach((queue, partitions) -> partitions.forEach((partition, partitionStats) -> {
+			for (JobState state : JobState.values()) {
+				partitionRows.add(MultiGauge.Row.of(Tags.of("queue", queue, "partition",
+						Integer.toString(QueuePartitions.indexOf(partition)), "state", state.value()),
+						partitionStats.count(state)));
+			}
+		}));
+		target.partitionJobs.register(partitionRows, true);
 		if (this.listeners != null) {
 			for (String queue : this.listeners.getQueues()) {
 				if (!target.inFlightQueues().add(queue)) {
@@ -228,10 +270,11 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		}
 	}
 
-	private record Bound(MeterRegistry registry, MultiGauge jobs, Set<String> inFlightQueues) {
+	private record Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs,
+			Set<String> inFlightQueues) {
 
-		Bound(MeterRegistry registry, MultiGauge jobs) {
-			this(registry, jobs, ConcurrentHashMap.newKeySet());
+		Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs) {
+			this(registry, jobs, partitionJobs, ConcurrentHashMap.newKeySet());
 		}
 
 	}

@@ -2,6 +2,8 @@ package io.echomq.actuate;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +18,11 @@ import io.echomq.core.JobState;
 import io.echomq.core.JobView;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -68,6 +73,7 @@ public class EchoMqEndpoint {
 	private final Sanitizer sanitizer;
 
 	private volatile @Nullable ScheduleTicker schedules;
+	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
 	/**
 	 * Create an endpoint.
@@ -116,6 +122,17 @@ public class EchoMqEndpoint {
 	}
 
 	/**
+	 * Set how many partitions each queue has: a partitioned queue is shown as the sums
+	 * over its partitions, with each partition's counts under {@code partitions}, and a
+	 * job id goes to the partition it names.
+	 * @param partitioning the partitioning
+	 */
+	public void setPartitioning(QueuePartitioning partitioning) {
+		Assert.notNull(partitioning, "'partitioning' must not be null");
+		this.partitioning = partitioning;
+	}
+
+	/**
 	 * Return every known queue: those with a listener here, those configured under
 	 * {@code echomq.queues}, and those this application enqueued to.
 	 * @return the queues
@@ -124,7 +141,7 @@ public class EchoMqEndpoint {
 	public QueuesDescriptor queues() {
 		Map<String, QueueDescriptor> queues = new LinkedHashMap<>();
 		for (String queue : this.catalog.queues()) {
-			queues.put(queue, describe(queue, this.inspector.stats(queue)));
+			queues.put(queue, describe(queue, stats(queue)));
 		}
 		return new QueuesDescriptor(queues);
 	}
@@ -137,8 +154,8 @@ public class EchoMqEndpoint {
 	 */
 	public @Nullable QueueDescriptor queue(String queue) {
 		Keyspace.validateQueueName(queue);
-		QueueStats stats = this.inspector.stats(queue);
-		if (!this.catalog.contains(queue) && isEmpty(stats)) {
+		PartitionedStats stats = stats(queue);
+		if (!this.catalog.contains(queue) && isEmpty(stats.total())) {
 			return null;
 		}
 		return describe(queue, stats);
@@ -158,11 +175,21 @@ public class EchoMqEndpoint {
 		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
 		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
 				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
-		long total = this.inspector.stats(queue).dead();
-		List<DeadJobDescriptor> page = this.inspector.dead(queue, offset, limit)
-			.stream()
-			.map((view) -> describe(view, showPayloads))
-			.toList();
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		long total = 0;
+		List<JobView> views = new ArrayList<>();
+		for (String name : partitions.names()) {
+			total += this.inspector.stats(name).dead();
+			// the newest offset + limit of each partition hold the merged page
+			views.addAll(this.inspector.dead(name, partitions.isPartitioned() ? 0 : offset,
+					partitions.isPartitioned() ? offset + limit : limit));
+		}
+		if (partitions.isPartitioned()) {
+			views.sort(Comparator.comparing((JobView view) -> (view.at() != null) ? view.at() : Instant.EPOCH)
+				.reversed());
+			views = views.subList(Math.min(offset, views.size()), Math.min(offset + limit, views.size()));
+		}
+		List<DeadJobDescriptor> page = views.stream().map((view) -> describe(view, showPayloads)).toList();
 		return new DeadJobsDescriptor(offset, limit, total, page);
 	}
 
@@ -178,13 +205,34 @@ public class EchoMqEndpoint {
 	 */
 	public AuditDescriptor audit(String queue) {
 		Keyspace.validateQueueName(queue);
-		AuditReport report = this.auditor.audit(queue, this.auditTolerance);
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		if (!partitions.isPartitioned()) {
+			return describe(this.auditor.audit(queue, this.auditTolerance), null);
+		}
+		Map<String, AuditDescriptor> each = new LinkedHashMap<>();
+		Map<String, Long> counts = new LinkedHashMap<>();
+		long rows = 0;
+		long violationCount = 0;
+		List<String> violations = new ArrayList<>();
+		for (String name : partitions.names()) {
+			AuditDescriptor audit = describe(this.auditor.audit(name, this.auditTolerance), null);
+			each.put(name, audit);
+			audit.counts().forEach((state, count) -> counts.merge(state, count, Long::sum));
+			rows += audit.rows();
+			violationCount += audit.violationCount();
+			audit.violations().forEach((violation) -> violations.add(name + ": " + violation));
+		}
+		return new AuditDescriptor(violationCount == 0, counts, rows, violationCount,
+				violations.subList(0, Math.min(violations.size(), QueueAuditor.MAX_LISTED)), each);
+	}
+
+	private static AuditDescriptor describe(AuditReport report, @Nullable Map<String, AuditDescriptor> partitions) {
 		Map<String, Long> counts = new LinkedHashMap<>();
 		for (JobState state : JobState.values()) {
 			counts.put(state.value(), report.counts().getOrDefault(state, 0L));
 		}
 		return new AuditDescriptor(report.isClean(), counts, report.rows(), report.violationCount(),
-				report.violations());
+				report.violations(), partitions);
 	}
 
 	/**
@@ -198,12 +246,13 @@ public class EchoMqEndpoint {
 	public @Nullable ReplayDescriptor replay(String queue, String id) {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
+		String partition = this.partitioning.forQueue(queue).nameOf(jobId);
 		int budget = this.maxAttempts.applyAsInt(queue);
-		TransitionResult result = this.jobs.replay(queue, jobId, budget);
+		TransitionResult result = this.jobs.replay(partition, jobId, budget);
 		if (result.isApplied()) {
 			return new ReplayDescriptor(true, JobState.PENDING.value(), budget);
 		}
-		JobView view = this.inspector.job(queue, jobId);
+		JobView view = this.inspector.job(partition, jobId);
 		return (view != null) ? new ReplayDescriptor(false, view.state().value(), budget) : null;
 	}
 
@@ -215,7 +264,11 @@ public class EchoMqEndpoint {
 	 */
 	public PurgeDescriptor purgeDead(String queue) {
 		Keyspace.validateQueueName(queue);
-		return new PurgeDescriptor(this.jobs.purgeDead(queue));
+		long purged = 0;
+		for (String name : this.partitioning.forQueue(queue).names()) {
+			purged += this.jobs.purgeDead(name);
+		}
+		return new PurgeDescriptor(purged);
 	}
 
 	/**
@@ -339,12 +392,26 @@ public class EchoMqEndpoint {
 		return (this.listeners != null) ? this.listeners.getContainer(queue) : null;
 	}
 
-	private QueueDescriptor describe(String queue, QueueStats stats) {
+	private PartitionedStats stats(String queue) {
+		return PartitionedStats.read(this.inspector, this.partitioning.forQueue(queue));
+	}
+
+	private QueueDescriptor describe(String queue, PartitionedStats partitioned) {
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
-		Duration pause = this.jobs.pauseLeft(queue);
+		QueueStats stats = partitioned.total();
+		Map<String, PartitionDescriptor> partitions = null;
+		if (partitioned.isPartitioned()) {
+			partitions = new LinkedHashMap<>();
+			for (Map.Entry<String, QueueStats> entry : partitioned.partitions().entrySet()) {
+				QueueStats each = entry.getValue();
+				partitions.put(entry.getKey(), new PartitionDescriptor(each.pending(), each.active(), each.schedule(),
+						each.dead(), each.quarantine(), new LinkedHashMap<>(each.counters())));
+			}
+		}
+		Duration pause = this.jobs.pauseLeft(this.partitioning.forQueue(queue).name(0));
 		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(),
 				stats.quarantine(), pause == null || !pause.isZero(), new LinkedHashMap<>(stats.counters()),
-				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null);
+				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null, partitions);
 	}
 
 	private static ListenerDescriptor describe(QueueListenerContainer container) {
@@ -387,10 +454,27 @@ public class EchoMqEndpoint {
 	 * @param counters the queue's cumulative counters, across all applications
 	 * @param maxAttempts the attempt budget a replayed job gets
 	 * @param listener the listener here, or {@code null}
+	 * @param partitions each partition of a partitioned queue (the fields above are their
+	 * sums), by partition name; {@code null} for a queue with one partition
 	 */
 	public record QueueDescriptor(long pending, long active, long schedule, long dead, long quarantine,
-			boolean paused, Map<String, Long> counters, int maxAttempts,
-			@Nullable ListenerDescriptor listener) implements OperationResponseBody {
+			boolean paused, Map<String, Long> counters, int maxAttempts, @Nullable ListenerDescriptor listener,
+			@Nullable Map<String, PartitionDescriptor> partitions) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One partition of a partitioned queue.
+	 *
+	 * @param pending jobs waiting to be claimed
+	 * @param active jobs leased to workers
+	 * @param schedule jobs waiting for their run-at
+	 * @param dead dead-lettered jobs
+	 * @param quarantine members set aside in the quarantine location
+	 * @param counters the partition's cumulative counters
+	 */
+	public record PartitionDescriptor(long pending, long active, long schedule, long dead, long quarantine,
+			Map<String, Long> counters) {
 
 	}
 
@@ -482,9 +566,12 @@ public class EchoMqEndpoint {
 	 * @param violationCount how many broken invariants were found
 	 * @param violations the broken invariants found, at most
 	 * {@value QueueAuditor#MAX_LISTED}
+	 * @param partitions the audit of each partition of a partitioned queue (the fields
+	 * above sum them up), by partition name; {@code null} for a queue with one partition
 	 */
 	public record AuditDescriptor(boolean clean, Map<String, Long> counts, long rows, long violationCount,
-			List<String> violations) implements OperationResponseBody {
+			List<String> violations,
+			@Nullable Map<String, AuditDescriptor> partitions) implements OperationResponseBody {
 
 	}
 

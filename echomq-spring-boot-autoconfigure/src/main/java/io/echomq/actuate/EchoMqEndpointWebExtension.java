@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 import io.echomq.actuate.EchoMqEndpoint.CancelDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.ReplayDescriptor;
 import io.echomq.core.InvalidJobIdException;
+import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.schedule.InvalidScheduleException;
 import org.jspecify.annotations.Nullable;
@@ -255,7 +256,7 @@ public class EchoMqEndpointWebExtension {
 			body = operation.get();
 		}
 		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException
-				| InvalidScheduleException ex) {
+				| InvalidScheduleException | InvalidPartitionException ex) {
 			return error(WebEndpointResponse.STATUS_BAD_REQUEST, String.valueOf(ex.getMessage()));
 		}
 		return (body != null) ? new WebEndpointResponse<>(body) : notFound(notFound.get());

@@ -11,6 +11,8 @@ import java.util.Map;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.PartitionedStats;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueueStats;
 import io.echomq.core.Script;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -42,6 +44,8 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 	public static final int STALL_FACTOR = 10;
 
 	private final Jobs jobs;
+
+	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
 	private final QueueInspector inspector;
 
@@ -83,6 +87,16 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 		this.scheduler = scheduler;
 		this.deadThreshold = deadThreshold;
 		this.clock = clock;
+	}
+
+	/**
+	 * Set how many partitions each queue has: a partitioned queue is reported as the sums
+	 * over its partitions (the dead threshold applies to the sum) and each partition.
+	 * @param partitioning the partitioning
+	 */
+	public void setPartitioning(QueuePartitioning partitioning) {
+		Assert.notNull(partitioning, "'partitioning' must not be null");
+		this.partitioning = partitioning;
 	}
 
 	@Override
@@ -191,7 +205,8 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 		Map<String, Object> details = new LinkedHashMap<>();
 		for (String queue : this.catalog.queues()) {
 			try {
-				QueueStats stats = this.inspector.stats(queue);
+				PartitionedStats partitioned = PartitionedStats.read(this.inspector, this.partitioning.forQueue(queue));
+				QueueStats stats = partitioned.total();
 				Map<String, Object> entry = new LinkedHashMap<>();
 				entry.put("pending", stats.pending());
 				entry.put("dead", stats.dead());
@@ -199,6 +214,12 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 					entry.put("quarantine", stats.quarantine());
 				}
 				entry.put("reaped", stats.counters().getOrDefault("reaped", 0L));
+				if (partitioned.isPartitioned()) {
+					Map<String, Object> partitions = new LinkedHashMap<>();
+					partitioned.partitions()
+						.forEach((name, each) -> partitions.put(name, Map.of("pending", each.pending(), "dead", each.dead())));
+					entry.put("partitions", partitions);
+				}
 				details.put(queue, entry);
 				if (this.deadThreshold != null && stats.dead() >= this.deadThreshold) {
 					problems.add("Queue '" + queue + "' holds " + stats.dead() + " dead jobs (threshold "

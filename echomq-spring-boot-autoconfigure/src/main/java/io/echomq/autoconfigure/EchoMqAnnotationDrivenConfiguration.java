@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import io.echomq.annotation.EchoJobAnnotationBeanPostProcessor;
 import io.echomq.core.Jobs;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
@@ -71,9 +72,10 @@ public final class EchoMqAnnotationDrivenConfiguration {
 	@Bean(name = CONTAINER_FACTORY_BEAN_NAME)
 	@ConditionalOnMissingBean(name = CONTAINER_FACTORY_BEAN_NAME)
 	EchoJobListenerContainerFactory echoJobListenerContainerFactory(EchoJobListenerContainerFactoryConfigurer configurer,
-			Jobs jobs) {
+			Jobs jobs, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(jobs);
 		configurer.configure(factory);
+		factory.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		return factory;
 	}
 
@@ -88,22 +90,22 @@ public final class EchoMqAnnotationDrivenConfiguration {
 	EchoMqScheduler echoMqScheduler(Jobs jobs, EchoMqProperties properties,
 			ObjectProvider<EchoJobListenerRegistry> registry,
 			ObjectProvider<ThreadPoolTaskSchedulerBuilder> schedulerBuilder,
-			ObjectProvider<JobEventListener> eventListeners) {
+			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<QueuePartitioning> partitioning) {
 		// the registry is looked up on each tick, not injected: a SmartLifecycle that
 		// depends on the registry would be stopped with it, in its phase
 		EchoMqProperties.Scheduler scheduler = properties.scheduler();
 		return new EchoMqScheduler(jobs,
 				new SchedulerSettings(scheduler.reapInterval(), scheduler.promoteInterval(), scheduler.batchSize()),
-				queuesOf(registry, properties),
+				queuesOf(registry, properties, partitioning.getIfAvailable(QueuePartitioning::none)),
 				() -> privateScheduler(schedulerBuilder), eventListeners.orderedStream().toList());
 	}
 
 	/**
 	 * The queues of the registry, if there is one, plus those named under
-	 * {@code echomq.queues}, asked on every tick.
+	 * {@code echomq.queues}, asked on every tick; each partition of a partitioned queue.
 	 */
 	private static Supplier<Set<String>> queuesOf(ObjectProvider<EchoJobListenerRegistry> registry,
-			EchoMqProperties properties) {
+			EchoMqProperties properties, QueuePartitioning partitioning) {
 		return () -> {
 			Set<String> all = new LinkedHashSet<>();
 			EchoJobListenerRegistry current = registry.getIfUnique();
@@ -111,7 +113,7 @@ public final class EchoMqAnnotationDrivenConfiguration {
 				all.addAll(current.getQueues());
 			}
 			all.addAll(properties.queues().keySet());
-			return all;
+			return partitioning.engineNames(all);
 		};
 	}
 

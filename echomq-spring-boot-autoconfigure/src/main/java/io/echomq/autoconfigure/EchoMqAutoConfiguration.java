@@ -1,9 +1,17 @@
 package io.echomq.autoconfigure;
 
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
 import io.echomq.EchoMQTemplate;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.PartitionCountCheck;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConverter;
@@ -75,12 +83,38 @@ public final class EchoMqAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMQTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
 			ObjectProvider<EchoMQTemplate.EnqueueInterceptor> interceptors,
-			ObjectProvider<EchoMQTemplate.ControlListener> controlListeners) {
+			ObjectProvider<EchoMQTemplate.ControlListener> controlListeners, QueuePartitioning partitioning) {
 		EchoMQTemplate template = new EchoMQTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
 		template.setControlListeners(controlListeners.orderedStream().toList());
+		template.setPartitioning(partitioning);
 		return template;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueuePartitioning echoMqQueuePartitioning(EchoMqProperties properties) {
+		Map<String, Integer> counts = new LinkedHashMap<>();
+		properties.queues().forEach((queue, overrides) -> {
+			if (overrides.partitions() != null) {
+				counts.put(queue, overrides.partitions());
+			}
+		});
+		return QueuePartitioning.of(counts);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PartitionCountVerifier echoMqPartitionCountVerifier(Jobs jobs, QueuePartitioning partitioning,
+			EchoMqProperties properties, ObjectProvider<EchoJobListenerRegistry> registry) {
+		Set<String> configured = new LinkedHashSet<>();
+		properties.queues().forEach((queue, overrides) -> {
+			if (overrides.partitions() != null) {
+				configured.add(queue);
+			}
+		});
+		return new PartitionCountVerifier(new PartitionCountCheck(jobs), partitioning, configured, registry);
 	}
 
 	@Bean

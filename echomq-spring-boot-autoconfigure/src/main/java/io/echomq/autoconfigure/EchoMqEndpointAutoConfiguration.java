@@ -8,6 +8,7 @@ import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleTicker;
@@ -52,12 +53,13 @@ public final class EchoMqEndpointAutoConfiguration {
 	EchoMqEndpoint echoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules,
-			ObjectProvider<EchoMQTemplate> template) {
+			ObjectProvider<EchoMQTemplate> template, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
 		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry, (queue) -> maxAttempts(registry, properties, queue),
 				properties.scheduler().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
 				new Sanitizer(sanitizingFunctions.orderedStream().toList()), template.getIfUnique());
 		endpoint.setSchedules(schedules.getIfUnique());
+		endpoint.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		return endpoint;
 	}
 

@@ -3,6 +3,7 @@ package io.echomq.autoconfigure;
 import io.echomq.actuate.EchoMqHealthIndicator;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.maintenance.EchoMqScheduler;
 
@@ -39,9 +40,11 @@ public final class EchoMqHealthContributorAutoConfiguration {
 	@ConditionalOnMissingBean(name = "echomqHealthContributor")
 	EchoMqHealthIndicator echomqHealthContributor(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, ObjectProvider<EchoMqScheduler> scheduler,
-			EchoMqHealthProperties properties) {
-		return new EchoMqHealthIndicator(jobs, catalog, listeners.getIfUnique(), scheduler.getIfUnique(),
-				properties.deadThreshold());
+			EchoMqHealthProperties properties, ObjectProvider<QueuePartitioning> partitioning) {
+		EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(jobs, catalog, listeners.getIfUnique(),
+				scheduler.getIfUnique(), properties.deadThreshold());
+		indicator.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		return indicator;
 	}
 
 }

@@ -2,6 +2,7 @@ package io.echomq.autoconfigure;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.micrometer.EchoMqControlMetrics;
@@ -62,9 +63,12 @@ public final class EchoMqMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	EchoMqQueueMetrics echoMqQueueMetrics(Jobs jobs, EchoMqQueueCatalog catalog,
-			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqMetricsProperties properties) {
-		return new EchoMqQueueMetrics(new QueueInspector(jobs), catalog, listeners.getIfUnique(),
+			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqMetricsProperties properties,
+			ObjectProvider<QueuePartitioning> partitioning) {
+		EchoMqQueueMetrics metrics = new EchoMqQueueMetrics(new QueueInspector(jobs), catalog, listeners.getIfUnique(),
 				properties.sampleInterval());
+		metrics.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		return metrics;
 	}
 
 }

@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
@@ -214,11 +216,33 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * {@code echomq.listener.timeout}.
 	 * @param retention How much history the queue keeps: completed jobs (none unless
 	 * set) and dead jobs (10,000 and 7 days unless set).
+	 * @param partitions Number of partitions (full queues on hash slots of their own) the
+	 * queue is spread over, 1 to 256; unset means 1, exactly the keys of an unpartitioned
+	 * queue. Changing it for a queue that holds jobs is refused at start-up.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
-			@Nullable Duration timeout, @Nullable RetentionProperties retention) {
+			@Nullable Duration timeout, @Nullable RetentionProperties retention,
+			@Nullable Integer partitions) {
+
+		/**
+		 * Create overrides of an unpartitioned queue.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
+		 */
+		public QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease, @Nullable Integer maxAttempts,
+				@Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
+				@Nullable List<Class<? extends Throwable>> retryFor,
+				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
+			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null);
+		}
 
 		/**
 		 * Validate the overrides.
@@ -231,7 +255,9 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param noRetryFor The exceptions never retried.
 		 * @param timeout The handler timeout.
 		 * @param retention The history kept.
+		 * @param partitions The partition count.
 		 */
+		@ConstructorBinding
 		public QueueProperties {
 			if (concurrency != null) {
 				Checks.positive("echomq.queues.*.concurrency", concurrency);
@@ -244,6 +270,10 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			}
 			if (timeout != null) {
 				Checks.positive("echomq.queues.*.timeout", timeout);
+			}
+			if (partitions != null && (partitions < 1 || partitions > QueuePartitions.MAX_PARTITIONS)) {
+				throw new IllegalArgumentException("echomq.queues.*.partitions must be between 1 and "
+						+ QueuePartitions.MAX_PARTITIONS + ", was " + partitions);
 			}
 		}
 

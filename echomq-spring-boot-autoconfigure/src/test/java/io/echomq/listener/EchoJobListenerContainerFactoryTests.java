@@ -62,7 +62,7 @@ class EchoJobListenerContainerFactoryTests {
 				Duration.ofMillis(500), null, null, null),
 				Map.of("mail", new QueueProperties(6, Duration.ofSeconds(20), 7,
 						new EchoMqProperties.BackoffOverrides(Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0),
-						false, null, null, null, null)),
+						false, null, null, null)),
 				Duration.ofSeconds(3));
 		ContainerSettings queueLevel = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(queueLevel.concurrency()).isEqualTo(6);
@@ -98,7 +98,7 @@ class EchoJobListenerContainerFactoryTests {
 				new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
 				Duration.ofMillis(500), null, null, null),
 				Map.of("mail", new QueueProperties(null, null, null,
-						new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null, null, null, null, null)),
+						new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null, null, null, null)),
 				Duration.ofSeconds(10));
 		ContainerSettings settings = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(settings.backoff())

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.listener.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
@@ -49,6 +50,8 @@ public final class ChaosWorker implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
+
 	/**
 	 * Create a worker that owns the given (started) connection factory.
 	 * @param connectionFactory the connection factory, destroyed by {@link #close()}
@@ -67,7 +70,8 @@ public final class ChaosWorker implements AutoCloseable {
 		this.registry = new EchoJobListenerRegistry(this.containerFactory);
 		this.scheduler = new EchoMqScheduler(this.jobs,
 				new SchedulerSettings(settings.reapInterval(), settings.promoteInterval(), 500),
-				this.registry::getQueues, ChaosWorker::tickScheduler, settings.eventListeners());
+				() -> this.partitioning.engineNames(this.registry.getQueues()), ChaosWorker::tickScheduler,
+				settings.eventListeners());
 	}
 
 	/**
@@ -140,6 +144,16 @@ public final class ChaosWorker implements AutoCloseable {
 	 */
 	public QueueListenerContainer register(String queue, JobHandler handler, ListenerSettings listenerSettings) {
 		return this.registry.register(queue, handler, listenerSettings);
+	}
+
+	/**
+	 * Spread queues over partitions: containers registered from now on claim across
+	 * them, and the ticks cover each.
+	 * @param partitioning the partitioning
+	 */
+	public void partition(QueuePartitioning partitioning) {
+		this.partitioning = partitioning;
+		this.containerFactory.setPartitioning(partitioning);
 	}
 
 	/**

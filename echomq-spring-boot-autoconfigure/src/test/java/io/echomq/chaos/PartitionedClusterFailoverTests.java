@@ -1,0 +1,243 @@
+package io.echomq.chaos;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.chaos.worker.ChaosWorker;
+import io.echomq.chaos.worker.WorkerSettings;
+import io.echomq.core.AuditReport;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
+import io.echomq.listener.QueueListenerContainer;
+import io.echomq.support.JacksonPayloadConverter;
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.server.LocalCluster;
+import io.echomq.test.server.RedisServerProcess;
+import io.echomq.test.server.ServerFlavor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A queue of six partitions on a cluster of three masters with one replica each loses
+ * the master of two of its partitions while a producer and one consuming container work
+ * through a backlog. The four partitions on the other masters keep draining while the
+ * replica takes over;
+ * after the failover every acknowledged job ran or is in a location (except, as in
+ * {@link AbstractClusterFailoverTests}, an enqueue the old master acknowledged within
+ * the replication window before the kill), and the audit of each partition is clean.
+ *
+ * @author EchoMQ
+ */
+@RequiresServerBinary(ServerFlavor.VALKEY)
+class PartitionedClusterFailoverTests {
+
+	private static final int JOBS = 1800;
+
+	private static final int PARTITIONS = 6;
+
+	/** Jobs enqueued before the consumer starts, so every partition has work when the master dies. */
+	private static final int BACKLOG = 6000;
+
+	private static final long REPLICATION_WINDOW_MS = 1000;
+
+	private LocalCluster cluster;
+
+	@AfterEach
+	void stopCluster() {
+		if (this.cluster != null) {
+			this.cluster.close();
+		}
+	}
+
+	@Test
+	@Timeout(240)
+	void killedMasterOfTwoPartitionsLeavesTheOthersDrainingAndLosesNothingAcknowledged() throws Exception {
+		this.cluster = TestRedisServer.cluster(3, 1);
+		String prefix = Chaos.uniquePrefix();
+		String queue = "pfailover";
+		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));
+		QueuePartitions partitions = partitioning.forQueue(queue);
+		Ledger ledger = new Ledger();
+		long start = System.nanoTime();
+		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger());
+				ChaosWorker loaderSide = new ChaosWorker(ChaosWorker.cluster(this.cluster.seedNodes(), Duration.ofSeconds(10)),
+						WorkerSettings.of(prefix))) {
+			consumer.partition(partitioning);
+			Jobs jobs = producerSide.jobs();
+			EchoMQTemplate template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
+					4096, (name) -> 10, List.of());
+			template.setPartitioning(partitioning);
+			EchoMQTemplate loader = new EchoMQTemplate(loaderSide.jobs(),
+					new JacksonPayloadConverter(JsonMapper.builder().build()), 4096, (name) -> 10, List.of());
+			loader.setPartitioning(partitioning);
+			RedisServerProcess master = this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
+			Set<Integer> onKilled = new HashSet<>();
+			for (int i = 0; i < PARTITIONS; i++) {
+				if (this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(i), KeyType.PENDING)) == master) {
+					onKilled.add(i);
+				}
+			}
+			assertThat(onKilled).as("partitions on the killed master").hasSize(2);
+			Map<Integer, AtomicInteger> runsByPartition = new ConcurrentHashMap<>();
+			QueueListenerContainer container = consumer.register(queue, (job, context) -> {
+				// simulated work, not synchronisation
+				Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10));
+				ledger.ran(job.id());
+				runsByPartition.computeIfAbsent(partitions.partitionOf(job.id()), (p) -> new AtomicInteger()).incrementAndGet();
+			});
+			TemplateProducer producer = new TemplateProducer(template, queue, JOBS, Duration.ofMillis(3));
+			for (int batch = 0; batch < BACKLOG / 500; batch++) {
+				List<String> payloads = java.util.stream.IntStream.range(0, 500).mapToObj((n) -> "b" + n).toList();
+				long at = System.currentTimeMillis();
+				for (JobId id : loader.enqueueAll(queue, payloads)) {
+					producer.acknowledgedAt.put(id, at);
+					producer.acknowledged.add(id);
+				}
+			}
+			consumer.start();
+			producer.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> ledger.distinctRuns() >= BACKLOG / 6);
+				long killedAt = System.currentTimeMillis();
+				long killed = System.nanoTime();
+				int acknowledgedAtKill = producer.acknowledged.size();
+				this.cluster.kill(master);
+				java.util.concurrent.CompletableFuture<Double> failedOver = java.util.concurrent.CompletableFuture
+					.supplyAsync(() -> {
+						this.cluster.awaitServing(Duration.ofSeconds(30));
+						return Chaos.secondsSince(killed);
+					});
+				int liveRunsAtKill = liveRuns(runsByPartition, onKilled);
+				await("live partitions drain during the failover").atMost(Duration.ofSeconds(10))
+					.until(() -> liveRuns(runsByPartition, onKilled) >= liveRunsAtKill + 100);
+				double liveProgress = Chaos.secondsSince(killed);
+				double failover = failedOver.get(40, TimeUnit.SECONDS);
+				assertThat(producer.done.await(90, TimeUnit.SECONDS)).as("producer finished").isTrue();
+				await("drained").atMost(Duration.ofSeconds(90))
+					.pollInterval(Duration.ofMillis(200))
+					.ignoreExceptions()
+					.until(() -> partitions.names().stream().mapToLong((name) -> Chaos.locations(jobs, name).live()).sum() == 0);
+				await("poller recovered").atMost(Duration.ofSeconds(20)).until(() -> container.getConsecutiveFailures() == 0);
+				consumer.stop();
+
+				Set<String> located = new HashSet<>();
+				partitions.names().forEach((name) -> located.addAll(Chaos.locatedIds(jobs, name)));
+				List<JobId> lost = producer.acknowledged.stream()
+					.filter((id) -> !ledger.ran(id.toString()) && !located.contains(id.toString()))
+					.toList();
+				long lostAfterKill = lost.stream().filter((id) -> producer.acknowledgedAt.get(id) > killedAt).count();
+				long lostBeforeWindow = lost.stream()
+					.filter((id) -> producer.acknowledgedAt.get(id) < killedAt - REPLICATION_WINDOW_MS)
+					.count();
+				long reaped = 0;
+				for (String name : partitions.names()) {
+					AuditReport report = Chaos.audit(jobs, name);
+					assertThat(report.violations()).as("audit of %s", name).isEmpty();
+					assertThat(report.total()).as("jobs left on %s", name).isZero();
+					reaped += Chaos.metric(jobs, name, "reaped");
+				}
+				Chaos.report("partitioned-cluster-failover", "server", master.flavor().name().toLowerCase() + "-"
+						+ master.version() + "-cluster-3x1", "partitions", PARTITIONS, "enqueued",
+						producer.acknowledged.size(), "enqueueErrors", producer.failures.get(), "completed",
+						ledger.distinctRuns(), "reruns", reaped, "duplicateRuns", ledger.reruns(), "lost", lost.size(),
+						"liveProgressMillis", Math.round(liveProgress * 1000), "failoverMillis", Math.round(failover * 1000), "seconds",
+						Chaos.secondsSince(start));
+				assertThat(liveProgress).as("100 jobs of the live partitions ran before the failover completed")
+					.isLessThan(failover);
+				assertThat(lostAfterKill).as("lost jobs acknowledged after the kill").isZero();
+				assertThat(lostBeforeWindow).as("lost jobs acknowledged long before the kill").isZero();
+				assertThat(producer.acknowledged.subList(Math.min(producer.acknowledged.size(), acknowledgedAtKill + 300),
+						producer.acknowledged.size()))
+					.as("jobs enqueued after the failover all ran")
+					.allSatisfy((id) -> assertThat(ledger.ran(id.toString())).isTrue());
+				assertThat(ledger.doubleCompletions()).isZero();
+			}
+			finally {
+				producer.stop.countDown();
+			}
+		}
+	}
+
+	private static int liveRuns(Map<Integer, AtomicInteger> runs, Set<Integer> onKilled) {
+		return runs.entrySet()
+			.stream()
+			.filter((entry) -> !onKilled.contains(entry.getKey()))
+			.mapToInt((entry) -> entry.getValue().get())
+			.sum();
+	}
+
+	private ChaosWorker worker(String prefix, Ledger ledger) {
+		return new ChaosWorker(ChaosWorker.cluster(this.cluster.seedNodes(), Duration.ofSeconds(1)),
+				WorkerSettings.of(prefix).withEventListeners(ledger));
+	}
+
+	/**
+	 * Enqueues through the template (round-robin over the partitions), one job at a time;
+	 * an enqueue that returned is acknowledged.
+	 */
+	private static final class TemplateProducer {
+
+		final List<JobId> acknowledged = new CopyOnWriteArrayList<>();
+
+		final Map<JobId, Long> acknowledgedAt = new ConcurrentHashMap<>();
+
+		final AtomicInteger failures = new AtomicInteger();
+
+		final CountDownLatch stop = new CountDownLatch(1);
+
+		final CountDownLatch done = new CountDownLatch(1);
+
+		private final Thread thread;
+
+		TemplateProducer(EchoMQTemplate template, String queue, int count, Duration pace) {
+			this.thread = new Thread(() -> {
+				try {
+					for (int n = 0; n < count && this.stop.getCount() > 0; n++) {
+						try {
+							JobId id = template.enqueue(queue, "p" + n);
+							this.acknowledgedAt.put(id, System.currentTimeMillis());
+							this.acknowledged.add(id);
+						}
+						catch (RuntimeException ex) {
+							this.failures.incrementAndGet();
+						}
+						if (this.stop.await(pace.toNanos(), TimeUnit.NANOSECONDS)) {
+							break;
+						}
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				finally {
+					this.done.countDown();
+				}
+			}, "partitioned-producer");
+			this.thread.setDaemon(true);
+		}
+
+		void start() {
+			this.thread.start();
+		}
+
+	}
+
+}

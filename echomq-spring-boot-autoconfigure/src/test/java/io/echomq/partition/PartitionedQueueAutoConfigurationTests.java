@@ -1,0 +1,171 @@
+package io.echomq.partition;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
+import io.echomq.annotation.EchoJob;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.core.PartitionCountChangedException;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
+import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.ListenerTestSupport;
+import io.echomq.listener.QueueListenerContainer;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code echomq.queues.<name>.partitions} wired through the auto-configuration against a
+ * real Valkey server: the template, the listener container and the scheduler use every
+ * partition, an idle container wakes for a job on any partition at once, and a changed
+ * count is refused at start-up while the queue holds jobs.
+ *
+ * @author EchoMQ
+ */
+class PartitionedQueueAutoConfigurationTests {
+
+	private static final TestServer server = ListenerTestSupport.sharedServer();
+
+	private String prefix;
+
+	@BeforeEach
+	void setUp() {
+		this.prefix = ListenerTestSupport.uniquePrefix();
+	}
+
+	private ApplicationContextRunner runner(int partitions) {
+		return ListenerTestSupport.runner(server, this.prefix)
+			.withPropertyValues("echomq.queues.parts.partitions=" + partitions, "echomq.listener.idle-wait=30s");
+	}
+
+	@Test
+	void idleContainerWakesAtOnceForAJobOnAnyPartition() {
+		runner(6).withUserConfiguration(PartsConfiguration.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("parts");
+			assertThat(container.getPartitions()).hasSize(6)
+				.isEqualTo(context.getBean(QueuePartitioning.class).forQueue("parts").names());
+			PartsListener listener = context.getBean(PartsListener.class);
+			QueuePartitions partitions = template.getPartitioning().forQueue("parts");
+			// let the poller find every partition dry and block on the wake lists (30 s idle wait)
+			await(() -> container.isPollerAlive());
+			for (int i = 0; i < 12; i++) {
+				long sent = System.nanoTime();
+				JobId id = template.enqueue("parts", "p" + i, EnqueueOptions.defaults().withPartitionKey("key-" + i));
+				String handled = listener.handled.poll(5, TimeUnit.SECONDS);
+				assertThat(handled).as("job %d on partition %d", i, partitions.partitionOf(id)).isEqualTo("p" + i);
+				assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(2));
+			}
+			await(() -> container.getCompletedCount() == 12);
+		});
+	}
+
+	@Test
+	void schedulerPromotesDelayedJobsOnEveryPartition() {
+		runner(4).withUserConfiguration(PartsConfiguration.class).run((context) -> {
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			PartsListener listener = context.getBean(PartsListener.class);
+			List<JobId> ids = template.enqueueAll("parts", List.of("d0", "d1", "d2", "d3"),
+					EnqueueOptions.delayed(Duration.ofMillis(300)));
+			assertThat(ids.stream().map(JobId::partition).distinct()).hasSize(4);
+			for (int i = 0; i < 4; i++) {
+				assertThat(listener.handled.poll(10, TimeUnit.SECONDS)).as("delayed job %d", i).isNotNull();
+			}
+		});
+	}
+
+	@Test
+	void changedCountIsRefusedWhileTheQueueHoldsJobs() {
+		runner(6).run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(EchoMQTemplate.class).enqueue("parts", "stays");
+			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+			assertThat(redis.opsForValue().get(this.prefix + ":{parts}:partitions")).isEqualTo("6");
+		});
+		runner(3).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(PartitionCountChangedException.class)
+				.hasMessageContaining("Queue 'parts' is configured with 3 partition(s) but holds 1 job(s) in its 6")
+				.hasMessageContaining("echomq.queues.parts.partitions=6");
+		});
+		ListenerTestSupport.runner(server, this.prefix)
+			.withPropertyValues("echomq.queues.parts.partitions=1")
+			.run((context) -> assertThat(context).hasFailed());
+		runner(6).run((context) -> {
+			assertThat(context).hasNotFailed();
+			Jobs jobs = context.getBean(Jobs.class);
+			QueuePartitions partitions = context.getBean(QueuePartitioning.class).forQueue("parts");
+			for (String name : partitions.names()) {
+				jobs.purgeDead(name);
+				StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+				redis.delete(List.of(jobs.keyspace().queueKey(name, KeyType.PENDING)));
+			}
+		});
+		runner(2).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(StringRedisTemplate.class).opsForValue().get(this.prefix + ":{parts}:partitions"))
+				.isEqualTo("2");
+		});
+	}
+
+	@Test
+	void unpartitionedQueueWithJobsCannotBecomePartitioned() {
+		ListenerTestSupport.runner(server, this.prefix).run((context) -> {
+			context.getBean(EchoMQTemplate.class).enqueue("parts", "old");
+		});
+		runner(4).run((context) -> assertThat(context.getStartupFailure()).rootCause()
+			.isInstanceOf(PartitionCountChangedException.class)
+			.hasMessageContaining("holds 1 job(s) in its 1 recorded partition(s)"));
+	}
+
+	@Test
+	void partitionCountOutOfRangeFailsTheBinding() {
+		runner(0).run((context) -> assertThat(context.getStartupFailure()).rootCause()
+			.hasMessageContaining("echomq.queues.*.partitions must be between 1 and 256, was 0"));
+		runner(257).run((context) -> assertThat(context.getStartupFailure()).rootCause()
+			.hasMessageContaining("was 257"));
+	}
+
+	private static void await(java.util.concurrent.Callable<Boolean> condition) {
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(condition);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PartsConfiguration {
+
+		@Bean
+		PartsListener partsListener() {
+			return new PartsListener();
+		}
+
+	}
+
+	static class PartsListener {
+
+		final BlockingQueue<String> handled = new LinkedBlockingQueue<>();
+
+		@EchoJob(queue = "parts")
+		void handle(String payload) {
+			this.handled.add(payload);
+		}
+
+	}
+
+}
