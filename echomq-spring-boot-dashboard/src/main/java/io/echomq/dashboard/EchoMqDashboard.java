@@ -1,13 +1,18 @@
 package io.echomq.dashboard;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 
+import io.echomq.EchoMQTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.CancelResult;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
@@ -20,6 +25,11 @@ import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.schedule.ScheduleDefinition;
+import io.echomq.schedule.ScheduleFire;
+import io.echomq.schedule.ScheduleSpec;
+import io.echomq.schedule.ScheduleState;
+import io.echomq.schedule.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.SanitizableData;
@@ -30,7 +40,9 @@ import org.springframework.util.Assert;
  * What the dashboard reads and does, on the engine's own verbs: queue counts and
  * listeners, pages of each location, one job's row and timeline, and the actions
  * (replay a dead job, delete a waiting or finished job, run a scheduled job now, replay
- * or purge every dead job, pause and resume this node's listener). Technology-neutral: the web layer maps it onto HTTP.
+ * or purge every dead job, pause and resume this node's listener, cancel a job, pause and
+ * resume a queue cluster-wide, trigger a recurring schedule). Technology-neutral: the web
+ * layer maps it onto HTTP.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -65,8 +77,13 @@ public class EchoMqDashboard {
 
 	private final String node;
 
+	private final @Nullable EchoMQTemplate template;
+
+	private final @Nullable ScheduleTicker ticker;
+
 	/**
-	 * Create a dashboard model.
+	 * Create a dashboard model without a template or a schedule tick: cancels and
+	 * cluster-wide pauses go to the engine directly and no schedule is shown.
 	 * @param jobs the engine
 	 * @param catalog the queues to list
 	 * @param listeners the listener registry of this node, or {@code null}
@@ -77,6 +94,26 @@ public class EchoMqDashboard {
 	 */
 	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node) {
+		this(jobs, catalog, listeners, replayBudget, history, sanitizer, node, null, null);
+	}
+
+	/**
+	 * Create a dashboard model.
+	 * @param jobs the engine
+	 * @param catalog the queues to list
+	 * @param listeners the listener registry of this node, or {@code null}
+	 * @param replayBudget the attempt budget a replayed job of a queue gets
+	 * @param history the per-minute history
+	 * @param sanitizer sanitizes payloads and extra job fields
+	 * @param node the name of this node, shown next to its listeners
+	 * @param template the template cancels and cluster-wide pauses go through, so that its
+	 * listeners (the meters) hear of them, or {@code null} to go to the engine directly
+	 * @param ticker the schedule tick of this node, which lists the schedules and triggers
+	 * them, or {@code null} if it runs none
+	 */
+	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node,
+			@Nullable EchoMQTemplate template, @Nullable ScheduleTicker ticker) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
 		Assert.notNull(replayBudget, "'replayBudget' must not be null");
@@ -85,12 +122,14 @@ public class EchoMqDashboard {
 		Assert.hasText(node, "'node' must not be empty");
 		this.jobs = jobs;
 		this.inspector = new QueueInspector(jobs);
-				this.catalog = catalog;
+		this.catalog = catalog;
 		this.listeners = listeners;
 		this.replayBudget = replayBudget;
 		this.history = history;
 		this.sanitizer = sanitizer;
 		this.node = node;
+		this.template = template;
+		this.ticker = ticker;
 	}
 
 	/**
@@ -366,6 +405,109 @@ public class EchoMqDashboard {
 		return Outcome.done("Listener of '" + queue + "' resumed on " + this.node, 1);
 	}
 
+	/**
+	 * Cancel a job, whatever its state (see {@link Jobs#cancel(String, JobId)}): a
+	 * pending, scheduled or dead job is removed with its row, a running job's handler is
+	 * asked to stop and its outcome discarded.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return the outcome: done when cancelled or requested, not found for a finished or
+	 * unknown job, a conflict when refused
+	 */
+	public Outcome cancel(String queue, JobId id) {
+		Keyspace.validateQueueName(queue);
+		CancelResult result = (this.template != null) ? this.template.cancel(queue, id) : this.jobs.cancel(queue, id);
+		return switch (result.outcome()) {
+			case CANCELLED -> Outcome.done("Job " + id + " cancelled (it was " + stateLabel(result.state()) + ")", 1,
+					result.outcome().name());
+			case REQUESTED -> Outcome.done("Cancel of running job " + id + " requested: its worker stops the handler "
+					+ "at the next lease renewal and discards its outcome", 1, result.outcome().name());
+			case NOT_FOUND -> new Outcome(Outcome.Status.NOT_FOUND,
+					"Queue '" + queue + "' has no job " + id + " to cancel: it finished or never existed", 0,
+					result.outcome().name());
+			case REFUSED -> new Outcome(Outcome.Status.CONFLICT,
+					"Job " + id + " was not cancelled: " + result.detail(), 0, result.outcome().name());
+		};
+	}
+
+	/**
+	 * Pause a queue cluster-wide: no node claims from it until it is resumed.
+	 * @param queue the queue
+	 * @return the outcome
+	 */
+	public Outcome pauseCluster(String queue) {
+		Keyspace.validateQueueName(queue);
+		boolean changed = (this.template != null) ? this.template.pause(queue)
+				: this.jobs.pause(queue, null, "paused");
+		return Outcome.done(changed ? "Queue '" + queue + "' paused on every node"
+				: "Queue '" + queue + "' was already paused on every node", changed ? 1 : 0);
+	}
+
+	/**
+	 * Resume a queue paused cluster-wide.
+	 * @param queue the queue
+	 * @return the outcome
+	 */
+	public Outcome resumeCluster(String queue) {
+		Keyspace.validateQueueName(queue);
+		boolean changed = (this.template != null) ? this.template.resume(queue) : this.jobs.resume(queue);
+		return Outcome.done(changed ? "Queue '" + queue + "' resumed on every node"
+				: "Queue '" + queue + "' was not paused cluster-wide", changed ? 1 : 0);
+	}
+
+	/**
+	 * Return the recurring schedules the schedule tick of this node visits, with their
+	 * last and next fire time.
+	 * @return the schedules; none and not triggerable when this node runs no tick
+	 */
+	public ScheduleList schedules() {
+		ScheduleTicker ticker = this.ticker;
+		if (ticker == null) {
+			return new ScheduleList(false, List.of());
+		}
+		List<ScheduleItem> items = new ArrayList<>();
+		for (ScheduleState state : ticker.schedules()) {
+			ScheduleDefinition definition = state.definition();
+			items.add(new ScheduleItem(definition.queue(), definition.name(), describe(definition.spec()),
+					definition.origin().name().toLowerCase(Locale.ROOT), millis(state.lastFire()),
+					millis(state.nextFire())));
+		}
+		return new ScheduleList(true, items);
+	}
+
+	/**
+	 * Enqueue an occurrence of a schedule now; its next fire time stays.
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @return the outcome: not found when this node runs no tick or has no such schedule
+	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
+	 */
+	public Outcome trigger(String queue, String name) {
+		ScheduleDefinition.validateName(name);
+		ScheduleDefinition.validateQueue(name, queue);
+		ScheduleTicker ticker = this.ticker;
+		if (ticker == null) {
+			return new Outcome(Outcome.Status.NOT_FOUND, "No schedule tick runs on " + this.node
+					+ " (echomq.schedule.enabled=false): nothing to trigger", 0);
+		}
+		ScheduleFire fire = ticker.trigger(queue, name);
+		if (fire == null) {
+			return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no schedule '" + name + "'", 0);
+		}
+		return Outcome.done("Schedule '" + name + "' triggered: job " + fire.id() + " enqueued to '" + queue + "'", 1);
+	}
+
+	private static String describe(ScheduleSpec spec) {
+		Duration every = spec.every();
+		String when = (spec.cron() != null) ? "cron " + spec.cron() + " " + spec.zone()
+				: "every " + ((every != null) ? every.toString().substring(2).toLowerCase(Locale.ROOT) : "?");
+		return when + ", misfire " + spec.misfire().name().toLowerCase(Locale.ROOT);
+	}
+
+	private static @Nullable Long millis(@Nullable Instant instant) {
+		return (instant != null) ? instant.toEpochMilli() : null;
+	}
+
 	private Outcome notDead(String queue, JobId id, String action) {
 		Map<String, String> row = this.inspector.row(queue, id);
 		if (row.isEmpty()) {
@@ -397,8 +539,9 @@ public class EchoMqDashboard {
 			counts.put(state.value(), stats.count(state));
 		}
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
+		Duration left = this.jobs.pauseLeft(queue);
 		return new QueueSummary(queue, counts, new LinkedHashMap<>(stats.counters()),
-				(container != null) ? listener(container) : null);
+				(container != null) ? listener(container) : null, left == null || !left.isZero());
 	}
 
 	private ListenerSummary listener(QueueListenerContainer container) {
@@ -491,9 +634,10 @@ public class EchoMqDashboard {
 	 * @param counts how many ids each location holds, by state
 	 * @param counters the queue's cumulative counters, across all nodes
 	 * @param listener this node's listener, or {@code null}
+	 * @param pausedCluster whether the queue is paused cluster-wide (its pause flag is set)
 	 */
 	public record QueueSummary(String name, Map<String, Long> counts, Map<String, Long> counters,
-			@Nullable ListenerSummary listener) {
+			@Nullable ListenerSummary listener, boolean pausedCluster) {
 
 	}
 
@@ -591,16 +735,58 @@ public class EchoMqDashboard {
 	}
 
 	/**
+	 * The recurring schedules.
+	 *
+	 * @param ticked whether this node runs a schedule tick (only then are they listed and
+	 * can be triggered)
+	 * @param schedules the schedules, by queue and name
+	 */
+	public record ScheduleList(boolean ticked, List<ScheduleItem> schedules) {
+
+	}
+
+	/**
+	 * A recurring schedule.
+	 *
+	 * @param queue the queue its occurrences go to
+	 * @param name its name
+	 * @param spec when it fires, for people
+	 * @param origin where it was declared: api, annotation or properties
+	 * @param lastFire the fire time of its last occurrence, epoch ms, or {@code null}
+	 * @param nextFire its next fire time, epoch ms, or {@code null} if it never fires again
+	 */
+	public record ScheduleItem(String queue, String name, String spec, String origin, @Nullable Long lastFire,
+			@Nullable Long nextFire) {
+
+	}
+
+	/**
 	 * The outcome of an action.
 	 *
 	 * @param status what happened
 	 * @param message what happened, for people
 	 * @param count how many jobs it touched
+	 * @param result the engine's own answer, such as a cancel's {@code CANCELLED} or
+	 * {@code REQUESTED}, or {@code null}
 	 */
-	public record Outcome(Status status, String message, long count) {
+	public record Outcome(Status status, String message, long count, @Nullable String result) {
+
+		/**
+		 * Create an outcome without an engine answer.
+		 * @param status what happened
+		 * @param message what happened, for people
+		 * @param count how many jobs it touched
+		 */
+		public Outcome(Status status, String message, long count) {
+			this(status, message, count, null);
+		}
 
 		static Outcome done(String message, long count) {
 			return new Outcome(Status.DONE, message, count);
+		}
+
+		static Outcome done(String message, long count, String result) {
+			return new Outcome(Status.DONE, message, count, result);
 		}
 
 		/**

@@ -12,6 +12,7 @@ import io.echomq.core.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +36,8 @@ import static org.awaitility.Awaitility.await;
  * and jobs: the overview's counts, a dead job opened and replayed until it completes, a
  * queue paused and resumed, the chart filling from the engine's per-minute series as jobs
  * complete; a completed job kept by its queue's retention opened, a scheduled job run
- * now and a pending job deleted. Saves a screenshot of each page to
+ * now and a pending job deleted; a pending job cancelled, a queue paused on every node and
+ * resumed, a recurring schedule listed and triggered. Saves a screenshot of each page to
  * {@code docs/dashboard}.
  *
  * @author EchoMQ
@@ -227,6 +229,59 @@ class EchoMqDashboardBrowserTests {
 		assertThat(inspector.row("letters", waiting.get(0))).isEmpty();
 		assertThat(inspector.row("letters", waiting.get(1))).containsEntry("state", "pending");
 		assertThat(inspector.stats("letters").counters()).containsEntry("deleted", 1L).containsEntry("promoted", 1L);
+	}
+
+	@Test
+	void cancelAPendingJobPauseAQueueEverywhereAndTriggerASchedule() {
+		WebDriver driver = browser.driver();
+		QueueInspector inspector = new QueueInspector(this.jobs);
+		List<JobId> parcels = this.template.enqueueAll("parcels", List.of("parcel to ada", "parcel to grace"));
+		this.template.schedule("parcels", "nightly-manifest", ScheduleSpec.cron("0 0 2 * * *"), "manifest");
+		String base = "http://localhost:" + this.port + "/echomq";
+
+		driver.get(base + "/queues/parcels?state=pending");
+		awaitText(driver, By.cssSelector("#job-" + parcels.get(0) + " td.payload"), "******");
+		click(driver, By.cssSelector("#job-" + parcels.get(0) + " button.cancel"));
+		await().atMost(WAIT).ignoreExceptions().until(() -> {
+			driver.switchTo().alert().accept();
+			return true;
+		});
+		awaitText(driver, By.id("toast"), "cancelled (it was pending)");
+		awaitText(driver, By.cssSelector("#tab-pending .count-pending"), "1");
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.until(() -> driver.findElements(By.id("job-" + parcels.get(0))).isEmpty());
+		assertThat(inspector.row("parcels", parcels.get(0))).isEmpty();
+		assertThat(inspector.row("parcels", parcels.get(1))).containsEntry("state", "pending");
+
+		driver.get(base);
+		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "claiming");
+		click(driver, By.cssSelector("button.cluster-pause[data-queue=parcels]"));
+		await().atMost(WAIT).ignoreExceptions().until(() -> {
+			driver.switchTo().alert().accept();
+			return true;
+		});
+		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "paused (cluster)");
+		assertThat(this.template.isPaused("parcels")).isTrue();
+		browser.screenshot("overview-paused");
+		click(driver, By.cssSelector("#queue-parcels a.queue-link"));
+		awaitText(driver, By.cssSelector("#listener .cluster-state"), "paused (cluster)");
+		click(driver, By.cssSelector("button.cluster-resume[data-queue=parcels]"));
+		awaitText(driver, By.cssSelector("#listener .cluster-state"), "claiming");
+		assertThat(this.template.isPaused("parcels")).isFalse();
+
+		click(driver, By.id("nav-schedules"));
+		By row = By.cssSelector("#schedule-parcels-nightly-manifest");
+		awaitText(driver, By.cssSelector("#schedule-parcels-nightly-manifest .schedule-name"), "nightly-manifest");
+		assertThat(text(driver, By.cssSelector("#schedule-parcels-nightly-manifest .schedule-spec")))
+			.contains("cron 0 0 2 * * *");
+		assertThat(text(driver, By.cssSelector("#schedule-parcels-nightly-manifest .last-fire"))).isEqualTo("never");
+		assertThat(read(() -> driver.findElement(row).findElements(By.cssSelector("button.trigger")).size()))
+			.isEqualTo(1);
+		browser.screenshot("schedules");
+		click(driver, By.cssSelector("#schedule-parcels-nightly-manifest button.trigger"));
+		awaitText(driver, By.id("toast"), "Schedule 'nightly-manifest' triggered");
+		assertThat(inspector.stats("parcels").pending()).isEqualTo(2);
 	}
 
 	private static void click(WebDriver driver, By by) {

@@ -9,6 +9,7 @@ import io.echomq.core.QueueInspector;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
+import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -74,11 +75,18 @@ class EchoMqDashboardReadOnlyWebTests {
 
 		handler.heal();
 		for (String action : new String[] { "/jobs/" + dead + "/replay", "/jobs/" + dead + "/delete",
-				"/jobs/" + dead + "/run", "/dead/replay", "/dead/purge", "/pause", "/resume" }) {
+				"/jobs/" + dead + "/run", "/jobs/" + dead + "/cancel", "/dead/replay", "/dead/purge", "/pause",
+				"/resume", "/cluster/pause", "/cluster/resume" }) {
 			Response refused = client.post("/api/queues/" + queue + action);
 			assertThat(refused.status()).as("%s %s", action, refused).isEqualTo(403);
 			assertThat(refused.message()).contains("read-only");
 		}
+		this.template.schedule(queue, "read-only-tick", ScheduleSpec.every(Duration.ofDays(1)), "tick");
+		Response trigger = client.post("/api/schedules/" + queue + "/read-only-tick/trigger");
+		assertThat(trigger.status()).as("%s", trigger).isEqualTo(403);
+		assertThat(trigger.message()).contains("read-only");
+		assertThat(this.template.isPaused(queue)).isFalse();
+		assertThat(inspector.stats(queue).pending()).isZero();
 		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
 		assertThat(inspector.stats(queue).dead()).isEqualTo(1);
 		assertThat(inspector.stats(queue).counters()).doesNotContainKeys("replayed", "purged");

@@ -15,6 +15,7 @@ import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
+import io.echomq.schedule.ScheduleSpec;
 import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -107,12 +108,18 @@ class EchoMqDashboardSecurityTests {
 		String later = DashboardTestApplication.unique("later");
 		JobId scheduled = this.template.enqueue(later, "later", EnqueueOptions.delayed(Duration.ofHours(1)));
 		for (String action : List.of("/jobs/" + scheduled + "/run", "/jobs/" + scheduled + "/delete",
-				"/jobs/" + dead + "/delete")) {
+				"/jobs/" + dead + "/delete", "/jobs/" + scheduled + "/cancel", "/jobs/" + dead + "/cancel",
+				"/cluster/pause", "/cluster/resume")) {
 			Response verb = viewer.post("/api/queues/" + (action.contains(scheduled.toString()) ? later : queue)
 					+ action);
 			assertThat(verb.status()).as("%s %s", action, verb).isEqualTo(403);
 			assertThat(verb.message()).contains("ECHOMQ_ADMIN");
 		}
+		this.template.schedule(queue, "viewer-tick", ScheduleSpec.every(Duration.ofDays(1)), "tick");
+		Response trigger = viewer.post("/api/schedules/" + queue + "/viewer-tick/trigger");
+		assertThat(trigger.status()).as("%s", trigger).isEqualTo(403);
+		assertThat(trigger.message()).contains("ECHOMQ_ADMIN");
+		assertThat(this.template.isPaused(queue)).isFalse();
 		assertThat(inspector.row(later, scheduled)).containsEntry("state", "schedule");
 		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
 
@@ -142,6 +149,11 @@ class EchoMqDashboardSecurityTests {
 		Response deleted = admin.post("/api/queues/" + later + "/jobs/" + scheduled + "/delete");
 		assertThat(deleted.status()).as("%s", deleted).isEqualTo(200);
 		assertThat(inspector.row(later, scheduled)).isEmpty();
+		Response paused = admin.post("/api/queues/" + queue + "/cluster/pause");
+		assertThat(paused.status()).as("%s", paused).isEqualTo(200);
+		assertThat(this.template.isPaused(queue)).isTrue();
+		assertThat(admin.post("/api/queues/" + queue + "/cluster/resume").status()).isEqualTo(200);
+		assertThat(this.template.isPaused(queue)).isFalse();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -17,6 +17,7 @@ import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -277,6 +278,20 @@ class EchoMqDashboardWebTests {
 				"Missing CSRF token");
 		assertClientError(this.client.post("/api/queues/" + queue + "/dead/purge", Map.of("Origin", origin), ""), 403,
 				"Missing CSRF token");
+		assertClientError(this.client.post("/api/queues/" + queue + "/jobs/" + dead + "/cancel",
+				Map.of("Origin", origin), ""), 403, "Missing CSRF token");
+		assertClientError(this.client.post("/api/queues/" + queue + "/jobs/" + dead + "/cancel",
+				Map.of(header, token, "Origin", "https://evil.example"), ""), 403, "Cross-origin action refused");
+		assertClientError(this.client.post("/api/queues/" + queue + "/cluster/pause", Map.of("Origin", origin), ""),
+				403, "Missing CSRF token");
+		assertClientError(stranger.post("/api/queues/" + queue + "/cluster/pause",
+				Map.of(DashboardWriteGuard.HEADER, token, "Origin", origin), ""), 403, "Invalid CSRF token");
+		this.template.schedule(queue, "forged-tick", ScheduleSpec.every(Duration.ofDays(1)), "tick");
+		long pending = stats(queue).pending();
+		assertClientError(this.client.post("/api/schedules/" + queue + "/forged-tick/trigger", Map.of("Origin", origin),
+				""), 403, "Missing CSRF token");
+		assertThat(this.template.isPaused(queue)).isFalse();
+		assertThat(stats(queue).pending()).isEqualTo(pending);
 
 		assertThat(this.inspector.row(queue, dead)).containsEntry("state", "dead");
 		assertThat(stats(queue).dead()).isEqualTo(1);
@@ -361,6 +376,90 @@ class EchoMqDashboardWebTests {
 		assertThat(stats(graveyard).dead()).isZero();
 		dead.forEach((id) -> assertThat(this.inspector.row(graveyard, id)).isEmpty());
 		failing.release();
+	}
+
+	@Test
+	void cancelShouldAnswerEachOutcome() {
+		String queue = DashboardTestApplication.unique("cancels");
+		TestHandler handler = listen(queue);
+		JobId later = this.template.enqueue(queue, "later", EnqueueOptions.delayed(Duration.ofHours(1)));
+		JobId running = this.template.enqueue(queue, "hold");
+		await().atMost(WAIT).until(() -> stats(queue).active() == 1);
+		JobId dead = deadJob(queue);
+		this.client.open();
+		String api = "/api/queues/" + queue + "/jobs/";
+
+		Response cancelled = this.client.post(api + later + "/cancel");
+		assertThat(cancelled.status()).as("%s", cancelled).isEqualTo(200);
+		assertThat(cancelled.json().get("result").asString()).isEqualTo("CANCELLED");
+		assertThat(cancelled.message()).contains("cancelled (it was schedule)");
+		assertThat(this.inspector.row(queue, later)).isEmpty();
+		assertThat(stats(queue).schedule()).isZero();
+
+		Response gone = this.client.post(api + later + "/cancel");
+		assertThat(gone.status()).as("%s", gone).isEqualTo(404);
+		assertThat(gone.json().get("result").asString()).isEqualTo("NOT_FOUND");
+
+		Response requested = this.client.post(api + running + "/cancel");
+		assertThat(requested.status()).as("%s", requested).isEqualTo(200);
+		assertThat(requested.json().get("result").asString()).isEqualTo("REQUESTED");
+		assertThat(requested.message()).contains("requested");
+
+		this.jobs.executor().getTemplate().opsForHash().put(this.jobs.keyspace().jobKey(queue, dead), "state",
+				"quarantine");
+		Response refused = this.client.post(api + dead + "/cancel");
+		assertThat(refused.status()).as("%s", refused).isEqualTo(409);
+		assertThat(refused.json().get("result").asString()).isEqualTo("REFUSED");
+		assertThat(refused.message()).contains("quarantined");
+		assertThat(stats(queue).dead()).isEqualTo(1);
+		assertClientError(this.client.post(api + "JOBforged/cancel"), 400, "Invalid JOB id");
+		handler.release();
+		await().atMost(WAIT).until(() -> stats(queue).active() == 0);
+		assertThat(this.inspector.row(queue, running)).isEmpty();
+	}
+
+	@Test
+	void clusterPauseAndSchedulesShouldBeShownAndActedOn() {
+		String queue = DashboardTestApplication.unique("cluster");
+		listen(queue);
+		this.client.open();
+		String api = "/api/queues/" + queue;
+		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isFalse();
+
+		Response paused = this.client.post(api + "/cluster/pause");
+		assertThat(paused.status()).as("%s", paused).isEqualTo(200);
+		assertThat(paused.message()).contains("paused on every node");
+		assertThat(this.template.isPaused(queue)).isTrue();
+		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isTrue();
+		assertThat(queue(this.client.get("/api/overview").json(), queue).get("pausedCluster").asBoolean()).isTrue();
+		assertThat(this.listeners.getContainer(queue).isPaused()).as("the node's own pause is another").isFalse();
+		assertThat(this.client.post(api + "/cluster/pause").message()).contains("already paused");
+		JobId waiting = this.template.enqueue(queue, "waits for resume");
+		Response resumed = this.client.post(api + "/cluster/resume");
+		assertThat(resumed.status()).as("%s", resumed).isEqualTo(200);
+		assertThat(this.template.isPaused(queue)).isFalse();
+		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isFalse();
+		await().atMost(WAIT).until(() -> this.inspector.row(queue, waiting).isEmpty());
+
+		this.template.schedule(queue, "hourly-report", ScheduleSpec.every(Duration.ofHours(1)), "report");
+		JsonNode schedules = this.client.get("/api/schedules").json();
+		assertThat(schedules.get("ticked").asBoolean()).isTrue();
+		JsonNode listed = null;
+		for (JsonNode schedule : schedules.get("schedules")) {
+			if (queue.equals(schedule.get("queue").asString())) {
+				listed = schedule;
+			}
+		}
+		assertThat(listed).as("%s", schedules).isNotNull();
+		assertThat(listed.get("name").asString()).isEqualTo("hourly-report");
+		assertThat(listed.get("spec").asString()).contains("every 1h");
+		assertThat(listed.get("origin").asString()).isEqualTo("api");
+		Response triggered = this.client.post("/api/schedules/" + queue + "/hourly-report/trigger");
+		assertThat(triggered.status()).as("%s", triggered).isEqualTo(200);
+		assertThat(triggered.message()).contains("triggered");
+		assertThat(stats(queue).counters()).containsKey("enqueued");
+		assertClientError(this.client.post("/api/schedules/" + queue + "/no-such/trigger"), 404, "has no schedule");
+		assertClientError(this.client.post("/api/schedules/" + queue + "/bad%20name/trigger"), 400, "bad name");
 	}
 
 	private TestHandler listen(String queue) {

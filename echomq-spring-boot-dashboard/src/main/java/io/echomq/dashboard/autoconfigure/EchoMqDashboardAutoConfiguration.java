@@ -3,6 +3,7 @@ package io.echomq.dashboard.autoconfigure;
 import java.lang.management.ManagementFactory;
 import java.util.Set;
 
+import io.echomq.EchoMQTemplate;
 import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
@@ -16,6 +17,7 @@ import io.echomq.dashboard.web.EchoMqDashboardRoutes;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.schedule.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -47,7 +49,8 @@ import org.springframework.web.servlet.function.ServerResponse;
 @AutoConfiguration(afterName = { "io.echomq.autoconfigure.EchoMqAutoConfiguration",
 		"io.echomq.autoconfigure.EchoMqMetricsAutoConfiguration",
 		"io.echomq.autoconfigure.EchoMqHealthContributorAutoConfiguration",
-		"io.echomq.autoconfigure.EchoMqEndpointAutoConfiguration" })
+		"io.echomq.autoconfigure.EchoMqEndpointAutoConfiguration",
+		"io.echomq.autoconfigure.EchoMqScheduleAutoConfiguration" })
 @ConditionalOnWebApplication(type = Type.SERVLET)
 @ConditionalOnClass({ RouterFunction.class, Sanitizer.class, Jobs.class })
 @ConditionalOnBean(Jobs.class)
@@ -77,10 +80,12 @@ public final class EchoMqDashboardAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMqDashboard echoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment) {
+			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
+			ObjectProvider<EchoMQTemplate> template, ObjectProvider<ScheduleTicker> ticker) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
 		return new EchoMqDashboard(jobs, catalog, registry, (queue) -> replayBudget(registry, properties, queue),
-				history, new Sanitizer(sanitizingFunctions.orderedStream().toList()), node(environment));
+				history, new Sanitizer(sanitizingFunctions.orderedStream().toList()), node(environment),
+				template.getIfUnique(), ticker.getIfUnique());
 	}
 
 	@Bean

@@ -25,6 +25,7 @@ import io.echomq.dashboard.QueueHistory;
 import io.echomq.dashboard.web.DashboardSecurity.CsrfHeader;
 import io.echomq.dashboard.web.DashboardWriteGuard.PageToken;
 import io.echomq.dashboard.web.DashboardWriteGuard.Refusal;
+import io.echomq.schedule.InvalidScheduleException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -52,11 +53,13 @@ import org.springframework.web.servlet.function.ServerResponse;
  * <li>reads: {@code GET /api/overview}, {@code /api/history?minutes=},
  * {@code /api/jobs/{id}}, {@code /api/queues/{queue}},
  * {@code /api/queues/{queue}/jobs?state=&offset=&limit=} and
- * {@code /api/queues/{queue}/jobs/{id}};</li>
+ * {@code /api/queues/{queue}/jobs/{id}}; {@code /schedules} and {@code /api/schedules};</li>
  * <li>actions, {@code POST} only, each checked by the {@link DashboardWriteGuard}:
- * {@code /api/queues/{queue}/jobs/{id}/replay}, {@code .../delete} and {@code .../run},
- * {@code /api/queues/{queue}/dead/replay} and {@code .../purge},
- * {@code /api/queues/{queue}/pause} and {@code .../resume}.</li>
+ * {@code /api/queues/{queue}/jobs/{id}/replay}, {@code .../delete}, {@code .../run} and
+ * {@code .../cancel}, {@code /api/queues/{queue}/dead/replay} and {@code .../purge},
+ * {@code /api/queues/{queue}/pause} and {@code .../resume} (this node's listener),
+ * {@code /api/queues/{queue}/cluster/pause} and {@code .../cluster/resume} (every node),
+ * {@code /api/schedules/{queue}/{name}/trigger}.</li>
  * </ul>
  * A malformed queue name, job id, state or page answers 400, an unknown queue, job or
  * listener 404, an action on a job in the wrong state 409, a refused action 403; each
@@ -145,21 +148,27 @@ public class EchoMqDashboardRoutes {
 			.GET(base + "/queues/{queue}", this::queuePage)
 			.GET(base + "/queues/{queue}/jobs/{id}", this::jobPage)
 			.GET(base + "/jobs/{id}", this::findPage)
+			.GET(base + "/schedules", (request) -> shell(request, "schedules"))
 			.GET(base + "/assets/{file}", this::asset)
 			.GET(api + "/overview", (request) -> json(this.dashboard.overview()))
 			.GET(api + "/history", (request) -> json(
 					this.dashboard.history(intParam(request, "minutes", QueueHistory.MAX_MINUTES))))
 			.GET(api + "/jobs/{id}", this::find)
+			.GET(api + "/schedules", (request) -> json(this.dashboard.schedules()))
 			.GET(api + "/queues/{queue}", this::queue)
 			.GET(api + "/queues/{queue}/jobs", this::jobs)
 			.GET(api + "/queues/{queue}/jobs/{id}", this::job)
 			.POST(api + "/queues/{queue}/jobs/{id}/replay", action((queue, id) -> this.dashboard.replay(queue, id)))
 			.POST(api + "/queues/{queue}/jobs/{id}/delete", action((queue, id) -> this.dashboard.delete(queue, id)))
 			.POST(api + "/queues/{queue}/jobs/{id}/run", action((queue, id) -> this.dashboard.runNow(queue, id)))
+			.POST(api + "/queues/{queue}/jobs/{id}/cancel", action((queue, id) -> this.dashboard.cancel(queue, id)))
 			.POST(api + "/queues/{queue}/dead/replay", action((queue, id) -> this.dashboard.replayAllDead(queue)))
 			.POST(api + "/queues/{queue}/dead/purge", action((queue, id) -> this.dashboard.purgeDead(queue)))
 			.POST(api + "/queues/{queue}/pause", action((queue, id) -> this.dashboard.pause(queue)))
 			.POST(api + "/queues/{queue}/resume", action((queue, id) -> this.dashboard.resume(queue)))
+			.POST(api + "/queues/{queue}/cluster/pause", action((queue, id) -> this.dashboard.pauseCluster(queue)))
+			.POST(api + "/queues/{queue}/cluster/resume", action((queue, id) -> this.dashboard.resumeCluster(queue)))
+			.POST(api + "/schedules/{queue}/{name}/trigger", this::trigger)
 			.route(RequestPredicates.path(api + "/**"),
 					(request) -> error(request, HttpStatus.NOT_FOUND, "No such dashboard resource: " + request.method()
 							+ " " + request.path() + " (reads are GET, actions POST)"))
@@ -252,6 +261,14 @@ public class EchoMqDashboardRoutes {
 						+ "or never existed");
 	}
 
+	private ServerResponse trigger(ServerRequest request) {
+		Refusal refusal = this.guard.check(request.servletRequest());
+		if (refusal != null) {
+			return error(request, refusal.status(), refusal.message());
+		}
+		return outcome(this.dashboard.trigger(request.pathVariable("queue"), request.pathVariable("name")));
+	}
+
 	private HandlerFunction<ServerResponse> action(BiFunction<String, @Nullable JobId, Outcome> action) {
 		return (request) -> {
 			Refusal refusal = this.guard.check(request.servletRequest());
@@ -264,16 +281,19 @@ public class EchoMqDashboardRoutes {
 			if (this.dashboard.queue(queue) == null) {
 				return unknownQueue(request, queue);
 			}
-			Outcome outcome = action.apply(queue, jobId);
-			HttpStatus status = switch (outcome.status()) {
-				case DONE -> HttpStatus.OK;
-				case NOT_FOUND -> HttpStatus.NOT_FOUND;
-				case CONFLICT -> HttpStatus.CONFLICT;
-			};
-			return ServerResponse.status(status)
-				.contentType(MediaType.APPLICATION_JSON)
-				.body(new ActionResponse(status.value(), outcome.message(), outcome.count()));
+			return outcome(action.apply(queue, jobId));
 		};
+	}
+
+	private static ServerResponse outcome(Outcome outcome) {
+		HttpStatus status = switch (outcome.status()) {
+			case DONE -> HttpStatus.OK;
+			case NOT_FOUND -> HttpStatus.NOT_FOUND;
+			case CONFLICT -> HttpStatus.CONFLICT;
+		};
+		return ServerResponse.status(status)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(new ActionResponse(status.value(), outcome.message(), outcome.count(), outcome.result()));
 	}
 
 	private ServerResponse shell(ServerRequest request, String kind) {
@@ -381,7 +401,7 @@ public class EchoMqDashboardRoutes {
 
 	private static boolean isBadInput(Throwable ex) {
 		return ex instanceof IllegalArgumentException || ex instanceof InvalidQueueNameException
-				|| ex instanceof InvalidJobIdException;
+				|| ex instanceof InvalidJobIdException || ex instanceof InvalidScheduleException;
 	}
 
 	private static String abbreviate(String text) {
@@ -394,8 +414,10 @@ public class EchoMqDashboardRoutes {
 	 * @param status the HTTP status
 	 * @param message what happened
 	 * @param count how many jobs it touched
+	 * @param result the engine's own answer, such as a cancel's {@code CANCELLED} or
+	 * {@code REQUESTED}, or {@code null}
 	 */
-	public record ActionResponse(int status, String message, long count) {
+	public record ActionResponse(int status, String message, long count, @Nullable String result) {
 
 	}
 

@@ -26,6 +26,7 @@
 	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine', completed: 'Completed' };
 	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined', completed: 'Completed' };
 	var DELETABLE = { pending: true, schedule: true, dead: true, completed: true };
+	var CANCELLABLE = { pending: true, schedule: true, dead: true, active: true };
 
 	// the actions on one job in a state: [id suffix, label, path, class, confirmation]
 	function jobActions(queue, state, id) {
@@ -36,6 +37,11 @@
 		}
 		if (state === 'schedule') {
 			actions.push(['run', 'Run now', path + '/run', 'run primary', null]);
+		}
+		if (CANCELLABLE[state]) {
+			actions.push(['cancel', 'Cancel', path + '/cancel', 'cancel danger', state === 'active'
+				? 'Cancel running job ' + id + '? Its handler is stopped at the next lease renewal and its outcome discarded.'
+				: 'Cancel ' + (STATE_LABELS[state] || state).toLowerCase() + ' job ' + id + '? It is removed with its row.']);
 		}
 		if (DELETABLE[state]) {
 			actions.push(['delete', 'Delete', path + '/delete', 'delete danger',
@@ -420,6 +426,25 @@
 			} });
 	}
 
+	function clusterBadge(queue) {
+		return queue.pausedCluster
+			? el('span', { class: 'badge cluster-state paused', 'data-state': 'paused', title: 'No node claims from this queue until it is resumed', text: 'paused (cluster)' })
+			: el('span', { class: 'muted cluster-state', 'data-state': 'claiming', text: 'claiming' });
+	}
+
+	function clusterButton(queue) {
+		if (!config.canWrite) {
+			return null;
+		}
+		return queue.pausedCluster
+			? el('button', { class: 'cluster-resume', 'data-queue': queue.name, text: 'Resume everywhere', onclick: function () {
+				act('/queues/' + q(queue.name) + '/cluster/resume');
+			} })
+			: el('button', { class: 'cluster-pause', 'data-queue': queue.name, text: 'Pause everywhere', onclick: function () {
+				act('/queues/' + q(queue.name) + '/cluster/pause', 'Pause ' + queue.name + ' on every node? No node claims from it until it is resumed; running jobs finish.');
+			} });
+	}
+
 	function overview() {
 		var sampler = new Sampler();
 		document.title = 'EchoMQ';
@@ -462,6 +487,7 @@
 			}),
 			el('th', { class: 'num', text: 'Completed', title: 'Completed by every node, all time' }),
 			el('th', { text: 'Listener on this node' }),
+			el('th', { text: 'Cluster', title: 'The queue\'s pause flag, which every node obeys' }),
 			el('th', { text: '' }));
 		var rows = data.queues.map(function (queue) {
 			return el('tr', { id: 'queue-' + queue.name, 'data-queue': queue.name },
@@ -471,7 +497,8 @@
 				}),
 				el('td', { class: 'num total-completed', text: queue.counters.completed || 0 }),
 				el('td', null, listenerBadge(queue.listener)),
-				el('td', null, el('div', { class: 'actions' }, pauseButton(queue.name, queue.listener))));
+				el('td', null, clusterBadge(queue)),
+				el('td', null, el('div', { class: 'actions' }, pauseButton(queue.name, queue.listener), clusterButton(queue))));
 		});
 		return el('section', { id: 'queues', class: 'panel' },
 			el('table', { id: 'queue-table' }, el('thead', null, head), el('tbody', null, rows)));
@@ -567,7 +594,12 @@
 				el('span', { class: 'spacer' }),
 				el('span', { class: 'muted', text: 'All nodes: ' + (counters.completed || 0) + ' completed, ' + (counters.retried || 0)
 					+ ' retried, ' + (counters.dead || 0) + ' dead-lettered, ' + (counters.replayed || 0) + ' replayed' }),
-				pauseButton(queue.name, queue.listener)));
+				pauseButton(queue.name, queue.listener)),
+			el('div', { class: 'row' },
+				el('h2', { text: 'Every node' }),
+				clusterBadge(queue),
+				el('span', { class: 'spacer' }),
+				clusterButton(queue)));
 	}
 
 	function jobsPanel(queue, page, select) {
@@ -679,6 +711,54 @@
 			fields);
 	}
 
+	// ---------- schedules ----------
+
+	function schedulesPage() {
+		document.title = 'Schedules · EchoMQ';
+		var main = document.getElementById('main');
+		main.textContent = '';
+		append(main, [
+			el('div', { class: 'crumbs' }, el('a', { href: config.base + '/', text: 'Queues' }), ' / '),
+			el('h1', { text: 'Schedules' }),
+			el('section', { id: 'schedules', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' }))
+		]);
+		start(function () {
+			return get('/schedules').then(function (data) {
+				render('schedules', [data, Math.floor(Date.now() / 10000)], function () {
+					return schedulesPanel(data);
+				});
+			});
+		});
+	}
+
+	function schedulesPanel(data) {
+		if (!data.ticked) {
+			return el('section', { id: 'schedules', class: 'panel' },
+				el('p', { class: 'muted', id: 'no-tick', text: 'This node runs no schedule tick (echomq.schedule.enabled=false): schedules are not shown here.' }));
+		}
+		if (!data.schedules.length) {
+			return el('section', { id: 'schedules', class: 'panel' },
+				el('p', { class: 'muted empty', text: 'No recurring schedules: declare one with @EchoSchedule, under echomq.schedules, or EchoMQTemplate.schedule.' }));
+		}
+		var head = el('tr', null, el('th', { text: 'Queue' }), el('th', { text: 'Schedule' }), el('th', { text: 'When' }),
+			el('th', { text: 'Declared by' }), el('th', { text: 'Last fire' }), el('th', { text: 'Next fire' }),
+			config.canWrite ? el('th', { text: '' }) : null);
+		var rows = data.schedules.map(function (schedule) {
+			return el('tr', { id: 'schedule-' + schedule.queue + '-' + schedule.name, class: 'schedule-row', 'data-queue': schedule.queue, 'data-name': schedule.name },
+				el('td', null, el('a', { href: config.base + '/queues/' + q(schedule.queue), text: schedule.queue })),
+				el('td', { class: 'schedule-name mono', text: schedule.name }),
+				el('td', { class: 'schedule-spec', text: schedule.spec }),
+				el('td', { class: 'muted', text: schedule.origin }),
+				el('td', { class: 'last-fire' }, schedule.lastFire ? when(schedule.lastFire) : el('span', { class: 'muted', text: 'never' })),
+				el('td', { class: 'next-fire' }, schedule.nextFire ? [when(schedule.nextFire), el('span', { class: 'muted', text: ' (' + relative(schedule.nextFire) + ')' })] : el('span', { class: 'muted', text: 'never again' })),
+				config.canWrite ? el('td', null, el('div', { class: 'actions' }, el('button', { class: 'trigger primary', text: 'Trigger now', onclick: function () {
+					act('/schedules/' + q(schedule.queue) + '/' + encodeURIComponent(schedule.name) + '/trigger');
+				} }))) : null);
+		});
+		return el('section', { id: 'schedules', class: 'panel' },
+			el('table', { id: 'schedule-table' }, el('thead', null, head), el('tbody', null, rows)));
+	}
+
 	// ---------- start ----------
 
 	function find(event) {
@@ -696,6 +776,9 @@
 		}
 		else if (config.kind === 'job') {
 			jobPage();
+		}
+		else if (config.kind === 'schedules') {
+			schedulesPage();
 		}
 		else {
 			overview();
