@@ -33,7 +33,19 @@ public enum KeyType {
 	METRICS("metrics"),
 
 	/** Short list of wake-up tokens that idle consumers block on. */
-	WAKE("wake");
+	WAKE("wake"),
+
+	/**
+	 * Sorted set logging the queue's recent starts (one member per claim, scored by server
+	 * time, ms): the sliding window of the queue-wide rate limit. Not a location.
+	 */
+	STARTS("starts"),
+
+	/**
+	 * String set (with a TTL) while a concurrency cap holds claims back, so that the
+	 * transitions freeing a slot push a wake-up. Not a location.
+	 */
+	THROTTLED("throttled");
 
 	private final String suffix;
 

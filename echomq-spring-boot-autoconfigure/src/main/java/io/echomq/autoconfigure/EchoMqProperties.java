@@ -211,11 +211,15 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * {@code echomq.listener.no-retry-for}.
 	 * @param timeout How long a handler may run; unset inherits
 	 * {@code echomq.listener.timeout}.
+	 * @param maxActive Most jobs of the queue active at once across every node (a
+	 * cluster-wide cap, besides each node's concurrency); unset for no cap.
+	 * @param rateLimit Most jobs of the queue started per period across every node; unset
+	 * for no limit.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
-			@Nullable Duration timeout) {
+			@Nullable Duration timeout, @Nullable Integer maxActive, @Nullable RateLimit rateLimit) {
 
 		/**
 		 * Validate the overrides.
@@ -227,6 +231,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param retryFor The only exceptions retried.
 		 * @param noRetryFor The exceptions never retried.
 		 * @param timeout The handler timeout.
+		 * @param maxActive The cluster-wide cap on active jobs.
+		 * @param rateLimit The cluster-wide rate limit.
 		 */
 		public QueueProperties {
 			if (concurrency != null) {
@@ -241,6 +247,48 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			if (timeout != null) {
 				Checks.positive("echomq.queues.*.timeout", timeout);
 			}
+			if (maxActive != null) {
+				Checks.positive("echomq.queues.*.max-active", maxActive);
+			}
+		}
+
+		/**
+		 * Create overrides of the listener settings only, without flow limits.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
+		 */
+		public QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease, @Nullable Integer maxAttempts,
+				@Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
+				@Nullable List<Class<? extends Throwable>> retryFor,
+				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
+			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null);
+		}
+
+	}
+
+	/**
+	 * A cluster-wide rate limit: at most {@code limit} jobs started in any window of
+	 * {@code period}, enforced by the claim script on server time (a sliding-window log).
+	 *
+	 * @param limit Most jobs started per period.
+	 * @param period Length of the sliding window.
+	 */
+	public record RateLimit(int limit, @DefaultValue("1s") Duration period) {
+
+		/**
+		 * Validate the rate limit.
+		 * @param limit The most starts per period.
+		 * @param period The window.
+		 */
+		public RateLimit {
+			Checks.positive("echomq.queues.*.rate-limit.limit", limit);
+			Checks.positive("echomq.queues.*.rate-limit.period", period);
 		}
 
 	}

@@ -8,12 +8,16 @@
 -- KEYS[1]  emq:{q}:active   ZSET
 -- KEYS[2]  emq:{q}:job:<id> HASH
 -- KEYS[3]  emq:{q}:metrics  HASH, field 'completed'
+-- KEYS[4]  emq:{q}:wake     LIST, pushed only while the throttled marker is set (a cap held claims
+--          back, so the slot this completion frees is worth a wake-up)
+-- KEYS[5]  emq:{q}:throttled STRING, set by claim.lua
 -- ARGV[1]  id
 -- ARGV[2]  token (the attempts value the claim returned)
 -- returns  {1} applied, or {0, code, detail} stale: DONE when the row is already retired (a
 --          completion whose reply was lost and is sent again finds this), or a code of fence.lua
 --- @include "fence"
 --- @include "keys"
+--- @include "wake"
 
 -- validate
 local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
@@ -24,6 +28,7 @@ if stale then
   return stale
 end
 local counted = counter_ok(KEYS[3], 'completed')
+local wakeable = redis.call('EXISTS', KEYS[5]) == 1 and wake_ok(KEYS[4])
 
 -- write
 redis.call('ZREM', KEYS[1], ARGV[1])
@@ -31,4 +36,5 @@ redis.call('DEL', KEYS[2])
 if counted then
   redis.call('HINCRBY', KEYS[3], 'completed', 1)
 end
+wake(KEYS[4], wakeable)
 return {1}

@@ -15,7 +15,9 @@
 -- KEYS[4]  emq:{q}:pending  ZSET
 -- KEYS[5]  emq:{q}:job:<id> HASH
 -- KEYS[6]  emq:{q}:metrics  HASH, fields 'retried', 'dead'
--- KEYS[7]  emq:{q}:wake     LIST
+-- KEYS[7]  emq:{q}:wake     LIST, pushed when the job goes to pending, or while the throttled marker
+--          is set (a cap held claims back and this frees a slot)
+-- KEYS[8]  emq:{q}:throttled STRING, set by claim.lua
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  error text
@@ -58,7 +60,7 @@ end
 local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retried')
 require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
 local counted = counter_ok(KEYS[6], counter)
-local wakeable = (state == 'pending') and wake_ok(KEYS[7])
+local wakeable = (state == 'pending' or redis.call('EXISTS', KEYS[8]) == 1) and wake_ok(KEYS[7])
 
 -- write
 redis.call('ZREM', KEYS[1], id)
@@ -71,6 +73,7 @@ end
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
+  wake(KEYS[7], wakeable)
   return {1, 'dead', now}
 end
 if state == 'pending' then
@@ -82,4 +85,5 @@ end
 local run_at = now + backoff
 redis.call('ZADD', KEYS[2], run_at, id)
 redis.call('HSET', KEYS[5], 'state', 'schedule', 'last_error', ARGV[3], 'run_at', run_at)
+wake(KEYS[7], wakeable)
 return {1, 'schedule', run_at}
