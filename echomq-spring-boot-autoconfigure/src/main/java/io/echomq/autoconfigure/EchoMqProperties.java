@@ -7,6 +7,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
@@ -234,6 +235,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param maxActive The cluster-wide cap on active jobs.
 		 * @param rateLimit The cluster-wide rate limit.
 		 */
+		@ConstructorBinding
 		public QueueProperties {
 			if (concurrency != null) {
 				Checks.positive("echomq.queues.*.concurrency", concurrency);
