@@ -331,12 +331,36 @@ public class Jobs {
 	 * @return the claimed jobs, possibly none
 	 */
 	public List<ClaimedJob> claim(String queue, Duration lease, int max) {
+		return claim(queue, lease, max, FlowLimits.none()).jobs();
+	}
+
+	/**
+	 * Claim up to {@code max} jobs as {@link #claim(String, Duration, int)} does, within
+	 * the queue's cluster-wide flow limits: the claim script takes no more than the cap
+	 * on active jobs and the rate window allow, on server time, and says which limit held
+	 * it back and when the rate window has room again.
+	 * @param queue the queue
+	 * @param lease how long the lease lasts unless extended
+	 * @param max the most jobs to claim
+	 * @param limits the queue's flow limits
+	 * @return the claimed jobs and the limit that held the claim back, if any
+	 */
+	public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits) {
 		requirePositive(lease, "lease");
+		Assert.notNull(limits, "'limits' must not be null");
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
+		String starts = this.keyspace.queueKey(queue, KeyType.STARTS);
+		String throttled = this.keyspace.queueKey(queue, KeyType.THROTTLED);
 		String rows = this.keyspace.jobKeyPrefix(queue);
 		String paused = this.keyspace.queueKey(queue, KeyType.PAUSED);
+		String maxActive = (limits.maxActive() != null) ? Integer.toString(limits.maxActive()) : "0";
+		FlowLimits.RateLimit rate = limits.rateLimit();
+		String rateLimit = (rate != null) ? Integer.toString(rate.limit()) : "0";
+		String period = (rate != null) ? Long.toString(rate.period().toMillis()) : "1";
+		ClaimResult.Limit limit = null;
+		Duration retryAfter = null;
 		List<ClaimedJob> claimed = new ArrayList<>();
 		int size = max + PEEK_SLACK;
 		Page page = this.hints.remove(queue);
@@ -354,16 +378,21 @@ public class Jobs {
 				continue;
 			}
 			int want = max - claimed.size();
-			List<String> keys = new ArrayList<>(2 + page.ids().length);
+			List<String> keys = new ArrayList<>(4 + page.ids().length);
 			keys.add(pending);
 			keys.add(active);
-			List<String> args = new ArrayList<>(6 + page.ids().length);
+			keys.add(starts);
+			keys.add(throttled);
+			List<String> args = new ArrayList<>(9 + page.ids().length);
 			args.add(Long.toString(lease.toMillis()));
 			args.add(Integer.toString(want));
 			args.add(Integer.toString(max));
 			args.add(Integer.toString(size));
 			args.add(Long.toString(page.offset()));
 			args.add(Integer.toString(page.foreign()));
+			args.add(maxActive);
+			args.add(rateLimit);
+			args.add(period);
 			for (String candidate : page.ids()) {
 				keys.add(rows + candidate);
 				args.add(candidate);
@@ -372,8 +401,8 @@ public class Jobs {
 			List<Object> reply = this.executor.execute(this.scripts.claim, keys, args);
 			Instant now = Replies.instant(reply.get(0));
 			learnClock(reply);
-			if (reply.size() > 6) {
-				this.pauses.put(queue, Replies.number(reply.get(6)));
+			if (reply.size() > 8) {
+				this.pauses.put(queue, Replies.number(reply.get(8)));
 				break;
 			}
 			this.pauses.remove(queue);
@@ -388,6 +417,13 @@ public class Jobs {
 			this.suspects.addAll(queue, JobState.PENDING, skipped.keySet());
 			long hintFrom = Replies.number(reply.get(4));
 			Page next = toPage(queue, Replies.list(reply.get(3)), hintFrom);
+			String held = Replies.string(reply.get(6));
+			if (!held.isEmpty()) {
+				limit = ClaimResult.Limit.valueOf(held);
+				long reopen = Replies.number(reply.get(7));
+				retryAfter = (reopen > 0) ? Duration.ofMillis(Math.max(1, reopen - now.toEpochMilli())) : null;
+				break;
+			}
 			if (claimed.size() >= max) {
 				if (hintFrom == 0 && next.members() > 0) {
 					this.hints.put(queue, next);
@@ -402,7 +438,7 @@ public class Jobs {
 			}
 			page = next;
 		}
-		return claimed;
+		return new ClaimResult(claimed, limit, retryAfter);
 	}
 
 	/**
@@ -531,11 +567,13 @@ public class Jobs {
 		Keyspace.validateQueueName(queue);
 		Retention retention = this.completedRetention.getOrDefault(queue, Retention.NONE);
 		if (!retention.isEnabled()) {
-			List<String> keys = new ArrayList<>(5);
+			List<String> keys = new ArrayList<>(7);
 			keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
 			keys.add(this.keyspace.jobKey(queue, id));
 			keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
 			keys.add(this.keyspace.queueKey(queue, KeyType.MINUTES));
+			keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
+			keys.add(this.keyspace.queueKey(queue, KeyType.THROTTLED));
 			if (uniqueKey != null) {
 				keys.add(this.keyspace.uniqueKeyPrefix(queue) + uniqueKey);
 			}
@@ -547,11 +585,13 @@ public class Jobs {
 		if (candidates == null) {
 			candidates = NO_IDS;
 		}
-		List<String> keys = new ArrayList<>(6 + candidates.length);
+		List<String> keys = new ArrayList<>(8 + candidates.length);
 		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
 		keys.add(this.keyspace.jobKey(queue, id));
 		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
 		keys.add(this.keyspace.queueKey(queue, KeyType.MINUTES));
+		keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
+		keys.add(this.keyspace.queueKey(queue, KeyType.THROTTLED));
 		keys.add(this.keyspace.queueKey(queue, KeyType.COMPLETED));
 		List<String> args = new ArrayList<>(4 + candidates.length);
 		args.add(id.toString());
@@ -677,6 +717,8 @@ public class Jobs {
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		String metrics = this.keyspace.queueKey(queue, KeyType.METRICS);
 		String minutes = this.keyspace.queueKey(queue, KeyType.MINUTES);
+		String wake = this.keyspace.queueKey(queue, KeyType.WAKE);
+		String throttled = this.keyspace.queueKey(queue, KeyType.THROTTLED);
 		String rows = this.keyspace.jobKeyPrefix(queue);
 		List<ScriptExecutor.Invocation> calls = new ArrayList<>(ids.size());
 		for (int i = 0; i < ids.size(); i++) {
@@ -684,8 +726,9 @@ public class Jobs {
 			Assert.notNull(id, "ids must not contain null");
 			String uniqueKey = uniqueKeys.get(i);
 			List<String> keys = (uniqueKey != null)
-					? List.of(active, rows + id, metrics, minutes, this.keyspace.uniqueKeyPrefix(queue) + uniqueKey)
-					: List.of(active, rows + id, metrics, minutes);
+					? List.of(active, rows + id, metrics, minutes, wake, throttled,
+							this.keyspace.uniqueKeyPrefix(queue) + uniqueKey)
+					: List.of(active, rows + id, metrics, minutes, wake, throttled);
 			calls.add(new ScriptExecutor.Invocation(keys, List.of(id.toString(), argument(tokens.get(i)))));
 		}
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.complete, calls);
@@ -776,12 +819,12 @@ public class Jobs {
 	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff,
 			boolean dead, boolean snooze) {
 		Assert.notNull(error, "'error' must not be null");
-		List<String> keys = new ArrayList<>(8 + RETAIN_BATCH);
+		List<String> keys = new ArrayList<>(9 + RETAIN_BATCH);
 		keys.addAll(List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE),
 				this.keyspace.queueKey(queue, KeyType.SCHEDULE), this.keyspace.queueKey(queue, KeyType.DEAD),
 				this.keyspace.queueKey(queue, KeyType.PENDING), this.keyspace.jobKey(queue, id),
 				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE),
-				this.keyspace.queueKey(queue, KeyType.MINUTES)));
+				this.keyspace.queueKey(queue, KeyType.MINUTES), this.keyspace.queueKey(queue, KeyType.THROTTLED)));
 		List<String> args = new ArrayList<>(8 + RETAIN_BATCH);
 		args.addAll(List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()),
 				dead ? "1" : "0", snooze ? "1" : "0"));

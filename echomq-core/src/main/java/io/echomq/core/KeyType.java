@@ -62,7 +62,19 @@ public enum KeyType {
 	 * nothing while it exists. Its value is the reason; a timed pause expires by itself
 	 * ({@code PX}).
 	 */
-	PAUSED("paused");
+	PAUSED("paused"),
+
+	/**
+	 * Sorted set logging the queue's recent starts (one member per claim, scored by server
+	 * time, ms): the sliding window of the queue-wide rate limit. Not a location.
+	 */
+	STARTS("starts"),
+
+	/**
+	 * String set (with a TTL) while a concurrency cap holds claims back, so that the
+	 * transitions freeing a slot push a wake-up. Not a location.
+	 */
+	THROTTLED("throttled");
 
 	private final String suffix;
 

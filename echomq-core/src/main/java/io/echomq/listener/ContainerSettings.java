@@ -2,6 +2,8 @@ package io.echomq.listener;
 
 import java.time.Duration;
 
+import io.echomq.core.FlowLimits;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.retry.RetryPolicy;
@@ -23,12 +25,13 @@ import org.springframework.util.Assert;
  * others dead-letter the job at once
  * @param timeout how long a handler may run before it is interrupted and the attempt
  * fails, or {@code null} for no limit (a job's own timeout wins)
+ * @param limits the queue's cluster-wide flow limits, applied by every claim
  * @author EchoMQ
  * @since 0.1.0
  */
 public record ContainerSettings(String id, String queue, int concurrency, Duration lease,
 		@Nullable Integer maxAttempts, BackoffPolicy backoff, boolean autoStartup, Duration idleWait,
-		Duration shutdownTimeout, RetryPolicy retryPolicy, @Nullable Duration timeout) {
+		Duration shutdownTimeout, RetryPolicy retryPolicy, @Nullable Duration timeout, FlowLimits limits) {
 
 	/**
 	 * Validate the settings.
@@ -43,6 +46,7 @@ public record ContainerSettings(String id, String queue, int concurrency, Durati
 	 * @param shutdownTimeout the drain timeout
 	 * @param retryPolicy which failures are retried
 	 * @param timeout the handler timeout
+	 * @param limits the flow limits
 	 */
 	public ContainerSettings {
 		Assert.hasText(id, "'id' must not be empty");
@@ -57,6 +61,28 @@ public record ContainerSettings(String id, String queue, int concurrency, Durati
 				() -> "shutdownTimeout must not be negative, was " + shutdownTimeout);
 		Assert.notNull(retryPolicy, "'retryPolicy' must not be null");
 		Assert.isTrue(timeout == null || timeout.toMillis() > 0, () -> "timeout must be at least 1ms, was " + timeout);
+		Assert.notNull(limits, "'limits' must not be null");
+	}
+
+	/**
+	 * Create settings without flow limits.
+	 * @param id the id
+	 * @param queue the queue
+	 * @param concurrency the concurrency
+	 * @param lease the lease
+	 * @param maxAttempts the cap
+	 * @param backoff the backoff
+	 * @param autoStartup whether to start automatically
+	 * @param idleWait the idle wait
+	 * @param shutdownTimeout the drain timeout
+	 * @param retryPolicy which failures are retried
+	 * @param timeout the handler timeout
+	 */
+	public ContainerSettings(String id, String queue, int concurrency, Duration lease, @Nullable Integer maxAttempts,
+			BackoffPolicy backoff, boolean autoStartup, Duration idleWait, Duration shutdownTimeout,
+			RetryPolicy retryPolicy, @Nullable Duration timeout) {
+		this(id, queue, concurrency, lease, maxAttempts, backoff, autoStartup, idleWait, shutdownTimeout, retryPolicy,
+				timeout, FlowLimits.none());
 	}
 
 }

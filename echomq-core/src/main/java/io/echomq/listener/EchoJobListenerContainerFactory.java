@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.FlowLimits;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
@@ -31,6 +32,8 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	private ContainerDefaults defaults = ContainerDefaults.defaults();
 
 	private Map<String, ListenerSettings> queueSettings = Map.of();
+
+	private Map<String, FlowLimits> queueLimits = Map.of();
 
 	private JobExecutorFactory executorFactory = JobExecutorFactory.platformThreads();
 
@@ -73,6 +76,25 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	public void setQueueSettings(Map<String, ListenerSettings> queueSettings) {
 		Assert.notNull(queueSettings, "'queueSettings' must not be null");
 		this.queueSettings = Map.copyOf(queueSettings);
+	}
+
+	/**
+	 * Set the cluster-wide flow limits of queues; a queue not named has none.
+	 * @param queueLimits the limits by queue name
+	 */
+	public void setQueueLimits(Map<String, FlowLimits> queueLimits) {
+		Assert.notNull(queueLimits, "'queueLimits' must not be null");
+		queueLimits.keySet().forEach(Keyspace::validateQueueName);
+		this.queueLimits = Map.copyOf(queueLimits);
+	}
+
+	/**
+	 * Return the cluster-wide flow limits of a queue.
+	 * @param queue the queue
+	 * @return its limits, {@link FlowLimits#none()} when it has none
+	 */
+	public FlowLimits getQueueLimits(String queue) {
+		return this.queueLimits.getOrDefault(queue, FlowLimits.none());
 	}
 
 	/**
@@ -151,7 +173,7 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 		RetryPolicy retryPolicy = RetryPolicy.builder().includes(retryFor).excludes(noRetryFor).build();
 		Duration timeout = pickNullable(settings.getTimeout(), forQueue.getTimeout(), defaults.timeout());
 		return new ContainerSettings(id, queue, concurrency, lease, cap, policy, autoStartup, defaults.idleWait(),
-				defaults.shutdownTimeout(), retryPolicy, timeout);
+				defaults.shutdownTimeout(), retryPolicy, timeout, getQueueLimits(queue));
 	}
 
 	/**

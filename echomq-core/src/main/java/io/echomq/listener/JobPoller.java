@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 
+import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
 import io.echomq.support.RateLimitedLog;
 
@@ -103,14 +104,15 @@ final class JobPoller implements Runnable {
 			return;
 		}
 		free += linger(settings, slots, free);
-		List<ClaimedJob> claimed;
+		ClaimResult result;
 		try {
-			claimed = this.container.claim(free);
+			result = this.container.claim(free);
 		}
 		catch (Throwable ex) {
 			slots.release(free);
 			throw ex;
 		}
+		List<ClaimedJob> claimed = result.jobs();
 		if (claimed.size() < free) {
 			slots.release(free - claimed.size());
 		}
@@ -133,7 +135,7 @@ final class JobPoller implements Runnable {
 			this.container.dispatch(job);
 		}
 		if (claimed.size() < free && this.container.isRunning() && !this.container.isPaused()) {
-			this.wake.await(idleWait(settings));
+			awaitWork(result, idleWait(settings));
 		}
 	}
 
@@ -145,6 +147,22 @@ final class JobPoller implements Runnable {
 		Duration pause = this.container.jobs().lastClaimPause(settings.queue());
 		Duration wait = settings.idleWait();
 		return (pause != null && !pause.isZero() && pause.compareTo(wait) < 0) ? pause : wait;
+	}
+
+	/**
+	 * Wait after a short claim. A rate limit says when its window has room, so the loop
+	 * sleeps until then (a stop ends it early); wake-ups are no use, the window decides. A
+	 * drained queue, or one held back by a cap, waits for a wake-up: enqueues and
+	 * promotions push one, and while a cap holds claims back so do the completions and
+	 * retries that free a slot.
+	 */
+	private void awaitWork(ClaimResult result, Duration idleWait) {
+		Duration retryAfter = result.retryAfter();
+		if (retryAfter != null) {
+			this.stopSignal.await((retryAfter.compareTo(idleWait) < 0) ? retryAfter : idleWait);
+			return;
+		}
+		this.wake.await(idleWait);
 	}
 
 	/**

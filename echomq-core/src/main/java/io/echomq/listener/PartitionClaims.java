@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueuePartitions;
@@ -58,10 +60,13 @@ final class PartitionClaims {
 		this.next = (count > 1) ? ThreadLocalRandom.current().nextInt(count) : 0;
 	}
 
-	List<ClaimedJob> claim(Jobs jobs, Duration lease, int max) {
+	ClaimResult claim(Jobs jobs, Duration lease, int max, FlowLimits limits) {
 		if (this.names.size() == 1) {
-			return jobs.claim(this.names.get(0), lease, max);
+			return jobs.claim(this.names.get(0), lease, max, limits);
 		}
+		FlowLimits share = limits.perPartition(this.names.size());
+		ClaimResult.Limit limit = null;
+		Duration retryAfter = null;
 		int start = this.next;
 		this.next = (start + 1) % this.names.size();
 		List<ClaimedJob> claimed = new ArrayList<>(max);
@@ -73,7 +78,14 @@ final class PartitionClaims {
 				continue;
 			}
 			try {
-				claimed.addAll(jobs.claim(this.names.get(partition), lease, max - claimed.size()));
+				ClaimResult result = jobs.claim(this.names.get(partition), lease, max - claimed.size(), share);
+				claimed.addAll(result.jobs());
+				if (result.isLimited()) {
+					limit = result.limit();
+					Duration after = result.retryAfter();
+					retryAfter = (retryAfter == null || (after != null && after.compareTo(retryAfter) < 0)) ? after
+							: retryAfter;
+				}
 			}
 			catch (RuntimeException ex) {
 				failure = (failure != null) ? failure : ex;
@@ -83,7 +95,7 @@ final class PartitionClaims {
 		if (claimed.isEmpty() && failure != null) {
 			throw failure;
 		}
-		return claimed;
+		return new ClaimResult(claimed, claimed.isEmpty() ? limit : null, claimed.isEmpty() ? retryAfter : null);
 	}
 
 	private boolean isDown(int partition) {

@@ -8,6 +8,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
@@ -444,8 +445,8 @@ public class QueueListenerContainer {
 	/**
 	 * Claim up to {@code max} jobs across the partitions of the queue (poller thread).
 	 */
-	List<ClaimedJob> claim(int max) {
-		return this.claims.claim(this.jobs, this.settings.lease(), max);
+	ClaimResult claim(int max) {
+		return this.claims.claim(this.jobs, this.settings.lease(), max, this.settings.limits());
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.FlowLimits;
 import io.echomq.listener.BackoffPolicy;
 import io.echomq.listener.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
@@ -73,6 +74,9 @@ public class EchoJobListenerContainerFactoryConfigurer {
 		Map<String, ListenerSettings> queueSettings = new LinkedHashMap<>();
 		this.properties.queues().forEach((queue, overrides) -> queueSettings.put(queue, settings(overrides)));
 		factory.setQueueSettings(queueSettings);
+		Map<String, FlowLimits> queueLimits = new LinkedHashMap<>();
+		this.properties.queues().forEach((queue, overrides) -> queueLimits.put(queue, limits(overrides)));
+		factory.setQueueLimits(queueLimits);
 		factory.setExecutorFactory(this.executorFactory);
 		factory.setEventListeners(this.eventListeners);
 		factory.setInvocationInterceptors(this.invocationInterceptors);
@@ -80,6 +84,12 @@ public class EchoJobListenerContainerFactoryConfigurer {
 
 	static BackoffPolicy backoff(EchoMqProperties.Backoff backoff) {
 		return new BackoffPolicy(backoff.initial(), backoff.multiplier(), backoff.max(), backoff.jitter());
+	}
+
+	static FlowLimits limits(EchoMqProperties.QueueProperties overrides) {
+		EchoMqProperties.RateLimit rate = overrides.rateLimit();
+		return new FlowLimits(overrides.maxActive(),
+				(rate != null) ? new FlowLimits.RateLimit(rate.limit(), rate.period()) : null);
 	}
 
 	private static ListenerSettings settings(EchoMqProperties.QueueProperties overrides) {

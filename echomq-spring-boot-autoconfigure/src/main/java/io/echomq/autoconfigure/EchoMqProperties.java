@@ -219,12 +219,16 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param partitions Number of partitions (full queues on hash slots of their own) the
 	 * queue is spread over, 1 to 256; unset means 1, exactly the keys of an unpartitioned
 	 * queue. Changing it for a queue that holds jobs is refused at start-up.
+	 * @param maxActive Most jobs of the queue active at once across every node (a
+	 * cluster-wide cap, besides each node's concurrency); unset for no cap.
+	 * @param rateLimit Most jobs of the queue started per period across every node; unset
+	 * for no limit.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
 			@Nullable Duration timeout, @Nullable RetentionProperties retention,
-			@Nullable Integer partitions) {
+			@Nullable Integer partitions, @Nullable Integer maxActive, @Nullable RateLimit rateLimit) {
 
 		/**
 		 * Create overrides of an unpartitioned queue.
@@ -241,7 +245,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 				@Nullable List<Class<? extends Throwable>> retryFor,
 				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
-			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null);
+			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null, null,
+					null);
 		}
 
 		/**
@@ -256,6 +261,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param timeout The handler timeout.
 		 * @param retention The history kept.
 		 * @param partitions The partition count.
+		 * @param maxActive The cluster-wide cap on active jobs.
+		 * @param rateLimit The cluster-wide rate limit.
 		 */
 		@ConstructorBinding
 		public QueueProperties {
@@ -274,6 +281,9 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			if (partitions != null && (partitions < 1 || partitions > QueuePartitions.MAX_PARTITIONS)) {
 				throw new IllegalArgumentException("echomq.queues.*.partitions must be between 1 and "
 						+ QueuePartitions.MAX_PARTITIONS + ", was " + partitions);
+			}
+			if (maxActive != null) {
+				Checks.positive("echomq.queues.*.max-active", maxActive);
 			}
 		}
 
@@ -348,6 +358,27 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				throw new IllegalArgumentException(
 						"Invalid echomq.queues.*.retention." + location + ": " + ex.getMessage(), ex);
 			}
+		}
+
+	}
+
+	/**
+	 * A cluster-wide rate limit: at most {@code limit} jobs started in any window of
+	 * {@code period}, enforced by the claim script on server time (a sliding-window log).
+	 *
+	 * @param limit Most jobs started per period.
+	 * @param period Length of the sliding window.
+	 */
+	public record RateLimit(int limit, @DefaultValue("1s") Duration period) {
+
+		/**
+		 * Validate the rate limit.
+		 * @param limit The most starts per period.
+		 * @param period The window.
+		 */
+		public RateLimit {
+			Checks.positive("echomq.queues.*.rate-limit.limit", limit);
+			Checks.positive("echomq.queues.*.rate-limit.period", period);
 		}
 
 	}

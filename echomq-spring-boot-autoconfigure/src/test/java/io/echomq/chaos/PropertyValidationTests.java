@@ -56,12 +56,43 @@ class PropertyValidationTests {
 			echomq.queues.mail.backoff.multiplier   | 0.9   | echomq.queues.*.backoff.multiplier
 			echomq.queues.mail.backoff.jitter       | 2     | echomq.queues.*.backoff.jitter
 			echomq.queues.mail.backoff.initial      | -5s   | echomq.queues.*.backoff.initial
+			echomq.queues.mail.max-active           | 0     | echomq.queues.*.max-active
+			echomq.queues.mail.max-active           | -2    | echomq.queues.*.max-active
+			echomq.queues.mail.rate-limit.limit     | 0     | echomq.queues.*.rate-limit.limit
+			echomq.queues.mail.rate-limit.limit     | -10   | echomq.queues.*.rate-limit.limit
 			""")
 	void outOfRangeValueFailsStartUpNamingTheProperty(String property, String value, String named) {
 		this.contextRunner.withPropertyValues(property + "=" + value).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(named);
 		});
+	}
+
+	@ParameterizedTest(name = "period={0}")
+	@CsvSource({ "0s", "-1s", "0ms" })
+	void nonPositiveRateLimitPeriodFailsStartUpNamingTheProperty(String period) {
+		this.contextRunner
+			.withPropertyValues("echomq.queues.mail.rate-limit.limit=5", "echomq.queues.mail.rate-limit.period=" + period)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("echomq.queues.*.rate-limit.period");
+			});
+	}
+
+	@Test
+	void flowLimitsReachTheContainerFactory() {
+		this.contextRunner
+			.withPropertyValues("echomq.queues.mail.max-active=7", "echomq.queues.mail.rate-limit.limit=500")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				io.echomq.core.FlowLimits limits = context
+					.getBean(io.echomq.listener.EchoJobListenerContainerFactory.class)
+					.getQueueLimits("mail");
+				assertThat(limits.maxActive()).isEqualTo(7);
+				assertThat(limits.rateLimit()).isEqualTo(
+						new io.echomq.core.FlowLimits.RateLimit(500, java.time.Duration.ofSeconds(1)));
+			});
 	}
 
 	@ParameterizedTest(name = "{0}={1}")

@@ -8,26 +8,40 @@
 -- past it, so whatever sits at the head of pending cannot stall the queue. Moving it out of the way
 -- is a transition of its own (quarantine.lua), never a side effect of a claim.
 --
--- KEYS[1]     emq:{q}:pending  ZSET
--- KEYS[2]     emq:{q}:active   ZSET, score lease deadline (server ms)
--- KEYS[3..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
--- KEYS[last]  emq:{q}:paused   STRING, while the queue is paused cluster-wide (pause.lua)
+-- The queue's flow limits (limits.lua) bound how many may start: at most max-active ids in active
+-- and at most 'rate' starts in any window of 'period' ms, on server time. A claim they bound takes
+-- fewer (or none) and says which limit and, for the rate, when the window has room again; when a
+-- cap bounds it, it sets the throttled marker so that the next completion pushes a wake-up.
+--
+-- KEYS[1]     emq:{q}:pending   ZSET
+-- KEYS[2]     emq:{q}:active    ZSET, score lease deadline (server ms)
+-- KEYS[3]     emq:{q}:starts    ZSET, the rate limiter's log: one member per start, score server ms
+-- KEYS[4]     emq:{q}:throttled STRING, set (with a TTL) while a cap holds claims back
+-- KEYS[5..]   emq:{q}:job:<id>  HASH, one row per candidate, in ARGV order
+-- KEYS[last]  emq:{q}:paused    STRING, while the queue is paused cluster-wide (pause.lua)
 -- ARGV[1]     lease in ms (>= 1)
 -- ARGV[2]     maximum number of jobs to claim (>= 1)
 -- ARGV[3]     size of the hint when the claim takes its maximum (>= 0)
 -- ARGV[4]     size of the hint otherwise: the caller's next page (>= 0)
 -- ARGV[5]     offset of the caller's page in pending (>= 0)
 -- ARGV[6]     members of that page the caller left out because they are not JOB ids (>= 0)
--- ARGV[7..]   candidate ids
+-- ARGV[7]     max-active, the most ids in active (>= 0, 0 for no cap)
+-- ARGV[8]     rate, the most starts per period (>= 0, 0 for no limit)
+-- ARGV[9]     period in ms (>= 1)
+-- ARGV[10..]  candidate ids
 -- returns     {now, deadline, {{id, {row fields...}}...}, {hint ids...}, hint offset,
---             {skipped id, reason, ...}}: the hint starts at the head of pending when the claim
---             took its maximum, else past the page's members that are still there (not JOB ids, or
---             skipped), which is where the caller's next page starts; while paused, nothing is
---             claimed and the reply is {now, now, {}, {}, 0, {}, ms left of the pause (-1: until resumed)}
+--             {skipped id, reason, ...}, limit, reopen}: the hint starts at the head of pending
+--             when the claim took its maximum, else past the page's members that are still there
+--             (not JOB ids, or skipped), which is where the caller's next page starts; limit is
+--             MAX_ACTIVE or RATE when a flow limit held the claim below ARGV[2] ('' otherwise), and
+--             reopen the server time (ms) the rate window has room again (0 when not known)
+--             while paused, nothing is claimed and the reply is
+--             {now, now, {}, {}, 0, {}, '', 0, ms left of the pause (-1: until resumed)}
 --- @include "clock"
 --- @include "int"
 --- @include "row"
 --- @include "keys"
+--- @include "limits"
 
 -- validate
 local lease = arg_int(1, 1)
@@ -36,26 +50,42 @@ local full_size = arg_int(3, 0)
 local page_size = arg_int(4, 0)
 local offset = arg_int(5, 0)
 local foreign = arg_int(6, 0)
-if #KEYS ~= #ARGV - 3 then
-  return redis.error_reply('EMQARG ' .. (#ARGV - 6) .. ' candidates need as many row keys, got ' .. (#KEYS - 3))
+local max_active = arg_int(7, 0)
+local rate = arg_int(8, 0)
+local period = arg_int(9, 1)
+if #KEYS ~= #ARGV - 4 then
+  return redis.error_reply('EMQARG ' .. (#ARGV - 9) .. ' candidates need as many row keys, got ' .. (#KEYS - 5))
 end
 if redis.call('EXISTS', KEYS[#KEYS]) == 1 then
   local now = now_ms()
-  return {now, now, {}, {}, 0, {}, redis.call('PTTL', KEYS[#KEYS])}
+  return {now, now, {}, {}, 0, {}, '', 0, redis.call('PTTL', KEYS[#KEYS])}
 end
 require_zset(KEYS[2])
+local now = now_ms()
+local allowed, limit, reopen = allowance(KEYS[2], KEYS[3], max_active, rate, period, now)
+if allowed < max then
+  max = allowed
+else
+  limit = ''
+end
+if max == 0 then
+  if limit == 'MAX_ACTIVE' then
+    redis.call('SET', KEYS[4], 1, 'PX', 60000)
+  end
+  return {now, now + lease, {}, {}, 0, {}, limit, reopen}
+end
 
 local take = {}
 local skipped = {}
 local seen = {}
-for i = 7, #ARGV do
+for i = 10, #ARGV do
   if #take >= max then
     break
   end
   local id = ARGV[i]
   if not seen[id] and redis.call('ZSCORE', KEYS[1], id) then
     seen[id] = true
-    local f, problem = valid_row(KEYS[i - 4], 'pending')
+    local f, problem = valid_row(KEYS[i - 5], 'pending')
     if f then
       take[#take + 1] = i
     else
@@ -66,19 +96,26 @@ for i = 7, #ARGV do
 end
 
 -- compute
-local now = now_ms()
 local deadline = now + lease
 
 -- write
 local claimed = {}
+local starts = {}
 for _, i in ipairs(take) do
   local id = ARGV[i]
-  local row = KEYS[i - 4]
+  local row = KEYS[i - 5]
   redis.call('ZREM', KEYS[1], id)
   redis.call('ZADD', KEYS[2], deadline, id)
-  redis.call('HINCRBY', row, 'attempts', 1)
+  local attempts = redis.call('HINCRBY', row, 'attempts', 1)
   redis.call('HSET', row, 'state', 'active')
   claimed[#claimed + 1] = {id, redis.call('HGETALL', row)}
+  starts[#starts + 1] = id .. ':' .. attempts
+end
+if rate > 0 and #starts > 0 then
+  log_starts(KEYS[3], period, now, starts)
+end
+if limit == 'MAX_ACTIVE' and #take == max then
+  redis.call('SET', KEYS[4], 1, 'PX', 60000)
 end
 
 local hint_from = 0
@@ -91,4 +128,4 @@ local hint = {}
 if size > 0 then
   hint = redis.call('ZRANGE', KEYS[1], hint_from, hint_from + size - 1)
 end
-return {now, deadline, claimed, hint, hint_from, skipped}
+return {now, deadline, claimed, hint, hint_from, skipped, limit, reopen}

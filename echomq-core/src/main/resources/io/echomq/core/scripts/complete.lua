@@ -15,8 +15,11 @@
 -- KEYS[2]   emq:{q}:job:<id>   HASH
 -- KEYS[3]   emq:{q}:metrics    HASH, field 'completed'
 -- KEYS[4]   emq:{q}:minutes    HASH, per-minute series (minutes.lua), field '<minute>:completed'
--- KEYS[5]   emq:{q}:completed  ZSET, score time of completion (ms); only with retention
--- KEYS[6..] emq:{q}:job:<id>   HASH, the row of each trim candidate, in ARGV order
+-- KEYS[5]   emq:{q}:wake       LIST, pushed only while the throttled marker is set (a cap held claims
+--           back, so the slot this completion frees is worth a wake-up)
+-- KEYS[6]   emq:{q}:throttled  STRING, set by claim.lua (limits.lua)
+-- KEYS[7]   emq:{q}:completed  ZSET, score time of completion (ms); only with retention
+-- KEYS[8..] emq:{q}:job:<id>   HASH, the row of each trim candidate, in ARGV order
 -- KEYS[last] [unique] emq:{q}:unique:<name> STRING, optional, after every other key: the key the row
 --          names, released here
 -- ARGV[1]   id
@@ -36,6 +39,7 @@
 --- @include "minutes"
 --- @include "unique"
 --- @include "cancel"
+--- @include "wake"
 
 -- validate
 local retained = ARGV[3] ~= nil
@@ -45,12 +49,12 @@ if retained then
   if count == 0 and age == 0 then
     error('EMQARG retention needs a count or an age bound, ARGV[3] and ARGV[4] were 0; nothing was written', 0)
   end
-  local fixed = 5 + (#ARGV - 4)
+  local fixed = 7 + (#ARGV - 4)
   if (#KEYS ~= fixed and #KEYS ~= fixed + 1) or #ARGV - 4 > RETAIN_BATCH then
     error('EMQARG ' .. (#ARGV - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
-      .. ') need as many row keys, got ' .. (#KEYS - 5) .. '; nothing was written', 0)
+      .. ') need as many row keys, got ' .. (#KEYS - 7) .. '; nothing was written', 0)
   end
-  require_zset(KEYS[5])
+  require_zset(KEYS[7])
 end
 local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
 if stale then
@@ -66,7 +70,7 @@ if stale then
 end
 -- [unique] a key declared after the fixed keys and the trim candidates' rows
 local unique, unique_name = unique_releasable(KEYS[2], ARGV[1],
-  unique_declared(retained and (5 + (#ARGV - 4) + 1) or 5))
+  unique_declared(retained and (7 + (#ARGV - 4) + 1) or 7))
 if unique == false then
   return {0, 'UNIQUE_KEY', unique_name}
 end
@@ -76,6 +80,7 @@ if cancel_requested(KEYS[2]) then
   return cancelled
 end
 local counted = counter_ok(KEYS[3], 'completed')
+local wakeable = redis.call('EXISTS', KEYS[6]) == 1 and wake_ok(KEYS[5])
 
 -- compute
 local now = now_ms()
@@ -87,13 +92,14 @@ if counted then
 end
 local next_trim = {}
 if retained then
-  redis.call('ZADD', KEYS[5], now, ARGV[1])
+  redis.call('ZADD', KEYS[7], now, ARGV[1])
   redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now)
-  local _, card = trim(KEYS[5], 'completed', now, count, age, 5, 6)
-  next_trim = retain_next(KEYS[5], now, count, age, card)
+  local _, card = trim(KEYS[7], 'completed', now, count, age, 5, 8)
+  next_trim = retain_next(KEYS[7], now, count, age, card)
 else
   redis.call('DEL', KEYS[2])
 end
 count_minute(KEYS[4], now, 'completed')
 unique_release(unique)
+wake(KEYS[5], wakeable)
 return {1, next_trim}

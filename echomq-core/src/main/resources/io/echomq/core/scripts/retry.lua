@@ -18,7 +18,9 @@
 -- KEYS[7]  emq:{q}:wake     LIST
 -- KEYS[8]  emq:{q}:minutes  HASH, per-minute series (minutes.lua), field '<minute>:failed' (not
 --          for a snooze)
--- KEYS[9..] emq:{q}:job:<id> HASH, the row of each dead trim candidate, in ARGV order
+-- KEYS[9]  emq:{q}:throttled STRING, set by claim.lua (limits.lua): while it is set, any retry frees
+--          a slot a cap held back, so it pushes a wake-up
+-- KEYS[10..] emq:{q}:job:<id> HASH, the row of each dead trim candidate, in ARGV order
 -- KEYS[last] [unique] emq:{q}:unique:<name> STRING, optional, after every other key: the key the
 --          row names, released on dead
 -- ARGV[1]  id
@@ -60,10 +62,10 @@ local retained = ARGV[7] ~= nil
 local keep_count, keep_age = 0, 0
 if retained then
   keep_count, keep_age = retain_args(7)
-  local fixed = 8 + (#ARGV - 8)
+  local fixed = 9 + (#ARGV - 8)
   if (#KEYS ~= fixed and #KEYS ~= fixed + 1) or #ARGV - 8 > RETAIN_BATCH then
     return redis.error_reply('EMQARG ' .. (#ARGV - 8) .. ' dead trim candidates (at most ' .. RETAIN_BATCH
-      .. ') need as many row keys, got ' .. (#KEYS - 8))
+      .. ') need as many row keys, got ' .. (#KEYS - 9))
   end
 end
 local f, stale = fence(KEYS[1], KEYS[5], id, ARGV[2])
@@ -84,12 +86,12 @@ end
 local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retried')
 require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
 local counted = counter_ok(KEYS[6], counter)
-local wakeable = (state == 'pending') and wake_ok(KEYS[7])
+local wakeable = (state == 'pending' or redis.call('EXISTS', KEYS[9]) == 1) and wake_ok(KEYS[7])
 -- [unique] a key declared after the fixed keys and the dead trim candidates' rows; released when
 -- the job dies or is retired as cancelled
 local unique, unique_name = nil, nil
 if state == 'dead' or cancelling then
-  unique, unique_name = unique_releasable(KEYS[5], id, unique_declared(retained and (9 + (#ARGV - 8)) or 9))
+  unique, unique_name = unique_releasable(KEYS[5], id, unique_declared(retained and (10 + (#ARGV - 8)) or 10))
   if unique == false then
     return {0, 'UNIQUE_KEY', unique_name}
   end
@@ -115,8 +117,9 @@ if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
   unique_release(unique)
+  wake(KEYS[7], wakeable)
   if retained and (keep_count > 0 or keep_age > 0) then
-    local _, card = trim(KEYS[3], 'dead', now, keep_count, keep_age, 9, 9)
+    local _, card = trim(KEYS[3], 'dead', now, keep_count, keep_age, 9, 10)
     return {1, 'dead', now, retain_next(KEYS[3], now, keep_count, keep_age, card)}
   end
   return {1, 'dead', now}
@@ -130,4 +133,5 @@ end
 local run_at = now + backoff
 redis.call('ZADD', KEYS[2], run_at, id)
 redis.call('HSET', KEYS[5], 'state', 'schedule', 'last_error', ARGV[3], 'run_at', run_at)
+wake(KEYS[7], wakeable)
 return {1, 'schedule', run_at}

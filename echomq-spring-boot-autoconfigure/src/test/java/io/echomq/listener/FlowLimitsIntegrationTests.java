@@ -1,0 +1,178 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.annotation.EchoJob;
+import io.echomq.core.AuditReport;
+import io.echomq.core.Jobs;
+import io.echomq.core.QueueAuditor;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The queue-wide flow limits ({@code echomq.queues.<q>.max-active} and
+ * {@code rate-limit}) hold across two application contexts consuming one queue, each
+ * with its own connections, containers and per-node concurrency.
+ *
+ * @author EchoMQ
+ */
+class FlowLimitsIntegrationTests {
+
+	private static final Tracker tracker = new Tracker();
+
+	private static TestServer server;
+
+	private final String prefix = ListenerTestSupport.uniquePrefix();
+
+	@BeforeAll
+	static void startServer() {
+		server = ListenerTestSupport.sharedServer();
+	}
+
+	@Test
+	void maxActiveIsNeverExceededAcrossTwoContexts() {
+		tracker.reset(24);
+		ApplicationContextRunner runner = ListenerTestSupport.runner(server, this.prefix)
+			.withUserConfiguration(CappedConfiguration.class)
+			.withPropertyValues("echomq.queues.capped.max-active=3");
+		runner.run((first) -> runner.run((second) -> {
+			EchoMQTemplate template = first.getBean(EchoMQTemplate.class);
+			for (int i = 0; i < 24; i++) {
+				template.enqueue("capped", "job-" + i);
+			}
+			assertThat(tracker.done.await(30, TimeUnit.SECONDS)).isTrue();
+			assertThat(tracker.peak.get()).isEqualTo(3);
+			assertThat(first.getBean(CappedListener.class).handled.get()).isPositive();
+			assertThat(second.getBean(CappedListener.class).handled.get()).isPositive();
+			assertClean(first.getBean(Jobs.class), "capped");
+		}));
+	}
+
+	@Test
+	void rateLimitIsNeverExceededAcrossTwoContexts() {
+		tracker.reset(30);
+		ApplicationContextRunner runner = ListenerTestSupport.runner(server, this.prefix)
+			.withUserConfiguration(RateLimitedConfiguration.class)
+			.withPropertyValues("echomq.queues.limited.rate-limit.limit=6",
+					"echomq.queues.limited.rate-limit.period=400ms");
+		runner.run((first) -> runner.run((second) -> {
+			EchoMQTemplate template = first.getBean(EchoMQTemplate.class);
+			for (int i = 0; i < 30; i++) {
+				template.enqueue("limited", "job-" + i);
+			}
+			assertThat(tracker.done.await(30, TimeUnit.SECONDS)).isTrue();
+			List<Long> starts = tracker.sortedStarts();
+			assertThat(starts).hasSize(30);
+			for (long end : starts) {
+				long inWindow = starts.stream().filter((t) -> t > end - 400 && t <= end).count();
+				assertThat(inWindow).as("starts in the 400 ms window ending at %d", end).isLessThanOrEqualTo(6);
+			}
+			// 30 starts at 6 per 400 ms need at least four full windows after the first
+			assertThat(starts.get(29) - starts.get(0)).isGreaterThanOrEqualTo(1600);
+			assertClean(first.getBean(Jobs.class), "limited");
+		}));
+	}
+
+	private static void assertClean(Jobs jobs, String queue) {
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			AuditReport report = new QueueAuditor(jobs).audit(queue, Duration.ofSeconds(30));
+			assertThat(report.violations()).isEmpty();
+			assertThat(report.total()).isZero();
+		});
+	}
+
+	static final class Tracker {
+
+		final AtomicInteger inFlight = new AtomicInteger();
+
+		final AtomicInteger peak = new AtomicInteger();
+
+		final List<Long> starts = Collections.synchronizedList(new ArrayList<>());
+
+		volatile CountDownLatch done = new CountDownLatch(0);
+
+		void reset(int jobs) {
+			this.inFlight.set(0);
+			this.peak.set(0);
+			this.starts.clear();
+			this.done = new CountDownLatch(jobs);
+		}
+
+		void run(JobContext context, Duration work) throws InterruptedException {
+			this.starts.add(context.job().claimedAt().toEpochMilli());
+			this.peak.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
+			try {
+				new CountDownLatch(1).await(work.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			finally {
+				this.inFlight.decrementAndGet();
+			}
+		}
+
+		List<Long> sortedStarts() {
+			synchronized (this.starts) {
+				return this.starts.stream().sorted().toList();
+			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CappedConfiguration {
+
+		@Bean
+		CappedListener cappedListener() {
+			return new CappedListener();
+		}
+
+	}
+
+	static class CappedListener {
+
+		final AtomicInteger handled = new AtomicInteger();
+
+		@EchoJob(queue = "capped", concurrency = "4")
+		void handle(String payload, JobContext context) throws InterruptedException {
+			this.handled.incrementAndGet();
+			tracker.run(context, Duration.ofMillis(60));
+			tracker.done.countDown();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RateLimitedConfiguration {
+
+		@Bean
+		RateLimitedListener rateLimitedListener() {
+			return new RateLimitedListener();
+		}
+
+	}
+
+	static class RateLimitedListener {
+
+		@EchoJob(queue = "limited", concurrency = "4")
+		void handle(String payload, JobContext context) throws InterruptedException {
+			tracker.run(context, Duration.ZERO);
+			tracker.done.countDown();
+		}
+
+	}
+
+}
