@@ -220,6 +220,7 @@ public class EchoMQTemplate {
 			.withPriority(options.priority())
 			.withRunAt(options.runAt())
 			.withTimeout(options.timeout())
+			.withLane(options.lane())
 			.withFields(fields);
 		return (options.delay() != null) ? spec.withDelay(options.delay()) : spec;
 	}

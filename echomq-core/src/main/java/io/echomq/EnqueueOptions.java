@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import io.echomq.core.EnqueueSpec;
+import io.echomq.core.Keyspace;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -151,6 +152,28 @@ public final class EnqueueOptions {
 	}
 
 	/**
+	 * Return a copy in a fair lane (a tenant, a customer, a remote host): the queue claims
+	 * round-robin across the lanes that have ready work, so a lane with many pending jobs
+	 * cannot starve one with few.
+	 * @param lane the lane key, 1-64 characters of {@code [A-Za-z0-9._-]}
+	 * @return the copy
+	 * @throws io.echomq.core.InvalidQueueNameException if the lane key is too long, empty,
+	 * or has braces, colons or other characters outside {@code [A-Za-z0-9._-]}
+	 */
+	public EnqueueOptions withLane(String lane) {
+		Keyspace.validateLane(lane);
+		return with((values) -> values.lane = lane);
+	}
+
+	/**
+	 * Return the lane key.
+	 * @return the lane, or {@code null} for none
+	 */
+	public @Nullable String lane() {
+		return this.values.lane;
+	}
+
+	/**
 	 * Return a copy that says whether an enqueue inside a Spring-managed transaction
 	 * waits for the commit (and is dropped on rollback), whatever the template's default.
 	 * @param afterCommit {@code true} to wait for the commit, {@code false} to write at
@@ -199,6 +222,8 @@ public final class EnqueueOptions {
 
 		@Nullable Boolean afterCommit;
 
+		@Nullable String lane;
+
 		Values copy() {
 			Values copy = new Values();
 			copy.delay = this.delay;
@@ -207,12 +232,13 @@ public final class EnqueueOptions {
 			copy.maxAttempts = this.maxAttempts;
 			copy.timeout = this.timeout;
 			copy.afterCommit = this.afterCommit;
+			copy.lane = this.lane;
 			return copy;
 		}
 
 		private List<Object> all() {
 			return Arrays.asList(this.delay, this.runAt, this.priority, this.maxAttempts, this.timeout,
-					this.afterCommit);
+					this.afterCommit, this.lane);
 		}
 
 		@Override
@@ -228,7 +254,8 @@ public final class EnqueueOptions {
 		@Override
 		public String toString() {
 			return "[delay=" + this.delay + ", runAt=" + this.runAt + ", priority=" + this.priority + ", maxAttempts="
-					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + "]";
+					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + ", lane="
+					+ this.lane + "]";
 		}
 
 	}

@@ -37,7 +37,7 @@ public final class EnqueueSpec {
 	/** Row fields the engine owns. */
 	public static final java.util.Set<String> RESERVED_FIELDS = java.util.Set.of("state", "attempts", "max_attempts",
 			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "released",
-			TIMEOUT_FIELD, "quarantined_from", "quarantine_reason");
+			TIMEOUT_FIELD, "quarantined_from", "quarantine_reason", "lane");
 
 	private static final EnqueueSpec DEFAULTS = new EnqueueSpec(new Values());
 
@@ -124,6 +124,14 @@ public final class EnqueueSpec {
 	}
 
 	/**
+	 * Return the job's lane key.
+	 * @return the lane, or {@code null} for none
+	 */
+	public @Nullable String lane() {
+		return this.values.lane;
+	}
+
+	/**
 	 * Return the extra row fields (such as trace headers).
 	 * @return the fields, never {@code null}
 	 */
@@ -199,6 +207,21 @@ public final class EnqueueSpec {
 	}
 
 	/**
+	 * Return a copy in a fair lane: the queue claims round-robin across the lanes that
+	 * have ready work.
+	 * @param lane the lane key, 1-64 characters of {@code [A-Za-z0-9._-]}, or
+	 * {@code null} for none
+	 * @return the new spec
+	 * @throws InvalidQueueNameException if the lane key is not valid
+	 */
+	public EnqueueSpec withLane(@Nullable String lane) {
+		if (lane != null) {
+			Keyspace.validateLane(lane);
+		}
+		return with((values) -> values.lane = lane);
+	}
+
+	/**
 	 * Return a copy with extra row fields.
 	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS}
 	 * @return the new spec
@@ -251,6 +274,8 @@ public final class EnqueueSpec {
 
 		Map<String, String> fields = Map.of();
 
+		@Nullable String lane;
+
 		Values copy() {
 			Values copy = new Values();
 			copy.maxAttempts = this.maxAttempts;
@@ -259,11 +284,12 @@ public final class EnqueueSpec {
 			copy.runAt = this.runAt;
 			copy.timeout = this.timeout;
 			copy.fields = this.fields;
+			copy.lane = this.lane;
 			return copy;
 		}
 
 		private List<Object> all() {
-			return Arrays.asList(this.maxAttempts, this.priority, this.delay, this.runAt, this.timeout, this.fields);
+			return Arrays.asList(this.maxAttempts, this.priority, this.delay, this.runAt, this.timeout, this.fields, this.lane);
 		}
 
 		@Override
@@ -279,7 +305,8 @@ public final class EnqueueSpec {
 		@Override
 		public String toString() {
 			return "[maxAttempts=" + this.maxAttempts + ", priority=" + this.priority + ", delay=" + this.delay
-					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet() + "]";
+					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet() + ", lane="
+					+ this.lane + "]";
 		}
 
 	}

@@ -12,23 +12,42 @@ import org.jspecify.annotations.Nullable;
  * @param maxActive the most jobs active at once across every node, or {@code null} for
  * no cap
  * @param rateLimit the most jobs started per period, or {@code null} for no limit
+ * @param laneMaxActive the most jobs of one lane active at once across every node
+ * ({@code 1} makes each lane key a mutex), or {@code null} for no cap
+ * @param laneRateLimit the most jobs of one lane started per period, or {@code null}
+ * for no limit
  * @author EchoMQ
  * @since 0.2.0
  */
-public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLimit) {
+public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Integer laneMaxActive,
+		@Nullable RateLimit laneRateLimit) {
 
-	private static final FlowLimits NONE = new FlowLimits(null, null);
+	private static final FlowLimits NONE = new FlowLimits(null, null, null, null);
 
 	/**
 	 * Validate the limits.
 	 * @param maxActive the cap
 	 * @param rateLimit the rate limit
-	 * @throws IllegalArgumentException if the cap is not positive
+	 * @param laneMaxActive the per-lane cap
+	 * @param laneRateLimit the per-lane rate limit
+	 * @throws IllegalArgumentException if a cap is not positive
 	 */
 	public FlowLimits {
 		if (maxActive != null && maxActive <= 0) {
 			throw new IllegalArgumentException("max-active must be positive, was " + maxActive);
 		}
+		if (laneMaxActive != null && laneMaxActive <= 0) {
+			throw new IllegalArgumentException("lanes.max-active must be positive, was " + laneMaxActive);
+		}
+	}
+
+	/**
+	 * Create queue-wide limits without per-lane ones.
+	 * @param maxActive the cap, or {@code null}
+	 * @param rateLimit the rate limit, or {@code null}
+	 */
+	public FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLimit) {
+		this(maxActive, rateLimit, null, null);
 	}
 
 	/**
@@ -44,7 +63,8 @@ public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLi
 	 * @return {@code true} if there is a cap or a rate limit
 	 */
 	public boolean isLimited() {
-		return this.maxActive != null || this.rateLimit != null;
+		return this.maxActive != null || this.rateLimit != null || this.laneMaxActive != null
+				|| this.laneRateLimit != null;
 	}
 
 	/**

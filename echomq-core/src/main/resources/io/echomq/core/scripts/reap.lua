@@ -11,34 +11,62 @@
 -- KEYS[3]     emq:{q}:dead     ZSET
 -- KEYS[4]     emq:{q}:metrics  HASH, fields 'reaped', 'dead'
 -- KEYS[5]     emq:{q}:wake     LIST
--- KEYS[6..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
--- ARGV[1..]   candidate ids (the lowest-scored members of active)
--- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}}
+-- KEYS[6]     emq:{q}:lanes    ZSET, the ring of lanes with ready work
+-- KEYS[7..6+D]  emq:{q}:lane:<lane>:pending ZSET, one per declared lane
+-- KEYS[7+D..] emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
+-- ARGV[1]     D, the number of declared lanes (>= 0)
+-- ARGV[2..1+D]  the declared lane keys
+-- ARGV[2+D..] candidate ids (the lowest-scored members of active)
+-- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}, {id, lane, ...}}: an
+--             expired job whose row names a lane goes back to that lane's pending (and the lane into
+--             the ring) when the lane is declared; otherwise it stays in active and is listed last,
+--             for the caller to declare its lane and call again
 --- @include "clock"
 --- @include "int"
 --- @include "row"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "lanes"
 
 -- validate
-if #KEYS ~= 5 + #ARGV then
-  return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 5))
+local declared = arg_int(1, 0)
+local lanes = declared_lanes(7, 2, declared)
+local first = 2 + declared
+local rows = 7 + declared
+if #KEYS ~= rows + #ARGV - first then
+  return redis.error_reply('EMQARG ' .. (#ARGV - first + 1) .. ' candidates and ' .. declared
+    .. ' lanes need as many keys, got ' .. (#KEYS - 6))
 end
 local now = now_ms()
 local moves = {}
 local skipped = {}
+local needs = {}
 local seen = {}
-for i = 1, #ARGV do
+for i = first, #ARGV do
   local id = ARGV[i]
   local score = redis.call('ZSCORE', KEYS[1], id)
   if not seen[id] and score and tonumber(score) <= now then
     seen[id] = true
-    local f, problem = valid_row(KEYS[5 + i], 'active')
+    local row = KEYS[rows + i - first]
+    local f, problem = valid_row(row, 'active')
+    local lane = false
     if f then
-      -- compute
-      local to_dead = int(f[2]) - (int(f[4]) or 0) >= int(f[3])
-      moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2]}
+      lane, problem = row_lane(row)
+      if lane == nil then
+        f = nil
+      end
+    end
+    -- compute
+    local to_dead = f and int(f[2]) - (int(f[4]) or 0) >= int(f[3])
+    if f and not to_dead and lane and not lanes[lane] then
+      needs[#needs + 1] = id
+      needs[#needs + 1] = lane
+    elseif f then
+      if lane and not to_dead then
+        require_zset(lanes[lane])
+      end
+      moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row}
     else
       skipped[#skipped + 1] = id
       skipped[#skipped + 1] = problem
@@ -56,6 +84,7 @@ for _, move in ipairs(moves) do
 end
 if reaped > 0 then
   require_zset(KEYS[2])
+  require_zset(KEYS[6])
 end
 if dead > 0 then
   require_zset(KEYS[3])
@@ -67,11 +96,13 @@ local wakeable = wake_ok(KEYS[5])
 -- write
 for _, move in ipairs(moves) do
   local id = ARGV[move[1]]
-  local row = KEYS[5 + move[1]]
+  local row = move[6]
   redis.call('ZREM', KEYS[1], id)
   if move[2] then
     redis.call('ZADD', KEYS[3], now, id)
     redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
+  elseif move[5] then
+    to_lane(lanes[move[5]], KEYS[6], row, id, move[5], move[3], now)
   else
     to_pending(KEYS[2], row, id, move[3], now)
   end
@@ -85,4 +116,4 @@ end
 if dead > 0 and count_dead then
   redis.call('HINCRBY', KEYS[4], 'dead', dead)
 end
-return {now, reaped, dead, skipped}
+return {now, reaped, dead, skipped, needs}
