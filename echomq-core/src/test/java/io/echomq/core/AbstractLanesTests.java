@@ -4,9 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import io.echomq.EnqueueOptions;
+import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.micrometer.EchoMqQueueMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -224,6 +228,25 @@ abstract class AbstractLanesTests {
 		assertThat(audit().violations()).singleElement()
 			.asString()
 			.startsWith("lane a has 2 pending but is not in the ring");
+	}
+
+	@Test
+	void statsAndGaugesShouldShowTheLanes() {
+		enqueue("a", 3);
+		enqueue("b", 1);
+		this.jobs.enqueue(this.queue, "plain", EnqueueSpec.defaults());
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::payload).containsExactly("plain");
+		QueueStats stats = new QueueInspector(this.jobs).stats(this.queue);
+		assertThat(stats.pending()).isEqualTo(4);
+		assertThat(stats.lanes()).containsExactly(Map.entry("a", 3L), Map.entry("b", 1L));
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		EchoMqQueueMetrics metrics = new EchoMqQueueMetrics(new QueueInspector(this.jobs),
+				new EchoMqQueueCatalog(Set::of, Set.of(this.queue)), null, Duration.ofMinutes(1));
+		metrics.bindTo(registry);
+		metrics.sample();
+		assertThat(registry.get("echomq.queue.lanes").tag("queue", this.queue).gauge().value()).isEqualTo(2.0);
+		assertThat(registry.get("echomq.queue.jobs").tag("queue", this.queue).tag("state", "pending").gauge().value())
+			.isEqualTo(4.0);
 	}
 
 	@Test
