@@ -145,6 +145,7 @@ public final class Harness {
 			case "depth" -> new DepthFigure();
 			case "queues" -> new QueuesFigure();
 			case "audit" -> new AuditFigure();
+			case "lanes" -> new LanesFigure();
 			default -> throw new IllegalArgumentException("Unknown figure group '" + group + "'");
 		};
 	}

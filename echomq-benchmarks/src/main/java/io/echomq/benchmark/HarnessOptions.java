@@ -33,7 +33,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		@Nullable Integer auditJobsOption) {
 
 	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth",
-			"queues", "audit");
+			"queues", "audit", "lanes");
 
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]

@@ -47,7 +47,7 @@ class HarnessSmokeTests {
 		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures("--smoke"));
 		assertThat(figures).contains("drain.listener.c16", "drain.engine.c16", "latency.listener.p50",
 				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain",
-				"audit.longest_command");
+				"audit.longest_command", "lanes.cost.ratio", "lanes.fairness.ratio", "lanes.limiter.window_max");
 	}
 
 	@Test

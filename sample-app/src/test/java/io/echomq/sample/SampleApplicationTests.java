@@ -62,4 +62,11 @@ class SampleApplicationTests {
 		assertThat(inspector.stats(SignupService.TIPS_QUEUE).counters()).containsEntry("promoted", 1L);
 	}
 
+	@Test
+	void crmSyncJobsRunInALanePerCompany() {
+		assertThat(SignupService.companyLane("ada@Example.com")).isEqualTo("example.com");
+		assertThat(SignupService.companyLane("x@a+b")).isEqualTo("a-b");
+		assertThat(SignupService.companyLane("no-at-sign")).isEqualTo("no-at-sign");
+	}
+
 }
