@@ -76,7 +76,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 				.containsEntry("paused", false)
 				.containsEntry("pollerAlive", true);
 			assertThat(detail(health, "scheduler")).containsEntry("running", true);
-			assertThat(detail(health, "scripts")).containsEntry("total", 11);
+			assertThat(detail(health, "scripts")).containsEntry("total", 13);
 			assertThat(detail(health, "queues", queue)).containsKeys("pending", "dead", "reaped");
 		});
 	}
