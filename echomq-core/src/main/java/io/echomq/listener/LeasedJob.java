@@ -70,6 +70,8 @@ final class LeasedJob implements JobContext {
 
 	private volatile @Nullable ScheduledFuture<?> deadline;
 
+	private final Object workerLock = new Object();
+
 	private volatile @Nullable Thread worker;
 
 	private volatile boolean timedOut;
@@ -320,12 +322,14 @@ final class LeasedJob implements JobContext {
 		if (!isRunning()) {
 			return;
 		}
-		this.timedOut = true;
 		stopRenewing();
 		logger.warn(() -> "Handler of " + this + " ran past its timeout of " + timeout() + "; interrupting it");
-		Thread current = this.worker;
-		if (current != null) {
-			current.interrupt();
+		synchronized (this.workerLock) {
+			this.timedOut = true;
+			Thread current = this.worker;
+			if (current != null) {
+				current.interrupt();
+			}
 		}
 	}
 
@@ -335,7 +339,14 @@ final class LeasedJob implements JobContext {
 	 * @param worker the worker thread, or {@code null} once the handler returned
 	 */
 	void worker(@Nullable Thread worker) {
-		this.worker = worker;
+		// the deadline can pass before the worker thread gets here (a busy machine): the
+		// handler must then start interrupted rather than run unbounded
+		synchronized (this.workerLock) {
+			this.worker = worker;
+			if (worker != null && this.timedOut) {
+				worker.interrupt();
+			}
+		}
 	}
 
 	boolean isTimedOut() {

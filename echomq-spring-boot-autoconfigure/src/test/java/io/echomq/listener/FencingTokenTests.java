@@ -35,7 +35,7 @@ class FencingTokenTests {
 
 	private static final String QUEUE = "long";
 
-	private static final Duration LEASE = Duration.ofMillis(900);
+	private static final Duration LEASE = Duration.ofMillis(1500);
 
 	/** Three leases: the lease must be renewed at least twice while the handler runs. */
 	private static final Duration LONG_RUN = LEASE.multipliedBy(3);

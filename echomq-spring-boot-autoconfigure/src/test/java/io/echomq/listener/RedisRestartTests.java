@@ -95,7 +95,7 @@ class RedisRestartTests {
 		String prefix = ListenerTestSupport.uniquePrefix();
 		ListenerTestSupport.runner(server, prefix)
 			.withUserConfiguration(GatedConfiguration.class)
-			.withPropertyValues("spring.data.redis.timeout=500ms", "echomq.queues.gated.lease=1s",
+			.withPropertyValues("spring.data.redis.timeout=2s", "echomq.queues.gated.lease=1s",
 					"echomq.scheduler.reap-interval=200ms")
 			.run((context) -> {
 				GatedListener listener = context.getBean(GatedListener.class);
@@ -123,7 +123,7 @@ class RedisRestartTests {
 		try {
 			ListenerTestSupport.runner(server, ListenerTestSupport.uniquePrefix())
 				.withUserConfiguration(RecordingConfiguration.class)
-				.withPropertyValues("spring.data.redis.timeout=500ms")
+				.withPropertyValues("spring.data.redis.timeout=2s")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)

@@ -9,17 +9,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import io.echomq.EchoMQTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.KeyType;
+import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
+import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.TaskExecutor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -94,6 +100,17 @@ class RetryRulesTests {
 	}
 
 	@Test
+	void handlerWhoseDeadlinePassedBeforeItsThreadStartedIsInterruptedAtOnce() {
+		runner().withUserConfiguration(LateStartConfiguration.class)
+			.run((context) -> {
+				JobId id = context.getBean(EchoMQTemplate.class)
+					.enqueue("slow", "x", EnqueueOptions.defaults().withMaxAttempts(1));
+				assertDead("slow", id, "1", "JobTimeoutException: Handler timed out after PT0.3S");
+				assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
+			});
+	}
+
+	@Test
 	void timeoutFromQueueProperties() {
 		runner().withPropertyValues("echomq.queues.slow-by-property.timeout=200ms").run((context) -> {
 			JobId id = context.getBean(EchoMQTemplate.class)
@@ -151,6 +168,25 @@ class RetryRulesTests {
 		return ListenerTestSupport.runner(server, this.prefix)
 			.withBean(Handlers.class, Handlers::new)
 			.withPropertyValues("echomq.listener.backoff.initial=30s");
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LateStartConfiguration {
+
+		// a busy machine: each worker thread starts a second after its claim, well past the
+		// 300 ms deadline; the handler must start interrupted rather than block for 30 s
+		@Bean
+		EchoJobListenerContainerFactoryConfigurer lateStartConfigurer(EchoMqProperties properties) {
+			JobExecutorFactory lateStart = (queue, concurrency) -> {
+				TaskExecutor threads = JobExecutorFactory.platformThreads().createExecutor(queue, concurrency);
+				return (task) -> threads.execute(() -> {
+					LockSupport.parkNanos(Duration.ofSeconds(1).toNanos());
+					task.run();
+				});
+			};
+			return new EchoJobListenerContainerFactoryConfigurer(properties, lateStart, List.of());
+		}
+
 	}
 
 	static class Handlers {
