@@ -251,7 +251,8 @@ public class EchoMQTemplate {
 			return null;
 		}
 		int[] routes = new int[count];
-		String key = options.partitionKey();
+		// a lane lives in one partition, so that its round-robin turn and its limits stay atomic
+		String key = (options.partitionKey() != null) ? options.partitionKey() : options.lane();
 		if (key != null) {
 			Arrays.fill(routes, partitions.partitionForKey(key));
 			return routes;
@@ -322,7 +323,7 @@ public class EchoMQTemplate {
 		}
 		UniqueKey unique = options.unique();
 		String key = (options.partitionKey() != null) ? options.partitionKey()
-				: (unique != null) ? unique.name() : null;
+				: (options.lane() != null) ? options.lane() : (unique != null) ? unique.name() : null;
 		return (key != null) ? JobId.mint(partitions.partitionForKey(key))
 				: JobId.mint((int) Math.floorMod(this.roundRobin.getAndIncrement(), (long) partitions.count()));
 	}
@@ -599,6 +600,7 @@ public class EchoMQTemplate {
 			.withPriority(options.priority())
 			.withRunAt(options.runAt())
 			.withTimeout(options.timeout())
+			.withLane(options.lane())
 			.withFields(fields);
 		if (options.delay() != null) {
 			spec = spec.withDelay(options.delay());

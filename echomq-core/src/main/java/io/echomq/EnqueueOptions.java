@@ -10,6 +10,7 @@ import io.echomq.core.EnqueueSpec;
 import io.echomq.core.UniqueKey;
 import io.echomq.core.UniqueMode;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.Keyspace;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -234,6 +235,28 @@ public final class EnqueueOptions {
 	}
 
 	/**
+	 * Return a copy in a fair lane (a tenant, a customer, a remote host): the queue claims
+	 * round-robin across the lanes that have ready work, so a lane with many pending jobs
+	 * cannot starve one with few.
+	 * @param lane the lane key, 1-64 characters of {@code [A-Za-z0-9._-]}
+	 * @return the copy
+	 * @throws io.echomq.core.InvalidQueueNameException if the lane key is too long, empty,
+	 * or has braces, colons or other characters outside {@code [A-Za-z0-9._-]}
+	 */
+	public EnqueueOptions withLane(String lane) {
+		Keyspace.validateLane(lane);
+		return with((values) -> values.lane = lane);
+	}
+
+	/**
+	 * Return the lane key.
+	 * @return the lane, or {@code null} for none
+	 */
+	public @Nullable String lane() {
+		return this.values.lane;
+	}
+
+	/**
 	 * Return a copy that says whether an enqueue inside a Spring-managed transaction
 	 * waits for the commit (and is dropped on rollback), whatever the template's default.
 	 * @param afterCommit {@code true} to wait for the commit, {@code false} to write at
@@ -284,6 +307,7 @@ public final class EnqueueOptions {
 
 		@Nullable UniqueKey unique;
 		@Nullable String partitionKey;
+		@Nullable String lane;
 
 		Values copy() {
 			Values copy = new Values();
@@ -295,12 +319,13 @@ public final class EnqueueOptions {
 			copy.afterCommit = this.afterCommit;
 			copy.unique = this.unique;
 			copy.partitionKey = this.partitionKey;
+			copy.lane = this.lane;
 			return copy;
 		}
 
 		private List<Object> all() {
 			return Arrays.asList(this.delay, this.runAt, this.priority, this.maxAttempts, this.timeout,
-					this.afterCommit, this.unique, this.partitionKey);
+					this.afterCommit, this.unique, this.partitionKey, this.lane);
 		}
 
 		@Override
@@ -317,7 +342,7 @@ public final class EnqueueOptions {
 		public String toString() {
 			return "[delay=" + this.delay + ", runAt=" + this.runAt + ", priority=" + this.priority + ", maxAttempts="
 					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + ", unique="
-					+ this.unique + ", partitionKey=" + this.partitionKey + "]";
+					+ this.unique + ", partitionKey=" + this.partitionKey + ", lane=" + this.lane + "]";
 		}
 
 	}

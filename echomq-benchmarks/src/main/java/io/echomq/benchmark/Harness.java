@@ -181,6 +181,7 @@ public final class Harness {
 			case "queues" -> new QueuesFigure();
 			case "audit" -> new AuditFigure();
 			case "retention" -> new RetentionFigure();
+			case "lanes" -> new LanesFigure();
 			default -> throw new IllegalArgumentException("Unknown figure group '" + group + "'");
 		};
 	}

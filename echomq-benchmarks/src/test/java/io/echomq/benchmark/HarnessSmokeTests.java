@@ -49,7 +49,7 @@ class HarnessSmokeTests {
 				"drain.listener.c16.server_us_per_job", "enqueue.sequential.jvm_us_per_job", "jit.drain.compiler_cpu",
 				"drain.engine.c16", "latency.listener.p50",
 				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain",
-				"audit.longest_command");
+				"audit.longest_command", "lanes.cost.ratio", "lanes.fairness.ratio", "lanes.limiter.window_max");
 	}
 
 	@Test

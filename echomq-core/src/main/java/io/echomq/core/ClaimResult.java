@@ -45,7 +45,13 @@ public record ClaimResult(List<ClaimedJob> jobs, @Nullable Limit limit, @Nullabl
 		MAX_ACTIVE,
 
 		/** The queue's rate limit. */
-		RATE
+		RATE,
+
+		/** Every lane with ready work is at its cap on active jobs. */
+		LANE_MAX_ACTIVE,
+
+		/** Every lane with ready work is at its rate limit. */
+		LANE_RATE
 
 	}
 

@@ -47,7 +47,7 @@ public final class EnqueueSpec {
 	public static final java.util.Set<String> RESERVED_FIELDS = java.util.Set.of("state", "attempts", "max_attempts",
 			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "released",
 			TIMEOUT_FIELD, "quarantined_from", "quarantine_reason", UNIQUE_FIELD, UNIQUE_MODE_FIELD, UNIQUE_TTL_FIELD,
-			"cancel_requested_at");
+			"cancel_requested_at", "lane");
 
 	private static final EnqueueSpec DEFAULTS = new EnqueueSpec(new Values());
 
@@ -139,6 +139,14 @@ public final class EnqueueSpec {
 	 */
 	public @Nullable UniqueKey unique() {
 		return this.values.unique;
+	}
+
+	/**
+	 * Return the job's lane key.
+	 * @return the lane, or {@code null} for none
+	 */
+	public @Nullable String lane() {
+		return this.values.lane;
 	}
 
 	/**
@@ -241,6 +249,21 @@ public final class EnqueueSpec {
 	}
 
 	/**
+	 * Return a copy in a fair lane: the queue claims round-robin across the lanes that
+	 * have ready work.
+	 * @param lane the lane key, 1-64 characters of {@code [A-Za-z0-9._-]}, or
+	 * {@code null} for none
+	 * @return the new spec
+	 * @throws InvalidQueueNameException if the lane key is not valid
+	 */
+	public EnqueueSpec withLane(@Nullable String lane) {
+		if (lane != null) {
+			Keyspace.validateLane(lane);
+		}
+		return with((values) -> values.lane = lane);
+	}
+
+	/**
 	 * Return a copy with extra row fields.
 	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS}
 	 * @return the new spec
@@ -294,6 +317,7 @@ public final class EnqueueSpec {
 		Map<String, String> fields = Map.of();
 
 		@Nullable UniqueKey unique;
+		@Nullable String lane;
 
 		Values copy() {
 			Values copy = new Values();
@@ -304,12 +328,13 @@ public final class EnqueueSpec {
 			copy.timeout = this.timeout;
 			copy.fields = this.fields;
 			copy.unique = this.unique;
+			copy.lane = this.lane;
 			return copy;
 		}
 
 		private List<Object> all() {
 			return Arrays.asList(this.maxAttempts, this.priority, this.delay, this.runAt, this.timeout, this.fields,
-					this.unique);
+					this.unique, this.lane);
 		}
 
 		@Override
@@ -325,7 +350,8 @@ public final class EnqueueSpec {
 		@Override
 		public String toString() {
 			return "[maxAttempts=" + this.maxAttempts + ", priority=" + this.priority + ", delay=" + this.delay
-					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet() + ", unique=" + this.unique + "]";
+					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet() + ", unique="
+					+ this.unique + ", lane=" + this.lane + "]";
 		}
 
 	}

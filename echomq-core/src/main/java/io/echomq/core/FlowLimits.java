@@ -12,23 +12,42 @@ import org.jspecify.annotations.Nullable;
  * @param maxActive the most jobs active at once across every node, or {@code null} for
  * no cap
  * @param rateLimit the most jobs started per period, or {@code null} for no limit
+ * @param laneMaxActive the most jobs of one lane active at once across every node
+ * ({@code 1} makes each lane key a mutex), or {@code null} for no cap
+ * @param laneRateLimit the most jobs of one lane started per period, or {@code null}
+ * for no limit
  * @author EchoMQ
  * @since 0.2.0
  */
-public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLimit) {
+public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Integer laneMaxActive,
+		@Nullable RateLimit laneRateLimit) {
 
-	private static final FlowLimits NONE = new FlowLimits(null, null);
+	private static final FlowLimits NONE = new FlowLimits(null, null, null, null);
 
 	/**
 	 * Validate the limits.
 	 * @param maxActive the cap
 	 * @param rateLimit the rate limit
-	 * @throws IllegalArgumentException if the cap is not positive
+	 * @param laneMaxActive the per-lane cap
+	 * @param laneRateLimit the per-lane rate limit
+	 * @throws IllegalArgumentException if a cap is not positive
 	 */
 	public FlowLimits {
 		if (maxActive != null && maxActive <= 0) {
 			throw new IllegalArgumentException("max-active must be positive, was " + maxActive);
 		}
+		if (laneMaxActive != null && laneMaxActive <= 0) {
+			throw new IllegalArgumentException("lanes.max-active must be positive, was " + laneMaxActive);
+		}
+	}
+
+	/**
+	 * Create queue-wide limits without per-lane ones.
+	 * @param maxActive the cap, or {@code null}
+	 * @param rateLimit the rate limit, or {@code null}
+	 */
+	public FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLimit) {
+		this(maxActive, rateLimit, null, null);
 	}
 
 	/**
@@ -43,7 +62,8 @@ public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLi
 	 * Return the share of these limits one partition of a queue with {@code partitions}
 	 * partitions enforces: each bound divided by the partition count, rounded down but at
 	 * least 1, so that the partitions together never exceed the queue's limits unless a
-	 * bound is smaller than the partition count (then each partition allows 1).
+	 * bound is smaller than the partition count (then each partition allows 1). Lane
+	 * limits are kept: a lane lives in one partition.
 	 * @param partitions the partition count, at least 1
 	 * @return the per-partition limits
 	 */
@@ -54,7 +74,7 @@ public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLi
 		Integer cap = (this.maxActive != null) ? Math.max(1, this.maxActive / partitions) : null;
 		RateLimit rate = (this.rateLimit != null)
 				? new RateLimit(Math.max(1, this.rateLimit.limit() / partitions), this.rateLimit.period()) : null;
-		return new FlowLimits(cap, rate);
+		return new FlowLimits(cap, rate, this.laneMaxActive, this.laneRateLimit);
 	}
 
 	/**
@@ -62,7 +82,8 @@ public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLi
 	 * @return {@code true} if there is a cap or a rate limit
 	 */
 	public boolean isLimited() {
-		return this.maxActive != null || this.rateLimit != null;
+		return this.maxActive != null || this.rateLimit != null || this.laneMaxActive != null
+				|| this.laneRateLimit != null;
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
@@ -88,6 +89,12 @@ public class Jobs {
 
 	private final Map<String, String[]> deadTrimHints = new ConcurrentHashMap<>();
 
+	private final LaneClaimer lanes;
+
+	private final Set<String> laneQueues = ConcurrentHashMap.newKeySet();
+
+	private final Map<String, AtomicInteger> turns = new ConcurrentHashMap<>();
+
 	private volatile long clockOffset;
 
 	private volatile boolean clockKnown;
@@ -103,6 +110,7 @@ public class Jobs {
 		this.executor = executor;
 		this.keyspace = keyspace;
 		this.template = executor.getTemplate();
+		this.lanes = new LaneClaimer(executor, keyspace);
 	}
 
 	/**
@@ -126,7 +134,9 @@ public class Jobs {
 	 * @return every script
 	 */
 	public List<Script> scripts() {
-		return this.scripts.all();
+		List<Script> all = new ArrayList<>(this.scripts.all());
+		all.addAll(this.lanes.scripts());
+		return all;
 	}
 
 	/**
@@ -196,6 +206,10 @@ public class Jobs {
 				args.add(id.toString());
 				args.add(payload);
 			}
+			if (spec.lane() != null) {
+				keys.add(this.keyspace.laneKey(queue, spec.lane(), LaneKeyType.PENDING));
+				keys.add(this.keyspace.queueKey(queue, KeyType.LANES));
+			}
 			calls.add(new ScriptExecutor.Invocation(keys, args));
 		}
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.enqueue, calls);
@@ -260,6 +274,10 @@ public class Jobs {
 		for (int round = 0; round < MAX_UNIQUE_ROUNDS; round++) {
 			List<String> keys = enqueueKeys(queue, 1);
 			keys.add(this.keyspace.jobKey(queue, id));
+			if (spec.lane() != null) {
+				keys.add(this.keyspace.laneKey(queue, spec.lane(), LaneKeyType.PENDING));
+				keys.add(this.keyspace.queueKey(queue, KeyType.LANES));
+			}
 			keys.add(uniqueKey);
 			if (holder != null) {
 				keys.add(this.keyspace.jobKeyPrefix(queue) + holder);
@@ -310,6 +328,7 @@ public class Jobs {
 		args.add(Long.toString(spec.delay().toMillis()));
 		args.add((spec.runAt() != null) ? Long.toString(spec.runAt().toEpochMilli()) : "");
 		args.add(Integer.toString(rowFields.size()));
+		args.add((spec.lane() != null) ? spec.lane() : "");
 		rowFields.forEach((name, value) -> {
 			args.add(name);
 			args.add(value);
@@ -346,13 +365,60 @@ public class Jobs {
 	 * @return the claimed jobs and the limit that held the claim back, if any
 	 */
 	public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits) {
+		Keyspace.validateQueueName(queue);
 		requirePositive(lease, "lease");
+		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		Assert.notNull(limits, "'limits' must not be null");
+		if (this.laneQueues.contains(queue) && lanesTurn(queue)) {
+			ClaimResult fromLanes = claimLanes(queue, lease, max, limits);
+			if (fromLanes.jobs().size() >= max || LaneClaimer.isQueueLimit(fromLanes.limit())) {
+				return fromLanes;
+			}
+			return merge(fromLanes, claimPending(queue, lease, max - fromLanes.jobs().size(), limits));
+		}
+		ClaimResult fromPending = claimPending(queue, lease, max, limits);
+		if (fromPending.jobs().size() >= max || LaneClaimer.isQueueLimit(fromPending.limit())
+				|| !this.laneQueues.contains(queue) || this.pauses.containsKey(queue)) {
+			return fromPending;
+		}
+		return merge(fromPending, claimLanes(queue, lease, max - fromPending.jobs().size(), limits));
+	}
+
+	/**
+	 * Jobs without a lane share the queue with the lanes as one more lane would: the
+	 * claims of a queue with lanes alternate between serving its own pending set first
+	 * and serving the lanes first.
+	 */
+	private boolean lanesTurn(String queue) {
+		return (this.turns.computeIfAbsent(queue, (name) -> new AtomicInteger()).getAndIncrement() & 1) == 0;
+	}
+
+	private ClaimResult claimLanes(String queue, Duration lease, int max, FlowLimits limits) {
+		LaneClaimer.Outcome outcome = this.lanes.claim(queue, lease, max, limits);
+		if (outcome.ringEmpty()) {
+			this.laneQueues.remove(queue);
+		}
+		return outcome.result();
+	}
+
+	private static ClaimResult merge(ClaimResult first, ClaimResult second) {
+		List<ClaimedJob> all = new ArrayList<>(first.jobs());
+		all.addAll(second.jobs());
+		ClaimResult last = (second.limit() != null) ? second : first;
+		return new ClaimResult(all, last.limit(), last.retryAfter());
+	}
+
+	/**
+	 * Claim from the queue's own pending set (jobs without a lane), learning from the
+	 * reply whether lanes have work.
+	 */
+	private ClaimResult claimPending(String queue, Duration lease, int max, FlowLimits limits) {
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		String starts = this.keyspace.queueKey(queue, KeyType.STARTS);
 		String throttled = this.keyspace.queueKey(queue, KeyType.THROTTLED);
+		String ring = this.keyspace.queueKey(queue, KeyType.LANES);
 		String rows = this.keyspace.jobKeyPrefix(queue);
 		String paused = this.keyspace.queueKey(queue, KeyType.PAUSED);
 		String maxActive = (limits.maxActive() != null) ? Integer.toString(limits.maxActive()) : "0";
@@ -368,6 +434,7 @@ public class Jobs {
 			page = page(queue, JobState.PENDING, pending, 0, size);
 		}
 		int contended = 0;
+		boolean asked = false;
 		while (claimed.size() < max) {
 			if (page.ids().length == 0) {
 				if (page.members() == 0) {
@@ -383,6 +450,7 @@ public class Jobs {
 			keys.add(active);
 			keys.add(starts);
 			keys.add(throttled);
+			keys.add(ring);
 			List<String> args = new ArrayList<>(9 + page.ids().length);
 			args.add(Long.toString(lease.toMillis()));
 			args.add(Integer.toString(want));
@@ -399,13 +467,15 @@ public class Jobs {
 			}
 			keys.add(paused);
 			List<Object> reply = this.executor.execute(this.scripts.claim, keys, args);
+			asked = true;
 			Instant now = Replies.instant(reply.get(0));
 			learnClock(reply);
-			if (reply.size() > 8) {
-				this.pauses.put(queue, Replies.number(reply.get(8)));
+			if (reply.size() > 9) {
+				this.pauses.put(queue, Replies.number(reply.get(9)));
 				break;
 			}
 			this.pauses.remove(queue);
+			noteLanes(queue, Replies.number(reply.get(8)));
 			Instant deadline = Replies.instant(reply.get(1));
 			List<Object> entries = Replies.list(reply.get(2));
 			for (Object value : entries) {
@@ -438,7 +508,21 @@ public class Jobs {
 			}
 			page = next;
 		}
+		if (!asked) {
+			// pending was empty: whether lanes have work is one ZCARD away
+			Long lanes = this.template.opsForZSet().zCard(ring);
+			noteLanes(queue, (lanes != null) ? lanes : 0);
+		}
 		return new ClaimResult(claimed, limit, retryAfter);
+	}
+
+	private void noteLanes(String queue, long lanes) {
+		if (lanes > 0) {
+			this.laneQueues.add(queue);
+		}
+		else {
+			this.laneQueues.remove(queue);
+		}
 	}
 
 	/**
@@ -749,18 +833,37 @@ public class Jobs {
 	 */
 	private List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args) {
 		List<Object> reply = this.executor.execute(script, keys, args);
-		String name = uniqueKeyNeeded(reply);
-		if (name == null) {
-			return reply;
+		List<String> declared = null;
+		// at most one unique key and one lane: a third answer asking for keys is a bug
+		for (int round = 0; round < 2; round++) {
+			String name = uniqueKeyNeeded(reply);
+			String lane = laneKeyNeeded(reply);
+			if (name == null && lane == null) {
+				return reply;
+			}
+			declared = (declared != null) ? declared : new ArrayList<>(keys);
+			if (name != null) {
+				declared.add(this.keyspace.uniqueKeyPrefix(queue) + name);
+			}
+			if (lane != null) {
+				declared.add(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING));
+				declared.add(this.keyspace.queueKey(queue, KeyType.LANES));
+			}
+			reply = this.executor.execute(script, declared, args);
 		}
-		List<String> declared = new ArrayList<>(keys);
-		declared.add(this.keyspace.uniqueKeyPrefix(queue) + name);
-		reply = this.executor.execute(script, declared, args);
-		if (uniqueKeyNeeded(reply) != null) {
-			throw new IllegalStateException(script.name() + " asked for unique key '" + name
-					+ "' again although it was declared; nothing was written");
+		if (uniqueKeyNeeded(reply) != null || laneKeyNeeded(reply) != null) {
+			throw new IllegalStateException(script.name() + " asked again for keys it was given: " + declared
+					+ "; nothing was written");
 		}
 		return reply;
+	}
+
+	private static @Nullable String laneKeyNeeded(List<Object> reply) {
+		if (reply.size() == 3 && reply.get(0) instanceof Long flag && flag == 0
+				&& "LANE_KEY".equals(Replies.string(reply.get(1)))) {
+			return Replies.string(reply.get(2));
+		}
+		return null;
 	}
 
 	private static @Nullable String uniqueKeyNeeded(List<Object> reply) {
@@ -891,10 +994,11 @@ public class Jobs {
 		List<Object> reply = this.executor.execute(this.scripts.release,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE),
-						this.keyspace.queueKey(queue, KeyType.METRICS)),
+						this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.SCHEDULE)),
 				List.of(id.toString(), argument(token)));
 		TransitionResult result = Replies.fenced(reply);
-		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
+		return result.isStale() ? result
+				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);
 	}
 
 	/**
@@ -910,7 +1014,7 @@ public class Jobs {
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		List<String> fixed = List.of(active, this.keyspace.queueKey(queue, KeyType.PENDING),
 				this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.METRICS),
-				this.keyspace.queueKey(queue, KeyType.WAKE));
+				this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.LANES));
 		int requeued = 0;
 		int dead = 0;
 		int skipped = 0;
@@ -920,12 +1024,17 @@ public class Jobs {
 			int passed = due.foreign();
 			boolean drained = true;
 			if (due.ids().length > 0) {
-				List<Object> reply = this.executor.execute(this.scripts.reap, withRows(queue, fixed, due.ids()),
-						List.of(due.ids()));
-				learnClock(reply);
+				List<Object> reply = withLanes(this.scripts.reap, queue, fixed, List.of(), due.ids());
 				int back = (int) Replies.number(reply.get(1));
 				int gone = (int) Replies.number(reply.get(2));
 				int cancelled = (int) Replies.number(reply.get(5));
+				Set<String> lanes = needs(reply.get(6));
+				if (!lanes.isEmpty()) {
+					List<Object> again = withLanes(this.scripts.reap, queue, fixed, List.copyOf(lanes), due.ids());
+					back += (int) Replies.number(again.get(1));
+					gone += (int) Replies.number(again.get(2));
+					cancelled += (int) Replies.number(again.get(5));
+				}
 				requeued += back;
 				dead += gone;
 				Map<String, String> reasons = Replies.reasons(reply.get(3));
@@ -958,10 +1067,14 @@ public class Jobs {
 	 */
 	private int[] reapDeclaring(String queue, List<String> fixed, Map<String, String> needed) {
 		String[] ids = needed.keySet().toArray(NO_IDS);
+		// those die or are retired as cancelled: no lane to declare
 		List<String> keys = withRows(queue, fixed, ids);
 		String prefix = this.keyspace.uniqueKeyPrefix(queue);
 		new LinkedHashSet<>(needed.values()).forEach((name) -> keys.add(prefix + name));
-		List<Object> reply = this.executor.execute(this.scripts.reap, keys, List.of(ids));
+		List<String> args = new ArrayList<>(1 + ids.length);
+		args.add("0");
+		args.addAll(List.of(ids));
+		List<Object> reply = this.executor.execute(this.scripts.reap, keys, args);
 		Map<String, String> reasons = Replies.reasons(reply.get(3));
 		this.suspects.addAll(queue, JobState.ACTIVE, reasons.keySet());
 		if (!Replies.reasons(reply.get(4)).isEmpty()) {
@@ -982,7 +1095,8 @@ public class Jobs {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String schedule = this.keyspace.queueKey(queue, KeyType.SCHEDULE);
 		List<String> fixed = List.of(schedule, this.keyspace.queueKey(queue, KeyType.PENDING),
-				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE));
+				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE),
+				this.keyspace.queueKey(queue, KeyType.LANES));
 		int promoted = 0;
 		long offset = 0;
 		while (promoted < limit) {
@@ -990,10 +1104,13 @@ public class Jobs {
 			int passed = due.foreign();
 			boolean drained = true;
 			if (due.ids().length > 0) {
-				List<Object> reply = this.executor.execute(this.scripts.promote, withRows(queue, fixed, due.ids()),
-						List.of(due.ids()));
-				learnClock(reply);
+				List<Object> reply = withLanes(this.scripts.promote, queue, fixed, List.of(), due.ids());
 				int moved = (int) Replies.number(reply.get(1));
+				Set<String> lanes = needs(reply.get(3));
+				if (!lanes.isEmpty()) {
+					moved += (int) Replies.number(
+							withLanes(this.scripts.promote, queue, fixed, List.copyOf(lanes), due.ids()).get(1));
+				}
 				promoted += moved;
 				Map<String, String> reasons = Replies.reasons(reply.get(2));
 				this.suspects.addAll(queue, JobState.SCHEDULE, reasons.keySet());
@@ -1020,7 +1137,7 @@ public class Jobs {
 		List<Object> reply = this.executor.execute(this.scripts.replay,
 				List.of(this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
-						this.keyspace.queueKey(queue, KeyType.WAKE)),
+						this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.SCHEDULE)),
 				List.of(id.toString(), Integer.toString(budget)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
@@ -1281,6 +1398,41 @@ public class Jobs {
 		return new Page(offset, ids.toArray(NO_IDS), members.size());
 	}
 
+	/**
+	 * Run a script that may return jobs to their lanes (promote, reap): the fixed keys,
+	 * then the declared lanes' pending keys, then the candidates' rows; the arguments are
+	 * the number of declared lanes, their keys, then the candidates.
+	 */
+	private List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes,
+			String[] ids) {
+		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length);
+		keys.addAll(fixed);
+		for (String lane : lanes) {
+			keys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING));
+		}
+		String rows = this.keyspace.jobKeyPrefix(queue);
+		for (String id : ids) {
+			keys.add(rows + id);
+		}
+		List<String> args = new ArrayList<>(1 + lanes.size() + ids.length);
+		args.add(Integer.toString(lanes.size()));
+		args.addAll(lanes);
+		args.addAll(List.of(ids));
+		List<Object> reply = this.executor.execute(script, keys, args);
+		learnClock(reply);
+		return reply;
+	}
+
+	/** The lanes a promote or reap reply asks the caller to declare ({id, lane, ...}). */
+	private static Set<String> needs(Object value) {
+		List<Object> pairs = Replies.list(value);
+		Set<String> lanes = new LinkedHashSet<>();
+		for (int i = 1; i < pairs.size(); i += 2) {
+			lanes.add(Replies.string(pairs.get(i)));
+		}
+		return lanes;
+	}
+
 	private List<String> withRows(String queue, List<String> fixed, String[] ids) {
 		List<String> keys = new ArrayList<>(fixed.size() + ids.length);
 		keys.addAll(fixed);
@@ -1316,7 +1468,7 @@ public class Jobs {
 	 * Read a claimed row straight from its flat {@code HGETALL} reply, in one pass: the
 	 * known fields into their components, the rest into {@link ClaimedJob#fields()}.
 	 */
-	private static ClaimedJob toClaimedJob(String queue, String id, List<Object> row, Instant now,
+	static ClaimedJob toClaimedJob(String queue, String id, List<Object> row, Instant now,
 			Instant deadline) {
 		String payload = null;
 		String attempts = null;

@@ -65,6 +65,13 @@ public enum KeyType {
 	PAUSED("paused"),
 
 	/**
+	 * Sorted set of the lanes that have ready work, the claim's round-robin ring: the
+	 * lowest score is the next lane's turn, and a lane served goes to the tail. Not a
+	 * location: the lanes' pending ids are in their own {@link LaneKeyType#PENDING} keys.
+	 */
+	LANES("lanes"),
+
+	/**
 	 * Sorted set logging the queue's recent starts (one member per claim, scored by server
 	 * time, ms): the sliding window of the queue-wide rate limit. Not a location.
 	 */

@@ -28,6 +28,11 @@ public record Keyspace(String prefix) {
 
 	private static final String UNIQUE = "unique:";
 
+	private static final String LANE = "lane:";
+
+	/** Maximum length of a lane key. */
+	public static final int MAX_LANE_LENGTH = 64;
+
 	/**
 	 * Create a keyspace, validating the prefix.
 	 * @param prefix the key prefix
@@ -118,6 +123,49 @@ public record Keyspace(String prefix) {
 	 */
 	public String uniqueKeyPrefix(String queue) {
 		return base(queue) + UNIQUE;
+	}
+
+	/**
+	 * Build a key of one lane of a queue.
+	 * @param queue the queue name
+	 * @param lane the lane key
+	 * @param type what the key holds
+	 * @return the key, e.g. {@code emq:{mail}:lane:tenant-a:pending}
+	 * @throws InvalidQueueNameException if the queue name or the lane key is not valid
+	 */
+	public String laneKey(String queue, String lane, LaneKeyType type) {
+		return base(queue) + LANE + validateLane(lane) + ":" + type.suffix();
+	}
+
+	/**
+	 * Return the prefix shared by every lane key of a queue, for scans.
+	 * @param queue the queue name
+	 * @return the prefix, e.g. {@code emq:{mail}:lane:}
+	 */
+	public String laneKeyPrefix(String queue) {
+		return base(queue) + LANE;
+	}
+
+	/**
+	 * Validate a lane key: the same rules as a queue name, since it becomes part of keys.
+	 * @param lane the lane key to check
+	 * @return the lane key
+	 * @throws InvalidQueueNameException if it is not 1-64 characters of
+	 * {@code [A-Za-z0-9._-]} (no braces, colons or spaces)
+	 */
+	public static String validateLane(String lane) {
+		if (lane == null) {
+			throw new InvalidQueueNameException("Invalid EchoMQ lane key: must not be null");
+		}
+		if (lane.isEmpty() || lane.length() > MAX_LANE_LENGTH) {
+			throw new InvalidQueueNameException("Invalid EchoMQ lane key '" + abbreviate(lane) + "': must be 1-"
+					+ MAX_LANE_LENGTH + " characters, was " + lane.length());
+		}
+		if (!NAME.matcher(lane).matches()) {
+			throw new InvalidQueueNameException("Invalid EchoMQ lane key '" + lane
+					+ "': only letters, digits, '.', '_' and '-' are allowed (no braces, colons or spaces)");
+		}
+		return lane;
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -129,7 +130,9 @@ public class QueueAuditor {
 				}
 			}
 		}
-		rows += auditRows(queue, prefix, findings);
+		LaneAudit lanes = auditLanes(queue, prefix, overdueBefore, reapTolerance, counts, findings);
+		rows += lanes.rows();
+		rows += auditRows(queue, prefix, lanes.lanes(), findings);
 		auditUniqueKeys(queue, prefix, findings);
 		return new AuditReport(queue, counts, rows, findings.listed, findings.count);
 	}
@@ -299,10 +302,132 @@ public class QueueAuditor {
 	}
 
 	/**
+	 * Audit the fair lanes: every lane's pending set is a location like pending (each
+	 * member a JOB id whose well-formed row says {@code state=pending}), its rows name the
+	 * lane, a lane with pending jobs is in the ring (else no claim would reach it), the
+	 * ring holds no lane without them, and no row in the queue's own pending set names a
+	 * lane.
+	 * @return the lanes found (in the ring or with a pending key) and the rows their
+	 * members have
+	 */
+	private LaneAudit auditLanes(String queue, String prefix, long overdueBefore, Duration reapTolerance,
+			Map<JobState, Long> counts, Findings findings) {
+		long rows = 0;
+		Keyspace keyspace = this.jobs.keyspace();
+		String ringKey = keyspace.queueKey(queue, KeyType.LANES);
+		Set<String> ring = new HashSet<>();
+		if (expectType(ringKey, DataType.ZSET, "a sorted set", findings)) {
+			Set<String> members = this.template.opsForZSet().range(ringKey, 0, -1);
+			if (members != null) {
+				ring.addAll(members);
+			}
+		}
+		String lanePrefix = keyspace.laneKeyPrefix(queue);
+		String suffix = ":" + LaneKeyType.PENDING.suffix();
+		Set<String> lanes = new TreeSet<>(ring);
+		ScanOptions options = ScanOptions.scanOptions()
+			.match(escapeGlob(lanePrefix) + "*" + suffix)
+			.count(SCAN_COUNT)
+			.build();
+		this.template.execute((RedisCallback<Void>) (connection) -> {
+			try (Cursor<byte[]> cursor = scan(connection, lanePrefix, options)) {
+				while (cursor.hasNext()) {
+					String key = new String(cursor.next(), StandardCharsets.UTF_8);
+					lanes.add(key.substring(lanePrefix.length(), key.length() - suffix.length()));
+				}
+			}
+			return null;
+		});
+		List<String> valid = new ArrayList<>();
+		for (String lane : lanes) {
+			try {
+				Keyspace.validateLane(lane);
+			}
+			catch (InvalidQueueNameException ex) {
+				findings.add("lane '" + lane + "' is not a valid lane key");
+				continue;
+			}
+			valid.add(lane);
+			String key = keyspace.laneKey(queue, lane, LaneKeyType.PENDING);
+			if (!expectType(key, DataType.ZSET, "a sorted set", findings)) {
+				continue;
+			}
+			long members = 0;
+			for (long offset = 0;; offset += PAGE) {
+				Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + PAGE - 1);
+				if (page == null || page.isEmpty()) {
+					break;
+				}
+				members += page.size();
+				counts.merge(JobState.PENDING, (long) page.size(), Long::sum);
+				List<TypedTuple<String>> tuples = new ArrayList<>(page);
+				rows += auditPage(queue, prefix, JobState.PENDING, tuples, overdueBefore, reapTolerance,
+						findings);
+				checkLaneFields(prefix, lane, tuples, findings);
+				if (page.size() < PAGE) {
+					break;
+				}
+			}
+			if (members > 0 && !ring.contains(lane)) {
+				findings.add("lane " + lane + " has " + members + " pending but is not in the ring " + ringKey
+						+ " (no claim would reach it)");
+			}
+			if (members == 0 && ring.contains(lane)) {
+				findings.add("lane " + lane + " is in the ring " + ringKey + " with nothing pending");
+			}
+		}
+		if (!valid.isEmpty()) {
+			checkNoLanes(queue, prefix, findings);
+		}
+		return new LaneAudit(valid, rows);
+	}
+
+	private void checkLaneFields(String prefix, @Nullable String lane, List<TypedTuple<String>> page,
+			Findings findings) {
+		List<String> ids = new ArrayList<>(page.size());
+		for (TypedTuple<String> member : page) {
+			if (member.getValue() != null && JobId.isValid(member.getValue())) {
+				ids.add(member.getValue());
+			}
+		}
+		List<@Nullable Object> values = async((commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
+			for (String id : ids) {
+				futures.add(commands.hget(bytes(prefix + id), bytes("lane")));
+			}
+			return futures;
+		});
+		for (int i = 0; i < ids.size(); i++) {
+			Object value = values.get(i);
+			String rowLane = (value instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : null;
+			if (lane != null && !lane.equals(rowLane)) {
+				findings.add(ids.get(i) + " is in lane " + lane + " but its row says lane=" + rowLane);
+			}
+			if (lane == null && rowLane != null) {
+				findings.add(ids.get(i) + " is in pending but its row says lane=" + rowLane + " (not in its lane)");
+			}
+		}
+	}
+
+	private void checkNoLanes(String queue, String prefix, Findings findings) {
+		String key = this.jobs.keyspace().queueKey(queue, KeyType.PENDING);
+		for (long offset = 0;; offset += PAGE) {
+			Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + PAGE - 1);
+			if (page == null || page.isEmpty()) {
+				return;
+			}
+			checkLaneFields(prefix, null, new ArrayList<>(page), findings);
+			if (page.size() < PAGE) {
+				return;
+			}
+		}
+	}
+
+	/**
 	 * Scan the queue's row keys for rows in no location.
 	 * @return how many such rows there are
 	 */
-	private long auditRows(String queue, String prefix, Findings findings) {
+	private long auditRows(String queue, String prefix, List<String> lanes, Findings findings) {
 		Set<String> orphans = new HashSet<>();
 		List<String> batch = new ArrayList<>(SCAN_COUNT);
 		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(prefix) + "*").count(SCAN_COUNT).build();
@@ -316,14 +441,14 @@ public class QueueAuditor {
 					}
 					batch.add(id);
 					if (batch.size() == SCAN_COUNT) {
-						findOrphans(queue, batch, orphans);
+						findOrphans(queue, lanes, batch, orphans);
 						batch.clear();
 					}
 				}
 			}
 			return null;
 		});
-		findOrphans(queue, batch, orphans);
+		findOrphans(queue, lanes, batch, orphans);
 		for (String id : orphans) {
 			findings.add("row of " + id + " is in no location (orphan row)");
 		}
@@ -418,7 +543,7 @@ public class QueueAuditor {
 		}
 	}
 
-	private void findOrphans(String queue, List<String> ids, Set<String> orphans) {
+	private void findOrphans(String queue, List<String> lanes, List<String> ids, Set<String> orphans) {
 		if (ids.isEmpty()) {
 			return;
 		}
@@ -428,6 +553,9 @@ public class QueueAuditor {
 			List<RedisFuture<?>> futures = new ArrayList<>();
 			for (JobState state : JobState.values()) {
 				futures.add(commands.zmscore(bytes(keyspace.queueKey(queue, state.location())), members));
+			}
+			for (String lane : lanes) {
+				futures.add(commands.zmscore(bytes(keyspace.laneKey(queue, lane, LaneKeyType.PENDING)), members));
 			}
 			return futures;
 		});
@@ -537,6 +665,10 @@ public class QueueAuditor {
 			escaped.append(c);
 		}
 		return escaped.toString();
+	}
+
+	private record LaneAudit(List<String> lanes, long rows) {
+
 	}
 
 	/**

@@ -29,6 +29,10 @@ public class QueueInspector {
 	/** Most jobs one {@linkplain #jobs(String, JobState, int, int) page} returns. */
 	public static final int MAX_PAGE = 500;
 
+	private static final int LANE_CHUNK = 500;
+
+	private static final Script LANE_SIZES = Script.load("lane_sizes");
+
 	private final Keyspace keyspace;
 
 	private final ScriptExecutor executor;
@@ -66,9 +70,11 @@ public class QueueInspector {
 				counters.put(String.valueOf(name), number);
 			}
 		});
-		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()], sizes[JobState.ACTIVE.ordinal()],
+		Map<String, Long> lanes = laneSizes(queue);
+		long inLanes = lanes.values().stream().mapToLong(Long::longValue).sum();
+		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()] + inLanes, sizes[JobState.ACTIVE.ordinal()],
 				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()], sizes[JobState.QUARANTINE.ordinal()],
-				sizes[JobState.COMPLETED.ordinal()], counters);
+				sizes[JobState.COMPLETED.ordinal()], counters, lanes);
 	}
 
 	/** Most minutes the per-minute series keeps (the scripts trim older ones). */
@@ -119,6 +125,41 @@ public class QueueInspector {
 			return connection.serverCommands().time();
 		});
 		return (time != null) ? time : System.currentTimeMillis();
+	}
+
+	/**
+	 * Return how many jobs each lane with ready work has pending, in ring order, read
+	 * {@value #LANE_CHUNK} lanes per script call.
+	 * @param queue the queue
+	 * @return pending ids per lane; empty for a queue without lanes
+	 */
+	public Map<String, Long> laneSizes(String queue) {
+		Set<String> ring = this.template.opsForZSet().range(this.keyspace.queueKey(queue, KeyType.LANES), 0, -1);
+		Map<String, Long> sizes = new LinkedHashMap<>();
+		if (ring == null || ring.isEmpty()) {
+			return sizes;
+		}
+		List<String> lanes = new ArrayList<>();
+		for (String lane : ring) {
+			try {
+				Keyspace.validateLane(lane);
+				lanes.add(lane);
+			}
+			catch (InvalidQueueNameException ex) {
+				// the audit reports it
+			}
+		}
+		for (int start = 0; start < lanes.size(); start += LANE_CHUNK) {
+			List<String> chunk = lanes.subList(start, Math.min(lanes.size(), start + LANE_CHUNK));
+			List<String> keys = chunk.stream()
+				.map((lane) -> this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING))
+				.toList();
+			List<Object> reply = this.executor.execute(LANE_SIZES, keys, List.of());
+			for (int i = 0; i < chunk.size(); i++) {
+				sizes.put(chunk.get(i), Replies.number(reply.get(i)));
+			}
+		}
+		return sizes;
 	}
 
 	/**

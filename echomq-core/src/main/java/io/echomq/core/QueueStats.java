@@ -7,7 +7,8 @@ import java.util.Map;
  * counters.
  *
  * @param queue the queue
- * @param pending ids waiting to be claimed
+ * @param pending ids waiting to be claimed, in the queue's own pending set and in its
+ * lanes'
  * @param active ids leased to workers
  * @param schedule ids waiting for their run-at
  * @param dead dead-lettered ids
@@ -16,11 +17,13 @@ import java.util.Map;
  * @param completed completed ids retained (see {@link Retention})
  * @param counters the queue's cumulative counters ({@code enqueued}, {@code completed},
  * {@code retried}, {@code dead}, {@code reaped}, {@code promoted}, ...)
+ * @param lanes pending ids per fair lane with ready work, in ring order (the next turn
+ * first); empty for a queue without lanes
  * @author EchoMQ
  * @since 0.1.0
  */
 public record QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
-		long completed, Map<String, Long> counters) {
+		long completed, Map<String, Long> counters, Map<String, Long> lanes) {
 
 	/**
 	 * Create a snapshot.
@@ -32,9 +35,27 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 	 * @param quarantine quarantined members
 	 * @param completed retained completed ids
 	 * @param counters the counters
+	 * @param lanes pending ids per lane
 	 */
 	public QueueStats {
 		counters = Map.copyOf(counters);
+		lanes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(lanes));
+	}
+
+	/**
+	 * Create a snapshot of a queue without lanes.
+	 * @param queue the queue
+	 * @param pending pending ids
+	 * @param active active ids
+	 * @param schedule scheduled ids
+	 * @param dead dead ids
+	 * @param quarantine quarantined members
+	 * @param completed completed ids kept by the queue's retention
+	 * @param counters the counters
+	 */
+	public QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
+			long completed, Map<String, Long> counters) {
+		this(queue, pending, active, schedule, dead, quarantine, completed, counters, Map.of());
 	}
 
 	/**

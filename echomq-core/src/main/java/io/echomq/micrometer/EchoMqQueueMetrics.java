@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobState;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
@@ -37,7 +38,11 @@ import org.springframework.util.Assert;
 
 /**
  * Queue gauges: {@code echomq.queue.jobs} (tags {@code queue}, {@code state} =
- * {@code pending|active|schedule|dead}) and {@code echomq.listener.in.flight} (tag
+ * {@code pending|active|schedule|dead}), {@code echomq.queue.lanes} (tag {@code queue}:
+ * how many fair lanes have ready work; lane keys are not tags, they can be as many as
+ * tenants), {@code echomq.queue.limit} (tags {@code queue}, {@code limit} =
+ * {@code max-active|rate|lane-max-active|lane-rate}: the flow limits this application's
+ * listener applies, rates per second) and {@code echomq.listener.in.flight} (tag
  * {@code queue}). Queue sizes come from a sample taken every {@code sampleInterval} on
  * a thread of its own, for every queue of the {@link EchoMqQueueCatalog}; a gauge never
  * calls Redis. A queue whose sample fails keeps its last values.
@@ -111,7 +116,13 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 			.description("Jobs in each location of each partition of a partitioned queue, as last sampled")
 			.baseUnit(BaseUnits.TASKS)
 			.register(registry);
-		Bound created = new Bound(registry, jobs, partitionJobs);
+		MultiGauge lanes = MultiGauge.builder("echomq.queue.lanes")
+			.description("Fair lanes of a queue with ready work, as last sampled")
+			.register(registry);
+		MultiGauge limits = MultiGauge.builder("echomq.queue.limit")
+			.description("Cluster-wide flow limits this application's listener applies (rates per second)")
+			.register(registry);
+		Bound created = new Bound(registry, jobs, partitionJobs, lanes, limits);
 		this.bound.add(created);
 		publish(created, this.sample);
 	}
@@ -193,6 +204,20 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 			}
 		}));
 		target.partitionJobs.register(partitionRows, true);
+		List<MultiGauge.Row<?>> laneRows = new ArrayList<>(stats.size());
+		stats.forEach((queue, queueStats) -> laneRows
+			.add(MultiGauge.Row.of(Tags.of("queue", queue), queueStats.lanes().size())));
+		target.lanes.register(laneRows, true);
+		List<MultiGauge.Row<?>> limitRows = new ArrayList<>();
+		if (this.listeners != null) {
+			for (String queue : this.listeners.getQueues()) {
+				QueueListenerContainer container = this.listeners.getContainer(queue);
+				if (container != null) {
+					addLimits(limitRows, queue, container.getSettings().limits());
+				}
+			}
+		}
+		target.limits.register(limitRows, true);
 		if (this.listeners != null) {
 			for (String queue : this.listeners.getQueues()) {
 				if (!target.inFlightQueues().add(queue)) {
@@ -270,11 +295,31 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		}
 	}
 
-	private record Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs,
-			Set<String> inFlightQueues) {
+	private static void addLimits(List<MultiGauge.Row<?>> rows, String queue, FlowLimits limits) {
+		if (limits.maxActive() != null) {
+			rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "limit", "max-active"), limits.maxActive()));
+		}
+		if (limits.rateLimit() != null) {
+			rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "limit", "rate"), perSecond(limits.rateLimit())));
+		}
+		if (limits.laneMaxActive() != null) {
+			rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "limit", "lane-max-active"), limits.laneMaxActive()));
+		}
+		if (limits.laneRateLimit() != null) {
+			rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "limit", "lane-rate"),
+					perSecond(limits.laneRateLimit())));
+		}
+	}
 
-		Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs) {
-			this(registry, jobs, partitionJobs, ConcurrentHashMap.newKeySet());
+	private static double perSecond(FlowLimits.RateLimit rate) {
+		return rate.limit() * 1000.0 / rate.period().toMillis();
+	}
+
+	private record Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes,
+			MultiGauge limits, Set<String> inFlightQueues) {
+
+		Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes, MultiGauge limits) {
+			this(registry, jobs, partitionJobs, lanes, limits, ConcurrentHashMap.newKeySet());
 		}
 
 	}

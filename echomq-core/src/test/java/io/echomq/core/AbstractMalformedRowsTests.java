@@ -209,11 +209,12 @@ abstract class AbstractMalformedRowsTests {
 				key(KeyType.WAKE), this.keyspace.jobKey(this.queue, fresh));
 		Map<String, String> before = snapshot();
 		Map<String, List<String>> calls = new LinkedHashMap<>();
-		calls.put("EMQARG ARGV[1]", List.of("x", "0", "0", "", "0", fresh.toString(), "p"));
-		calls.put("EMQARG ARGV[2]", List.of("3", "high", "0", "", "0", fresh.toString(), "p"));
-		calls.put("EMQARG ARGV[3]", List.of("3", "0", "-5", "", "0", fresh.toString(), "p"));
-		calls.put("EMQARG ARGV[4]", List.of("3", "0", "0", "soon", "0", fresh.toString(), "p"));
-		calls.put("EMQARG 7 arguments", List.of("3", "0", "0", "", "1", fresh.toString(), "p"));
+		calls.put("EMQARG ARGV[1]", List.of("x", "0", "0", "", "0", "", fresh.toString(), "p"));
+		calls.put("EMQARG ARGV[2]", List.of("3", "high", "0", "", "0", "", fresh.toString(), "p"));
+		calls.put("EMQARG ARGV[3]", List.of("3", "0", "-5", "", "0", "", fresh.toString(), "p"));
+		calls.put("EMQARG ARGV[4]", List.of("3", "0", "0", "soon", "0", "", fresh.toString(), "p"));
+		calls.put("EMQARG 8 arguments", List.of("3", "0", "0", "", "1", "", fresh.toString(), "p"));
+		calls.put("EMQARG lane key {x}", List.of("3", "0", "0", "", "0", "{x}", fresh.toString(), "p"));
 		for (Map.Entry<String, List<String>> call : calls.entrySet()) {
 			assertThat(catchThrowable(() -> this.jobs.executor().execute(enqueue, keys, call.getValue())))
 				.as(call.getKey())
@@ -222,7 +223,7 @@ abstract class AbstractMalformedRowsTests {
 		List<String> duplicate = new ArrayList<>(keys);
 		duplicate.set(4, this.keyspace.jobKey(this.queue, existing));
 		assertThat(catchThrowable(() -> this.jobs.executor()
-			.execute(enqueue, duplicate, List.of("3", "0", "0", "", "0", existing.toString(), "p"))))
+			.execute(enqueue, duplicate, List.of("3", "0", "0", "", "0", "", existing.toString(), "p"))))
 			.hasStackTraceContaining("EMQDUP");
 		assertThat(snapshot()).as("every key of the queue, DUMP and PTTL").isEqualTo(before);
 	}

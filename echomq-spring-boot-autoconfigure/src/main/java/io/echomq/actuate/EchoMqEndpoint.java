@@ -13,6 +13,7 @@ import io.echomq.EchoMQTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.AuditReport;
 import io.echomq.core.CancelResult;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
@@ -53,6 +54,9 @@ public class EchoMqEndpoint {
 
 	/** Most dead jobs one page returns. */
 	public static final int MAX_PAGE = 100;
+
+	/** Most lanes a queue descriptor lists (the next turns first). */
+	public static final int MAX_LANES = 100;
 
 	private final Jobs jobs;
 
@@ -409,9 +413,13 @@ public class EchoMqEndpoint {
 			}
 		}
 		Duration pause = this.jobs.pauseLeft(this.partitioning.forQueue(queue).name(0));
+		Map<String, Long> lanes = new LinkedHashMap<>();
+		stats.lanes().entrySet().stream().limit(MAX_LANES).forEach((lane) -> lanes.put(lane.getKey(), lane.getValue()));
+		FlowLimits limits = (container != null) ? container.getSettings().limits() : null;
 		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(),
 				stats.quarantine(), pause == null || !pause.isZero(), new LinkedHashMap<>(stats.counters()),
-				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null, partitions);
+				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null, partitions,
+				stats.lanes().size(), lanes, (limits != null && limits.isLimited()) ? LimitsDescriptor.of(limits) : null);
 	}
 
 	private static ListenerDescriptor describe(QueueListenerContainer container) {
@@ -456,10 +464,16 @@ public class EchoMqEndpoint {
 	 * @param listener the listener here, or {@code null}
 	 * @param partitions each partition of a partitioned queue (the fields above are their
 	 * sums), by partition name; {@code null} for a queue with one partition
+	 * @param laneCount how many fair lanes have ready work
+	 * @param lanes pending jobs per lane with ready work, in ring order (the next turn
+	 * first), at most {@value #MAX_LANES} of them
+	 * @param limits the queue's cluster-wide flow limits as this application applies
+	 * them, or {@code null} when it applies none (or has no listener for the queue)
 	 */
 	public record QueueDescriptor(long pending, long active, long schedule, long dead, long quarantine,
 			boolean paused, Map<String, Long> counters, int maxAttempts, @Nullable ListenerDescriptor listener,
-			@Nullable Map<String, PartitionDescriptor> partitions) implements OperationResponseBody {
+			@Nullable Map<String, PartitionDescriptor> partitions, long laneCount, Map<String, Long> lanes,
+			@Nullable LimitsDescriptor limits) implements OperationResponseBody {
 
 	}
 
@@ -475,6 +489,30 @@ public class EchoMqEndpoint {
 	 */
 	public record PartitionDescriptor(long pending, long active, long schedule, long dead, long quarantine,
 			Map<String, Long> counters) {
+
+	}
+
+	/**
+	 * A queue's flow limits, each {@code null} when not set.
+	 *
+	 * @param maxActive most jobs active at once across every node
+	 * @param rateLimit most jobs started per period across every node
+	 * @param ratePeriod the rate limit's period
+	 * @param laneMaxActive most jobs of one lane active at once
+	 * @param laneRateLimit most jobs of one lane started per period
+	 * @param laneRatePeriod the lane rate limit's period
+	 */
+	public record LimitsDescriptor(@Nullable Integer maxActive, @Nullable Integer rateLimit,
+			@Nullable Duration ratePeriod, @Nullable Integer laneMaxActive, @Nullable Integer laneRateLimit,
+			@Nullable Duration laneRatePeriod) implements OperationResponseBody {
+
+		static LimitsDescriptor of(FlowLimits limits) {
+			FlowLimits.RateLimit rate = limits.rateLimit();
+			FlowLimits.RateLimit laneRate = limits.laneRateLimit();
+			return new LimitsDescriptor(limits.maxActive(), (rate != null) ? rate.limit() : null,
+					(rate != null) ? rate.period() : null, limits.laneMaxActive(),
+					(laneRate != null) ? laneRate.limit() : null, (laneRate != null) ? laneRate.period() : null);
+		}
 
 	}
 

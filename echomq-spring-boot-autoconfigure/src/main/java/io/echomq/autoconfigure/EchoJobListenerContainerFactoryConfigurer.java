@@ -12,6 +12,7 @@ import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobExecutorFactory;
 import io.echomq.listener.JobInvocationInterceptor;
 import io.echomq.listener.ListenerSettings;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
@@ -87,9 +88,13 @@ public class EchoJobListenerContainerFactoryConfigurer {
 	}
 
 	static FlowLimits limits(EchoMqProperties.QueueProperties overrides) {
-		EchoMqProperties.RateLimit rate = overrides.rateLimit();
-		return new FlowLimits(overrides.maxActive(),
-				(rate != null) ? new FlowLimits.RateLimit(rate.limit(), rate.period()) : null);
+		EchoMqProperties.Lanes lanes = overrides.lanes();
+		return new FlowLimits(overrides.maxActive(), rate(overrides.rateLimit()),
+				(lanes != null) ? lanes.maxActive() : null, (lanes != null) ? rate(lanes.rateLimit()) : null);
+	}
+
+	private static FlowLimits.@Nullable RateLimit rate(EchoMqProperties.@Nullable RateLimit rate) {
+		return (rate != null) ? new FlowLimits.RateLimit(rate.limit(), rate.period()) : null;
 	}
 
 	private static ListenerSettings settings(EchoMqProperties.QueueProperties overrides) {

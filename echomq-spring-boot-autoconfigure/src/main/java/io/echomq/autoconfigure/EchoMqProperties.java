@@ -223,12 +223,14 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * cluster-wide cap, besides each node's concurrency); unset for no cap.
 	 * @param rateLimit Most jobs of the queue started per period across every node; unset
 	 * for no limit.
+	 * @param lanes Limits of each fair lane of the queue, across every node.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
 			@Nullable Duration timeout, @Nullable RetentionProperties retention,
-			@Nullable Integer partitions, @Nullable Integer maxActive, @Nullable RateLimit rateLimit) {
+			@Nullable Integer partitions, @Nullable Integer maxActive, @Nullable RateLimit rateLimit,
+			@Nullable Lanes lanes) {
 
 		/**
 		 * Create overrides of an unpartitioned queue.
@@ -246,7 +248,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable List<Class<? extends Throwable>> retryFor,
 				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null, null,
-					null);
+					null, null);
 		}
 
 		/**
@@ -263,6 +265,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param partitions The partition count.
 		 * @param maxActive The cluster-wide cap on active jobs.
 		 * @param rateLimit The cluster-wide rate limit.
+		 * @param lanes The per-lane limits.
 		 */
 		@ConstructorBinding
 		public QueueProperties {
@@ -363,6 +366,29 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	}
 
 	/**
+	 * Limits of each fair lane of a queue, across every node.
+	 *
+	 * @param maxActive Most jobs of one lane active at once across every node; 1 makes
+	 * each lane key a mutex. Unset for no cap.
+	 * @param rateLimit Most jobs of one lane started per period across every node; unset
+	 * for no limit.
+	 */
+	public record Lanes(@Nullable Integer maxActive, @Nullable RateLimit rateLimit) {
+
+		/**
+		 * Validate the lane limits.
+		 * @param maxActive The per-lane cap.
+		 * @param rateLimit The per-lane rate limit.
+		 */
+		public Lanes {
+			if (maxActive != null) {
+				Checks.positive("echomq.queues.*.lanes.max-active", maxActive);
+			}
+		}
+
+	}
+
+	/**
 	 * A cluster-wide rate limit: at most {@code limit} jobs started in any window of
 	 * {@code period}, enforced by the claim script on server time (a sliding-window log).
 	 *
@@ -377,8 +403,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param period The window.
 		 */
 		public RateLimit {
-			Checks.positive("echomq.queues.*.rate-limit.limit", limit);
-			Checks.positive("echomq.queues.*.rate-limit.period", period);
+			Checks.positive("echomq.queues.*.rate-limit.limit (or .lanes.rate-limit.limit)", limit);
+			Checks.positive("echomq.queues.*.rate-limit.period (or .lanes.rate-limit.period)", period);
 		}
 
 	}

@@ -60,6 +60,8 @@ class PropertyValidationTests {
 			echomq.queues.mail.max-active           | -2    | echomq.queues.*.max-active
 			echomq.queues.mail.rate-limit.limit     | 0     | echomq.queues.*.rate-limit.limit
 			echomq.queues.mail.rate-limit.limit     | -10   | echomq.queues.*.rate-limit.limit
+			echomq.queues.mail.lanes.max-active     | 0     | echomq.queues.*.lanes.max-active
+			echomq.queues.mail.lanes.rate-limit.limit | 0   | .lanes.rate-limit.limit
 			""")
 	void outOfRangeValueFailsStartUpNamingTheProperty(String property, String value, String named) {
 		this.contextRunner.withPropertyValues(property + "=" + value).run((context) -> {
@@ -83,7 +85,9 @@ class PropertyValidationTests {
 	@Test
 	void flowLimitsReachTheContainerFactory() {
 		this.contextRunner
-			.withPropertyValues("echomq.queues.mail.max-active=7", "echomq.queues.mail.rate-limit.limit=500")
+			.withPropertyValues("echomq.queues.mail.max-active=7", "echomq.queues.mail.rate-limit.limit=500",
+					"echomq.queues.mail.lanes.max-active=1", "echomq.queues.mail.lanes.rate-limit.limit=3",
+					"echomq.queues.mail.lanes.rate-limit.period=2s")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				io.echomq.core.FlowLimits limits = context
@@ -92,6 +96,9 @@ class PropertyValidationTests {
 				assertThat(limits.maxActive()).isEqualTo(7);
 				assertThat(limits.rateLimit()).isEqualTo(
 						new io.echomq.core.FlowLimits.RateLimit(500, java.time.Duration.ofSeconds(1)));
+				assertThat(limits.laneMaxActive()).isEqualTo(1);
+				assertThat(limits.laneRateLimit()).isEqualTo(
+						new io.echomq.core.FlowLimits.RateLimit(3, java.time.Duration.ofSeconds(2)));
 			});
 	}
 

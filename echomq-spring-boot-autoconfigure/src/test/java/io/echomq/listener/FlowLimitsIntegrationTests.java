@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.AuditReport;
 import io.echomq.core.Jobs;
@@ -88,6 +91,25 @@ class FlowLimitsIntegrationTests {
 		}));
 	}
 
+	@Test
+	void laneMutexHoldsAcrossTwoContextsAndEveryLaneIsServed() {
+		tracker.reset(30);
+		ApplicationContextRunner runner = ListenerTestSupport.runner(server, this.prefix)
+			.withUserConfiguration(LanedConfiguration.class)
+			.withPropertyValues("echomq.queues.laned.lanes.max-active=1");
+		runner.run((first) -> runner.run((second) -> {
+			EchoMQTemplate template = first.getBean(EchoMQTemplate.class);
+			for (int i = 0; i < 30; i++) {
+				String lane = "tenant-" + (i % 3);
+				template.enqueue("laned", lane, EnqueueOptions.defaults().withLane(lane));
+			}
+			assertThat(tracker.done.await(30, TimeUnit.SECONDS)).isTrue();
+			assertThat(tracker.lanePeaks).hasSize(3).allSatisfy((lane, peak) -> assertThat(peak.get()).isOne());
+			assertThat(tracker.peak.get()).as("the three lanes ran side by side").isGreaterThan(1);
+			assertClean(first.getBean(Jobs.class), "laned");
+		}));
+	}
+
 	private static void assertClean(Jobs jobs, String queue) {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			AuditReport report = new QueueAuditor(jobs).audit(queue, Duration.ofSeconds(30));
@@ -104,23 +126,39 @@ class FlowLimitsIntegrationTests {
 
 		final List<Long> starts = Collections.synchronizedList(new ArrayList<>());
 
+		final Map<String, AtomicInteger> laneInFlight = new ConcurrentHashMap<>();
+
+		final Map<String, AtomicInteger> lanePeaks = new ConcurrentHashMap<>();
+
 		volatile CountDownLatch done = new CountDownLatch(0);
 
 		void reset(int jobs) {
 			this.inFlight.set(0);
 			this.peak.set(0);
 			this.starts.clear();
+			this.laneInFlight.clear();
+			this.lanePeaks.clear();
 			this.done = new CountDownLatch(jobs);
 		}
 
 		void run(JobContext context, Duration work) throws InterruptedException {
 			this.starts.add(context.job().claimedAt().toEpochMilli());
 			this.peak.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
+			String lane = context.fields().get("lane");
+			AtomicInteger inLane = (lane != null) ? this.laneInFlight.computeIfAbsent(lane, (l) -> new AtomicInteger())
+					: new AtomicInteger();
+			if (lane != null) {
+				this.lanePeaks.computeIfAbsent(lane, (l) -> new AtomicInteger())
+					.accumulateAndGet(inLane.incrementAndGet(), Math::max);
+			}
 			try {
 				new CountDownLatch(1).await(work.toMillis(), TimeUnit.MILLISECONDS);
 			}
 			finally {
 				this.inFlight.decrementAndGet();
+				if (lane != null) {
+					inLane.decrementAndGet();
+				}
 			}
 		}
 
@@ -150,6 +188,26 @@ class FlowLimitsIntegrationTests {
 		void handle(String payload, JobContext context) throws InterruptedException {
 			this.handled.incrementAndGet();
 			tracker.run(context, Duration.ofMillis(60));
+			tracker.done.countDown();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LanedConfiguration {
+
+		@Bean
+		LanedListener lanedListener() {
+			return new LanedListener();
+		}
+
+	}
+
+	static class LanedListener {
+
+		@EchoJob(queue = "laned", concurrency = "4")
+		void handle(String payload, JobContext context) throws InterruptedException {
+			tracker.run(context, Duration.ofMillis(40));
 			tracker.done.countDown();
 		}
 

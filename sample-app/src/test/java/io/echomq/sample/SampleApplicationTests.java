@@ -86,4 +86,11 @@ class SampleApplicationTests {
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(this.mailer.sent()).contains(expected));
 	}
 
+	@Test
+	void crmSyncJobsRunInALanePerCompany() {
+		assertThat(SignupService.companyLane("ada@Example.com")).isEqualTo("example.com");
+		assertThat(SignupService.companyLane("x@a+b")).isEqualTo("a-b");
+		assertThat(SignupService.companyLane("no-at-sign")).isEqualTo("no-at-sign");
+	}
+
 }

@@ -21,19 +21,23 @@
 -- KEYS[5]  emq:{q}:quarantine  ZSET
 -- KEYS[6]  emq:{q}:job:<id>    HASH
 -- KEYS[7]  emq:{q}:metrics     HASH, fields 'cancelled', 'cancel_requested'
--- KEYS[8]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released when a
---          waiting job is cancelled
+-- KEYS[8..] optional, in any order: [unique] emq:{q}:unique:<name> STRING, the key the row names,
+--          released when a waiting job is cancelled; [lanes] emq:{q}:lane:<lane>:pending ZSET and
+--          emq:{q}:lanes ZSET, where a pending job of a lane waits
 -- ARGV[1]  id
 -- returns  {1, 'CANCELLED', state}         removed from pending, schedule or dead
 --          {1, 'REQUESTED', 'active', at}  the active job is marked (at: when the mark was first made)
 --          {0, 'NOT_FOUND', detail}        no row and in no location
 --          {0, 'REFUSED', detail}          a member no transition may move (quarantine's business)
 --          {0, 'UNIQUE_KEY', name}         [unique] (nothing written) the row names a key not declared
+--          {0, 'LANE_KEY', lane}           [lanes] (nothing written) a pending job of a lane whose keys
+--                                          were not declared
 --- @include "clock"
 --- @include "int"
 --- @include "row"
 --- @include "keys"
 --- @include "unique"
+--- @include "lanes"
 
 -- validate
 local id = ARGV[1]
@@ -62,6 +66,16 @@ end
 if not LOCATION_KEYS[state] then
   return {0, 'REFUSED', "state '" .. state .. "' is not a location cancel knows"}
 end
+local lane = (state == 'pending') and redis.call('HGET', KEYS[6], 'lane')
+local lane_ring = nil
+if lane then
+  local lane_pending
+  lane_pending, lane_ring = lane_declared(string.sub(KEYS[1], 1, #KEYS[1] - #'pending'), lane, 8)
+  if not lane_pending then
+    return {0, 'LANE_KEY', lane}
+  end
+  LOCATION_KEYS.pending = lane_pending
+end
 if not redis.call('ZSCORE', LOCATION_KEYS[state], id) then
   return {0, 'REFUSED', "state is '" .. state .. "' but the id is not there"}
 end
@@ -89,7 +103,11 @@ if unique == false then
 end
 
 -- write
-redis.call('ZREM', LOCATION_KEYS[state], id)
+if lane then
+  from_lane(LOCATION_KEYS.pending, lane_ring, id, lane)
+else
+  redis.call('ZREM', LOCATION_KEYS[state], id)
+end
 redis.call('DEL', KEYS[6])
 unique_release(unique)
 if counted then

@@ -17,7 +17,9 @@
 -- KEYS[2]     emq:{q}:active    ZSET, score lease deadline (server ms)
 -- KEYS[3]     emq:{q}:starts    ZSET, the rate limiter's log: one member per start, score server ms
 -- KEYS[4]     emq:{q}:throttled STRING, set (with a TTL) while a cap holds claims back
--- KEYS[5..]   emq:{q}:job:<id>  HASH, one row per candidate, in ARGV order
+-- KEYS[5]     emq:{q}:lanes     ZSET, the ring of lanes with ready work (only counted: the reply
+--             tells the caller whether lanes have work, which claim_lanes.lua serves)
+-- KEYS[6..]   emq:{q}:job:<id>  HASH, one row per candidate, in ARGV order
 -- KEYS[last]  emq:{q}:paused    STRING, while the queue is paused cluster-wide (pause.lua)
 -- ARGV[1]     lease in ms (>= 1)
 -- ARGV[2]     maximum number of jobs to claim (>= 1)
@@ -30,13 +32,13 @@
 -- ARGV[9]     period in ms (>= 1)
 -- ARGV[10..]  candidate ids
 -- returns     {now, deadline, {{id, {row fields...}}...}, {hint ids...}, hint offset,
---             {skipped id, reason, ...}, limit, reopen}: the hint starts at the head of pending
+--             {skipped id, reason, ...}, limit, reopen, lanes}: the hint starts at the head of pending
 --             when the claim took its maximum, else past the page's members that are still there
 --             (not JOB ids, or skipped), which is where the caller's next page starts; limit is
 --             MAX_ACTIVE or RATE when a flow limit held the claim below ARGV[2] ('' otherwise), and
---             reopen the server time (ms) the rate window has room again (0 when not known)
---             while paused, nothing is claimed and the reply is
---             {now, now, {}, {}, 0, {}, '', 0, ms left of the pause (-1: until resumed)}
+--             reopen the server time (ms) the rate window has room again (0 when not known), lanes
+--             the number of lanes in the ring; while paused, nothing is claimed and the reply is
+--             {now, now, {}, {}, 0, {}, '', 0, 0, ms left of the pause (-1: until resumed)}
 --- @include "clock"
 --- @include "int"
 --- @include "row"
@@ -53,12 +55,12 @@ local foreign = arg_int(6, 0)
 local max_active = arg_int(7, 0)
 local rate = arg_int(8, 0)
 local period = arg_int(9, 1)
-if #KEYS ~= #ARGV - 4 then
-  return redis.error_reply('EMQARG ' .. (#ARGV - 9) .. ' candidates need as many row keys, got ' .. (#KEYS - 5))
+if #KEYS ~= #ARGV - 3 then
+  return redis.error_reply('EMQARG ' .. (#ARGV - 9) .. ' candidates need as many row keys, got ' .. (#KEYS - 6))
 end
 if redis.call('EXISTS', KEYS[#KEYS]) == 1 then
   local now = now_ms()
-  return {now, now, {}, {}, 0, {}, '', 0, redis.call('PTTL', KEYS[#KEYS])}
+  return {now, now, {}, {}, 0, {}, '', 0, 0, redis.call('PTTL', KEYS[#KEYS])}
 end
 require_zset(KEYS[2])
 local now = now_ms()
@@ -72,7 +74,7 @@ if max == 0 then
   if limit == 'MAX_ACTIVE' then
     redis.call('SET', KEYS[4], 1, 'PX', 60000)
   end
-  return {now, now + lease, {}, {}, 0, {}, limit, reopen}
+  return {now, now + lease, {}, {}, 0, {}, limit, reopen, redis.call('ZCARD', KEYS[5])}
 end
 
 local take = {}
@@ -85,7 +87,7 @@ for i = 10, #ARGV do
   local id = ARGV[i]
   if not seen[id] and redis.call('ZSCORE', KEYS[1], id) then
     seen[id] = true
-    local f, problem = valid_row(KEYS[i - 5], 'pending')
+    local f, problem = valid_row(KEYS[i - 4], 'pending')
     if f then
       take[#take + 1] = i
     else
@@ -103,7 +105,7 @@ local claimed = {}
 local starts = {}
 for _, i in ipairs(take) do
   local id = ARGV[i]
-  local row = KEYS[i - 5]
+  local row = KEYS[i - 4]
   redis.call('ZREM', KEYS[1], id)
   redis.call('ZADD', KEYS[2], deadline, id)
   local attempts = redis.call('HINCRBY', row, 'attempts', 1)
@@ -128,4 +130,4 @@ local hint = {}
 if size > 0 then
   hint = redis.call('ZRANGE', KEYS[1], hint_from, hint_from + size - 1)
 end
-return {now, deadline, claimed, hint, hint_from, skipped, limit, reopen}
+return {now, deadline, claimed, hint, hint_from, skipped, limit, reopen, redis.call('ZCARD', KEYS[5])}

@@ -13,7 +13,9 @@
 -- KEYS[5]  emq:{q}:active     ZSET
 -- KEYS[6]  emq:{q}:job:<id>   HASH
 -- KEYS[7]  emq:{q}:metrics    HASH, field 'deleted'
--- KEYS[8]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released here
+-- KEYS[8..] optional, in any order: [unique] emq:{q}:unique:<name> STRING, the key the row names,
+--          released here; [lanes] emq:{q}:lane:<lane>:pending ZSET and emq:{q}:lanes ZSET, where a
+--          pending job of a lane waits (LANE_KEY, nothing written, when they were not declared)
 -- ARGV[1]  id
 -- returns  {1, state} deleted from that location, or {0, code, detail}: NOT_FOUND when the job has
 --          no row, ACTIVE when it is leased, MALFORMED_ROW, WRONG_STATE when the row names a
@@ -22,6 +24,7 @@
 --- @include "row"
 --- @include "keys"
 --- @include "unique"
+--- @include "lanes"
 
 -- validate
 local id = ARGV[1]
@@ -39,6 +42,16 @@ if problem then
   return {0, 'MALFORMED_ROW', problem}
 end
 local state = f[1]
+local lane = (state == 'pending') and redis.call('HGET', KEYS[6], 'lane')
+local lane_ring = nil
+if lane then
+  local lane_pending
+  lane_pending, lane_ring = lane_declared(string.sub(KEYS[1], 1, #KEYS[1] - #'pending'), lane, 8)
+  if not lane_pending then
+    return {0, 'LANE_KEY', lane}
+  end
+  LOCATION_KEYS.pending = lane_pending
+end
 local location = LOCATION_KEYS[state]
 if not location or not redis.call('ZSCORE', location, id) then
   return {0, 'WRONG_STATE', 'state is ' .. state .. ', and the id is not there'}
@@ -53,7 +66,11 @@ if unique == false then
 end
 
 -- write
-redis.call('ZREM', location, id)
+if lane then
+  from_lane(location, lane_ring, id, lane)
+else
+  redis.call('ZREM', location, id)
+end
 redis.call('DEL', KEYS[6])
 unique_release(unique)
 if counted then

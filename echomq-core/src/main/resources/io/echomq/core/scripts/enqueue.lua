@@ -8,25 +8,32 @@
 -- KEYS[2]     emq:{q}:schedule  ZSET, score run-at (ms)
 -- KEYS[3]     emq:{q}:metrics   HASH, field 'enqueued'
 -- KEYS[4]     emq:{q}:wake      LIST of wake-up tokens
--- KEYS[5..]   emq:{q}:job:<id>  HASH, one row per job, in ARGV order
--- [unique]    when the extra fields name a unique key (unique.lua; then exactly one job):
---             KEYS[6] emq:{q}:unique:<name> STRING, KEYS[7] (optional) the row of its holder
+-- KEYS[5..4+N] emq:{q}:job:<id>  HASH, one row per job, in ARGV order
+-- with a lane (ARGV[6] not ''), after the rows:
+-- KEYS[5+N]   emq:{q}:lane:<lane>:pending  ZSET, the lane's pending location (instead of KEYS[1])
+-- KEYS[6+N]   emq:{q}:lanes     ZSET, the ring of lanes with ready work
+-- [unique]    when the extra fields name a unique key (unique.lua; then exactly one job), after those:
+--             emq:{q}:unique:<name> STRING, then (optional) the row of its holder
 -- ARGV[1]     max_attempts (>= 1)
 -- ARGV[2]     priority (integer, higher runs sooner)
 -- ARGV[3]     delay in ms from server time (>= 0)
 -- ARGV[4]     absolute run-at in epoch ms, or '' for none
 -- ARGV[5]     E, the number of extra row field pairs
--- ARGV[6..5+2E]  extra field, value pairs (e.g. trace headers)
+-- ARGV[6]     lane key, or '' for none (kept on the row as 'lane'; a delayed job keeps it in schedule
+--             and promote.lua moves it to its lane)
+-- ARGV[7..6+2E]  extra field, value pairs (e.g. trace headers)
 -- then        id, payload per job
 -- returns     {now, state, count}; [unique] {now, state, count, outcome, id}: outcome 'created' (id the
 --             new job), 'duplicate', 'debounced' or 'held' (count 0; see unique.lua); errors (nothing
---             written): EMQARG a malformed argument, EMQDUP a row already exists, EMQKEYTYPE a
---             location is not a sorted set (or a unique key not a string)
+--             written): EMQARG a malformed argument (a debounce key on a job of a lane among them),
+--             EMQDUP a row already exists, EMQKEYTYPE a location is not a sorted set (or a unique key
+--             not a string)
 --- @include "clock"
 --- @include "int"
 --- @include "keys"
 --- @include "wake"
 --- @include "admit"
+--- @include "lanes"
 --- @include "unique"
 
 -- validate
@@ -38,14 +45,27 @@ if ARGV[4] ~= '' then
   run_at_arg = arg_int(4, 0)
 end
 local extras = arg_int(5, 0)
-local first = 6 + 2 * extras
+local lane = ARGV[6]
+if lane ~= '' and (#lane > 64 or not string.match(lane, '^[A-Za-z0-9._-]+$')) then
+  error('EMQARG lane key ' .. lane .. ' must be 1-64 characters of [A-Za-z0-9._-]; nothing was written', 0)
+end
+local lane_keys = (lane ~= '') and 2 or 0
+local first = 7 + 2 * extras
 local count = (#ARGV - first + 1) / 2
 -- [unique]
-local unique = unique_arg(6, extras, count, KEYS[1], 5 + count)
+local unique = unique_arg(7, extras, count, KEYS[1], 5 + count + lane_keys)
 local unique_keys = unique and (unique.holder_row and 2 or 1) or 0
-if count < 1 or count ~= math.floor(count) or #KEYS ~= 4 + count + unique_keys then
+if count < 1 or count ~= math.floor(count) or #KEYS ~= 4 + count + lane_keys + unique_keys then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe '
     .. extras .. ' extra fields and one row key, id and payload per job')
+end
+if unique and lane ~= '' and unique.mode == 'debounce' then
+  error('EMQARG a debounce key cannot be used with a lane (lane ' .. lane .. '); nothing was written', 0)
+end
+local pending = KEYS[1]
+if lane ~= '' then
+  pending = KEYS[5 + count]
+  require_zset(KEYS[6 + count])
 end
 for i = 1, count do
   if redis.call('EXISTS', KEYS[4 + i]) == 1 then
@@ -67,20 +87,27 @@ if unique then
     return held
   end
 end
-require_zset((state == 'pending') and KEYS[1] or KEYS[2])
+require_zset((state == 'pending') and pending or KEYS[2])
 local counted = counter_ok(KEYS[3], 'enqueued')
 local wakeable = (state == 'pending') and wake_ok(KEYS[4])
 
 -- write
 local extra_pairs = {}
-for e = 6, 5 + 2 * extras do
+for e = 7, 6 + 2 * extras do
   extra_pairs[#extra_pairs + 1] = ARGV[e]
 end
+if lane ~= '' then
+  extra_pairs[#extra_pairs + 1] = 'lane'
+  extra_pairs[#extra_pairs + 1] = lane
+end
 for i = 1, count do
-  admit(KEYS[1], KEYS[2], KEYS[4 + i], ARGV[first + 2 * (i - 1)], ARGV[first + 2 * (i - 1) + 1], state, run_at,
+  admit(pending, KEYS[2], KEYS[4 + i], ARGV[first + 2 * (i - 1)], ARGV[first + 2 * (i - 1) + 1], state, run_at,
     max_attempts, priority, now, extra_pairs)
 end
 
+if lane ~= '' and state == 'pending' then
+  to_ring(KEYS[6 + count], lane)
+end
 if counted then
   redis.call('HINCRBY', KEYS[3], 'enqueued', count)
 end

@@ -1,7 +1,6 @@
 -- reap: active -> pending for each candidate whose lease expired (server time), or -> dead when it
 -- had already used its last attempt (attempts - released >= max_attempts). attempts is not touched:
--- the next claim raises it, which fences the worker that lost the lease. A candidate a cancel was
--- asked for (cancel.lua) is retired as cancelled instead (counter 'cancelled').
+-- the next claim raises it, which fences the worker that lost the lease.
 --
 -- Validate, then write. An expired candidate whose row breaks the row schema (row.lua), whose state
 -- is not 'active', or that has no row, is skipped and left exactly as it is, and reported; the
@@ -10,55 +9,82 @@
 -- KEYS[1]     emq:{q}:active   ZSET
 -- KEYS[2]     emq:{q}:pending  ZSET
 -- KEYS[3]     emq:{q}:dead     ZSET
--- KEYS[4]     emq:{q}:metrics  HASH, fields 'reaped', 'dead', 'cancelled'
+-- KEYS[4]     emq:{q}:metrics  HASH, fields 'reaped', 'dead'
 -- KEYS[5]     emq:{q}:wake     LIST
--- KEYS[6..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
+-- KEYS[6]     emq:{q}:lanes    ZSET, the ring of lanes with ready work
+-- KEYS[7..6+D]  emq:{q}:lane:<lane>:pending ZSET, one per declared lane
+-- KEYS[7+D..] emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
 -- then        [unique] emq:{q}:unique:<name> STRING, optional: keys the rows name, released on dead
--- ARGV[1..]   candidate ids (the lowest-scored members of active)
+-- ARGV[1]     D, the number of declared lanes (>= 0)
+-- ARGV[2..1+D]  the declared lane keys
+-- ARGV[2+D..] candidate ids (the lowest-scored members of active)
 -- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}, {id, name, ...},
---             retired as cancelled}: the 5th list [unique] holds the candidates left in active because
---             they would die (or be retired as cancelled) and their row names a unique key that was not
---             declared (unique.lua)
+--             retired as cancelled, {id, lane, ...}}: the 5th list [unique] holds the candidates left in
+--             active because they would die (or be retired as cancelled) and their row names a unique
+--             key that was not declared (unique.lua); an expired job whose row names a lane goes back to
+--             that lane's pending (and the lane into the ring) when the lane is declared; otherwise it
+--             stays in active and is listed in the last list, for the caller to declare its lane and
+--             call again
 --- @include "clock"
 --- @include "int"
 --- @include "row"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "lanes"
 --- @include "unique"
 --- @include "cancel"
 
 -- validate
-if #KEYS < 5 + #ARGV then
-  return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 5))
+local declared = arg_int(1, 0)
+local lanes = declared_lanes(7, 2, declared)
+local first = 2 + declared
+local rows = 7 + declared
+local candidates = #ARGV - first + 1
+if #KEYS < rows + candidates - 1 then
+  return redis.error_reply('EMQARG ' .. (#ARGV - first + 1) .. ' candidates and ' .. declared
+    .. ' lanes need as many keys, got ' .. (#KEYS - 6))
 end
 local now = now_ms()
 local moves = {}
 local skipped = {}
-local unique_declared_keys = unique_declared(6 + #ARGV)
+local needs = {}
+local unique_declared_keys = unique_declared(rows + candidates)
 local unique_needed = {}
 local seen = {}
-for i = 1, #ARGV do
+for i = first, #ARGV do
   local id = ARGV[i]
   local score = redis.call('ZSCORE', KEYS[1], id)
   if not seen[id] and score and tonumber(score) <= now then
     seen[id] = true
-    local f, problem = valid_row(KEYS[5 + i], 'active')
+    local row = KEYS[rows + i - first]
+    local f, problem = valid_row(row, 'active')
+    local lane = false
     if f then
-      -- compute
-      local to_dead = int(f[2]) - (int(f[4]) or 0) >= int(f[3])
-      -- [unique] released when the job dies or is retired as cancelled
-      local cancelling = cancel_requested(KEYS[5 + i])
-      local unique, unique_name = nil, nil
-      if to_dead or cancelling then
-        unique, unique_name = unique_releasable(KEYS[5 + i], id, unique_declared_keys)
+      lane, problem = row_lane(row)
+      if lane == nil then
+        f = nil
       end
-      if unique == false then
-        unique_needed[#unique_needed + 1] = id
-        unique_needed[#unique_needed + 1] = unique_name
-      else
-        moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], unique, cancelling}
+    end
+    -- compute
+    local to_dead = f and int(f[2]) - (int(f[4]) or 0) >= int(f[3])
+    local cancelling = f and cancel_requested(row)
+    -- [unique] released when the job dies or is retired as cancelled
+    local unique, unique_name = nil, nil
+    if f and (to_dead or cancelling) then
+      unique, unique_name = unique_releasable(row, id, unique_declared_keys)
+    end
+    if unique == false then
+      unique_needed[#unique_needed + 1] = id
+      unique_needed[#unique_needed + 1] = unique_name
+    elseif f and not to_dead and not cancelling and lane and not lanes[lane] then
+      needs[#needs + 1] = id
+      needs[#needs + 1] = lane
+    elseif f then
+      if lane and not to_dead and not cancelling then
+        require_zset(lanes[lane])
       end
+      moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row, unique, cancelling}
     else
       skipped[#skipped + 1] = id
       skipped[#skipped + 1] = problem
@@ -69,7 +95,7 @@ local reaped = 0
 local dead = 0
 local cancelled = 0
 for _, move in ipairs(moves) do
-  if move[6] then
+  if move[8] then
     cancelled = cancelled + 1
   elseif move[2] then
     dead = dead + 1
@@ -79,6 +105,7 @@ for _, move in ipairs(moves) do
 end
 if reaped > 0 then
   require_zset(KEYS[2])
+  require_zset(KEYS[6])
 end
 if dead > 0 then
   require_zset(KEYS[3])
@@ -91,15 +118,17 @@ local wakeable = wake_ok(KEYS[5])
 -- write
 for _, move in ipairs(moves) do
   local id = ARGV[move[1]]
-  local row = KEYS[5 + move[1]]
+  local row = move[6]
   redis.call('ZREM', KEYS[1], id)
-  if move[6] then
+  if move[8] then
     redis.call('DEL', row)
-    unique_release(move[5])
+    unique_release(move[7])
   elseif move[2] then
     redis.call('ZADD', KEYS[3], now, id)
     redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
-    unique_release(move[5])
+    unique_release(move[7])
+  elseif move[5] then
+    to_lane(lanes[move[5]], KEYS[6], row, id, move[5], move[3], now)
   else
     to_pending(KEYS[2], row, id, move[3], now)
   end
@@ -116,4 +145,4 @@ end
 if cancelled > 0 and count_cancelled then
   redis.call('HINCRBY', KEYS[4], 'cancelled', cancelled)
 end
-return {now, reaped, dead, skipped, unique_needed, cancelled}
+return {now, reaped, dead, skipped, unique_needed, cancelled, needs}

@@ -9,15 +9,19 @@
 -- KEYS[3]  emq:{q}:job:<id> HASH
 -- KEYS[4]  emq:{q}:wake     LIST
 -- KEYS[5]  emq:{q}:metrics  HASH, field 'cancelled'
+-- KEYS[6]  emq:{q}:schedule ZSET: a job of a lane goes there, due now, and promote.lua returns it to
+--          its lane (this script cannot know the lane's keys)
 -- ARGV[1]  id
 -- ARGV[2]  token
--- returns  {1} applied, or {0, code, detail} stale (a code of fence.lua); or {0, 'CANCELLED', detail}
---          when a cancel was asked for the job: it is retired as cancelled instead (includes/cancel.lua)
+-- returns  {1, state} applied (state 'pending', or 'schedule' for a job of a lane), or {0, code, detail}
+--          stale (a code of fence.lua); or {0, 'CANCELLED', detail} when a cancel was asked for the
+--          job: it is retired as cancelled instead (includes/cancel.lua)
 --- @include "clock"
 --- @include "fence"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "lanes"
 --- @include "cancel"
 
 -- validate
@@ -29,7 +33,8 @@ end
 if cancel_requested(KEYS[3]) then
   return retire_cancelled(KEYS[1], KEYS[3], id, KEYS[5])
 end
-require_zset(KEYS[2])
+local lane = redis.call('HGET', KEYS[3], 'lane')
+require_zset(lane and KEYS[6] or KEYS[2])
 local wakeable = wake_ok(KEYS[4])
 
 -- compute
@@ -38,7 +43,11 @@ local priority = int(f[5]) or 0
 
 -- write
 redis.call('ZREM', KEYS[1], id)
-to_pending(KEYS[2], KEYS[3], id, priority, now)
 redis.call('HINCRBY', KEYS[3], 'released', 1)
+if lane then
+  via_schedule(KEYS[6], KEYS[3], id, now)
+  return {1, 'schedule'}
+end
+to_pending(KEYS[2], KEYS[3], id, priority, now)
 wake(KEYS[4], wakeable)
-return {1}
+return {1, 'pending'}

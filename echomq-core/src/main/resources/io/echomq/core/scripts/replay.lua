@@ -20,6 +20,7 @@
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "lanes"
 
 -- validate
 local id = ARGV[1]
@@ -35,7 +36,8 @@ end
 if f[1] ~= 'dead' then
   return {0, 'WRONG_STATE', 'state is ' .. f[1]}
 end
-require_zset(KEYS[2])
+local lane = redis.call('HGET', KEYS[3], 'lane')
+require_zset(lane and KEYS[6] or KEYS[2])
 local counted = counter_ok(KEYS[4], 'replayed')
 local wakeable = wake_ok(KEYS[5])
 
@@ -44,7 +46,11 @@ local now = now_ms()
 
 -- write
 redis.call('ZREM', KEYS[1], id)
-to_pending(KEYS[2], KEYS[3], id, int(f[5]) or 0, now)
+if lane then
+  via_schedule(KEYS[6], KEYS[3], id, now)
+else
+  to_pending(KEYS[2], KEYS[3], id, int(f[5]) or 0, now)
+end
 redis.call('HSET', KEYS[3], 'released', f[2], 'max_attempts', budget)
 redis.call('HDEL', KEYS[3], 'dead_at')
 if counted then

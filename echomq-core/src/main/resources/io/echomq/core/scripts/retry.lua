@@ -80,7 +80,8 @@ local used = int(f[2]) - (int(f[4]) or 0)
 local state = 'schedule'
 if not snooze and (ARGV[5] == '1' or used >= int(f[3])) then
   state = 'dead'
-elseif backoff == 0 then
+elseif backoff == 0 and not redis.call('HGET', KEYS[5], 'lane') then
+  -- a job of a lane waits in schedule, due now, for promote.lua to return it to its lane
   state = 'pending'
 end
 local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retried')

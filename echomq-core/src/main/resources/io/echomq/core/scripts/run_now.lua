@@ -8,6 +8,8 @@
 -- KEYS[3]  emq:{q}:job:<id> HASH
 -- KEYS[4]  emq:{q}:metrics  HASH, field 'promoted'
 -- KEYS[5]  emq:{q}:wake     LIST
+-- A job of a lane (row field 'lane') is not moved: it is made due now in schedule, and the next
+-- promote tick returns it to its lane (this script does not know the lane's keys).
 -- ARGV[1]  id
 -- returns  {1, now} applied, or {0, code, detail}: NOT_SCHEDULED when the id is not in schedule,
 --          MALFORMED_ROW, WRONG_STATE
@@ -31,6 +33,7 @@ end
 if f[1] ~= 'schedule' then
   return {0, 'WRONG_STATE', 'state is ' .. f[1]}
 end
+local lane = redis.call('HGET', KEYS[3], 'lane')
 require_zset(KEYS[2])
 local counted = counter_ok(KEYS[4], 'promoted')
 local wakeable = wake_ok(KEYS[5])
@@ -39,6 +42,11 @@ local wakeable = wake_ok(KEYS[5])
 local now = now_ms()
 
 -- write
+if lane then
+  redis.call('ZADD', KEYS[1], now, id)
+  redis.call('HSET', KEYS[3], 'run_at', now)
+  return {1, now}
+end
 redis.call('ZREM', KEYS[1], id)
 to_pending(KEYS[2], KEYS[3], id, int(f[5]) or 0, now)
 redis.call('HSET', KEYS[3], 'run_at', now)

@@ -1,0 +1,157 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The claim of a queue's fair lanes, round-robin across the lanes with ready work.
+ * <p>
+ * Lane keys are data, so no script can know them in advance, and a script may touch only
+ * the keys it is given. The claim therefore reads before it writes, in three calls: the
+ * head of the ring of lanes with work ({@code ZRANGE emq:{q}:lanes}), the head of each of
+ * those lanes' pending sets ({@code peek_lanes.lua}), then {@code claim_lanes.lua} with
+ * every lane key and row key declared. What changed in between (a lane drained and left
+ * the ring, a candidate taken by another worker) is checked by the script and passed
+ * over; the next round reads the ring again.
+ *
+ * @author EchoMQ
+ */
+final class LaneClaimer {
+
+	/** Most lanes one claim call serves. */
+	static final int MAX_LANES = 64;
+
+	private static final int MAX_ROUNDS = 4;
+
+	private static final Set<String> QUEUE_LIMITS = Set.of("MAX_ACTIVE", "RATE");
+
+	private final ScriptExecutor executor;
+
+	private final Keyspace keyspace;
+
+	private final Script peek = Script.load("peek_lanes");
+
+	private final Script claim = Script.load("claim_lanes");
+
+	LaneClaimer(ScriptExecutor executor, Keyspace keyspace) {
+		this.executor = executor;
+		this.keyspace = keyspace;
+	}
+
+	List<Script> scripts() {
+		return List.of(this.peek, this.claim);
+	}
+
+	/**
+	 * Claim up to {@code max} jobs from the lanes.
+	 * @return the jobs and the limit that held the claim back; {@code ringEmpty} when the
+	 * ring had no lanes
+	 */
+	Outcome claim(String queue, Duration lease, int max, FlowLimits limits) {
+		String ring = this.keyspace.queueKey(queue, KeyType.LANES);
+		List<ClaimedJob> claimed = new ArrayList<>();
+		ClaimResult.Limit limit = null;
+		Duration retryAfter = null;
+		boolean ringEmpty = false;
+		for (int round = 0; round < MAX_ROUNDS && claimed.size() < max; round++) {
+			int want = max - claimed.size();
+			int size = Math.min(want, MAX_LANES);
+			Set<String> head = this.executor.getTemplate().opsForZSet().range(ring, 0, size - 1);
+			List<String> lanes = (head != null) ? new ArrayList<>(head) : List.of();
+			if (lanes.isEmpty()) {
+				ringEmpty = true;
+				break;
+			}
+			int perLane = Math.min(want, (want + lanes.size() - 1) / lanes.size() + 2);
+			List<String> pendingKeys = new ArrayList<>(lanes.size());
+			for (String lane : lanes) {
+				pendingKeys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING));
+			}
+			List<Object> heads = this.executor.execute(this.peek, pendingKeys, List.of(Integer.toString(perLane)));
+			List<String> keys = new ArrayList<>();
+			keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
+			keys.add(this.keyspace.queueKey(queue, KeyType.STARTS));
+			keys.add(this.keyspace.queueKey(queue, KeyType.THROTTLED));
+			keys.add(ring);
+			List<String> args = new ArrayList<>();
+			args.add(Long.toString(lease.toMillis()));
+			args.add(Integer.toString(want));
+			addLimits(args, limits.maxActive(), limits.rateLimit());
+			addLimits(args, limits.laneMaxActive(), limits.laneRateLimit());
+			args.add(Integer.toString(lanes.size()));
+			List<String> ids = new ArrayList<>();
+			for (int j = 0; j < lanes.size(); j++) {
+				String lane = lanes.get(j);
+				keys.add(pendingKeys.get(j));
+				keys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.HELD));
+				keys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.STARTS));
+				List<String> laneIds = new ArrayList<>();
+				for (Object id : Replies.list(heads.get(j))) {
+					String text = Replies.string(id);
+					if (JobId.isValid(text)) {
+						laneIds.add(text);
+					}
+				}
+				args.add(lane);
+				args.add(Integer.toString(laneIds.size()));
+				ids.addAll(laneIds);
+			}
+			String rows = this.keyspace.jobKeyPrefix(queue);
+			for (String id : ids) {
+				keys.add(rows + id);
+			}
+			keys.add(this.keyspace.queueKey(queue, KeyType.PAUSED));
+			args.addAll(ids);
+			List<Object> reply = this.executor.execute(this.claim, keys, args);
+			Instant now = Replies.instant(reply.get(0));
+			Instant deadline = Replies.instant(reply.get(1));
+			List<Object> entries = Replies.list(reply.get(2));
+			for (Object value : entries) {
+				List<Object> entry = Replies.list(value);
+				claimed.add(Jobs.toClaimedJob(queue, Replies.string(entry.get(0)), Replies.list(entry.get(1)), now,
+						deadline));
+			}
+			String held = Replies.string(reply.get(3));
+			if ("PAUSED".equals(held)) {
+				break;
+			}
+			long reopen = Replies.number(reply.get(4));
+			long stale = Replies.number(reply.get(5));
+			if (!held.isEmpty()) {
+				limit = ClaimResult.Limit.valueOf(held);
+				retryAfter = (reopen > 0) ? Duration.ofMillis(Math.max(1, reopen - now.toEpochMilli())) : null;
+				if (QUEUE_LIMITS.contains(held) || lanes.size() < size) {
+					break;
+				}
+			}
+			else if (entries.isEmpty() && stale == 0 && lanes.size() < size) {
+				break;
+			}
+		}
+		if (claimed.size() >= max) {
+			limit = null;
+			retryAfter = null;
+		}
+		return new Outcome(new ClaimResult(claimed, limit, retryAfter), ringEmpty);
+	}
+
+	private static void addLimits(List<String> args, @Nullable Integer maxActive,
+			FlowLimits.@Nullable RateLimit rate) {
+		args.add((maxActive != null) ? Integer.toString(maxActive) : "0");
+		args.add((rate != null) ? Integer.toString(rate.limit()) : "0");
+		args.add((rate != null) ? Long.toString(rate.period().toMillis()) : "1");
+	}
+
+	static boolean isQueueLimit(ClaimResult.@Nullable Limit limit) {
+		return limit == ClaimResult.Limit.MAX_ACTIVE || limit == ClaimResult.Limit.RATE;
+	}
+
+	record Outcome(ClaimResult result, boolean ringEmpty) {
+	}
+
+}

@@ -1,0 +1,215 @@
+-- claim_lanes: lane pending -> active, round-robin across the lanes the caller names, attempts + 1
+-- (the new fencing token).
+--
+-- The lanes are the head of the ring (KeyType.LANES) as the caller read it, each with the head of
+-- its pending set (peek_lanes.lua), so that every lane key and row key is declared. The script
+-- checks that each lane is still in the ring and each candidate still in its lane's pending with a
+-- row that is well-formed, 'pending' and of that lane; anything else is passed over (a lane no
+-- longer in the ring is counted as stale, and the caller reads the ring again).
+--
+-- Round-robin: one job from each lane in ring order, then a second from each, and so on, until the
+-- claim has its maximum or the lanes run out. Every lane the claim served or found limited goes to
+-- the tail of the ring, in order; a lane left empty leaves the ring. So a lane with 100,000 pending
+-- gets one turn per round like a lane with 10.
+--
+-- Limits (limits.lua), all on server time: the queue's max-active and rate, as claim.lua; per lane
+-- at most lane-max-active of its claims still active (the held set: ids claimed from the lane, the
+-- ones no longer in active dropped as they are counted), and at most lane-rate starts per
+-- lane-period. A cap that holds claims back sets the throttled marker (completions push wake-ups).
+--
+-- KEYS[1]       emq:{q}:active     ZSET
+-- KEYS[2]       emq:{q}:starts     ZSET, the queue's rate log
+-- KEYS[3]       emq:{q}:throttled  STRING
+-- KEYS[4]       emq:{q}:lanes      ZSET, the ring
+-- KEYS[5..4+3L] per lane: emq:{q}:lane:<lane>:pending (ZSET), :held (SET), :starts (ZSET)
+-- KEYS[5+3L..]  emq:{q}:job:<id>   HASH, one row per candidate, in ARGV order
+-- KEYS[last]    emq:{q}:paused     STRING, while the queue is paused cluster-wide (pause.lua): then
+--               nothing is claimed and the reply is {now, now, {}, 'PAUSED', 0, 0, {}}
+-- ARGV[1]       lease in ms (>= 1)
+-- ARGV[2]       most jobs to claim (>= 1)
+-- ARGV[3..5]    queue max-active, rate, period ms (0, 0, 1 for none)
+-- ARGV[6..8]    lane max-active, lane rate, lane period ms (0, 0, 1 for none)
+-- ARGV[9]       L, the number of lanes
+-- ARGV[10..9+2L]  per lane: lane key, number of candidates
+-- then          the candidate ids, lane after lane
+-- returns       {now, deadline, {{id, {row fields...}}...}, limit, reopen, stale lanes,
+--               {skipped id, reason, ...}}: limit is MAX_ACTIVE or RATE when a queue limit held the
+--               claim below ARGV[2], LANE_MAX_ACTIVE or LANE_RATE when nothing was claimed because
+--               every lane with candidates was at its limit, '' otherwise; reopen the server time
+--               (ms) a rate window has room again (0 when not known)
+--- @include "clock"
+--- @include "int"
+--- @include "row"
+--- @include "keys"
+--- @include "limits"
+--- @include "lanes"
+
+-- validate
+local lease = arg_int(1, 1)
+local max = arg_int(2, 1)
+local max_active = arg_int(3, 0)
+local rate = arg_int(4, 0)
+local period = arg_int(5, 1)
+local lane_max_active = arg_int(6, 0)
+local lane_rate = arg_int(7, 0)
+local lane_period = arg_int(8, 1)
+local lane_count = arg_int(9, 1)
+local lanes = {}
+local candidates = 0
+for j = 1, lane_count do
+  local name = ARGV[8 + 2 * j]
+  local n = arg_int(9 + 2 * j, 0)
+  lanes[j] = {name = name, n = n, first = candidates, pending = KEYS[2 + 3 * j], held = KEYS[3 + 3 * j],
+    starts = KEYS[4 + 3 * j], take = {}, valid = {}}
+  candidates = candidates + n
+end
+local ids_at = 10 + 2 * lane_count
+local rows_at = 5 + 3 * lane_count
+if #ARGV ~= ids_at - 1 + candidates or #KEYS ~= rows_at + candidates then
+  return redis.error_reply('EMQARG ' .. lane_count .. ' lanes and ' .. candidates .. ' candidates need '
+    .. (rows_at + candidates) .. ' keys and ' .. (ids_at - 1 + candidates) .. ' arguments, got '
+    .. #KEYS .. ' and ' .. #ARGV)
+end
+if redis.call('EXISTS', KEYS[#KEYS]) == 1 then
+  local now = now_ms()
+  return {now, now, {}, 'PAUSED', 0, 0, {}}
+end
+require_zset(KEYS[1])
+require_zset(KEYS[4])
+
+local now = now_ms()
+local allowed, limit, reopen = allowance(KEYS[1], KEYS[2], max_active, rate, period, now)
+local want = max
+if allowed < want then
+  want = allowed
+else
+  limit = ''
+end
+
+local stale = 0
+local skipped = {}
+local seen = {}
+local lane_limit = ''
+local lane_reopen = 0
+for _, lane in ipairs(lanes) do
+  lane.live = redis.call('ZSCORE', KEYS[4], lane.name) ~= false
+  if not lane.live then
+    stale = stale + 1
+  else
+    require_zset(lane.pending)
+    lane.allowed = math.huge
+    lane.prune = {}
+    if lane_max_active > 0 then
+      if key_type(lane.held) ~= 'set' and key_type(lane.held) ~= 'none' then
+        error('EMQKEYTYPE ' .. lane.held .. ' is not a set; nothing was written', 0)
+      end
+      local live = 0
+      for _, held in ipairs(redis.call('SMEMBERS', lane.held)) do
+        if redis.call('ZSCORE', KEYS[1], held) then
+          live = live + 1
+        else
+          lane.prune[#lane.prune + 1] = held
+        end
+      end
+      lane.allowed = math.max(lane_max_active - live, 0)
+      if lane.allowed == 0 then
+        lane.limited = 'LANE_MAX_ACTIVE'
+      end
+    end
+    if lane_rate > 0 then
+      local room, _, at = allowance(KEYS[1], lane.starts, 0, lane_rate, lane_period, now)
+      if room < lane.allowed then
+        lane.allowed = room
+        if room == 0 then
+          lane.limited = 'LANE_RATE'
+          if lane_reopen == 0 or at < lane_reopen then
+            lane_reopen = at
+          end
+        end
+      end
+    end
+    for c = 1, lane.n do
+      local i = ids_at + lane.first + c - 1
+      local id = ARGV[i]
+      if not seen[id] and redis.call('ZSCORE', lane.pending, id) then
+        seen[id] = true
+        local row = KEYS[rows_at + lane.first + c - 1]
+        local f, problem = valid_row(row, 'pending')
+        if f and redis.call('HGET', row, 'lane') ~= lane.name then
+          f, problem = nil, "field 'lane' does not name lane " .. lane.name
+        end
+        if f then
+          lane.valid[#lane.valid + 1] = i
+        else
+          skipped[#skipped + 1] = id
+          skipped[#skipped + 1] = problem
+        end
+      end
+    end
+    if lane.limited and #lane.valid > 0 then
+      lane_limit = (lane_limit == '' or lane_limit == lane.limited) and lane.limited or 'LANE_MAX_ACTIVE'
+    end
+  end
+end
+
+-- compute: round-robin, one per lane per round
+local total = 0
+local round = 1
+local more = true
+while total < want and more do
+  more = false
+  for _, lane in ipairs(lanes) do
+    if total < want and lane.live and #lane.take < lane.allowed and lane.valid[round] then
+      lane.take[#lane.take + 1] = lane.valid[round]
+      total = total + 1
+      more = true
+    end
+  end
+  round = round + 1
+end
+local deadline = now + lease
+
+-- write
+local claimed = {}
+local starts = {}
+for _, lane in ipairs(lanes) do
+  local lane_starts = {}
+  for _, i in ipairs(lane.take) do
+    local id = ARGV[i]
+    local row = KEYS[rows_at + (i - ids_at)]
+    redis.call('ZREM', lane.pending, id)
+    redis.call('ZADD', KEYS[1], deadline, id)
+    local attempts = redis.call('HINCRBY', row, 'attempts', 1)
+    redis.call('HSET', row, 'state', 'active')
+    claimed[#claimed + 1] = {id, redis.call('HGETALL', row)}
+    starts[#starts + 1] = id .. ':' .. attempts
+    lane_starts[#lane_starts + 1] = id .. ':' .. attempts
+    if lane_max_active > 0 then
+      redis.call('SADD', lane.held, id)
+    end
+  end
+  if lane.live then
+    if #lane.prune > 0 then
+      redis.call('SREM', lane.held, unpack(lane.prune))
+    end
+    if lane_rate > 0 and #lane_starts > 0 then
+      log_starts(lane.starts, lane_period, now, lane_starts)
+    end
+    if redis.call('ZCARD', lane.pending) == 0 then
+      redis.call('ZREM', KEYS[4], lane.name)
+    elseif #lane.take > 0 or lane.limited then
+      redis.call('ZADD', KEYS[4], ring_tail(KEYS[4]), lane.name)
+    end
+  end
+end
+if rate > 0 and #starts > 0 then
+  log_starts(KEYS[2], period, now, starts)
+end
+if limit == '' and total == 0 and lane_limit ~= '' then
+  limit = lane_limit
+  reopen = (lane_limit == 'LANE_RATE') and lane_reopen or 0
+end
+if (limit == 'MAX_ACTIVE' and total == want) or limit == 'LANE_MAX_ACTIVE' then
+  redis.call('SET', KEYS[3], 1, 'PX', 60000)
+end
+return {now, deadline, claimed, limit, reopen, stale, skipped}
