@@ -128,6 +128,34 @@ abstract class AbstractLanesTests {
 	}
 
 	@Test
+	void cancelAndDeleteOfAWaitingLaneJobShouldTakeItOutOfItsLaneAndTheLaneOutOfTheRingWhenEmpty() {
+		List<JobId> ids = enqueue("a", 2);
+		assertThat(this.jobs.cancel(this.queue, ids.get(0)).outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
+		assertThat(this.redis.opsForZSet().score(lanePending("a"), ids.get(0).toString())).isNull();
+		assertThat(this.redis.opsForZSet().score(key(KeyType.LANES), "a")).isNotNull();
+		assertThat(this.jobs.delete(this.queue, ids.get(1)).isApplied()).isTrue();
+		assertThat(this.redis.hasKey(lanePending("a"))).isFalse();
+		assertThat(this.redis.opsForZSet().score(key(KeyType.LANES), "a")).isNull();
+		assertThat(row(ids.get(0))).isEmpty();
+		assertThat(row(ids.get(1))).isEmpty();
+		assertClean();
+	}
+
+	@Test
+	void aClusterWidePauseShouldHoldLaneJobsToo() {
+		enqueue("a", 2);
+		this.jobs.enqueueAll(this.queue, List.of("plain"), EnqueueSpec.defaults());
+		assertThat(this.jobs.pause(this.queue, null, "test")).isTrue();
+		for (int i = 0; i < 4; i++) {
+			assertThat(this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs()).isEmpty();
+		}
+		assertThat(this.jobs.resume(this.queue)).isTrue();
+		assertThat(this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size()
+				+ this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size()).isEqualTo(3);
+		assertClean();
+	}
+
+	@Test
 	void aQueueWithoutLanesShouldWriteNoLaneKey() {
 		this.jobs.enqueueAll(this.queue, List.of("x", "y"), EnqueueSpec.defaults());
 		assertThat(this.jobs.claim(this.queue, LEASE, 5)).hasSize(2);

@@ -393,8 +393,9 @@ abstract class AbstractUniqueJobsTests {
 		List<String> keys = List.of(key(KeyType.PENDING), key(KeyType.SCHEDULE), key(KeyType.METRICS),
 				key(KeyType.WAKE), this.keyspace.jobKey(this.queue, JobId.mint()),
 				this.keyspace.uniqueKeyPrefix(this.queue) + "other");
-		List<String> args = List.of("3", "0", "0", "", "2", "unique", "k", "unique_mode", "until_done", "JOB-x",
-				"p");
+		// ARGV[6] is the lane ('' for none), then the extra field pairs
+		List<String> args = List.of("3", "0", "0", "", "2", "", "unique", "k", "unique_mode", "until_done",
+				"JOB-x", "p");
 		assertThat(spec.unique()).isNull();
 		org.assertj.core.api.Assertions.assertThatException()
 			.isThrownBy(() -> this.jobs.executor().execute(Script.load("enqueue"), keys, args))
