@@ -602,7 +602,7 @@ public class Jobs {
 	 * job
 	 */
 	public void retain(String queue, Retention completed, Retention dead) {
-		Keyspace.validateQueueName(queue);
+		QueuePartitions.validateEngineName(queue);
 		Assert.notNull(completed, "'completed' must not be null");
 		Assert.notNull(dead, "'dead' must not be null");
 		this.completedRetention.put(queue, completed);
@@ -616,7 +616,7 @@ public class Jobs {
 	 * @return the bounds
 	 */
 	public Retention retention(String queue, JobState location) {
-		Keyspace.validateQueueName(queue);
+		QueuePartitions.validateEngineName(queue);
 		Assert.isTrue(location == JobState.COMPLETED || location == JobState.DEAD,
 				() -> "only completed and dead keep history, not " + location.value());
 		return (location == JobState.COMPLETED) ? this.completedRetention.getOrDefault(queue, Retention.NONE)
@@ -648,7 +648,7 @@ public class Jobs {
 	 * @return applied, or stale if the caller's lease was lost
 	 */
 	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey) {
-		Keyspace.validateQueueName(queue);
+		QueuePartitions.validateEngineName(queue);
 		Retention retention = this.completedRetention.getOrDefault(queue, Retention.NONE);
 		if (!retention.isEnabled()) {
 			List<String> keys = new ArrayList<>(7);
@@ -711,7 +711,7 @@ public class Jobs {
 	 * @return how many jobs were trimmed
 	 */
 	public long trimHistory(String queue, int limit) {
-		Keyspace.validateQueueName(queue);
+		QueuePartitions.validateEngineName(queue);
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		long trimmed = 0;
 		for (JobState location : HISTORY) {
