@@ -365,7 +365,7 @@ public class Jobs {
 	 * @return the claimed jobs and the limit that held the claim back, if any
 	 */
 	public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits) {
-		Keyspace.validateQueueName(queue);
+		QueuePartitions.validateEngineName(queue);
 		requirePositive(lease, "lease");
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		Assert.notNull(limits, "'limits' must not be null");
