@@ -2,7 +2,9 @@ package io.echomq.listener;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.echomq.core.FencingToken;
@@ -99,6 +101,15 @@ final class CompletionBatcher implements Runnable {
 	}
 
 	private void send(List<Pending> batch) {
+		// a partitioned queue's jobs live in their partitions: one batch call per engine queue
+		Map<String, List<Pending>> byQueue = new LinkedHashMap<>();
+		for (Pending pending : batch) {
+			byQueue.computeIfAbsent(pending.job().queue(), (queue) -> new ArrayList<>()).add(pending);
+		}
+		byQueue.forEach(this::send);
+	}
+
+	private void send(String queue, List<Pending> batch) {
 		List<JobId> ids = new ArrayList<>(batch.size());
 		List<FencingToken> tokens = new ArrayList<>(batch.size());
 		List<@Nullable String> uniqueKeys = new ArrayList<>(batch.size());
@@ -109,7 +120,7 @@ final class CompletionBatcher implements Runnable {
 		}
 		List<@Nullable TransitionResult> results = null;
 		try {
-			results = this.container.jobs().completeAll(this.container.getQueue(), ids, tokens, uniqueKeys);
+			results = this.container.jobs().completeAll(queue, ids, tokens, uniqueKeys);
 		}
 		catch (Throwable ex) {
 			logger.debug(ex, () -> "Batch of " + batch.size() + " completions failed; sending them one by one");
