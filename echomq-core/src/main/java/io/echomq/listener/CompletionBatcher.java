@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.core.FencingToken;
 import io.echomq.core.JobId;
@@ -45,6 +48,8 @@ final class CompletionBatcher implements Runnable {
 	private volatile boolean stopping;
 
 	private volatile boolean done;
+
+	private @Nullable Executor partitionSender;
 
 	CompletionBatcher(QueueListenerContainer container) {
 		this.container = container;
@@ -106,7 +111,28 @@ final class CompletionBatcher implements Runnable {
 		for (Pending pending : batch) {
 			byQueue.computeIfAbsent(pending.job().queue(), (queue) -> new ArrayList<>()).add(pending);
 		}
-		byQueue.forEach(this::send);
+		if (byQueue.size() == 1) {
+			byQueue.forEach(this::send);
+			return;
+		}
+		// one partition's master may be down: its calls wait out the command timeout (and the
+		// retries) on a thread of their own, so the other partitions' completions are not held up
+		byQueue.forEach((queue, group) -> partitionSender().execute(() -> send(queue, group)));
+	}
+
+	private Executor partitionSender() {
+		Executor sender = this.partitionSender;
+		if (sender == null) {
+			String name = "echomq-acks-" + this.container.getQueue() + "-";
+			AtomicInteger count = new AtomicInteger();
+			sender = Executors.newCachedThreadPool((task) -> {
+				Thread thread = new Thread(task, name + count.incrementAndGet());
+				thread.setDaemon(true);
+				return thread;
+			});
+			this.partitionSender = sender;
+		}
+		return sender;
 	}
 
 	private void send(String queue, List<Pending> batch) {
