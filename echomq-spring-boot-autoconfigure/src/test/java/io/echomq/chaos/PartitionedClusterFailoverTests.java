@@ -58,6 +58,8 @@ class PartitionedClusterFailoverTests {
 
 	private static final long REPLICATION_WINDOW_MS = 1000;
 
+	private static final int LIVE_PROGRESS = 25;
+
 	private LocalCluster cluster;
 
 	@AfterEach
@@ -126,8 +128,11 @@ class PartitionedClusterFailoverTests {
 						return Chaos.secondsSince(killed);
 					});
 				int liveRunsAtKill = liveRuns(runsByPartition, onKilled);
+				// the first claims and completions that touch the dead master wait out the 1 s
+				// command timeout, so the count is kept small: what matters is that the live
+				// partitions move at all while the failover is under way
 				await("live partitions drain during the failover").atMost(Duration.ofSeconds(10))
-					.until(() -> liveRuns(runsByPartition, onKilled) >= liveRunsAtKill + 100);
+					.until(() -> liveRuns(runsByPartition, onKilled) >= liveRunsAtKill + LIVE_PROGRESS);
 				double liveProgress = Chaos.secondsSince(killed);
 				double failover = failedOver.get(40, TimeUnit.SECONDS);
 				assertThat(producer.done.await(90, TimeUnit.SECONDS)).as("producer finished").isTrue();
@@ -160,7 +165,7 @@ class PartitionedClusterFailoverTests {
 						ledger.distinctRuns(), "reruns", reaped, "duplicateRuns", ledger.reruns(), "lost", lost.size(),
 						"liveProgressMillis", Math.round(liveProgress * 1000), "failoverMillis", Math.round(failover * 1000), "seconds",
 						Chaos.secondsSince(start));
-				assertThat(liveProgress).as("100 jobs of the live partitions ran before the failover completed")
+				assertThat(liveProgress).as(LIVE_PROGRESS + " jobs of the live partitions ran before the failover completed")
 					.isLessThan(failover);
 				assertThat(lostAfterKill).as("lost jobs acknowledged after the kill").isZero();
 				assertThat(lostBeforeWindow).as("lost jobs acknowledged long before the kill").isZero();
