@@ -88,7 +88,7 @@ local function to_ring(ring, lane)
 end
 
 local function to_lane(lane_pending, ring, row, id, lane, priority, now)
-  redis.call('ZADD', lane_pending, -priority, id)
+  redis.call('ZADD', lane_pending, 0 - priority, id)
   redis.call('HSET', row, 'state', 'pending', 'ready_at', now)
   to_ring(ring, lane)
 end

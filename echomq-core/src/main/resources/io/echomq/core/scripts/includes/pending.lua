@@ -3,6 +3,6 @@
 -- writes the row's state and ready_at in the same move. priority is the row's validated
 -- 'priority' field, 0 when absent.
 local function to_pending(pending, row, id, priority, now)
-  redis.call('ZADD', pending, -priority, id)
+  redis.call('ZADD', pending, 0 - priority, id)
   redis.call('HSET', row, 'state', 'pending', 'ready_at', now)
 end
