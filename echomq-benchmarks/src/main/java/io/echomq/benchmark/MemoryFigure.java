@@ -1,5 +1,6 @@
 package io.echomq.benchmark;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.echomq.core.JobId;
@@ -11,7 +12,9 @@ import io.echomq.core.KeyType;
  * {@code used_memory} delta over the pre-fill, divided by the jobs; and its parts, a
  * job row ({@code MEMORY USAGE} of one row hash) and the pending index's share
  * ({@code MEMORY USAGE} of the pending sorted set per job). The rest is the main
- * dictionary's entry for each row key.
+ * dictionary's entry for each row key. The same per-job delta is also taken with 1 KB and
+ * 10 KB payloads (a tenth of the jobs), since the row's layout depends on the payload's
+ * size (see {@code RowPayload}).
  *
  * @author EchoMQ
  */
@@ -26,7 +29,8 @@ final class MemoryFigure implements Figure {
 
 	@Override
 	public List<String> names(HarnessOptions options) {
-		return List.of("memory.per_pending_job", "memory.row", "memory.pending_index_per_job");
+		return List.of("memory.per_pending_job", "memory.row", "memory.pending_index_per_job",
+				"memory.per_pending_job.1k", "memory.row.1k", "memory.per_pending_job.10k", "memory.row.10k");
 	}
 
 	@Override
@@ -43,9 +47,26 @@ final class MemoryFigure implements Figure {
 		long row = server.memoryUsage(jobs.keyspace().jobKey(QUEUE, JobId.parse(first)));
 		long index = server.memoryUsage(pending);
 		server.reset();
-		return List.of(new Reading("memory.per_pending_job", (double) (after - before) / count, "bytes/job"),
+		List<Reading> readings = new ArrayList<>(List.of(
+				new Reading("memory.per_pending_job", (double) (after - before) / count, "bytes/job"),
 				new Reading("memory.row", row, "bytes"),
-				new Reading("memory.pending_index_per_job", (double) index / count, "bytes/job"));
+				new Reading("memory.pending_index_per_job", (double) index / count, "bytes/job")));
+		readings.addAll(sized(server, Math.max(1, count / 10), 1024, "1k"));
+		readings.addAll(sized(server, Math.max(1, count / 10), 10240, "10k"));
+		return readings;
+	}
+
+	private static List<Reading> sized(BenchServer server, int count, int size, String suffix) {
+		Jobs jobs = server.newJobs();
+		long before = server.usedMemory();
+		Probes.prefill(jobs, QUEUE, count, "{\"pad\":\"" + "x".repeat(size - 10) + "\"}");
+		long after = server.usedMemory();
+		String pending = jobs.keyspace().queueKey(QUEUE, KeyType.PENDING);
+		String first = jobs.executor().getTemplate().opsForZSet().range(pending, 0, 0).iterator().next();
+		long row = server.memoryUsage(jobs.keyspace().jobKey(QUEUE, JobId.parse(first)));
+		server.reset();
+		return List.of(new Reading("memory.per_pending_job." + suffix, (double) (after - before) / count, "bytes/job"),
+				new Reading("memory.row." + suffix, row, "bytes"));
 	}
 
 }

@@ -77,7 +77,18 @@ final class Probes {
 	 * @param count how many jobs
 	 */
 	static void prefill(Jobs jobs, String queue, int count) {
-		List<String> batch = Payloads.plain(PREFILL_BATCH);
+		prefill(jobs, queue, count, Payloads.plain());
+	}
+
+	/**
+	 * Enqueue jobs of one payload in batches.
+	 * @param jobs the engine
+	 * @param queue the queue
+	 * @param count how many
+	 * @param payload the payload of each
+	 */
+	static void prefill(Jobs jobs, String queue, int count, String payload) {
+		List<String> batch = java.util.Collections.nCopies(PREFILL_BATCH, payload);
 		for (int done = 0; done < count; done += PREFILL_BATCH) {
 			int size = Math.min(PREFILL_BATCH, count - done);
 			jobs.enqueueAll(queue, (size == PREFILL_BATCH) ? batch : batch.subList(0, size), EnqueueSpec.defaults());

@@ -265,7 +265,8 @@ public final class EnqueueSpec {
 
 	/**
 	 * Return a copy with extra row fields.
-	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS}
+	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS} nor start
+	 * with {@code +} (payload parts, see {@link RowPayload})
 	 * @return the new spec
 	 */
 	public EnqueueSpec withFields(Map<String, String> fields) {
@@ -273,6 +274,10 @@ public final class EnqueueSpec {
 		for (String field : copy.keySet()) {
 			if (RESERVED_FIELDS.contains(field)) {
 				throw new IllegalArgumentException("Row field '" + field + "' is reserved by EchoMQ");
+			}
+			if (field.startsWith("+")) {
+				throw new IllegalArgumentException(
+						"Row field '" + field + "' is reserved by EchoMQ: names starting with '+' hold payload parts");
 			}
 		}
 		return with((values) -> values.fields = copy);

@@ -1477,6 +1477,7 @@ public class Jobs {
 		String readyAt = null;
 		String released = null;
 		Map<String, String> fields = null;
+		RowPayload.Parts parts = null;
 		for (int i = 0; i + 1 < row.size(); i += 2) {
 			String name = Replies.string(row.get(i));
 			switch (name) {
@@ -1489,12 +1490,24 @@ public class Jobs {
 				case "state" -> {
 				}
 				default -> {
-					if (fields == null) {
-						fields = new HashMap<>();
+					if (RowPayload.partNumber(name) > 0) {
+						if (parts == null) {
+							parts = new RowPayload.Parts();
+						}
+						parts.add(name, Replies.string(row.get(i + 1)));
 					}
-					fields.put(name, Replies.string(row.get(i + 1)));
+					else {
+						if (fields == null) {
+							fields = new HashMap<>();
+						}
+						fields.put(name, Replies.string(row.get(i + 1)));
+					}
 				}
 			}
+		}
+		if (parts != null && payload != null) {
+			parts.add(RowPayload.FIELD, payload);
+			payload = parts.join();
 		}
 		FencingToken token = FencingToken.of(Long.parseLong(attempts));
 		long maxAttempts = Long.parseLong(maxAttemptsText);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -272,7 +273,8 @@ public class QueueInspector {
 	}
 
 	/**
-	 * Return every field of a job's row as stored, payload included.
+	 * Return every field of a job's row, payload included: its parts (see
+	 * {@link RowPayload}) joined into the one {@code payload} field.
 	 * @param queue the queue
 	 * @param id the job id
 	 * @return the fields, empty if the job has no row
@@ -280,7 +282,16 @@ public class QueueInspector {
 	public Map<String, String> row(String queue, JobId id) {
 		Map<Object, Object> raw = this.template.opsForHash().entries(this.keyspace.jobKey(queue, id));
 		Map<String, String> row = new LinkedHashMap<>();
-		raw.forEach((name, value) -> row.put(String.valueOf(name), String.valueOf(value)));
+		raw.forEach((name, value) -> {
+			String field = String.valueOf(name);
+			if (!RowPayload.isPayloadField(field)) {
+				row.put(field, String.valueOf(value));
+			}
+		});
+		String payload = RowPayload.join(raw);
+		if (payload != null) {
+			row.put(RowPayload.FIELD, payload);
+		}
 		return row;
 	}
 
@@ -322,7 +333,7 @@ public class QueueInspector {
 	private static JobView view(String queue, JobId id, JobState state, Map<Object, Object> row,
 			@Nullable Double score) {
 		return new JobView(queue, id, state, number(row.get("attempts")), number(row.get("max_attempts")),
-				String.valueOf(row.getOrDefault("payload", "")), Instant.ofEpochMilli(number(row.get("enqueued_at"))),
+				Objects.requireNonNullElse(RowPayload.join(row), ""), Instant.ofEpochMilli(number(row.get("enqueued_at"))),
 				(row.get("last_error") != null) ? String.valueOf(row.get("last_error")) : null,
 				(score != null && state != JobState.PENDING) ? Instant.ofEpochMilli(score.longValue()) : null);
 	}

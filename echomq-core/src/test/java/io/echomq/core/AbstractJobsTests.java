@@ -60,6 +60,13 @@ abstract class AbstractJobsTests {
 		this.queue = "q-" + UUID.randomUUID().toString().substring(0, 8);
 	}
 
+	private @Nullable String encoding(String key) {
+		return this.redis.execute((RedisCallback<String>) (connection) -> {
+			Object reply = connection.execute("OBJECT", "ENCODING".getBytes(), key.getBytes());
+			return (reply instanceof byte[] bytes) ? new String(bytes) : String.valueOf(reply);
+		});
+	}
+
 	@AfterEach
 	void tearDownEngine() {
 		this.connectionFactory.destroy();
@@ -77,6 +84,47 @@ abstract class AbstractJobsTests {
 			.containsKey("enqueued_at");
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "enqueued")).isEqualTo("1");
 		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).isPositive();
+	}
+
+	@Test
+	void payloadOverSixtyFourBytesShouldBeCutSoTheRowStaysCompactAndClaimJoinIt() {
+		String payload = "{\"order\":\"" + "x".repeat(120) + "\"}";
+		JobId id = this.jobs.enqueue(this.queue, payload, EnqueueSpec.defaults());
+		Map<Object, Object> row = row(id);
+		assertThat(row).containsKeys("payload", "+2", "+3").doesNotContainKey("+4");
+		assertThat(row.values()).allSatisfy((value) -> assertThat(value.toString()).hasSizeLessThanOrEqualTo(64));
+		assertThat(encoding(this.keyspace.jobKey(this.queue, id))).isIn("listpack", "ziplist");
+		assertThat(new QueueInspector(this.jobs).row(this.queue, id)).containsEntry("payload", payload)
+			.doesNotContainKeys("+2", "+3");
+		assertThat(new QueueInspector(this.jobs).job(this.queue, id).payload()).isEqualTo(payload);
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).singleElement()
+			.satisfies((job) -> assertThat(job.payload()).isEqualTo(payload))
+			.satisfies((job) -> assertThat(job.fields()).isEmpty());
+	}
+
+	@Test
+	void payloadPartsShouldNeverCutAUtf8Sequence() {
+		String payload = "é€😀".repeat(40) + "a";
+		JobId id = this.jobs.enqueue(this.queue, payload, EnqueueSpec.defaults());
+		assertThat(row(id)).containsKey("+2");
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).singleElement()
+			.satisfies((job) -> assertThat(job.payload()).isEqualTo(payload));
+	}
+
+	@Test
+	void payloadOverTheSplitLimitShouldBeKeptWhole() {
+		String payload = "y".repeat(RowPayload.SPLIT_MAX + 1);
+		JobId id = this.jobs.enqueue(this.queue, payload, EnqueueSpec.defaults());
+		assertThat(row(id)).containsEntry("payload", payload).doesNotContainKey("+2");
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).singleElement()
+			.satisfies((job) -> assertThat(job.payload()).isEqualTo(payload));
+	}
+
+	@Test
+	void extraFieldNamedLikeAPayloadPartShouldBeRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of("+2", "x")))
+			.withMessageContaining("'+2' is reserved");
 	}
 
 	@Test

@@ -332,6 +332,19 @@ abstract class AbstractUniqueJobsTests {
 	}
 
 	@Test
+	void debounceShouldReplaceALongPayloadWithoutLeavingItsParts() {
+		String longPayload = "L".repeat(200);
+		EnqueueResult first = enqueue(longPayload, UniqueKey.debounce("parts", Duration.ofSeconds(30)));
+		String jobKey = this.keyspace.jobKey(this.queue, first.id());
+		assertThat(this.redis.opsForHash().keys(jobKey)).contains("+2", "+3", "+4");
+		EnqueueResult shorter = enqueue("s".repeat(70), UniqueKey.debounce("parts", Duration.ofSeconds(30)));
+		assertThat(shorter.outcome()).isEqualTo(EnqueueResult.Outcome.DEBOUNCED);
+		assertThat(this.redis.opsForHash().keys(jobKey)).contains("+2").doesNotContain("+3", "+4");
+		assertThat(new QueueInspector(this.jobs).row(this.queue, first.id())).containsEntry("payload", "s".repeat(70));
+		assertAuditClean();
+	}
+
+	@Test
 	void debounceShouldMoveAPendingHolderBackToScheduleAndLeaveARunningOneToFinish() {
 		Duration delay = Duration.ofMillis(1);
 		EnqueueResult first = enqueue("v1", UniqueKey.debounce("d", delay));

@@ -31,6 +31,7 @@
 --       the name when the row names a key the caller did not declare
 --   unique_release(key)  DEL the key (nil: nothing)
 --- @include "keys"
+--- @include "payload"
 
 local UNIQUE_MODES = {until_done = true, throttle = true, debounce = true}
 
@@ -121,7 +122,8 @@ local function unique_held(u, now, run_at, pending, schedule, payload)
   require_zset(schedule)
   redis.call('ZREM', pending, holder)
   redis.call('ZADD', schedule, run_at, holder)
-  redis.call('HSET', u.holder_row, 'payload', payload, 'state', 'schedule', 'run_at', run_at)
+  payload_replace(u.holder_row, payload)
+  redis.call('HSET', u.holder_row, 'state', 'schedule', 'run_at', run_at)
   return {now, 'schedule', 0, 'debounced', holder}
 end
 
