@@ -3,6 +3,7 @@ package io.echomq.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -44,6 +45,9 @@ public class Jobs {
 
 	/** Most jobs written by one enqueue script call. */
 	public static final int ENQUEUE_CHUNK = 200;
+
+	/** The most jobs one {@code complete_all} call completes. */
+	public static final int COMPLETE_BATCH = 64;
 
 	private static final int MAX_CLAIM_ROUNDS = 3;
 
@@ -772,8 +776,11 @@ public class Jobs {
 	}
 
 	/**
-	 * Complete several jobs of a queue, one {@link #complete complete} script call each,
-	 * the calls pipelined on a standalone server (one round trip for all).
+	 * Complete several jobs of a queue: those without a unique key in one
+	 * {@code complete_all} script call per {@value #COMPLETE_BATCH} jobs (each job fenced on
+	 * its own, the counters written once per call), the others one {@link #complete
+	 * complete} call each; the calls pipelined on a standalone server. A queue that keeps
+	 * its completed jobs completes them one by one.
 	 * @param queue the queue
 	 * @param ids the job ids
 	 * @param tokens the fencing token of each id, in the same order
@@ -804,24 +811,60 @@ public class Jobs {
 		String wake = this.keyspace.queueKey(queue, KeyType.WAKE);
 		String throttled = this.keyspace.queueKey(queue, KeyType.THROTTLED);
 		String rows = this.keyspace.jobKeyPrefix(queue);
-		List<ScriptExecutor.Invocation> calls = new ArrayList<>(ids.size());
+		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
+		List<Integer> batched = new ArrayList<>(ids.size());
+		List<Integer> single = new ArrayList<>();
 		for (int i = 0; i < ids.size(); i++) {
+			Assert.notNull(ids.get(i), "ids must not contain null");
+			((uniqueKeys.get(i) == null) ? batched : single).add(i);
+		}
+		// jobs without a unique key: one complete_all call per COMPLETE_BATCH, the calls pipelined
+		List<ScriptExecutor.Invocation> batches = new ArrayList<>();
+		for (int from = 0; from < batched.size(); from += COMPLETE_BATCH) {
+			List<Integer> chunk = batched.subList(from, Math.min(from + COMPLETE_BATCH, batched.size()));
+			List<String> keys = new ArrayList<>(5 + chunk.size());
+			Collections.addAll(keys, active, metrics, minutes, wake, throttled);
+			List<String> args = new ArrayList<>(2 * chunk.size());
+			for (int i : chunk) {
+				String id = ids.get(i).toString();
+				keys.add(rows + id);
+				args.add(id);
+				args.add(argument(tokens.get(i)));
+			}
+			batches.add(new ScriptExecutor.Invocation(keys, args));
+		}
+		List<ScriptExecutor.Outcome> batchOutcomes = this.executor.executeAll(this.scripts.completeAll, batches);
+		for (int b = 0; b < batchOutcomes.size(); b++) {
+			ScriptExecutor.Outcome outcome = batchOutcomes.get(b);
+			if (outcome.status() != ScriptExecutor.Status.APPLIED) {
+				continue;
+			}
+			List<Integer> chunk = batched.subList(b * COMPLETE_BATCH,
+					Math.min((b + 1) * COMPLETE_BATCH, batched.size()));
+			for (int j = 0; j < chunk.size() && j < outcome.reply().size(); j++) {
+				List<Object> entry = Replies.list(outcome.reply().get(j));
+				// a row naming a unique key the claim did not report is left for complete, one by one
+				if (uniqueKeyNeeded(entry) == null) {
+					results.set(chunk.get(j), Replies.fenced(entry));
+				}
+			}
+		}
+		List<ScriptExecutor.Invocation> calls = new ArrayList<>(single.size());
+		for (int i : single) {
 			JobId id = ids.get(i);
-			Assert.notNull(id, "ids must not contain null");
-			String uniqueKey = uniqueKeys.get(i);
-			List<String> keys = (uniqueKey != null)
-					? List.of(active, rows + id, metrics, minutes, wake, throttled,
-							this.keyspace.uniqueKeyPrefix(queue) + uniqueKey)
-					: List.of(active, rows + id, metrics, minutes, wake, throttled);
-			calls.add(new ScriptExecutor.Invocation(keys, List.of(id.toString(), argument(tokens.get(i)))));
+			calls.add(new ScriptExecutor.Invocation(
+					List.of(active, rows + id, metrics, minutes, wake, throttled,
+							this.keyspace.uniqueKeyPrefix(queue) + uniqueKeys.get(i)),
+					List.of(id.toString(), argument(tokens.get(i)))));
 		}
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.complete, calls);
-		List<@Nullable TransitionResult> results = new ArrayList<>(outcomes.size());
-		for (ScriptExecutor.Outcome outcome : outcomes) {
-			// a row naming a unique key the claim did not report asks for it: sent again one by one
+		for (int c = 0; c < outcomes.size(); c++) {
+			ScriptExecutor.Outcome outcome = outcomes.get(c);
 			boolean applied = outcome.status() == ScriptExecutor.Status.APPLIED
 					&& uniqueKeyNeeded(outcome.reply()) == null;
-			results.add(applied ? Replies.fenced(outcome.reply()) : null);
+			if (applied) {
+				results.set(single.get(c), Replies.fenced(outcome.reply()));
+			}
 		}
 		return results;
 	}
@@ -1535,6 +1578,8 @@ public class Jobs {
 		final Script claim = Script.load("claim");
 
 		final Script complete = Script.load("complete");
+
+		final Script completeAll = Script.load("complete_all");
 
 		final Script retry = Script.load("retry");
 

@@ -93,6 +93,24 @@ abstract class AbstractCancelTests {
 	}
 
 	@Test
+	void aBatchedCompletionRetiresACancelledJobAsCancelledAndCompletesTheOthers() {
+		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.enqueue(this.queue, "y", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		this.jobs.cancel(this.queue, claimed.get(0).id());
+		List<TransitionResult> results = this.jobs.completeAll(this.queue,
+				List.of(claimed.get(0).id(), claimed.get(1).id()),
+				List.of(claimed.get(0).token(), claimed.get(1).token()));
+		assertThat(results.get(0).reason()).isEqualTo(StaleReason.CANCELLED);
+		assertThat(results.get(1).isApplied()).isTrue();
+		assertGone(claimed.get(0).id());
+		assertGone(claimed.get(1).id());
+		assertThat(counter("cancelled")).isEqualTo("1");
+		assertThat(counter("completed")).isEqualTo("1");
+		assertAuditClean();
+	}
+
+	@Test
 	void cancelOfActiveJobMarksItAndTheOutcomeRetiresItAsCancelled() {
 		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);

@@ -60,6 +60,15 @@ abstract class AbstractJobsTests {
 		this.queue = "q-" + UUID.randomUUID().toString().substring(0, 8);
 	}
 
+	private String minuteField(String kind) {
+		return this.redis.<String, String>opsForHash()
+			.keys(key(KeyType.MINUTES))
+			.stream()
+			.filter((field) -> field.endsWith(":" + kind))
+			.findFirst()
+			.orElse("none:" + kind);
+	}
+
 	private @Nullable String encoding(String key) {
 		return this.redis.execute((RedisCallback<String>) (connection) -> {
 			Object reply = connection.execute("OBJECT", "ENCODING".getBytes(), key.getBytes());
@@ -154,6 +163,46 @@ abstract class AbstractJobsTests {
 		assertThat(results.get(1).isStale()).isTrue();
 		assertThat(row(first)).isEmpty();
 		assertThat(row(second)).containsEntry("state", "active");
+	}
+
+	@Test
+	void completeAllShouldCompleteABatchInOneCallAndCountItOnce() {
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 4);
+		assertThat(claimed).hasSize(4);
+		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, ids.get(2)), "attempts", "x");
+		JobId retired = JobId.mint();
+		long calls = this.jobs.executor().getCalls();
+		List<JobId> batch = List.of(ids.get(0), ids.get(1), ids.get(2), ids.get(3), retired);
+		List<TransitionResult> results = this.jobs.completeAll(this.queue, batch,
+				List.of(claimed.get(0).token(), FencingToken.of(claimed.get(1).token().value() + 1),
+						claimed.get(2).token(), claimed.get(3).token(), FencingToken.of(1)));
+		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(1);
+		assertThat(results.get(0).isApplied()).isTrue();
+		assertThat(results.get(1).reason()).isEqualTo(StaleReason.TOKEN_MISMATCH);
+		assertThat(results.get(2).reason()).isEqualTo(StaleReason.MALFORMED_ROW);
+		assertThat(results.get(3).isApplied()).isTrue();
+		assertThat(results.get(4).isStale()).isTrue();
+		assertThat(row(ids.get(0))).isEmpty();
+		assertThat(row(ids.get(3))).isEmpty();
+		assertThat(row(ids.get(1))).containsEntry("state", "active");
+		assertThat(row(ids.get(2))).containsEntry("state", "active");
+		assertThat(this.redis.opsForZSet().range(key(KeyType.ACTIVE), 0, -1))
+			.containsExactlyInAnyOrder(ids.get(1).toString(), ids.get(2).toString());
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("2");
+		assertThat(this.redis.<String, String>opsForHash().entries(key(KeyType.MINUTES)))
+			.hasEntrySatisfying(minuteField("completed"), (value) -> assertThat(value).isEqualTo("2"));
+	}
+
+	@Test
+	void completeAllShouldRefuseAnIdGivenTwiceAndWriteNothing() {
+		JobId id = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		List<TransitionResult> results = this.jobs.completeAll(this.queue, List.of(id, id),
+				List.of(job.token(), job.token()));
+		assertThat(results).containsOnlyNulls();
+		assertThat(row(id)).containsEntry("state", "active");
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isNull();
 	}
 
 	@Test

@@ -96,6 +96,24 @@ abstract class AbstractUniqueJobsTests {
 	}
 
 	@Test
+	void batchedCompleteShouldLeaveAJobWithAnUndeclaredUniqueKeyAndCompleteTheOthers() {
+		EnqueueResult unique = enqueue("a", UniqueKey.untilDone("batch"));
+		JobId plain = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(unique.id(), plain);
+		List<TransitionResult> results = this.jobs.completeAll(this.queue, List.of(unique.id(), plain),
+				List.of(claimed.get(0).token(), claimed.get(1).token()));
+		assertThat(results.get(0)).as("not known to be recorded: the caller completes it declaring the key").isNull();
+		assertThat(results.get(1).isApplied()).isTrue();
+		assertThat(this.redis.opsForZSet().range(key(KeyType.ACTIVE), 0, -1)).containsExactly(unique.id().toString());
+		assertThat(this.redis.opsForValue().get(uniqueKey("batch"))).isEqualTo(unique.id().toString());
+		assertThat(this.jobs.complete(this.queue, unique.id(), claimed.get(0).token(), "batch").isApplied()).isTrue();
+		assertThat(this.redis.hasKey(uniqueKey("batch"))).isFalse();
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("2");
+		assertAuditClean();
+	}
+
+	@Test
 	void untilDoneShouldHoldThroughClaimAndRetryAndReleaseOnComplete() {
 		EnqueueResult first = enqueue("a", UniqueKey.untilDone("k"));
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);

@@ -1,4 +1,4 @@
--- include minutes: count_minute(key, now, kind) counts one event of a kind ('completed', 'failed')
+-- include minutes: count_minute(key, now, kind[, n]) counts one event (or n) of a kind ('completed', 'failed')
 -- in the queue's per-minute series, field '<minute>:<kind>' of emq:{q}:minutes (minute = epoch ms
 -- / 60000). The first event of a kind in a new minute also drops the fields older than
 -- MINUTES_KEPT minutes, so the hash stays at most 2 * (MINUTES_KEPT + 1) fields and that sweep
@@ -6,10 +6,11 @@
 -- it) costs the series, never the transition.
 local MINUTES_KEPT = 120
 
-local function count_minute(key, now, kind)
+local function count_minute(key, now, kind, by)
+  by = by or 1
   local minute = math.floor(now / 60000)
-  local n = redis.pcall('HINCRBY', key, minute .. ':' .. kind, 1)
-  if n ~= 1 then
+  local n = redis.pcall('HINCRBY', key, minute .. ':' .. kind, by)
+  if n ~= by then
     return
   end
   local fields = redis.pcall('HKEYS', key)

@@ -1,0 +1,101 @@
+-- complete_all: active -> done for several jobs of a queue in one call, each fenced on its own, for a
+-- queue that keeps no completed history (complete.lua does the retained case and any job this script
+-- leaves to it). The rows are retired; the completed counter, the per-minute series and the wake-up
+-- are written once for the whole batch, which is what makes this cheaper than one complete.lua call
+-- per job.
+--
+-- Validate, then write: every job is fenced (fence.lua), its unique key and cancel mark read, before
+-- the first write. A job whose row names a unique key is left as it is and answered UNIQUE_KEY (the
+-- caller completes it with complete.lua, declaring the key); a job whose cancel was asked for is
+-- retired as cancelled (cancel.lua), as complete.lua does.
+--
+-- KEYS[1]     emq:{q}:active     ZSET
+-- KEYS[2]     emq:{q}:metrics    HASH, field 'completed'
+-- KEYS[3]     emq:{q}:minutes    HASH, per-minute series (minutes.lua), field '<minute>:completed'
+-- KEYS[4]     emq:{q}:wake       LIST, one token per completed job (at most 16) pushed only while the
+--             throttled marker is set
+-- KEYS[5]     emq:{q}:throttled  STRING, set by claim.lua (limits.lua)
+-- KEYS[5+i]   emq:{q}:job:<id>   HASH, the row of the i-th job
+-- ARGV[2i-1]  the i-th id
+-- ARGV[2i]    its token (the attempts value the claim returned)
+-- returns     one entry per job, in order: {1} applied, {0, code, detail} stale (the codes of
+--             complete.lua: DONE, a fence.lua code, CANCELLED) or {0, 'UNIQUE_KEY', name} (nothing
+--             written for that job); errors (nothing written): EMQARG keys and arguments that do not
+--             match, or an id given twice
+--- @include "clock"
+--- @include "fence"
+--- @include "keys"
+--- @include "minutes"
+--- @include "cancel"
+--- @include "unique"
+
+local count = #ARGV / 2
+if count < 1 or count ~= math.floor(count) or #KEYS ~= 5 + count then
+  error('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe an id and token per row key'
+    .. '; nothing was written', 0)
+end
+
+-- validate
+local decided = {}
+local seen = {}
+local completing = 0
+local none = {}
+for i = 1, count do
+  local id, row = ARGV[2 * i - 1], KEYS[5 + i]
+  if seen[id] then
+    error('EMQARG id ' .. id .. ' is given twice; nothing was written', 0)
+  end
+  seen[id] = true
+  local _, stale = fence(KEYS[1], row, id, ARGV[2 * i])
+  if stale then
+    if stale[2] == 'NOT_ACTIVE' then
+      if redis.call('EXISTS', row) == 0 then
+        stale = {0, 'DONE', 'row retired'}
+      elseif redis.pcall('HGET', row, 'state') == 'completed' then
+        stale = {0, 'DONE', 'completed'}
+      end
+    end
+    decided[i] = stale
+  else
+    local unique, unique_name = unique_releasable(row, id, none)
+    if unique == false then
+      decided[i] = {0, 'UNIQUE_KEY', unique_name}
+    elseif cancel_requested(row) then
+      decided[i] = 'cancel'
+    else
+      decided[i] = 'complete'
+      completing = completing + 1
+    end
+  end
+end
+local counted = completing > 0 and counter_ok(KEYS[2], 'completed')
+local wakeable = completing > 0 and redis.call('EXISTS', KEYS[5]) == 1 and wake_ok(KEYS[4])
+
+-- write
+local replies = {}
+for i = 1, count do
+  local d = decided[i]
+  if d == 'complete' then
+    redis.call('ZREM', KEYS[1], ARGV[2 * i - 1])
+    redis.call('DEL', KEYS[5 + i])
+    replies[i] = {1}
+  elseif d == 'cancel' then
+    replies[i] = retire_cancelled(KEYS[1], KEYS[5 + i], ARGV[2 * i - 1], KEYS[2])
+  else
+    replies[i] = d
+  end
+end
+if completing > 0 then
+  if counted then
+    redis.call('HINCRBY', KEYS[2], 'completed', completing)
+  end
+  count_minute(KEYS[3], now_ms(), 'completed', completing)
+  if wakeable then
+    -- one token per freed slot (at most the list's 16): a cap held claims back on every node
+    for _ = 1, math.min(completing, 16) do
+      redis.call('LPUSH', KEYS[4], 1)
+    end
+    redis.call('LTRIM', KEYS[4], 0, 15)
+  end
+end
+return replies
