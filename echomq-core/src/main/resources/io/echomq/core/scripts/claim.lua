@@ -89,7 +89,7 @@ for i = 10, #ARGV do
     seen[id] = true
     local f, problem = valid_row(KEYS[i - 4], 'pending')
     if f then
-      take[#take + 1] = i
+      take[#take + 1] = {i, int(f[2]) + 1}
     else
       skipped[#skipped + 1] = id
       skipped[#skipped + 1] = problem
@@ -103,15 +103,23 @@ local deadline = now + lease
 -- write
 local claimed = {}
 local starts = {}
-for _, i in ipairs(take) do
-  local id = ARGV[i]
-  local row = KEYS[i - 4]
-  redis.call('ZREM', KEYS[1], id)
-  redis.call('ZADD', KEYS[2], deadline, id)
-  local attempts = redis.call('HINCRBY', row, 'attempts', 1)
-  redis.call('HSET', row, 'state', 'active')
+if #take > 0 then
+  -- one ZREM and one ZADD for all the ids: the moves of a batch cost one command each, not one per job
+  local ids, scored = {}, {}
+  for n, t in ipairs(take) do
+    ids[n] = ARGV[t[1]]
+    scored[2 * n - 1] = deadline
+    scored[2 * n] = ARGV[t[1]]
+  end
+  redis.call('ZREM', KEYS[1], unpack(ids))
+  redis.call('ZADD', KEYS[2], unpack(scored))
+end
+for _, t in ipairs(take) do
+  local id = ARGV[t[1]]
+  local row = KEYS[t[1] - 4]
+  redis.call('HSET', row, 'state', 'active', 'attempts', t[2])
   claimed[#claimed + 1] = {id, redis.call('HGETALL', row)}
-  starts[#starts + 1] = id .. ':' .. attempts
+  starts[#starts + 1] = id .. ':' .. t[2]
 end
 if rate > 0 and #starts > 0 then
   log_starts(KEYS[3], period, now, starts)
