@@ -735,8 +735,10 @@
 				el('button', { id: 'purge-dead', class: 'danger', text: 'Purge dead', onclick: function () {
 					act('/queues/' + q(queue) + '/dead/purge', 'Delete all ' + plural(page.total, 'dead job') + ' of ' + queue + '? This cannot be undone.');
 				} })) : null);
+		var laneNote = state === 'pending' && page.queue.flow.laneCount > 0
+			? el('p', { id: 'lane-note', class: 'muted', text: 'Pending counts the jobs waiting in lanes too; they are listed by lane under Flow, not here.' }) : null;
 		if (!page.jobs.length) {
-			return el('section', { id: 'jobs', class: 'panel' }, header, el('p', { class: 'muted empty', text: 'No ' + (STATE_LABELS[state] || state).toLowerCase() + ' jobs.' }));
+			return el('section', { id: 'jobs', class: 'panel' }, header, el('p', { class: 'muted empty', text: 'No ' + (STATE_LABELS[state] || state).toLowerCase() + ' jobs.' }), laneNote);
 		}
 		var head = el('tr', null,
 			el('th', { text: 'Job' }),
@@ -773,7 +775,7 @@
 			page.mergedWindow && page.offset + 2 * page.limit > page.mergedWindow && page.offset + page.limit < page.total
 				? el('span', { id: 'merged-window', text: 'All partitions page up to ' + page.mergedWindow + ' jobs: choose a partition to go further.' }) : null);
 		return el('section', { id: 'jobs', class: 'panel' }, header,
-			el('table', { id: 'job-table' }, el('thead', null, head), el('tbody', null, rows)), pager,
+			el('table', { id: 'job-table' }, el('thead', null, head), el('tbody', null, rows)), pager, laneNote,
 			config.showValues ? null : el('p', { class: 'muted', text: 'Payloads are hidden (echomq.dashboard.show-values).' }));
 	}
 
