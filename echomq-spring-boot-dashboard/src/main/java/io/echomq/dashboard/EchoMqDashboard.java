@@ -47,8 +47,10 @@ import org.springframework.util.Assert;
  * listeners, pages of each location, one job's row and timeline, and the actions
  * (replay a dead job, delete a waiting or finished job, run a scheduled job now, replay
  * or purge every dead job, pause and resume this node's listener, cancel a job, pause and
- * resume a queue cluster-wide, trigger a recurring schedule). Technology-neutral: the web
- * layer maps it onto HTTP.
+ * resume a queue cluster-wide, trigger a recurring schedule). A partitioned queue is
+ * shown as the sums over its partitions with each partition's counts, its lanes and
+ * limits alongside ({@link QueueFlow}); a job id goes to the partition it names.
+ * Technology-neutral: the web layer maps it onto HTTP.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -650,7 +652,7 @@ public class EchoMqDashboard {
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : this.limits.apply(queue);
 		return new QueueSummary(queue, QueueFlows.counts(stats), new LinkedHashMap<>(stats.counters()),
 				(container != null) ? listener(container) : null, left == null || !left.isZero(),
-				this.flows.read(partitions, partitioned, limits));
+				this.flows.read(partitions, partitioned, limits, left));
 	}
 
 	private PartitionedStats stats(String queue) {

@@ -21,7 +21,8 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.core.RedisCallback;
 
 /**
- * Builds a {@link QueueFlow} from a queue's partitioned stats, its limits and its pause.
+ * Builds a {@link QueueFlow} from a queue's partitioned stats, its limits and its pause:
+ * no reads but the cluster master of each partition, from the client's cached topology.
  *
  * @author EchoMQ
  */
@@ -36,7 +37,8 @@ final class QueueFlows {
 		this.jobs = jobs;
 	}
 
-	QueueFlow read(QueuePartitions partitions, PartitionedStats stats, FlowLimits limits) {
+	QueueFlow read(QueuePartitions partitions, PartitionedStats stats, FlowLimits limits,
+			@Nullable Duration pauseLeft) {
 		List<PartitionSummary> each = new ArrayList<>();
 		List<LaneSummary> lanes = new ArrayList<>();
 		long laneCount = 0;
@@ -54,10 +56,9 @@ final class QueueFlows {
 						new LinkedHashMap<>(partition.counters()), partition.lanes().size(), node(name)));
 			}
 		}
-		Duration left = this.jobs.pauseLeft(partitions.name(0));
-		Long pauseLeft = (left != null && !left.isZero()) ? left.toMillis() : null;
 		return new QueueFlow(partitions.count(), each, laneCount, lanes,
-				QueueFlow.Limits.of(limits, partitions.count()), pauseLeft);
+				QueueFlow.Limits.of(limits, partitions.count()),
+				(pauseLeft != null && !pauseLeft.isZero()) ? pauseLeft.toMillis() : null);
 	}
 
 	static Map<String, Long> counts(QueueStats stats) {

@@ -342,6 +342,7 @@ class EchoMqDashboardBrowserTests {
 		awaitText(driver, By.cssSelector("#lane-acme .lane-pending"), "2");
 		assertThat(text(driver, By.cssSelector("#lane-globex .lane-pending"))).isEqualTo("1");
 		assertThat(text(driver, By.id("lanes-title"))).isEqualTo("Lanes with work (2)");
+		awaitText(driver, By.id("lane-note"), "waiting in lanes");
 		assertThat(read(() -> driver.findElements(By.cssSelector("#partition-table tr.partition-row")).size()))
 			.isEqualTo(4);
 		assertThat(text(driver, By.cssSelector("#partition-" + dead.partition() + " .partition-name")))
