@@ -137,6 +137,7 @@ class EchoMqDashboardBrowserTests {
 
 		click(driver, By.cssSelector("#queue-orders a.queue-link"));
 		awaitText(driver, By.id("queue-name"), "orders");
+		awaitText(driver, By.id("flow-none"), "No flow limits");
 		click(driver, By.id("tab-dead"));
 		awaitText(driver, By.cssSelector("#job-" + dead + " td.error"), "No such customer");
 		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/orders?state=dead");

@@ -675,6 +675,13 @@
 	function flowPanel(queue) {
 		var flow = queue.flow;
 		var limits = flow.limits;
+		if (!limits && !flow.lanes.length && !flow.partitions.length) {
+			return el('section', { id: 'flow', class: 'panel' },
+				el('div', { class: 'row' },
+					el('h2', { text: 'Flow' }),
+					el('span', { id: 'flow-none', class: 'muted', text: 'No flow limits (echomq.queues.' + queue.name
+						+ '.max-active, rate-limit, lanes.*), no lane with ready work, one partition.' })));
+		}
 		var partitions = flow.partitions.length ? el('table', { id: 'partition-table' },
 			el('thead', null, el('tr', null, el('th', { text: 'Partition' }), el('th', { text: 'Engine name' }),
 				el('th', { class: 'num', text: 'Pending' }), el('th', { class: 'num', text: 'Active' }),
