@@ -510,9 +510,8 @@ public class EchoMqDashboard {
 	 */
 	public Outcome cancel(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
-		String engineName = engineName(queue, id);
 		CancelResult result = (this.template != null) ? this.template.cancel(queue, id)
-				: this.jobs.cancel(engineName, id);
+				: this.jobs.cancel(engineName(queue, id), id);
 		return switch (result.outcome()) {
 			case CANCELLED -> Outcome.done("Job " + id + " cancelled (it was " + stateLabel(result.state()) + ")", 1,
 					result.outcome().name());
