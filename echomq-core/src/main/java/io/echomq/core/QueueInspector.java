@@ -3,6 +3,7 @@ package io.echomq.core;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -264,6 +265,63 @@ public class QueueInspector {
 			}
 			try {
 				views.add(view(queue, ids.get(i), state, row, scores.get(i)));
+			}
+			catch (IllegalArgumentException ex) {
+				// an unreadable row is an audit finding, not a reason to fail the page
+			}
+		}
+		return views;
+	}
+
+	/**
+	 * Return a page of the jobs in one location across every partition of a queue, in
+	 * the order one sorted set of them all would give (highest score first, then the
+	 * highest id, as {@code ZREVRANGE} orders ties): the first {@code offset + limit} ids
+	 * of each partition are read and merged, so a page costs one {@code ZREVRANGE} per
+	 * partition and one {@code HGETALL} per id shown. The window is bounded: beyond it,
+	 * read one partition at a time ({@link #jobs(String, JobState, int, int)}). For a
+	 * queue with one partition this is that method.
+	 * @param partitions the queue's partitions
+	 * @param state the location
+	 * @param offset how many to skip
+	 * @param limit the page size
+	 * @return the jobs, each naming its partition as {@link JobView#queue()}
+	 * @throws IllegalArgumentException if the offset or limit is out of range, or
+	 * {@code offset + limit} exceeds {@value #MAX_PAGE}
+	 */
+	public List<JobView> jobs(QueuePartitions partitions, JobState state, int offset, int limit) {
+		if (!partitions.isPartitioned()) {
+			return jobs(partitions.queue(), state, offset, limit);
+		}
+		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
+		Assert.isTrue(limit > 0 && (long) offset + limit <= MAX_PAGE, () -> "offset + limit across the partitions of '"
+				+ partitions.queue() + "' must be between 1 and " + MAX_PAGE + ", was " + ((long) offset + limit)
+				+ ": read one partition at a time to go further");
+		record Member(String partition, String id, double score) {
+		}
+		List<Member> members = new ArrayList<>();
+		for (String name : partitions.names()) {
+			for (TypedTuple<String> entry : range(name, state, 0, offset + limit)) {
+				String id = entry.getValue();
+				if (id != null && JobId.isValid(id)) {
+					members.add(new Member(name, id, (entry.getScore() != null) ? entry.getScore() : 0));
+				}
+			}
+		}
+		members.sort(Comparator.comparingDouble(Member::score)
+			.thenComparing(Member::id)
+			.reversed());
+		List<Member> page = members.subList(Math.min(offset, members.size()),
+				Math.min(offset + limit, members.size()));
+		List<JobView> views = new ArrayList<>(page.size());
+		for (Member member : page) {
+			JobId id = JobId.parse(member.id());
+			Map<Object, Object> row = this.template.opsForHash().entries(this.keyspace.jobKey(member.partition(), id));
+			if (row.isEmpty() || !state.value().equals(row.get("state"))) {
+				continue;
+			}
+			try {
+				views.add(view(member.partition(), id, state, row, member.score()));
 			}
 			catch (IllegalArgumentException ex) {
 				// an unreadable row is an audit finding, not a reason to fail the page

@@ -99,4 +99,37 @@ class QueueInspectorTests {
 		}
 	}
 
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("servers")
+	void pagesOfEveryPartitionShouldMergeInOneOrder(String name, Supplier<LettuceConnectionFactory> factory) {
+		LettuceConnectionFactory connectionFactory = factory.get();
+		connectionFactory.afterPropertiesSet();
+		connectionFactory.start();
+		try {
+			Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(connectionFactory)), Keyspace.defaults());
+			QueuePartitions partitions = QueuePartitions.of("merge-" + UUID.randomUUID().toString().substring(0, 8), 3);
+			JobId a = jobs.enqueue(partitions.name(0), "a", EnqueueSpec.defaults());
+			JobId b = jobs.enqueue(partitions.name(0), "b", EnqueueSpec.defaults().withPriority(5));
+			JobId c = jobs.enqueue(partitions.name(1), "c", EnqueueSpec.defaults());
+			JobId d = jobs.enqueue(partitions.name(2), "d", EnqueueSpec.defaults().withPriority(2));
+			QueueInspector inspector = new QueueInspector(jobs);
+
+			List<JobView> all = inspector.jobs(partitions, JobState.PENDING, 0, 10);
+			assertThat(all).as("last in line first: priority 0 by highest id, then 2, then 5")
+				.extracting(JobView::id)
+				.containsExactly(c, a, d, b);
+			assertThat(all).extracting(JobView::queue)
+				.containsExactly(partitions.name(1), partitions.name(0), partitions.name(2), partitions.name(0));
+			assertThat(inspector.jobs(partitions, JobState.PENDING, 1, 2)).extracting(JobView::id).containsExactly(a, d);
+			assertThat(inspector.jobs(partitions, JobState.PENDING, 4, 2)).isEmpty();
+			assertThat(inspector.jobs(QueuePartitions.of(partitions.queue(), 1), JobState.PENDING, 0, 10)).isEmpty();
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> inspector.jobs(partitions, JobState.PENDING, QueueInspector.MAX_PAGE - 1, 2))
+				.withMessageContaining("read one partition at a time");
+		}
+		finally {
+			connectionFactory.destroy();
+		}
+	}
+
 }

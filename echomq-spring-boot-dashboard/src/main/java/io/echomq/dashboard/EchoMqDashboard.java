@@ -8,18 +8,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 import io.echomq.EchoMQTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.CancelResult;
 import io.echomq.core.EnqueueSpec;
+import io.echomq.core.FlowLimits;
+import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
@@ -41,8 +47,10 @@ import org.springframework.util.Assert;
  * listeners, pages of each location, one job's row and timeline, and the actions
  * (replay a dead job, delete a waiting or finished job, run a scheduled job now, replay
  * or purge every dead job, pause and resume this node's listener, cancel a job, pause and
- * resume a queue cluster-wide, trigger a recurring schedule). Technology-neutral: the web
- * layer maps it onto HTTP.
+ * resume a queue cluster-wide, trigger a recurring schedule). A partitioned queue is
+ * shown as the sums over its partitions with each partition's counts, its lanes and
+ * limits alongside ({@link QueueFlow}); a job id goes to the partition it names.
+ * Technology-neutral: the web layer maps it onto HTTP.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -57,6 +65,12 @@ public class EchoMqDashboard {
 
 	/** Longest payload preview in a page, in characters. */
 	public static final int PREVIEW_LENGTH = 160;
+
+	/**
+	 * Most jobs a page of every partition of a partitioned queue reaches
+	 * ({@code offset + limit}); one partition pages further.
+	 */
+	public static final int MAX_MERGED = QueueInspector.MAX_PAGE;
 
 	private static final int REPLAY_BATCH = 100;
 
@@ -80,6 +94,12 @@ public class EchoMqDashboard {
 	private final @Nullable EchoMQTemplate template;
 
 	private final @Nullable ScheduleTicker ticker;
+
+	private final QueueFlows flows;
+
+	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
+
+	private volatile Function<String, FlowLimits> limits = (queue) -> FlowLimits.none();
 
 	/**
 	 * Create a dashboard model without a template or a schedule tick: cancels and
@@ -130,6 +150,28 @@ public class EchoMqDashboard {
 		this.node = node;
 		this.template = template;
 		this.ticker = ticker;
+		this.flows = new QueueFlows(jobs);
+	}
+
+	/**
+	 * Set how many partitions each queue has: a partitioned queue is shown as the sums
+	 * over its partitions with each partition's counts, its pages list the jobs of every
+	 * partition, and a job id goes to the partition it names.
+	 * @param partitioning the partitioning
+	 */
+	public void setPartitioning(QueuePartitioning partitioning) {
+		Assert.notNull(partitioning, "'partitioning' must not be null");
+		this.partitioning = partitioning;
+	}
+
+	/**
+	 * Set the configured flow limits of each queue, shown when this node has no listener
+	 * of the queue (a listener's own limits are shown otherwise).
+	 * @param limits the limits of a queue, {@link FlowLimits#none()} when it has none
+	 */
+	public void setLimits(Function<String, FlowLimits> limits) {
+		Assert.notNull(limits, "'limits' must not be null");
+		this.limits = limits;
 	}
 
 	/**
@@ -148,7 +190,7 @@ public class EchoMqDashboard {
 	public Overview overview() {
 		List<QueueSummary> queues = new ArrayList<>();
 		for (String queue : this.catalog.queues()) {
-			queues.add(summary(queue, this.inspector.stats(queue)));
+			queues.add(summary(queue, stats(queue)));
 		}
 		return new Overview(this.node, this.history.isKept(), queues);
 	}
@@ -161,8 +203,8 @@ public class EchoMqDashboard {
 	 */
 	public @Nullable QueueSummary queue(String queue) {
 		Keyspace.validateQueueName(queue);
-		QueueStats stats = this.inspector.stats(queue);
-		if (!this.catalog.contains(queue) && isEmpty(stats)) {
+		PartitionedStats stats = stats(queue);
+		if (!this.catalog.contains(queue) && isEmpty(stats.total())) {
 			return null;
 		}
 		return summary(queue, stats);
@@ -180,23 +222,60 @@ public class EchoMqDashboard {
 	 * @throws IllegalArgumentException if the offset or limit is out of range
 	 */
 	public @Nullable JobPage jobs(String queue, JobState state, int offset, int limit, boolean show) {
+		return jobs(queue, state, offset, limit, show, null);
+	}
+
+	/**
+	 * Return a page of the jobs in one location, of one partition or of them all. The
+	 * page of every partition of a partitioned queue is a bounded merge (see
+	 * {@link QueueInspector#jobs(QueuePartitions, JobState, int, int)}): its
+	 * {@code offset + limit} is at most {@value #MAX_MERGED}; one partition pages as far
+	 * as it goes.
+	 * @param queue the queue, known here (see {@link #queue(String)})
+	 * @param state the location
+	 * @param offset how many to skip; 0, or less than the location holds
+	 * @param limit the page size, at most {@value #MAX_PAGE}
+	 * @param show whether payloads are shown unsanitized
+	 * @param partition the partition index, or {@code null} for every partition
+	 * @return the page, or {@code null} if the queue is not known
+	 * @throws IllegalArgumentException if the offset or limit is out of range
+	 * @throws InvalidPartitionException if the queue has no such partition
+	 */
+	public @Nullable JobPage jobs(String queue, JobState state, int offset, int limit, boolean show,
+			@Nullable Integer partition) {
 		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
 		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
 				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
+		Keyspace.validateQueueName(queue);
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		String engineName = (partition != null) ? partitions.name(partition) : null;
 		QueueSummary summary = queue(queue);
 		if (summary == null) {
 			return null;
 		}
-		long total = summary.counts().getOrDefault(state.value(), 0L);
+		long total = (engineName != null && partitions.isPartitioned())
+				? this.inspector.stats(engineName).count(state) : summary.counts().getOrDefault(state.value(), 0L);
 		Assert.isTrue(offset == 0 || offset < total,
 				() -> "offset " + offset + " is past the last job: " + state.value() + " holds " + total);
+		boolean merged = engineName == null && partitions.isPartitioned();
+		Assert.isTrue(!merged || offset + limit <= MAX_MERGED,
+				() -> "offset + limit must be at most " + MAX_MERGED + " across the " + partitions.count()
+						+ " partitions of '" + queue + "', was " + (offset + limit)
+						+ ": choose a partition (partition=0-" + (partitions.count() - 1) + ") to page further");
+		List<JobView> views = (engineName != null) ? this.inspector.jobs(engineName, state, offset, limit)
+				: this.inspector.jobs(partitions, state, offset, limit);
 		List<JobItem> items = new ArrayList<>();
-		for (JobView view : this.inspector.jobs(queue, state, offset, limit)) {
+		Map<String, String> partitionOf = new LinkedHashMap<>();
+		for (JobView view : views) {
 			items.add(new JobItem(view.id().toString(), view.state().value(), view.attempts(), view.maxAttempts(),
 					view.enqueuedAt().toEpochMilli(), (view.at() != null) ? view.at().toEpochMilli() : null,
 					view.lastError(), preview(sanitize("payload", view.payload(), show))));
+			if (partitions.isPartitioned()) {
+				partitionOf.put(view.id().toString(), view.queue());
+			}
 		}
-		return new JobPage(summary, state.value(), offset, limit, total, items);
+		return new JobPage(summary, state.value(), offset, limit, total, items, partition, partitions.count(),
+				merged ? MAX_MERGED : null, partitionOf);
 	}
 
 	/**
@@ -209,14 +288,16 @@ public class EchoMqDashboard {
 	 */
 	public @Nullable JobDetail job(String queue, JobId id, boolean show) {
 		Keyspace.validateQueueName(queue);
-		Map<String, String> row = this.inspector.row(queue, id);
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		String engineName = partitions.nameOf(id);
+		Map<String, String> row = this.inspector.row(engineName, id);
 		if (row.isEmpty()) {
 			return null;
 		}
 		String problem = null;
 		Long at = null;
 		try {
-			JobView view = this.inspector.job(queue, id);
+			JobView view = this.inspector.job(engineName, id);
 			at = (view != null && view.at() != null) ? view.at().toEpochMilli() : null;
 		}
 		catch (IllegalArgumentException ex) {
@@ -232,7 +313,7 @@ public class EchoMqDashboard {
 		Object payload = sanitize("payload", row.getOrDefault("payload", ""), show);
 		return new JobDetail(queue, id.toString(), state, number(row.get("attempts")), number(row.get("released")),
 				number(row.get("max_attempts")), row.get("last_error"), payload, fields, timeline(row, state, at),
-				problem);
+				problem, partitions.isPartitioned() ? engineName : null);
 	}
 
 	/**
@@ -242,7 +323,11 @@ public class EchoMqDashboard {
 	 */
 	public @Nullable String findQueue(JobId id) {
 		for (String queue : this.catalog.queues()) {
-			if (!this.inspector.row(queue, id).isEmpty()) {
+			QueuePartitions partitions = this.partitioning.forQueue(queue);
+			if (partitions.isPartitioned() && id.partition() >= partitions.count()) {
+				continue;
+			}
+			if (!this.inspector.row(partitions.nameOf(id), id).isEmpty()) {
 				return queue;
 			}
 		}
@@ -260,7 +345,7 @@ public class EchoMqDashboard {
 		Map<String, List<QueueHistory.Minute>> queues = new LinkedHashMap<>();
 		if (this.history.isKept()) {
 			for (String queue : this.catalog.queues()) {
-				queues.put(queue, this.history.minutes(queue, minutes));
+				queues.put(queue, minutes(this.partitioning.forQueue(queue), minutes));
 			}
 		}
 		return new History(this.history.isKept(), queues);
@@ -274,7 +359,7 @@ public class EchoMqDashboard {
 	 */
 	public Outcome replay(String queue, JobId id) {
 		int budget = this.replayBudget.applyAsInt(queue);
-		TransitionResult result = this.jobs.replay(queue, id, budget);
+		TransitionResult result = this.jobs.replay(engineName(queue, id), id, budget);
 		if (result.isApplied()) {
 			return Outcome.done(
 					"Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
@@ -293,8 +378,7 @@ public class EchoMqDashboard {
 	 * @return the outcome
 	 */
 	public Outcome delete(String queue, JobId id) {
-		Keyspace.validateQueueName(queue);
-		TransitionResult result = this.jobs.delete(queue, id);
+		TransitionResult result = this.jobs.delete(engineName(queue, id), id);
 		if (result.isApplied()) {
 			return Outcome.done("Job " + id + " deleted (it was " + stateLabel(result.state()) + ")", 1);
 		}
@@ -314,15 +398,15 @@ public class EchoMqDashboard {
 	 * @return the outcome
 	 */
 	public Outcome runNow(String queue, JobId id) {
-		Keyspace.validateQueueName(queue);
-		TransitionResult result = this.jobs.runNow(queue, id);
+		String engineName = engineName(queue, id);
+		TransitionResult result = this.jobs.runNow(engineName, id);
 		if (result.isApplied()) {
 			return Outcome.done("Job " + id + " moved to pending: it runs as soon as a worker is free", 1);
 		}
 		if (result.reason() == StaleReason.MALFORMED_ROW) {
 			return malformed(id, "run now", result.detail());
 		}
-		Map<String, String> row = this.inspector.row(queue, id);
+		Map<String, String> row = this.inspector.row(engineName, id);
 		if (row.isEmpty()) {
 			return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no job " + id, 0);
 		}
@@ -342,27 +426,33 @@ public class EchoMqDashboard {
 	 * @return the outcome, with how many were replayed
 	 */
 	public Outcome replayAllDead(String queue) {
+		Keyspace.validateQueueName(queue);
 		int budget = this.replayBudget.applyAsInt(queue);
 		long replayed = 0;
-		int skipped = 0;
-		while (replayed + skipped < MAX_REPLAY_ALL) {
-			List<JobId> ids = this.inspector.ids(queue, JobState.DEAD, skipped, REPLAY_BATCH);
-			if (ids.isEmpty()) {
-				break;
-			}
-			for (JobId id : ids) {
-				if (replayed + skipped >= MAX_REPLAY_ALL) {
+		int looked = 0;
+		long left = 0;
+		for (String partition : this.partitioning.forQueue(queue).names()) {
+			int skipped = 0;
+			while (looked < MAX_REPLAY_ALL) {
+				List<JobId> ids = this.inspector.ids(partition, JobState.DEAD, skipped, REPLAY_BATCH);
+				if (ids.isEmpty()) {
 					break;
 				}
-				if (this.jobs.replay(queue, id, budget).isApplied()) {
-					replayed++;
-				}
-				else {
-					skipped++;
+				for (JobId id : ids) {
+					if (looked >= MAX_REPLAY_ALL) {
+						break;
+					}
+					looked++;
+					if (this.jobs.replay(partition, id, budget).isApplied()) {
+						replayed++;
+					}
+					else {
+						skipped++;
+					}
 				}
 			}
+			left += this.inspector.stats(partition).dead();
 		}
-		long left = this.inspector.stats(queue).dead();
 		String still = (left > 0) ? "; " + left + " still dead" : "";
 		return Outcome.done("Replayed " + plural(replayed, "dead job") + still, replayed);
 	}
@@ -373,7 +463,11 @@ public class EchoMqDashboard {
 	 * @return the outcome, with how many were deleted
 	 */
 	public Outcome purgeDead(String queue) {
-		long purged = this.jobs.purgeDead(queue);
+		Keyspace.validateQueueName(queue);
+		long purged = 0;
+		for (String partition : this.partitioning.forQueue(queue).names()) {
+			purged += this.jobs.purgeDead(partition);
+		}
 		return Outcome.done("Purged " + plural(purged, "dead job"), purged);
 	}
 
@@ -416,7 +510,8 @@ public class EchoMqDashboard {
 	 */
 	public Outcome cancel(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
-		CancelResult result = (this.template != null) ? this.template.cancel(queue, id) : this.jobs.cancel(queue, id);
+		CancelResult result = (this.template != null) ? this.template.cancel(queue, id)
+				: this.jobs.cancel(engineName(queue, id), id);
 		return switch (result.outcome()) {
 			case CANCELLED -> Outcome.done("Job " + id + " cancelled (it was " + stateLabel(result.state()) + ")", 1,
 					result.outcome().name());
@@ -437,8 +532,15 @@ public class EchoMqDashboard {
 	 */
 	public Outcome pauseCluster(String queue) {
 		Keyspace.validateQueueName(queue);
-		boolean changed = (this.template != null) ? this.template.pause(queue)
-				: this.jobs.pause(queue, null, "paused");
+		boolean changed = false;
+		if (this.template != null) {
+			changed = this.template.pause(queue);
+		}
+		else {
+			for (String partition : this.partitioning.forQueue(queue).names()) {
+				changed |= this.jobs.pause(partition, null, "paused");
+			}
+		}
 		return Outcome.done(changed ? "Queue '" + queue + "' paused on every node"
 				: "Queue '" + queue + "' was already paused on every node", changed ? 1 : 0);
 	}
@@ -450,7 +552,15 @@ public class EchoMqDashboard {
 	 */
 	public Outcome resumeCluster(String queue) {
 		Keyspace.validateQueueName(queue);
-		boolean changed = (this.template != null) ? this.template.resume(queue) : this.jobs.resume(queue);
+		boolean changed = false;
+		if (this.template != null) {
+			changed = this.template.resume(queue);
+		}
+		else {
+			for (String partition : this.partitioning.forQueue(queue).names()) {
+				changed |= this.jobs.resume(partition);
+			}
+		}
 		return Outcome.done(changed ? "Queue '" + queue + "' resumed on every node"
 				: "Queue '" + queue + "' was not paused cluster-wide", changed ? 1 : 0);
 	}
@@ -509,7 +619,7 @@ public class EchoMqDashboard {
 	}
 
 	private Outcome notDead(String queue, JobId id, String action) {
-		Map<String, String> row = this.inspector.row(queue, id);
+		Map<String, String> row = this.inspector.row(engineName(queue, id), id);
 		if (row.isEmpty()) {
 			return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no job " + id, 0);
 		}
@@ -533,15 +643,50 @@ public class EchoMqDashboard {
 		return (this.listeners != null) ? this.listeners.getContainer(queue) : null;
 	}
 
-	private QueueSummary summary(String queue, QueueStats stats) {
-		Map<String, Long> counts = new LinkedHashMap<>();
-		for (JobState state : JobState.values()) {
-			counts.put(state.value(), stats.count(state));
-		}
+	private QueueSummary summary(String queue, PartitionedStats partitioned) {
+		QueueStats stats = partitioned.total();
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
-		Duration left = this.jobs.pauseLeft(queue);
-		return new QueueSummary(queue, counts, new LinkedHashMap<>(stats.counters()),
-				(container != null) ? listener(container) : null, left == null || !left.isZero());
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		Duration left = this.jobs.pauseLeft(partitions.name(0));
+		FlowLimits limits = (container != null) ? container.getSettings().limits() : this.limits.apply(queue);
+		return new QueueSummary(queue, QueueFlows.counts(stats), new LinkedHashMap<>(stats.counters()),
+				(container != null) ? listener(container) : null, left == null || !left.isZero(),
+				this.flows.read(partitions, partitioned, limits, left));
+	}
+
+	private PartitionedStats stats(String queue) {
+		return PartitionedStats.read(this.inspector, this.partitioning.forQueue(queue));
+	}
+
+	/**
+	 * Return the queue the engine knows a job of a queue by: the partition its id names,
+	 * or the queue itself when it has one partition.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return the engine queue name
+	 * @throws InvalidPartitionException if the id names a partition the queue does not
+	 * have
+	 */
+	public String engineName(String queue, JobId id) {
+		Keyspace.validateQueueName(queue);
+		return this.partitioning.forQueue(queue).nameOf(id);
+	}
+
+	private List<QueueHistory.Minute> minutes(QueuePartitions partitions, int minutes) {
+		if (!partitions.isPartitioned()) {
+			return this.history.minutes(partitions.queue(), minutes);
+		}
+		Map<Long, long[]> sums = new java.util.TreeMap<>();
+		for (String partition : partitions.names()) {
+			for (QueueHistory.Minute minute : this.history.minutes(partition, minutes)) {
+				long[] sum = sums.computeIfAbsent(minute.start(), (start) -> new long[2]);
+				sum[0] += minute.completed();
+				sum[1] += minute.failed();
+			}
+		}
+		List<QueueHistory.Minute> merged = new ArrayList<>();
+		sums.forEach((start, sum) -> merged.add(new QueueHistory.Minute(start, sum[0], sum[1])));
+		return merged;
 	}
 
 	private ListenerSummary listener(QueueListenerContainer container) {
@@ -635,9 +780,10 @@ public class EchoMqDashboard {
 	 * @param counters the queue's cumulative counters, across all nodes
 	 * @param listener this node's listener, or {@code null}
 	 * @param pausedCluster whether the queue is paused cluster-wide (its pause flag is set)
+	 * @param flow its partitions, lanes, limits and the time its pause has left
 	 */
 	public record QueueSummary(String name, Map<String, Long> counts, Map<String, Long> counters,
-			@Nullable ListenerSummary listener, boolean pausedCluster) {
+			@Nullable ListenerSummary listener, boolean pausedCluster, QueueFlow flow) {
 
 	}
 
@@ -670,8 +816,16 @@ public class EchoMqDashboard {
 	 * @param limit the page size
 	 * @param total how many the location holds
 	 * @param jobs the page
+	 * @param partition the partition shown, or {@code null} for every partition
+	 * @param partitionCount how many partitions the queue has
+	 * @param mergedWindow how far ({@code offset + limit}) a page of every partition
+	 * reaches, or {@code null} when one partition (or an unpartitioned queue) is shown
+	 * @param partitions the partition (engine queue name) of each job of a partitioned
+	 * queue, by job id; empty otherwise
 	 */
-	public record JobPage(QueueSummary queue, String state, int offset, int limit, long total, List<JobItem> jobs) {
+	public record JobPage(QueueSummary queue, String state, int offset, int limit, long total, List<JobItem> jobs,
+			@Nullable Integer partition, int partitionCount, @Nullable Integer mergedWindow,
+			Map<String, String> partitions) {
 
 	}
 
@@ -706,10 +860,12 @@ public class EchoMqDashboard {
 	 * @param fields every other field of the row, extra fields sanitized unless shown
 	 * @param timeline what happened when, oldest first
 	 * @param problem what is wrong with the row, or {@code null}
+	 * @param partition the partition (engine queue name) the job lives in, or
+	 * {@code null} for an unpartitioned queue
 	 */
 	public record JobDetail(String queue, String id, String state, long attempts, long released, long maxAttempts,
 			@Nullable String lastError, @Nullable Object payload, Map<String, @Nullable Object> fields,
-			List<TimelineEntry> timeline, @Nullable String problem) {
+			List<TimelineEntry> timeline, @Nullable String problem, @Nullable String partition) {
 
 	}
 

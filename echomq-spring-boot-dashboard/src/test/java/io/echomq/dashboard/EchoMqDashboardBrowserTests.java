@@ -8,7 +8,9 @@ import io.echomq.EchoMQTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
+import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.QueuePartitions;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
@@ -16,10 +18,13 @@ import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -37,14 +42,22 @@ import static org.awaitility.Awaitility.await;
  * queue paused and resumed, the chart filling from the engine's per-minute series as jobs
  * complete; a completed job kept by its queue's retention opened, a scheduled job run
  * now and a pending job deleted; a pending job cancelled, a queue paused on every node and
- * resumed, a recurring schedule listed and triggered. Saves a screenshot of each page to
- * {@code docs/dashboard}.
+ * resumed, a recurring schedule listed and triggered; a queue of four partitions with
+ * lanes and flow limits: its partitions, lanes and limits shown, its jobs listed across
+ * partitions and by partition, its dead job replayed in its partition, a timed pause's
+ * time left. Saves a screenshot of each page to {@code docs/dashboard}.
  *
  * @author EchoMQ
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "echomq.dashboard.refresh=400ms", "spring.application.name=shop",
-				"echomq.queues.invoices.retention.completed.count=10" })
+				"echomq.queues.invoices.retention.completed.count=10", "echomq.queues.shipments.partitions=4",
+				"echomq.queues.shipments.max-active=40", "echomq.queues.shipments.rate-limit.limit=200",
+				"echomq.queues.shipments.rate-limit.period=1s", "echomq.queues.shipments.lanes.max-active=1",
+				"echomq.queues.shipments.lanes.rate-limit.limit=30",
+				"echomq.queues.shipments.lanes.rate-limit.period=1m" })
+// the chart counts every queue's failed attempts: the partitioned queue's dead job comes last, by name
+@TestMethodOrder(MethodOrderer.MethodName.class)
 class EchoMqDashboardBrowserTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(15);
@@ -64,6 +77,8 @@ class EchoMqDashboardBrowserTests {
 	private Jobs jobs;
 
 	private final TestHandler orders = new TestHandler();
+
+	private final TestHandler shipments = new TestHandler();
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
@@ -85,6 +100,7 @@ class EchoMqDashboardBrowserTests {
 	@AfterEach
 	void release() {
 		this.orders.release();
+		this.shipments.release();
 	}
 
 	@Test
@@ -121,6 +137,7 @@ class EchoMqDashboardBrowserTests {
 
 		click(driver, By.cssSelector("#queue-orders a.queue-link"));
 		awaitText(driver, By.id("queue-name"), "orders");
+		awaitText(driver, By.id("flow-none"), "No flow limits");
 		click(driver, By.id("tab-dead"));
 		awaitText(driver, By.cssSelector("#job-" + dead + " td.error"), "No such customer");
 		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/orders?state=dead");
@@ -282,6 +299,88 @@ class EchoMqDashboardBrowserTests {
 		click(driver, By.cssSelector("#schedule-parcels-nightly-manifest button.trigger"));
 		awaitText(driver, By.id("toast"), "Schedule 'nightly-manifest' triggered");
 		assertThat(inspector.stats("parcels").pending()).isEqualTo(2);
+	}
+
+	@Test
+	void watchAPartitionedQueueItsLanesAndItsLimits() {
+		WebDriver driver = browser.driver();
+		QueueInspector inspector = new QueueInspector(this.jobs);
+		QueuePartitions partitions = this.template.getPartitioning().forQueue("shipments");
+		assertThat(partitions.count()).isEqualTo(4);
+		this.listeners.register("shipments", this.shipments,
+				ListenerSettings.builder().maxAttempts(1).concurrency(4).build());
+		List<JobId> acme = this.template.enqueueAll("shipments",
+				List.of("{\"hold\":\"acme-1\"}", "{\"hold\":\"acme-2\"}", "{\"hold\":\"acme-3\"}"),
+				EnqueueOptions.defaults().withLane("acme"));
+		this.template.enqueueAll("shipments", List.of("{\"hold\":\"globex-1\"}", "{\"hold\":\"globex-2\"}"),
+				EnqueueOptions.defaults().withLane("globex"));
+		List<JobId> plain = this.template.enqueueAll("shipments",
+				List.of("{\"parcel\":1}", "{\"parcel\":2}", "{\"parcel\":3}", "{\"parcel\":\"bad-address\"}"));
+		JobId dead = plain.get(3);
+		String deadPartition = partitions.nameOf(dead);
+		await().atMost(WAIT).until(() -> {
+			PartitionedStats stats = PartitionedStats.read(inspector, partitions);
+			return stats.total().dead() == 1 && stats.total().active() == 2
+					&& stats.total().counters().getOrDefault("completed", 0L) == 3;
+		});
+
+		String base = "http://localhost:" + this.port + "/echomq";
+		driver.get(base);
+		awaitText(driver, By.cssSelector("#queue-shipments .count-dead"), "1");
+		assertThat(text(driver, By.cssSelector("#queue-shipments .badge.partitions"))).isEqualTo("4 partitions");
+		assertThat(text(driver, By.cssSelector("#queue-shipments .count-active"))).isEqualTo("2");
+		assertThat(read(() -> driver.findElements(By.cssSelector("tr.partition-row[id^=partition-shipments-]"))
+			.stream()
+			.map((row) -> row.getDomAttribute("data-partition"))
+			.toList())).isEqualTo(partitions.names());
+		assertThat(text(driver, By.cssSelector("#partition-shipments-" + dead.partition() + " .count-dead")))
+			.isEqualTo("1");
+
+		click(driver, By.cssSelector("#queue-shipments a.queue-link"));
+		awaitText(driver, By.id("limit-queue"), "at most 40 active, 200 started per 1 s");
+		assertThat(text(driver, By.id("limit-partition"))).isEqualTo("at most 10 active, 50 started per 1 s");
+		assertThat(text(driver, By.id("limit-lane"))).isEqualTo("at most 1 active, 30 started per 1 min");
+		awaitText(driver, By.cssSelector("#lane-acme .lane-pending"), "2");
+		assertThat(text(driver, By.cssSelector("#lane-globex .lane-pending"))).isEqualTo("1");
+		assertThat(text(driver, By.id("lanes-title"))).isEqualTo("Lanes with work (2)");
+		awaitText(driver, By.id("lane-note"), "waiting in lanes");
+		assertThat(read(() -> driver.findElements(By.cssSelector("#partition-table tr.partition-row")).size()))
+			.isEqualTo(4);
+		assertThat(text(driver, By.cssSelector("#partition-" + dead.partition() + " .partition-name")))
+			.isEqualTo(deadPartition);
+		browser.screenshot("queue-partitioned");
+
+		click(driver, By.id("tab-dead"));
+		awaitText(driver, By.cssSelector("#job-" + dead + " td.partition"), deadPartition);
+		select(driver, Integer.toString((dead.partition() + 1) % 4));
+		awaitText(driver, By.cssSelector("#jobs .empty"), "No dead jobs.");
+		assertThat(driver.getCurrentUrl()).endsWith("partition=" + (dead.partition() + 1) % 4);
+		select(driver, Integer.toString(dead.partition()));
+		awaitText(driver, By.cssSelector("#job-" + dead + " td.error"), "No such customer");
+		this.shipments.heal();
+		click(driver, By.id("replay-all"));
+		awaitText(driver, By.id("toast"), "Replayed 1 dead job");
+		await().atMost(WAIT).until(() -> inspector.row(deadPartition, dead).isEmpty());
+		assertThat(PartitionedStats.read(inspector, partitions).total().counters()).containsEntry("replayed", 1L);
+
+		driver.get(base + "/jobs/" + acme.get(2));
+		awaitText(driver, By.id("job-partition"), partitions.nameOf(acme.get(2)));
+		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/shipments/jobs/" + acme.get(2));
+
+		this.template.pause("shipments", Duration.ofMinutes(10));
+		driver.get(base + "/queues/shipments");
+		awaitText(driver, By.cssSelector("#limit-pause .cluster-state"), "paused (cluster)");
+		assertThat(text(driver, By.cssSelector("#limit-pause .pause-left"))).matches("(9 min \\d\\d s|10 min 00 s) left");
+		click(driver, By.cssSelector("#listener button.cluster-resume[data-queue=shipments]"));
+		awaitText(driver, By.cssSelector("#listener .cluster-state"), "claiming");
+		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.pauseLeft(name)).isZero());
+	}
+
+	private static void select(WebDriver driver, String partition) {
+		await().atMost(WAIT).ignoreExceptions().until(() -> {
+			new Select(driver.findElement(By.id("partition"))).selectByValue(partition);
+			return true;
+		});
 	}
 
 	private static void click(WebDriver driver, By by) {

@@ -8,6 +8,7 @@ import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.dashboard.EchoMqDashboard;
 import io.echomq.dashboard.EngineQueueHistory;
 import io.echomq.dashboard.QueueHistory;
@@ -15,6 +16,7 @@ import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.dashboard.web.EchoMqDashboardRoutes;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
+import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleTicker;
@@ -81,11 +83,20 @@ public final class EchoMqDashboardAutoConfiguration {
 	EchoMqDashboard echoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
-			ObjectProvider<EchoMQTemplate> template, ObjectProvider<ScheduleTicker> ticker) {
+			ObjectProvider<EchoMQTemplate> template, ObjectProvider<ScheduleTicker> ticker,
+			ObjectProvider<QueuePartitioning> partitioning,
+			ObjectProvider<EchoJobListenerContainerFactory> containerFactory) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
-		return new EchoMqDashboard(jobs, catalog, registry, (queue) -> replayBudget(registry, properties, queue),
-				history, new Sanitizer(sanitizingFunctions.orderedStream().toList()), node(environment),
-				template.getIfUnique(), ticker.getIfUnique());
+		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, catalog, registry,
+				(queue) -> replayBudget(registry, properties, queue), history,
+				new Sanitizer(sanitizingFunctions.orderedStream().toList()), node(environment), template.getIfUnique(),
+				ticker.getIfUnique());
+		dashboard.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		EchoJobListenerContainerFactory factory = containerFactory.getIfUnique();
+		if (factory != null) {
+			dashboard.setLimits(factory::getQueueLimits);
+		}
+		return dashboard;
 	}
 
 	@Bean

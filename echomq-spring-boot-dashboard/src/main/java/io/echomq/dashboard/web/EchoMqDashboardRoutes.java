@@ -12,6 +12,7 @@ import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 import io.echomq.core.InvalidJobIdException;
+import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
@@ -52,7 +53,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * that draws itself from the JSON API; files under {@code /assets/};</li>
  * <li>reads: {@code GET /api/overview}, {@code /api/history?minutes=},
  * {@code /api/jobs/{id}}, {@code /api/queues/{queue}},
- * {@code /api/queues/{queue}/jobs?state=&offset=&limit=} and
+ * {@code /api/queues/{queue}/jobs?state=&offset=&limit=&partition=} (a partitioned
+ * queue's jobs of every partition, or of the one {@code partition} names) and
  * {@code /api/queues/{queue}/jobs/{id}}; {@code /schedules} and {@code /api/schedules};</li>
  * <li>actions, {@code POST} only, each checked by the {@link DashboardWriteGuard}:
  * {@code /api/queues/{queue}/jobs/{id}/replay}, {@code .../delete}, {@code .../run} and
@@ -61,9 +63,10 @@ import org.springframework.web.servlet.function.ServerResponse;
  * {@code /api/queues/{queue}/cluster/pause} and {@code .../cluster/resume} (every node),
  * {@code /api/schedules/{queue}/{name}/trigger}.</li>
  * </ul>
- * A malformed queue name, job id, state or page answers 400, an unknown queue, job or
- * listener 404, an action on a job in the wrong state 409, a refused action 403; each
- * with a message, and nothing written.
+ * A job id goes to the partition it names. A malformed queue name, job id, state,
+ * page or partition, or an id naming a partition the queue does not have, answers 400,
+ * an unknown queue, job or listener 404, an action on a job in the wrong state 409, a
+ * refused action 403; each with a message, and nothing written.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -193,7 +196,8 @@ public class EchoMqDashboardRoutes {
 
 	private ServerResponse jobPage(ServerRequest request) {
 		String queue = request.pathVariable("queue");
-		JobId.parse(request.pathVariable("id"));
+		JobId id = JobId.parse(request.pathVariable("id"));
+		this.dashboard.engineName(queue, id);
 		if (this.dashboard.queue(queue) == null) {
 			return unknownQueue(request, queue);
 		}
@@ -243,8 +247,10 @@ public class EchoMqDashboardRoutes {
 		String queue = request.pathVariable("queue");
 		Keyspace.validateQueueName(queue);
 		JobState state = state(request.param("state").orElse(JobState.PENDING.value()));
+		Optional<String> partition = request.param("partition").filter((value) -> !value.isEmpty());
 		JobPage jobs = this.dashboard.jobs(queue, state, intParam(request, "offset", 0),
-				intParam(request, "limit", DEFAULT_PAGE), isShown(request));
+				intParam(request, "limit", DEFAULT_PAGE), isShown(request),
+				partition.isPresent() ? intParam(request, "partition", 0) : null);
 		return (jobs != null) ? json(jobs) : unknownQueue(request, queue);
 	}
 
@@ -401,7 +407,8 @@ public class EchoMqDashboardRoutes {
 
 	private static boolean isBadInput(Throwable ex) {
 		return ex instanceof IllegalArgumentException || ex instanceof InvalidQueueNameException
-				|| ex instanceof InvalidJobIdException || ex instanceof InvalidScheduleException;
+				|| ex instanceof InvalidJobIdException || ex instanceof InvalidScheduleException
+				|| ex instanceof InvalidPartitionException;
 	}
 
 	private static String abbreviate(String text) {

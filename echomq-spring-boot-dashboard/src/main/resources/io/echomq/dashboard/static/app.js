@@ -427,9 +427,34 @@
 	}
 
 	function clusterBadge(queue) {
+		var left = queue.flow && queue.flow.pauseLeftMillis;
 		return queue.pausedCluster
-			? el('span', { class: 'badge cluster-state paused', 'data-state': 'paused', title: 'No node claims from this queue until it is resumed', text: 'paused (cluster)' })
+			? el('span', null,
+				el('span', { class: 'badge cluster-state paused', 'data-state': 'paused', title: 'No node claims from this queue until it is resumed', text: 'paused (cluster)' }), ' ',
+				el('span', { class: 'muted pause-left', 'data-left': left || '', text: left ? duration(left) + ' left' : 'until resumed' }))
 			: el('span', { class: 'muted cluster-state', 'data-state': 'claiming', text: 'claiming' });
+	}
+
+	function duration(ms) {
+		var total = Math.ceil(ms / 1000);
+		if (total < 60) {
+			return total + ' s';
+		}
+		if (total < 3600) {
+			return Math.floor(total / 60) + ' min ' + pad(total % 60) + ' s';
+		}
+		return Math.floor(total / 3600) + ' h ' + pad(Math.floor(total % 3600 / 60)) + ' min';
+	}
+
+	function period(ms) {
+		return ms % 3600000 === 0 ? (ms / 3600000) + ' h' : ms % 60000 === 0 ? (ms / 60000) + ' min'
+			: ms % 1000 === 0 ? (ms / 1000) + ' s' : ms + ' ms';
+	}
+
+	function partitionBadge(flow) {
+		return flow && flow.partitionCount > 1
+			? el('span', { class: 'badge partitions', title: 'echomq.queues.<name>.partitions: one queue spread over ' + flow.partitionCount + ' hash tags', text: flow.partitionCount + ' partitions' })
+			: null;
 	}
 
 	function clusterButton(queue) {
@@ -490,15 +515,25 @@
 			el('th', { text: 'Cluster', title: 'The queue\'s pause flag, which every node obeys' }),
 			el('th', { text: '' }));
 		var rows = data.queues.map(function (queue) {
-			return el('tr', { id: 'queue-' + queue.name, 'data-queue': queue.name },
-				el('td', null, el('a', { class: 'queue-link', href: config.base + '/queues/' + q(queue.name), text: queue.name })),
+			return [el('tr', { id: 'queue-' + queue.name, 'data-queue': queue.name },
+				el('td', null, el('a', { class: 'queue-link', href: config.base + '/queues/' + q(queue.name), text: queue.name }), ' ', partitionBadge(queue.flow)),
 				states.map(function (state) {
 					return el('td', { class: 'num count-' + state, 'data-count': queue.counts[state], text: queue.counts[state] });
 				}),
 				el('td', { class: 'num total-completed', text: queue.counters.completed || 0 }),
 				el('td', null, listenerBadge(queue.listener)),
 				el('td', null, clusterBadge(queue)),
-				el('td', null, el('div', { class: 'actions' }, pauseButton(queue.name, queue.listener), clusterButton(queue))));
+				el('td', null, el('div', { class: 'actions' }, pauseButton(queue.name, queue.listener), clusterButton(queue)))),
+			queue.flow.partitions.map(function (partition) {
+				return el('tr', { id: 'partition-' + queue.name + '-' + partition.index, class: 'partition-row', 'data-partition': partition.name },
+					el('td', { class: 'partition-name' }, el('span', { class: 'mono', text: '#' + partition.index + ' ' + partition.name }),
+						partition.node ? el('span', { class: 'muted partition-node', text: ' on ' + partition.node }) : null),
+					states.map(function (state) {
+						return el('td', { class: 'num count-' + state, 'data-count': partition.counts[state], text: partition.counts[state] });
+					}),
+					el('td', { class: 'num total-completed', text: partition.counters.completed || 0 }),
+					el('td', { colspan: 3 }));
+			})];
 		});
 		return el('section', { id: 'queues', class: 'panel' },
 			el('table', { id: 'queue-table' }, el('thead', null, head), el('tbody', null, rows)));
@@ -514,7 +549,8 @@
 	function queuePage() {
 		var queue = pathPart(2);
 		var params = new URLSearchParams(window.location.search);
-		var view = { state: params.get('state') || 'pending', offset: Math.max(0, parseInt(params.get('offset'), 10) || 0), limit: 20 };
+		var view = { state: params.get('state') || 'pending', offset: Math.max(0, parseInt(params.get('offset'), 10) || 0), limit: 20,
+			partition: params.get('partition') || '' };
 		var sampler = new Sampler();
 		document.title = queue + ' · EchoMQ';
 		var main = document.getElementById('main');
@@ -524,19 +560,25 @@
 			el('h1', { id: 'queue-name', text: queue }),
 			el('div', { id: 'tabs', class: 'tabs' }),
 			el('section', { id: 'listener', class: 'panel' }),
+			el('section', { id: 'flow', class: 'panel' }),
 			el('section', { id: 'jobs', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' })),
 			chartPanel('throughput', [], false)
 		]);
 
-		function select(state, offset) {
+		function select(state, offset, partition) {
 			view.state = state;
 			view.offset = offset;
-			window.history.replaceState(null, '', config.base + '/queues/' + q(queue) + '?state=' + state + (offset ? '&offset=' + offset : ''));
+			if (partition !== undefined) {
+				view.partition = partition;
+			}
+			window.history.replaceState(null, '', config.base + '/queues/' + q(queue) + '?state=' + state + (offset ? '&offset=' + offset : '')
+				+ (view.partition !== '' ? '&partition=' + view.partition : ''));
 			refresh();
 		}
 
 		start(function () {
-			var path = '/queues/' + q(queue) + '/jobs?state=' + view.state + '&offset=' + view.offset + '&limit=' + view.limit;
+			var path = '/queues/' + q(queue) + '/jobs?state=' + view.state + '&offset=' + view.offset + '&limit=' + view.limit
+				+ (view.partition !== '' ? '&partition=' + encodeURIComponent(view.partition) : '');
 			return Promise.all([get(path), get('/history')]).then(function (results) {
 				var page = results[0];
 				var history = results[1];
@@ -548,6 +590,9 @@
 				});
 				render('listener', page.queue, function () {
 					return listenerPanel(page.queue);
+				});
+				render('flow', [page.queue.flow, page.queue.listener], function () {
+					return flowPanel(page.queue);
 				});
 				render('jobs', page, function () {
 					return jobsPanel(queue, page, select);
@@ -602,11 +647,93 @@
 				clusterButton(queue)));
 	}
 
+	function partitionSelect(page, select) {
+		if (page.partitionCount < 2) {
+			return null;
+		}
+		var options = [el('option', { value: '', text: 'All ' + page.partitionCount + ' partitions', selected: page.partition === null })];
+		page.queue.flow.partitions.forEach(function (partition) {
+			options.push(el('option', { value: partition.index, text: '#' + partition.index + ' ' + partition.name + ' (' + partition.counts[page.state] + ')',
+				selected: page.partition === partition.index }));
+		});
+		return el('label', { class: 'muted' }, 'Partition ', el('select', { id: 'partition', onchange: function (event) {
+			select(page.state, 0, event.target.value);
+		} }, options));
+	}
+
+	function limitText(limit, rate, periodMillis) {
+		var parts = [];
+		if (limit !== null && limit !== undefined) {
+			parts.push('at most ' + limit + ' active');
+		}
+		if (rate !== null && rate !== undefined) {
+			parts.push(rate + ' started per ' + period(periodMillis));
+		}
+		return parts.length ? parts.join(', ') : 'none';
+	}
+
+	function flowPanel(queue) {
+		var flow = queue.flow;
+		var limits = flow.limits;
+		if (!limits && !flow.lanes.length && !flow.partitions.length) {
+			return el('section', { id: 'flow', class: 'panel' },
+				el('div', { class: 'row' },
+					el('h2', { text: 'Flow' }),
+					el('span', { id: 'flow-none', class: 'muted', text: 'No flow limits (echomq.queues.' + queue.name
+						+ '.max-active, rate-limit, lanes.*), no lane with ready work, one partition.' })));
+		}
+		var partitions = flow.partitions.length ? el('table', { id: 'partition-table' },
+			el('thead', null, el('tr', null, el('th', { text: 'Partition' }), el('th', { text: 'Engine name' }),
+				el('th', { class: 'num', text: 'Pending' }), el('th', { class: 'num', text: 'Active' }),
+				el('th', { class: 'num', text: 'Scheduled' }), el('th', { class: 'num', text: 'Dead' }),
+				el('th', { class: 'num', text: 'Lanes' }), el('th', { class: 'num', text: 'Completed' }), el('th', { text: 'Served by' }))),
+			el('tbody', null, flow.partitions.map(function (partition) {
+				return el('tr', { id: 'partition-' + partition.index, class: 'partition-row', 'data-partition': partition.name },
+					el('td', { class: 'num', text: '#' + partition.index }),
+					el('td', { class: 'mono partition-name', text: partition.name }),
+					['pending', 'active', 'schedule', 'dead'].map(function (state) {
+						return el('td', { class: 'num count-' + state, 'data-count': partition.counts[state], text: partition.counts[state] });
+					}),
+					el('td', { class: 'num lane-count', text: partition.lanes }),
+					el('td', { class: 'num total-completed', text: partition.counters.completed || 0 }),
+					el('td', { class: 'muted partition-node', text: partition.node || 'this server (not a cluster)' }));
+			}))) : null;
+		var lanes = flow.lanes.length ? el('table', { id: 'lane-table' },
+			el('thead', null, el('tr', null, el('th', { text: 'Lane' }), el('th', { class: 'num', text: 'Pending' }),
+				flow.partitionCount > 1 ? el('th', { text: 'Partition' }) : null)),
+			el('tbody', null, flow.lanes.map(function (lane, index) {
+				return el('tr', { id: 'lane-' + lane.lane, class: 'lane-row', 'data-lane': lane.lane },
+					el('td', { class: 'mono lane-name' }, lane.lane, index === 0 ? el('span', { class: 'muted', text: ' (next turn)' }) : null),
+					el('td', { class: 'num lane-pending', text: lane.pending }),
+					flow.partitionCount > 1 ? el('td', { class: 'mono', text: lane.partition }) : null);
+			}))) : el('p', { class: 'muted', id: 'no-lanes', text: 'No lane has ready work.' });
+		var limitRows = el('dl', { id: 'limits', class: 'fields' },
+			el('dt', { text: 'Queue (every node)' }),
+			el('dd', { id: 'limit-queue', text: limits ? limitText(limits.maxActive, limits.rateLimit, limits.ratePeriodMillis) : 'none' }),
+			limits && limits.perPartition ? [el('dt', { text: 'Each partition' }),
+				el('dd', { id: 'limit-partition', text: limitText(limits.perPartition.maxActive, limits.perPartition.rateLimit, limits.perPartition.ratePeriodMillis) })] : null,
+			el('dt', { text: 'Each lane' }),
+			el('dd', { id: 'limit-lane', text: limits ? limitText(limits.laneMaxActive, limits.laneRateLimit, limits.laneRatePeriodMillis) : 'none' }),
+			el('dt', { text: 'Pause (every node)' }),
+			el('dd', { id: 'limit-pause' }, clusterBadge(queue)));
+		return el('section', { id: 'flow', class: 'panel' },
+			el('div', { class: 'row' },
+				el('h2', { text: 'Flow' }),
+				partitionBadge(flow),
+				el('span', { class: 'spacer' }),
+				el('span', { class: 'muted', text: queue.listener ? 'Limits this node\'s listener applies' : 'Limits configured under echomq.queues.' + queue.name })),
+			el('div', { class: 'flow-grid' },
+				el('div', null, el('h2', { class: 'section', text: 'Limits' }), limitRows),
+				el('div', null, el('h2', { class: 'section', id: 'lanes-title', text: 'Lanes with work (' + flow.laneCount + ')' }), lanes)),
+			partitions ? [el('h2', { class: 'section', text: 'Partitions' }), partitions] : null);
+	}
+
 	function jobsPanel(queue, page, select) {
 		var state = page.state;
 		var header = el('div', { class: 'row' },
 			el('h2', { text: (STATE_LABELS[state] || state) + ' jobs' }),
 			el('span', { class: 'muted', text: state === 'pending' ? 'last in line first' : 'latest first' }),
+			partitionSelect(page, select),
 			el('span', { class: 'spacer' }),
 			state === 'dead' && config.canWrite && page.total > 0 ? el('div', { class: 'actions' },
 				el('button', { id: 'replay-all', text: 'Replay all dead', onclick: function () {
@@ -615,11 +742,14 @@
 				el('button', { id: 'purge-dead', class: 'danger', text: 'Purge dead', onclick: function () {
 					act('/queues/' + q(queue) + '/dead/purge', 'Delete all ' + plural(page.total, 'dead job') + ' of ' + queue + '? This cannot be undone.');
 				} })) : null);
+		var laneNote = state === 'pending' && page.queue.flow.laneCount > 0
+			? el('p', { id: 'lane-note', class: 'muted', text: 'Pending counts the jobs waiting in lanes too; they are listed by lane under Flow, not here.' }) : null;
 		if (!page.jobs.length) {
-			return el('section', { id: 'jobs', class: 'panel' }, header, el('p', { class: 'muted empty', text: 'No ' + (STATE_LABELS[state] || state).toLowerCase() + ' jobs.' }));
+			return el('section', { id: 'jobs', class: 'panel' }, header, el('p', { class: 'muted empty', text: 'No ' + (STATE_LABELS[state] || state).toLowerCase() + ' jobs.' }), laneNote);
 		}
 		var head = el('tr', null,
 			el('th', { text: 'Job' }),
+			page.partitionCount > 1 ? el('th', { text: 'Partition' }) : null,
 			el('th', { class: 'num', text: 'Attempts' }),
 			el('th', { text: 'Enqueued' }),
 			AT_LABELS[state] ? el('th', { text: AT_LABELS[state] }) : null,
@@ -630,6 +760,7 @@
 		var rows = page.jobs.map(function (job) {
 			return el('tr', { id: 'job-' + job.id, class: 'job-row', 'data-id': job.id },
 				el('td', null, el('a', { class: 'job-link mono', href: config.base + '/queues/' + q(queue) + '/jobs/' + job.id, text: job.id })),
+				page.partitionCount > 1 ? el('td', { class: 'partition mono', text: page.partitions[job.id] || '' }) : null,
 				el('td', { class: 'num', text: job.attempts + ' / ' + job.maxAttempts }),
 				el('td', null, when(job.enqueuedAt)),
 				AT_LABELS[state] ? el('td', null, when(job.at)) : null,
@@ -644,11 +775,14 @@
 				select(state, Math.max(0, page.offset - page.limit));
 			} }),
 			el('span', { id: 'range', text: (page.offset + 1) + '–' + last + ' of ' + page.total }),
-			el('button', { id: 'next', text: 'Older ›', disabled: page.offset + page.limit >= page.total, onclick: function () {
+			el('button', { id: 'next', text: 'Older ›', disabled: page.offset + page.limit >= page.total
+				|| (page.mergedWindow && page.offset + 2 * page.limit > page.mergedWindow), onclick: function () {
 				select(state, page.offset + page.limit);
-			} }));
+			} }),
+			page.mergedWindow && page.offset + 2 * page.limit > page.mergedWindow && page.offset + page.limit < page.total
+				? el('span', { id: 'merged-window', text: 'All partitions page up to ' + page.mergedWindow + ' jobs: choose a partition to go further.' }) : null);
 		return el('section', { id: 'jobs', class: 'panel' }, header,
-			el('table', { id: 'job-table' }, el('thead', null, head), el('tbody', null, rows)), pager,
+			el('table', { id: 'job-table' }, el('thead', null, head), el('tbody', null, rows)), pager, laneNote,
 			config.showValues ? null : el('p', { class: 'muted', text: 'Payloads are hidden (echomq.dashboard.show-values).' }));
 	}
 
@@ -695,6 +829,7 @@
 				el('span', { id: 'job-state', class: 'badge ' + job.state, 'data-state': job.state, text: STATE_LABELS[job.state] || job.state }),
 				el('span', { id: 'job-attempts', text: plural(job.attempts, 'claim') + (job.released ? ', ' + job.released + ' handed back' : '')
 					+ '; budget ' + job.maxAttempts }),
+				job.partition ? el('span', { id: 'job-partition', class: 'mono', title: 'The partition its id names', text: 'partition ' + job.partition }) : null,
 				el('span', { class: 'spacer' }),
 				actions),
 			job.problem ? el('p', { class: 'notice', text: job.problem }) : null,

@@ -1,0 +1,89 @@
+package io.echomq.dashboard;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.core.FlowLimits;
+import io.echomq.core.JobState;
+import io.echomq.core.Jobs;
+import io.echomq.core.PartitionedStats;
+import io.echomq.core.QueuePartitions;
+import io.echomq.core.QueueStats;
+import io.echomq.dashboard.QueueFlow.LaneSummary;
+import io.echomq.dashboard.QueueFlow.PartitionSummary;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.core.RedisCallback;
+
+/**
+ * Builds a {@link QueueFlow} from a queue's partitioned stats, its limits and its pause:
+ * no reads but the cluster master of each partition, from the client's cached topology.
+ *
+ * @author EchoMQ
+ */
+final class QueueFlows {
+
+	/** Most lanes a queue lists. */
+	static final int MAX_LANES = 100;
+
+	private final Jobs jobs;
+
+	QueueFlows(Jobs jobs) {
+		this.jobs = jobs;
+	}
+
+	QueueFlow read(QueuePartitions partitions, PartitionedStats stats, FlowLimits limits,
+			@Nullable Duration pauseLeft) {
+		List<PartitionSummary> each = new ArrayList<>();
+		List<LaneSummary> lanes = new ArrayList<>();
+		long laneCount = 0;
+		for (Map.Entry<String, QueueStats> entry : stats.partitions().entrySet()) {
+			String name = entry.getKey();
+			QueueStats partition = entry.getValue();
+			laneCount += partition.lanes().size();
+			for (Map.Entry<String, Long> lane : partition.lanes().entrySet()) {
+				if (lanes.size() < MAX_LANES) {
+					lanes.add(new LaneSummary(lane.getKey(), lane.getValue(), name));
+				}
+			}
+			if (stats.isPartitioned()) {
+				each.add(new PartitionSummary(QueuePartitions.indexOf(name), name, counts(partition),
+						new LinkedHashMap<>(partition.counters()), partition.lanes().size(), node(name)));
+			}
+		}
+		return new QueueFlow(partitions.count(), each, laneCount, lanes,
+				QueueFlow.Limits.of(limits, partitions.count()),
+				(pauseLeft != null && !pauseLeft.isZero()) ? pauseLeft.toMillis() : null);
+	}
+
+	static Map<String, Long> counts(QueueStats stats) {
+		Map<String, Long> counts = new LinkedHashMap<>();
+		for (JobState state : JobState.values()) {
+			counts.put(state.value(), stats.count(state));
+		}
+		return counts;
+	}
+
+	/**
+	 * The master serving a partition's slot, from the client's cached topology.
+	 */
+	private @Nullable String node(String partition) {
+		if (!this.jobs.executor().isCluster()) {
+			return null;
+		}
+		int slot = QueuePartitions.slot("{" + partition + "}");
+		return this.jobs.executor().getTemplate().execute((RedisCallback<@Nullable String>) (connection) -> {
+			if (connection instanceof RedisClusterConnection cluster) {
+				RedisClusterNode node = cluster.clusterGetNodeForSlot(slot);
+				return (node != null) ? node.getHost() + ":" + node.getPort() : null;
+			}
+			return null;
+		});
+	}
+
+}
