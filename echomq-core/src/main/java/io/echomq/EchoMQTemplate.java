@@ -5,8 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -18,8 +20,11 @@ import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartialEnqueueException;
+import io.echomq.core.PartitionOutages;
+import io.echomq.core.PartitionUnavailableException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.ServerFailures;
 import io.echomq.core.UniqueKey;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.ScheduleDefinition;
@@ -66,6 +71,16 @@ public class EchoMQTemplate {
 	private final Schedules schedules;
 	private volatile List<ControlListener> controlListeners = List.of();
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
+
+	private static final Duration FAILOVER_PAUSE = Duration.ofMillis(50);
+
+	private static final Duration FAILOVER_MAX_PAUSE = Duration.ofMillis(500);
+
+	private final PartitionOutages outages = new PartitionOutages(Duration.ofSeconds(1), Duration.ofSeconds(8));
+
+	private volatile Duration failoverTimeout = Duration.ofSeconds(5);
+
+	private final Map<String, RuntimeException> refused = new java.util.concurrent.ConcurrentHashMap<>();
 
 	private final AtomicLong roundRobin = new AtomicLong(ThreadLocalRandom.current().nextInt(QueuePartitions.MAX_PARTITIONS));
 
@@ -118,6 +133,7 @@ public class EchoMQTemplate {
 	 */
 	public JobId enqueue(String queue, Object payload, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
+		checkNotRefused(queue);
 		if (payload == null) {
 			throw new IllegalArgumentException("Payload for queue '" + queue + "' must not be null");
 		}
@@ -151,6 +167,7 @@ public class EchoMQTemplate {
 	 */
 	public EnqueueResult enqueueUnique(String queue, Object payload, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
+		checkNotRefused(queue);
 		Assert.notNull(options, "'options' must not be null");
 		if (options.unique() == null) {
 			throw new IllegalArgumentException("enqueueUnique to queue '" + queue
@@ -207,6 +224,7 @@ public class EchoMQTemplate {
 	 */
 	public List<JobId> enqueueAll(String queue, Collection<?> payloads, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
+		checkNotRefused(queue);
 		Assert.notNull(payloads, "'payloads' must not be null");
 		Assert.notNull(options, "'options' must not be null");
 		UniqueKey unique = options.unique();
@@ -231,9 +249,12 @@ public class EchoMQTemplate {
 		for (int i = 0; i < texts.size(); i++) {
 			ids.add((routes != null) ? JobId.mint(routes[i]) : JobId.mint());
 		}
-		Runnable writer = (routes != null) ? () -> writePartitions(partitions, routes, ids, texts, options)
+		boolean deferred = deferred(options);
+		// a deferred write has handed its ids out already: its jobs stay in the partitions they name
+		boolean failover = !deferred && !isKeyed(options);
+		Runnable writer = (routes != null) ? () -> writePartitions(partitions, routes, ids, texts, options, failover)
 				: () -> write(queue, queue, ids, texts, options);
-		if (deferred(options)) {
+		if (deferred) {
 			AfterCommitEnqueues.defer(this, queue, ids, writer);
 		}
 		else {
@@ -242,9 +263,14 @@ public class EchoMQTemplate {
 		return ids;
 	}
 
+	private static boolean isKeyed(EnqueueOptions options) {
+		return options.partitionKey() != null || options.lane() != null || options.unique() != null;
+	}
+
 	/**
 	 * The partition of each job: all in the partition of the key when there is one,
-	 * round-robin otherwise; {@code null} for a queue with one partition.
+	 * round-robin otherwise, passing over the partitions that just failed while others
+	 * are up; {@code null} for a queue with one partition.
 	 */
 	private int @Nullable [] route(QueuePartitions partitions, EnqueueOptions options, int count) {
 		if (!partitions.isPartitioned()) {
@@ -259,34 +285,52 @@ public class EchoMQTemplate {
 		}
 		long start = this.roundRobin.getAndAdd(count);
 		for (int i = 0; i < count; i++) {
-			routes[i] = (int) Math.floorMod(start + i, (long) partitions.count());
+			routes[i] = up(partitions, (int) Math.floorMod(start + i, (long) partitions.count()), Set.of());
 		}
 		return routes;
 	}
 
 	/**
+	 * The first partition from {@code from} on that is neither down nor tried, else the
+	 * first one not tried, else {@code from}.
+	 */
+	private int up(QueuePartitions partitions, int from, Set<Integer> tried) {
+		int untried = -1;
+		for (int i = 0; i < partitions.count(); i++) {
+			int partition = (from + i) % partitions.count();
+			if (!tried.contains(partition)) {
+				if (!this.outages.isDown(partitions.name(partition))) {
+					return partition;
+				}
+				untried = (untried < 0) ? partition : untried;
+			}
+		}
+		return (untried >= 0) ? untried : from;
+	}
+
+	/**
 	 * Write each partition's share in turn. Each share is written as an unpartitioned
-	 * batch is; when one fails after others were written, the failure names them.
+	 * batch is; when one fails after others were written, the failure names them. With
+	 * {@code failover}, a share whose partition's server is unavailable goes to the next
+	 * partition instead ({@link #writeShare}).
 	 */
 	private void writePartitions(QueuePartitions partitions, int[] routes, List<JobId> ids, List<String> texts,
-			EnqueueOptions options) {
+			EnqueueOptions options, boolean failover) {
 		List<JobId> enqueued = new ArrayList<>();
 		List<JobId> unknown = new ArrayList<>();
 		for (int partition = 0; partition < partitions.count(); partition++) {
-			List<JobId> shareIds = new ArrayList<>();
-			List<String> shareTexts = new ArrayList<>();
+			List<Integer> share = new ArrayList<>();
 			for (int i = 0; i < routes.length; i++) {
 				if (routes[i] == partition) {
-					shareIds.add(ids.get(i));
-					shareTexts.add(texts.get(i));
+					share.add(i);
 				}
 			}
-			if (shareIds.isEmpty()) {
+			if (share.isEmpty()) {
 				continue;
 			}
 			try {
-				write(partitions.queue(), partitions.name(partition), shareIds, shareTexts, options);
-				enqueued.addAll(shareIds);
+				writeShare(partitions, partition, share, ids, texts, options, failover);
+				share.forEach((i) -> enqueued.add(ids.get(i)));
 			}
 			catch (PartialEnqueueException ex) {
 				enqueued.addAll(ex.getEnqueued());
@@ -300,6 +344,114 @@ public class EchoMQTemplate {
 				}
 				throw new PartialEnqueueException(partitions.queue(), ids.size(), enqueued, unknown, ex);
 			}
+		}
+	}
+
+	/**
+	 * Write the jobs at {@code share} (indexes into {@code ids} and {@code texts}) to a
+	 * partition. When the partition's server is unavailable ({@link ServerFailures}) and
+	 * {@code failover} is on, the share gets new ids in the next partition that is up and
+	 * is written there, each partition at most once per round (those that just failed
+	 * only when all did); a new round starts, after a pause, while the
+	 * {@linkplain #setEnqueueFailoverTimeout failover timeout} lasts (the whole cluster
+	 * refuses writes between a master's failure and its replica's promotion). Any other
+	 * failure, such as a script's error or a batch written in part, is thrown at once. A refusal certainly wrote
+	 * nothing. A write that got no reply may have applied on the failed master just before
+	 * it died: its jobs are then written twice (under two ids), which the at-least-once
+	 * contract of every handler covers; the alternative, an exception, would have the
+	 * caller enqueue again all the same.
+	 */
+	private void writeShare(QueuePartitions partitions, int partition, List<Integer> share, List<JobId> ids,
+			List<String> texts, EnqueueOptions options, boolean failover) {
+		List<String> shareTexts = share.stream().map(texts::get).toList();
+		long deadline = System.nanoTime() + this.failoverTimeout.toNanos();
+		Set<Integer> tried = new HashSet<>();
+		long pause = FAILOVER_PAUSE.toNanos();
+		int current = partition;
+		while (true) {
+			String name = partitions.name(current);
+			List<JobId> shareIds = share.stream().map(ids::get).toList();
+			RuntimeException failure;
+			try {
+				write(partitions.queue(), name, shareIds, shareTexts, options);
+				this.outages.succeeded(name);
+				return;
+			}
+			catch (PartialEnqueueException ex) {
+				if (!ex.getEnqueued().isEmpty() || ex.getCause() == null || !ServerFailures.isUnavailable(ex.getCause())) {
+					throw ex;
+				}
+				failure = ex;
+			}
+			catch (RuntimeException ex) {
+				if (!ServerFailures.isRefusal(ex)) {
+					throw ex;
+				}
+				failure = ex;
+			}
+			this.outages.failed(name);
+			if (!failover) {
+				throw unavailable(partitions, current, failure);
+			}
+			tried.add(current);
+			int next = next(partitions, current, tried);
+			if (next < 0) {
+				// every partition that is up refused (the cluster is down until a replica is promoted)
+				if (System.nanoTime() + pause - deadline > 0) {
+					throw failure;
+				}
+				sleep(pause);
+				pause = Math.min(pause * 2, FAILOVER_MAX_PAUSE.toNanos());
+				tried.clear();
+				next = up(partitions, (current + 1) % partitions.count(), tried);
+			}
+			current = next;
+			String target = partitions.name(current);
+			logger.debug(failure, () -> "Enqueue to " + name + " failed; failing over to " + target);
+			for (int i : share) {
+				ids.set(i, JobId.mint(current));
+			}
+		}
+	}
+
+	/**
+	 * The partition to try next in this round: the first one after {@code current} that
+	 * is up and not tried, or, when every partition is down, the first one not tried;
+	 * {@code -1} when the round is over.
+	 */
+	private int next(QueuePartitions partitions, int current, Set<Integer> tried) {
+		boolean allDown = true;
+		for (int i = 0; i < partitions.count(); i++) {
+			allDown &= this.outages.isDown(partitions.name(i));
+		}
+		for (int i = 1; i <= partitions.count(); i++) {
+			int candidate = (current + i) % partitions.count();
+			if (!tried.contains(candidate) && (allDown || !this.outages.isDown(partitions.name(candidate)))) {
+				return candidate;
+			}
+		}
+		return -1;
+	}
+
+	private static PartitionUnavailableException unavailable(QueuePartitions partitions, int partition,
+			Throwable failure) {
+		Throwable cause = (failure instanceof PartialEnqueueException && failure.getCause() != null)
+				? failure.getCause() : failure;
+		return new PartitionUnavailableException("Cannot enqueue to partition " + partition + " ("
+				+ partitions.name(partition) + ") of queue '" + partitions.queue() + "': its server is unavailable ("
+				+ cause.getMessage() + "). The job's partition key, lane or unique key (or its id, already handed "
+				+ "out by a deferred enqueue) binds it to that partition, so it does not fail over; "
+				+ (ServerFailures.isRefusal(cause) ? "nothing was written" : "it may or may not have been written"),
+				failure);
+	}
+
+	private static void sleep(long nanos) {
+		try {
+			Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while failing an enqueue over to another partition", ex);
 		}
 	}
 
@@ -331,9 +483,17 @@ public class EchoMQTemplate {
 	private EnqueueResult writeUnique(String queue, JobId id, String text, EnqueueOptions options) {
 		QueuePartitions partitions = this.partitioning.forQueue(queue);
 		String engineQueue = partitions.isPartitioned() ? partitions.name(id.partition()) : queue;
-		return intercepted(queue,
-				(fields) -> this.jobs.enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
-				(result) -> result.duplicate() ? List.of() : List.of(result.id()));
+		try {
+			return intercepted(queue,
+					(fields) -> this.jobs.enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
+					(result) -> result.duplicate() ? List.of() : List.of(result.id()));
+		}
+		catch (RuntimeException ex) {
+			if (partitions.isPartitioned() && ServerFailures.isUnavailable(ex)) {
+				throw unavailable(partitions, id.partition(), ex);
+			}
+			throw ex;
+		}
 	}
 
 	private <T> T intercepted(String queue, Function<Map<String, String>, T> writer,
@@ -563,6 +723,38 @@ public class EchoMQTemplate {
 	public void setPartitioning(QueuePartitioning partitioning) {
 		Assert.notNull(partitioning, "'partitioning' must not be null");
 		this.partitioning = partitioning;
+	}
+
+	/**
+	 * Set how long an enqueue of jobs with no partition key, lane or unique key keeps
+	 * failing over while every partition refuses it (a cluster is down from a master's
+	 * failure until its replica is promoted). 5 seconds by default; zero tries each
+	 * partition once.
+	 * @param timeout the longest wait
+	 */
+	public void setEnqueueFailoverTimeout(Duration timeout) {
+		Assert.isTrue(timeout != null && !timeout.isNegative(), "'timeout' must not be null or negative");
+		this.failoverTimeout = timeout;
+	}
+
+	/**
+	 * Refuse every enqueue to a queue from now on, throwing {@code reason}: its partition
+	 * count changed under this application
+	 * ({@link io.echomq.core.PartitionCountCheck#renew}), so what it would write would be
+	 * stranded.
+	 * @param queue the logical queue name
+	 * @param reason what enqueues throw
+	 */
+	public void refuse(String queue, RuntimeException reason) {
+		Assert.notNull(reason, "'reason' must not be null");
+		this.refused.put(Keyspace.validateQueueName(queue), reason);
+	}
+
+	private void checkNotRefused(String queue) {
+		RuntimeException reason = this.refused.get(queue);
+		if (reason != null) {
+			throw reason;
+		}
 	}
 
 	/**

@@ -216,6 +216,17 @@ public record Keyspace(String prefix) {
 		return this.prefix + ":{" + validateQueueName(queue) + "}:partitions";
 	}
 
+	/**
+	 * Return the key of the applications holding a queue's partition count
+	 * ({@link PartitionCountCheck}): a sorted set on the same slot as
+	 * {@link #partitionsKey(String)}.
+	 * @param queue the logical queue name
+	 * @return the key, e.g. {@code emq:{mail}:partitions:holders}
+	 */
+	public String partitionHoldersKey(String queue) {
+		return partitionsKey(queue) + ":holders";
+	}
+
 	private String base(String queue) {
 		return this.prefix + ":{" + QueuePartitions.validateEngineName(queue) + "}:";
 	}

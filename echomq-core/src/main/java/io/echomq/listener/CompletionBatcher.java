@@ -111,12 +111,13 @@ final class CompletionBatcher implements Runnable {
 		for (Pending pending : batch) {
 			byQueue.computeIfAbsent(pending.job().queue(), (queue) -> new ArrayList<>()).add(pending);
 		}
-		if (byQueue.size() == 1) {
+		if (this.container.getPartitions().size() == 1) {
 			byQueue.forEach(this::send);
 			return;
 		}
 		// one partition's master may be down: its calls wait out the command timeout (and the
-		// retries) on a thread of their own, so the other partitions' completions are not held up
+		// retries) on a thread of their own, so the other partitions' completions are not held up,
+		// even when a batch holds only the dead partition's jobs
 		byQueue.forEach((queue, group) -> partitionSender().execute(() -> send(queue, group)));
 	}
 

@@ -87,6 +87,7 @@ final class JobPoller implements Runnable {
 		}
 		finally {
 			this.wake.close();
+			this.container.closeClaims();
 			logger.debug(() -> "Poller for queue '" + this.container.getQueue() + "' stopped");
 		}
 	}
@@ -135,7 +136,10 @@ final class JobPoller implements Runnable {
 			this.container.dispatch(job);
 		}
 		if (claimed.size() < free && this.container.isRunning() && !this.container.isPaused()) {
-			awaitWork(result, idleWait(settings));
+			Duration idleWait = idleWait(settings);
+			// a partition's claim is still out, or a partition is down: claim again soon
+			awaitWork(result, (this.container.claimsRecovering() && PartitionClaims.PATIENCE.compareTo(idleWait) < 0)
+					? PartitionClaims.PATIENCE : idleWait);
 		}
 	}
 

@@ -2,11 +2,20 @@ package io.echomq.listener;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.echomq.core.QueuePartitions;
 import io.echomq.support.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 
@@ -23,6 +32,12 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * heap insert, a removal and a lock on the claim path). The renewal itself is the job's
  * own ({@link LeasedJob#renew()}: a stale reply marks it lost); one that fails (Redis
  * unreachable) is tried again an interval later.
+ * <p>
+ * The renewals of a partition's jobs go out on a thread of that partition: a killed
+ * master's command timeouts then hold up only the renewals of its own partitions, never
+ * those of the partitions on live masters (their leases would lapse and their jobs run
+ * twice). A partition whose renewals are still out when the next ones fall due skips
+ * that round.
  *
  * @author EchoMQ
  */
@@ -47,6 +62,11 @@ final class LeaseKeeper implements AutoCloseable {
 	private volatile long sweepAtHint = NONE;
 
 	private @Nullable ScheduledFuture<?> pending;
+
+	/** Renewals in flight, by partition name; present while its thread is busy. */
+	private final Set<String> renewing = ConcurrentHashMap.newKeySet();
+
+	private volatile @Nullable ExecutorService partitionRenewer;
 
 	void watch(LeasedJob job) {
 		long due = System.nanoTime() + job.renewalIntervalNanos();
@@ -100,6 +120,7 @@ final class LeaseKeeper implements AutoCloseable {
 			this.lock.unlock();
 		}
 		long next = NONE;
+		Map<String, List<LeasedJob>> partitioned = new LinkedHashMap<>();
 		for (LeasedJob job : this.watched) {
 			if (!job.isRunning()) {
 				this.watched.remove(job);
@@ -107,7 +128,13 @@ final class LeaseKeeper implements AutoCloseable {
 			}
 			long due = job.nextRenewal();
 			if (due - System.nanoTime() <= 0) {
-				renew(job);
+				String queue = job.queue();
+				if (QueuePartitions.logicalName(queue).equals(queue)) {
+					renew(job);
+				}
+				else {
+					partitioned.computeIfAbsent(queue, (name) -> new ArrayList<>()).add(job);
+				}
 				due = System.nanoTime() + job.renewalIntervalNanos();
 				job.nextRenewal(due);
 			}
@@ -115,8 +142,48 @@ final class LeaseKeeper implements AutoCloseable {
 				next = Math.min(next, due);
 			}
 		}
+		partitioned.forEach(this::renewPartition);
 		if (next != NONE) {
 			sweepBy(next);
+		}
+	}
+
+	private void renewPartition(String partition, List<LeasedJob> jobs) {
+		if (!this.renewing.add(partition)) {
+			return;
+		}
+		try {
+			partitionRenewer().execute(() -> {
+				try {
+					jobs.forEach(this::renew);
+				}
+				finally {
+					this.renewing.remove(partition);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			this.renewing.remove(partition);
+		}
+	}
+
+	private ExecutorService partitionRenewer() {
+		this.lock.lock();
+		try {
+			ExecutorService renewer = this.partitionRenewer;
+			if (renewer == null) {
+				AtomicInteger count = new AtomicInteger();
+				renewer = Executors.newCachedThreadPool((task) -> {
+					Thread thread = new Thread(task, "echomq-lease-partition-" + count.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+				this.partitionRenewer = renewer;
+			}
+			return renewer;
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -156,6 +223,11 @@ final class LeaseKeeper implements AutoCloseable {
 			if (this.scheduler != null) {
 				this.scheduler.shutdown();
 				this.scheduler = null;
+			}
+			ExecutorService renewer = this.partitionRenewer;
+			if (renewer != null) {
+				renewer.shutdown();
+				this.partitionRenewer = null;
 			}
 			this.pending = null;
 			this.sweepAt = NONE;

@@ -3,7 +3,13 @@ package io.echomq.listener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.echomq.core.ClaimResult;
@@ -12,6 +18,9 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueuePartitions;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogAccessor;
 
 /**
  * Claims for one container across the partitions of its queue. Each claim starts at the
@@ -22,12 +31,16 @@ import io.echomq.core.QueuePartitions;
  * lets the poller block on the wake lists, so dry partitions cost no busy loop. With one
  * partition this is exactly one {@link Jobs#claim} call, as for any queue.
  * <p>
- * A partition whose claim fails (its master is down or failing over) is marked down and
- * passed over: a probe on a thread of its own reads one of its keys, at most every
- * {@link #PROBE_INTERVAL}, and marks it up again once that succeeds. So the poller waits
- * out a dead master's command timeout once, not on every claim, and the partitions on
- * the live masters go on draining. A claim fails only when it got nothing and some
- * partition failed, so the poller backs off rather than spin.
+ * Each partition's claim runs on a thread of that partition, and the poller waits for
+ * it at most {@link #PATIENCE}: a claim still out then (its master was killed and the
+ * call waits out the command timeout) is left running and the poller moves on, so the
+ * partitions on the live masters go on draining. The jobs of a claim that answers late
+ * are taken by a later claim (the poller waits at most {@link #PATIENCE} while one is
+ * out); those beyond its free slots are released. A partition whose claim fails is
+ * marked down and passed over: a probe on a thread of its own reads one of its keys, at
+ * most every {@link #PROBE_INTERVAL}, and marks it up again once that succeeds (the
+ * poller waits at most that long while a partition is down). A claim fails only when it
+ * got nothing and some partition failed, so the poller backs off rather than spin.
  * <p>
  * {@link #claim} is called by the poller thread only.
  *
@@ -38,6 +51,11 @@ final class PartitionClaims {
 	/** Least time between two probes of a partition that is down. */
 	static final Duration PROBE_INTERVAL = Duration.ofMillis(500);
 
+	/** Longest the poller waits for one partition's claim before it moves on. */
+	static final Duration PATIENCE = Duration.ofMillis(200);
+
+	private static final LogAccessor logger = new LogAccessor(PartitionClaims.class);
+
 	private final List<String> names;
 
 	private final boolean[] down;
@@ -45,6 +63,11 @@ final class PartitionClaims {
 	private final long[] probedAt;
 
 	private final AtomicBoolean[] probing;
+
+	private final @Nullable ExecutorService[] claimers;
+
+	/** Claims that did not answer within the patience, by partition; poller thread only. */
+	private final @Nullable Future<ClaimResult>[] outstanding;
 
 	private int next;
 
@@ -58,6 +81,10 @@ final class PartitionClaims {
 			this.probing[i] = new AtomicBoolean();
 		}
 		this.next = (count > 1) ? ThreadLocalRandom.current().nextInt(count) : 0;
+		this.claimers = new ExecutorService[count];
+		@SuppressWarnings("unchecked")
+		Future<ClaimResult>[] futures = new Future[count];
+		this.outstanding = futures;
 	}
 
 	ClaimResult claim(Jobs jobs, Duration lease, int max, FlowLimits limits) {
@@ -71,31 +98,142 @@ final class PartitionClaims {
 		this.next = (start + 1) % this.names.size();
 		List<ClaimedJob> claimed = new ArrayList<>(max);
 		RuntimeException failure = null;
+		for (int partition = 0; partition < this.names.size(); partition++) {
+			Future<ClaimResult> late = this.outstanding[partition];
+			if (late != null && late.isDone()) {
+				this.outstanding[partition] = null;
+				failure = collect(jobs, partition, late, 0, max, claimed, failure);
+			}
+		}
 		for (int i = 0; i < this.names.size() && claimed.size() < max; i++) {
 			int partition = (start + i) % this.names.size();
+			if (this.outstanding[partition] != null) {
+				continue;
+			}
 			if (isDown(partition)) {
 				probe(jobs, partition);
 				continue;
 			}
-			try {
-				ClaimResult result = jobs.claim(this.names.get(partition), lease, max - claimed.size(), share);
-				claimed.addAll(result.jobs());
-				if (result.isLimited()) {
-					limit = result.limit();
-					Duration after = result.retryAfter();
-					retryAfter = (retryAfter == null || (after != null && after.compareTo(retryAfter) < 0)) ? after
-							: retryAfter;
-				}
-			}
-			catch (RuntimeException ex) {
-				failure = (failure != null) ? failure : ex;
-				markDown(partition);
+			String name = this.names.get(partition);
+			int wanted = max - claimed.size();
+			Future<ClaimResult> call = claimer(partition).submit(() -> jobs.claim(name, lease, wanted, share));
+			failure = collect(jobs, partition, call, PATIENCE.toNanos(), max, claimed, failure);
+			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
+			if (result != null && result.isLimited()) {
+				limit = result.limit();
+				Duration after = result.retryAfter();
+				retryAfter = (retryAfter == null || (after != null && after.compareTo(retryAfter) < 0)) ? after
+						: retryAfter;
 			}
 		}
 		if (claimed.isEmpty() && failure != null) {
 			throw failure;
 		}
 		return new ClaimResult(claimed, claimed.isEmpty() ? limit : null, claimed.isEmpty() ? retryAfter : null);
+	}
+
+	/**
+	 * Wait up to {@code patience} for a partition's claim and add its jobs, up to
+	 * {@code max} in all; the others are released. A claim not done by then is left
+	 * outstanding; a failed one marks the partition down.
+	 * @return the first failure so far
+	 */
+	private @Nullable RuntimeException collect(Jobs jobs, int partition, Future<ClaimResult> call, long patience,
+			int max, List<ClaimedJob> claimed, @Nullable RuntimeException failure) {
+		ClaimResult result;
+		try {
+			result = call.get(patience, TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			this.outstanding[partition] = call;
+			return failure;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.outstanding[partition] = call;
+			return failure;
+		}
+		catch (ExecutionException ex) {
+			markDown(partition);
+			RuntimeException cause = (ex.getCause() instanceof RuntimeException runtime) ? runtime
+					: new IllegalStateException("Claim on " + this.names.get(partition) + " failed", ex.getCause());
+			return (failure != null) ? failure : cause;
+		}
+		for (ClaimedJob job : result.jobs()) {
+			if (claimed.size() < max) {
+				claimed.add(job);
+			}
+			else {
+				release(jobs, partition, job);
+			}
+		}
+		return failure;
+	}
+
+	private static @Nullable ClaimResult now(Future<ClaimResult> call) {
+		try {
+			return call.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException ex) {
+			return null;
+		}
+	}
+
+	private void release(Jobs jobs, int partition, ClaimedJob job) {
+		try {
+			jobs.release(this.names.get(partition), job.id(), job.token());
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> "Cannot release " + job.id() + " claimed late on " + this.names.get(partition)
+					+ "; it runs again once its lease expires");
+		}
+	}
+
+	private ExecutorService claimer(int partition) {
+		ExecutorService claimer = this.claimers[partition];
+		if (claimer == null) {
+			String name = "echomq-claim-" + this.names.get(partition);
+			claimer = Executors.newSingleThreadExecutor((task) -> {
+				Thread thread = new Thread(task, name);
+				thread.setDaemon(true);
+				return thread;
+			});
+			this.claimers[partition] = claimer;
+		}
+		return claimer;
+	}
+
+	/**
+	 * Return whether a claim is still out or a partition is down: the poller then claims
+	 * again within {@link #PATIENCE} rather than block for its whole idle wait.
+	 * @return whether a partition is waiting to be taken up again
+	 */
+	boolean isRecovering() {
+		for (int partition = 0; partition < this.names.size(); partition++) {
+			if (this.outstanding[partition] != null || isDown(partition)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Stop the claim threads; claims still out are left to finish on their own (their jobs
+	 * are left to lease expiry).
+	 */
+	void close() {
+		for (int partition = 0; partition < this.claimers.length; partition++) {
+			ExecutorService claimer = this.claimers[partition];
+			if (claimer != null) {
+				claimer.shutdown();
+				this.claimers[partition] = null;
+			}
+			this.outstanding[partition] = null;
+		}
 	}
 
 	private boolean isDown(int partition) {

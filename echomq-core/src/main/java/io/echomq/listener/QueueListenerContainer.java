@@ -450,6 +450,21 @@ public class QueueListenerContainer {
 	}
 
 	/**
+	 * Return whether a partition's claim is still out or a partition is down (poller
+	 * thread).
+	 */
+	boolean claimsRecovering() {
+		return this.claims.isRecovering();
+	}
+
+	/**
+	 * Stop the partition claim threads (poller thread, as it ends).
+	 */
+	void closeClaims() {
+		this.claims.close();
+	}
+
+	/**
 	 * Return the engine queue names of the queue's partitions (one: the queue itself,
 	 * unless it is partitioned).
 	 * @return the partition names

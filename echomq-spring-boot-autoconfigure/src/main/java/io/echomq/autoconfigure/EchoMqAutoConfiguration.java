@@ -107,14 +107,15 @@ public final class EchoMqAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	PartitionCountVerifier echoMqPartitionCountVerifier(Jobs jobs, QueuePartitioning partitioning,
-			EchoMqProperties properties, ObjectProvider<EchoJobListenerRegistry> registry) {
+			EchoMqProperties properties, ObjectProvider<EchoJobListenerRegistry> registry,
+			ObjectProvider<EchoMQTemplate> template) {
 		Set<String> configured = new LinkedHashSet<>();
 		properties.queues().forEach((queue, overrides) -> {
 			if (overrides.partitions() != null) {
 				configured.add(queue);
 			}
 		});
-		return new PartitionCountVerifier(new PartitionCountCheck(jobs), partitioning, configured, registry);
+		return new PartitionCountVerifier(new PartitionCountCheck(jobs), partitioning, configured, registry, template);
 	}
 
 	@Bean

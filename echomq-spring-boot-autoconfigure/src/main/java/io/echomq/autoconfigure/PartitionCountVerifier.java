@@ -2,11 +2,20 @@ package io.echomq.autoconfigure;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
+import io.echomq.EchoMQTemplate;
+import io.echomq.core.PartitionCountChangedException;
 import io.echomq.core.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.EchoMqScheduler;
+import org.jspecify.annotations.Nullable;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,8 +28,12 @@ import org.springframework.dao.DataAccessException;
  * Checks, before the scheduler and the listeners start, that every queue whose
  * {@code echomq.queues.<name>.partitions} is set, or that is consumed here, still has
  * the partition count its jobs were written with ({@link PartitionCountCheck}); a change
- * for a queue that holds jobs fails the start-up. When the server cannot be reached the
- * check is logged and skipped (the listeners retry on their own).
+ * for a queue that holds jobs, or held by another running application, fails the
+ * start-up. While running it renews its hold on each count every third of
+ * {@link PartitionCountCheck#DEFAULT_HOLD}; a renewal that finds the count changed under
+ * it (its hold lapsed) makes the template refuse enqueues to that queue and stops its
+ * listener. When the server cannot be reached the check is logged and skipped (the
+ * listeners retry on their own).
  *
  * @author EchoMQ
  * @since 0.2.0
@@ -37,14 +50,23 @@ final class PartitionCountVerifier implements SmartLifecycle {
 
 	private final ObjectProvider<EchoJobListenerRegistry> registry;
 
+	private final ObjectProvider<EchoMQTemplate> template;
+
+	private final String holder = UUID.randomUUID().toString();
+
+	private final Set<String> held = ConcurrentHashMap.newKeySet();
+
+	private volatile @Nullable ScheduledExecutorService renewals;
+
 	private volatile boolean running;
 
 	PartitionCountVerifier(PartitionCountCheck check, QueuePartitioning partitioning, Set<String> configured,
-			ObjectProvider<EchoJobListenerRegistry> registry) {
+			ObjectProvider<EchoJobListenerRegistry> registry, ObjectProvider<EchoMQTemplate> template) {
 		this.check = check;
 		this.partitioning = partitioning;
 		this.configured = configured;
 		this.registry = registry;
+		this.template = template;
 	}
 
 	@Override
@@ -56,18 +78,78 @@ final class PartitionCountVerifier implements SmartLifecycle {
 		}
 		for (String queue : queues) {
 			try {
-				this.check.verify(this.partitioning.forQueue(queue));
+				this.check.join(this.partitioning.forQueue(queue), this.holder, PartitionCountCheck.DEFAULT_HOLD);
+				this.held.add(queue);
 			}
 			catch (DataAccessException ex) {
 				logger.warn("Could not check the partition count of EchoMQ queue '" + queue + "': " + ex.getMessage());
 			}
+			catch (RuntimeException ex) {
+				// the start-up fails: the counts held so far must not block the next start for a whole hold
+				leaveAll();
+				throw ex;
+			}
+		}
+		if (!this.held.isEmpty()) {
+			ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+				Thread thread = new Thread(task, "echomq-partition-count");
+				thread.setDaemon(true);
+				return thread;
+			});
+			long every = PartitionCountCheck.DEFAULT_HOLD.toMillis() / 3;
+			executor.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+			this.renewals = executor;
 		}
 		this.running = true;
 	}
 
+	private void renew() {
+		for (String queue : this.held) {
+			try {
+				this.check.renew(this.partitioning.forQueue(queue), this.holder, PartitionCountCheck.DEFAULT_HOLD);
+			}
+			catch (PartitionCountChangedException ex) {
+				logger.error(ex.getMessage() + "; enqueues to it are refused and its listener stops");
+				this.held.remove(queue);
+				EchoMQTemplate current = this.template.getIfUnique();
+				if (current != null) {
+					current.refuse(queue, ex);
+				}
+				EchoJobListenerRegistry listeners = this.registry.getIfUnique();
+				QueueListenerContainer container = (listeners != null) ? listeners.getContainer(queue) : null;
+				if (container != null) {
+					container.stop(() -> {
+					});
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not renew the partition count of EchoMQ queue '" + queue + "': " + ex.getMessage());
+			}
+		}
+	}
+
 	@Override
 	public void stop() {
+		ScheduledExecutorService executor = this.renewals;
+		if (executor != null) {
+			executor.shutdownNow();
+			this.renewals = null;
+		}
+		leaveAll();
 		this.running = false;
+	}
+
+	private void leaveAll() {
+		for (String queue : this.held) {
+			try {
+				this.check.leave(this.partitioning.forQueue(queue), this.holder);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not give up the partition count hold of EchoMQ queue '" + queue + "': "
+						+ ex.getMessage());
+			}
+		}
+		this.held.clear();
 	}
 
 	@Override

@@ -13,12 +13,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.PartitionUnavailableException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.listener.QueueListenerContainer;
@@ -60,6 +62,21 @@ class PartitionedClusterFailoverTests {
 
 	private static final int LIVE_PROGRESS = 25;
 
+	/**
+	 * From the first command timeout of a call to the dead master until shortly before the
+	 * other nodes can mark it failed (cluster-node-timeout, 2 s): the live masters serve.
+	 */
+	private static final Duration TIMEOUTS_FROM = Duration.ofMillis(1000);
+
+	private static final Duration TIMEOUTS_UNTIL = Duration.ofMillis(1800);
+
+	/**
+	 * Well before the other nodes can mark the dead master failed (cluster-node-timeout,
+	 * 2 s), after which the whole cluster answers CLUSTERDOWN; a poller that waits out the
+	 * command timeout (1 s) of each of the two dead partitions in turn does not make it.
+	 */
+	private static final double LIVE_PROGRESS_BOUND_SECONDS = 1.5;
+
 	private LocalCluster cluster;
 
 	@AfterEach
@@ -99,11 +116,15 @@ class PartitionedClusterFailoverTests {
 			}
 			assertThat(onKilled).as("partitions on the killed master").hasSize(2);
 			Map<Integer, AtomicInteger> runsByPartition = new ConcurrentHashMap<>();
+			java.util.Queue<Long> liveRunsAt = new java.util.concurrent.ConcurrentLinkedQueue<>();
 			QueueListenerContainer container = consumer.register(queue, (job, context) -> {
 				// simulated work, not synchronisation
 				Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10));
 				ledger.ran(job.id());
 				runsByPartition.computeIfAbsent(partitions.partitionOf(job.id()), (p) -> new AtomicInteger()).incrementAndGet();
+				if (!onKilled.contains(partitions.partitionOf(job.id()))) {
+					liveRunsAt.add(System.nanoTime());
+				}
 			});
 			TemplateProducer producer = new TemplateProducer(template, queue, JOBS, Duration.ofMillis(3));
 			for (int batch = 0; batch < BACKLOG / 500; batch++) {
@@ -122,6 +143,21 @@ class PartitionedClusterFailoverTests {
 				long killed = System.nanoTime();
 				int acknowledgedAtKill = producer.acknowledged.size();
 				this.cluster.kill(master);
+				String keyOnKilled = java.util.stream.IntStream.range(0, 1000)
+					.mapToObj((n) -> "key-" + n)
+					.filter((key) -> onKilled.contains(partitions.partitionForKey(key)))
+					.findFirst()
+					.orElseThrow();
+				java.util.concurrent.CompletableFuture<Throwable> keyed = java.util.concurrent.CompletableFuture
+					.supplyAsync(() -> {
+						try {
+							template.enqueue(queue, "keyed", EnqueueOptions.defaults().withPartitionKey(keyOnKilled));
+							return null;
+						}
+						catch (RuntimeException ex) {
+							return ex;
+						}
+					});
 				java.util.concurrent.CompletableFuture<Double> failedOver = java.util.concurrent.CompletableFuture
 					.supplyAsync(() -> {
 						this.cluster.awaitServing(Duration.ofSeconds(30));
@@ -156,16 +192,32 @@ class PartitionedClusterFailoverTests {
 					assertThat(report.total()).as("jobs left on %s", name).isZero();
 					reaped += Chaos.metric(jobs, name, "reaped");
 				}
+				long duringTimeouts = liveRunsAt.stream()
+					.filter((at) -> at - killed >= TIMEOUTS_FROM.toNanos() && at - killed < TIMEOUTS_UNTIL.toNanos())
+					.count();
 				Chaos.report("partitioned-cluster-failover", "server", master.flavor().name().toLowerCase() + "-"
 						+ master.version() + "-cluster-3x1", "partitions", PARTITIONS, "enqueued",
 						producer.acknowledged.size(), "enqueueErrors", producer.failures.get(), "completed",
 						ledger.distinctRuns(), "reruns", reaped, "duplicateRuns", ledger.reruns(), "lost", lost.size(),
-						"liveProgressMillis", Math.round(liveProgress * 1000), "failoverMillis", Math.round(failover * 1000), "seconds",
+						"liveProgressMillis", Math.round(liveProgress * 1000), "liveRunsDuringTimeouts", duringTimeouts, "failoverMillis", Math.round(failover * 1000), "seconds",
 						Chaos.secondsSince(start));
-				// the live partitions drain on (asserted by the await above, within 10 s of the kill);
-				// whether they get LIVE_PROGRESS jobs done before the failover completes varies: in
-				// some runs the first calls to the dead master stall them for about 4 s (reported in
-				// the CHAOS line as liveProgressMillis against failoverMillis, not asserted)
+				// the live masters serve until the others mark the dead one failed (cluster-node-timeout,
+				// 2 s), then the whole cluster answers CLUSTERDOWN until the replica is promoted; a
+				// consumer that never waits out a call to the dead master (1 s command timeout) on its
+				// way to the live partitions gets LIVE_PROGRESS jobs of theirs done well within that
+				assertThat(liveProgress).as("seconds until the live partitions ran %d jobs", LIVE_PROGRESS)
+					.isLessThan(LIVE_PROGRESS_BOUND_SECONDS)
+					.isLessThan(failover);
+				assertThat(duringTimeouts)
+					.as("live jobs run %s-%s after the kill, while the calls to the dead master time out",
+							TIMEOUTS_FROM, TIMEOUTS_UNTIL)
+					.isPositive();
+				assertThat(keyed.get(10, TimeUnit.SECONDS)).as("keyed enqueue to a partition of the killed master")
+					.isInstanceOf(PartitionUnavailableException.class)
+					.hasMessageContaining("of queue '" + queue + "'")
+					.hasMessageContaining("does not fail over");
+				assertThat(producer.failures.get()).as("keyless enqueues that failed (they fail over): %s", producer.failureMessages)
+					.isZero();
 				assertThat(lostAfterKill).as("lost jobs acknowledged after the kill").isZero();
 				assertThat(lostBeforeWindow).as("lost jobs acknowledged long before the kill").isZero();
 				assertThat(producer.acknowledged.subList(Math.min(producer.acknowledged.size(), acknowledgedAtKill + 300),
@@ -205,6 +257,8 @@ class PartitionedClusterFailoverTests {
 
 		final AtomicInteger failures = new AtomicInteger();
 
+		final List<String> failureMessages = new CopyOnWriteArrayList<>();
+
 		final CountDownLatch stop = new CountDownLatch(1);
 
 		final CountDownLatch done = new CountDownLatch(1);
@@ -222,6 +276,7 @@ class PartitionedClusterFailoverTests {
 						}
 						catch (RuntimeException ex) {
 							this.failures.incrementAndGet();
+							this.failureMessages.add(ex.toString());
 						}
 						if (this.stop.await(pace.toNanos(), TimeUnit.NANOSECONDS)) {
 							break;

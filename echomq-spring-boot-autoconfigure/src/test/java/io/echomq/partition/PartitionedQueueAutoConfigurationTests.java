@@ -1,8 +1,12 @@
 package io.echomq.partition;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -13,8 +17,10 @@ import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.PartitionCountChangedException;
+import io.echomq.core.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.WrongKeyTypeException;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.listener.QueueListenerContainer;
@@ -28,6 +34,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * {@code echomq.queues.<name>.partitions} wired through the auto-configuration against a
@@ -122,6 +129,88 @@ class PartitionedQueueAutoConfigurationTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(StringRedisTemplate.class).opsForValue().get(this.prefix + ":{parts}:partitions"))
 				.isEqualTo("2");
+		});
+	}
+
+	@Test
+	void differentCountsCheckedAtTheSameTimeLetExactlyOneWin() {
+		ListenerTestSupport.runner(server, this.prefix).run((context) -> {
+			Jobs jobs = context.getBean(Jobs.class);
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			for (int round = 0; round < 10; round++) {
+				String queue = "race" + round;
+				List<QueuePartitions> counts = List.of(QueuePartitions.of(queue, 4), QueuePartitions.of(queue, 6));
+				CyclicBarrier start = new CyclicBarrier(2);
+				List<CompletableFuture<QueuePartitions>> checks = counts.stream()
+					.map((partitions) -> CompletableFuture.supplyAsync(() -> {
+						PartitionCountCheck check = new PartitionCountCheck(jobs);
+						try {
+							start.await(5, TimeUnit.SECONDS);
+						}
+						catch (Exception ex) {
+							throw new IllegalStateException(ex);
+						}
+						check.join(partitions, "holder-" + partitions.count(), Duration.ofSeconds(30));
+						return partitions;
+					}))
+					.toList();
+				List<QueuePartitions> won = new ArrayList<>();
+				List<Throwable> lost = new ArrayList<>();
+				for (CompletableFuture<QueuePartitions> check : checks) {
+					try {
+						won.add(check.get(10, TimeUnit.SECONDS));
+					}
+					catch (ExecutionException ex) {
+						lost.add(ex.getCause());
+					}
+				}
+				assertThat(won).as("round %d", round).hasSize(1);
+				assertThat(lost).singleElement()
+					.isInstanceOf(PartitionCountChangedException.class)
+					.extracting(Throwable::getMessage)
+					.asString()
+					.containsIgnoringCase("queue '" + queue + "'")
+					.contains("" + won.get(0).count());
+				QueuePartitions winner = won.get(0);
+				assertThat(new PartitionCountCheck(jobs).recorded(queue)).isEqualTo(winner.count());
+				template.setPartitioning(QueuePartitioning.of(java.util.Map.of(queue, winner.count())));
+				List<JobId> ids = template.enqueueAll(queue, List.of("a", "b", "c", "d", "e", "f", "g", "h"));
+				long located = winner.names().stream().mapToLong((name) -> new io.echomq.core.QueueInspector(jobs).stats(name).pending()).sum();
+				assertThat(located).as("jobs in the winner's layout").isEqualTo(ids.size());
+			}
+		});
+	}
+
+	@Test
+	void keylessEnqueueDoesNotFailOverOnAScriptError() {
+		runner(3).run((context) -> {
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			QueuePartitions partitions = template.getPartitioning().forQueue("parts");
+			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+			Jobs jobs = context.getBean(Jobs.class);
+			redis.opsForValue().set(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING), "not a zset");
+			assertThatExceptionOfType(WrongKeyTypeException.class)
+				.isThrownBy(() -> template.enqueueAll("parts", List.of("a", "b", "c")));
+			long written = 0;
+			for (int i = 1; i < partitions.count(); i++) {
+				written += new io.echomq.core.QueueInspector(jobs).stats(partitions.name(i)).pending();
+			}
+			assertThat(written).as("jobs written elsewhere instead").isZero();
+		});
+	}
+
+	@Test
+	void countHeldByARunningApplicationCannotChange() {
+		runner(6).run((running) -> {
+			assertThat(running).hasNotFailed();
+			runner(3).run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(PartitionCountChangedException.class)
+				.hasMessageContaining("configured with 3 partition(s) but a running application uses 6"));
+		});
+		runner(3).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(StringRedisTemplate.class).opsForValue().get(this.prefix + ":{parts}:partitions"))
+				.isEqualTo("3");
 		});
 	}
 
