@@ -19,7 +19,6 @@ import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.ChildJvm;
-import io.echomq.test.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -40,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  * same queues on one server. What happened is read from the server, never from one JVM:
  * the handlers of both count themselves in and out in one script each ({@link FlowLedger}),
  * a sampler reads the queue's active set, and the starts are the server times the claim
- * scripts recorded. Subclasses choose the server.
+ * scripts recorded. Subclasses choose the server, or cluster.
  *
  * @author EchoMQ
  */
@@ -54,7 +52,7 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
 
-	private TestServer server;
+	private List<String> connection;
 
 	private Process child;
 
@@ -67,24 +65,30 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 	private FlowLedger ledger;
 
 	/**
-	 * Return the server both JVMs use.
-	 * @return the server
+	 * Return the {@code spring.data.redis.*} properties of the server (or cluster) both
+	 * JVMs use.
+	 * @return the properties, as {@code name=value}
 	 */
-	protected abstract TestServer server();
+	protected abstract List<String> connection();
+
+	/**
+	 * Return a connection factory, not started, on the same server, to read it.
+	 * @return the connection factory
+	 */
+	protected abstract LettuceConnectionFactory probeConnection();
 
 	@BeforeAll
 	void startChild() throws Exception {
-		this.server = server();
-		this.connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(this.server.host(), this.server.port()));
+		this.connection = connection();
+		this.connectionFactory = probeConnection();
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.template = new StringRedisTemplate(this.connectionFactory);
 		this.ledger = new FlowLedger(this.template, this.prefix);
 		this.childLog = Files.createTempFile("echomq-flow-node-", ".log");
-		List<String> args = new ArrayList<>(List.of("--spring.data.redis.host=" + this.server.host(),
-				"--spring.data.redis.port=" + this.server.port(), "--echomq.key-prefix=" + this.prefix,
-				"--flow.node=" + CHILD, "--spring.main.banner-mode=off"));
+		List<String> args = new ArrayList<>(
+				List.of("--echomq.key-prefix=" + this.prefix, "--flow.node=" + CHILD, "--spring.main.banner-mode=off"));
+		this.connection.forEach((property) -> args.add("--" + property));
 		FlowNodeApplication.PROPERTIES.forEach((property) -> args.add("--" + property));
 		this.child = ChildJvm.start(FlowNodeApplication.class, this.childLog, args);
 		Process started = this.child;
@@ -181,7 +185,7 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 	@Test
 	void pauseSetInThisJvmStopsTheOtherJvmsClaimsUntilResumed() {
 		// this JVM runs no listener: every job of the queue is the child's to claim
-		ListenerTestSupport.runner(this.server, this.prefix).run((context) -> {
+		ListenerTestSupport.runner(this.connection, this.prefix).run((context) -> {
 			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
 			Jobs jobs = context.getBean(Jobs.class);
 			template.enqueue(FlowNodeApplication.PAUSABLE, "before");
@@ -204,7 +208,7 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 	}
 
 	private ApplicationContextRunner node() {
-		return ListenerTestSupport.runner(this.server, this.prefix)
+		return ListenerTestSupport.runner(this.connection, this.prefix)
 			.withUserConfiguration(FlowNodeApplication.Node.class)
 			.withPropertyValues("flow.node=" + PARENT)
 			.withPropertyValues(FlowNodeApplication.PROPERTIES.toArray(String[]::new));

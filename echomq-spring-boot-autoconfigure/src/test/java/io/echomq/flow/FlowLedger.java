@@ -49,7 +49,8 @@ final class FlowLedger {
 
 	FlowLedger(StringRedisTemplate template, String prefix) {
 		this.template = template;
-		this.prefix = "flow-ledger:" + prefix + ":";
+		// one hash tag: the scripts touch several keys, which a cluster needs in one slot
+		this.prefix = "flow-ledger:{" + prefix + "}:";
 	}
 
 	void started(String queue, String lane, String node, long claimedAtMillis) {
