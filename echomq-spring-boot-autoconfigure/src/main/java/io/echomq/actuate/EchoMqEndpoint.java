@@ -416,11 +416,12 @@ public class EchoMqEndpoint {
 		Map<String, Long> lanes = new LinkedHashMap<>();
 		stats.lanes().entrySet().stream().limit(MAX_LANES).forEach((lane) -> lanes.put(lane.getKey(), lane.getValue()));
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : null;
+		LimitsDescriptor limitsDescriptor = (limits != null && limits.isLimited())
+				? LimitsDescriptor.of(limits, startedInWindow(queue, limits)) : null;
 		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(),
 				stats.quarantine(), pause == null || !pause.isZero(), new LinkedHashMap<>(stats.counters()),
 				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null, partitions,
-				stats.lanes().size(), lanes,
-				(limits != null && limits.isLimited()) ? LimitsDescriptor.of(limits, startedInWindow(queue, limits)) : null);
+				stats.lanes().size(), lanes, limitsDescriptor);
 	}
 
 	/**

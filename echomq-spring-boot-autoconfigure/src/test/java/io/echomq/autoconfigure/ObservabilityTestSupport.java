@@ -63,8 +63,9 @@ final class ObservabilityTestSupport {
 	 * @return the property values
 	 */
 	static String[] flowLimits(String queue) {
-		return new String[] { "echomq.queues." + queue + ".max-active=2",
-				"echomq.queues." + queue + ".rate-limit.limit=100", "echomq.queues." + queue + ".rate-limit.period=1h" };
+		String prefix = "echomq.queues." + queue;
+		return new String[] { prefix + ".max-active=2", prefix + ".rate-limit.limit=100",
+				prefix + ".rate-limit.period=1h" };
 	}
 
 	/**
