@@ -79,8 +79,15 @@ final class LimiterFigure implements Figure {
 				}
 				starts.addAll(local.starts());
 			}
+			int localStarts = starts.size();
 			for (String line : Files.readAllLines(startsFile)) {
 				starts.add(Long.parseLong(line));
+			}
+			if (localStarts == 0 || starts.size() == localStarts) {
+				// the figure is about two JVMs sharing one limit: both must have taken part
+				String idle = (localStarts == 0) ? "this" : "the child";
+				throw new IllegalStateException(
+						"limiter run without starts in " + idle + " JVM; the child's log:\n" + Files.readString(log));
 			}
 		}
 		finally {
