@@ -182,6 +182,7 @@ public final class Harness {
 			case "audit" -> new AuditFigure();
 			case "retention" -> new RetentionFigure();
 			case "lanes" -> new LanesFigure();
+			case "limiter" -> new LimiterFigure();
 			default -> throw new IllegalArgumentException("Unknown figure group '" + group + "'");
 		};
 	}

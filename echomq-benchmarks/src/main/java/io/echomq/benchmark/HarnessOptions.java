@@ -35,7 +35,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		@Nullable Integer auditJobsOption, @Nullable Integer retentionCompletionsOption) {
 
 	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth",
-			"queues", "audit", "lanes");
+			"queues", "audit", "lanes", "limiter");
 
 	/** Groups run only when {@code --figures} names them. */
 	static final List<String> OPTIONAL_FIGURES = List.of("retention");

@@ -1,35 +1,21 @@
 package io.echomq.benchmark;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 import io.echomq.core.EnqueueSpec;
-import io.echomq.core.FlowLimits;
 import io.echomq.core.Jobs;
-import io.echomq.listener.EchoJobListenerContainerFactory;
-import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
 
 /**
- * Flow control: what fair lanes cost and buy, and how exact the rate limiter is.
+ * Fair lanes: what they cost and what they buy (the rate limiter is {@link LimiterFigure}).
  * <ul>
  * <li>{@code lanes.cost.*}: drain of the drain figure's jobs (50,000) by listeners at
  * c16, without lanes and spread over 100 lanes; the ratio lanes / no lanes.</li>
  * <li>{@code lanes.fairness.*}: a quiet lane receiving 20 jobs/s while a noisy lane holds
  * 100,000 pending jobs (1 ms handlers, c16), against the same with the noisy lane empty:
  * the quiet lane's p99 enqueue-to-handler latency, and the ratio.</li>
- * <li>{@code lanes.limiter.*}: three listener containers (each on its own engine and
- * connections, in this JVM) on one queue limited to 1,000 starts/s, 30 s: the started
- * rate per second of server time after the first, its lowest and highest, and the
- * largest excess over the limit in any window of one second.</li>
  * </ul>
  *
  * @author EchoMQ
@@ -40,8 +26,6 @@ final class LanesFigure implements Figure {
 
 	private static final int QUIET_RATE = 20;
 
-	private static final int LIMIT = 1_000;
-
 	@Override
 	public String group() {
 		return "lanes";
@@ -50,8 +34,7 @@ final class LanesFigure implements Figure {
 	@Override
 	public List<String> names(HarnessOptions options) {
 		return List.of("lanes.cost.plain.c16", "lanes.cost.lanes100.c16", "lanes.cost.ratio",
-				"lanes.fairness.quiet_p99_alone", "lanes.fairness.quiet_p99_noisy", "lanes.fairness.ratio",
-				"lanes.limiter.rate_min", "lanes.limiter.rate_max", "lanes.limiter.window_max");
+				"lanes.fairness.quiet_p99_alone", "lanes.fairness.quiet_p99_noisy", "lanes.fairness.ratio");
 	}
 
 	@Override
@@ -75,12 +58,6 @@ final class LanesFigure implements Figure {
 		readings.add(new Reading("lanes.fairness.ratio", crowded / alone, "ratio"));
 		context.note(String.format("fairness: quiet p99 %.1f ms alone, %.1f ms beside %d noisy, ratio %.2f", alone,
 				crowded, noisy, crowded / alone));
-		int[] limiter = limiter(context, smoke ? 2 : 30);
-		readings.add(new Reading("lanes.limiter.rate_min", limiter[0], "jobs/s"));
-		readings.add(new Reading("lanes.limiter.rate_max", limiter[1], "jobs/s"));
-		readings.add(new Reading("lanes.limiter.window_max", limiter[2], "jobs"));
-		context.note(String.format("limiter at %d/s: per second %d..%d, most in any 1 s window %d", LIMIT,
-				limiter[0], limiter[1], limiter[2]));
 		return readings;
 	}
 
@@ -144,76 +121,6 @@ final class LanesFigure implements Figure {
 		}
 		server.reset();
 		return samples.percentile(99) / 1e6;
-	}
-
-	/**
-	 * @return the lowest and highest count per second of server time after the first,
-	 * and the most starts in any window of one second
-	 */
-	private static int[] limiter(RunContext context, int seconds) {
-		BenchServer server = context.server();
-		server.reset();
-		String queue = "bench-lanes-limiter";
-		int jobs = LIMIT * (seconds + 2);
-		Probes.prefill(server.newJobs(), queue, jobs);
-		List<Long> starts = Collections.synchronizedList(new ArrayList<>(jobs));
-		AtomicBoolean open = new AtomicBoolean(true);
-		LongAdder handled = new LongAdder();
-		List<EchoJobListenerRegistry> registries = new ArrayList<>();
-		List<EchoJobListenerContainerFactory> factories = new ArrayList<>();
-		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(LIMIT, Duration.ofSeconds(1)));
-		try {
-			for (int i = 0; i < 3; i++) {
-				EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(server.newJobs());
-				factory.setQueueLimits(Map.of(queue, limits));
-				EchoJobListenerRegistry registry = new EchoJobListenerRegistry(factory);
-				registry.start();
-				registry.register(queue, (job, jobContext) -> {
-					if (open.get()) {
-						starts.add(job.claimedAt().toEpochMilli());
-					}
-					handled.increment();
-				}, ListenerSettings.builder().concurrency(16).build());
-				factories.add(factory);
-				registries.add(registry);
-			}
-			Probes.sleep(seconds);
-			open.set(false);
-		}
-		finally {
-			registries.forEach(EchoJobListenerRegistry::stop);
-			factories.forEach(EchoJobListenerContainerFactory::destroy);
-		}
-		server.reset();
-		List<Long> sorted;
-		synchronized (starts) {
-			sorted = starts.stream().sorted().toList();
-		}
-		if (sorted.isEmpty()) {
-			return new int[] { 0, 0, 0 };
-		}
-		long first = sorted.get(0);
-		TreeMap<Long, Integer> perSecond = new TreeMap<>();
-		for (long t : sorted) {
-			perSecond.merge((t - first) / 1000, 1, Integer::sum);
-		}
-		int min = Integer.MAX_VALUE;
-		int max = 0;
-		for (Map.Entry<Long, Integer> second : perSecond.entrySet()) {
-			if (second.getKey() >= 1 && second.getKey() < perSecond.lastKey()) {
-				min = Math.min(min, second.getValue());
-				max = Math.max(max, second.getValue());
-			}
-		}
-		int window = 0;
-		int from = 0;
-		for (int to = 0; to < sorted.size(); to++) {
-			while (sorted.get(to) - sorted.get(from) >= 1000) {
-				from++;
-			}
-			window = Math.max(window, to - from + 1);
-		}
-		return new int[] { (min == Integer.MAX_VALUE) ? 0 : min, max, window };
 	}
 
 }

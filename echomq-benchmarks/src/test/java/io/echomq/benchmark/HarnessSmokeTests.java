@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -49,7 +50,7 @@ class HarnessSmokeTests {
 				"drain.listener.c16.server_us_per_job", "enqueue.sequential.jvm_us_per_job", "jit.drain.compiler_cpu",
 				"drain.engine.c16", "latency.listener.p50",
 				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain",
-				"audit.longest_command", "lanes.cost.ratio", "lanes.fairness.ratio", "lanes.limiter.window_max");
+				"audit.longest_command", "lanes.cost.ratio", "lanes.fairness.ratio", "limiter.window_max");
 	}
 
 	@Test
@@ -71,6 +72,23 @@ class HarnessSmokeTests {
 		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures(args));
 		// four threads complete at once, so the bound may be passed by the calls in flight
 		assertThat(largest).isBetween(1_000.0, 1_000.0 + 4 * 16);
+	}
+
+	@Test
+	void limiterFigureCountsStartsOfBothJvmsAndNoWindowHoldsMoreThanTheLimit() throws Exception {
+		// the figure fails unless both JVMs started jobs
+		PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+		String[] args = { "--smoke", "--figures", "limiter" };
+		List<String> returned = Harness.run(args, out, System.err);
+		Map<String, Double> values = new HashMap<>();
+		for (String line : returned) {
+			Matcher matcher = FIGURE.matcher(line);
+			assertThat(matcher.find()).isTrue();
+			values.put(matcher.group(1), Double.parseDouble(matcher.group(2)));
+		}
+		assertThat(values.keySet()).containsExactlyInAnyOrderElementsOf(Harness.expectedFigures(args));
+		assertThat(values.get("limiter.window_max")).isPositive().isLessThanOrEqualTo(LimiterFigure.LIMIT);
+		assertThat(values.get("limiter.rate_max")).isPositive().isLessThanOrEqualTo(LimiterFigure.LIMIT);
 	}
 
 	@Test

@@ -494,8 +494,8 @@ public class Jobs {
 			String held = Replies.string(reply.get(6));
 			if (!held.isEmpty()) {
 				limit = ClaimResult.Limit.valueOf(held);
-				long reopen = Replies.number(reply.get(7));
-				retryAfter = (reopen > 0) ? Duration.ofMillis(Math.max(1, reopen - now.toEpochMilli())) : null;
+				retryAfter = retryAfter(Replies.number(reply.get(7)), now,
+						page.ids().length > entries.size() + skipped.size());
 				break;
 			}
 			if (claimed.size() >= max) {
@@ -1505,6 +1505,23 @@ public class Jobs {
 			this.clockOffset = serverNow - System.currentTimeMillis();
 			this.clockKnown = true;
 		}
+	}
+
+	/**
+	 * How long a claim the rate limit held back should wait: until the server time the
+	 * claim script says the window has room again, once the claim took all the window
+	 * allowed. When the script ran out of candidates first it may have taken fewer, so the
+	 * window may still have room: no wait then ({@code null}), the caller waits for a
+	 * wake-up as on a drained queue.
+	 * @param reopen the script's reopen time (server ms), 0 when not known
+	 * @param now the script's server time
+	 * @param candidatesLeft whether candidates were left when the script stopped taking
+	 */
+	static @Nullable Duration retryAfter(long reopen, Instant now, boolean candidatesLeft) {
+		if (reopen <= 0 || !candidatesLeft) {
+			return null;
+		}
+		return Duration.ofMillis(Math.max(1, reopen - now.toEpochMilli()));
 	}
 
 	/**

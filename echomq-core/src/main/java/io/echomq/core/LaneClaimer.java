@@ -124,7 +124,8 @@ final class LaneClaimer {
 			long stale = Replies.number(reply.get(5));
 			if (!held.isEmpty()) {
 				limit = ClaimResult.Limit.valueOf(held);
-				retryAfter = (reopen > 0) ? Duration.ofMillis(Math.max(1, reopen - now.toEpochMilli())) : null;
+				retryAfter = Jobs.retryAfter(reopen, now,
+						ids.size() > entries.size() + Replies.list(reply.get(6)).size() / 2);
 				if (QUEUE_LIMITS.contains(held) || lanes.size() < size) {
 					break;
 				}

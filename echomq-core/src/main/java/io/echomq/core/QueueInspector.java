@@ -1,6 +1,7 @@
 package io.echomq.core;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,6 +35,8 @@ public class QueueInspector {
 	private static final int LANE_CHUNK = 500;
 
 	private static final Script LANE_SIZES = Script.load("lane_sizes");
+
+	private static final Script STARTS_IN_WINDOW = Script.load("starts_in_window");
 
 	private final Keyspace keyspace;
 
@@ -162,6 +165,22 @@ public class QueueInspector {
 			}
 		}
 		return sizes;
+	}
+
+	/**
+	 * Return how many jobs started, on every node, in the rate limit's window that ends
+	 * now on server time: the current use of a {@link FlowLimits#rateLimit() rate limit}
+	 * of that period, counted in the log the claim scripts keep (so 0 for a queue whose
+	 * listeners run without a rate limit).
+	 * @param queue the queue (an engine name: one partition of a partitioned queue)
+	 * @param period the rate limit's period
+	 * @return the starts in the window
+	 */
+	public long startedInWindow(String queue, Duration period) {
+		Assert.isTrue(period != null && period.toMillis() > 0, () -> "period must be at least 1ms, was " + period);
+		List<Object> reply = this.executor.execute(STARTS_IN_WINDOW,
+				List.of(this.keyspace.queueKey(queue, KeyType.STARTS)), List.of(Long.toString(period.toMillis())));
+		return Replies.number(reply.get(1));
 	}
 
 	/**

@@ -40,9 +40,13 @@ import org.springframework.util.Assert;
  * Queue gauges: {@code echomq.queue.jobs} (tags {@code queue}, {@code state} =
  * {@code pending|active|schedule|dead}), {@code echomq.queue.lanes} (tag {@code queue}:
  * how many fair lanes have ready work; lane keys are not tags, they can be as many as
- * tenants), {@code echomq.queue.limit} (tags {@code queue}, {@code limit} =
+ * tenants), {@code echomq.queue.lanes.deepest} (tag {@code queue}: the pending jobs of its
+ * fullest lane, 0 without lanes), {@code echomq.queue.limit} (tags {@code queue}, {@code limit} =
  * {@code max-active|rate|lane-max-active|lane-rate}: the flow limits this application's
- * listener applies, rates per second) and {@code echomq.listener.in.flight} (tag
+ * listener applies, rates per second), {@code echomq.queue.limit.used} (the same tags
+ * for {@code max-active} and {@code rate}: the queue's active jobs, and the jobs started on
+ * every node in the rate limit's window that ends at the sample, on server time, per
+ * second) and {@code echomq.listener.in.flight} (tag
  * {@code queue}). Queue sizes come from a sample taken every {@code sampleInterval} on
  * a thread of its own, for every queue of the {@link EchoMqQueueCatalog}; a gauge never
  * calls Redis. A queue whose sample fails keeps its last values.
@@ -69,6 +73,8 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 	private volatile Map<String, QueueStats> sample = Map.of();
 
 	private volatile Map<String, Map<String, QueueStats>> partitionSample = Map.of();
+
+	private volatile Map<String, Long> startsSample = Map.of();
 
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
@@ -119,10 +125,18 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		MultiGauge lanes = MultiGauge.builder("echomq.queue.lanes")
 			.description("Fair lanes of a queue with ready work, as last sampled")
 			.register(registry);
+		MultiGauge deepestLane = MultiGauge.builder("echomq.queue.lanes.deepest")
+			.description("Pending jobs of a queue's fullest fair lane, as last sampled")
+			.baseUnit(BaseUnits.TASKS)
+			.register(registry);
 		MultiGauge limits = MultiGauge.builder("echomq.queue.limit")
 			.description("Cluster-wide flow limits this application's listener applies (rates per second)")
 			.register(registry);
-		Bound created = new Bound(registry, jobs, partitionJobs, lanes, limits);
+		MultiGauge limitsUsed = MultiGauge.builder("echomq.queue.limit.used")
+			.description("Current use of each flow limit across every node: active jobs, and starts in the rate "
+					+ "window per second, as last sampled")
+			.register(registry);
+		Bound created = new Bound(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed);
 		this.bound.add(created);
 		publish(created, this.sample);
 	}
@@ -155,12 +169,42 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 				}
 			}
 		}
+		Map<String, Long> starts = new LinkedHashMap<>();
+		try {
+			sampleStarts(starts);
+		}
+		catch (RuntimeException ex) {
+			failure = ex;
+			this.startsSample.forEach(starts::putIfAbsent);
+		}
+		this.startsSample = Collections.unmodifiableMap(starts);
 		logOutcome(failure);
 		Map<String, QueueStats> published = Collections.unmodifiableMap(next);
 		this.partitionSample = Collections.unmodifiableMap(nextPartitions);
 		this.sample = published;
 		for (Bound each : this.bound) {
 			publish(each, published);
+		}
+	}
+
+	/**
+	 * The starts in the rate window of each listener queue with a rate limit, summed over
+	 * its partitions (each limits its share).
+	 */
+	private void sampleStarts(Map<String, Long> starts) {
+		if (this.listeners == null) {
+			return;
+		}
+		for (String queue : this.listeners.getQueues()) {
+			QueueListenerContainer container = this.listeners.getContainer(queue);
+			FlowLimits.RateLimit rate = (container != null) ? container.getSettings().limits().rateLimit() : null;
+			if (rate != null) {
+				long started = 0;
+				for (String name : this.partitioning.forQueue(queue).names()) {
+					started += this.inspector.startedInWindow(name, rate.period());
+				}
+				starts.put(queue, started);
+			}
 		}
 	}
 
@@ -208,16 +252,24 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		stats.forEach((queue, queueStats) -> laneRows
 			.add(MultiGauge.Row.of(Tags.of("queue", queue), queueStats.lanes().size())));
 		target.lanes.register(laneRows, true);
+		List<MultiGauge.Row<?>> deepestRows = new ArrayList<>(stats.size());
+		stats.forEach((queue, queueStats) -> deepestRows.add(MultiGauge.Row.of(Tags.of("queue", queue),
+				queueStats.lanes().values().stream().mapToLong(Long::longValue).max().orElse(0))));
+		target.deepestLane.register(deepestRows, true);
 		List<MultiGauge.Row<?>> limitRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> usedRows = new ArrayList<>();
 		if (this.listeners != null) {
 			for (String queue : this.listeners.getQueues()) {
 				QueueListenerContainer container = this.listeners.getContainer(queue);
 				if (container != null) {
 					addLimits(limitRows, queue, container.getSettings().limits());
+					addUse(usedRows, queue, container.getSettings().limits(), stats.get(queue),
+							this.startsSample.get(queue));
 				}
 			}
 		}
 		target.limits.register(limitRows, true);
+		target.limitsUsed.register(usedRows, true);
 		if (this.listeners != null) {
 			for (String queue : this.listeners.getQueues()) {
 				if (!target.inFlightQueues().add(queue)) {
@@ -311,15 +363,28 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		}
 	}
 
+	private static void addUse(List<MultiGauge.Row<?>> rows, String queue, FlowLimits limits,
+			@Nullable QueueStats stats, @Nullable Long started) {
+		if (limits.maxActive() != null && stats != null) {
+			rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "limit", "max-active"), stats.active()));
+		}
+		FlowLimits.RateLimit rate = limits.rateLimit();
+		if (rate != null && started != null) {
+			rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "limit", "rate"),
+					started * 1000.0 / rate.period().toMillis()));
+		}
+	}
+
 	private static double perSecond(FlowLimits.RateLimit rate) {
 		return rate.limit() * 1000.0 / rate.period().toMillis();
 	}
 
 	private record Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes,
-			MultiGauge limits, Set<String> inFlightQueues) {
+			MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed, Set<String> inFlightQueues) {
 
-		Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes, MultiGauge limits) {
-			this(registry, jobs, partitionJobs, lanes, limits, ConcurrentHashMap.newKeySet());
+		Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes,
+				MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed) {
+			this(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed, ConcurrentHashMap.newKeySet());
 		}
 
 	}

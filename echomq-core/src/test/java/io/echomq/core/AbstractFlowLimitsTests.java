@@ -115,6 +115,10 @@ abstract class AbstractFlowLimitsTests {
 		ClaimResult first = this.jobs.claim(this.queue, LEASE, 8, limits);
 		assertThat(first.jobs()).hasSize(5);
 		assertThat(first.limit()).isEqualTo(ClaimResult.Limit.RATE);
+		// held to part of what it asked for: the window is full now, and says so
+		assertThat(first.retryAfter()).isNotNull()
+			.isGreaterThan(Duration.ofSeconds(50))
+			.isLessThanOrEqualTo(Duration.ofMinutes(1));
 		ClaimResult second = newEngine().claim(this.queue, LEASE, 8, limits);
 		assertThat(second.jobs()).isEmpty();
 		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.RATE);
@@ -123,6 +127,32 @@ abstract class AbstractFlowLimitsTests {
 			.isLessThanOrEqualTo(Duration.ofMinutes(1));
 		assertThat(this.redis.opsForZSet().size(key(KeyType.STARTS))).isEqualTo(5);
 		assertThat(this.redis.getExpire(key(KeyType.STARTS))).isPositive();
+	}
+
+	@Test
+	void rateLimitedClaimOfLaneJobsShouldSayWhenTheWindowReopens() {
+		List<String> payloads = List.of("a1", "a2", "a3", "a4", "a5", "a6");
+		this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane("a"));
+		this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane("b"));
+		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
+		ClaimResult first = this.jobs.claim(this.queue, LEASE, 8, limits);
+		assertThat(first.jobs()).hasSize(5);
+		assertThat(first.limit()).isEqualTo(ClaimResult.Limit.RATE);
+		assertThat(first.retryAfter()).isNotNull()
+			.isGreaterThan(Duration.ofSeconds(50))
+			.isLessThanOrEqualTo(Duration.ofMinutes(1));
+	}
+
+	@Test
+	void rateLimitedClaimThatRanOutOfJobsShouldNotWaitForTheWindow() {
+		enqueue(3);
+		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
+		ClaimResult first = this.jobs.claim(this.queue, LEASE, 8, limits);
+		assertThat(first.jobs()).hasSize(3);
+		// the window still has room for 2: a job enqueued now may start at once
+		assertThat(first.retryAfter()).isNull();
+		enqueue(1);
+		assertThat(newEngine().claim(this.queue, LEASE, 8, limits).jobs()).hasSize(1);
 	}
 
 	@Test

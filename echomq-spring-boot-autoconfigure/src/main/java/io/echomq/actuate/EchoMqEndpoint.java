@@ -416,10 +416,28 @@ public class EchoMqEndpoint {
 		Map<String, Long> lanes = new LinkedHashMap<>();
 		stats.lanes().entrySet().stream().limit(MAX_LANES).forEach((lane) -> lanes.put(lane.getKey(), lane.getValue()));
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : null;
+		LimitsDescriptor limitsDescriptor = (limits != null && limits.isLimited())
+				? LimitsDescriptor.of(limits, startedInWindow(queue, limits)) : null;
 		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(),
 				stats.quarantine(), pause == null || !pause.isZero(), new LinkedHashMap<>(stats.counters()),
 				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null, partitions,
-				stats.lanes().size(), lanes, (limits != null && limits.isLimited()) ? LimitsDescriptor.of(limits) : null);
+				stats.lanes().size(), lanes, limitsDescriptor);
+	}
+
+	/**
+	 * The starts in the rate limit's current window, on every node (summed over the
+	 * partitions, each of which limits its share), or {@code null} without a rate limit.
+	 */
+	private @Nullable Long startedInWindow(String queue, FlowLimits limits) {
+		FlowLimits.RateLimit rate = limits.rateLimit();
+		if (rate == null) {
+			return null;
+		}
+		long started = 0;
+		for (String name : this.partitioning.forQueue(queue).names()) {
+			started += this.inspector.startedInWindow(name, rate.period());
+		}
+		return started;
 	}
 
 	private static ListenerDescriptor describe(QueueListenerContainer container) {
@@ -501,17 +519,22 @@ public class EchoMqEndpoint {
 	 * @param laneMaxActive most jobs of one lane active at once
 	 * @param laneRateLimit most jobs of one lane started per period
 	 * @param laneRatePeriod the lane rate limit's period
+	 * @param startedInWindow the rate limit's current use: jobs started on every node in
+	 * the period that ends now, on server time, from the log the claims keep ({@code null}
+	 * without a rate limit); the max-active cap's current use is the queue's
+	 * {@code active}
 	 */
 	public record LimitsDescriptor(@Nullable Integer maxActive, @Nullable Integer rateLimit,
 			@Nullable Duration ratePeriod, @Nullable Integer laneMaxActive, @Nullable Integer laneRateLimit,
-			@Nullable Duration laneRatePeriod) implements OperationResponseBody {
+			@Nullable Duration laneRatePeriod, @Nullable Long startedInWindow) implements OperationResponseBody {
 
-		static LimitsDescriptor of(FlowLimits limits) {
+		static LimitsDescriptor of(FlowLimits limits, @Nullable Long startedInWindow) {
 			FlowLimits.RateLimit rate = limits.rateLimit();
 			FlowLimits.RateLimit laneRate = limits.laneRateLimit();
 			return new LimitsDescriptor(limits.maxActive(), (rate != null) ? rate.limit() : null,
 					(rate != null) ? rate.period() : null, limits.laneMaxActive(),
-					(laneRate != null) ? laneRate.limit() : null, (laneRate != null) ? laneRate.period() : null);
+					(laneRate != null) ? laneRate.limit() : null, (laneRate != null) ? laneRate.period() : null,
+					startedInWindow);
 		}
 
 	}

@@ -3,6 +3,8 @@ package io.echomq.autoconfigure;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import io.echomq.EchoMQTemplate;
 import io.echomq.EnqueueOptions;
@@ -10,6 +12,7 @@ import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.CancelDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.DeadJobsDescriptor;
+import io.echomq.actuate.EchoMqEndpoint.LimitsDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.ListenerDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.PauseDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.PurgeDescriptor;
@@ -216,6 +219,39 @@ class EchoMqEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void queueShouldShowItsLanesAndEachLimitWithItsCurrentUse() {
+		String queue = ObservabilityTestSupport.unique("flow");
+		this.contextRunner.withPropertyValues(ObservabilityTestSupport.flowLimits(queue)).run((context) -> {
+			EchoMqEndpoint endpoint = context.getBean(EchoMqEndpoint.class);
+			CountDownLatch release = ObservabilityTestSupport.holdAtCap(context, queue);
+			try {
+				QueueDescriptor held = endpoint.queue(queue);
+				assertThat(held.laneCount()).isOne();
+				assertThat(held.lanes()).containsExactly(Map.entry("a", 1L));
+				assertThat(held.pending()).isOne();
+				assertThat(held.active()).as("the max-active cap's current use").isEqualTo(2);
+				LimitsDescriptor limits = held.limits();
+				assertThat(limits).isNotNull();
+				assertThat(limits.maxActive()).isEqualTo(2);
+				assertThat(limits.rateLimit()).isEqualTo(100);
+				assertThat(limits.ratePeriod()).isEqualTo(Duration.ofHours(1));
+				assertThat(limits.laneMaxActive()).isNull();
+				assertThat(limits.startedInWindow()).isEqualTo(2);
+			}
+			finally {
+				release.countDown();
+			}
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+				QueueDescriptor drained = endpoint.queue(queue);
+				assertThat(drained.counters()).containsEntry("completed", 3L);
+				assertThat(drained.laneCount()).isZero();
+				assertThat(drained.lanes()).isEmpty();
+				assertThat(drained.limits().startedInWindow()).isEqualTo(3);
+			});
+		});
+	}
+
+	@Test
 	void cancelShouldRemoveAJobAndSayWhatItDid() {
 		String queue = ObservabilityTestSupport.unique("cancel");
 		ObservabilityTestSupport
@@ -232,7 +268,9 @@ class EchoMqEndpointAutoConfigurationTests {
 						CancelDescriptor.class);
 				assertThat(cancel.outcome()).isEqualTo("cancelled");
 				assertThat(cancel.state()).isEqualTo("schedule");
-				assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).schedule()).isZero();
+				QueueDescriptor afterCancel = context.getBean(EchoMqEndpoint.class).queue(queue);
+				assertThat(afterCancel.schedule()).isZero();
+				assertThat(afterCancel.counters()).containsEntry("cancelled", 1L);
 				assertError(web.jobAction("queues", queue, "jobs", id, "cancel"), 404, "has no job");
 				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel"), 400, "Invalid JOB id");
 				assertError(web.jobAction("queues", queue, "jobs", id, "delete"), 404, "cancel");

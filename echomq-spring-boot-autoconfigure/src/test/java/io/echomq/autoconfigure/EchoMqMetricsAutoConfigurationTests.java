@@ -2,6 +2,7 @@ package io.echomq.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 import io.echomq.EchoMQTemplate;
 import io.echomq.EnqueueOptions;
@@ -122,6 +123,42 @@ class EchoMqMetricsAutoConfigurationTests {
 			context.getBean(EchoMqQueueMetrics.class).sample();
 			assertThat(gauge(meters, queue, "pending")).isEqualTo(3);
 		});
+	}
+
+	@Test
+	void flowGaugesShouldShowTheLanesAndEachLimitWithItsCurrentUse() {
+		String queue = ObservabilityTestSupport.unique("flow");
+		this.contextRunner.withPropertyValues(ObservabilityTestSupport.flowLimits(queue))
+			.withPropertyValues("echomq.metrics.sample-interval=1h")
+			.run((context) -> {
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				CountDownLatch release = ObservabilityTestSupport.holdAtCap(context, queue);
+				try {
+					context.getBean(EchoMqQueueMetrics.class).sample();
+					assertThat(meters.get("echomq.queue.lanes").tag("queue", queue).gauge().value()).isEqualTo(1);
+					assertThat(meters.get("echomq.queue.lanes.deepest").tag("queue", queue).gauge().value())
+						.isEqualTo(1);
+					assertThat(limit(meters, "echomq.queue.limit", queue, "max-active")).isEqualTo(2);
+					assertThat(limit(meters, "echomq.queue.limit.used", queue, "max-active")).isEqualTo(2);
+					assertThat(limit(meters, "echomq.queue.limit", queue, "rate")).isEqualTo(100 / 3600.0);
+					assertThat(limit(meters, "echomq.queue.limit.used", queue, "rate")).isEqualTo(2 / 3600.0);
+				}
+				finally {
+					release.countDown();
+				}
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(count(meters.find("echomq.jobs.completed").tag("queue", queue)))
+						.isEqualTo(3));
+				context.getBean(EchoMqQueueMetrics.class).sample();
+				assertThat(meters.get("echomq.queue.lanes").tag("queue", queue).gauge().value()).isZero();
+				assertThat(meters.get("echomq.queue.lanes.deepest").tag("queue", queue).gauge().value()).isZero();
+				assertThat(limit(meters, "echomq.queue.limit.used", queue, "max-active")).isZero();
+				assertThat(limit(meters, "echomq.queue.limit.used", queue, "rate")).isEqualTo(3 / 3600.0);
+			});
+	}
+
+	private static double limit(MeterRegistry meters, String name, String queue, String limit) {
+		return meters.get(name).tag("queue", queue).tag("limit", limit).gauge().value();
 	}
 
 	@Test

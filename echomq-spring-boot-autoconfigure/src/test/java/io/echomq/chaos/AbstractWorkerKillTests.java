@@ -20,6 +20,7 @@ import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.test.ChildJvm;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
@@ -136,16 +137,10 @@ abstract class AbstractWorkerKillTests {
 		}
 	}
 
-	private Process startChild(String prefix, String queue, Path log) throws IOException {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), WorkerMain.class.getName(), this.server.host(),
-				String.valueOf(this.server.port()), prefix, queue, String.valueOf(CONCURRENCY),
-				String.valueOf(LEASE.toMillis()), String.valueOf(MIN_WORK_MS), String.valueOf(MAX_WORK_MS), "170");
-		// standard input stays a pipe: the child ends when this JVM goes away
-		return new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
-			.start();
+	private Process startChild(String prefix, String queue, Path log) {
+		return ChildJvm.start(WorkerMain.class, log, List.of(this.server.host(), String.valueOf(this.server.port()),
+				prefix, queue, String.valueOf(CONCURRENCY), String.valueOf(LEASE.toMillis()),
+				String.valueOf(MIN_WORK_MS), String.valueOf(MAX_WORK_MS), "170"));
 	}
 
 	private Path childLog() throws IOException {

@@ -1,10 +1,8 @@
 package io.echomq.keepalive;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -15,6 +13,7 @@ import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
 import io.echomq.keepalive.WorkerOnlyApplication.Task;
 import io.echomq.listener.ListenerTestSupport;
+import io.echomq.test.ChildJvm;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
@@ -71,17 +70,11 @@ class WorkerOnlyApplicationTests {
 		return inspector.stats(WorkerOnlyApplication.QUEUE).counters().getOrDefault("completed", 0L);
 	}
 
-	private static Process start(TestServer server, String prefix, Path log) throws IOException {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
-				"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-				WorkerOnlyApplication.class.getName(), "--spring.data.redis.host=" + server.host(),
-				"--spring.data.redis.port=" + server.port(), "--echomq.key-prefix=" + prefix,
-				"--echomq.shutdown.timeout=5s", "--spring.main.banner-mode=off"));
-		// standard input stays a pipe: the child ends when this JVM goes away
-		return new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
-			.start();
+	private static Process start(TestServer server, String prefix, Path log) {
+		return ChildJvm.start(WorkerOnlyApplication.class, log,
+				List.of("--spring.data.redis.host=" + server.host(), "--spring.data.redis.port=" + server.port(),
+						"--echomq.key-prefix=" + prefix, "--echomq.shutdown.timeout=5s",
+						"--spring.main.banner-mode=off"));
 	}
 
 }

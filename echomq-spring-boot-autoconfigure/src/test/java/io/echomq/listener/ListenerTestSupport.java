@@ -1,5 +1,6 @@
 package io.echomq.listener;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -54,11 +55,23 @@ public final class ListenerTestSupport {
 	 * @return the runner
 	 */
 	public static ApplicationContextRunner runner(TestServer server, String prefix) {
+		return runner(List.of("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port()),
+				prefix);
+	}
+
+	/**
+	 * Return a runner on Redis, Jackson and EchoMQ auto-configuration.
+	 * @param connection the {@code spring.data.redis.*} properties of the server or
+	 * cluster, as {@code name=value}
+	 * @param prefix the key prefix
+	 * @return the runner
+	 */
+	public static ApplicationContextRunner runner(List<String> connection, String prefix) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
 					EchoMqAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
-					"echomq.key-prefix=" + prefix, "echomq.shutdown.timeout=2s");
+			.withPropertyValues(connection.toArray(String[]::new))
+			.withPropertyValues("echomq.key-prefix=" + prefix, "echomq.shutdown.timeout=2s");
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.echomq.sample;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -26,6 +28,8 @@ public class OnboardingJobs {
 
 	private final AtomicInteger crmSynced = new AtomicInteger();
 
+	private final Set<String> crmLanes = ConcurrentHashMap.newKeySet();
+
 	public OnboardingJobs(Mailer mailer, SampleProperties properties) {
 		this.mailer = mailer;
 		this.crmFailureRate = properties.crmFailureRate();
@@ -49,7 +53,8 @@ public class OnboardingJobs {
 
 	/**
 	 * Talks to a flaky CRM: fails at the configured rate, so some jobs are retried with
-	 * backoff and a few run out of attempts and are dead-lettered.
+	 * backoff and a few run out of attempts and are dead-lettered. Each job runs in its
+	 * company's fair lane (its row's {@code lane} field, set by {@link SignupService}).
 	 * @param contact the contact to sync
 	 * @param context the job's context
 	 */
@@ -58,12 +63,24 @@ public class OnboardingJobs {
 		if (ThreadLocalRandom.current().nextDouble() < this.crmFailureRate) {
 			throw new IllegalStateException("CRM unavailable (attempt " + context.attempt() + ")");
 		}
+		String lane = context.fields().get("lane");
 		this.crmSynced.incrementAndGet();
-		logger.info("crm-sync " + contact.email() + " done on attempt " + context.attempt());
+		if (lane != null) {
+			this.crmLanes.add(lane);
+		}
+		logger.info("crm-sync " + contact.email() + " done in lane " + lane + " on attempt " + context.attempt());
 	}
 
 	public int crmSynced() {
 		return this.crmSynced.get();
+	}
+
+	/**
+	 * Return the lanes CRM syncs ran in.
+	 * @return the lane keys
+	 */
+	public Set<String> crmLanes() {
+		return Set.copyOf(this.crmLanes);
 	}
 
 }

@@ -66,6 +66,7 @@ class SampleApplicationTests {
 			.untilAsserted(() -> assertThat(this.mailer.sent()).contains("ada@example.com: Welcome, Ada!",
 					"ada@example.com: Three tips for your first week"));
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.onboardingJobs.crmSynced() >= 1);
+		assertThat(this.onboardingJobs.crmLanes()).as("the CRM sync ran in the company's lane").contains("example.com");
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(inspector.stats(SignupService.WELCOME_QUEUE).counters())

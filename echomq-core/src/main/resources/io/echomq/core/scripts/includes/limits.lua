@@ -2,8 +2,10 @@
 --
 -- allowance(active, log, max_active, rate, period, now)
 --     how many jobs may start now (a number, math.huge when unlimited), the limit that bounds
---     it ('' when none does) and, for the rate limit, the server time (ms) at which the window
---     next has room (0 otherwise):
+--     it ('' when none does) and, when the rate limit bounds it, the server time (ms) at which
+--     the window next has room once the claim has taken all it allows (0 otherwise): a claimer
+--     held back by the rate sleeps until then, whether it got none or only some of what it
+--     asked for:
 --   max_active  at most this many ids in active (ZCARD, so expired leases not yet reaped still
 --               count: the cap errs on the safe side); 0 for no cap
 --   rate        at most this many starts in any window of 'period' ms (a sliding-window log: one
@@ -31,8 +33,10 @@ local function allowance(active, log, max_active, rate, period, now)
       n = math.max(free, 0)
       limit = 'RATE'
     end
-    if free <= 0 then
-      local oldest = redis.call('ZRANGEBYSCORE', log, since, '+inf', 'WITHSCORES', 'LIMIT', used - rate, 1)
+    if limit == 'RATE' then
+      -- once the claim takes its 'free' starts the window holds 'rate' of them: it has room
+      -- again when the oldest of those slides out (one taken now if the window was empty)
+      local oldest = redis.call('ZRANGEBYSCORE', log, since, '+inf', 'WITHSCORES', 'LIMIT', math.max(used - rate, 0), 1)
       reopen = (oldest[2] and tonumber(oldest[2]) or now) + period
     end
   end

@@ -1,0 +1,230 @@
+package io.echomq.flow;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.EnqueueOptions;
+import io.echomq.core.AuditReport;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.core.Keyspace;
+import io.echomq.core.QueueAuditor;
+import io.echomq.core.QueueInspector;
+import io.echomq.listener.ListenerTestSupport;
+import io.echomq.test.ChildJvm;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The cluster-wide flow limits hold across two JVMs: a child JVM runs the same
+ * application ({@link FlowNodeApplication}) as a context in this JVM, both consuming the
+ * same queues on one server. What happened is read from the server, never from one JVM:
+ * the handlers of both count themselves in and out in one script each ({@link FlowLedger}),
+ * a sampler reads the queue's active set, and the starts are the server times the claim
+ * scripts recorded. Subclasses choose the server, or cluster.
+ *
+ * @author EchoMQ
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(180)
+abstract class AbstractTwoJvmFlowLimitsTests {
+
+	private static final String CHILD = "child";
+
+	private static final String PARENT = "parent";
+
+	private final String prefix = ListenerTestSupport.uniquePrefix();
+
+	private List<String> connection;
+
+	private Process child;
+
+	private Path childLog;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private StringRedisTemplate template;
+
+	private FlowLedger ledger;
+
+	/**
+	 * Return the {@code spring.data.redis.*} properties of the server (or cluster) both
+	 * JVMs use.
+	 * @return the properties, as {@code name=value}
+	 */
+	protected abstract List<String> connection();
+
+	/**
+	 * Return a connection factory, not started, on the same server, to read it.
+	 * @return the connection factory
+	 */
+	protected abstract LettuceConnectionFactory probeConnection();
+
+	@BeforeAll
+	void startChild() throws Exception {
+		this.connection = connection();
+		this.connectionFactory = probeConnection();
+		this.connectionFactory.afterPropertiesSet();
+		this.connectionFactory.start();
+		this.template = new StringRedisTemplate(this.connectionFactory);
+		this.ledger = new FlowLedger(this.template, this.prefix);
+		this.childLog = Files.createTempFile("echomq-flow-node-", ".log");
+		List<String> args = new ArrayList<>(
+				List.of("--echomq.key-prefix=" + this.prefix, "--flow.node=" + CHILD, "--spring.main.banner-mode=off"));
+		this.connection.forEach((property) -> args.add("--" + property));
+		FlowNodeApplication.PROPERTIES.forEach((property) -> args.add("--" + property));
+		this.child = ChildJvm.start(FlowNodeApplication.class, this.childLog, args);
+		Process started = this.child;
+		await("child JVM ready").atMost(Duration.ofSeconds(90))
+			.pollInterval(Duration.ofMillis(100))
+			.failFast("child JVM exited", () -> !started.isAlive())
+			.until(() -> Files.readString(this.childLog).contains(FlowNodeApplication.READY));
+	}
+
+	@AfterAll
+	void stopChild() throws Exception {
+		if (this.child != null) {
+			this.child.destroyForcibly();
+			this.child.waitFor(10, TimeUnit.SECONDS);
+		}
+		if (this.childLog != null) {
+			Files.deleteIfExists(this.childLog);
+		}
+		if (this.connectionFactory != null) {
+			this.connectionFactory.destroy();
+		}
+	}
+
+	@Test
+	void capsAreNeverExceededAcrossTwoJvms() {
+		node().run((context) -> {
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			String active = new Keyspace(this.prefix).queueKey(FlowNodeApplication.CAPPED, KeyType.ACTIVE);
+			AtomicLong mostActive = new AtomicLong();
+			AtomicBoolean sampling = new AtomicBoolean(true);
+			Thread sampler = new Thread(() -> {
+				while (sampling.get()) {
+					Long size = this.template.opsForZSet().zCard(active);
+					mostActive.accumulateAndGet((size != null) ? size : 0, Math::max);
+				}
+			}, "active-sampler");
+			sampler.start();
+			try {
+				for (int i = 0; i < 40; i++) {
+					template.enqueue(FlowNodeApplication.CAPPED, "job-" + i);
+					String lane = "tenant-" + (i % 3);
+					template.enqueue(FlowNodeApplication.LANED, lane, EnqueueOptions.defaults().withLane(lane));
+				}
+				await("every capped and laned job handled").atMost(Duration.ofSeconds(60))
+					.until(() -> this.ledger.done(FlowNodeApplication.CAPPED) == 40
+							&& this.ledger.done(FlowNodeApplication.LANED) == 40);
+			}
+			finally {
+				sampling.set(false);
+				sampler.join();
+			}
+			assertThat(this.ledger.peak(FlowNodeApplication.CAPPED)).as("handlers running at once, both JVMs")
+				.isEqualTo(FlowNodeApplication.MAX_ACTIVE);
+			assertThat(mostActive.get()).as("largest active set sampled on the server")
+				.isPositive()
+				.isLessThanOrEqualTo(FlowNodeApplication.MAX_ACTIVE);
+			for (int lane = 0; lane < 3; lane++) {
+				assertThat(this.ledger.peak(FlowNodeApplication.LANED + "/tenant-" + lane)).as("lane tenant-%d", lane)
+					.isOne();
+			}
+			assertThat(this.ledger.peak(FlowNodeApplication.LANED)).as("the lanes ran side by side").isGreaterThan(1);
+			assertBothNodesStarted(FlowNodeApplication.CAPPED);
+			assertBothNodesStarted(FlowNodeApplication.LANED);
+			assertClean(context.getBean(Jobs.class), FlowNodeApplication.CAPPED);
+			assertClean(context.getBean(Jobs.class), FlowNodeApplication.LANED);
+		});
+	}
+
+	@Test
+	void rateLimitIsNeverExceededAcrossTwoJvms() {
+		node().run((context) -> {
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			int jobs = 36;
+			for (int i = 0; i < jobs; i++) {
+				template.enqueue(FlowNodeApplication.LIMITED, "job-" + i);
+			}
+			await("every limited job handled").atMost(Duration.ofSeconds(60))
+				.until(() -> this.ledger.done(FlowNodeApplication.LIMITED) == jobs);
+			List<Long> starts = this.ledger.starts(FlowNodeApplication.LIMITED);
+			long period = FlowNodeApplication.PERIOD.toMillis();
+			assertThat(starts).hasSize(jobs);
+			for (long end : starts) {
+				long inWindow = starts.stream().filter((t) -> t > end - period && t <= end).count();
+				assertThat(inWindow).as("starts in the %d ms window ending at %d", period, end)
+					.isLessThanOrEqualTo(FlowNodeApplication.RATE);
+			}
+			// 36 starts at 6 per window need at least five full windows after the first
+			assertThat(starts.get(jobs - 1) - starts.get(0)).isGreaterThanOrEqualTo(5 * period);
+			assertBothNodesStarted(FlowNodeApplication.LIMITED);
+			assertClean(context.getBean(Jobs.class), FlowNodeApplication.LIMITED);
+		});
+	}
+
+	@Test
+	void pauseSetInThisJvmStopsTheOtherJvmsClaimsUntilResumed() {
+		// this JVM runs no listener: every job of the queue is the child's to claim
+		ListenerTestSupport.runner(this.connection, this.prefix).run((context) -> {
+			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			Jobs jobs = context.getBean(Jobs.class);
+			template.enqueue(FlowNodeApplication.PAUSABLE, "before");
+			await("the child handles the queue").atMost(Duration.ofSeconds(30))
+				.until(() -> this.ledger.done(FlowNodeApplication.PAUSABLE) == 1);
+			assertThat(template.pause(FlowNodeApplication.PAUSABLE)).isTrue();
+			for (int i = 0; i < 10; i++) {
+				template.enqueue(FlowNodeApplication.PAUSABLE, "while-paused-" + i);
+			}
+			await("nothing claimed while paused").during(Duration.ofMillis(1500))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> this.ledger.startedBy(FlowNodeApplication.PAUSABLE, CHILD) == 1
+						&& new QueueInspector(jobs).stats(FlowNodeApplication.PAUSABLE).pending() == 10);
+			assertThat(template.resume(FlowNodeApplication.PAUSABLE)).isTrue();
+			await("the child claims again once resumed").atMost(Duration.ofSeconds(10))
+				.until(() -> this.ledger.done(FlowNodeApplication.PAUSABLE) == 11);
+			assertThat(this.ledger.startedBy(FlowNodeApplication.PAUSABLE, CHILD)).isEqualTo(11);
+			assertClean(jobs, FlowNodeApplication.PAUSABLE);
+		});
+	}
+
+	private ApplicationContextRunner node() {
+		return ListenerTestSupport.runner(this.connection, this.prefix)
+			.withUserConfiguration(FlowNodeApplication.Node.class)
+			.withPropertyValues("flow.node=" + PARENT)
+			.withPropertyValues(FlowNodeApplication.PROPERTIES.toArray(String[]::new));
+	}
+
+	private void assertBothNodesStarted(String queue) {
+		assertThat(this.ledger.startedBy(queue, PARENT)).as("jobs of %s started in this JVM", queue).isPositive();
+		assertThat(this.ledger.startedBy(queue, CHILD)).as("jobs of %s started in the child JVM", queue).isPositive();
+	}
+
+	private static void assertClean(Jobs jobs, String queue) {
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			AuditReport report = new QueueAuditor(jobs).audit(queue, Duration.ofSeconds(30));
+			assertThat(report.violations()).isEmpty();
+			assertThat(report.total()).isZero();
+		});
+	}
+
+}

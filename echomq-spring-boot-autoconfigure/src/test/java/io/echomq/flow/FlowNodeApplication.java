@@ -1,0 +1,134 @@
+package io.echomq.flow;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+import io.echomq.annotation.EchoJob;
+import io.echomq.listener.JobContext;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * One node of an application whose queues have cluster-wide flow limits: the same
+ * listeners and {@code echomq.queues.*} settings run in the test JVM and, through
+ * {@link #main}, in a child JVM, and every handler writes what it did to the
+ * {@link FlowLedger} on the server. The child prints {@value #READY} once its listeners
+ * run, and ends when its standard input closes.
+ *
+ * @author EchoMQ
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableAutoConfiguration
+@Import(FlowNodeApplication.Node.class)
+public class FlowNodeApplication {
+
+	static final String READY = "FLOW NODE READY";
+
+	static final String CAPPED = "capped";
+
+	static final String LANED = "laned";
+
+	static final String LIMITED = "limited";
+
+	static final String PAUSABLE = "pausable";
+
+	static final int MAX_ACTIVE = 3;
+
+	static final int RATE = 6;
+
+	static final Duration PERIOD = Duration.ofMillis(400);
+
+	/** The flow limits every node runs with. */
+	static final List<String> PROPERTIES = List.of("echomq.queues." + CAPPED + ".max-active=" + MAX_ACTIVE,
+			"echomq.queues." + LANED + ".lanes.max-active=1", "echomq.queues." + LIMITED + ".rate-limit.limit=" + RATE,
+			"echomq.queues." + LIMITED + ".rate-limit.period=" + PERIOD.toMillis() + "ms",
+			"echomq.shutdown.timeout=2s");
+
+	public static void main(String[] args) {
+		Thread watcher = new Thread(() -> {
+			try {
+				while (System.in.read() != -1) {
+					// discard
+				}
+			}
+			catch (IOException ex) {
+				// closed
+			}
+			System.exit(1);
+		}, "stdin-watcher");
+		watcher.setDaemon(true);
+		watcher.start();
+		SpringApplication application = new SpringApplication(FlowNodeApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.run(args);
+		System.out.println(READY);
+		System.out.flush();
+	}
+
+	/**
+	 * What a node runs besides the auto-configuration: the ledger and the listeners.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@Import(Listeners.class)
+	static class Node {
+
+		@Bean
+		FlowLedger flowLedger(StringRedisTemplate template, @Value("${echomq.key-prefix}") String prefix) {
+			return new FlowLedger(template, prefix);
+		}
+
+	}
+
+	static class Listeners {
+
+		private final FlowLedger ledger;
+
+		private final String node;
+
+		Listeners(FlowLedger ledger, @Value("${flow.node}") String node) {
+			this.ledger = ledger;
+			this.node = node;
+		}
+
+		@EchoJob(queue = CAPPED, concurrency = "4")
+		void capped(String payload, JobContext context) throws InterruptedException {
+			run(CAPPED, context, 50);
+		}
+
+		@EchoJob(queue = LANED, concurrency = "4")
+		void laned(String payload, JobContext context) throws InterruptedException {
+			run(LANED, context, 40);
+		}
+
+		@EchoJob(queue = LIMITED, concurrency = "4")
+		void limited(String payload, JobContext context) throws InterruptedException {
+			run(LIMITED, context, 0);
+		}
+
+		@EchoJob(queue = PAUSABLE, concurrency = "2")
+		void pausable(String payload, JobContext context) throws InterruptedException {
+			run(PAUSABLE, context, 20);
+		}
+
+		private void run(String queue, JobContext context, long millis) throws InterruptedException {
+			String lane = context.fields().getOrDefault("lane", "");
+			this.ledger.started(queue, lane, this.node, context.job().claimedAt().toEpochMilli());
+			try {
+				Thread.sleep(millis);
+			}
+			finally {
+				this.ledger.ended(queue, lane);
+			}
+		}
+
+	}
+
+}
