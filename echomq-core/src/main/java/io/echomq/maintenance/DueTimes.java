@@ -38,10 +38,10 @@ final class DueTimes {
 	}
 
 	/**
-	 * Mark the start of a pass of the queue.
+	 * Mark the start of a pass of the queue: the pass serves any wake-up so far.
 	 */
 	void begin(String queue) {
-		this.plans.compute(queue, (name, plan) -> (plan != null && plan.at == WOKEN) ? plan : new Plan(IN_PASS, false));
+		this.plans.put(queue, new Plan(IN_PASS, false));
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.echomq.listener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.echomq.EchoMQTemplate;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.RedisCallback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -107,6 +109,41 @@ class IdleWakeUpTests {
 					assertThat(probe.row("leases", id)).containsEntry("state", "pending");
 				}
 			}));
+	}
+
+	@Test
+	void idleListenerAndTicksSendAlmostNothing() {
+		runner().withUserConfiguration(ReminderConfiguration.class).run((node) -> {
+			EchoMqScheduler scheduler = node.getBean(EchoMqScheduler.class);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> scheduler.getPromoteTicks() > 1 && scheduler.getReapTicks() > 1);
+			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+				long start = commandsProcessed(probe);
+				// an idle queue: a wait of 10 s on the wake list and a read of the schedule
+				// and of the leases every 5 s, so a few commands in 3 s; a tick that polled
+				// or spun would send hundreds
+				await().during(Duration.ofSeconds(3))
+					.atMost(Duration.ofSeconds(4))
+					.until(() -> commandsProcessed(probe) - start <= 20);
+			}
+		});
+	}
+
+	/**
+	 * Return the commands the server ran, less this test's own {@code INFO} calls.
+	 */
+	private static long commandsProcessed(ListenerTestSupport.Probe probe) {
+		Properties stats = probe.template()
+			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("commandstats"));
+		long calls = 0;
+		for (String name : stats.stringPropertyNames()) {
+			if (name.startsWith("cmdstat_") && !name.equals("cmdstat_info")) {
+				String value = stats.getProperty(name);
+				int start = value.indexOf("calls=") + "calls=".length();
+				calls += Long.parseLong(value.substring(start, value.indexOf(',', start)));
+			}
+		}
+		return calls;
 	}
 
 	@Configuration(proxyBeanMethods = false)
