@@ -21,11 +21,16 @@ final class DueTimes {
 	private final Map<String, Plan> plans = new ConcurrentHashMap<>();
 
 	/**
-	 * Return whether the queue needs a pass by {@code now}.
+	 * Return whether the queue needs a pass by {@code now}; an idle check counts as due
+	 * up to {@code idleSlack} early, so that the idle checks of many queues fall into one
+	 * run rather than one run each.
 	 */
-	boolean isDue(String queue, long now) {
+	boolean isDue(String queue, long now, long idleSlack) {
 		Plan plan = this.plans.get(queue);
-		return plan == null || plan.at == WOKEN || (plan.at != IN_PASS && plan.at - now <= 0);
+		if (plan == null || plan.at == WOKEN) {
+			return true;
+		}
+		return plan.at != IN_PASS && plan.at - now <= (plan.idle ? idleSlack : 0);
 	}
 
 	/**
@@ -85,6 +90,13 @@ final class DueTimes {
 		if (this.plans.size() > queues.size()) {
 			this.plans.keySet().retainAll(queues);
 		}
+	}
+
+	/**
+	 * Forget every plan: each queue needs a pass now.
+	 */
+	void clear() {
+		this.plans.clear();
 	}
 
 	private record Plan(long at, boolean idle) {

@@ -150,8 +150,10 @@ public class EchoMqScheduler implements SmartLifecycle {
 			ThreadPoolTaskScheduler created = this.schedulerFactory.get();
 			created.initialize();
 			this.scheduler = created;
-			WakeableTask reap = new WakeableTask(created, this::reapRun);
-			WakeableTask promote = new WakeableTask(created, this::promoteRun);
+			this.reapTimes.clear();
+			this.promoteTimes.clear();
+			WakeableTask reap = new WakeableTask(created, this::reapRun, this.settings.reapInterval());
+			WakeableTask promote = new WakeableTask(created, this::promoteRun, this.settings.promoteInterval());
 			this.reapTask = reap;
 			this.promoteTask = promote;
 			this.unsubscribe = this.jobs.signals().subscribe(new Signals());
@@ -236,7 +238,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 		this.reapTimes.retain(queues);
 		boolean failed = false;
 		for (String queue : queues) {
-			if (!this.reapTimes.isDue(queue, now)) {
+			if (!this.reapTimes.isDue(queue, now, idleSlack())) {
 				continue;
 			}
 			if (this.reapTimes.isIdleCheck(queue) && this.idleReaps.skip(queue)) {
@@ -352,7 +354,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 		this.promoteTimes.retain(queues);
 		boolean failed = false;
 		for (String queue : queues) {
-			if (!this.promoteTimes.isDue(queue, now)) {
+			if (!this.promoteTimes.isDue(queue, now, idleSlack())) {
 				continue;
 			}
 			if (this.promoteTimes.isIdleCheck(queue) && this.idlePromotes.skip(queue)) {
@@ -403,6 +405,14 @@ public class EchoMqScheduler implements SmartLifecycle {
 			this.events.promoted(queue, promoted);
 		}
 		return next;
+	}
+
+	/**
+	 * Return how early an idle check may run: half the idle check, so that after a few
+	 * runs the idle checks of every queue share one run.
+	 */
+	private long idleSlack() {
+		return this.settings.idleCheck().toNanos() / 2;
 	}
 
 	/**

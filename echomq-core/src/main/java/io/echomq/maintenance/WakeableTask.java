@@ -24,6 +24,8 @@ final class WakeableTask {
 
 	private final LongSupplier body;
 
+	private final Duration afterFailure;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private @Nullable ScheduledFuture<?> next;
@@ -40,10 +42,12 @@ final class WakeableTask {
 	 * Create the task.
 	 * @param scheduler runs it
 	 * @param body one run: returns the nano time of the next
+	 * @param afterFailure when to run again after a run that threw
 	 */
-	WakeableTask(TaskScheduler scheduler, LongSupplier body) {
+	WakeableTask(TaskScheduler scheduler, LongSupplier body, Duration afterFailure) {
 		this.scheduler = scheduler;
 		this.body = body;
+		this.afterFailure = afterFailure;
 	}
 
 	/**
@@ -105,7 +109,7 @@ final class WakeableTask {
 		finally {
 			this.lock.unlock();
 		}
-		long planned = System.nanoTime();
+		long planned = System.nanoTime() + this.afterFailure.toNanos();
 		try {
 			planned = this.body.getAsLong();
 		}
