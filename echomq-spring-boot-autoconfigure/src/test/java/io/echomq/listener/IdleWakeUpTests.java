@@ -92,6 +92,30 @@ class IdleWakeUpTests {
 	}
 
 	@Test
+	void delayedJobOfAnotherNodeOnAPartitionedQueueRunsAtItsRunAt() {
+		// the token lands on one partition's wake list; node A's one BLPOP names them all
+		String partitions = "echomq.queues.reminders.partitions=4";
+		runner().withUserConfiguration(ReminderConfiguration.class)
+			.withPropertyValues(partitions, "echomq.scheduler.idle-check=60s")
+			.run((nodeA) -> runner().withPropertyValues(partitions).run((nodeB) -> {
+				EchoMqScheduler scheduler = nodeA.getBean(EchoMqScheduler.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getPromoteTicks() > 0);
+				ReminderListener listener = nodeA.getBean(ReminderListener.class);
+				EchoMQTemplate template = nodeB.getBean(EchoMQTemplate.class);
+				JobId warm = template.enqueue("reminders", "warm-up");
+				await().atMost(Duration.ofSeconds(10)).until(() -> listener.runs.containsKey(warm));
+				Instant runAt = Instant.now().plusMillis(1200);
+				JobId id = template.enqueue("reminders", "partitioned",
+						EnqueueOptions.defaults().withRunAt(runAt).withPartitionKey("customer-7"));
+				await().atMost(Duration.ofSeconds(10)).until(() -> listener.runs.containsKey(id));
+				long late = listener.runs.get(id) - runAt.toEpochMilli();
+				System.out.printf("delayed job of another node on a partitioned queue ran %d ms past its run-at%n",
+						late);
+				assertThat(late).isBetween(0L, BOUND_MS);
+			}));
+	}
+
+	@Test
 	void leaseLostOnAnotherNodeIsReapedAtItsDeadline() {
 		// node A ticks the queue with no listener of its own; node B claims and goes away
 		runner().withPropertyValues("echomq.queues.leases.concurrency=1", "echomq.scheduler.idle-check=1s")
