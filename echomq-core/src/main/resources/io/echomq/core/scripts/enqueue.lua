@@ -83,8 +83,18 @@ if run_at > now then
 end
 -- [unique] a held key answers here: nothing below is written
 if unique then
+  -- a debounce moves its waiting holder to the new run-at: a schedule token when that heads the schedule
+  local debounce_head, debounce_wakeable = nil, false
+  if unique.mode == 'debounce' then
+    require_zset(KEYS[2])
+    debounce_head = schedule_head(KEYS[2])
+    debounce_wakeable = wake_ok(KEYS[4])
+  end
   local held = unique_held(unique, now, run_at, KEYS[1], KEYS[2], ARGV[first + 1])
   if held then
+    if held[4] == 'debounced' then
+      wake_due(KEYS[4], debounce_wakeable, debounce_head, run_at)
+    end
     return held
   end
 end
