@@ -102,7 +102,7 @@ record CommandStats(Map<String, Long> calls, Map<String, Long> usec) {
 		return Map.copyOf(result);
 	}
 
-	private static boolean isAdmin(String command) {
+	static boolean isAdmin(String command) {
 		return command.equals("info") || command.startsWith("config") || command.equals("flushall")
 				|| command.startsWith("memory") || command.equals("ping") || command.equals("hello")
 				|| command.startsWith("client");

@@ -32,6 +32,7 @@ final class IdleFigure implements Figure {
 			names.add("idle." + kind.label() + ".jvm_cpu");
 			names.add("idle." + kind.label() + ".server_cpu");
 			names.add("idle." + kind.label() + ".commands_per_s");
+			names.add("idle." + kind.label() + ".server_commands_per_s_per_queue");
 		}
 		return names;
 	}
@@ -63,8 +64,10 @@ final class IdleFigure implements Figure {
 			readings.add(new Reading(base + ".jvm_cpu", idle.jvmPercent(), "%core"));
 			readings.add(new Reading(base + ".server_cpu", idle.serverPercent(), "%core"));
 			readings.add(new Reading(base + ".commands_per_s", idle.clientCommandsPerSecond(), "commands/s"));
-			context.note(String.format("%s jvm %.3f %%, server %.3f %%, %.1f commands/s", base, idle.jvmPercent(),
-					idle.serverPercent(), idle.clientCommandsPerSecond()));
+			readings.add(new Reading(base + ".server_commands_per_s_per_queue", idle.serverCommandsPerSecond() / QUEUES,
+					"commands/s"));
+			context.note(String.format("%s jvm %.3f %%, server %.3f %%, %.1f commands/s sent, per queue: %s", base,
+					idle.jvmPercent(), idle.serverPercent(), idle.clientCommandsPerSecond(), idle.byCommand(QUEUES)));
 		}
 		return readings;
 	}

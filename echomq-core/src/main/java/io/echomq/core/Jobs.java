@@ -3,12 +3,14 @@ package io.echomq.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,6 +101,8 @@ public class Jobs {
 
 	private final Map<String, AtomicInteger> turns = new ConcurrentHashMap<>();
 
+	private final QueueSignals signals = new QueueSignals();
+
 	private volatile long clockOffset;
 
 	private volatile boolean clockKnown;
@@ -131,6 +135,14 @@ public class Jobs {
 	 */
 	public ScriptExecutor executor() {
 		return this.executor;
+	}
+
+	/**
+	 * Return the in-process signals from this node's listeners to its maintenance ticks.
+	 * @return the signals
+	 */
+	public QueueSignals signals() {
+		return this.signals;
 	}
 
 	/**
@@ -1053,6 +1065,17 @@ public class Jobs {
 	 * @return what moved
 	 */
 	public ReapResult reap(String queue, int limit) {
+		return reapPass(queue, limit).moved();
+	}
+
+	/**
+	 * Move up to {@code limit} expired leases back to pending (or to dead), as
+	 * {@link #reap(String, int)} does, and tell when the earliest lease left falls due.
+	 * @param queue the queue
+	 * @param limit the most ids to move
+	 * @return what moved, and the earliest lease deadline seen that has not passed
+	 */
+	public MaintenancePass<ReapResult> reapPass(String queue, int limit) {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
 		List<String> fixed = List.of(active, this.keyspace.queueKey(queue, KeyType.PENDING),
@@ -1062,12 +1085,15 @@ public class Jobs {
 		int dead = 0;
 		int skipped = 0;
 		long offset = 0;
+		NextDue next = new NextDue();
 		while (requeued + dead < limit) {
 			Due due = dueCandidates(queue, JobState.ACTIVE, active, offset, limit - requeued - dead);
+			next.later(due);
 			int passed = due.foreign();
 			boolean drained = true;
 			if (due.ids().length > 0) {
 				List<Object> reply = withLanes(this.scripts.reap, queue, fixed, List.of(), due.ids());
+				learnClock(reply);
 				int back = (int) Replies.number(reply.get(1));
 				int gone = (int) Replies.number(reply.get(2));
 				int cancelled = (int) Replies.number(reply.get(5));
@@ -1093,6 +1119,9 @@ public class Jobs {
 				}
 				passed += reasons.size();
 				drained = back + gone + cancelled + reasons.size() == due.ids().length;
+				if (!drained) {
+					next.left(due, Replies.number(reply.get(0)));
+				}
 			}
 			skipped += passed;
 			if (!drained || !due.more() || (passed == 0 && due.ids().length == 0)) {
@@ -1100,7 +1129,7 @@ public class Jobs {
 			}
 			offset += passed;
 		}
-		return new ReapResult(requeued, dead, skipped);
+		return new MaintenancePass<>(new ReapResult(requeued, dead, skipped), next.at());
 	}
 
 	/**
@@ -1135,6 +1164,18 @@ public class Jobs {
 	 * @return how many moved
 	 */
 	public int promote(String queue, int limit) {
+		return promotePass(queue, limit).moved();
+	}
+
+	/**
+	 * Move up to {@code limit} due scheduled jobs to pending, as
+	 * {@link #promote(String, int)} does, and tell when the earliest scheduled job left
+	 * falls due.
+	 * @param queue the queue
+	 * @param limit the most ids to move
+	 * @return how many moved, and the earliest run-at seen that has not passed
+	 */
+	public MaintenancePass<Integer> promotePass(String queue, int limit) {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String schedule = this.keyspace.queueKey(queue, KeyType.SCHEDULE);
 		List<String> fixed = List.of(schedule, this.keyspace.queueKey(queue, KeyType.PENDING),
@@ -1142,12 +1183,15 @@ public class Jobs {
 				this.keyspace.queueKey(queue, KeyType.LANES));
 		int promoted = 0;
 		long offset = 0;
+		NextDue next = new NextDue();
 		while (promoted < limit) {
 			Due due = dueCandidates(queue, JobState.SCHEDULE, schedule, offset, limit - promoted);
+			next.later(due);
 			int passed = due.foreign();
 			boolean drained = true;
 			if (due.ids().length > 0) {
 				List<Object> reply = withLanes(this.scripts.promote, queue, fixed, List.of(), due.ids());
+				learnClock(reply);
 				int moved = (int) Replies.number(reply.get(1));
 				Set<String> lanes = needs(reply.get(3));
 				if (!lanes.isEmpty()) {
@@ -1159,13 +1203,16 @@ public class Jobs {
 				this.suspects.addAll(queue, JobState.SCHEDULE, reasons.keySet());
 				passed += reasons.size();
 				drained = moved + reasons.size() == due.ids().length;
+				if (!drained) {
+					next.left(due, Replies.number(reply.get(0)));
+				}
 			}
 			if (!drained || !due.more() || (passed == 0 && due.ids().length == 0)) {
 				break;
 			}
 			offset += passed;
 		}
-		return promoted;
+		return new MaintenancePass<>(promoted, next.at());
 	}
 
 	/**
@@ -1385,20 +1432,26 @@ public class Jobs {
 		}
 		Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + limit - 1);
 		if (page == null || page.isEmpty()) {
-			return new Due(NO_IDS, 0, false);
+			return new Due(NO_IDS, 0, false, new long[0], Long.MAX_VALUE);
 		}
 		long horizon = estimatedServerTime() + DUE_TOLERANCE_MS;
 		List<String> due = new ArrayList<>(page.size());
+		long[] scores = new long[page.size()];
+		long later = Long.MAX_VALUE;
 		int foreign = 0;
 		boolean more = page.size() == limit;
 		for (TypedTuple<String> tuple : page) {
 			Double score = tuple.getScore();
 			if (score == null || score > horizon) {
+				if (score != null) {
+					later = (long) Math.ceil(score);
+				}
 				more = false;
 				break;
 			}
 			String member = tuple.getValue();
 			if (member != null && JobId.isValid(member)) {
+				scores[due.size()] = (long) Math.ceil(score);
 				due.add(member);
 			}
 			else {
@@ -1408,7 +1461,7 @@ public class Jobs {
 				}
 			}
 		}
-		return new Due(due.toArray(NO_IDS), foreign, more);
+		return new Due(due.toArray(NO_IDS), foreign, more, Arrays.copyOf(scores, due.size()), later);
 	}
 
 	/**
@@ -1645,10 +1698,41 @@ public class Jobs {
 	}
 
 	/**
-	 * The due JOB ids of a page, the members before them that are not JOB ids, and
-	 * whether the page was due to its end (so the next page may hold due members too).
+	 * The due JOB ids of a page and their scores, the members before them that are not
+	 * JOB ids, whether the page was due to its end (so the next page may hold due members
+	 * too), and the score of the first member past the due horizon
+	 * ({@code Long.MAX_VALUE} when the page had none).
 	 */
-	private record Due(String[] ids, int foreign, boolean more) {
+	private record Due(String[] ids, int foreign, boolean more, long[] scores, long later) {
+
+	}
+
+	/**
+	 * The earliest time a pass saw a member fall due after it: the first member past the
+	 * due horizon, or a candidate that the script found not due yet, or, when a due
+	 * candidate stayed where it was, the server time of that call (try again soon).
+	 */
+	private static final class NextDue {
+
+		private long at = Long.MAX_VALUE;
+
+		void later(Due due) {
+			this.at = Math.min(this.at, due.later());
+		}
+
+		void left(Due due, long serverNow) {
+			long soonest = Long.MAX_VALUE;
+			for (long score : due.scores()) {
+				if (score > serverNow) {
+					soonest = Math.min(soonest, score);
+				}
+			}
+			this.at = Math.min(this.at, (soonest != Long.MAX_VALUE) ? soonest : serverNow);
+		}
+
+		OptionalLong at() {
+			return (this.at != Long.MAX_VALUE) ? OptionalLong.of(this.at) : OptionalLong.empty();
+		}
 
 	}
 

@@ -37,7 +37,7 @@ final class CompletionBatcher implements Runnable {
 	/** Most completions sent in one round trip. */
 	static final int MAX_BATCH = 64;
 
-	private static final Duration IDLE_WAIT = Duration.ofSeconds(1);
+	private static final Duration IDLE_WAIT = Duration.ofSeconds(30);
 
 	private final QueueListenerContainer container;
 

@@ -71,12 +71,12 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 
 	/**
 	 * Return the built-in defaults: concurrency 4, a 30 s lease, backoff from 1 s doubling
-	 * to 5 min with 20% jitter, auto-startup, a 2 s idle wait, a 10 s drain, and every
+	 * to 5 min with 20% jitter, auto-startup, a 10 s idle wait, a 10 s drain, and every
 	 * exception retried.
 	 * @return the defaults
 	 */
 	public static ContainerDefaults defaults() {
-		return new ContainerDefaults(4, Duration.ofSeconds(30), BackoffPolicy.defaults(), true, Duration.ofSeconds(2),
+		return new ContainerDefaults(4, Duration.ofSeconds(30), BackoffPolicy.defaults(), true, Duration.ofSeconds(10),
 				Duration.ofSeconds(10));
 	}
 

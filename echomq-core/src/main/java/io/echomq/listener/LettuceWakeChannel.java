@@ -64,7 +64,7 @@ final class LettuceWakeChannel extends WakeChannel {
 		}
 		try {
 			KeyValue<byte[], byte[]> popped = reply.get(block.plus(REPLY_GUARD).toMillis(), TimeUnit.MILLISECONDS);
-			return popped != null && popped.hasValue();
+			return popped != null && popped.hasValue() && popped(popped.getKey(), popped.getValue());
 		}
 		catch (TimeoutException ex) {
 			// the reply was lost: drop the connection, the next wait opens another

@@ -193,7 +193,7 @@ final class PartitionWakeChannel extends WakeChannel {
 			this.pending = null;
 			try {
 				KeyValue<byte[], byte[]> popped = current.get();
-				return popped != null && popped.hasValue();
+				return popped != null && popped.hasValue() && popped(popped.getKey(), popped.getValue());
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package io.echomq.listener;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +15,7 @@ import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.QueueSignals;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -120,12 +122,20 @@ public class QueueListenerContainer {
 			}
 			String queue = this.settings.queue();
 			this.executor = this.executorFactory.createExecutor(queue, this.settings.concurrency());
-			List<String> wakeKeys = this.claims.names()
-				.stream()
-				.map((partition) -> this.jobs.keyspace().queueKey(partition, KeyType.WAKE))
-				.toList();
-			JobPoller created = new JobPoller(this,
-					WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(), wakeKeys));
+			Map<String, String> partitionsByWakeKey = new LinkedHashMap<>();
+			this.claims.names()
+				.forEach((partition) -> partitionsByWakeKey.put(this.jobs.keyspace().queueKey(partition, KeyType.WAKE),
+						partition));
+			WakeChannel wake = WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(),
+					List.copyOf(partitionsByWakeKey.keySet()));
+			QueueSignals signals = this.jobs.signals();
+			wake.onScheduleToken((wakeKey) -> {
+				String partition = partitionsByWakeKey.get(wakeKey);
+				if (partition != null) {
+					signals.scheduleChanged(partition);
+				}
+			});
+			JobPoller created = new JobPoller(this, wake);
 			this.poller = created;
 			CompletionBatcher batcher = new CompletionBatcher(this);
 			Thread acks = new Thread(batcher, "echomq-acks-" + queue);
@@ -137,6 +147,7 @@ public class QueueListenerContainer {
 			thread.setDaemon(true);
 			this.pollerThread = thread;
 			thread.start();
+			partitionsByWakeKey.values().forEach(signals::queueOpened);
 			logger.debug(() -> "Started listener '" + this.settings.id() + "' on queue '" + queue + "'");
 		}
 		finally {

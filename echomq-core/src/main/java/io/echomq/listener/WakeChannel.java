@@ -2,7 +2,9 @@ package io.echomq.listener;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +21,10 @@ import org.springframework.util.ClassUtils;
  * On Lettuce the connection is a native one opened through the factory's client, and
  * the reply is awaited with a client-side guard, so a lost reply cannot hang the
  * poller. Other drivers use a {@link RedisConnection} of the factory (whole seconds).
+ * <p>
+ * A popped schedule token (pushed by a delayed job that comes before every other
+ * scheduled job of its queue) goes to the {@linkplain #onScheduleToken(Consumer)
+ * schedule listener} with the wake list it came from, and counts as a wake-up too.
  *
  * @author EchoMQ
  */
@@ -27,10 +33,40 @@ abstract class WakeChannel implements AutoCloseable {
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			WakeChannel.class.getClassLoader());
 
+	/** The token that {@code wake.lua}'s {@code wake_due} pushes. */
+	private static final byte[] SCHEDULE_TOKEN = { 'd' };
+
 	protected final byte[] key;
+
+	private volatile Consumer<String> scheduleListener = (wakeKey) -> {
+	};
 
 	protected WakeChannel(String key) {
 		this.key = key.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Set what is told, with the wake list's key, when a schedule token is popped.
+	 * @param listener the listener
+	 */
+	void onScheduleToken(Consumer<String> listener) {
+		this.scheduleListener = listener;
+	}
+
+	/**
+	 * Handle what a {@code BLPOP} popped.
+	 * @param poppedKey the list it came from
+	 * @param value the token, {@code null} on timeout
+	 * @return whether a token was popped
+	 */
+	protected final boolean popped(byte[] poppedKey, byte @Nullable [] value) {
+		if (value == null) {
+			return false;
+		}
+		if (Arrays.equals(value, SCHEDULE_TOKEN)) {
+			this.scheduleListener.accept(new String(poppedKey, StandardCharsets.UTF_8));
+		}
+		return true;
 	}
 
 	static WakeChannel create(RedisConnectionFactory factory, String key) {
@@ -98,7 +134,7 @@ abstract class WakeChannel implements AutoCloseable {
 			}
 			int seconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000));
 			List<byte[]> popped = current.listCommands().bLPop(seconds, this.key);
-			return popped != null && !popped.isEmpty();
+			return popped != null && popped.size() == 2 && popped(popped.get(0), popped.get(1));
 		}
 
 		@Override

@@ -5,14 +5,16 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import io.echomq.core.Jobs;
+import io.echomq.core.MaintenancePass;
 import io.echomq.core.QuarantineResult;
+import io.echomq.core.QueueSignals;
 import io.echomq.core.ReapResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
@@ -27,10 +29,19 @@ import org.springframework.util.Assert;
 
 /**
  * Runs the reap tick (expired leases back to pending) and the promote tick (due
- * scheduled jobs to pending) with a fixed delay, for every queue that has a listener
- * here and every queue named under {@code echomq.queues}. Each tick moves at most one
- * batch per script call and calls again while a batch came back full. Every node runs
- * the ticks: the scripts are atomic, so two nodes never move one job twice.
+ * scheduled jobs to pending) for every queue that has a listener here and every queue
+ * named under {@code echomq.queues}. Each tick moves at most one batch per script call
+ * and calls again while a batch came back full. Every node runs the ticks: the scripts
+ * are atomic, so two nodes never move one job twice.
+ * <p>
+ * The ticks do not poll. A pass over a queue learns when its next lease deadline (reap)
+ * or run-at (promote) falls due, and the tick sleeps until the earliest of those, at most
+ * {@link SchedulerSettings#idleCheck()}. A delayed job that comes before every other
+ * scheduled job of its queue pushes a schedule token on the queue's wake list; the
+ * listener (of any node) that pops it signals its node ({@link QueueSignals}), whose
+ * promote tick then reads that queue at once. A listener that starts signals its queue
+ * too. So an idle queue costs two reads per idle check, and a job still runs at its
+ * run-at whichever node enqueued it.
  * <p>
  * The reap tick also runs the quarantine sweep: members that this engine's verbs met
  * and could not move (not JOB ids, malformed rows) go to the queue's quarantine
@@ -56,10 +67,13 @@ public class EchoMqScheduler implements SmartLifecycle {
 	/** Most script calls one tick makes per queue. */
 	static final int MAX_ROUNDS = 100;
 
-	/** How often the reap tick trims a queue's history. */
+	/** How often the reap tick trims a queue's history while trims find work. */
 	public static final Duration TRIM_INTERVAL = Duration.ofSeconds(10);
 
-	private final Map<String, Long> lastTrim = new ConcurrentHashMap<>();
+	/** How far apart trims of a queue grow while they find nothing to trim. */
+	public static final Duration MAX_TRIM_INTERVAL = Duration.ofSeconds(60);
+
+	private final Map<String, Trim> trims = new ConcurrentHashMap<>();
 
 	private static final LogAccessor logger = new LogAccessor(EchoMqScheduler.class);
 
@@ -93,9 +107,17 @@ public class EchoMqScheduler implements SmartLifecycle {
 
 	private volatile @Nullable Instant lastPromote;
 
+	private final DueTimes reapTimes = new DueTimes();
+
+	private final DueTimes promoteTimes = new DueTimes();
+
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
-	private @Nullable List<ScheduledFuture<?>> ticks;
+	private volatile @Nullable WakeableTask reapTask;
+
+	private volatile @Nullable WakeableTask promoteTask;
+
+	private @Nullable Runnable unsubscribe;
 
 	/**
 	 * Create a scheduler.
@@ -128,8 +150,16 @@ public class EchoMqScheduler implements SmartLifecycle {
 			ThreadPoolTaskScheduler created = this.schedulerFactory.get();
 			created.initialize();
 			this.scheduler = created;
-			this.ticks = List.of(created.scheduleWithFixedDelay(this::reapTick, this.settings.reapInterval()),
-					created.scheduleWithFixedDelay(this::promoteTick, this.settings.promoteInterval()));
+			this.reapTimes.clear();
+			this.promoteTimes.clear();
+			WakeableTask reap = new WakeableTask(created, this::reapRun, this.settings.reapInterval());
+			WakeableTask promote = new WakeableTask(created, this::promoteRun, this.settings.promoteInterval());
+			this.reapTask = reap;
+			this.promoteTask = promote;
+			this.unsubscribe = this.jobs.signals().subscribe(new Signals());
+			long now = System.nanoTime();
+			reap.runBy(now);
+			promote.runBy(now);
 		}
 		finally {
 			this.lock.unlock();
@@ -140,10 +170,18 @@ public class EchoMqScheduler implements SmartLifecycle {
 	public void stop() {
 		this.lock.lock();
 		try {
-			if (this.ticks != null) {
-				this.ticks.forEach((tick) -> tick.cancel(false));
-				this.ticks = null;
+			if (this.unsubscribe != null) {
+				this.unsubscribe.run();
+				this.unsubscribe = null;
 			}
+			WakeableTask reap = this.reapTask;
+			WakeableTask promote = this.promoteTask;
+			if (reap != null && promote != null) {
+				reap.stop();
+				promote.stop();
+			}
+			this.reapTask = null;
+			this.promoteTask = null;
 			if (this.scheduler != null) {
 				this.scheduler.shutdown();
 				this.scheduler = null;
@@ -180,49 +218,107 @@ public class EchoMqScheduler implements SmartLifecycle {
 				continue;
 			}
 			try {
-				int requeued = 0;
-				int dead = 0;
-				for (int round = 0; round < MAX_ROUNDS; round++) {
-					ReapResult result = this.jobs.reap(queue, this.settings.batchSize());
-					requeued += result.requeued();
-					dead += result.dead();
-					if (result.total() < this.settings.batchSize()) {
-						break;
-					}
-				}
-				if (requeued + dead > 0) {
-					ReapResult total = new ReapResult(requeued, dead);
-					logger.debug(() -> "Reaped " + total + " on queue '" + queue + "'");
-					this.events.reaped(queue, total);
-				}
-				this.idleReaps.ticked(queue, requeued + dead > 0);
-				QuarantineResult quarantined = this.jobs.quarantineSuspects(queue);
-				if (quarantined.quarantined() + quarantined.strays() > 0) {
-					logger.warn(() -> "Quarantined " + quarantined.quarantined() + " member(s) of queue '" + queue
-							+ "' that no transition could move, removed " + quarantined.strays()
-							+ " stray copies; see the queue's audit. " + abbreviate(quarantined.reasons()));
-				}
-				trimHistory(queue);
+				reapQueue(queue);
 			}
 			catch (Throwable ex) {
 				failed = true;
 				this.reapFailures.warn(ex, () -> "Reap tick failed on queue '" + queue + "'");
 			}
 		}
+		reaped(failed);
+	}
+
+	/**
+	 * One planned run of the reap tick: a pass over each queue that is due.
+	 * @return when to run next
+	 */
+	private long reapRun() {
+		long now = System.nanoTime();
+		Collection<String> queues = this.queues.get();
+		this.reapTimes.retain(queues);
+		boolean failed = false;
+		for (String queue : queues) {
+			if (!this.reapTimes.isDue(queue, now, idleSlack())) {
+				continue;
+			}
+			if (this.reapTimes.isIdleCheck(queue) && this.idleReaps.skip(queue)) {
+				this.reapTimes.plan(queue, now + this.settings.idleCheck().toNanos(), true);
+				continue;
+			}
+			this.reapTimes.begin(queue);
+			try {
+				OptionalLong next = reapQueue(queue);
+				this.reapTimes.plan(queue, nextPass(next, this.settings.reapInterval()), next.isEmpty());
+			}
+			catch (Throwable ex) {
+				failed = true;
+				this.reapTimes.plan(queue, System.nanoTime() + this.settings.reapInterval().toNanos(), false);
+				this.reapFailures.warn(ex, () -> "Reap tick failed on queue '" + queue + "'");
+			}
+		}
+		reaped(failed);
+		long after = System.nanoTime();
+		return this.reapTimes.earliest(queues, after, after + this.settings.idleCheck().toNanos());
+	}
+
+	private void reaped(boolean failed) {
 		tick(failed, this.reapTicks);
 		if (!failed) {
 			this.lastReap = Instant.now();
 		}
 	}
 
+	/**
+	 * Reap one queue, run its quarantine sweep and, now and then, trim its history.
+	 * @return when its earliest lease left falls due
+	 */
+	private OptionalLong reapQueue(String queue) {
+		int requeued = 0;
+		int dead = 0;
+		OptionalLong next = OptionalLong.empty();
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			MaintenancePass<ReapResult> pass = this.jobs.reapPass(queue, this.settings.batchSize());
+			ReapResult result = pass.moved();
+			requeued += result.requeued();
+			dead += result.dead();
+			next = pass.nextDueAt();
+			if (result.total() < this.settings.batchSize()) {
+				break;
+			}
+			next = OptionalLong.of(0);
+		}
+		if (requeued + dead > 0) {
+			ReapResult total = new ReapResult(requeued, dead);
+			logger.debug(() -> "Reaped " + total + " on queue '" + queue + "'");
+			this.events.reaped(queue, total);
+		}
+		this.idleReaps.ticked(queue, requeued + dead > 0);
+		QuarantineResult quarantined = this.jobs.quarantineSuspects(queue);
+		if (quarantined.quarantined() + quarantined.strays() > 0) {
+			logger.warn(() -> "Quarantined " + quarantined.quarantined() + " member(s) of queue '" + queue
+					+ "' that no transition could move, removed " + quarantined.strays()
+					+ " stray copies; see the queue's audit. " + abbreviate(quarantined.reasons()));
+		}
+		trimHistory(queue);
+		return next;
+	}
+
+	/**
+	 * Trim the queue's history if its trim is due: {@link #TRIM_INTERVAL} after a trim
+	 * that found work, twice as long as last time (up to {@link #MAX_TRIM_INTERVAL}) after
+	 * one that found none, so an idle queue's age bound holds within a minute.
+	 */
 	private void trimHistory(String queue) {
 		long now = System.nanoTime();
-		Long last = this.lastTrim.get(queue);
-		if (last != null && now - last < TRIM_INTERVAL.toNanos()) {
+		Trim last = this.trims.get(queue);
+		if (last != null && now - last.at() < last.delay()) {
 			return;
 		}
-		this.lastTrim.put(queue, now);
+		this.trims.put(queue, new Trim(now, (last != null) ? last.delay() : TRIM_INTERVAL.toNanos()));
 		long trimmed = this.jobs.trimHistory(queue, this.settings.batchSize() * MAX_ROUNDS);
+		long wait = (trimmed > 0 || last == null) ? TRIM_INTERVAL.toNanos()
+				: Math.min(MAX_TRIM_INTERVAL.toNanos(), last.delay() * 2);
+		this.trims.put(queue, new Trim(now, wait));
 		if (trimmed > 0) {
 			logger.debug(() -> "Trimmed " + trimmed + " job(s) of queue '" + queue + "' past its retention");
 		}
@@ -238,28 +334,104 @@ public class EchoMqScheduler implements SmartLifecycle {
 				continue;
 			}
 			try {
-				int promoted = 0;
-				for (int round = 0; round < MAX_ROUNDS; round++) {
-					int moved = this.jobs.promote(queue, this.settings.batchSize());
-					promoted += moved;
-					if (moved < this.settings.batchSize()) {
-						break;
-					}
-				}
-				this.idlePromotes.ticked(queue, promoted > 0);
-				if (promoted > 0) {
-					this.events.promoted(queue, promoted);
-				}
+				promoteQueue(queue);
 			}
 			catch (Throwable ex) {
 				failed = true;
 				this.promoteFailures.warn(ex, () -> "Promote tick failed on queue '" + queue + "'");
 			}
 		}
+		promoted(failed);
+	}
+
+	/**
+	 * One planned run of the promote tick: a pass over each queue that is due.
+	 * @return when to run next
+	 */
+	private long promoteRun() {
+		long now = System.nanoTime();
+		Collection<String> queues = this.queues.get();
+		this.promoteTimes.retain(queues);
+		boolean failed = false;
+		for (String queue : queues) {
+			if (!this.promoteTimes.isDue(queue, now, idleSlack())) {
+				continue;
+			}
+			if (this.promoteTimes.isIdleCheck(queue) && this.idlePromotes.skip(queue)) {
+				this.promoteTimes.plan(queue, now + this.settings.idleCheck().toNanos(), true);
+				continue;
+			}
+			this.promoteTimes.begin(queue);
+			try {
+				OptionalLong next = promoteQueue(queue);
+				this.promoteTimes.plan(queue, nextPass(next, this.settings.promoteInterval()), next.isEmpty());
+			}
+			catch (Throwable ex) {
+				failed = true;
+				this.promoteTimes.plan(queue, System.nanoTime() + this.settings.promoteInterval().toNanos(), false);
+				this.promoteFailures.warn(ex, () -> "Promote tick failed on queue '" + queue + "'");
+			}
+		}
+		promoted(failed);
+		long after = System.nanoTime();
+		return this.promoteTimes.earliest(queues, after, after + this.settings.idleCheck().toNanos());
+	}
+
+	private void promoted(boolean failed) {
 		tick(failed, this.promoteTicks);
 		if (!failed) {
 			this.lastPromote = Instant.now();
 		}
+	}
+
+	/**
+	 * Promote one queue's due jobs.
+	 * @return when its earliest scheduled job left falls due
+	 */
+	private OptionalLong promoteQueue(String queue) {
+		int promoted = 0;
+		OptionalLong next = OptionalLong.empty();
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			MaintenancePass<Integer> pass = this.jobs.promotePass(queue, this.settings.batchSize());
+			promoted += pass.moved();
+			next = pass.nextDueAt();
+			if (pass.moved() < this.settings.batchSize()) {
+				break;
+			}
+			next = OptionalLong.of(0);
+		}
+		this.idlePromotes.ticked(queue, promoted > 0);
+		if (promoted > 0) {
+			this.events.promoted(queue, promoted);
+		}
+		return next;
+	}
+
+	/**
+	 * Return how early an idle check may run: half the idle check, so that after a few
+	 * runs the idle checks of every queue share one run.
+	 */
+	private long idleSlack() {
+		return this.settings.idleCheck().toNanos() / 2;
+	}
+
+	/**
+	 * Return the nano time of a queue's next pass: when its next member falls due
+	 * (server time, through the engine's estimate of it), at most the idle check away; a
+	 * member due already that stayed where it was is tried again after {@code retry}.
+	 */
+	private long nextPass(OptionalLong dueAt, Duration retry) {
+		long now = System.nanoTime();
+		long idle = now + this.settings.idleCheck().toNanos();
+		if (dueAt.isEmpty()) {
+			return idle;
+		}
+		long delayMillis = dueAt.getAsLong() - this.jobs.estimatedServerTime();
+		if (delayMillis <= 0) {
+			return now + retry.toNanos();
+		}
+		long at = now + Duration.ofMillis(delayMillis).toNanos();
+		return (at - idle < 0) ? at : idle;
 	}
 
 	private static String abbreviate(Map<String, String> reasons) {
@@ -327,6 +499,39 @@ public class EchoMqScheduler implements SmartLifecycle {
 	 */
 	public SchedulerSettings getSettings() {
 		return this.settings;
+	}
+
+	/**
+	 * Brings a queue's passes forward when a listener of this node signals it.
+	 */
+	private final class Signals implements QueueSignals.Listener {
+
+		@Override
+		public void scheduleChanged(String queue) {
+			EchoMqScheduler.this.promoteTimes.wake(queue);
+			WakeableTask promote = EchoMqScheduler.this.promoteTask;
+			if (promote != null) {
+				promote.runBy(System.nanoTime());
+			}
+		}
+
+		@Override
+		public void queueOpened(String queue) {
+			EchoMqScheduler.this.reapTimes.wake(queue);
+			scheduleChanged(queue);
+			WakeableTask reap = EchoMqScheduler.this.reapTask;
+			if (reap != null) {
+				reap.runBy(System.nanoTime());
+			}
+		}
+
+	}
+
+	/**
+	 * When a queue's history was last trimmed, and how long until the next trim.
+	 */
+	private record Trim(long at, long delay) {
+
 	}
 
 }

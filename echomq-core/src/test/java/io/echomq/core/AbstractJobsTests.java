@@ -464,6 +464,41 @@ abstract class AbstractJobsTests {
 	}
 
 	@Test
+	void delayedJobBeforeTheScheduleHeadShouldPushAScheduleToken() {
+		this.jobs.enqueue(this.queue, "first", EnqueueSpec.defaults().withDelay(Duration.ofHours(2)));
+		assertThat(this.redis.opsForList().range(key(KeyType.WAKE), 0, -1)).as("the empty schedule's new head")
+			.containsExactly("d");
+		this.redis.delete(key(KeyType.WAKE));
+		this.jobs.enqueue(this.queue, "after", EnqueueSpec.defaults().withDelay(Duration.ofHours(3)));
+		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).as("not before the head").isZero();
+		this.jobs.enqueue(this.queue, "before", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		assertThat(this.redis.opsForList().range(key(KeyType.WAKE), 0, -1)).as("before the head").containsExactly("d");
+	}
+
+	@Test
+	void promotePassShouldTellWhenTheNextScheduledJobFallsDue() {
+		JobId soon = this.jobs.enqueue(this.queue, "soon", EnqueueSpec.defaults().withDelay(Duration.ofMillis(50)));
+		this.jobs.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		double laterAt = this.redis.opsForZSet().rangeWithScores(key(KeyType.SCHEDULE), 1, 1).iterator().next().getScore();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.promotePass(this.queue, 10).moved() == 0
+				&& row(soon).get("state").equals("pending"));
+		MaintenancePass<Integer> pass = this.jobs.promotePass(this.queue, 10);
+		assertThat(pass.nextDueAt()).hasValue((long) laterAt);
+		this.redis.delete(key(KeyType.SCHEDULE));
+		assertThat(this.jobs.promotePass(this.queue, 10).nextDueAt()).isEmpty();
+	}
+
+	@Test
+	void reapPassShouldTellWhenTheNextLeaseFallsDue() {
+		assertThat(this.jobs.reapPass(this.queue, 10).nextDueAt()).isEmpty();
+		this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofMinutes(5), 1).get(0);
+		MaintenancePass<ReapResult> pass = this.jobs.reapPass(this.queue, 10);
+		assertThat(pass.moved()).isEqualTo(ReapResult.NONE);
+		assertThat(pass.nextDueAt()).hasValue(job.leaseDeadline().toEpochMilli());
+	}
+
+	@Test
 	void scriptsShouldRecoverFromScriptFlush() {
 		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
 		long before = this.jobs.executor().getEvalFallbacks();

@@ -386,6 +386,19 @@ abstract class AbstractUniqueJobsTests {
 	}
 
 	@Test
+	void debounceOfAPendingHolderThatHeadsTheScheduleShouldPushAScheduleToken() {
+		EnqueueResult first = enqueue("v1", UniqueKey.debounce("d", Duration.ofMillis(1)));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.promote(this.queue, 10) == 1);
+		this.redis.delete(key(KeyType.WAKE));
+		EnqueueResult debounced = enqueue("v2", UniqueKey.debounce("d", Duration.ofHours(1)));
+		assertThat(debounced.outcome()).isEqualTo(EnqueueResult.Outcome.DEBOUNCED);
+		assertThat(debounced.id()).isEqualTo(first.id());
+		assertThat(this.redis.opsForList().range(key(KeyType.WAKE), 0, -1)).as("the holder heads the schedule")
+			.containsExactly("d");
+		assertAuditClean();
+	}
+
+	@Test
 	void aKeyLeftPointingAtAJobThatIsGoneShouldBeTakenOver() {
 		JobId ghost = JobId.mint();
 		this.redis.opsForValue().set(uniqueKey("leaked"), ghost.toString());

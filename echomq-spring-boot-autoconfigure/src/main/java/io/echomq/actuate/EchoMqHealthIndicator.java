@@ -184,8 +184,8 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 			seen = now;
 			this.schedulerSeenRunning = seen;
 		}
-		checkTick("reap", scheduler.getLastReap(), scheduler.getSettings().reapInterval(), seen, now, problems);
-		checkTick("promote", scheduler.getLastPromote(), scheduler.getSettings().promoteInterval(), seen, now,
+		checkTick("reap", scheduler.getLastReap(), scheduler.getSettings().reapBound(), seen, now, problems);
+		checkTick("promote", scheduler.getLastPromote(), scheduler.getSettings().promoteBound(), seen, now,
 				problems);
 		return details;
 	}

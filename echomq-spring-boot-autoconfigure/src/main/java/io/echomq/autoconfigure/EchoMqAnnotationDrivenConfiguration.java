@@ -95,7 +95,8 @@ public final class EchoMqAnnotationDrivenConfiguration {
 		// depends on the registry would be stopped with it, in its phase
 		EchoMqProperties.Scheduler scheduler = properties.scheduler();
 		return new EchoMqScheduler(jobs,
-				new SchedulerSettings(scheduler.reapInterval(), scheduler.promoteInterval(), scheduler.batchSize()),
+				new SchedulerSettings(scheduler.reapInterval(), scheduler.promoteInterval(), scheduler.batchSize(),
+						scheduler.idleCheck()),
 				queuesOf(registry, properties, partitioning.getIfAvailable(QueuePartitioning::none)),
 				() -> privateScheduler(schedulerBuilder), eventListeners.orderedStream().toList());
 	}

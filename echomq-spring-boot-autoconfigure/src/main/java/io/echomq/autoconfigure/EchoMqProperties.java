@@ -81,7 +81,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 */
 	public record Listener(@DefaultValue("4") int concurrency, @DefaultValue("30s") Duration lease,
 			@DefaultValue("3") int maxAttempts, @DefaultValue Backoff backoff,
-			@DefaultValue("true") boolean autoStartup, @DefaultValue("2s") Duration idleWait,
+			@DefaultValue("true") boolean autoStartup, @DefaultValue("10s") Duration idleWait,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
 			@Nullable Duration timeout) {
 
@@ -110,7 +110,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		}
 
 		static Listener defaults() {
-			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(2), null,
+			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(10), null,
 					null, null);
 		}
 
@@ -155,29 +155,35 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	}
 
 	/**
-	 * Reap and promote ticks, run with a fixed delay on every node.
+	 * Reap and promote ticks, run on every node. Each sleeps until the earliest lease
+	 * deadline or run-at it knows of, or a listener's signal, at most the idle check.
 	 *
-	 * @param reapInterval Delay between reap ticks (expired leases back to pending).
-	 * @param promoteInterval Delay between promote ticks (due scheduled jobs to pending).
+	 * @param reapInterval Delay before a reap pass runs again when an expired lease stayed
+	 * where it was.
+	 * @param promoteInterval Delay before a promote pass runs again when a due job stayed
+	 * where it was.
 	 * @param batchSize Most ids one tick moves per queue.
+	 * @param idleCheck Longest a queue goes without a reap and a promote read.
 	 */
 	public record Scheduler(@DefaultValue("1s") Duration reapInterval, @DefaultValue("100ms") Duration promoteInterval,
-			@DefaultValue("500") int batchSize) {
+			@DefaultValue("500") int batchSize, @DefaultValue("5s") Duration idleCheck) {
 
 		/**
 		 * Validate the scheduler settings.
-		 * @param reapInterval The reap delay.
-		 * @param promoteInterval The promote delay.
+		 * @param reapInterval The reap retry delay.
+		 * @param promoteInterval The promote retry delay.
 		 * @param batchSize The batch size.
+		 * @param idleCheck The idle check.
 		 */
 		public Scheduler {
 			Checks.positive("echomq.scheduler.reap-interval", reapInterval);
 			Checks.positive("echomq.scheduler.promote-interval", promoteInterval);
 			Checks.positive("echomq.scheduler.batch-size", batchSize);
+			Checks.positive("echomq.scheduler.idle-check", idleCheck);
 		}
 
 		static Scheduler defaults() {
-			return new Scheduler(Duration.ofSeconds(1), Duration.ofMillis(100), 500);
+			return new Scheduler(Duration.ofSeconds(1), Duration.ofMillis(100), 500, Duration.ofSeconds(5));
 		}
 
 	}

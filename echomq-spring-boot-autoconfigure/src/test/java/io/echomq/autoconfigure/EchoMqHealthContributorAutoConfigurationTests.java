@@ -146,7 +146,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 			CountDownLatch stuck = new CountDownLatch(1);
 			// every tick blocks before it reaches a queue, as on a hung connection
 			EchoMqScheduler scheduler = new EchoMqScheduler(context.getBean(Jobs.class),
-					new SchedulerSettings(Duration.ofMillis(50), Duration.ofMillis(50), 100), () -> {
+					new SchedulerSettings(Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofMillis(50)), () -> {
 						block(stuck);
 						return Set.of();
 					}, EchoMqHealthContributorAutoConfigurationTests::ticks, List.of());

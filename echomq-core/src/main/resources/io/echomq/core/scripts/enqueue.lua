@@ -7,7 +7,8 @@
 -- KEYS[1]     emq:{q}:pending   ZSET, score -priority (0 by default)
 -- KEYS[2]     emq:{q}:schedule  ZSET, score run-at (ms)
 -- KEYS[3]     emq:{q}:metrics   HASH, field 'enqueued'
--- KEYS[4]     emq:{q}:wake      LIST of wake-up tokens
+-- KEYS[4]     emq:{q}:wake      LIST of wake-up tokens (a schedule token when a delayed job comes
+--             before every other scheduled job: wake.lua)
 -- KEYS[5..4+N] emq:{q}:job:<id>  HASH, one row per job, in ARGV order
 -- with a lane (ARGV[6] not ''), after the rows:
 -- KEYS[5+N]   emq:{q}:lane:<lane>:pending  ZSET, the lane's pending location (instead of KEYS[1])
@@ -82,14 +83,25 @@ if run_at > now then
 end
 -- [unique] a held key answers here: nothing below is written
 if unique then
+  -- a debounce moves its waiting holder to the new run-at: a schedule token when that heads the schedule
+  local debounce_head, debounce_wakeable = nil, false
+  if unique.mode == 'debounce' then
+    require_zset(KEYS[2])
+    debounce_head = schedule_head(KEYS[2])
+    debounce_wakeable = wake_ok(KEYS[4])
+  end
   local held = unique_held(unique, now, run_at, KEYS[1], KEYS[2], ARGV[first + 1])
   if held then
+    if held[4] == 'debounced' then
+      wake_due(KEYS[4], debounce_wakeable, debounce_head, run_at)
+    end
     return held
   end
 end
 require_zset((state == 'pending') and pending or KEYS[2])
 local counted = counter_ok(KEYS[3], 'enqueued')
-local wakeable = (state == 'pending') and wake_ok(KEYS[4])
+local wakeable = wake_ok(KEYS[4])
+local head = (state == 'schedule') and schedule_head(KEYS[2])
 
 -- write
 local extra_pairs = {}
@@ -111,7 +123,11 @@ end
 if counted then
   redis.call('HINCRBY', KEYS[3], 'enqueued', count)
 end
-wake(KEYS[4], wakeable)
+if state == 'pending' then
+  wake(KEYS[4], wakeable)
+else
+  wake_due(KEYS[4], wakeable, head, run_at)
+end
 -- [unique]
 if unique then
   unique_take(unique, ARGV[first])

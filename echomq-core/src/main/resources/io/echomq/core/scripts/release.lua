@@ -36,6 +36,7 @@ end
 local lane = redis.call('HGET', KEYS[3], 'lane')
 require_zset(lane and KEYS[6] or KEYS[2])
 local wakeable = wake_ok(KEYS[4])
+local head = lane and schedule_head(KEYS[6])
 
 -- compute
 local now = now_ms()
@@ -46,6 +47,7 @@ redis.call('ZREM', KEYS[1], id)
 redis.call('HINCRBY', KEYS[3], 'released', 1)
 if lane then
   via_schedule(KEYS[6], KEYS[3], id, now)
+  wake_due(KEYS[4], wakeable, head, now)
   return {1, 'schedule'}
 end
 to_pending(KEYS[2], KEYS[3], id, priority, now)

@@ -40,6 +40,7 @@ local lane = redis.call('HGET', KEYS[3], 'lane')
 require_zset(lane and KEYS[6] or KEYS[2])
 local counted = counter_ok(KEYS[4], 'replayed')
 local wakeable = wake_ok(KEYS[5])
+local head = lane and schedule_head(KEYS[6])
 
 -- compute
 local now = now_ms()
@@ -48,6 +49,7 @@ local now = now_ms()
 redis.call('ZREM', KEYS[1], id)
 if lane then
   via_schedule(KEYS[6], KEYS[3], id, now)
+  wake_due(KEYS[5], wakeable, head, now)
 else
   to_pending(KEYS[2], KEYS[3], id, int(f[5]) or 0, now)
 end

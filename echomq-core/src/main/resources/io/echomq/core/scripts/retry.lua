@@ -15,7 +15,8 @@
 -- KEYS[4]  emq:{q}:pending  ZSET
 -- KEYS[5]  emq:{q}:job:<id> HASH
 -- KEYS[6]  emq:{q}:metrics  HASH, fields 'retried', 'dead'
--- KEYS[7]  emq:{q}:wake     LIST
+-- KEYS[7]  emq:{q}:wake     LIST (a schedule token when the retry comes before every other scheduled
+--          job: wake.lua)
 -- KEYS[8]  emq:{q}:minutes  HASH, per-minute series (minutes.lua), field '<minute>:failed' (not
 --          for a snooze)
 -- KEYS[9]  emq:{q}:throttled STRING, set by claim.lua (limits.lua): while it is set, any retry frees
@@ -88,6 +89,11 @@ local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retrie
 require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
 local counted = counter_ok(KEYS[6], counter)
 local wakeable = (state == 'pending' or redis.call('EXISTS', KEYS[9]) == 1) and wake_ok(KEYS[7])
+local head, due_wakeable = nil, false
+if state == 'schedule' then
+  head = schedule_head(KEYS[2])
+  due_wakeable = wake_ok(KEYS[7])
+end
 -- [unique] a key declared after the fixed keys and the dead trim candidates' rows; released when
 -- the job dies or is retired as cancelled
 local unique, unique_name = nil, nil
@@ -135,4 +141,5 @@ local run_at = now + backoff
 redis.call('ZADD', KEYS[2], run_at, id)
 redis.call('HSET', KEYS[5], 'state', 'schedule', 'last_error', ARGV[3], 'run_at', run_at)
 wake(KEYS[7], wakeable)
+wake_due(KEYS[7], due_wakeable, head, run_at)
 return {1, 'schedule', run_at}

@@ -1,9 +1,33 @@
 -- include wake: wake(key, ok) pushes one wake-up token for the consumers blocked on the wake list
 -- and keeps the list at 16 tokens; wake_all(key, ok) fills the list to those 16, for every idle
 -- consumer at once (a resume). ok is wake_ok(key), read before the script's first write.
+--
+-- schedule_head(schedule)     the lowest run-at in schedule, or nil when it is empty; read before the
+--                             first write by a script that moves a job into schedule
+-- wake_due(key, ok, head, run_at)
+--                             pushes a schedule token (DUE_TOKEN) when run_at comes before head (or
+--                             schedule was empty): the promote ticks of every node sleep until the
+--                             earliest run-at they know of, and the listener that pops this token
+--                             tells its node's ticks to read the schedule again
+local DUE_TOKEN = 'd'
 local function wake(key, ok)
   if ok then
     redis.call('LPUSH', key, 1)
+    redis.call('LTRIM', key, 0, 15)
+  end
+end
+
+local function schedule_head(schedule)
+  local head = redis.call('ZRANGE', schedule, 0, 0, 'WITHSCORES')
+  if head[2] then
+    return tonumber(head[2])
+  end
+  return nil
+end
+
+local function wake_due(key, ok, head, run_at)
+  if ok and (head == nil or run_at < head) then
+    redis.call('LPUSH', key, DUE_TOKEN)
     redis.call('LTRIM', key, 0, 15)
   end
 end
