@@ -26,6 +26,7 @@
 --- @include "fence"
 --- @include "keys"
 --- @include "minutes"
+--- @include "wake"
 --- @include "cancel"
 --- @include "unique"
 
@@ -90,12 +91,7 @@ if completing > 0 then
     redis.call('HINCRBY', KEYS[2], 'completed', completing)
   end
   count_minute(KEYS[3], now_ms(), 'completed', completing)
-  if wakeable then
-    -- one token per freed slot (at most the list's 16): a cap held claims back on every node
-    for _ = 1, math.min(completing, 16) do
-      redis.call('LPUSH', KEYS[4], 1)
-    end
-    redis.call('LTRIM', KEYS[4], 0, 15)
-  end
+  -- one token per freed slot: a cap held claims back on every node
+  wake_n(KEYS[4], wakeable, completing)
 end
 return replies
