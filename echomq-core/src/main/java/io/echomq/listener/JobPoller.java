@@ -59,6 +59,7 @@ final class JobPoller implements Runnable {
 		try {
 			while (this.container.isRunning()) {
 				try {
+					this.container.beacon().beatIfDue();
 					poll();
 					if (this.consecutiveFailures > 0) {
 						logger.info(() -> "Listener for queue '" + this.container.getQueue() + "' reconnected after "
