@@ -410,10 +410,15 @@
 		});
 	}
 
+	// a node's last report, on server time: never shown as in the future when the browser's clock lags
+	function seen(node) {
+		return Date.now() - node.seen < 1000 ? 'just now' : relative(node.seen);
+	}
+
 	function nodeBadge(node) {
 		var state = node.paused ? 'paused' : 'running';
 		return el('span', { class: 'node-listener', 'data-node': node.node, 'data-state': state, 'data-concurrency': node.concurrency,
-			title: 'Listener ' + node.id + ' on ' + node.node + ', last seen ' + relative(node.seen) },
+			title: 'Listener ' + node.id + ' on ' + node.node + ', last seen ' + seen(node) },
 			el('span', { class: 'node-name', text: node.node }), ' ',
 			el('span', { class: 'badge listener-state ' + state, text: state }), ' ',
 			el('span', { class: 'muted', text: node.inFlight + '/' + node.concurrency + ' busy' }));
@@ -445,7 +450,7 @@
 				el('td', { class: 'num', text: node.retried }),
 				el('td', { class: 'num', text: node.dead }),
 				el('td', { class: 'num', text: node.stale }),
-				el('td', { class: 'muted', text: relative(node.seen) }));
+				el('td', { class: 'muted', text: seen(node) }));
 		});
 		return el('table', { id: 'other-nodes' }, el('thead', null, head), el('tbody', null, rows));
 	}
