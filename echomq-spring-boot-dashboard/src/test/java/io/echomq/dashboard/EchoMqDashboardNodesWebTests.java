@@ -9,6 +9,7 @@ import io.echomq.core.EchoMqNode;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.QueueNodes;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import org.junit.jupiter.api.AfterEach;
@@ -31,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  * test's application (node A, with the dashboard) and a second one (node B) that listens
  * to a queue A does not. A's dashboard shows B's listener and its concurrency from the
  * queue's node registry, shows B as the owner of the job B runs, and stops showing B's
- * listener once B stopped.
+ * listener once B stopped. A partitioned queue keeps one entry per node, under its
+ * logical name.
  *
  * @author EchoMQ
  */
@@ -131,6 +133,23 @@ class EchoMqDashboardNodesWebTests {
 			assertThat(nodes.get(0).get("self").asBoolean()).isTrue();
 			assertThat(nodes.get(0).get("concurrency").asInt()).isEqualTo(2);
 		});
+	}
+
+	@Test
+	void aPartitionedQueueShouldHoldOneEntryPerNode() {
+		String queue = DashboardTestApplication.unique("sharded");
+		try (OtherNode warehouse = OtherNode.start("warehouse", this.jobs.keyspace().prefix(),
+				"echomq.queues." + queue + ".partitions=3")) {
+			warehouse.listeners().register(queue, new TestHandler(), ListenerSettings.builder().concurrency(5).build());
+			QueueNodes registry = new QueueNodes(this.jobs);
+			await().atMost(WAIT).untilAsserted(() -> assertThat(registry.live(queue)).singleElement()
+				.satisfies((listener) -> {
+					assertThat(listener.node()).isEqualTo(warehouse.node().name());
+					assertThat(listener.concurrency()).isEqualTo(5);
+				}));
+			assertThat(warehouse.listeners().getContainer(queue).getPartitions()).hasSize(3);
+		}
+		assertThat(new QueueNodes(this.jobs).live(queue)).isEmpty();
 	}
 
 	private static JsonNode queueOf(JsonNode overview, String queue) {

@@ -23,13 +23,14 @@ final class OtherNode implements AutoCloseable {
 		this.context = context;
 	}
 
-	static OtherNode start(String application, String keyPrefix) {
+	static OtherNode start(String application, String keyPrefix, String... properties) {
 		TestServer server = DashboardTestApplication.server();
 		return new OtherNode(new SpringApplicationBuilder(DashboardTestApplication.class).web(WebApplicationType.NONE)
 			.properties("spring.application.name=" + application, "spring.data.redis.host=" + server.host(),
 					"spring.data.redis.port=" + server.port(), "echomq.key-prefix=" + keyPrefix,
 					"echomq.listener.idle-wait=500ms", "echomq.shutdown.timeout=1s",
 					"echomq.scheduler.promote-interval=50ms", "echomq.scheduler.reap-interval=200ms")
+			.properties(properties)
 			.run());
 	}
 
