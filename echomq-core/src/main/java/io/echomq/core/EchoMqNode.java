@@ -25,12 +25,16 @@ public record EchoMqNode(String name) {
 	 */
 	public static final String CLAIMED_BY_FIELD = "claimed_by";
 
-	/** Longest node name. */
-	public static final int MAX_LENGTH = 200;
+	/**
+	 * Longest node name: a row value of at most 64 bytes keeps the row in the server's
+	 * compact listpack encoding under default settings ({@code hash-max-listpack-value}).
+	 */
+	public static final int MAX_LENGTH = 64;
 
 	/**
 	 * Create a node identity.
 	 * @param name the name: 1 to {@value #MAX_LENGTH} characters, no control characters
+	 * (ASCII keeps it within as many bytes)
 	 * @throws IllegalArgumentException if the name is empty, too long or holds a control
 	 * character
 	 */
@@ -43,7 +47,7 @@ public record EchoMqNode(String name) {
 
 	/**
 	 * Return the identity of this JVM: the application's name, then the runtime's
-	 * {@code <pid>@<host>}.
+	 * {@code <pid>@<host>}, cut to {@value #MAX_LENGTH} characters.
 	 * @param application the application's name ({@code spring.application.name}), or
 	 * {@code null} for {@code application}
 	 * @return the identity

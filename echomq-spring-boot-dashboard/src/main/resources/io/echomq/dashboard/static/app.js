@@ -608,7 +608,7 @@
 						return el('td', { class: 'num count-' + state, 'data-count': partition.counts[state], text: partition.counts[state] });
 					}),
 					el('td', { class: 'num total-completed', text: partition.counters.completed || 0 }),
-					el('td', { colspan: 3 }));
+					el('td', { colspan: 4 }));
 			})];
 		});
 		return el('section', { id: 'queues', class: 'panel' },
