@@ -14,7 +14,8 @@ import org.springframework.core.log.LogAccessor;
  * Keeps a container's entry in its queue's node registry ({@link QueueNodes}): the poller
  * beats on its own loop, which turns at least every idle wait, so no thread of its own is
  * needed; the container leaves when it stopped. One script call per queue every
- * {@link #BEAT}; the entry says it beats at least every {@link #BEAT} plus the idle wait. A failed beat is logged at a limited rate and
+ * {@link #BEAT} while the loop turns, once per idle wait while the queue is idle; the
+ * entry says it beats at least every {@link #BEAT} plus the idle wait. A failed beat is logged at a limited rate and
  * never stops the poller: the registry is for people, claims do not depend on it.
  *
  * @author EchoMQ
