@@ -381,23 +381,41 @@ public class Jobs {
 	 * @return the claimed jobs and the limit that held the claim back, if any
 	 */
 	public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits) {
+		return claim(queue, lease, max, limits, null);
+	}
+
+	/**
+	 * Claim up to {@code max} jobs as {@link #claim(String, Duration, int, FlowLimits)}
+	 * does, writing the claiming node's name to each claimed row's
+	 * {@value EchoMqNode#CLAIMED_BY_FIELD} field in the {@code HSET} that makes it active.
+	 * The field names the last claimant: it stays when the job leaves active and the next
+	 * claim overwrites it.
+	 * @param queue the queue
+	 * @param lease how long the lease lasts unless extended
+	 * @param max the most jobs to claim
+	 * @param limits the queue's flow limits
+	 * @param owner the claiming node, or {@code null} to record none (the field is
+	 * deleted)
+	 * @return the claimed jobs and the limit that held the claim back, if any
+	 */
+	public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
 		QueuePartitions.validateEngineName(queue);
 		requirePositive(lease, "lease");
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		Assert.notNull(limits, "'limits' must not be null");
 		if (this.laneQueues.contains(queue) && lanesTurn(queue)) {
-			ClaimResult fromLanes = claimLanes(queue, lease, max, limits);
+			ClaimResult fromLanes = claimLanes(queue, lease, max, limits, owner);
 			if (fromLanes.jobs().size() >= max || LaneClaimer.isQueueLimit(fromLanes.limit())) {
 				return fromLanes;
 			}
-			return merge(fromLanes, claimPending(queue, lease, max - fromLanes.jobs().size(), limits));
+			return merge(fromLanes, claimPending(queue, lease, max - fromLanes.jobs().size(), limits, owner));
 		}
-		ClaimResult fromPending = claimPending(queue, lease, max, limits);
+		ClaimResult fromPending = claimPending(queue, lease, max, limits, owner);
 		if (fromPending.jobs().size() >= max || LaneClaimer.isQueueLimit(fromPending.limit())
 				|| !this.laneQueues.contains(queue) || this.pauses.containsKey(queue)) {
 			return fromPending;
 		}
-		return merge(fromPending, claimLanes(queue, lease, max - fromPending.jobs().size(), limits));
+		return merge(fromPending, claimLanes(queue, lease, max - fromPending.jobs().size(), limits, owner));
 	}
 
 	/**
@@ -409,8 +427,9 @@ public class Jobs {
 		return (this.turns.computeIfAbsent(queue, (name) -> new AtomicInteger()).getAndIncrement() & 1) == 0;
 	}
 
-	private ClaimResult claimLanes(String queue, Duration lease, int max, FlowLimits limits) {
-		LaneClaimer.Outcome outcome = this.lanes.claim(queue, lease, max, limits);
+	private ClaimResult claimLanes(String queue, Duration lease, int max, FlowLimits limits,
+			@Nullable EchoMqNode owner) {
+		LaneClaimer.Outcome outcome = this.lanes.claim(queue, lease, max, limits, owner);
 		if (outcome.ringEmpty()) {
 			this.laneQueues.remove(queue);
 		}
@@ -428,7 +447,8 @@ public class Jobs {
 	 * Claim from the queue's own pending set (jobs without a lane), learning from the
 	 * reply whether lanes have work.
 	 */
-	private ClaimResult claimPending(String queue, Duration lease, int max, FlowLimits limits) {
+	private ClaimResult claimPending(String queue, Duration lease, int max, FlowLimits limits,
+			@Nullable EchoMqNode owner) {
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
 		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
@@ -467,7 +487,7 @@ public class Jobs {
 			keys.add(starts);
 			keys.add(throttled);
 			keys.add(ring);
-			List<String> args = new ArrayList<>(9 + page.ids().length);
+			List<String> args = new ArrayList<>(10 + page.ids().length);
 			args.add(Long.toString(lease.toMillis()));
 			args.add(Integer.toString(want));
 			args.add(Integer.toString(max));
@@ -477,6 +497,7 @@ public class Jobs {
 			args.add(maxActive);
 			args.add(rateLimit);
 			args.add(period);
+			args.add((owner != null) ? owner.name() : "");
 			for (String candidate : page.ids()) {
 				keys.add(rows + candidate);
 				args.add(candidate);
@@ -1600,7 +1621,7 @@ public class Jobs {
 				case "enqueued_at" -> enqueuedAtText = Replies.string(row.get(i + 1));
 				case "ready_at" -> readyAt = Replies.string(row.get(i + 1));
 				case "released" -> released = Replies.string(row.get(i + 1));
-				case "state" -> {
+				case "state", EchoMqNode.CLAIMED_BY_FIELD -> {
 				}
 				default -> {
 					if (RowPayload.partNumber(name) > 0) {

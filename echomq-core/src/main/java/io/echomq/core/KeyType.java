@@ -81,7 +81,14 @@ public enum KeyType {
 	 * String set (with a TTL) while a concurrency cap holds claims back, so that the
 	 * transitions freeing a slot push a wake-up. Not a location.
 	 */
-	THROTTLED("throttled");
+	THROTTLED("throttled"),
+
+	/**
+	 * Hash of the nodes listening to the queue, node name to its listener's last beat
+	 * ({@link NodeListener}), kept by {@link QueueNodes}: each running container beats
+	 * every few seconds, an entry three intervals old is dead and pruned. Not a location.
+	 */
+	NODES("nodes");
 
 	private final String suffix;
 

@@ -52,7 +52,7 @@ final class LaneClaimer {
 	 * @return the jobs and the limit that held the claim back; {@code ringEmpty} when the
 	 * ring had no lanes
 	 */
-	Outcome claim(String queue, Duration lease, int max, FlowLimits limits) {
+	Outcome claim(String queue, Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
 		String ring = this.keyspace.queueKey(queue, KeyType.LANES);
 		List<ClaimedJob> claimed = new ArrayList<>();
 		ClaimResult.Limit limit = null;
@@ -84,6 +84,7 @@ final class LaneClaimer {
 			addLimits(args, limits.maxActive(), limits.rateLimit());
 			addLimits(args, limits.laneMaxActive(), limits.laneRateLimit());
 			args.add(Integer.toString(lanes.size()));
+			args.add((owner != null) ? owner.name() : "");
 			List<String> ids = new ArrayList<>();
 			for (int j = 0; j < lanes.size(); j++) {
 				String lane = lanes.get(j);

@@ -164,6 +164,7 @@ public class QueueAuditor {
 		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_LAST), DataType.HASH, "a hash", findings);
 		expectType(keyspace.queueKey(queue, KeyType.MINUTES), DataType.HASH, "a hash", findings);
 		expectType(keyspace.queueKey(queue, KeyType.PAUSED), DataType.STRING, "a string", findings);
+		expectType(keyspace.queueKey(queue, KeyType.NODES), DataType.HASH, "a hash", findings);
 		return readable;
 	}
 

@@ -412,7 +412,9 @@ public class QueueInspector {
 		return new JobView(queue, id, state, number(row.get("attempts")), number(row.get("max_attempts")),
 				Objects.requireNonNullElse(RowPayload.join(row), ""), Instant.ofEpochMilli(number(row.get("enqueued_at"))),
 				(row.get("last_error") != null) ? String.valueOf(row.get("last_error")) : null,
-				(score != null && state != JobState.PENDING) ? Instant.ofEpochMilli(score.longValue()) : null);
+				(score != null && state != JobState.PENDING) ? Instant.ofEpochMilli(score.longValue()) : null,
+				(row.get(EchoMqNode.CLAIMED_BY_FIELD) != null) ? String.valueOf(row.get(EchoMqNode.CLAIMED_BY_FIELD))
+						: null);
 	}
 
 	private static @Nullable JobState state(@Nullable Object value) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
@@ -42,6 +43,8 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	private List<JobInvocationInterceptor> invocationInterceptors = List.of();
 
 	private QueuePartitioning partitioning = QueuePartitioning.none();
+
+	private EchoMqNode node = EchoMqNode.local(null);
 
 	/**
 	 * Create a factory on the engine.
@@ -134,6 +137,25 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	}
 
 	/**
+	 * Set the node the containers claim for: the name their claims write to the rows
+	 * ({@value EchoMqNode#CLAIMED_BY_FIELD}) and their queues' node registries hold them
+	 * under.
+	 * @param node the node
+	 */
+	public void setNode(EchoMqNode node) {
+		Assert.notNull(node, "'node' must not be null");
+		this.node = node;
+	}
+
+	/**
+	 * Return the node the containers claim for.
+	 * @return the node
+	 */
+	public EchoMqNode getNode() {
+		return this.node;
+	}
+
+	/**
 	 * Return the engine.
 	 * @return the jobs
 	 */
@@ -185,7 +207,7 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	 */
 	public QueueListenerContainer createContainer(String queue, JobHandler handler, ListenerSettings settings) {
 		return new QueueListenerContainer(resolveSettings(queue, settings), handler, this.jobs, this.executorFactory,
-				this.leaseKeeper, this.events, this.invocationInterceptors, this.partitioning.forQueue(queue));
+				this.leaseKeeper, this.events, this.invocationInterceptors, this.partitioning.forQueue(queue), this.node);
 	}
 
 	JobEvents events() {

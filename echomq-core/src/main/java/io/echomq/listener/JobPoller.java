@@ -17,7 +17,8 @@ import org.springframework.core.log.LogAccessor;
  * short the queue is drained, so it blocks on the queue's wake list (the enqueue,
  * promote, reap, retry and release scripts push a token there) for at most the idle
  * wait, then claims again. When every slot is busy it waits for a local signal that a
- * slot freed, never on Redis.
+ * slot freed, never on Redis. Each turn of the loop also reports the container to its
+ * queue's node registry when the last report is due ({@link ListenerBeacon}).
  * <p>
  * A failure (Redis unreachable, a timeout) is logged at a limited rate; the wake
  * connection is dropped and the loop waits 100 ms, doubling to 5 s, before it tries
@@ -59,6 +60,7 @@ final class JobPoller implements Runnable {
 		try {
 			while (this.container.isRunning()) {
 				try {
+					this.container.beacon().beatIfDue();
 					poll();
 					if (this.consecutiveFailures > 0) {
 						logger.info(() -> "Listener for queue '" + this.container.getQueue() + "' reconnected after "

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
+import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
@@ -87,9 +88,9 @@ final class PartitionClaims {
 		this.outstanding = futures;
 	}
 
-	ClaimResult claim(Jobs jobs, Duration lease, int max, FlowLimits limits) {
+	ClaimResult claim(Jobs jobs, Duration lease, int max, FlowLimits limits, EchoMqNode owner) {
 		if (this.names.size() == 1) {
-			return jobs.claim(this.names.get(0), lease, max, limits);
+			return jobs.claim(this.names.get(0), lease, max, limits, owner);
 		}
 		FlowLimits share = limits.perPartition(this.names.size());
 		ClaimResult.Limit limit = null;
@@ -116,7 +117,8 @@ final class PartitionClaims {
 			}
 			String name = this.names.get(partition);
 			int wanted = max - claimed.size();
-			Future<ClaimResult> call = claimer(partition).submit(() -> jobs.claim(name, lease, wanted, share));
+			Future<ClaimResult> call = claimer(partition)
+				.submit(() -> jobs.claim(name, lease, wanted, share, owner));
 			failure = collect(jobs, partition, call, PATIENCE.toNanos(), max, claimed, failure);
 			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
 			if (result != null && result.isLimited()) {

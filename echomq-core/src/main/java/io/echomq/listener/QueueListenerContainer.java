@@ -11,9 +11,11 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
+import io.echomq.core.EchoMqNode;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.QueueNodes;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueSignals;
 import org.jspecify.annotations.Nullable;
@@ -73,6 +75,10 @@ public class QueueListenerContainer {
 
 	private final PartitionClaims claims;
 
+	private final EchoMqNode node;
+
+	private final ListenerBeacon beacon;
+
 	private volatile boolean running;
 
 	private volatile int pollerWants = 1;
@@ -96,7 +102,15 @@ public class QueueListenerContainer {
 	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
 			LeaseKeeper leaseKeeper, JobEvents events, List<JobInvocationInterceptor> interceptors,
 			QueuePartitions partitions) {
+		this(settings, handler, jobs, executorFactory, leaseKeeper, events, interceptors, partitions,
+				EchoMqNode.local(null));
+	}
+
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
+			LeaseKeeper leaseKeeper, JobEvents events, List<JobInvocationInterceptor> interceptors,
+			QueuePartitions partitions, EchoMqNode node) {
 		Assert.notNull(settings, "'settings' must not be null");
+		Assert.notNull(node, "'node' must not be null");
 		Assert.isTrue(partitions.queue().equals(settings.queue()),
 				() -> "partitions of '" + partitions.queue() + "' for queue '" + settings.queue() + "'");
 		this.claims = new PartitionClaims(partitions);
@@ -109,6 +123,8 @@ public class QueueListenerContainer {
 		this.leaseKeeper = leaseKeeper;
 		this.events = events;
 		this.slots = new Semaphore(settings.concurrency());
+		this.node = node;
+		this.beacon = new ListenerBeacon(this, new QueueNodes(jobs), node);
 	}
 
 	/**
@@ -205,6 +221,7 @@ public class QueueListenerContainer {
 			if (previousCompletions != null) {
 				previousCompletions.stop();
 			}
+			this.beacon.leave();
 			callback.run();
 		};
 		Thread drainer = new Thread(new ContainerDrain(this, previousPoller, previousExecutor, drained),
@@ -226,6 +243,7 @@ public class QueueListenerContainer {
 	 */
 	public void pause() {
 		this.paused = true;
+		this.beacon.beatSoon();
 	}
 
 	/**
@@ -233,6 +251,7 @@ public class QueueListenerContainer {
 	 */
 	public void resume() {
 		this.paused = false;
+		this.beacon.beatSoon();
 		this.pollerSignal.raise();
 	}
 
@@ -457,7 +476,7 @@ public class QueueListenerContainer {
 	 * Claim up to {@code max} jobs across the partitions of the queue (poller thread).
 	 */
 	ClaimResult claim(int max) {
-		return this.claims.claim(this.jobs, this.settings.lease(), max, this.settings.limits());
+		return this.claims.claim(this.jobs, this.settings.lease(), max, this.settings.limits(), this.node);
 	}
 
 	/**
@@ -482,6 +501,19 @@ public class QueueListenerContainer {
 	 */
 	public List<String> getPartitions() {
 		return this.claims.names();
+	}
+
+	/**
+	 * Return the node this container claims for: the name its claims write to the rows
+	 * and its queue's node registry holds it under.
+	 * @return the node
+	 */
+	public EchoMqNode getNode() {
+		return this.node;
+	}
+
+	ListenerBeacon beacon() {
+		return this.beacon;
 	}
 
 	JobEvents events() {

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import io.echomq.annotation.EchoJobAnnotationBeanPostProcessor;
+import io.echomq.core.EchoMqNode;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerContainerFactory;
@@ -72,10 +73,11 @@ public final class EchoMqAnnotationDrivenConfiguration {
 	@Bean(name = CONTAINER_FACTORY_BEAN_NAME)
 	@ConditionalOnMissingBean(name = CONTAINER_FACTORY_BEAN_NAME)
 	EchoJobListenerContainerFactory echoJobListenerContainerFactory(EchoJobListenerContainerFactoryConfigurer configurer,
-			Jobs jobs, ObjectProvider<QueuePartitioning> partitioning) {
+			Jobs jobs, ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<EchoMqNode> node) {
 		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(jobs);
 		configurer.configure(factory);
 		factory.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		node.ifAvailable(factory::setNode);
 		return factory;
 	}
 

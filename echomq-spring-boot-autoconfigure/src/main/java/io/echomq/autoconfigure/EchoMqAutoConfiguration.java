@@ -7,6 +7,7 @@ import java.util.Set;
 
 import io.echomq.EchoMQTemplate;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.core.EchoMqNode;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartitionCountCheck;
@@ -28,6 +29,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -71,6 +73,12 @@ public final class EchoMqAutoConfiguration {
 			}
 		});
 		return jobs;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqNode echoMqNode(Environment environment) {
+		return EchoMqNode.local(environment.getProperty("spring.application.name"));
 	}
 
 	@Bean

@@ -14,6 +14,7 @@ import java.util.function.ToIntFunction;
 import io.echomq.EchoMQTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.CancelResult;
+import io.echomq.core.EchoMqNode;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.InvalidPartitionException;
@@ -22,8 +23,10 @@ import io.echomq.core.JobState;
 import io.echomq.core.JobView;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
+import io.echomq.core.NodeListener;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.QueueNodes;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
@@ -78,6 +81,7 @@ public class EchoMqDashboard {
 
 	private final QueueInspector inspector;
 
+	private final QueueNodes nodes;
 
 	private final EchoMqQueueCatalog catalog;
 
@@ -142,6 +146,7 @@ public class EchoMqDashboard {
 		Assert.hasText(node, "'node' must not be empty");
 		this.jobs = jobs;
 		this.inspector = new QueueInspector(jobs);
+		this.nodes = new QueueNodes(jobs);
 		this.catalog = catalog;
 		this.listeners = listeners;
 		this.replayBudget = replayBudget;
@@ -269,7 +274,7 @@ public class EchoMqDashboard {
 		for (JobView view : views) {
 			items.add(new JobItem(view.id().toString(), view.state().value(), view.attempts(), view.maxAttempts(),
 					view.enqueuedAt().toEpochMilli(), (view.at() != null) ? view.at().toEpochMilli() : null,
-					view.lastError(), preview(sanitize("payload", view.payload(), show))));
+					view.lastError(), preview(sanitize("payload", view.payload(), show)), view.claimedBy()));
 			if (partitions.isPartitioned()) {
 				partitionOf.put(view.id().toString(), view.queue());
 			}
@@ -313,7 +318,7 @@ public class EchoMqDashboard {
 		Object payload = sanitize("payload", row.getOrDefault("payload", ""), show);
 		return new JobDetail(queue, id.toString(), state, number(row.get("attempts")), number(row.get("released")),
 				number(row.get("max_attempts")), row.get("last_error"), payload, fields, timeline(row, state, at),
-				problem, partitions.isPartitioned() ? engineName : null);
+				problem, partitions.isPartitioned() ? engineName : null, row.get(EchoMqNode.CLAIMED_BY_FIELD));
 	}
 
 	/**
@@ -651,7 +656,20 @@ public class EchoMqDashboard {
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : this.limits.apply(queue);
 		return new QueueSummary(queue, QueueFlows.counts(stats), new LinkedHashMap<>(stats.counters()),
 				(container != null) ? listener(container) : null, left == null || !left.isZero(),
-				this.flows.read(partitions, partitioned, limits, left));
+				this.flows.read(partitions, partitioned, limits, left), nodes(queue));
+	}
+
+	/**
+	 * The listeners of every live node, from the queue's node registry: one script call.
+	 */
+	private List<NodeSummary> nodes(String queue) {
+		List<NodeSummary> nodes = new ArrayList<>();
+		for (NodeListener listener : this.nodes.live(queue)) {
+			nodes.add(new NodeSummary(listener.node(), listener.id(), listener.concurrency(), listener.paused(),
+					listener.inFlight(), listener.completed(), listener.retried(), listener.dead(), listener.stale(),
+					listener.seen().toEpochMilli(), listener.node().equals(this.node)));
+		}
+		return nodes;
 	}
 
 	private PartitionedStats stats(String queue) {
@@ -781,9 +799,33 @@ public class EchoMqDashboard {
 	 * @param listener this node's listener, or {@code null}
 	 * @param pausedCluster whether the queue is paused cluster-wide (its pause flag is set)
 	 * @param flow its partitions, lanes, limits and the time its pause has left
+	 * @param nodes the listener of every live node, this one's included, from the queue's
+	 * node registry (each node beats every few seconds)
 	 */
 	public record QueueSummary(String name, Map<String, Long> counts, Map<String, Long> counters,
-			@Nullable ListenerSummary listener, boolean pausedCluster, QueueFlow flow) {
+			@Nullable ListenerSummary listener, boolean pausedCluster, QueueFlow flow,
+			List<NodeSummary> nodes) {
+
+	}
+
+	/**
+	 * A node's listener of a queue, as its last beat in the queue's node registry told it.
+	 *
+	 * @param node the node
+	 * @param id the listener id
+	 * @param concurrency how many handlers run at once
+	 * @param paused whether it is paused on its node
+	 * @param inFlight jobs claimed and not yet settled
+	 * @param completed jobs it completed
+	 * @param retried failed attempts it retried
+	 * @param dead jobs it dead-lettered
+	 * @param stale jobs whose lease was lost while running on it
+	 * @param seen the server time of its last beat, epoch ms
+	 * @param self whether it is this node
+	 */
+	public record NodeSummary(String node, String id, int concurrency, boolean paused, int inFlight, long completed,
+			long retried, long dead, long stale, long seen, boolean self) {
+
 
 	}
 
@@ -840,9 +882,12 @@ public class EchoMqDashboard {
 	 * @param at its score: run-at, lease deadline or time of death, epoch ms
 	 * @param lastError the last error, or {@code null}
 	 * @param payload a preview of the payload, sanitized unless shown
+	 * @param claimedBy the node that claimed it last: while it is active, the node whose
+	 * listener holds its lease; {@code null} if no claim named one
 	 */
 	public record JobItem(String id, String state, long attempts, long maxAttempts, long enqueuedAt, @Nullable Long at,
-			@Nullable String lastError, @Nullable Object payload) {
+			@Nullable String lastError, @Nullable Object payload,
+			@Nullable String claimedBy) {
 
 	}
 
@@ -862,10 +907,13 @@ public class EchoMqDashboard {
 	 * @param problem what is wrong with the row, or {@code null}
 	 * @param partition the partition (engine queue name) the job lives in, or
 	 * {@code null} for an unpartitioned queue
+	 * @param claimedBy the node that claimed it last: while it is active, the node whose
+	 * listener holds its lease; {@code null} if no claim named one
 	 */
 	public record JobDetail(String queue, String id, String state, long attempts, long released, long maxAttempts,
 			@Nullable String lastError, @Nullable Object payload, Map<String, @Nullable Object> fields,
-			List<TimelineEntry> timeline, @Nullable String problem, @Nullable String partition) {
+			List<TimelineEntry> timeline, @Nullable String problem, @Nullable String partition,
+			@Nullable String claimedBy) {
 
 	}
 

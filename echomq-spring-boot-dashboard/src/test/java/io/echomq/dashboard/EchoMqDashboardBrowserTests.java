@@ -45,7 +45,8 @@ import static org.awaitility.Awaitility.await;
  * resumed, a recurring schedule listed and triggered; a queue of four partitions with
  * lanes and flow limits: its partitions, lanes and limits shown, its jobs listed across
  * partitions and by partition, its dead job replayed in its partition, a timed pause's
- * time left. Saves a screenshot of each page to {@code docs/dashboard}.
+ * time left; another node's listener and the job it holds, until it stops. Saves a
+ * screenshot of each page to {@code docs/dashboard}.
  *
  * @author EchoMQ
  */
@@ -381,6 +382,42 @@ class EchoMqDashboardBrowserTests {
 			new Select(driver.findElement(By.id("partition"))).selectByValue(partition);
 			return true;
 		});
+	}
+
+	@Test
+	void anotherNodesListenerAndTheJobItHoldsShow() {
+		WebDriver driver = browser.driver();
+		TestHandler held = new TestHandler();
+		String base = "http://localhost:" + this.port + "/echomq";
+		By otherListener = By.cssSelector("#queue-deliveries td.other-nodes .node-listener");
+		try (OtherNode warehouse = OtherNode.start("warehouse", this.jobs.keyspace().prefix())) {
+			String b = warehouse.node().name();
+			warehouse.listeners().register("deliveries", held, ListenerSettings.builder().concurrency(3).build());
+			JobId job = this.template.enqueue("deliveries", "hold shipment 12");
+			await().atMost(WAIT).until(() -> new QueueInspector(this.jobs).stats("deliveries").active() == 1);
+
+			driver.get(base);
+			awaitText(driver, otherListener, b);
+			assertThat(read(() -> driver.findElement(otherListener).getDomAttribute("data-concurrency"))).isEqualTo("3");
+			assertThat(text(driver, By.cssSelector("#queue-deliveries .listener-state"))).isEqualTo("no listener here");
+
+			click(driver, By.cssSelector("#queue-deliveries a.queue-link"));
+			awaitText(driver, By.cssSelector("#other-nodes .node-row .node-name"), b);
+			click(driver, By.id("tab-active"));
+			awaitText(driver, By.cssSelector("#job-" + job + " td.owner"), b);
+			browser.screenshot("queue-active-nodes");
+
+			click(driver, By.cssSelector("#job-" + job + " a.job-link"));
+			awaitText(driver, By.id("job-owner"), "Lease held by " + b);
+			held.release();
+			await().atMost(WAIT).until(() -> new QueueInspector(this.jobs).stats("deliveries").active() == 0);
+		}
+		finally {
+			held.release();
+		}
+		driver.get(base);
+		awaitText(driver, By.cssSelector("#queue-deliveries td.other-nodes"), "none");
+		assertThat(read(() -> driver.findElements(otherListener).size())).isZero();
 	}
 
 	private static void click(WebDriver driver, By by) {

@@ -30,7 +30,8 @@
 -- ARGV[7]     max-active, the most ids in active (>= 0, 0 for no cap)
 -- ARGV[8]     rate, the most starts per period (>= 0, 0 for no limit)
 -- ARGV[9]     period in ms (>= 1)
--- ARGV[10..]  candidate ids
+-- ARGV[10]    the claiming node's name, written to each claimed row's 'claimed_by' ('' writes none)
+-- ARGV[11..]  candidate ids
 -- returns     {now, deadline, {{id, {row fields...}}...}, {hint ids...}, hint offset,
 --             {skipped id, reason, ...}, limit, reopen, lanes}: the hint starts at the head of pending
 --             when the claim took its maximum, else past the page's members that are still there
@@ -44,6 +45,7 @@
 --- @include "row"
 --- @include "keys"
 --- @include "limits"
+--- @include "owner"
 
 -- validate
 local lease = arg_int(1, 1)
@@ -55,8 +57,9 @@ local foreign = arg_int(6, 0)
 local max_active = arg_int(7, 0)
 local rate = arg_int(8, 0)
 local period = arg_int(9, 1)
-if #KEYS ~= #ARGV - 3 then
-  return redis.error_reply('EMQARG ' .. (#ARGV - 9) .. ' candidates need as many row keys, got ' .. (#KEYS - 6))
+local owner = ARGV[10]
+if #KEYS ~= #ARGV - 4 then
+  return redis.error_reply('EMQARG ' .. (#ARGV - 10) .. ' candidates need as many row keys, got ' .. (#KEYS - 6))
 end
 if redis.call('EXISTS', KEYS[#KEYS]) == 1 then
   local now = now_ms()
@@ -80,14 +83,14 @@ end
 local take = {}
 local skipped = {}
 local seen = {}
-for i = 10, #ARGV do
+for i = 11, #ARGV do
   if #take >= max then
     break
   end
   local id = ARGV[i]
   if not seen[id] and redis.call('ZSCORE', KEYS[1], id) then
     seen[id] = true
-    local f, problem = valid_row(KEYS[i - 4], 'pending')
+    local f, problem = valid_row(KEYS[i - 5], 'pending')
     if f then
       take[#take + 1] = {i, int(f[2]) + 1}
     else
@@ -116,8 +119,8 @@ if #take > 0 then
 end
 for _, t in ipairs(take) do
   local id = ARGV[t[1]]
-  local row = KEYS[t[1] - 4]
-  redis.call('HSET', row, 'state', 'active', 'attempts', t[2])
+  local row = KEYS[t[1] - 5]
+  claim_row(row, t[2], owner)
   claimed[#claimed + 1] = {id, redis.call('HGETALL', row)}
   starts[#starts + 1] = id .. ':' .. t[2]
 end

@@ -30,7 +30,8 @@
 -- ARGV[3..5]    queue max-active, rate, period ms (0, 0, 1 for none)
 -- ARGV[6..8]    lane max-active, lane rate, lane period ms (0, 0, 1 for none)
 -- ARGV[9]       L, the number of lanes
--- ARGV[10..9+2L]  per lane: lane key, number of candidates
+-- ARGV[10]      the claiming node's name, written to each claimed row's 'claimed_by' ('' writes none)
+-- ARGV[11..10+2L] per lane: lane key, number of candidates
 -- then          the candidate ids, lane after lane
 -- returns       {now, deadline, {{id, {row fields...}}...}, limit, reopen, stale lanes,
 --               {skipped id, reason, ...}}: limit is MAX_ACTIVE or RATE when a queue limit held the
@@ -43,6 +44,7 @@
 --- @include "keys"
 --- @include "limits"
 --- @include "lanes"
+--- @include "owner"
 
 -- validate
 local lease = arg_int(1, 1)
@@ -54,16 +56,17 @@ local lane_max_active = arg_int(6, 0)
 local lane_rate = arg_int(7, 0)
 local lane_period = arg_int(8, 1)
 local lane_count = arg_int(9, 1)
+local owner = ARGV[10]
 local lanes = {}
 local candidates = 0
 for j = 1, lane_count do
-  local name = ARGV[8 + 2 * j]
-  local n = arg_int(9 + 2 * j, 0)
+  local name = ARGV[9 + 2 * j]
+  local n = arg_int(10 + 2 * j, 0)
   lanes[j] = {name = name, n = n, first = candidates, pending = KEYS[2 + 3 * j], held = KEYS[3 + 3 * j],
     starts = KEYS[4 + 3 * j], take = {}, valid = {}}
   candidates = candidates + n
 end
-local ids_at = 10 + 2 * lane_count
+local ids_at = 11 + 2 * lane_count
 local rows_at = 5 + 3 * lane_count
 if #ARGV ~= ids_at - 1 + candidates or #KEYS ~= rows_at + candidates then
   return redis.error_reply('EMQARG ' .. lane_count .. ' lanes and ' .. candidates .. ' candidates need '
@@ -89,6 +92,7 @@ end
 local stale = 0
 local skipped = {}
 local seen = {}
+local next_token = {}
 local lane_limit = ''
 local lane_reopen = 0
 for _, lane in ipairs(lanes) do
@@ -140,6 +144,7 @@ for _, lane in ipairs(lanes) do
         end
         if f then
           lane.valid[#lane.valid + 1] = i
+          next_token[i] = int(f[2]) + 1
         else
           skipped[#skipped + 1] = id
           skipped[#skipped + 1] = problem
@@ -179,8 +184,8 @@ for _, lane in ipairs(lanes) do
     local row = KEYS[rows_at + (i - ids_at)]
     redis.call('ZREM', lane.pending, id)
     redis.call('ZADD', KEYS[1], deadline, id)
-    local attempts = redis.call('HINCRBY', row, 'attempts', 1)
-    redis.call('HSET', row, 'state', 'active')
+    local attempts = next_token[i]
+    claim_row(row, attempts, owner)
     claimed[#claimed + 1] = {id, redis.call('HGETALL', row)}
     starts[#starts + 1] = id .. ':' .. attempts
     lane_starts[#lane_starts + 1] = id .. ':' .. attempts

@@ -1,12 +1,12 @@
 package io.echomq.dashboard.autoconfigure;
 
-import java.lang.management.ManagementFactory;
 import java.util.Set;
 
 import io.echomq.EchoMQTemplate;
 import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.EchoMqNode;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.dashboard.EchoMqDashboard;
@@ -85,11 +85,13 @@ public final class EchoMqDashboardAutoConfiguration {
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
 			ObjectProvider<EchoMQTemplate> template, ObjectProvider<ScheduleTicker> ticker,
 			ObjectProvider<QueuePartitioning> partitioning,
-			ObjectProvider<EchoJobListenerContainerFactory> containerFactory) {
+			ObjectProvider<EchoJobListenerContainerFactory> containerFactory, ObjectProvider<EchoMqNode> node) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
+		EchoMqNode self = node
+			.getIfAvailable(() -> EchoMqNode.local(environment.getProperty("spring.application.name")));
 		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, catalog, registry,
 				(queue) -> replayBudget(registry, properties, queue), history,
-				new Sanitizer(sanitizingFunctions.orderedStream().toList()), node(environment), template.getIfUnique(),
+				new Sanitizer(sanitizingFunctions.orderedStream().toList()), self.name(), template.getIfUnique(),
 				ticker.getIfUnique());
 		dashboard.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		EchoJobListenerContainerFactory factory = containerFactory.getIfUnique();
@@ -128,11 +130,6 @@ public final class EchoMqDashboardAutoConfiguration {
 		QueueProperties overrides = properties.queues().get(queue);
 		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
 				: properties.listener().maxAttempts();
-	}
-
-	private static String node(Environment environment) {
-		String application = environment.getProperty("spring.application.name", "application");
-		return application + " " + ManagementFactory.getRuntimeMXBean().getName();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -401,6 +401,80 @@
 			el('p', { class: 'muted', text: caption }));
 	}
 
+	// ---------- nodes ----------
+
+	// the listeners of the other live nodes, from the queue's node registry
+	function otherNodes(queue) {
+		return (queue.nodes || []).filter(function (node) {
+			return !node.self;
+		});
+	}
+
+	// a node's last report, on server time: never shown as in the future when the browser's clock lags
+	function seen(node) {
+		return Date.now() - node.seen < 1000 ? 'just now' : relative(node.seen);
+	}
+
+	function nodeBadge(node) {
+		var state = node.paused ? 'paused' : 'running';
+		return el('span', { class: 'node-listener', 'data-node': node.node, 'data-state': state, 'data-concurrency': node.concurrency,
+			title: 'Listener ' + node.id + ' on ' + node.node + ', last seen ' + seen(node) },
+			el('span', { class: 'node-name', text: node.node }), ' ',
+			el('span', { class: 'badge listener-state ' + state, text: state }), ' ',
+			el('span', { class: 'muted', text: node.inFlight + '/' + node.concurrency + ' busy' }));
+	}
+
+	function otherNodesCell(queue) {
+		var others = otherNodes(queue);
+		return others.length ? el('div', { class: 'node-list' }, others.map(nodeBadge))
+			: el('span', { class: 'muted node-list', 'data-nodes': 0, text: 'none' });
+	}
+
+	function nodesTable(queue) {
+		var others = otherNodes(queue);
+		if (!others.length) {
+			return el('p', { id: 'other-nodes', class: 'muted', text: 'No other node listens to this queue.' });
+		}
+		var head = el('tr', null, el('th', { text: 'Node' }), el('th', { text: 'Listener' }), el('th', { text: 'State' }),
+			el('th', { class: 'num', text: 'Busy' }), el('th', { class: 'num', text: 'Completed' }),
+			el('th', { class: 'num', text: 'Retried' }), el('th', { class: 'num', text: 'Dead' }),
+			el('th', { class: 'num', text: 'Lost leases' }), el('th', { text: 'Last seen' }));
+		var rows = others.map(function (node) {
+			var state = node.paused ? 'paused' : 'running';
+			return el('tr', { class: 'node-row', 'data-node': node.node, 'data-concurrency': node.concurrency },
+				el('td', { class: 'node-name mono', text: node.node }),
+				el('td', { text: node.id }),
+				el('td', null, el('span', { class: 'badge listener-state ' + state, 'data-state': state, text: state })),
+				el('td', { class: 'num', text: node.inFlight + ' / ' + node.concurrency }),
+				el('td', { class: 'num', text: node.completed }),
+				el('td', { class: 'num', text: node.retried }),
+				el('td', { class: 'num', text: node.dead }),
+				el('td', { class: 'num', text: node.stale }),
+				el('td', { class: 'muted', text: seen(node) }));
+		});
+		return el('table', { id: 'other-nodes' }, el('thead', null, head), el('tbody', null, rows));
+	}
+
+	function ownerCell(job) {
+		if (!job.claimedBy) {
+			return el('td', { class: 'muted owner', title: 'The claim named no node', text: 'unknown' });
+		}
+		var self = job.claimedBy === config.node;
+		return el('td', { class: 'owner mono', 'data-owner': job.claimedBy, title: self ? 'This node' : 'Another node',
+			text: job.claimedBy + (self ? ' (this node)' : '') });
+	}
+
+	function ownerLine(job) {
+		if (!job.claimedBy) {
+			return null;
+		}
+		var active = job.state === 'active';
+		return el('p', { id: 'job-owner', 'data-owner': job.claimedBy },
+			el('span', { class: 'muted', text: active ? 'Lease held by ' : 'Last claimed by ' }),
+			el('strong', { class: 'mono', text: job.claimedBy }),
+			job.claimedBy === config.node ? el('span', { class: 'muted', text: ' (this node)' }) : null);
+	}
+
 	// ---------- overview ----------
 
 	function listenerBadge(listener) {
@@ -512,6 +586,7 @@
 			}),
 			el('th', { class: 'num', text: 'Completed', title: 'Completed by every node, all time' }),
 			el('th', { text: 'Listener on this node' }),
+			el('th', { text: 'Other nodes', title: 'The listeners of the other live nodes' }),
 			el('th', { text: 'Cluster', title: 'The queue\'s pause flag, which every node obeys' }),
 			el('th', { text: '' }));
 		var rows = data.queues.map(function (queue) {
@@ -522,6 +597,7 @@
 				}),
 				el('td', { class: 'num total-completed', text: queue.counters.completed || 0 }),
 				el('td', null, listenerBadge(queue.listener)),
+				el('td', { class: 'other-nodes' }, otherNodesCell(queue)),
 				el('td', null, clusterBadge(queue)),
 				el('td', null, el('div', { class: 'actions' }, pauseButton(queue.name, queue.listener), clusterButton(queue)))),
 			queue.flow.partitions.map(function (partition) {
@@ -532,7 +608,7 @@
 						return el('td', { class: 'num count-' + state, 'data-count': partition.counts[state], text: partition.counts[state] });
 					}),
 					el('td', { class: 'num total-completed', text: partition.counters.completed || 0 }),
-					el('td', { colspan: 3 }));
+					el('td', { colspan: 4 }));
 			})];
 		});
 		return el('section', { id: 'queues', class: 'panel' },
@@ -644,7 +720,9 @@
 				el('h2', { text: 'Every node' }),
 				clusterBadge(queue),
 				el('span', { class: 'spacer' }),
-				clusterButton(queue)));
+				clusterButton(queue)),
+			el('h2', { text: 'Listeners on other nodes', class: 'section' }),
+			nodesTable(queue));
 	}
 
 	function partitionSelect(page, select) {
@@ -764,7 +842,7 @@
 				el('td', { class: 'num', text: job.attempts + ' / ' + job.maxAttempts }),
 				el('td', null, when(job.enqueuedAt)),
 				AT_LABELS[state] ? el('td', null, when(job.at)) : null,
-				state === 'active' ? el('td', { class: 'muted', title: 'The engine does not record which node holds a lease yet', text: 'unknown' }) : null,
+				state === 'active' ? ownerCell(job) : null,
 				el('td', { class: 'error', text: job.lastError || '' }),
 				el('td', { class: 'payload mono', text: text(job.payload) }),
 				config.canWrite && jobActions(queue, state, job.id).length ? el('td', null, actionButtons(queue, state, job.id, false)) : null);
@@ -832,6 +910,7 @@
 				job.partition ? el('span', { id: 'job-partition', class: 'mono', title: 'The partition its id names', text: 'partition ' + job.partition }) : null,
 				el('span', { class: 'spacer' }),
 				actions),
+			ownerLine(job),
 			job.problem ? el('p', { class: 'notice', text: job.problem }) : null,
 			el('h2', { text: 'Last error', class: 'section' }),
 			job.lastError ? el('pre', { id: 'job-error', text: job.lastError }) : el('p', { class: 'muted', text: 'None.' }),
