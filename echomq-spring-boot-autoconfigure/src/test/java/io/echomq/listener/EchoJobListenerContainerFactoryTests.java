@@ -50,7 +50,7 @@ class EchoJobListenerContainerFactoryTests {
 		assertThat(settings.lease()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(settings.maxAttempts()).isNull();
 		assertThat(settings.autoStartup()).isTrue();
-		assertThat(settings.idleWait()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(settings.idleWait()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(settings.backoff()).isEqualTo(new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.2));
 	}
