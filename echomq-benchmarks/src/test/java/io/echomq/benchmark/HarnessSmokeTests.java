@@ -115,7 +115,8 @@ class HarnessSmokeTests {
 		assertThat(options.queueCounts()).containsExactly(1, 100);
 		assertThat(options.auditJobs(options.scale())).isEqualTo(1_000_000);
 		assertThat(Harness.expectedFigures("--figures", "memory")).containsExactly("memory.per_pending_job",
-				"memory.row", "memory.pending_index_per_job", "jit.memory.compiler_cpu", "noise.memory.other_cpu");
+				"memory.row", "memory.pending_index_per_job", "memory.per_pending_job.1k", "memory.row.1k",
+				"memory.per_pending_job.10k", "memory.row.10k", "jit.memory.compiler_cpu", "noise.memory.other_cpu");
 	}
 
 	@Test
