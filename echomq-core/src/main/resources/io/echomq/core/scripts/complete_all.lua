@@ -36,7 +36,8 @@ if count < 1 or count ~= math.floor(count) or #KEYS ~= 5 + count then
     .. '; nothing was written', 0)
 end
 
--- validate
+-- validate: one HMGET per row reads the schema's fields, the unique key and the cancel mark
+local FIELDS = row_fields_and({'unique', 'unique_mode', 'cancel_requested_at'})
 local decided = {}
 local seen = {}
 local completing = 0
@@ -47,7 +48,7 @@ for i = 1, count do
     error('EMQARG id ' .. id .. ' is given twice; nothing was written', 0)
   end
   seen[id] = true
-  local _, stale = fence(KEYS[1], row, id, ARGV[2 * i])
+  local f, stale = fence(KEYS[1], row, id, ARGV[2 * i], FIELDS)
   if stale then
     if stale[2] == 'NOT_ACTIVE' then
       if redis.call('EXISTS', row) == 0 then
@@ -58,10 +59,10 @@ for i = 1, count do
     end
     decided[i] = stale
   else
-    local unique, unique_name = unique_releasable(row, id, none)
+    local unique, unique_name = unique_releasable_of(row, id, none, f[8], f[9])
     if unique == false then
       decided[i] = {0, 'UNIQUE_KEY', unique_name}
-    elseif cancel_requested(row) then
+    elseif f[10] then
       decided[i] = 'cancel'
     else
       decided[i] = 'complete'
@@ -72,13 +73,14 @@ end
 local counted = completing > 0 and counter_ok(KEYS[2], 'completed')
 local wakeable = completing > 0 and redis.call('EXISTS', KEYS[5]) == 1 and wake_ok(KEYS[4])
 
--- write
+-- write: the completed ids leave active in one ZREM, their rows go in one DEL
 local replies = {}
+local ids, rows = {}, {}
 for i = 1, count do
   local d = decided[i]
   if d == 'complete' then
-    redis.call('ZREM', KEYS[1], ARGV[2 * i - 1])
-    redis.call('DEL', KEYS[5 + i])
+    ids[#ids + 1] = ARGV[2 * i - 1]
+    rows[#rows + 1] = KEYS[5 + i]
     replies[i] = {1}
   elseif d == 'cancel' then
     replies[i] = retire_cancelled(KEYS[1], KEYS[5 + i], ARGV[2 * i - 1], KEYS[2])
@@ -87,6 +89,8 @@ for i = 1, count do
   end
 end
 if completing > 0 then
+  redis.call('ZREM', KEYS[1], unpack(ids))
+  redis.call('DEL', unpack(rows))
   if counted then
     redis.call('HINCRBY', KEYS[2], 'completed', completing)
   end

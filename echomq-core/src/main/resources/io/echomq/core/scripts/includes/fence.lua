@@ -1,18 +1,20 @@
 -- include fence: the check every fenced transition on a claimed job makes first.
 --
--- fence(active, row, id, token)  the row's fields (ROW_FIELDS order) when the transition may
---                                apply, else nil and the stale reply {0, CODE, detail}:
+-- fence(active, row, id, token[, fields])
+--                                the row's fields (ROW_FIELDS order, then any extra fields named
+--                                by fields: read_row) when the transition may apply, else nil and
+--                                the stale reply {0, CODE, detail}:
 --   NOT_ACTIVE      the id is not in active (reaped, released, or never claimed)
 --   MALFORMED_ROW   the row is missing, not a hash, or breaks the row schema (row.lua)
 --   WRONG_STATE     the row's state is not 'active'
 --   TOKEN_MISMATCH  the caller's token is not the row's attempts (a later claim took over)
 --- @include "row"
 
-local function fence(active, row, id, token)
+local function fence(active, row, id, token, fields)
   if not redis.call('ZSCORE', active, id) then
     return nil, {0, 'NOT_ACTIVE', 'not active'}
   end
-  local f, problem = read_row(row)
+  local f, problem = read_row(row, fields)
   problem = problem or field_problem(f)
   if problem then
     return nil, {0, 'MALFORMED_ROW', problem}

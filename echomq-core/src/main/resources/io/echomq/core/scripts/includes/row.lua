@@ -1,7 +1,11 @@
 -- include row: the job row's schema, checked before a script writes anything.
 --
--- read_row(key)       the row's ROW_FIELDS values (false where a field is absent), or nil and why
---                     not ('no row', 'row is not a hash'); never raises
+-- read_row(key[, fields])
+--                     the row's ROW_FIELDS values (false where a field is absent), or nil and why
+--                     not ('no row', 'row is not a hash'); never raises. fields, from
+--                     row_fields_and(extra), reads the row's extra fields in the same HMGET, after
+--                     ROW_FIELDS (at 8, 9, ...)
+-- row_fields_and(extra)  ROW_FIELDS followed by the names in extra
 -- field_problem(f)    nil when the fields are well-formed, else what is wrong:
 --   state         required, names a location (pending, active, schedule, dead, quarantine,
 --                 completed)
@@ -27,8 +31,16 @@ local LOCATIONS = {pending = true, active = true, schedule = true, dead = true, 
 local ROW_INTS = {{2, 'attempts', true, 0}, {3, 'max_attempts', true, 1}, {4, 'released', false, 0},
   {5, 'priority', false, false}, {6, 'enqueued_at', true, false}, {7, 'ready_at', false, false}}
 
-local function read_row(key)
-  local f = redis.pcall('HMGET', key, unpack(ROW_FIELDS))
+local function row_fields_and(extra)
+  local fields = {unpack(ROW_FIELDS)}
+  for _, name in ipairs(extra) do
+    fields[#fields + 1] = name
+  end
+  return fields
+end
+
+local function read_row(key, fields)
+  local f = redis.pcall('HMGET', key, unpack(fields or ROW_FIELDS))
   if f.err then
     return nil, 'row is not a hash'
   end

@@ -29,6 +29,8 @@
 --   unique_releasable(row, id, declared)  the key to release when the row names an until_done or
 --       debounce key that still holds this id, nil when there is nothing to release, or false and
 --       the name when the row names a key the caller did not declare
+--   unique_releasable_of(row, id, declared, unique, mode)  the same from the row's 'unique' and
+--       'unique_mode' values read by the caller (false where absent)
 --   unique_release(key)  DEL the key (nil: nothing)
 --- @include "keys"
 --- @include "payload"
@@ -143,19 +145,26 @@ local function unique_declared(from)
   return declared
 end
 
-local function unique_releasable(row, id, declared)
-  local f = redis.pcall('HMGET', row, 'unique', 'unique_mode')
-  if f.err or not f[1] or f[2] == 'throttle' then
+local function unique_releasable_of(row, id, declared, unique, mode)
+  if not unique or mode == 'throttle' then
     return nil
   end
-  local key = unique_key_of(row, id, f[1])
+  local key = unique_key_of(row, id, unique)
   if not declared[key] then
-    return false, f[1]
+    return false, unique
   end
   if key_type(key) ~= 'string' or redis.call('GET', key) ~= id then
     return nil
   end
   return key
+end
+
+local function unique_releasable(row, id, declared)
+  local f = redis.pcall('HMGET', row, 'unique', 'unique_mode')
+  if f.err then
+    return nil
+  end
+  return unique_releasable_of(row, id, declared, f[1], f[2])
 end
 
 local function unique_release(key)
