@@ -1060,14 +1060,15 @@ public class Jobs {
 
 	/**
 	 * Hand a claimed job back: active to pending, without spending an attempt (graceful
-	 * stop).
+	 * stop). A job whose cancel was asked for is retired as cancelled instead, and its
+	 * unique key, if it names one, released.
 	 * @param queue the queue
 	 * @param id the job id
 	 * @param token the fencing token
 	 * @return applied, or stale
 	 */
 	public TransitionResult release(String queue, JobId id, FencingToken token) {
-		List<Object> reply = this.executor.execute(this.scripts.release,
+		List<Object> reply = withUniqueKey(queue, this.scripts.release,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE),
 						this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.SCHEDULE)),

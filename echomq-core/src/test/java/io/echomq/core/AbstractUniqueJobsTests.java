@@ -114,6 +114,19 @@ abstract class AbstractUniqueJobsTests {
 	}
 
 	@Test
+	void aCancelledJobHandedBackAtStopReleasesItsUniqueKey() {
+		EnqueueResult first = enqueue("a", UniqueKey.untilDone("stopping"));
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.cancel(this.queue, job.id()).outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
+		assertThat(this.jobs.release(this.queue, job.id(), job.token()).reason()).isEqualTo(StaleReason.CANCELLED);
+		assertThat(this.redis.hasKey(uniqueKey("stopping"))).isFalse();
+		EnqueueResult next = enqueue("b", UniqueKey.untilDone("stopping"));
+		assertThat(next.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
+		assertThat(next.id()).isNotEqualTo(first.id());
+		assertAuditClean();
+	}
+
+	@Test
 	void untilDoneShouldHoldThroughClaimAndRetryAndReleaseOnComplete() {
 		EnqueueResult first = enqueue("a", UniqueKey.untilDone("k"));
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);

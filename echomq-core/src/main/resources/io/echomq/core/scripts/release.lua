@@ -11,11 +11,15 @@
 -- KEYS[5]  emq:{q}:metrics  HASH, field 'cancelled'
 -- KEYS[6]  emq:{q}:schedule ZSET: a job of a lane goes there, due now, and promote.lua returns it to
 --          its lane (this script cannot know the lane's keys)
+-- KEYS[7]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released when the
+--          job is retired as cancelled
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- returns  {1, state} applied (state 'pending', or 'schedule' for a job of a lane), or {0, code, detail}
 --          stale (a code of fence.lua); or {0, 'CANCELLED', detail} when a cancel was asked for the
---          job: it is retired as cancelled instead (includes/cancel.lua)
+--          job: it is retired as cancelled instead (includes/cancel.lua), its unique key released;
+--          [unique] {0, 'UNIQUE_KEY', name} (nothing written) when that job's row names a key not
+--          declared
 --- @include "clock"
 --- @include "fence"
 --- @include "keys"
@@ -23,6 +27,7 @@
 --- @include "pending"
 --- @include "lanes"
 --- @include "cancel"
+--- @include "unique"
 
 -- validate
 local id = ARGV[1]
@@ -31,7 +36,13 @@ if stale then
   return stale
 end
 if cancel_requested(KEYS[3]) then
-  return retire_cancelled(KEYS[1], KEYS[3], id, KEYS[5])
+  local unique, unique_name = unique_releasable(KEYS[3], id, unique_declared(7))
+  if unique == false then
+    return {0, 'UNIQUE_KEY', unique_name}
+  end
+  local cancelled = retire_cancelled(KEYS[1], KEYS[3], id, KEYS[5])
+  unique_release(unique)
+  return cancelled
 end
 local lane = redis.call('HGET', KEYS[3], 'lane')
 require_zset(lane and KEYS[6] or KEYS[2])
