@@ -44,8 +44,7 @@ import io.echomq.test.server.ServerFlavor;
  * cache, so cached contexts whose listeners consume the same queue compete for its jobs:
  * use distinct queue names or key prefixes, or {@link #shared() shared = false}), and
  * released when the JVM exits, once Spring Boot's shutdown hook closed the contexts still
- * open; a server of its own is closed with its context. Either way no context's shutdown
- * finds its server already gone.
+ * open, so that no context's shutdown finds its server already gone.
  *
  * @author EchoMQ
  * @since 0.1.0

@@ -1,6 +1,5 @@
 package io.echomq.test.context;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -37,8 +36,6 @@ final class EchoMqServerContextCustomizer implements ContextCustomizer {
 
 	private static final String CONNECTION_DETAILS_CLASS = "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails";
 
-	private static final Duration EXIT_GRACE = Duration.ofSeconds(30);
-
 	private final @Nullable ServerFlavor flavor;
 
 	private final boolean shared;
@@ -72,10 +69,7 @@ final class EchoMqServerContextCustomizer implements ContextCustomizer {
 		if (this.shared) {
 			return (flavor != null) ? TestRedisServer.shared(flavor) : TestRedisServer.shared();
 		}
-		TestServer server = (flavor != null) ? TestRedisServer.start(flavor) : TestRedisServer.start();
-		// the context closes it (cached contexts at JVM exit): the reaper of server processes waits for that
-		server.process().ifPresent((process) -> process.setExitGrace(EXIT_GRACE));
-		return server;
+		return (flavor != null) ? TestRedisServer.start(flavor) : TestRedisServer.start();
 	}
 
 	@Override
