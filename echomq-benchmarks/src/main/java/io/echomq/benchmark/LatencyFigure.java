@@ -38,11 +38,8 @@ final class LatencyFigure implements Figure {
 	 */
 	@Override
 	public void warmUp(RunContext context) {
-		Scale scale = context.scale();
 		for (ConsumerKind kind : context.options().consumers()) {
-			context.server().reset();
-			Latency.run(context, kind, List.of(QUEUE), CONCURRENCY, scale.latencyWarmUpSeconds(),
-					scale.latencySeconds());
+			measure(context, kind);
 		}
 		context.server().reset();
 	}
@@ -50,11 +47,8 @@ final class LatencyFigure implements Figure {
 	@Override
 	public List<Reading> run(RunContext context) {
 		List<Reading> readings = new ArrayList<>();
-		Scale scale = context.scale();
 		for (ConsumerKind kind : context.options().consumers()) {
-			context.server().reset();
-			Samples samples = Latency.run(context, kind, List.of(QUEUE), CONCURRENCY, scale.latencyWarmUpSeconds(),
-					scale.latencySeconds());
+			Samples samples = measure(context, kind);
 			String base = "latency." + kind.label();
 			readings.add(new Reading(base + ".p50", samples.percentile(50) / 1e6, "ms"));
 			readings.add(new Reading(base + ".p99", samples.percentile(99) / 1e6, "ms"));
@@ -64,6 +58,13 @@ final class LatencyFigure implements Figure {
 		}
 		context.server().reset();
 		return readings;
+	}
+
+	private static Samples measure(RunContext context, ConsumerKind kind) {
+		Scale scale = context.scale();
+		context.server().reset();
+		return Latency.run(context, kind, List.of(QUEUE), CONCURRENCY, scale.latencyWarmUpSeconds(),
+				scale.latencySeconds());
 	}
 
 }
