@@ -106,19 +106,34 @@ public class ScriptExecutor {
 	 * @return one outcome per invocation, in invocation order
 	 */
 	public List<Outcome> executeAll(Script script, List<Invocation> invocations) {
-		if (invocations.isEmpty()) {
+		List<Call> calls = new ArrayList<>(invocations.size());
+		for (Invocation invocation : invocations) {
+			calls.add(new Call(script, invocation));
+		}
+		return executeCalls(calls);
+	}
+
+	/**
+	 * Run several script calls, of one script or several, as
+	 * {@link #executeAll(Script, List)} does: pipelined in call order where the connection
+	 * allows it, else one by one, stopping at the first failure; each call is still its
+	 * own atomic script.
+	 * @param calls the calls, in the order they are to run
+	 * @return one outcome per call, in call order
+	 */
+	public List<Outcome> executeCalls(List<Call> calls) {
+		if (calls.isEmpty()) {
 			return List.of();
 		}
-		if (invocations.size() > 1 && !isCluster()) {
+		if (calls.size() > 1 && !isCluster()) {
 			RedisClusterAsyncCommands<byte[], byte[]> direct = direct();
-			List<@Nullable Outcome> pipelined = (direct != null) ? pipeline(direct, script, invocations) : this.template
-				.execute((RedisCallback<List<@Nullable Outcome>>) (connection) -> pipeline(connection, script,
-						invocations), true);
+			List<@Nullable Outcome> pipelined = (direct != null) ? pipeline(direct, calls) : this.template
+				.execute((RedisCallback<List<@Nullable Outcome>>) (connection) -> pipeline(connection, calls), true);
 			if (pipelined != null && !pipelined.isEmpty()) {
-				return settle(script, invocations, pipelined);
+				return settle(calls, pipelined);
 			}
 		}
-		return settle(script, invocations, new ArrayList<>(Collections.nCopies(invocations.size(), null)));
+		return settle(calls, new ArrayList<>(Collections.nCopies(calls.size(), null)));
 	}
 
 	/**
@@ -263,39 +278,38 @@ public class ScriptExecutor {
 	 * @return one outcome per invocation, {@code null} where it met {@code NOSCRIPT}; an
 	 * empty list when the connection is not Lettuce
 	 */
-	private List<@Nullable Outcome> pipeline(RedisConnection connection, Script script, List<Invocation> invocations) {
+	private List<@Nullable Outcome> pipeline(RedisConnection connection, List<Call> calls) {
 		if (!(connection.getNativeConnection() instanceof RedisClusterAsyncCommands<?, ?> commands)) {
 			return List.of();
 		}
 		@SuppressWarnings("unchecked")
 		RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) commands;
-		return pipeline(async, script, invocations);
+		return pipeline(async, calls);
 	}
 
-	private List<@Nullable Outcome> pipeline(RedisClusterAsyncCommands<byte[], byte[]> async, Script script,
-			List<Invocation> invocations) {
-		List<RedisFuture<List<Object>>> replies = new ArrayList<>(invocations.size());
-		if (async instanceof RedisAsyncCommands<byte[], byte[]> standalone && isSmall(invocations)) {
+	private List<@Nullable Outcome> pipeline(RedisClusterAsyncCommands<byte[], byte[]> async, List<Call> calls) {
+		List<RedisFuture<List<Object>>> replies = new ArrayList<>(calls.size());
+		if (async instanceof RedisAsyncCommands<byte[], byte[]> standalone && isSmall(calls)) {
 			// one write and flush for the whole batch, not one per call
-			List<AsyncCommand<byte[], byte[], List<Object>>> batch = new ArrayList<>(invocations.size());
-			for (Invocation invocation : invocations) {
+			List<AsyncCommand<byte[], byte[], List<Object>>> batch = new ArrayList<>(calls.size());
+			for (Call call : calls) {
 				this.calls.increment();
-				batch.add(evalsha(script, invocation));
+				batch.add(evalsha(call.script(), call.invocation()));
 			}
 			standalone.getStatefulConnection().dispatch(batch);
 			replies.addAll(batch);
 		}
 		else {
-			for (Invocation invocation : invocations) {
+			for (Call call : calls) {
 				this.calls.increment();
-				replies.add(async.evalsha(script.sha(), ScriptOutputType.MULTI, encode(invocation.keys(), List.of()),
-						encode(List.of(), invocation.args())));
+				replies.add(async.evalsha(call.script().sha(), ScriptOutputType.MULTI,
+						encode(call.invocation().keys(), List.of()), encode(List.of(), call.invocation().args())));
 			}
 		}
 		long deadline = System.nanoTime() + timeout().toNanos();
-		List<@Nullable Outcome> outcomes = new ArrayList<>(invocations.size());
+		List<@Nullable Outcome> outcomes = new ArrayList<>(calls.size());
 		for (int i = 0; i < replies.size(); i++) {
-			outcomes.add(await(script, invocations.get(i), replies.get(i), deadline));
+			outcomes.add(await(calls.get(i).script(), calls.get(i).invocation(), replies.get(i), deadline));
 		}
 		return outcomes;
 	}
@@ -305,9 +319,10 @@ public class ScriptExecutor {
 	 * completions cost less client CPU per job that way, {@code enqueueAll}'s chunks of 200
 	 * payloads more (Lettuce encodes a dispatched batch into one buffer).
 	 */
-	private static boolean isSmall(List<Invocation> invocations) {
+	private static boolean isSmall(List<Call> calls) {
 		long chars = 0;
-		for (Invocation invocation : invocations) {
+		for (Call call : calls) {
+			Invocation invocation = call.invocation();
 			for (String key : invocation.keys()) {
 				chars += key.length();
 			}
@@ -364,13 +379,13 @@ public class ScriptExecutor {
 	 * {@code NOSCRIPT}) by running those invocations one by one, until one fails; after
 	 * that the open ones are not run.
 	 */
-	private List<Outcome> settle(Script script, List<Invocation> invocations, List<@Nullable Outcome> outcomes) {
-		List<Outcome> settled = new ArrayList<>(invocations.size());
+	private List<Outcome> settle(List<Call> calls, List<@Nullable Outcome> outcomes) {
+		List<Outcome> settled = new ArrayList<>(calls.size());
 		boolean failed = false;
-		for (int i = 0; i < invocations.size(); i++) {
+		for (int i = 0; i < calls.size(); i++) {
 			Outcome outcome = outcomes.get(i);
 			if (outcome == null) {
-				outcome = failed ? Outcome.notRun() : runOne(script, invocations.get(i));
+				outcome = failed ? Outcome.notRun() : runOne(calls.get(i));
 			}
 			failed |= outcome.status() != Status.APPLIED;
 			settled.add(outcome);
@@ -378,9 +393,9 @@ public class ScriptExecutor {
 		return settled;
 	}
 
-	private Outcome runOne(Script script, Invocation invocation) {
+	private Outcome runOne(Call call) {
 		try {
-			return Outcome.applied(execute(script, invocation.keys(), invocation.args()));
+			return Outcome.applied(execute(call.script(), call.invocation().keys(), call.invocation().args()));
 		}
 		catch (RuntimeException ex) {
 			return isErrorReply(ex) ? Outcome.failed(ex) : Outcome.unknown(ex);
@@ -502,6 +517,16 @@ public class ScriptExecutor {
 	 * @param args the arguments, in {@code ARGV[]} order
 	 */
 	public record Invocation(List<String> keys, List<String> args) {
+
+	}
+
+	/**
+	 * One call of a batch that may mix scripts: the script and its keys and arguments.
+	 *
+	 * @param script the script
+	 * @param invocation its keys and arguments
+	 */
+	public record Call(Script script, Invocation invocation) {
 
 	}
 
