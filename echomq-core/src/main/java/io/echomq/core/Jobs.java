@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -451,16 +452,6 @@ public class Jobs {
 			@Nullable EchoMqNode owner) {
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
-		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
-		String starts = this.keyspace.queueKey(queue, KeyType.STARTS);
-		String throttled = this.keyspace.queueKey(queue, KeyType.THROTTLED);
-		String ring = this.keyspace.queueKey(queue, KeyType.LANES);
-		String rows = this.keyspace.jobKeyPrefix(queue);
-		String paused = this.keyspace.queueKey(queue, KeyType.PAUSED);
-		String maxActive = (limits.maxActive() != null) ? Integer.toString(limits.maxActive()) : "0";
-		FlowLimits.RateLimit rate = limits.rateLimit();
-		String rateLimit = (rate != null) ? Integer.toString(rate.limit()) : "0";
-		String period = (rate != null) ? Long.toString(rate.period().toMillis()) : "1";
 		ClaimResult.Limit limit = null;
 		Duration retryAfter = null;
 		List<ClaimedJob> claimed = new ArrayList<>();
@@ -480,77 +471,116 @@ public class Jobs {
 				page = page(queue, JobState.PENDING, pending, page.offset() + page.members(), size);
 				continue;
 			}
-			int want = max - claimed.size();
-			List<String> keys = new ArrayList<>(4 + page.ids().length);
-			keys.add(pending);
-			keys.add(active);
-			keys.add(starts);
-			keys.add(throttled);
-			keys.add(ring);
-			List<String> args = new ArrayList<>(10 + page.ids().length);
-			args.add(Long.toString(lease.toMillis()));
-			args.add(Integer.toString(want));
-			args.add(Integer.toString(max));
-			args.add(Integer.toString(size));
-			args.add(Long.toString(page.offset()));
-			args.add(Integer.toString(page.foreign()));
-			args.add(maxActive);
-			args.add(rateLimit);
-			args.add(period);
-			args.add((owner != null) ? owner.name() : "");
-			for (String candidate : page.ids()) {
-				keys.add(rows + candidate);
-				args.add(candidate);
-			}
-			keys.add(paused);
-			List<Object> reply = this.executor.execute(this.scripts.claim, keys, args);
+			ScriptExecutor.Invocation call = claimCall(queue, lease, max - claimed.size(), max, size, page, limits,
+					owner);
+			ClaimRound round = claimRound(queue, page, this.executor.execute(this.scripts.claim, call.keys(),
+					call.args()));
 			asked = true;
-			Instant now = Replies.instant(reply.get(0));
-			learnClock(reply);
-			if (reply.size() > 9) {
-				this.pauses.put(queue, Replies.number(reply.get(9)));
+			if (round.paused()) {
 				break;
 			}
-			this.pauses.remove(queue);
-			noteLanes(queue, Replies.number(reply.get(8)));
-			Instant deadline = Replies.instant(reply.get(1));
-			List<Object> entries = Replies.list(reply.get(2));
-			for (Object value : entries) {
-				List<Object> entry = Replies.list(value);
-				claimed.add(toClaimedJob(queue, Replies.string(entry.get(0)), Replies.list(entry.get(1)), now,
-						deadline));
-			}
-			Map<String, String> skipped = Replies.reasons(reply.get(5));
-			this.suspects.addAll(queue, JobState.PENDING, skipped.keySet());
-			long hintFrom = Replies.number(reply.get(4));
-			Page next = toPage(queue, Replies.list(reply.get(3)), hintFrom);
-			String held = Replies.string(reply.get(6));
-			if (!held.isEmpty()) {
-				limit = ClaimResult.Limit.valueOf(held);
-				retryAfter = retryAfter(Replies.number(reply.get(7)), now,
-						page.ids().length > entries.size() + skipped.size());
+			claimed.addAll(round.jobs());
+			if (round.limit() != null) {
+				limit = round.limit();
+				retryAfter = round.retryAfter();
 				break;
 			}
 			if (claimed.size() >= max) {
-				if (hintFrom == 0 && next.members() > 0) {
-					this.hints.put(queue, next);
-				}
+				keepHint(queue, round);
 				break;
 			}
-			if (entries.isEmpty()) {
-				if (skipped.isEmpty() && page.foreign() == 0 && ++contended >= MAX_CLAIM_ROUNDS) {
+			if (round.jobs().isEmpty()) {
+				if (round.skipped() == 0 && page.foreign() == 0 && ++contended >= MAX_CLAIM_ROUNDS) {
 					break;
 				}
 				size = grow(size);
 			}
-			page = next;
+			page = round.next();
 		}
 		if (!asked) {
 			// pending was empty: whether lanes have work is one ZCARD away
-			Long lanes = this.template.opsForZSet().zCard(ring);
+			Long lanes = this.template.opsForZSet().zCard(this.keyspace.queueKey(queue, KeyType.LANES));
 			noteLanes(queue, (lanes != null) ? lanes : 0);
 		}
 		return new ClaimResult(claimed, limit, retryAfter);
+	}
+
+	/**
+	 * The keys and arguments of one {@code claim} call: take up to {@code want} of the
+	 * page's candidates; the reply's hint is the head of pending ({@code full} ids) when
+	 * it took them all, else the next {@code size} ids past the page.
+	 */
+	private ScriptExecutor.Invocation claimCall(String queue, Duration lease, int want, int full, int size,
+			Page page, FlowLimits limits, @Nullable EchoMqNode owner) {
+		FlowLimits.RateLimit rate = limits.rateLimit();
+		List<String> keys = new ArrayList<>(6 + page.ids().length);
+		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
+		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
+		keys.add(this.keyspace.queueKey(queue, KeyType.STARTS));
+		keys.add(this.keyspace.queueKey(queue, KeyType.THROTTLED));
+		keys.add(this.keyspace.queueKey(queue, KeyType.LANES));
+		List<String> args = new ArrayList<>(10 + page.ids().length);
+		args.add(Long.toString(lease.toMillis()));
+		args.add(Integer.toString(want));
+		args.add(Integer.toString(full));
+		args.add(Integer.toString(size));
+		args.add(Long.toString(page.offset()));
+		args.add(Integer.toString(page.foreign()));
+		args.add((limits.maxActive() != null) ? Integer.toString(limits.maxActive()) : "0");
+		args.add((rate != null) ? Integer.toString(rate.limit()) : "0");
+		args.add((rate != null) ? Long.toString(rate.period().toMillis()) : "1");
+		args.add((owner != null) ? owner.name() : "");
+		String rows = this.keyspace.jobKeyPrefix(queue);
+		for (String candidate : page.ids()) {
+			keys.add(rows + candidate);
+			args.add(candidate);
+		}
+		keys.add(this.keyspace.queueKey(queue, KeyType.PAUSED));
+		return new ScriptExecutor.Invocation(keys, args);
+	}
+
+	/**
+	 * Read a {@code claim} reply, noting what it says of the queue: its clock, whether it
+	 * is paused cluster-wide, whether lanes have work, the rows it skipped.
+	 */
+	private ClaimRound claimRound(String queue, Page page, List<Object> reply) {
+		Instant now = Replies.instant(reply.get(0));
+		learnClock(reply);
+		if (reply.size() > 9) {
+			this.pauses.put(queue, Replies.number(reply.get(9)));
+			return new ClaimRound(List.of(), 0, page, -1, null, null, true);
+		}
+		this.pauses.remove(queue);
+		noteLanes(queue, Replies.number(reply.get(8)));
+		Instant deadline = Replies.instant(reply.get(1));
+		List<Object> entries = Replies.list(reply.get(2));
+		List<ClaimedJob> jobs = new ArrayList<>(entries.size());
+		for (Object value : entries) {
+			List<Object> entry = Replies.list(value);
+			jobs.add(toClaimedJob(queue, Replies.string(entry.get(0)), Replies.list(entry.get(1)), now, deadline));
+		}
+		Map<String, String> skipped = Replies.reasons(reply.get(5));
+		this.suspects.addAll(queue, JobState.PENDING, skipped.keySet());
+		long hintFrom = Replies.number(reply.get(4));
+		Page next = toPage(queue, Replies.list(reply.get(3)), hintFrom);
+		String held = Replies.string(reply.get(6));
+		if (held.isEmpty()) {
+			return new ClaimRound(jobs, skipped.size(), next, hintFrom, null, null, false);
+		}
+		Duration retryAfter = retryAfter(Replies.number(reply.get(7)), now,
+				page.ids().length > entries.size() + skipped.size());
+		return new ClaimRound(jobs, skipped.size(), next, hintFrom, ClaimResult.Limit.valueOf(held), retryAfter,
+				false);
+	}
+
+	/**
+	 * Keep the head of pending a claim that took its maximum returned, as the next claim's
+	 * candidates: that claim then needs no {@code ZRANGE} of its own.
+	 */
+	private void keepHint(String queue, ClaimRound round) {
+		if (round.hintFrom() == 0 && round.next().members() > 0) {
+			this.hints.put(queue, round.next());
+		}
 	}
 
 	private void noteLanes(String queue, long lanes) {
@@ -854,33 +884,13 @@ public class Jobs {
 		// jobs without a unique key: one complete_all call per COMPLETE_BATCH, the calls pipelined
 		List<ScriptExecutor.Invocation> batches = new ArrayList<>();
 		for (int from = 0; from < batched.size(); from += COMPLETE_BATCH) {
-			List<Integer> chunk = batched.subList(from, Math.min(from + COMPLETE_BATCH, batched.size()));
-			List<String> keys = new ArrayList<>(5 + chunk.size());
-			Collections.addAll(keys, active, metrics, minutes, wake, throttled);
-			List<String> args = new ArrayList<>(2 * chunk.size());
-			for (int i : chunk) {
-				String id = ids.get(i).toString();
-				keys.add(rows + id);
-				args.add(id);
-				args.add(argument(tokens.get(i)));
-			}
-			batches.add(new ScriptExecutor.Invocation(keys, args));
+			batches.add(completeAllCall(queue, ids, tokens,
+					batched.subList(from, Math.min(from + COMPLETE_BATCH, batched.size()))));
 		}
 		List<ScriptExecutor.Outcome> batchOutcomes = this.executor.executeAll(this.scripts.completeAll, batches);
 		for (int b = 0; b < batchOutcomes.size(); b++) {
-			ScriptExecutor.Outcome outcome = batchOutcomes.get(b);
-			if (outcome.status() != ScriptExecutor.Status.APPLIED) {
-				continue;
-			}
-			List<Integer> chunk = batched.subList(b * COMPLETE_BATCH,
-					Math.min((b + 1) * COMPLETE_BATCH, batched.size()));
-			for (int j = 0; j < chunk.size() && j < outcome.reply().size(); j++) {
-				List<Object> entry = Replies.list(outcome.reply().get(j));
-				// a row naming a unique key the claim did not report is left for complete, one by one
-				if (uniqueKeyNeeded(entry) == null) {
-					results.set(chunk.get(j), Replies.fenced(entry));
-				}
-			}
+			readCompleteAll(batchOutcomes.get(b),
+					batched.subList(b * COMPLETE_BATCH, Math.min((b + 1) * COMPLETE_BATCH, batched.size())), results);
 		}
 		List<ScriptExecutor.Invocation> calls = new ArrayList<>(single.size());
 		for (int i : single) {
@@ -900,6 +910,104 @@ public class Jobs {
 			}
 		}
 		return results;
+	}
+
+	/**
+	 * Complete several jobs as {@link #completeAll(String, List, List, List)} does and, in
+	 * the same round trip, claim up to {@code max} jobs from the queue's pending set for
+	 * the slots the completions free: a busy worker's next jobs come back with the reply
+	 * to its last ones. The completions and the claim are two script calls, pipelined in
+	 * that order, each its own atomic transition: a claim that fails leaves the
+	 * completions' outcomes as they are.
+	 * <p>
+	 * The claim is made only where it can be one call: the candidates are the head of
+	 * pending the last claim that took its maximum returned, the queue has no lanes with
+	 * work and is not paused, keeps no completed history, and none of the jobs holds a
+	 * unique key. Otherwise this completes only, and the claim's result is empty; the
+	 * caller claims as usual. The claim respects the queue's flow limits like
+	 * {@link #claim(String, Duration, int, FlowLimits, EchoMqNode)}; where the server had
+	 * not loaded the completion script yet, the completions run again by body after the
+	 * claim, which then counts the jobs they free as still active (it claims fewer, never
+	 * more than the limits allow).
+	 * @param queue the queue
+	 * @param ids the job ids, at most {@value #COMPLETE_BATCH}
+	 * @param tokens the fencing token of each id, in the same order
+	 * @param uniqueKeys the unique key name of each id, or {@code null} for none
+	 * @param lease how long the claimed jobs' leases last unless extended
+	 * @param max the most jobs to claim
+	 * @param limits the queue's flow limits
+	 * @param owner the claiming node, or {@code null} to record none
+	 * @return the completions' outcomes as {@code completeAll} returns them, and the
+	 * claimed jobs
+	 */
+	public CompleteAndClaimResult completeAllAndClaim(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<@Nullable String> uniqueKeys, Duration lease, int max, FlowLimits limits,
+			@Nullable EchoMqNode owner) {
+		QueuePartitions.validateEngineName(queue);
+		requirePositive(lease, "lease");
+		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
+		Assert.notNull(limits, "'limits' must not be null");
+		ClaimResult none = new ClaimResult(List.of(), null, null);
+		if (ids.isEmpty() || ids.size() > COMPLETE_BATCH || uniqueKeys.stream().anyMatch(Objects::nonNull)
+				|| ids.size() != tokens.size() || this.laneQueues.contains(queue) || this.pauses.containsKey(queue)
+				|| this.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
+			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
+		}
+		Page page = this.hints.remove(queue);
+		if (page == null || page.ids().length == 0) {
+			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
+		}
+		List<Integer> all = new ArrayList<>(ids.size());
+		for (int i = 0; i < ids.size(); i++) {
+			Assert.notNull(ids.get(i), "ids must not contain null");
+			all.add(i);
+		}
+		List<ScriptExecutor.Outcome> outcomes = this.executor.executeCalls(List.of(
+				new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, all)),
+				new ScriptExecutor.Call(this.scripts.claim,
+						claimCall(queue, lease, max, max + PEEK_SLACK, max + PEEK_SLACK, page, limits, owner))));
+		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
+		readCompleteAll(outcomes.get(0), all, results);
+		ScriptExecutor.Outcome claimed = outcomes.get(1);
+		if (claimed.status() != ScriptExecutor.Status.APPLIED) {
+			return new CompleteAndClaimResult(results, none);
+		}
+		ClaimRound round = claimRound(queue, page, claimed.reply());
+		if (round.jobs().size() >= max) {
+			keepHint(queue, round);
+		}
+		return new CompleteAndClaimResult(results, new ClaimResult(round.jobs(), round.limit(), round.retryAfter()));
+	}
+
+	private ScriptExecutor.Invocation completeAllCall(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<Integer> chunk) {
+		String rows = this.keyspace.jobKeyPrefix(queue);
+		List<String> keys = new ArrayList<>(5 + chunk.size());
+		Collections.addAll(keys, this.keyspace.queueKey(queue, KeyType.ACTIVE),
+				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.MINUTES),
+				this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.THROTTLED));
+		List<String> args = new ArrayList<>(2 * chunk.size());
+		for (int i : chunk) {
+			String id = ids.get(i).toString();
+			keys.add(rows + id);
+			args.add(id);
+			args.add(argument(tokens.get(i)));
+		}
+		return new ScriptExecutor.Invocation(keys, args);
+	}
+
+	private static void readCompleteAll(ScriptExecutor.Outcome outcome, List<Integer> chunk,
+			List<@Nullable TransitionResult> results) {
+		if (outcome.status() != ScriptExecutor.Status.APPLIED) {
+			return;
+		}
+		for (int j = 0; j < chunk.size() && j < outcome.reply().size(); j++) {
+			List<Object> entry = Replies.list(outcome.reply().get(j));
+			// a row naming a unique key the claim did not report is left for complete, one by one
+			if (uniqueKeyNeeded(entry) == null) {
+				results.set(chunk.get(j), Replies.fenced(entry));
+			}
+		}
 	}
 
 	/**
@@ -1711,6 +1819,22 @@ public class Jobs {
 	 * A page of a location: where it starts, the JOB ids in it (in order), and how many
 	 * members it had in all, those that are not JOB ids included.
 	 */
+	/**
+	 * What one {@code claim} call did.
+	 *
+	 * @param jobs the jobs it claimed
+	 * @param skipped how many candidates it skipped (rows that break the schema)
+	 * @param next the page its hint names
+	 * @param hintFrom where in pending the hint starts
+	 * @param limit the flow limit that held it back, or {@code null}
+	 * @param retryAfter how long until the rate window has room, or {@code null}
+	 * @param paused whether the queue was paused cluster-wide (nothing claimed)
+	 */
+	private record ClaimRound(List<ClaimedJob> jobs, int skipped, Page next, long hintFrom,
+			ClaimResult.@Nullable Limit limit, @Nullable Duration retryAfter, boolean paused) {
+
+	}
+
 	private record Page(long offset, String[] ids, int members) {
 
 		int foreign() {

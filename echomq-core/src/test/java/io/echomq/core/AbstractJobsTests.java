@@ -206,6 +206,89 @@ abstract class AbstractJobsTests {
 	}
 
 	@Test
+	void completeAllAndClaimShouldClaimTheNextJobsForTheFreedSlotsInOneRoundTrip() {
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
+		List<ClaimedJob> first = this.jobs.claim(this.queue, LEASE, 2);
+		assertThat(first).extracting(ClaimedJob::id).containsExactly(ids.get(0), ids.get(1));
+		long calls = this.jobs.executor().getCalls();
+		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0), ids.get(1)),
+				List.of(first.get(0).token(), FencingToken.of(first.get(1).token().value() + 1)), nulls(2), LEASE, 2,
+				FlowLimits.none(), null);
+		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(2);
+		assertThat(result.completions().get(0).isApplied()).isTrue();
+		assertThat(result.completions().get(1).reason()).isEqualTo(StaleReason.TOKEN_MISMATCH);
+		assertThat(result.claim().jobs()).extracting(ClaimedJob::id).containsExactly(ids.get(2), ids.get(3));
+		assertThat(result.claim().jobs()).allSatisfy((job) -> assertThat(job.attempt()).isEqualTo(1));
+		assertThat(row(ids.get(0))).isEmpty();
+		assertThat(row(ids.get(2))).containsEntry("state", "active").containsEntry("attempts", "1");
+		assertThat(this.redis.opsForZSet().range(key(KeyType.ACTIVE), 0, -1)).containsExactlyInAnyOrder(
+				ids.get(1).toString(), ids.get(2).toString(), ids.get(3).toString());
+		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1))
+			.containsExactly(ids.get(4).toString());
+		// the claim that took its maximum left the next candidates for the one after it
+		CompleteAndClaimResult next = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(2)),
+				List.of(result.claim().jobs().get(0).token()), nulls(1), LEASE, 1, FlowLimits.none(), null);
+		assertThat(next.completions().get(0).isApplied()).isTrue();
+		assertThat(next.claim().jobs()).extracting(ClaimedJob::id).containsExactly(ids.get(4));
+		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isZero();
+	}
+
+	@Test
+	void completeAllAndClaimShouldOnlyCompleteWhenNoClaimLeftCandidates() {
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 1);
+		// a job enqueued after the claim is no candidate yet: the poller's next claim finds it
+		this.jobs.claim(this.queue, LEASE, 1);
+		JobId later = this.jobs.enqueue(this.queue, "c", EnqueueSpec.defaults());
+		long calls = this.jobs.executor().getCalls();
+		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0)),
+				List.of(claimed.get(0).token()), nulls(1), LEASE, 1, FlowLimits.none(), null);
+		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(1);
+		assertThat(result.completions().get(0).isApplied()).isTrue();
+		assertThat(result.claim().jobs()).isEmpty();
+		assertThat(row(later)).containsEntry("state", "pending");
+	}
+
+	@Test
+	void completeAllAndClaimShouldClaimNothingFromAQueuePausedClusterWide() {
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		this.jobs.pause(this.queue, null, "maintenance");
+		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0)),
+				List.of(job.token()), nulls(1), LEASE, 1, FlowLimits.none(), null);
+		assertThat(result.completions().get(0).isApplied()).isTrue();
+		assertThat(result.claim().jobs()).isEmpty();
+		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(2);
+		assertThat(this.jobs.lastClaimPause(this.queue)).isNull();
+	}
+
+	@Test
+	void completeAllAndClaimShouldKeepTheCapOnActiveJobs() {
+		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e", "f"),
+				EnqueueSpec.defaults());
+		FlowLimits limits = new FlowLimits(3, null);
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2, limits).jobs();
+		assertThat(claimed).hasSize(2);
+		// a pipelined call that meets NOSCRIPT runs again after the others: load complete_all first, so that
+		// the claim counts active after the completion (before it, it would count one more and take one fewer)
+		this.jobs.completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
+		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0)),
+				List.of(claimed.get(0).token()), nulls(1), LEASE, 4, limits, null);
+		assertThat(result.completions().get(0).isApplied()).isTrue();
+		assertThat(result.claim().jobs()).extracting(ClaimedJob::id).containsExactly(ids.get(2), ids.get(3));
+		assertThat(result.claim().limit()).isEqualTo(ClaimResult.Limit.MAX_ACTIVE);
+		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isEqualTo(3);
+	}
+
+	private static List<@Nullable String> nulls(int count) {
+		List<@Nullable String> nulls = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			nulls.add(null);
+		}
+		return nulls;
+	}
+
+	@Test
 	void enqueueDelayedShouldWriteSchedule() {
 		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
 		Double score = this.redis.opsForZSet().score(key(KeyType.SCHEDULE), id.toString());
