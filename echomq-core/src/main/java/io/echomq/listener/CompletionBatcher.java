@@ -9,7 +9,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.CompleteAndClaimResult;
 import io.echomq.core.FencingToken;
 import io.echomq.core.JobId;
 import io.echomq.core.TransitionResult;
@@ -27,6 +30,10 @@ import org.springframework.core.log.LogAccessor;
  * per job. The job stays in flight (its slot taken) until its completion is recorded,
  * so a stop still waits for it; a completion whose batched call had no clear reply is
  * sent again alone, with the usual retries ({@link LeasedJob#completed}).
+ * <p>
+ * While the queue has a backlog, the same round trip claims the next jobs for the slots
+ * the batch frees ({@link io.echomq.core.Jobs#completeAllAndClaim}): each such slot passes
+ * straight from a settled job to a claimed one, with no turn of the poller in between.
  *
  * @author EchoMQ
  */
@@ -44,6 +51,8 @@ final class CompletionBatcher implements Runnable {
 	private final ConcurrentLinkedQueue<Pending> waiting = new ConcurrentLinkedQueue<>();
 
 	private final Signal signal = new Signal();
+
+	private final LongAdder claimed = new LongAdder();
 
 	private volatile boolean stopping;
 
@@ -69,6 +78,14 @@ final class CompletionBatcher implements Runnable {
 		}
 		this.signal.raise();
 		return true;
+	}
+
+	/**
+	 * Return how many jobs were claimed with completions, in their round trip.
+	 * @return the count since the container started
+	 */
+	long claimedWithCompletions() {
+		return this.claimed.sum();
 	}
 
 	/**
@@ -146,12 +163,35 @@ final class CompletionBatcher implements Runnable {
 			uniqueKeys.add(pending.job().job().uniqueKey());
 		}
 		List<@Nullable TransitionResult> results = null;
+		List<ClaimedJob> next = List.of();
 		try {
-			results = this.container.jobs().completeAll(queue, ids, tokens, uniqueKeys);
+			int claimable = this.container.claimsWithCompletions(batch.size());
+			if (claimable > 0) {
+				ContainerSettings settings = this.container.getSettings();
+				CompleteAndClaimResult reply = this.container.jobs()
+					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, settings.lease(), claimable,
+							settings.limits(), this.container.getNode());
+				results = reply.completions();
+				next = reply.claim().jobs();
+			}
+			else {
+				results = this.container.jobs().completeAll(queue, ids, tokens, uniqueKeys);
+			}
 		}
 		catch (Throwable ex) {
 			logger.debug(ex, () -> "Batch of " + batch.size() + " completions failed; sending them one by one");
 		}
+		List<LeasedJob> leased = new ArrayList<>(next.size());
+		for (ClaimedJob job : next) {
+			leased.add(this.container.lease(job));
+		}
+		if (!leased.isEmpty() && this.container.isPaused()) {
+			// paused while the claim was on the wire: hand the jobs back rather than run them
+			leased.forEach(this::release);
+			leased.clear();
+		}
+		this.claimed.add(leased.size());
+		int handed = 0;
 		for (int i = 0; i < batch.size(); i++) {
 			Pending pending = batch.get(i);
 			try {
@@ -161,8 +201,25 @@ final class CompletionBatcher implements Runnable {
 				logger.error(ex, () -> "Unexpected failure while recording the completion of " + pending.job());
 			}
 			finally {
-				this.container.finished(pending.job());
+				if (handed < leased.size() && this.container.handOver(pending.job())) {
+					this.container.dispatch(leased.get(handed++));
+				}
+				else {
+					this.container.finished(pending.job());
+				}
 			}
+		}
+		for (int i = handed; i < leased.size(); i++) {
+			release(leased.get(i));
+		}
+	}
+
+	private void release(LeasedJob job) {
+		try {
+			job.release();
+		}
+		catch (Throwable ex) {
+			logger.warn(ex, () -> "Cannot hand back " + job + "; it runs again when its lease expires");
 		}
 	}
 

@@ -441,6 +441,29 @@ public class QueueListenerContainer {
 	}
 
 	/**
+	 * Pass a settled job's slot on to a job claimed with its completion, rather than free
+	 * it: the slot stays taken and the poller is not woken for it.
+	 * @return whether the job held a slot to pass on
+	 */
+	boolean handOver(LeasedJob job) {
+		if (!this.inFlight.remove(job.id(), job)) {
+			return false;
+		}
+		this.drainSignal.raise();
+		return true;
+	}
+
+	/**
+	 * Return how many jobs the completions of {@code settled} jobs may claim for the slots
+	 * they free, in their own round trip: all of them while the container runs and is not
+	 * paused, on a queue of one partition (the claims of a partitioned queue go through
+	 * its poller, which spreads them and copes with a partition that is down).
+	 */
+	int claimsWithCompletions(int settled) {
+		return (this.running && !this.paused && this.claims.names().size() == 1) ? settled : 0;
+	}
+
+	/**
 	 * Wake the poller only once this many slots are free (a lingering poller waits for
 	 * several; waking it for each costs a thread switch per job); 1 otherwise.
 	 */

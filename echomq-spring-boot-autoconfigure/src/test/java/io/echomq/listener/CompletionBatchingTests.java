@@ -59,6 +59,10 @@ class CompletionBatchingTests {
 				assertThat(container.getStaleCount()).isZero();
 				assertThat(container.getUnrecordedCount()).isZero();
 				assertThat(events.threads).containsExactly("echomq-acks-busy");
+				// with a backlog, the completions' round trips claim the next jobs for the slots they free
+				CompletionBatcher batcher = container.completions();
+				assertThat(batcher).isNotNull();
+				assertThat(batcher.claimedWithCompletions()).isGreaterThan(count / 4);
 				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 					assertThat(probe.metrics("busy")).containsEntry("completed", Integer.toString(count));
 					assertThat(probe.members("busy", KeyType.PENDING)).isEmpty();
