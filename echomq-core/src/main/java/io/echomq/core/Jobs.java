@@ -921,7 +921,9 @@ public class Jobs {
 	 * completions' outcomes as they are.
 	 * <p>
 	 * The claim is made only where it can be one call: the candidates are the head of
-	 * pending the last claim that took its maximum returned, the queue has no lanes with
+	 * pending the last claim returned (shared by concurrent callers: a candidate another
+	 * claim took first is passed over, and each claim returns the head as it left it), the
+	 * queue has no lanes with
 	 * work and is not paused, keeps no completed history, and none of the jobs holds a
 	 * unique key. Otherwise this completes only, and the claim's result is empty; the
 	 * caller claims as usual. The claim respects the queue's flow limits like
@@ -953,7 +955,8 @@ public class Jobs {
 				|| this.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
 			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
 		}
-		Page page = this.hints.remove(queue);
+		// the hint stays for other completion threads: a candidate another claim took first is passed over
+		Page page = this.hints.get(queue);
 		if (page == null || page.ids().length == 0) {
 			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
 		}
@@ -973,8 +976,15 @@ public class Jobs {
 			return new CompleteAndClaimResult(results, none);
 		}
 		ClaimRound round = claimRound(queue, page, claimed.reply());
-		if (round.jobs().size() >= max) {
-			keepHint(queue, round);
+		if (round.paused() || round.hintFrom() != 0) {
+			this.hints.remove(queue, page);
+		}
+		else if (round.next().members() > 0) {
+			// a claim that took fewer than it asked for still returns the head of pending: the fresh candidates
+			this.hints.put(queue, round.next());
+		}
+		else {
+			this.hints.remove(queue);
 		}
 		return new CompleteAndClaimResult(results, new ClaimResult(round.jobs(), round.limit(), round.retryAfter()));
 	}

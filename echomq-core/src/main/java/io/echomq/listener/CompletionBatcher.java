@@ -21,9 +21,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.log.LogAccessor;
 
 /**
- * Sends the completions of one container's jobs in batches, on a thread of its own: a
- * worker whose handler returned hands its job here and is free at once, and this thread
- * sends whatever completions are waiting as one pipelined round trip
+ * Sends the completions of one container's jobs in batches, on {@value #THREADS} threads
+ * of its own: a worker whose handler returned hands its job here and is free at once, and
+ * a sending thread sends whatever completions are waiting as one pipelined round trip
  * ({@link io.echomq.core.Jobs#completeAll}), each still its own fenced {@code complete}
  * script call. Per job this saves the worker's wait for its reply and the wake-ups of
  * the connection's event loop and of the worker, which were most of the client's CPU
@@ -40,6 +40,12 @@ import org.springframework.core.log.LogAccessor;
 final class CompletionBatcher implements Runnable {
 
 	private static final LogAccessor logger = new LogAccessor(CompletionBatcher.class);
+
+	/**
+	 * Threads sending completions: while one waits for its reply, the next batch goes out
+	 * on the other, so the server and this JVM work at the same time.
+	 */
+	static final int THREADS = 2;
 
 	/** Most completions sent in one round trip. */
 	static final int MAX_BATCH = 64;
@@ -109,6 +115,8 @@ final class CompletionBatcher implements Runnable {
 					this.done = true;
 					Pending late = this.waiting.poll();
 					if (late == null) {
+						// the stop's signal woke one thread: pass it on to the others
+						this.signal.raise();
 						return;
 					}
 					batch.add(late);
@@ -138,10 +146,10 @@ final class CompletionBatcher implements Runnable {
 		byQueue.forEach((queue, group) -> partitionSender().execute(() -> send(queue, group)));
 	}
 
-	private Executor partitionSender() {
+	private synchronized Executor partitionSender() {
 		Executor sender = this.partitionSender;
 		if (sender == null) {
-			String name = "echomq-acks-" + this.container.getQueue() + "-";
+			String name = "echomq-acks-" + this.container.getQueue() + "-partition-";
 			AtomicInteger count = new AtomicInteger();
 			sender = Executors.newCachedThreadPool((task) -> {
 				Thread thread = new Thread(task, name + count.incrementAndGet());

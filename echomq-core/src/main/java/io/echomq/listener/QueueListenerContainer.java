@@ -154,9 +154,11 @@ public class QueueListenerContainer {
 			JobPoller created = new JobPoller(this, wake);
 			this.poller = created;
 			CompletionBatcher batcher = new CompletionBatcher(this);
-			Thread acks = new Thread(batcher, "echomq-acks-" + queue);
-			acks.setDaemon(true);
-			acks.start();
+			for (int i = 1; i <= CompletionBatcher.THREADS; i++) {
+				Thread acks = new Thread(batcher, "echomq-acks-" + queue + "-" + i);
+				acks.setDaemon(true);
+				acks.start();
+			}
 			this.completions = batcher;
 			this.running = true;
 			Thread thread = new Thread(created, "echomq-poller-" + queue);

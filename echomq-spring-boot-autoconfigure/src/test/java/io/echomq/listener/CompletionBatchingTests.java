@@ -58,7 +58,8 @@ class CompletionBatchingTests {
 				assertThat(container.getCompletedCount()).isEqualTo(count);
 				assertThat(container.getStaleCount()).isZero();
 				assertThat(container.getUnrecordedCount()).isZero();
-				assertThat(events.threads).containsExactly("echomq-acks-busy");
+				assertThat(events.threads).isNotEmpty()
+					.allSatisfy((thread) -> assertThat(thread).startsWith("echomq-acks-busy-"));
 				// with a backlog, the completions' round trips claim the next jobs for the slots they free
 				CompletionBatcher batcher = container.completions();
 				assertThat(batcher).isNotNull();
