@@ -1,6 +1,7 @@
 package io.echomq.benchmark;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Drains pre-filled queues with fresh consumers and records what it cost: wall time,
@@ -29,8 +30,22 @@ record Drain(long jobs, long elapsedNanos, CommandStats stats, long clientComman
 	 * @return what the drain cost
 	 */
 	static Drain run(RunContext context, ConsumerKind kind, List<String> queues, int concurrency, long jobs) {
+		return run(context, () -> kind.open(context.server()), queues, concurrency, jobs);
+	}
+
+	/**
+	 * Drain pre-filled queues with consumers set up by the caller.
+	 * @param context the run context
+	 * @param opener opens the consumers, none started yet
+	 * @param queues the queues, already filled
+	 * @param concurrency handlers per queue
+	 * @param jobs how many jobs to wait for, over every queue
+	 * @return what the drain cost
+	 */
+	static Drain run(RunContext context, Supplier<Consumers> opener, List<String> queues, int concurrency,
+			long jobs) {
 		BenchServer server = context.server();
-		try (Consumers consumers = kind.open(server)) {
+		try (Consumers consumers = opener.get()) {
 			server.resetStats();
 			CommandStats before = server.commandStats();
 			double serverCpu = server.cpuSeconds();

@@ -183,6 +183,7 @@ public final class Harness {
 			case "retention" -> new RetentionFigure();
 			case "lanes" -> new LanesFigure();
 			case "limiter" -> new LimiterFigure();
+			case "features" -> new FeaturesFigure();
 			default -> throw new IllegalArgumentException("Unknown figure group '" + group + "'");
 		};
 	}

@@ -35,7 +35,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		@Nullable Integer auditJobsOption, @Nullable Integer retentionCompletionsOption) {
 
 	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth",
-			"queues", "audit", "lanes", "limiter");
+			"queues", "audit", "lanes", "limiter", "features");
 
 	/** Groups run only when {@code --figures} names them. */
 	static final List<String> OPTIONAL_FIGURES = List.of("retention");
@@ -47,8 +47,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			                             outside CI, the next of valkey, redis, embedded Redis 6.2
 			  --runs N                   measured runs per figure, the median is printed (default 3)
 			  --smoke                    tiny sizes, 1 run (what the build's smoke test runs)
-			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues,audit
-			                             (default all), or retention (only when named: memory of job
+			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues,audit,
+			                             lanes,limiter,features (default all), or retention (only when named: memory of job
 			                             history, a queue with retention count=1000 over N completions)
 			  --consumers a,b            listener,engine (default both; engine is the raw Jobs baseline)
 			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)

@@ -2,6 +2,7 @@ package io.echomq.benchmark;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 
 import io.echomq.core.Jobs;
 import io.echomq.listener.EchoJobListenerContainerFactory;
@@ -32,7 +33,19 @@ final class ListenerConsumers implements Consumers {
 	private final List<QueueListenerContainer> containers = new CopyOnWriteArrayList<>();
 
 	ListenerConsumers(Jobs jobs) {
+		this(jobs, (engine, factory) -> {
+		});
+	}
+
+	/**
+	 * Create consumers whose engine and container factory the caller sets up first
+	 * (flow limits, partitions, retention).
+	 * @param jobs the engine
+	 * @param customizer called with the engine and the factory before any container
+	 */
+	ListenerConsumers(Jobs jobs, BiConsumer<Jobs, EchoJobListenerContainerFactory> customizer) {
 		this.factory = new EchoJobListenerContainerFactory(jobs);
+		customizer.accept(jobs, this.factory);
 		this.registry = new EchoJobListenerRegistry(this.factory);
 		this.scheduler = new EchoMqScheduler(jobs, SchedulerSettings.defaults(), this.registry::getQueues,
 				ListenerConsumers::tickScheduler, List.of());
