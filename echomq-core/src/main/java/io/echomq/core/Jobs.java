@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -868,12 +867,6 @@ public class Jobs {
 			}
 			return results;
 		}
-		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
-		String metrics = this.keyspace.queueKey(queue, KeyType.METRICS);
-		String minutes = this.keyspace.queueKey(queue, KeyType.MINUTES);
-		String wake = this.keyspace.queueKey(queue, KeyType.WAKE);
-		String throttled = this.keyspace.queueKey(queue, KeyType.THROTTLED);
-		String rows = this.keyspace.jobKeyPrefix(queue);
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
 		List<Integer> batched = new ArrayList<>(ids.size());
 		List<Integer> single = new ArrayList<>();
@@ -894,22 +887,31 @@ public class Jobs {
 		}
 		List<ScriptExecutor.Invocation> calls = new ArrayList<>(single.size());
 		for (int i : single) {
-			JobId id = ids.get(i);
-			calls.add(new ScriptExecutor.Invocation(
-					List.of(active, rows + id, metrics, minutes, wake, throttled,
-							this.keyspace.uniqueKeyPrefix(queue) + uniqueKeys.get(i)),
-					List.of(id.toString(), argument(tokens.get(i)))));
+			calls.add(completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i)));
 		}
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.complete, calls);
 		for (int c = 0; c < outcomes.size(); c++) {
-			ScriptExecutor.Outcome outcome = outcomes.get(c);
-			boolean applied = outcome.status() == ScriptExecutor.Status.APPLIED
-					&& uniqueKeyNeeded(outcome.reply()) == null;
-			if (applied) {
-				results.set(single.get(c), Replies.fenced(outcome.reply()));
-			}
+			readComplete(outcomes.get(c), single.get(c), results);
 		}
 		return results;
+	}
+
+	/** One {@code complete} call for a job that holds a unique key, the key declared. */
+	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
+			@Nullable String uniqueKey) {
+		return new ScriptExecutor.Invocation(
+				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
+						this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.MINUTES),
+						this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.THROTTLED),
+						this.keyspace.uniqueKeyPrefix(queue) + uniqueKey),
+				List.of(id.toString(), argument(token)));
+	}
+
+	private static void readComplete(ScriptExecutor.Outcome outcome, int index,
+			List<@Nullable TransitionResult> results) {
+		if (outcome.status() == ScriptExecutor.Status.APPLIED && uniqueKeyNeeded(outcome.reply()) == null) {
+			results.set(index, Replies.fenced(outcome.reply()));
+		}
 	}
 
 	/**
@@ -923,10 +925,10 @@ public class Jobs {
 	 * The claim is made only where it can be one call: the candidates are the head of
 	 * pending the last claim returned (shared by concurrent callers: a candidate another
 	 * claim took first is passed over, and each claim returns the head as it left it), the
-	 * queue has no lanes with
-	 * work and is not paused, keeps no completed history, and none of the jobs holds a
-	 * unique key. Otherwise this completes only, and the claim's result is empty; the
-	 * caller claims as usual. The claim respects the queue's flow limits like
+	 * queue has no lanes with work, is not paused and keeps no completed history. Otherwise
+	 * this completes only, and the claim's result is empty; the caller claims as usual.
+	 * Jobs holding a unique key are completed by a {@code complete} call each, in the same
+	 * round trip. The claim respects the queue's flow limits like
 	 * {@link #claim(String, Duration, int, FlowLimits, EchoMqNode)}; where the server had
 	 * not loaded the completion script yet, the completions run again by body after the
 	 * claim, which then counts the jobs they free as still active (it claims fewer, never
@@ -950,8 +952,8 @@ public class Jobs {
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		Assert.notNull(limits, "'limits' must not be null");
 		ClaimResult none = new ClaimResult(List.of(), null, null);
-		if (ids.isEmpty() || ids.size() > COMPLETE_BATCH || uniqueKeys.stream().anyMatch(Objects::nonNull)
-				|| ids.size() != tokens.size() || this.laneQueues.contains(queue) || this.pauses.containsKey(queue)
+		if (ids.isEmpty() || ids.size() > COMPLETE_BATCH || ids.size() != tokens.size()
+				|| ids.size() != uniqueKeys.size() || this.laneQueues.contains(queue) || this.pauses.containsKey(queue)
 				|| this.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
 			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
 		}
@@ -960,18 +962,33 @@ public class Jobs {
 		if (page == null || page.ids().length == 0) {
 			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
 		}
-		List<Integer> all = new ArrayList<>(ids.size());
+		// jobs without a unique key in one complete_all call, each of the others in a complete call of its own
+		List<Integer> batched = new ArrayList<>(ids.size());
+		List<Integer> single = new ArrayList<>();
 		for (int i = 0; i < ids.size(); i++) {
 			Assert.notNull(ids.get(i), "ids must not contain null");
-			all.add(i);
+			((uniqueKeys.get(i) == null) ? batched : single).add(i);
 		}
-		List<ScriptExecutor.Outcome> outcomes = this.executor.executeCalls(List.of(
-				new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, all)),
-				new ScriptExecutor.Call(this.scripts.claim,
-						claimCall(queue, lease, max, max + PEEK_SLACK, max + PEEK_SLACK, page, limits, owner))));
+		List<ScriptExecutor.Call> calls = new ArrayList<>(single.size() + 2);
+		if (!batched.isEmpty()) {
+			calls.add(new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, batched)));
+		}
+		for (int i : single) {
+			calls.add(new ScriptExecutor.Call(this.scripts.complete,
+					completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i))));
+		}
+		calls.add(new ScriptExecutor.Call(this.scripts.claim,
+				claimCall(queue, lease, max, max + PEEK_SLACK, max + PEEK_SLACK, page, limits, owner)));
+		List<ScriptExecutor.Outcome> outcomes = this.executor.executeCalls(calls);
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
-		readCompleteAll(outcomes.get(0), all, results);
-		ScriptExecutor.Outcome claimed = outcomes.get(1);
+		int call = 0;
+		if (!batched.isEmpty()) {
+			readCompleteAll(outcomes.get(call++), batched, results);
+		}
+		for (int i : single) {
+			readComplete(outcomes.get(call++), i, results);
+		}
+		ScriptExecutor.Outcome claimed = outcomes.get(call);
 		if (claimed.status() != ScriptExecutor.Status.APPLIED) {
 			return new CompleteAndClaimResult(results, none);
 		}

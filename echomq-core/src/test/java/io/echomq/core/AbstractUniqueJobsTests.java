@@ -114,6 +114,31 @@ abstract class AbstractUniqueJobsTests {
 	}
 
 	@Test
+	void completeAllAndClaimCompletesAUniqueJobDeclaringItsKeyAndClaimsInTheSameRoundTrip() {
+		EnqueueResult unique = enqueue("a", UniqueKey.untilDone("next"));
+		JobId plain = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
+		JobId following = this.jobs.enqueue(this.queue, "c", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		assertThat(claimed).extracting(ClaimedJob::uniqueKey).containsExactly("next", null);
+		List<String> keys = new ArrayList<>();
+		keys.add("next");
+		keys.add(null);
+		// a pipelined call that meets NOSCRIPT is sent again alone: load the scripts, so that the count is exact
+		this.jobs.completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
+		this.jobs.complete(this.queue, JobId.mint(), FencingToken.of(1), "other");
+		long calls = this.jobs.executor().getCalls();
+		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(unique.id(), plain),
+				List.of(claimed.get(0).token(), claimed.get(1).token()), keys, LEASE, 2, FlowLimits.none(), null);
+		// complete_all for the plain job, complete for the unique one, the claim: one round trip of three calls
+		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(3);
+		assertThat(result.completions()).allSatisfy((completion) -> assertThat(completion.isApplied()).isTrue());
+		assertThat(this.redis.hasKey(uniqueKey("next"))).isFalse();
+		assertThat(result.claim().jobs()).extracting(ClaimedJob::id).containsExactly(following);
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("2");
+		assertThat(this.redis.opsForZSet().range(key(KeyType.ACTIVE), 0, -1)).containsExactly(following.toString());
+	}
+
+	@Test
 	void aCancelledJobHandedBackAtStopReleasesItsUniqueKey() {
 		EnqueueResult first = enqueue("a", UniqueKey.untilDone("stopping"));
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
