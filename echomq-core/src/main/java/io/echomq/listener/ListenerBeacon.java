@@ -7,23 +7,30 @@ import io.echomq.core.EchoMqNode;
 import io.echomq.core.NodeListener;
 import io.echomq.core.QueueNodes;
 import io.echomq.support.RateLimitedLog;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
 
 /**
  * Keeps a container's entry in its queue's node registry ({@link QueueNodes}): the poller
  * beats on its own loop, which turns at least every idle wait, so no thread of its own is
- * needed; the container leaves when it stopped. One script call per queue every
- * {@link #BEAT} while the loop turns, once per idle wait while the queue is idle; the
- * entry says it beats at least every {@link #BEAT} plus the idle wait. A failed beat is logged at a limited rate and
- * never stops the poller: the registry is for people, claims do not depend on it.
+ * needed; the container leaves when it stopped. While its figures move (jobs run, the
+ * container is paused or resumed) it beats every {@link #BEAT} and says it beats at least
+ * every {@link #BEAT} plus the idle wait; once they stopped moving it beats once more,
+ * saying it beats at least every {@link #IDLE_BEAT} plus the idle wait, then only that
+ * often: an idle queue's registry costs a script call a minute, not one per idle wait. A
+ * failed beat is logged at a limited rate and never stops the poller: the registry is for
+ * people, claims do not depend on it.
  *
  * @author EchoMQ
  */
 final class ListenerBeacon {
 
-	/** Least time between two beats of a container. */
+	/** Least time between two beats of a container whose figures move. */
 	static final Duration BEAT = Duration.ofSeconds(5);
+
+	/** Time between two beats of a container whose figures do not move. */
+	static final Duration IDLE_BEAT = Duration.ofSeconds(60);
 
 	private static final LogAccessor logger = new LogAccessor(ListenerBeacon.class);
 
@@ -35,9 +42,15 @@ final class ListenerBeacon {
 
 	private final Duration every;
 
+	private final Duration idleEvery;
+
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(60));
 
 	private long nextBeat;
+
+	private long lastBeat;
+
+	private @Nullable NodeListener last;
 
 	private volatile boolean due = true;
 
@@ -47,25 +60,44 @@ final class ListenerBeacon {
 		this.node = node;
 		// a beat is late by at most one turn of the healthy poller loop: one idle wait
 		this.every = BEAT.plus(container.getSettings().idleWait());
+		this.idleEvery = IDLE_BEAT.plus(container.getSettings().idleWait());
 	}
 
 	/**
-	 * Beat if the last one is {@link #BEAT} old (poller thread).
+	 * Beat if the last one is {@link #BEAT} old and the figures moved since, or once they
+	 * stopped moving, or {@link #IDLE_BEAT} after the last (poller thread).
 	 */
 	void beatIfDue() {
 		long now = System.nanoTime();
 		if (!this.due && now - this.nextBeat < 0) {
 			return;
 		}
+		NodeListener previous = this.last;
+		NodeListener moving = summary(this.every);
+		boolean still = previous != null && sameFigures(previous, moving);
+		if (!this.due && still && previous.every().equals(this.idleEvery)
+				&& now - this.lastBeat < IDLE_BEAT.toNanos()) {
+			this.nextBeat = now + BEAT.toNanos();
+			return;
+		}
+		NodeListener summary = still ? summary(this.idleEvery) : moving;
 		this.due = false;
 		this.nextBeat = now + BEAT.toNanos();
+		this.lastBeat = now;
+		this.last = summary;
 		try {
-			this.nodes.beat(this.container.getQueue(), summary());
+			this.nodes.beat(this.container.getQueue(), summary);
 		}
 		catch (RuntimeException ex) {
 			this.failures.warn(ex, () -> "Cannot register the listener of queue '" + this.container.getQueue()
 					+ "' in its node registry; trying again in " + BEAT.toSeconds() + " s");
 		}
+	}
+
+	private static boolean sameFigures(NodeListener a, NodeListener b) {
+		return a.paused() == b.paused() && a.inFlight() == b.inFlight() && a.completed() == b.completed()
+				&& a.retried() == b.retried() && a.dead() == b.dead() && a.stale() == b.stale()
+				&& a.concurrency() == b.concurrency();
 	}
 
 	/**
@@ -89,10 +121,10 @@ final class ListenerBeacon {
 		}
 	}
 
-	private NodeListener summary() {
+	private NodeListener summary(Duration announced) {
 		QueueListenerContainer c = this.container;
 		return new NodeListener(this.node.name(), c.getId(), c.getSettings().concurrency(), c.isPaused(), c.inFlight(),
-				c.getCompletedCount(), c.getRetriedCount(), c.getDeadCount(), c.getStaleCount(), this.every,
+				c.getCompletedCount(), c.getRetriedCount(), c.getDeadCount(), c.getStaleCount(), announced,
 				Instant.EPOCH);
 	}
 

@@ -15,6 +15,7 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.QueueNodes;
 import io.echomq.maintenance.EchoMqScheduler;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -155,6 +156,29 @@ class IdleWakeUpTests {
 					.until(() -> commandsProcessed(probe) - start <= 20);
 			}
 		});
+	}
+
+	@Test
+	void anIdleListenerBeatsIntoItsNodeRegistryOnlyOnceAMinute() {
+		runner().withUserConfiguration(ReminderConfiguration.class)
+			.withPropertyValues("echomq.listener.idle-wait=200ms")
+			.run((node) -> {
+				QueueNodes registry = new QueueNodes(node.getBean(Jobs.class));
+				Duration idleEvery = ListenerBeacon.IDLE_BEAT.plusMillis(200);
+				// the loop turns every 200 ms: once the figures stopped moving, the next beat says so
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> registry.live("reminders").stream().anyMatch((entry) -> entry.every().equals(idleEvery)));
+				Instant seen = registry.live("reminders").get(0).seen();
+				// a listener beating every 5 s would have beaten again in these 6 s
+				await().during(Duration.ofSeconds(6))
+					.atMost(Duration.ofSeconds(7))
+					.until(() -> registry.live("reminders").get(0).seen().equals(seen));
+				node.getBean(EchoMQTemplate.class).enqueue("reminders", "call home");
+				Duration moving = ListenerBeacon.BEAT.plusMillis(200);
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> registry.live("reminders").get(0).every().equals(moving)
+							&& registry.live("reminders").get(0).completed() == 1);
+			});
 	}
 
 	/**
