@@ -89,6 +89,8 @@ final class ListenerBeacon {
 			this.nodes.beat(this.container.getQueue(), summary);
 		}
 		catch (RuntimeException ex) {
+			// not written: the next beat is a full one, whether the figures moved or not
+			this.last = null;
 			this.failures.warn(ex, () -> "Cannot register the listener of queue '" + this.container.getQueue()
 					+ "' in its node registry; trying again in " + BEAT.toSeconds() + " s");
 		}
