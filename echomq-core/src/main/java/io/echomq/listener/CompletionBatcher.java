@@ -29,7 +29,9 @@ import org.springframework.core.log.LogAccessor;
  * the connection's event loop and of the worker, which were most of the client's CPU
  * per job. The job stays in flight (its slot taken) until its completion is recorded,
  * so a stop still waits for it; a completion whose batched call had no clear reply is
- * sent again alone, with the usual retries ({@link LeasedJob#completed}).
+ * sent again alone, with the usual retries ({@link LeasedJob#completed}). On a
+ * partitioned queue such a job gives its slot back first: its partition's master may be
+ * down, and the retries must not hold the slots the live partitions need.
  * <p>
  * While the queue has a backlog, the same round trip claims the next jobs for the slots
  * the batch frees ({@link io.echomq.core.Jobs#completeAllAndClaim}): each such slot passes
@@ -199,6 +201,17 @@ final class CompletionBatcher implements Runnable {
 			leased.clear();
 		}
 		this.claimed.add(leased.size());
+		// a partition's master may be down: the completions sent again alone wait out its timeouts, and
+		// their slots must not wait with them, or the live partitions' jobs find none free
+		boolean[] freed = new boolean[batch.size()];
+		if (this.container.getPartitions().size() > 1) {
+			for (int i = 0; i < batch.size(); i++) {
+				if (results == null || results.get(i) == null) {
+					this.container.finished(batch.get(i).job());
+					freed[i] = true;
+				}
+			}
+		}
 		int handed = 0;
 		for (int i = 0; i < batch.size(); i++) {
 			Pending pending = batch.get(i);
@@ -209,11 +222,13 @@ final class CompletionBatcher implements Runnable {
 				logger.error(ex, () -> "Unexpected failure while recording the completion of " + pending.job());
 			}
 			finally {
-				if (handed < leased.size() && this.container.handOver(pending.job())) {
-					this.container.dispatch(leased.get(handed++));
-				}
-				else {
-					this.container.finished(pending.job());
+				if (!freed[i]) {
+					if (handed < leased.size() && this.container.handOver(pending.job())) {
+						this.container.dispatch(leased.get(handed++));
+					}
+					else {
+						this.container.finished(pending.job());
+					}
 				}
 			}
 		}

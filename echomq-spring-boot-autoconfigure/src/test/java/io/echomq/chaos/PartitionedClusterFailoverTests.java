@@ -232,6 +232,68 @@ class PartitionedClusterFailoverTests {
 		}
 	}
 
+	@Test
+	@Timeout(120)
+	void slotsOfJobsOnTheKilledMasterAreGivenBackWhileTheirCompletionsWaitOutItsTimeouts() throws Exception {
+		this.cluster = TestRedisServer.cluster(3, 1);
+		String prefix = Chaos.uniquePrefix();
+		String queue = "pheld";
+		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));
+		QueuePartitions partitions = partitioning.forQueue(queue);
+		try (ChaosWorker consumer = worker(prefix, new Ledger()); ChaosWorker producerSide = worker(prefix, new Ledger())) {
+			consumer.partition(partitioning);
+			Jobs jobs = producerSide.jobs();
+			EchoMQTemplate template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
+					4096, (name) -> 10, List.of());
+			template.setPartitioning(partitioning);
+			RedisServerProcess master = this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
+			String keyOnKilled = keyOf(partitions, (partition) -> partition == 0);
+			String keyOnLive = keyOf(partitions, (partition) -> this.cluster
+				.masterFor(jobs.keyspace().queueKey(partitions.name(partition), KeyType.PENDING)) != master);
+			CountDownLatch kill = new CountDownLatch(1);
+			AtomicInteger held = new AtomicInteger();
+			java.util.Queue<Long> liveRunsAt = new java.util.concurrent.ConcurrentLinkedQueue<>();
+			int concurrency = WorkerSettings.of(prefix).concurrency();
+			consumer.register(queue, (job, context) -> {
+				if (partitions.partitionOf(job.id()) == 0) {
+					held.incrementAndGet();
+					kill.await();
+				}
+				else {
+					liveRunsAt.add(System.nanoTime());
+				}
+			});
+			for (int n = 0; n < concurrency; n++) {
+				template.enqueue(queue, "held", EnqueueOptions.defaults().withPartitionKey(keyOnKilled));
+			}
+			consumer.start();
+			// every slot holds a job of the partition whose master dies; the live partition's jobs wait for a slot
+			await().atMost(Duration.ofSeconds(20)).until(() -> held.get() == concurrency);
+			for (int n = 0; n < LIVE_PROGRESS; n++) {
+				template.enqueue(queue, "live", EnqueueOptions.defaults().withPartitionKey(keyOnLive));
+			}
+			this.cluster.kill(master);
+			long killed = System.nanoTime();
+			kill.countDown();
+			// the held jobs' completions time out (1 s) and are sent again, each up to 4 times, until the replica
+			// takes over; their slots are given back once the batch had no reply, so the live jobs run before
+			// the cluster marks the master failed (cluster-node-timeout, 2 s)
+			await().atMost(Duration.ofSeconds(30)).until(() -> liveRunsAt.size() >= LIVE_PROGRESS);
+			double liveProgress = (liveRunsAt.stream().sorted().skip(LIVE_PROGRESS - 1).findFirst().orElseThrow() - killed)
+					/ 1e9;
+			assertThat(liveProgress).as("seconds until the live partition ran %d jobs", LIVE_PROGRESS)
+				.isLessThan(LIVE_PROGRESS_BOUND_SECONDS + 0.3);
+		}
+	}
+
+	private static String keyOf(QueuePartitions partitions, java.util.function.IntPredicate partition) {
+		return java.util.stream.IntStream.range(0, 10_000)
+			.mapToObj((n) -> "key-" + n)
+			.filter((key) -> partition.test(partitions.partitionForKey(key)))
+			.findFirst()
+			.orElseThrow();
+	}
+
 	private static int liveRuns(Map<Integer, AtomicInteger> runs, Set<Integer> onKilled) {
 		return runs.entrySet()
 			.stream()
