@@ -868,32 +868,58 @@ public class Jobs {
 			return results;
 		}
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
+		List<Completion> completions = completions(queue, ids, tokens, uniqueKeys);
+		// the complete_all calls pipelined, then the complete calls pipelined
+		for (boolean batched : new boolean[] { true, false }) {
+			List<Completion> group = completions.stream()
+				.filter((completion) -> (completion.call().script() == this.scripts.completeAll) == batched)
+				.toList();
+			List<ScriptExecutor.Outcome> outcomes = this.executor
+				.executeCalls(group.stream().map(Completion::call).toList());
+			for (int c = 0; c < outcomes.size(); c++) {
+				read(group.get(c), outcomes.get(c), results);
+			}
+		}
+		return results;
+	}
+
+	/**
+	 * The script calls that complete jobs: jobs without a unique key in one
+	 * {@code complete_all} call per {@value #COMPLETE_BATCH}, then one {@code complete}
+	 * call per job that holds one, its key declared.
+	 */
+	private List<Completion> completions(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<@Nullable String> uniqueKeys) {
 		List<Integer> batched = new ArrayList<>(ids.size());
 		List<Integer> single = new ArrayList<>();
 		for (int i = 0; i < ids.size(); i++) {
 			Assert.notNull(ids.get(i), "ids must not contain null");
 			((uniqueKeys.get(i) == null) ? batched : single).add(i);
 		}
-		// jobs without a unique key: one complete_all call per COMPLETE_BATCH, the calls pipelined
-		List<ScriptExecutor.Invocation> batches = new ArrayList<>();
+		List<Completion> completions = new ArrayList<>(single.size() + 1);
 		for (int from = 0; from < batched.size(); from += COMPLETE_BATCH) {
-			batches.add(completeAllCall(queue, ids, tokens,
-					batched.subList(from, Math.min(from + COMPLETE_BATCH, batched.size()))));
+			List<Integer> chunk = batched.subList(from, Math.min(from + COMPLETE_BATCH, batched.size()));
+			completions.add(new Completion(
+					new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, chunk)), chunk));
 		}
-		List<ScriptExecutor.Outcome> batchOutcomes = this.executor.executeAll(this.scripts.completeAll, batches);
-		for (int b = 0; b < batchOutcomes.size(); b++) {
-			readCompleteAll(batchOutcomes.get(b),
-					batched.subList(b * COMPLETE_BATCH, Math.min((b + 1) * COMPLETE_BATCH, batched.size())), results);
-		}
-		List<ScriptExecutor.Invocation> calls = new ArrayList<>(single.size());
 		for (int i : single) {
-			calls.add(completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i)));
+			completions.add(new Completion(new ScriptExecutor.Call(this.scripts.complete,
+					completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i))), List.of(i)));
 		}
-		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.complete, calls);
-		for (int c = 0; c < outcomes.size(); c++) {
-			readComplete(outcomes.get(c), single.get(c), results);
+		return completions;
+	}
+
+	/**
+	 * Record what a completion call did for each of its jobs: applied or stale, left
+	 * {@code null} when it did not apply or asked for a key it was not given.
+	 */
+	private void read(Completion completion, ScriptExecutor.Outcome outcome, List<@Nullable TransitionResult> results) {
+		if (completion.call().script() == this.scripts.completeAll) {
+			readCompleteAll(outcome, completion.jobs(), results);
 		}
-		return results;
+		else {
+			readComplete(outcome, completion.jobs().get(0), results);
+		}
 	}
 
 	/** One {@code complete} call for a job that holds a unique key, the key declared. */
@@ -962,33 +988,17 @@ public class Jobs {
 		if (page == null || page.ids().length == 0) {
 			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
 		}
-		// jobs without a unique key in one complete_all call, each of the others in a complete call of its own
-		List<Integer> batched = new ArrayList<>(ids.size());
-		List<Integer> single = new ArrayList<>();
-		for (int i = 0; i < ids.size(); i++) {
-			Assert.notNull(ids.get(i), "ids must not contain null");
-			((uniqueKeys.get(i) == null) ? batched : single).add(i);
-		}
-		List<ScriptExecutor.Call> calls = new ArrayList<>(single.size() + 2);
-		if (!batched.isEmpty()) {
-			calls.add(new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, batched)));
-		}
-		for (int i : single) {
-			calls.add(new ScriptExecutor.Call(this.scripts.complete,
-					completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i))));
-		}
+		List<Completion> completions = completions(queue, ids, tokens, uniqueKeys);
+		List<ScriptExecutor.Call> calls = new ArrayList<>(completions.size() + 1);
+		completions.forEach((completion) -> calls.add(completion.call()));
 		calls.add(new ScriptExecutor.Call(this.scripts.claim,
 				claimCall(queue, lease, max, max + PEEK_SLACK, max + PEEK_SLACK, page, limits, owner)));
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeCalls(calls);
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
-		int call = 0;
-		if (!batched.isEmpty()) {
-			readCompleteAll(outcomes.get(call++), batched, results);
+		for (int c = 0; c < completions.size(); c++) {
+			read(completions.get(c), outcomes.get(c), results);
 		}
-		for (int i : single) {
-			readComplete(outcomes.get(call++), i, results);
-		}
-		ScriptExecutor.Outcome claimed = outcomes.get(call);
+		ScriptExecutor.Outcome claimed = outcomes.get(completions.size());
 		if (claimed.status() != ScriptExecutor.Status.APPLIED) {
 			return new CompleteAndClaimResult(results, none);
 		}
@@ -1843,9 +1853,15 @@ public class Jobs {
 	}
 
 	/**
-	 * A page of a location: where it starts, the JOB ids in it (in order), and how many
-	 * members it had in all, those that are not JOB ids included.
+	 * One script call that completes jobs, and the indexes of the jobs it completes.
+	 *
+	 * @param call the call
+	 * @param jobs the indexes, in the call's order
 	 */
+	private record Completion(ScriptExecutor.Call call, List<Integer> jobs) {
+
+	}
+
 	/**
 	 * What one {@code claim} call did.
 	 *
@@ -1862,6 +1878,10 @@ public class Jobs {
 
 	}
 
+	/**
+	 * A page of a location: where it starts, the JOB ids in it (in order), and how many
+	 * members it had in all, those that are not JOB ids included.
+	 */
 	private record Page(long offset, String[] ids, int members) {
 
 		int foreign() {

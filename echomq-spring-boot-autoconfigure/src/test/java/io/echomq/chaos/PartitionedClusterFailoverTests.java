@@ -101,12 +101,8 @@ class PartitionedClusterFailoverTests {
 						WorkerSettings.of(prefix))) {
 			consumer.partition(partitioning);
 			Jobs jobs = producerSide.jobs();
-			EchoMQTemplate template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
-					4096, (name) -> 10, List.of());
-			template.setPartitioning(partitioning);
-			EchoMQTemplate loader = new EchoMQTemplate(loaderSide.jobs(),
-					new JacksonPayloadConverter(JsonMapper.builder().build()), 4096, (name) -> 10, List.of());
-			loader.setPartitioning(partitioning);
+			EchoMQTemplate template = template(jobs, partitioning);
+			EchoMQTemplate loader = template(loaderSide.jobs(), partitioning);
 			RedisServerProcess master = this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
 			Set<Integer> onKilled = new HashSet<>();
 			for (int i = 0; i < PARTITIONS; i++) {
@@ -143,11 +139,7 @@ class PartitionedClusterFailoverTests {
 				long killed = System.nanoTime();
 				int acknowledgedAtKill = producer.acknowledged.size();
 				this.cluster.kill(master);
-				String keyOnKilled = java.util.stream.IntStream.range(0, 1000)
-					.mapToObj((n) -> "key-" + n)
-					.filter((key) -> onKilled.contains(partitions.partitionForKey(key)))
-					.findFirst()
-					.orElseThrow();
+				String keyOnKilled = keyOf(partitions, onKilled::contains);
 				java.util.concurrent.CompletableFuture<Throwable> keyed = java.util.concurrent.CompletableFuture
 					.supplyAsync(() -> {
 						try {
@@ -243,9 +235,7 @@ class PartitionedClusterFailoverTests {
 		try (ChaosWorker consumer = worker(prefix, new Ledger()); ChaosWorker producerSide = worker(prefix, new Ledger())) {
 			consumer.partition(partitioning);
 			Jobs jobs = producerSide.jobs();
-			EchoMQTemplate template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
-					4096, (name) -> 10, List.of());
-			template.setPartitioning(partitioning);
+			EchoMQTemplate template = template(jobs, partitioning);
 			RedisServerProcess master = this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
 			String keyOnKilled = keyOf(partitions, (partition) -> partition == 0);
 			String keyOnLive = keyOf(partitions, (partition) -> this.cluster
@@ -284,6 +274,13 @@ class PartitionedClusterFailoverTests {
 			assertThat(liveProgress).as("seconds until the live partition ran %d jobs", LIVE_PROGRESS)
 				.isLessThan(LIVE_PROGRESS_BOUND_SECONDS + 0.3);
 		}
+	}
+
+	private static EchoMQTemplate template(Jobs jobs, QueuePartitioning partitioning) {
+		EchoMQTemplate template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
+				4096, (name) -> 10, List.of());
+		template.setPartitioning(partitioning);
+		return template;
 	}
 
 	private static String keyOf(QueuePartitions partitions, java.util.function.IntPredicate partition) {
