@@ -21,9 +21,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.log.LogAccessor;
 
 /**
- * Sends the completions of one container's jobs in batches, on a thread of its own
- * ({@value #THREADS}): a worker whose handler returned hands its job here and is free at
- * once, and the thread sends whatever completions are waiting as one pipelined round trip
+ * Sends the completions of one container's jobs in batches, on {@value #THREADS} threads
+ * of its own: a worker whose handler returned hands its job here and is free at once, and
+ * a sending thread sends whatever completions are waiting as one pipelined round trip
  * ({@link io.echomq.core.Jobs#completeAll}), each still its own fenced {@code complete}
  * script call. Per job this saves the worker's wait for its reply and the wake-ups of
  * the connection's event loop and of the worker, which were most of the client's CPU
@@ -33,25 +33,27 @@ import org.springframework.core.log.LogAccessor;
  * partitioned queue such a job gives its slot back first: its partition's master may be
  * down, and the retries must not hold the slots the live partitions need.
  * <p>
+ * Each job id belongs to one thread, so the completions of one job, whatever run they
+ * come from, are sent in the order they were handed over: a completion sent again alone
+ * is settled before a later run's completion of the same job goes out. Were they sent
+ * side by side, the later run's could retire the row first and the resent one, finding
+ * it retired, would count as applied: the job reported completed twice.
+ * <p>
  * While the queue has a backlog, the same round trip claims the next jobs for the slots
  * the batch frees ({@link io.echomq.core.Jobs#completeAllAndClaim}): each such slot passes
  * straight from a settled job to a claimed one, with no turn of the poller in between.
  *
  * @author EchoMQ
  */
-final class CompletionBatcher implements Runnable {
+final class CompletionBatcher {
 
 	private static final LogAccessor logger = new LogAccessor(CompletionBatcher.class);
 
 	/**
-	 * Threads sending completions. One: with two, a drain at c16 was about 15 % faster,
-	 * but a job reaped during a failover and run again could have its second run's
-	 * completion recorded while the first run's completion was still being sent again
-	 * alone on the other thread; that one then found the row retired and counted as
-	 * applied, so the job was reported completed twice (RedisClusterFailoverTests). One
-	 * thread sends a container's completions in order, as before.
+	 * Threads sending completions: while one waits for its reply, the next batch goes out
+	 * on the other, so the server and this JVM work at the same time.
 	 */
-	static final int THREADS = 1;
+	static final int THREADS = 2;
 
 	/** Most completions sent in one round trip. */
 	static final int MAX_BATCH = 64;
@@ -60,20 +62,31 @@ final class CompletionBatcher implements Runnable {
 
 	private final QueueListenerContainer container;
 
-	private final ConcurrentLinkedQueue<Pending> waiting = new ConcurrentLinkedQueue<>();
-
-	private final Signal signal = new Signal();
+	private final Sender[] senders = new Sender[THREADS];
 
 	private final LongAdder claimed = new LongAdder();
 
 	private volatile boolean stopping;
 
-	private volatile boolean done;
-
 	private @Nullable Executor partitionSender;
 
 	CompletionBatcher(QueueListenerContainer container) {
 		this.container = container;
+		for (int i = 0; i < THREADS; i++) {
+			this.senders[i] = new Sender();
+		}
+	}
+
+	/**
+	 * Start the sending threads.
+	 * @param name the threads' name, numbered from 1
+	 */
+	void start(String name) {
+		for (int i = 0; i < THREADS; i++) {
+			Thread thread = new Thread(this.senders[i], name + (i + 1));
+			thread.setDaemon(true);
+			thread.start();
+		}
 	}
 
 	/**
@@ -82,14 +95,16 @@ final class CompletionBatcher implements Runnable {
 	 * (the caller sends it itself)
 	 */
 	boolean add(LeasedJob job, Duration took) {
-		Pending pending = new Pending(job, took);
-		this.waiting.add(pending);
-		// the thread sets done before its last poll: either that poll finds this one, or it is taken back here
-		if (this.done && this.waiting.remove(pending)) {
-			return false;
-		}
-		this.signal.raise();
-		return true;
+		return this.senders[senderOf(job.id())].add(new Pending(job, took));
+	}
+
+	/**
+	 * Return the thread that sends a job's completions, whatever run they come from.
+	 * @param id the job
+	 * @return the thread's index, from 0
+	 */
+	static int senderOf(JobId id) {
+		return Math.floorMod(id.hashCode(), THREADS);
 	}
 
 	/**
@@ -105,34 +120,8 @@ final class CompletionBatcher implements Runnable {
 	 */
 	void stop() {
 		this.stopping = true;
-		this.signal.raise();
-	}
-
-	@Override
-	public void run() {
-		List<Pending> batch = new ArrayList<>(MAX_BATCH);
-		while (true) {
-			Pending next;
-			while (batch.size() < MAX_BATCH && (next = this.waiting.poll()) != null) {
-				batch.add(next);
-			}
-			if (batch.isEmpty()) {
-				if (this.stopping) {
-					this.done = true;
-					Pending late = this.waiting.poll();
-					if (late == null) {
-						// the stop's signal woke one thread: pass it on to the others
-						this.signal.raise();
-						return;
-					}
-					batch.add(late);
-					continue;
-				}
-				this.signal.await(IDLE_WAIT);
-				continue;
-			}
-			send(batch);
-			batch.clear();
+		for (Sender sender : this.senders) {
+			sender.signal.raise();
 		}
 	}
 
@@ -251,6 +240,55 @@ final class CompletionBatcher implements Runnable {
 	}
 
 	private record Pending(LeasedJob job, Duration took) {
+
+	}
+
+	/**
+	 * One sending thread's completions.
+	 */
+	private final class Sender implements Runnable {
+
+		private final ConcurrentLinkedQueue<Pending> waiting = new ConcurrentLinkedQueue<>();
+
+		private final Signal signal = new Signal();
+
+		private volatile boolean done;
+
+		boolean add(Pending pending) {
+			this.waiting.add(pending);
+			// the thread sets done before its last poll: either that poll finds this one, or it is taken back here
+			if (this.done && this.waiting.remove(pending)) {
+				return false;
+			}
+			this.signal.raise();
+			return true;
+		}
+
+		@Override
+		public void run() {
+			List<Pending> batch = new ArrayList<>(MAX_BATCH);
+			while (true) {
+				Pending next;
+				while (batch.size() < MAX_BATCH && (next = this.waiting.poll()) != null) {
+					batch.add(next);
+				}
+				if (batch.isEmpty()) {
+					if (CompletionBatcher.this.stopping) {
+						this.done = true;
+						Pending late = this.waiting.poll();
+						if (late == null) {
+							return;
+						}
+						batch.add(late);
+						continue;
+					}
+					this.signal.await(IDLE_WAIT);
+					continue;
+				}
+				send(batch);
+				batch.clear();
+			}
+		}
 
 	}
 

@@ -154,11 +154,7 @@ public class QueueListenerContainer {
 			JobPoller created = new JobPoller(this, wake);
 			this.poller = created;
 			CompletionBatcher batcher = new CompletionBatcher(this);
-			for (int i = 1; i <= CompletionBatcher.THREADS; i++) {
-				Thread acks = new Thread(batcher, "echomq-acks-" + queue + "-" + i);
-				acks.setDaemon(true);
-				acks.start();
-			}
+			batcher.start("echomq-acks-" + queue + "-");
 			this.completions = batcher;
 			this.running = true;
 			Thread thread = new Thread(created, "echomq-poller-" + queue);

@@ -2,6 +2,7 @@ package io.echomq.listener;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,7 +25,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests of batched completions: a busy container records every completion, once, from
- * its completion thread, and a stop waits for completions still on their way.
+ * the completion thread its id belongs to, and a stop waits for completions still on their way.
  *
  * @author EchoMQ
  */
@@ -42,7 +43,7 @@ class CompletionBatchingTests {
 	}
 
 	@Test
-	void everyCompletionOfABusyContainerIsRecordedOnceByItsCompletionThread() {
+	void everyCompletionOfABusyContainerIsRecordedOnceByTheCompletionThreadItsIdBelongsTo() {
 		ListenerTestSupport.runner(server, this.prefix)
 			.withUserConfiguration(BusyConfiguration.class)
 			.run((context) -> {
@@ -58,8 +59,11 @@ class CompletionBatchingTests {
 				assertThat(container.getCompletedCount()).isEqualTo(count);
 				assertThat(container.getStaleCount()).isZero();
 				assertThat(container.getUnrecordedCount()).isZero();
-				assertThat(events.threads).isNotEmpty()
-					.allSatisfy((thread) -> assertThat(thread).startsWith("echomq-acks-busy-"));
+				// each job's completion is sent by the thread its id belongs to, so a job's completions
+				// from two runs can never be sent side by side; both threads take their share
+				assertThat(events.threads).hasSize(count).allSatisfy((id, thread) -> assertThat(thread)
+					.isEqualTo("echomq-acks-busy-" + (CompletionBatcher.senderOf(id) + 1)));
+				assertThat(Set.copyOf(events.threads.values())).hasSize(CompletionBatcher.THREADS);
 				// with a backlog, the completions' round trips claim the next jobs for the slots they free
 				CompletionBatcher batcher = container.completions();
 				assertThat(batcher).isNotNull();
@@ -128,11 +132,11 @@ class CompletionBatchingTests {
 
 		final AtomicInteger completed = new AtomicInteger();
 
-		final Set<String> threads = ConcurrentHashMap.newKeySet();
+		final Map<JobId, String> threads = new ConcurrentHashMap<>();
 
 		@Override
 		public void onCompleted(ClaimedJob job, Duration duration) {
-			this.threads.add(Thread.currentThread().getName());
+			this.threads.put(job.id(), Thread.currentThread().getName());
 			this.completed.incrementAndGet();
 		}
 
