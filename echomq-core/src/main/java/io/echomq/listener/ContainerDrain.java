@@ -63,7 +63,7 @@ final class ContainerDrain implements Runnable {
 		while (!this.container.inFlightJobs().isEmpty() && deadline - System.nanoTime() > 0) {
 			this.container.drainSignal().await(Duration.ofNanos(Math.min(deadline - System.nanoTime(), RECHECK_NANOS)));
 		}
-		for (LeasedJob job : this.container.inFlightJobs().values()) {
+		for (LeasedJob job : this.container.inFlightJobs()) {
 			job.release();
 		}
 		if (this.executor != null) {

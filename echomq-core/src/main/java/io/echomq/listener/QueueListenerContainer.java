@@ -3,6 +3,7 @@ package io.echomq.listener;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -12,7 +13,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueNodes;
@@ -63,7 +63,11 @@ public class QueueListenerContainer {
 
 	private final ReentrantLock lifecycleLock = new ReentrantLock();
 
-	private final Map<JobId, LeasedJob> inFlight = new ConcurrentHashMap<>();
+	/**
+	 * Jobs holding a slot, by run: a job whose lease lapsed while its handler still ran can
+	 * be claimed again here, and then both runs hold a slot until they settle.
+	 */
+	private final Set<LeasedJob> inFlight = ConcurrentHashMap.newKeySet();
 
 	private final Semaphore slots;
 
@@ -416,7 +420,7 @@ public class QueueListenerContainer {
 			this.slots.release();
 			return;
 		}
-		this.inFlight.put(job.id(), job);
+		this.inFlight.add(job);
 		try {
 			this.leaseKeeper.watch(job);
 			current.execute(new JobExecution(this, job));
@@ -429,7 +433,7 @@ public class QueueListenerContainer {
 	}
 
 	void finished(LeasedJob job) {
-		if (this.inFlight.remove(job.id(), job)) {
+		if (this.inFlight.remove(job)) {
 			this.slots.release();
 		}
 		if (this.slots.availablePermits() >= this.pollerWants) {
@@ -444,7 +448,7 @@ public class QueueListenerContainer {
 	 * @return whether the job held a slot to pass on
 	 */
 	boolean handOver(LeasedJob job) {
-		if (!this.inFlight.remove(job.id(), job)) {
+		if (!this.inFlight.remove(job)) {
 			return false;
 		}
 		this.drainSignal.raise();
@@ -469,7 +473,7 @@ public class QueueListenerContainer {
 		this.pollerWants = Math.max(1, slots);
 	}
 
-	Map<JobId, LeasedJob> inFlightJobs() {
+	Set<LeasedJob> inFlightJobs() {
 		return this.inFlight;
 	}
 

@@ -1,0 +1,104 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.echomq.EchoMQTemplate;
+import io.echomq.annotation.EchoJob;
+import io.echomq.core.JobId;
+import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.test.TestServer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A job whose lease lapsed while its handler still ran goes back to pending and runs
+ * again (at-least-once). When the same container claims it again, each run holds a slot
+ * of its own until its handler returns: the container counts both in flight, a stop
+ * would wait for both, and both slots come back.
+ *
+ * @author EchoMQ
+ */
+class RerunInTheSameContainerTests {
+
+	private static final String QUEUE = "rerun";
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+	private static TestServer server;
+
+	private final String prefix = ListenerTestSupport.uniquePrefix();
+
+	private final Reruns handler = new Reruns();
+
+	@BeforeAll
+	static void startServer() {
+		server = ListenerTestSupport.sharedServer();
+	}
+
+	@Test
+	void eachRunOfAJobClaimedAgainWhileItsFirstRunStillRunsHoldsASlotUntilItReturns() {
+		// a lease long enough that the keeper does not renew it while the test lets it lapse
+		ListenerTestSupport.runner(server, this.prefix)
+			.withBean(Reruns.class, () -> this.handler)
+			.withPropertyValues("echomq.listener.lease=60s")
+			.run((context) -> {
+				Jobs jobs = context.getBean(Jobs.class);
+				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer(QUEUE);
+				JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "first");
+				assertThat(this.handler.firstStarted.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+					// the lease lapses while the first run's handler still runs: the reaper hands it back
+					probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
+					assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
+					// the container's free slot claims it again; the second run returns at once
+					await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 1);
+					assertThat(this.handler.runs.get()).isEqualTo(2);
+					assertThat(probe.row(QUEUE, id)).isEmpty();
+					assertThat(container.inFlight()).as("the first run still holds its slot").isOne();
+					this.handler.firstMayReturn.countDown();
+					await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
+					assertThat(container.getCompletedCount()).as("the first run's outcome is stale").isOne();
+					assertThat(probe.metrics(QUEUE)).containsEntry("completed", "1");
+				}
+				// both slots are free again: two jobs run side by side
+				context.getBean(EchoMQTemplate.class).enqueueAll(QUEUE, List.of("pair", "pair"));
+				assertThat(this.handler.pair.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+					.as("two jobs running at once").isTrue();
+				await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 3);
+			});
+	}
+
+	static class Reruns {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		final CountDownLatch firstStarted = new CountDownLatch(1);
+
+		final CountDownLatch firstMayReturn = new CountDownLatch(1);
+
+		final CountDownLatch pair = new CountDownLatch(2);
+
+		@EchoJob(queue = QUEUE, concurrency = "2")
+		void handle(String payload) throws InterruptedException {
+			if (payload.equals("pair")) {
+				this.pair.countDown();
+				this.pair.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+				return;
+			}
+			if (this.runs.incrementAndGet() == 1) {
+				this.firstStarted.countDown();
+				this.firstMayReturn.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			}
+		}
+
+	}
+
+}
