@@ -35,9 +35,10 @@ import org.springframework.core.log.LogAccessor;
  * <p>
  * Each job id belongs to one thread, so the completions of one job, whatever run they
  * come from, are sent in the order they were handed over: a completion sent again alone
- * is settled before a later run's completion of the same job goes out. Were they sent
- * side by side, the later run's could retire the row first and the resent one, finding
- * it retired, would count as applied: the job reported completed twice.
+ * is settled before a later run's completion of the same job goes out. (Should a later
+ * run retire the row first all the same, the resent completion that finds it retired
+ * is not taken for applied: the container told the earlier run it was claimed again,
+ * {@link LeasedJob#claimedAgain}.)
  * <p>
  * While the queue has a backlog, the same round trip claims the next jobs for the slots
  * the batch frees ({@link io.echomq.core.Jobs#completeAllAndClaim}): each such slot passes
@@ -196,12 +197,10 @@ final class CompletionBatcher {
 		this.claimed.add(leased.size());
 		// a partition's master may be down: the completions sent again alone wait out its timeouts, and
 		// their slots must not wait with them, or the live partitions' jobs find none free
-		boolean[] freed = new boolean[batch.size()];
 		if (this.container.getPartitions().size() > 1) {
 			for (int i = 0; i < batch.size(); i++) {
 				if (results == null || results.get(i) == null) {
-					this.container.finished(batch.get(i).job());
-					freed[i] = true;
+					this.container.giveBackSlot(batch.get(i).job());
 				}
 			}
 		}
@@ -215,13 +214,12 @@ final class CompletionBatcher {
 				logger.error(ex, () -> "Unexpected failure while recording the completion of " + pending.job());
 			}
 			finally {
-				if (!freed[i]) {
-					if (handed < leased.size() && this.container.handOver(pending.job())) {
-						this.container.dispatch(leased.get(handed++));
-					}
-					else {
-						this.container.finished(pending.job());
-					}
+				// a slot given back above is no longer the job's to hand over
+				if (handed < leased.size() && this.container.handOver(pending.job())) {
+					this.container.dispatch(leased.get(handed++));
+				}
+				else {
+					this.container.finished(pending.job());
 				}
 			}
 		}
@@ -231,6 +229,7 @@ final class CompletionBatcher {
 	}
 
 	private void release(LeasedJob job) {
+		this.container.forget(job);
 		try {
 			job.release();
 		}

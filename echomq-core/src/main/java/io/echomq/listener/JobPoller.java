@@ -127,6 +127,7 @@ final class JobPoller implements Runnable {
 		if (this.container.isPaused() && !leased.isEmpty()) {
 			// paused while the claim was on the wire: hand the jobs back rather than run them
 			try {
+				leased.forEach(this.container::forget);
 				leased.forEach(LeasedJob::release);
 			}
 			finally {

@@ -81,6 +81,8 @@ final class LeasedJob implements JobContext {
 
 	private volatile boolean cancelled;
 
+	private volatile boolean claimedAgain;
+
 	LeasedJob(ClaimedJob job, Jobs jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.jobs = jobs;
@@ -230,8 +232,9 @@ final class LeasedJob implements JobContext {
 		if (sent == null) {
 			return;
 		}
-		// a completion sent again after a lost reply finds the row already retired: it did apply
-		boolean appliedBefore = sent.resent() && sent.result().reason() == StaleReason.DONE;
+		// a completion sent again after a lost reply finds the row already retired: it did apply,
+		// unless the job was claimed again meanwhile, and the later run retired it
+		boolean appliedBefore = sent.resent() && sent.result().reason() == StaleReason.DONE && !this.claimedAgain;
 		if (sent.result().isStale() && !appliedBefore) {
 			staleOutcome(sent.result());
 			return;
@@ -443,6 +446,15 @@ final class LeasedJob implements JobContext {
 
 	boolean isTimedOut() {
 		return this.timedOut;
+	}
+
+	/**
+	 * Note that the container claimed this job again (its lease had lapsed) before this
+	 * run's outcome was recorded: a completion of this run sent again that finds the row
+	 * retired then knows the later run retired it, not this one.
+	 */
+	void claimedAgain() {
+		this.claimedAgain = true;
 	}
 
 	void deadline(@Nullable ScheduledFuture<?> deadline) {

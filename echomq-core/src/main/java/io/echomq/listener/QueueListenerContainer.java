@@ -13,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EchoMqNode;
+import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueNodes;
@@ -68,6 +69,12 @@ public class QueueListenerContainer {
 	 * be claimed again here, and then both runs hold a slot until they settle.
 	 */
 	private final Set<LeasedJob> inFlight = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * The latest run of each job this container claimed whose outcome is not recorded yet:
+	 * claiming a job again tells its earlier run ({@link LeasedJob#claimedAgain}).
+	 */
+	private final Map<JobId, LeasedJob> runs = new ConcurrentHashMap<>();
 
 	private final Semaphore slots;
 
@@ -410,13 +417,26 @@ public class QueueListenerContainer {
 	 * the returned {@link LeasedJob}.
 	 */
 	LeasedJob lease(ClaimedJob claimed) {
-		return new LeasedJob(claimed, this.jobs, this.settings, this.counters, this.events);
+		LeasedJob run = new LeasedJob(claimed, this.jobs, this.settings, this.counters, this.events);
+		LeasedJob earlier = this.runs.put(claimed.id(), run);
+		if (earlier != null) {
+			earlier.claimedAgain();
+		}
+		return run;
+	}
+
+	/**
+	 * Forget a run whose outcome is recorded, or that was handed back unrun.
+	 */
+	void forget(LeasedJob job) {
+		this.runs.remove(job.id(), job);
 	}
 
 	void dispatch(LeasedJob job) {
 		TaskExecutor current = this.executor;
 		if (!this.running || current == null) {
 			job.release();
+			forget(job);
 			this.slots.release();
 			return;
 		}
@@ -433,6 +453,15 @@ public class QueueListenerContainer {
 	}
 
 	void finished(LeasedJob job) {
+		forget(job);
+		giveBackSlot(job);
+	}
+
+	/**
+	 * Free a job's slot before its outcome is recorded (its completion is still being
+	 * sent); {@link #finished} follows once it is.
+	 */
+	void giveBackSlot(LeasedJob job) {
 		if (this.inFlight.remove(job)) {
 			this.slots.release();
 		}
@@ -451,6 +480,7 @@ public class QueueListenerContainer {
 		if (!this.inFlight.remove(job)) {
 			return false;
 		}
+		forget(job);
 		this.drainSignal.raise();
 		return true;
 	}
@@ -471,6 +501,10 @@ public class QueueListenerContainer {
 	 */
 	void pollerWants(int slots) {
 		this.pollerWants = Math.max(1, slots);
+	}
+
+	Map<JobId, LeasedJob> latestRuns() {
+		return this.runs;
 	}
 
 	Set<LeasedJob> inFlightJobs() {

@@ -59,6 +59,7 @@ class CompletionBatchingTests {
 				assertThat(container.getCompletedCount()).isEqualTo(count);
 				assertThat(container.getStaleCount()).isZero();
 				assertThat(container.getUnrecordedCount()).isZero();
+				assertThat(container.latestRuns()).as("runs whose outcome is recorded are forgotten").isEmpty();
 				// each job's completion is sent by the thread its id belongs to, so a job's completions
 				// from two runs can never be sent side by side; both threads take their share
 				assertThat(events.threads).hasSize(count).allSatisfy((id, thread) -> assertThat(thread)
@@ -93,6 +94,7 @@ class CompletionBatchingTests {
 				// whatever a handler finished before the stop returned is recorded, nothing is left active
 				assertThat(container.inFlight()).isZero();
 				assertThat(container.getCompletedCount()).isEqualTo(listener.handled.get());
+				assertThat(container.latestRuns()).isEmpty();
 				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 					assertThat(probe.members("busy", KeyType.ACTIVE)).isEmpty();
 					assertThat(probe.metrics("busy")).containsEntry("completed",

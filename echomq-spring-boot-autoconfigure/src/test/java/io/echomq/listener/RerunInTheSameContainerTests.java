@@ -73,6 +73,36 @@ class RerunInTheSameContainerTests {
 				assertThat(this.handler.pair.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
 					.as("two jobs running at once").isTrue();
 				await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 3);
+				await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
+				assertThat(container.latestRuns()).isEmpty();
+			});
+	}
+
+	@Test
+	void aCompletionSentAgainThatFindsTheRowRetiredByALaterRunIsNotCountedAsApplied() {
+		ListenerTestSupport.runner(server, this.prefix)
+			.withBean(Reruns.class, () -> this.handler)
+			.withPropertyValues("echomq.listener.lease=60s")
+			.run((context) -> {
+				Jobs jobs = context.getBean(Jobs.class);
+				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer(QUEUE);
+				// the test claims for the container, as its poller and its completions do
+				container.stop();
+				JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "claimed by the test");
+				LeasedJob first = container.lease(container.claim(1).jobs().get(0));
+				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+					probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
+					assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
+					LeasedJob second = container.lease(container.claim(1).jobs().get(0));
+					assertThat(second.job().token()).isNotEqualTo(first.job().token());
+					second.complete(Duration.ZERO);
+					assertThat(probe.row(QUEUE, id)).isEmpty();
+				}
+				// the first run's batched completion had no clear reply: it is sent again alone, finds
+				// the row retired, and must not take the second run's completion for its own
+				first.completed(null, Duration.ZERO);
+				assertThat(container.getCompletedCount()).isOne();
+				assertThat(container.getStaleCount()).isOne();
 			});
 	}
 
