@@ -22,7 +22,10 @@ import org.springframework.core.log.LogAccessor;
  * <p>
  * A failure (Redis unreachable, a timeout) is logged at a limited rate; the wake
  * connection is dropped and the loop waits 100 ms, doubling to 5 s, before it tries
- * again. Nothing ends the loop but a stop.
+ * again. Nothing else ends the loop but a stop and an {@link Error} (out of memory, a
+ * class that cannot be linked), which is not retried: it is logged, the poller ends, and
+ * the container reports it ({@code pollerAlive} false, health {@code DOWN}) until it is
+ * restarted, as a Spring Kafka container stops on an error.
  *
  * @author EchoMQ
  */
@@ -70,7 +73,12 @@ final class JobPoller implements Runnable {
 					}
 					backoff = MIN_BACKOFF;
 				}
-				catch (Throwable ex) {
+				catch (Error ex) {
+					logger.error(ex, () -> "Listener for queue '" + this.container.getQueue()
+							+ "' stopped claiming: its poller failed with an error; restart the container");
+					return;
+				}
+				catch (Exception ex) {
 					if (!this.container.isRunning()) {
 						break;
 					}

@@ -9,12 +9,18 @@ import java.util.concurrent.CountDownLatch;
 import io.echomq.EchoMQTemplate;
 import io.echomq.actuate.EchoMqHealthIndicator;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.ClaimResult;
+import io.echomq.core.EchoMqNode;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.Jobs;
+import io.echomq.core.Keyspace;
+import io.echomq.core.ScriptExecutor;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.EchoMqScheduler;
 import io.echomq.maintenance.SchedulerSettings;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
@@ -23,11 +29,12 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -107,32 +114,20 @@ class EchoMqHealthContributorAutoConfigurationTests {
 	}
 
 	@Test
-	@SuppressWarnings({ "deprecation", "removal" })
 	void deadPollerShouldBeDown() {
-		assumeThat(Runtime.version().feature()).as("Thread.stop works up to Java 19").isLessThan(20);
 		String queue = ObservabilityTestSupport.unique("dead-poller");
-		this.contextRunner.run((context) -> {
+		this.contextRunner.withUserConfiguration(FailingClaimsConfiguration.class).run((context) -> {
 			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
 				.register(queue, (job, jobContext) -> {
 				});
 			await().atMost(Duration.ofSeconds(5)).until(container::isPollerAlive);
 			assertThat(health(context).getStatus()).isEqualTo(Status.UP);
-			Thread poller = Thread.getAllStackTraces()
-				.keySet()
-				.stream()
-				.filter((thread) -> thread.getName().equals("echomq-poller-" + queue))
-				.findFirst()
-				.orElseThrow();
-			// nothing a poll throws ends the loop, so kill the thread the hard way: a
-			// ThreadDeath that lands while the loop backs off from the previous one
-			// on a loaded machine a ThreadDeath often lands inside the loop's try and is caught: keep trying
-			await().dontCatchUncaughtExceptions()
-				.atMost(Duration.ofSeconds(30))
-				.pollInterval(Duration.ofMillis(20))
-				.until(() -> {
-					poller.stop();
-					return !poller.isAlive();
-				});
+			// an Error is not retried: the poller ends, as on an OutOfMemoryError in a claim
+			FailingClaims jobs = context.getBean(FailingClaims.class);
+			jobs.failing = true;
+			context.getBean(EchoMQTemplate.class).enqueue(queue, "wakes the poller");
+			await().atMost(Duration.ofSeconds(10)).until(() -> !container.isPollerAlive());
+			assertThat(jobs.thrown).isTrue();
 			Health health = health(context);
 			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 			assertThat(detail(health, "listeners", queue)).containsEntry("running", true)
@@ -197,6 +192,38 @@ class EchoMqHealthContributorAutoConfigurationTests {
 		}
 		assertThat(current).as(String.join(".", path)).isInstanceOf(Map.class);
 		return (Map<String, Object>) current;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FailingClaimsConfiguration {
+
+		@Bean
+		FailingClaims failingClaims(ScriptExecutor executor, Keyspace keyspace) {
+			return new FailingClaims(executor, keyspace);
+		}
+
+	}
+
+	static class FailingClaims extends Jobs {
+
+		volatile boolean failing;
+
+		volatile boolean thrown;
+
+		FailingClaims(ScriptExecutor executor, Keyspace keyspace) {
+			super(executor, keyspace);
+		}
+
+		@Override
+		public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits,
+				@Nullable EchoMqNode owner) {
+			if (this.failing) {
+				this.thrown = true;
+				throw new OutOfMemoryError("simulated: the poller's claim ran out of memory");
+			}
+			return super.claim(queue, lease, max, limits, owner);
+		}
+
 	}
 
 	private static ThreadPoolTaskScheduler ticks() {
