@@ -28,7 +28,7 @@ public final class Harness {
 	/** A warm-up round during which the JIT compiler threads used at most this % of a core ends the warm-up. */
 	static final double JIT_QUIET_PERCENT = 5;
 
-	static final int MAX_WARMUP_ROUNDS = 8;
+	static final int MAX_WARMUP_ROUNDS = 20;
 
 	private Harness() {
 	}
