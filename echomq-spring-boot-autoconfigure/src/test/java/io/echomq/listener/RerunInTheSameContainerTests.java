@@ -15,6 +15,8 @@ import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -45,65 +47,73 @@ class RerunInTheSameContainerTests {
 
 	@Test
 	void eachRunOfAJobClaimedAgainWhileItsFirstRunStillRunsHoldsASlotUntilItReturns() {
-		// a lease long enough that the keeper does not renew it while the test lets it lapse
-		ListenerTestSupport.runner(server, this.prefix)
-			.withBean(Reruns.class, () -> this.handler)
-			.withPropertyValues("echomq.listener.lease=60s")
-			.run((context) -> {
-				Jobs jobs = context.getBean(Jobs.class);
-				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer(QUEUE);
-				JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "first");
-				assertThat(this.handler.firstStarted.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					// the lease lapses while the first run's handler still runs: the reaper hands it back
-					probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
-					assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
-					// the container's free slot claims it again; the second run returns at once
-					await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 1);
-					assertThat(this.handler.runs.get()).isEqualTo(2);
-					assertThat(probe.row(QUEUE, id)).isEmpty();
-					assertThat(container.inFlight()).as("the first run still holds its slot").isOne();
-					this.handler.firstMayReturn.countDown();
-					await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
-					assertThat(container.getCompletedCount()).as("the first run's outcome is stale").isOne();
-					assertThat(probe.metrics(QUEUE)).containsEntry("completed", "1");
-				}
-				// both slots are free again: two jobs run side by side
-				context.getBean(EchoMQTemplate.class).enqueueAll(QUEUE, List.of("pair", "pair"));
-				assertThat(this.handler.pair.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
-					.as("two jobs running at once").isTrue();
-				await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 3);
+		runWithLongLease((context, jobs, container) -> {
+			JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "first");
+			assertThat(this.handler.firstStarted.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+				// the lease lapses while the first run's handler still runs: the reaper hands it back
+				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
+				assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
+				// the container's free slot claims it again; the second run returns at once
+				await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 1);
+				assertThat(this.handler.runs.get()).isEqualTo(2);
+				assertThat(probe.row(QUEUE, id)).isEmpty();
+				assertThat(container.inFlight()).as("the first run still holds its slot").isOne();
+				this.handler.firstMayReturn.countDown();
 				await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
-				assertThat(container.latestRuns()).isEmpty();
-			});
+				assertThat(container.getCompletedCount()).as("the first run's outcome is stale").isOne();
+				assertThat(probe.metrics(QUEUE)).containsEntry("completed", "1");
+			}
+			// both slots are free again: two jobs run side by side
+			context.getBean(EchoMQTemplate.class).enqueueAll(QUEUE, List.of("pair", "pair"));
+			assertThat(this.handler.pair.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+				.as("two jobs running at once").isTrue();
+			await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 3);
+			await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
+			assertThat(container.latestRuns()).isEmpty();
+		});
 	}
 
 	@Test
 	void aCompletionSentAgainThatFindsTheRowRetiredByALaterRunIsNotCountedAsApplied() {
+		runWithLongLease((context, jobs, container) -> {
+			// the test claims for the container, as its poller and its completions do
+			container.stop();
+			JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "claimed by the test");
+			LeasedJob first = container.lease(container.claim(1).jobs().get(0));
+			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
+				assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
+				LeasedJob second = container.lease(container.claim(1).jobs().get(0));
+				assertThat(second.job().token()).isNotEqualTo(first.job().token());
+				second.complete(Duration.ZERO);
+				assertThat(probe.row(QUEUE, id)).isEmpty();
+			}
+			// the first run's batched completion had no clear reply: it is sent again alone, finds
+			// the row retired, and must not take the second run's completion for its own
+			first.completed(null, Duration.ZERO);
+			assertThat(container.getCompletedCount()).isOne();
+			assertThat(container.getStaleCount()).isOne();
+		});
+	}
+
+	/**
+	 * Run the test in a context whose lease is long enough that the keeper does not renew
+	 * it while the test lets it lapse.
+	 */
+	private void runWithLongLease(ContainerTest test) {
 		ListenerTestSupport.runner(server, this.prefix)
 			.withBean(Reruns.class, () -> this.handler)
 			.withPropertyValues("echomq.listener.lease=60s")
-			.run((context) -> {
-				Jobs jobs = context.getBean(Jobs.class);
-				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer(QUEUE);
-				// the test claims for the container, as its poller and its completions do
-				container.stop();
-				JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "claimed by the test");
-				LeasedJob first = container.lease(container.claim(1).jobs().get(0));
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
-					assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
-					LeasedJob second = container.lease(container.claim(1).jobs().get(0));
-					assertThat(second.job().token()).isNotEqualTo(first.job().token());
-					second.complete(Duration.ZERO);
-					assertThat(probe.row(QUEUE, id)).isEmpty();
-				}
-				// the first run's batched completion had no clear reply: it is sent again alone, finds
-				// the row retired, and must not take the second run's completion for its own
-				first.completed(null, Duration.ZERO);
-				assertThat(container.getCompletedCount()).isOne();
-				assertThat(container.getStaleCount()).isOne();
-			});
+			.run((context) -> test.run(context, context.getBean(Jobs.class),
+					context.getBean(EchoJobListenerRegistry.class).getContainer(QUEUE)));
+	}
+
+	@FunctionalInterface
+	interface ContainerTest {
+
+		void run(AssertableApplicationContext context, Jobs jobs, QueueListenerContainer container) throws Exception;
+
 	}
 
 	static class Reruns {
