@@ -12,15 +12,15 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The enqueues one template deferred in the current transaction, written when it
- * commits and dropped when it (or the savepoint they follow) rolls back.
+ * The enqueues one template deferred in the current transaction, written when it commits
+ * and dropped when it (or the savepoint they follow) rolls back.
  * <p>
  * One instance per template and transaction, registered as a
  * {@link TransactionSynchronization}. A {@code REQUIRES_NEW} transaction suspends the
- * outer one's synchronizations, so it gets an instance of its own and its enqueues
- * happen when it commits, whatever the outer transaction does. A {@code NESTED}
- * transaction shares the outer one's: its enqueues wait for the outer commit, and a
- * rollback to its savepoint drops the enqueues made after that savepoint.
+ * outer one's synchronizations, so it gets an instance of its own and its enqueues happen
+ * when it commits, whatever the outer transaction does. A {@code NESTED} transaction
+ * shares the outer one's: its enqueues wait for the outer commit, and a rollback to its
+ * savepoint drops the enqueues made after that savepoint.
  *
  * @author EchoMQ
  */
@@ -77,7 +77,8 @@ final class AfterCommitEnqueues implements TransactionSynchronization {
 
 	@Override
 	public void savepointRollback(Object savepoint) {
-		// a savepoint taken before this instance was registered precedes every deferred enqueue
+		// a savepoint taken before this instance was registered precedes every deferred
+		// enqueue
 		int keep = this.savepoints.getOrDefault(savepoint, 0);
 		this.deferred.subList(keep, this.deferred.size()).clear();
 	}

@@ -44,10 +44,11 @@ import org.springframework.util.Assert;
  * anything is written.
  * <p>
  * Inside a Spring-managed transaction an enqueue waits for the commit and is dropped on
- * rollback (see {@link #setEnqueueAfterCommit} and {@link EnqueueOptions#withAfterCommit}).
- * A write that fails at commit time is thrown to the caller of the commit as an
- * {@link EnqueueAfterCommitException}: the transaction stays committed, and the caller
- * is the one who can act on it (retry, compensate, alert).
+ * rollback (see {@link #setEnqueueAfterCommit} and
+ * {@link EnqueueOptions#withAfterCommit}). A write that fails at commit time is thrown to
+ * the caller of the commit as an {@link EnqueueAfterCommitException}: the transaction
+ * stays committed, and the caller is the one who can act on it (retry, compensate,
+ * alert).
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -69,7 +70,9 @@ public class EchoMQTemplate {
 	private volatile boolean enqueueAfterCommit = true;
 
 	private final Schedules schedules;
+
 	private volatile List<ControlListener> controlListeners = List.of();
+
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
 	private static final Duration FAILOVER_PAUSE = Duration.ofMillis(50);
@@ -82,7 +85,8 @@ public class EchoMQTemplate {
 
 	private final Map<String, RuntimeException> refused = new java.util.concurrent.ConcurrentHashMap<>();
 
-	private final AtomicLong roundRobin = new AtomicLong(ThreadLocalRandom.current().nextInt(QueuePartitions.MAX_PARTITIONS));
+	private final AtomicLong roundRobin = new AtomicLong(
+			ThreadLocalRandom.current().nextInt(QueuePartitions.MAX_PARTITIONS));
 
 	/**
 	 * Create a template.
@@ -128,8 +132,8 @@ public class EchoMQTemplate {
 	 * @param options delay, run-at, priority, attempts, unique key
 	 * @return the job id
 	 * @throws IllegalArgumentException if the payload is {@code null}
-	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing was
-	 * written)
+	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing
+	 * was written)
 	 */
 	public JobId enqueue(String queue, Object payload, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
@@ -217,8 +221,8 @@ public class EchoMQTemplate {
 	 * @param options delay, run-at, priority, attempts
 	 * @return the job ids, in payload order
 	 * @throws IllegalArgumentException if a payload is {@code null}
-	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing was
-	 * written)
+	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing
+	 * was written)
 	 * @throws io.echomq.core.PartialEnqueueException if a batch of more than
 	 * {@value Jobs#ENQUEUE_CHUNK} was written only in part, naming the jobs that were
 	 */
@@ -250,7 +254,8 @@ public class EchoMQTemplate {
 			ids.add((routes != null) ? JobId.mint(routes[i]) : JobId.mint());
 		}
 		boolean deferred = deferred(options);
-		// a deferred write has handed its ids out already: its jobs stay in the partitions they name
+		// a deferred write has handed its ids out already: its jobs stay in the
+		// partitions they name
 		boolean failover = !deferred && !isKeyed(options);
 		Runnable writer = (routes != null) ? () -> writePartitions(partitions, routes, ids, texts, options, failover)
 				: () -> write(queue, queue, ids, texts, options);
@@ -277,7 +282,8 @@ public class EchoMQTemplate {
 			return null;
 		}
 		int[] routes = new int[count];
-		// a lane lives in one partition, so that its round-robin turn and its limits stay atomic
+		// a lane lives in one partition, so that its round-robin turn and its limits stay
+		// atomic
 		String key = (options.partitionKey() != null) ? options.partitionKey() : options.lane();
 		if (key != null) {
 			Arrays.fill(routes, partitions.partitionForKey(key));
@@ -355,11 +361,11 @@ public class EchoMQTemplate {
 	 * only when all did); a new round starts, after a pause, while the
 	 * {@linkplain #setEnqueueFailoverTimeout failover timeout} lasts (the whole cluster
 	 * refuses writes between a master's failure and its replica's promotion). Any other
-	 * failure, such as a script's error or a batch written in part, is thrown at once. A refusal certainly wrote
-	 * nothing. A write that got no reply may have applied on the failed master just before
-	 * it died: its jobs are then written twice (under two ids), which the at-least-once
-	 * contract of every handler covers; the alternative, an exception, would have the
-	 * caller enqueue again all the same.
+	 * failure, such as a script's error or a batch written in part, is thrown at once. A
+	 * refusal certainly wrote nothing. A write that got no reply may have applied on the
+	 * failed master just before it died: its jobs are then written twice (under two ids),
+	 * which the at-least-once contract of every handler covers; the alternative, an
+	 * exception, would have the caller enqueue again all the same.
 	 */
 	private void writeShare(QueuePartitions partitions, int partition, List<Integer> share, List<JobId> ids,
 			List<String> texts, EnqueueOptions options, boolean failover) {
@@ -378,7 +384,8 @@ public class EchoMQTemplate {
 				return;
 			}
 			catch (PartialEnqueueException ex) {
-				if (!ex.getEnqueued().isEmpty() || ex.getCause() == null || !ServerFailures.isUnavailable(ex.getCause())) {
+				if (!ex.getEnqueued().isEmpty() || ex.getCause() == null
+						|| !ServerFailures.isUnavailable(ex.getCause())) {
 					throw ex;
 				}
 				failure = ex;
@@ -396,7 +403,8 @@ public class EchoMQTemplate {
 			tried.add(current);
 			int next = next(partitions, current, tried);
 			if (next < 0) {
-				// every partition that is up refused (the cluster is down until a replica is promoted)
+				// every partition that is up refused (the cluster is down until a replica
+				// is promoted)
 				if (System.nanoTime() + pause - deadline > 0) {
 					throw failure;
 				}
@@ -455,8 +463,7 @@ public class EchoMQTemplate {
 		}
 	}
 
-	private void write(String queue, String engineQueue, List<JobId> ids, List<String> texts,
-			EnqueueOptions options) {
+	private void write(String queue, String engineQueue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
 		intercepted(queue, (fields) -> {
 			this.jobs.enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
 			return ids;
@@ -496,8 +503,7 @@ public class EchoMQTemplate {
 		}
 	}
 
-	private <T> T intercepted(String queue, Function<Map<String, String>, T> writer,
-			Function<T, List<JobId>> written) {
+	private <T> T intercepted(String queue, Function<Map<String, String>, T> writer, Function<T, List<JobId>> written) {
 		int prepared = 0;
 		T result;
 		try {
@@ -528,14 +534,15 @@ public class EchoMQTemplate {
 	 * tick enqueues one job per fire time to {@code queue} with the payload. Putting a
 	 * schedule of the same name again replaces it (a changed spec takes effect on every
 	 * node's next tick); putting the same definition again changes nothing. Schedules put
-	 * here are kept until {@link #unschedule(String, String)}; start-up never removes them.
+	 * here are kept until {@link #unschedule(String, String)}; start-up never removes
+	 * them.
 	 * @param queue the queue the occurrences go to
 	 * @param name the schedule name, unique within the queue
 	 * @param spec when it fires
 	 * @param payload the payload of each occurrence
 	 * @return whether the store changed
-	 * @throws InvalidScheduleException naming the bad name, queue, spec or payload, before
-	 * anything is written
+	 * @throws InvalidScheduleException naming the bad name, queue, spec or payload,
+	 * before anything is written
 	 */
 	public boolean schedule(String queue, String name, ScheduleSpec spec, Object payload) {
 		ScheduleDefinition.validateName(name);
@@ -590,10 +597,10 @@ public class EchoMQTemplate {
 	}
 
 	/**
-	 * Cancel a job, whatever its state, in one atomic script. A pending, scheduled or dead
-	 * job is removed with its row; a running job is marked, its worker interrupts the
-	 * handler at the next lease renewal (every third of the lease), and what the handler
-	 * comes to is discarded; a finished or unknown job is reported as not found.
+	 * Cancel a job, whatever its state, in one atomic script. A pending, scheduled or
+	 * dead job is removed with its row; a running job is marked, its worker interrupts
+	 * the handler at the next lease renewal (every third of the lease), and what the
+	 * handler comes to is discarded; a finished or unknown job is reported as not found.
 	 * @param queue the queue
 	 * @param id the job id
 	 * @return what the cancel did
@@ -622,10 +629,10 @@ public class EchoMQTemplate {
 	}
 
 	/**
-	 * Pause a queue cluster-wide until it is {@linkplain #resume(String) resumed}: no node
-	 * claims from it (running jobs finish; enqueues, retries and promotions go on). This
-	 * is a flag in the queue's keyspace, unlike a listener container's own pause, which
-	 * stops one node.
+	 * Pause a queue cluster-wide until it is {@linkplain #resume(String) resumed}: no
+	 * node claims from it (running jobs finish; enqueues, retries and promotions go on).
+	 * This is a flag in the queue's keyspace, unlike a listener container's own pause,
+	 * which stops one node.
 	 * @param queue the queue
 	 * @return whether the queue was not paused until resumed already
 	 */
@@ -634,8 +641,8 @@ public class EchoMQTemplate {
 	}
 
 	/**
-	 * Pause a queue cluster-wide for {@code duration} (server time), or until resumed when
-	 * {@code null}. A timed pause never shortens a pause in place.
+	 * Pause a queue cluster-wide for {@code duration} (server time), or until resumed
+	 * when {@code null}. A timed pause never shortens a pause in place.
 	 * @param queue the queue
 	 * @param duration how long, at least 1 ms, or {@code null} until resumed
 	 * @return whether the pause flag changed
@@ -643,7 +650,8 @@ public class EchoMQTemplate {
 	public boolean pause(String queue, @Nullable Duration duration) {
 		Keyspace.validateQueueName(queue);
 		if (duration != null && duration.toMillis() < 1) {
-			throw new IllegalArgumentException("Pause of queue '" + queue + "' must last at least 1ms, was " + duration);
+			throw new IllegalArgumentException(
+					"Pause of queue '" + queue + "' must last at least 1ms, was " + duration);
 		}
 		boolean changed = false;
 		for (String partition : this.partitioning.forQueue(queue).names()) {
@@ -686,8 +694,8 @@ public class EchoMQTemplate {
 	}
 
 	/**
-	 * Set the listeners told of every cancel, pause and resume made through this
-	 * template (such as the cancellation meter).
+	 * Set the listeners told of every cancel, pause and resume made through this template
+	 * (such as the cancellation meter).
 	 * @param listeners the listeners
 	 */
 	public void setControlListeners(List<ControlListener> listeners) {

@@ -7,8 +7,8 @@ import io.echomq.core.JobId;
 
 /**
  * Thrown to the caller of a transaction's commit when an enqueue that waited for the
- * commit could not be written. The transaction is committed; these jobs do not exist.
- * The first failure is the cause; others that failed at the same commit are suppressed.
+ * commit could not be written. The transaction is committed; these jobs do not exist. The
+ * first failure is the cause; others that failed at the same commit are suppressed.
  *
  * @author EchoMQ
  * @since 0.1.0

@@ -14,8 +14,8 @@ import io.echomq.core.Keyspace;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Options for one enqueue: delay or run-at, priority, attempt budget, handler timeout,
- * a unique key, and whether to wait for the surrounding transaction's commit. Immutable;
+ * Options for one enqueue: delay or run-at, priority, attempt budget, handler timeout, a
+ * unique key, and whether to wait for the surrounding transaction's commit. Immutable;
  * each {@code with*} method returns a validated copy.
  *
  * @author EchoMQ
@@ -235,13 +235,13 @@ public final class EnqueueOptions {
 	}
 
 	/**
-	 * Return a copy in a fair lane (a tenant, a customer, a remote host): the queue claims
-	 * round-robin across the lanes that have ready work, so a lane with many pending jobs
-	 * cannot starve one with few.
+	 * Return a copy in a fair lane (a tenant, a customer, a remote host): the queue
+	 * claims round-robin across the lanes that have ready work, so a lane with many
+	 * pending jobs cannot starve one with few.
 	 * @param lane the lane key, 1-64 characters of {@code [A-Za-z0-9._-]}
 	 * @return the copy
-	 * @throws io.echomq.core.InvalidQueueNameException if the lane key is too long, empty,
-	 * or has braces, colons or other characters outside {@code [A-Za-z0-9._-]}
+	 * @throws io.echomq.core.InvalidQueueNameException if the lane key is too long,
+	 * empty, or has braces, colons or other characters outside {@code [A-Za-z0-9._-]}
 	 */
 	public EnqueueOptions withLane(String lane) {
 		Keyspace.validateLane(lane);
@@ -306,7 +306,9 @@ public final class EnqueueOptions {
 		@Nullable Boolean afterCommit;
 
 		@Nullable UniqueKey unique;
+
 		@Nullable String partitionKey;
+
 		@Nullable String lane;
 
 		Values copy() {

@@ -2,7 +2,6 @@ package io.echomq;
 
 import io.echomq.core.EchoMqException;
 
-
 /**
  * Thrown when a serialized payload is larger than {@code echomq.max-payload-size}.
  *
@@ -18,8 +17,8 @@ public class PayloadTooLargeException extends EchoMqException {
 	 * @param limit the limit in bytes
 	 */
 	public PayloadTooLargeException(String queue, long size, long limit) {
-		super("Payload for queue '" + queue + "' is " + size + " bytes, larger than echomq.max-payload-size ("
-				+ limit + " bytes)");
+		super("Payload for queue '" + queue + "' is " + size + " bytes, larger than echomq.max-payload-size (" + limit
+				+ " bytes)");
 	}
 
 }

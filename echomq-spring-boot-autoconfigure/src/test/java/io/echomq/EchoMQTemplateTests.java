@@ -90,9 +90,8 @@ class EchoMQTemplateTests {
 		assertThat(this.redis.opsForZSet().range(schedule, 0, -1)).containsExactly(delayed.toString(), at.toString());
 		assertThat(this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, at), "max_attempts"))
 			.isEqualTo("9");
-		assertThat(this.redis.opsForZSet().score(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING),
-				urgent.toString()))
-			.isEqualTo(-10.0);
+		assertThat(this.redis.opsForZSet()
+			.score(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING), urgent.toString())).isEqualTo(-10.0);
 	}
 
 	@Test
@@ -126,7 +125,8 @@ class EchoMQTemplateTests {
 		assertThatExceptionOfType(io.echomq.core.InvalidQueueNameException.class)
 			.isThrownBy(() -> this.template.enqueue("no spaces", "x"))
 			.withMessageContaining("'no spaces'");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.enqueueAll(this.queue, java.util.Arrays.asList((Object) null)))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.template.enqueueAll(this.queue, java.util.Arrays.asList((Object) null)))
 			.withMessageContaining("must not be null");
 		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().withMaxAttempts(0))
 			.withMessageContaining("maxAttempts");
@@ -159,8 +159,8 @@ class EchoMQTemplateTests {
 			.withMessageEndingWith("was +10000-01-01T00:00:00Z");
 		Duration forever = ChronoUnit.FOREVER.getDuration();
 		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.delayed(forever))
-			.withMessage("delay must be at most " + EnqueueSpec.MAX_DELAY + " (to run by 9999-12-31T23:59:59.999Z), was "
-					+ forever);
+			.withMessage("delay must be at most " + EnqueueSpec.MAX_DELAY
+					+ " (to run by 9999-12-31T23:59:59.999Z), was " + forever);
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> EnqueueOptions.defaults().withDelay(Duration.ofSeconds(Long.MAX_VALUE / 1000)))
 			.withMessageContaining("delay must be at most");

@@ -21,8 +21,8 @@ import io.echomq.core.QueueAuditor;
  * includes the time the server was not scheduled); the highest per-command 99th
  * percentile ({@code INFO latencystats}), which such pauses hardly move; the server time
  * all its commands took ({@code INFO commandstats}); the commands it sent; and, for
- * comparison, what one {@code ZRANGE 0 -1 WITHSCORES} of the pending set takes, the
- * first command the audit used to send before it was made incremental.
+ * comparison, what one {@code ZRANGE 0 -1 WITHSCORES} of the pending set takes, the first
+ * command the audit used to send before it was made incremental.
  *
  * @author EchoMQ
  */
@@ -44,8 +44,8 @@ final class AuditFigure implements Figure {
 
 	@Override
 	public List<String> names(HarnessOptions options) {
-		return List.of("audit.jobs", "audit.wall", "audit.longest_command", "audit.command_p99",
-				"audit.server_time", "audit.commands", "audit.whole_set_zrange");
+		return List.of("audit.jobs", "audit.wall", "audit.longest_command", "audit.command_p99", "audit.server_time",
+				"audit.commands", "audit.whole_set_zrange");
 	}
 
 	@Override
@@ -76,8 +76,10 @@ final class AuditFigure implements Figure {
 					+ report.rows() + ", " + report.violationCount() + " violations " + report.violations());
 		}
 		startSlowlog(server);
-		jobs.executor().getTemplate().opsForZSet().rangeWithScores(jobs.keyspace().queueKey(QUEUE, KeyType.PENDING), 0,
-				-1);
+		jobs.executor()
+			.getTemplate()
+			.opsForZSet()
+			.rangeWithScores(jobs.keyspace().queueKey(QUEUE, KeyType.PENDING), 0, -1);
 		long wholeSet = longestLogged(server, context);
 		server.command("CONFIG", "SET", "slowlog-log-slower-than", "10000");
 		server.command("CONFIG", "SET", "slowlog-max-len", "128");

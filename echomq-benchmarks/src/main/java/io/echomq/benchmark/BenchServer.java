@@ -33,9 +33,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * connection factory the engine runs on and an administrative RESP connection for
  * {@code INFO}, {@code FLUSHALL} and {@code CONFIG RESETSTAT}.
  * <p>
- * Every command the Lettuce client sends is counted (a {@link CommandListener} that
- * bumps a counter), so that round trips per job can be told apart from the commands the
- * server runs inside scripts, which {@code INFO commandstats} counts too.
+ * Every command the Lettuce client sends is counted (a {@link CommandListener} that bumps
+ * a counter), so that round trips per job can be told apart from the commands the server
+ * runs inside scripts, which {@code INFO commandstats} counts too.
  *
  * @author EchoMQ
  */
@@ -115,9 +115,10 @@ public final class BenchServer implements AutoCloseable {
 
 	/**
 	 * Choose the binary to benchmark: the given flavor from {@code PATH} (or its
-	 * variable), else, with a warning, {@code valkey-server}, {@code redis-server} and the
-	 * Redis inside the embedded-redis jar, in that order, as the tests do. Every result
-	 * line names the server that ran. On CI ({@code CI=true}) the flavor is required.
+	 * variable), else, with a warning, {@code valkey-server}, {@code redis-server} and
+	 * the Redis inside the embedded-redis jar, in that order, as the tests do. Every
+	 * result line names the server that ran. On CI ({@code CI=true}) the flavor is
+	 * required.
 	 * @param flavor the flavor asked for
 	 * @param env the environment, e.g. {@code System::getenv}
 	 * @return the binary

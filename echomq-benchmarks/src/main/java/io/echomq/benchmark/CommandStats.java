@@ -4,8 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A snapshot of {@code INFO commandstats}: calls and microseconds per command. The
- * server counts the commands a script runs as well as the script call itself.
+ * A snapshot of {@code INFO commandstats}: calls and microseconds per command. The server
+ * counts the commands a script runs as well as the script call itself.
  *
  * @param calls calls by command name
  * @param usec microseconds by command name

@@ -26,8 +26,8 @@ enum ConsumerKind {
 	 * An engine baseline: a minimal claim/complete loop on the {@code Jobs} verbs (one
 	 * poller thread per queue that claims as many jobs as there are free slots, a fixed
 	 * pool of workers, {@code BLPOP} on the wake list when the queue runs dry), without
-	 * the containers' lease renewal, events and bookkeeping, and without reap and
-	 * promote ticks.
+	 * the containers' lease renewal, events and bookkeeping, and without reap and promote
+	 * ticks.
 	 */
 	ENGINE {
 

@@ -16,8 +16,8 @@ interface Consumers extends AutoCloseable {
 	void start(String queue, int concurrency, BenchHandler handler);
 
 	/**
-	 * Return how many jobs were completed (the complete transition applied) so far,
-	 * over every queue.
+	 * Return how many jobs were completed (the complete transition applied) so far, over
+	 * every queue.
 	 * @return the count
 	 */
 	long completed();

@@ -1,8 +1,8 @@
 package io.echomq.benchmark;
 
 /**
- * The CPU both sides spent on a stretch of work, per job: this JVM's process CPU time
- * and the server's ({@code INFO cpu}). Far steadier than throughput on a shared machine,
+ * The CPU both sides spent on a stretch of work, per job: this JVM's process CPU time and
+ * the server's ({@code INFO cpu}). Far steadier than throughput on a shared machine,
  * where other processes take the cores but not this process's CPU time per job.
  *
  * @author EchoMQ

@@ -9,13 +9,13 @@ import io.echomq.core.EnqueueSpec;
 import io.echomq.core.Jobs;
 
 /**
- * How cost grows with queue depth. For each depth {@code D} the queue is pre-filled
- * with {@code D} jobs (the server memory per job is taken there), then, one thread
- * calling one verb at a time, {@code M = min(ops, D/2)} claims of one job each (the
- * depth falls from {@code D} to {@code D - M}), {@code M} completes, and {@code M}
- * enqueues (back to {@code D}): the call latency (p50) and the server's time per script
- * call of each. Last, {@code K} jobs are added and drained by the first consumer kind at
- * concurrency 16 (the depth falls from {@code D + K} back to {@code D}).
+ * How cost grows with queue depth. For each depth {@code D} the queue is pre-filled with
+ * {@code D} jobs (the server memory per job is taken there), then, one thread calling one
+ * verb at a time, {@code M = min(ops, D/2)} claims of one job each (the depth falls from
+ * {@code D} to {@code D - M}), {@code M} completes, and {@code M} enqueues (back to
+ * {@code D}): the call latency (p50) and the server's time per script call of each. Last,
+ * {@code K} jobs are added and drained by the first consumer kind at concurrency 16 (the
+ * depth falls from {@code D + K} back to {@code D}).
  *
  * @author EchoMQ
  */
@@ -69,8 +69,8 @@ final class DepthFigure implements Figure {
 		server.reset();
 		long before = server.usedMemory();
 		Probes.prefill(jobs, QUEUE, depth);
-		readings.add(new Reading(base + ".memory_per_job", (double) (server.usedMemory() - before) / depth,
-				"bytes/job"));
+		readings
+			.add(new Reading(base + ".memory_per_job", (double) (server.usedMemory() - before) / depth, "bytes/job"));
 		int ops = Math.max(1, Math.min(context.scale().depthOps(), depth / 2));
 
 		Samples claimSamples = new Samples();

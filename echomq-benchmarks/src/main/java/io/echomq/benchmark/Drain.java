@@ -42,8 +42,7 @@ record Drain(long jobs, long elapsedNanos, CommandStats stats, long clientComman
 	 * @param jobs how many jobs to wait for, over every queue
 	 * @return what the drain cost
 	 */
-	static Drain run(RunContext context, Supplier<Consumers> opener, List<String> queues, int concurrency,
-			long jobs) {
+	static Drain run(RunContext context, Supplier<Consumers> opener, List<String> queues, int concurrency, long jobs) {
 		BenchServer server = context.server();
 		try (Consumers consumers = opener.get()) {
 			server.resetStats();

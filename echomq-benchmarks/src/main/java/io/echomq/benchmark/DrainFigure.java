@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Drain of pre-filled jobs with no-op handlers at concurrency 8 and 16, for each
- * consumer kind, with what each job cost: script calls and server commands
+ * Drain of pre-filled jobs with no-op handlers at concurrency 8 and 16, for each consumer
+ * kind, with what each job cost: script calls and server commands
  * ({@code INFO commandstats}, commands inside scripts included), client round trips,
  * server script time and CPU on both sides.
  *
@@ -30,7 +30,8 @@ final class DrainFigure implements Figure {
 				String base = "drain." + kind.label() + ".c" + concurrency;
 				names.add(base);
 				for (String metric : List.of("scripts_per_job", "commands_per_job", "round_trips_per_job",
-						"script_us_per_job", "script_us_per_call", "server_cpu", "jvm_cpu", "jvm_us_per_job", "server_us_per_job")) {
+						"script_us_per_job", "script_us_per_call", "server_cpu", "jvm_cpu", "jvm_us_per_job",
+						"server_us_per_job")) {
 					names.add(base + "." + metric);
 				}
 			}

@@ -12,9 +12,9 @@ import io.echomq.core.Jobs;
 
 /**
  * Enqueue throughput three ways: one thread calling {@code enqueue} in a loop (also its
- * call latency and the server's cost per script call), {@value #THREADS} threads
- * calling it at once on the one shared Lettuce connection (so the commands are
- * pipelined on the wire), and {@code enqueueAll} with {@value #BATCH} payloads per call.
+ * call latency and the server's cost per script call), {@value #THREADS} threads calling
+ * it at once on the one shared Lettuce connection (so the commands are pipelined on the
+ * wire), and {@code enqueueAll} with {@value #BATCH} payloads per call.
  *
  * @author EchoMQ
  */
@@ -33,10 +33,11 @@ final class EnqueueFigure implements Figure {
 
 	@Override
 	public List<String> names(HarnessOptions options) {
-		return List.of("enqueue.sequential", "enqueue.sequential.jvm_us_per_job", "enqueue.sequential.server_us_per_job",
-				"enqueue.sequential.p50", "enqueue.sequential.p99", "enqueue.sequential.script_us", "enqueue.pipelined",
-				"enqueue.pipelined.jvm_us_per_job", "enqueue.pipelined.server_us_per_job", "enqueue.all",
-				"enqueue.all.jvm_us_per_job", "enqueue.all.server_us_per_job");
+		return List.of("enqueue.sequential", "enqueue.sequential.jvm_us_per_job",
+				"enqueue.sequential.server_us_per_job", "enqueue.sequential.p50", "enqueue.sequential.p99",
+				"enqueue.sequential.script_us", "enqueue.pipelined", "enqueue.pipelined.jvm_us_per_job",
+				"enqueue.pipelined.server_us_per_job", "enqueue.all", "enqueue.all.jvm_us_per_job",
+				"enqueue.all.server_us_per_job");
 	}
 
 	@Override
@@ -69,8 +70,8 @@ final class EnqueueFigure implements Figure {
 		server.reset();
 		Jobs pipelinedJobs = server.newJobs();
 		meter = CpuMeter.start(server);
-		readings.add(new Reading("enqueue.pipelined", pipelined(pipelinedJobs, scale.enqueuePipelinedJobs()),
-				"jobs/s"));
+		readings
+			.add(new Reading("enqueue.pipelined", pipelined(pipelinedJobs, scale.enqueuePipelinedJobs()), "jobs/s"));
 		perJob(readings, "enqueue.pipelined", meter.perJob(scale.enqueuePipelinedJobs()));
 		server.reset();
 		Jobs allJobs = server.newJobs();

@@ -19,9 +19,10 @@ import io.echomq.core.UniqueKey;
  * path and with one feature on at a time, each measured as the drain figure measures:
  * <ul>
  * <li>{@code lanes}: the jobs spread over 100 fair lanes;</li>
- * <li>{@code limits}: a cap on active jobs and a rate limit, both far above what the drain
- * reaches (the cost of checking them, and of the rate limiter's log);</li>
- * <li>{@code unique}: every job enqueued with its own unique key ({@code until_done});</li>
+ * <li>{@code limits}: a cap on active jobs and a rate limit, both far above what the
+ * drain reaches (the cost of checking them, and of the rate limiter's log);</li>
+ * <li>{@code unique}: every job enqueued with its own unique key
+ * ({@code until_done});</li>
  * <li>{@code retention}: the queue keeps its last 1,000 completed jobs;</li>
  * <li>{@code partitions}: the queue split into 4 partitions (on the one server).</li>
  * </ul>
@@ -54,8 +55,7 @@ final class FeaturesFigure implements Figure {
 		for (String variant : VARIANTS) {
 			String base = "features." + variant + ".c" + CONCURRENCY;
 			names.add(base);
-			for (String metric : List.of("jvm_us_per_job", "server_us_per_job", "commands_per_job",
-					"server_ratio")) {
+			for (String metric : List.of("jvm_us_per_job", "server_us_per_job", "commands_per_job", "server_ratio")) {
 				names.add(base + "." + metric);
 			}
 		}

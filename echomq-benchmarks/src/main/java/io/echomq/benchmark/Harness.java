@@ -12,11 +12,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The benchmark command line. It starts a server of its own (Valkey from {@code PATH}
- * by default, falling back as {@link BenchServer#binary} says), runs each figure group {@code --runs} times and prints one
- * {@link ResultLine} per figure to standard output: the median of the runs. Progress
- * notes go to standard error. {@code jmh} as the first argument runs the JMH
- * benchmarks instead, with JMH's own options.
+ * The benchmark command line. It starts a server of its own (Valkey from {@code PATH} by
+ * default, falling back as {@link BenchServer#binary} says), runs each figure group
+ * {@code --runs} times and prints one {@link ResultLine} per figure to standard output:
+ * the median of the runs. Progress notes go to standard error. {@code jmh} as the first
+ * argument runs the JMH benchmarks instead, with JMH's own options.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -25,7 +25,10 @@ public final class Harness {
 
 	private static final double QUIET_WAIT_SECONDS = 300;
 
-	/** A warm-up round during which the JIT compiler threads used at most this % of a core ends the warm-up. */
+	/**
+	 * A warm-up round during which the JIT compiler threads used at most this % of a core
+	 * ends the warm-up.
+	 */
 	static final double JIT_QUIET_PERCENT = 5;
 
 	static final int MAX_WARMUP_ROUNDS = 20;
@@ -106,8 +109,8 @@ public final class Harness {
 			for (Reading reading : readings) {
 				values.computeIfAbsent(reading.figure(), (name) -> new double[options.runs()])[run] = reading.value();
 				units.put(reading.figure(), reading.unit());
-				context.note("  " + reading.figure() + " = " + ResultLine.format(reading.value()) + " "
-						+ reading.unit());
+				context
+					.note("  " + reading.figure() + " = " + ResultLine.format(reading.value()) + " " + reading.unit());
 			}
 		}
 		List<String> lines = new ArrayList<>();
@@ -129,8 +132,8 @@ public final class Harness {
 	/**
 	 * Repeat the figure's warm-up until the JIT compiler threads stay under
 	 * {@value #JIT_QUIET_PERCENT} % of a core through a whole round (at most
-	 * {@value #MAX_WARMUP_ROUNDS} rounds): a short warm-up left the compiler busy with half
-	 * a core during the first measured run.
+	 * {@value #MAX_WARMUP_ROUNDS} rounds): a short warm-up left the compiler busy with
+	 * half a core during the first measured run.
 	 */
 	private static void warmUp(RunContext context, Figure figure) throws Exception {
 		for (int round = 1;; round++) {

@@ -22,20 +22,20 @@ import org.jspecify.annotations.Nullable;
  * @param idleSeconds how long idle CPU is measured, or {@code null} for the default
  * @param settleSeconds how long idle consumers run before that, or {@code null} for the
  * default
- * @param quietPercent wait before each run until other processes use less than this
- * share of one core, or {@code null} not to wait
+ * @param quietPercent wait before each run until other processes use less than this share
+ * of one core, or {@code null} not to wait
  * @param auditJobsOption the jobs of the audit figure, or {@code null} for the scale's
  * @param retentionCompletionsOption the completions of the retention figure, or
  * {@code null} for the default (1,000,000; 5,000 in a smoke run)
  * @author EchoMQ
  */
-record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String> figures,
-		List<ConsumerKind> consumers, List<Integer> depths, List<Integer> queueCounts, List<String> serverArgs,
-		@Nullable Double idleSeconds, @Nullable Double settleSeconds, @Nullable Double quietPercent,
-		@Nullable Integer auditJobsOption, @Nullable Integer retentionCompletionsOption) {
+record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String> figures, List<ConsumerKind> consumers,
+		List<Integer> depths, List<Integer> queueCounts, List<String> serverArgs, @Nullable Double idleSeconds,
+		@Nullable Double settleSeconds, @Nullable Double quietPercent, @Nullable Integer auditJobsOption,
+		@Nullable Integer retentionCompletionsOption) {
 
-	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth",
-			"queues", "audit", "lanes", "limiter", "features");
+	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth", "queues",
+			"audit", "lanes", "limiter", "features");
 
 	/** Groups run only when {@code --figures} names them. */
 	static final List<String> OPTIONAL_FIGURES = List.of("retention");
@@ -97,8 +97,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 				case "--settle-seconds" -> settleSeconds = Double.parseDouble(value(args, ++i, arg));
 				case "--quiet" -> quietPercent = Double.parseDouble(value(args, ++i, arg));
 				case "--audit-jobs" -> auditJobs = Integer.parseInt(value(args, ++i, arg));
-				case "--retention-completions" ->
-					retentionCompletions = Integer.parseInt(value(args, ++i, arg));
+				case "--retention-completions" -> retentionCompletions = Integer.parseInt(value(args, ++i, arg));
 				default -> throw new IllegalArgumentException("Unknown argument '" + arg + "'\n" + USAGE);
 			}
 		}
@@ -107,8 +106,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			throw new IllegalArgumentException("--runs must be at least 1");
 		}
 		if (retentionCompletions != null && retentionCompletions < 2_000) {
-			throw new IllegalArgumentException("--retention-completions must be at least 2000, was "
-					+ retentionCompletions);
+			throw new IllegalArgumentException(
+					"--retention-completions must be at least 2000, was " + retentionCompletions);
 		}
 		if (auditJobs != null && auditJobs < 10) {
 			throw new IllegalArgumentException("--audit-jobs must be at least 10");
@@ -119,8 +118,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		return new HarnessOptions(server, effectiveRuns, smoke, figures, consumers,
 				(depths != null) ? depths : (smoke ? List.of(1_000) : List.of(1_000, 10_000, 100_000)),
 				(queueCounts != null) ? queueCounts : (smoke ? List.of(1, 10) : List.of(1, 10, 100)),
-				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent, auditJobs,
-				retentionCompletions);
+				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent, auditJobs, retentionCompletions);
 	}
 
 	/**

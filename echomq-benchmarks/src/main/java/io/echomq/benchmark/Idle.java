@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * CPU used while consumers wait on empty queues: this JVM's process CPU time
- * ({@code com.sun.management.OperatingSystemMXBean}) and the server's
- * ({@code INFO cpu}), each as a percentage of one core.
+ * ({@code com.sun.management.OperatingSystemMXBean}) and the server's ({@code INFO cpu}),
+ * each as a percentage of one core.
  *
  * @param jvmPercent the JVM's CPU, % of one core
  * @param serverPercent the server's CPU, % of one core
@@ -64,8 +64,8 @@ record Idle(double jvmPercent, double serverPercent, double clientCommandsPerSec
 	 * @param seconds how long to measure
 	 * @return the readings
 	 */
-	static Idle run(RunContext context, ConsumerKind kind, List<String> queues, int concurrency,
-			double settleSeconds, double seconds) {
+	static Idle run(RunContext context, ConsumerKind kind, List<String> queues, int concurrency, double settleSeconds,
+			double seconds) {
 		try (Consumers consumers = kind.open(context.server())) {
 			for (String queue : queues) {
 				consumers.start(queue, concurrency, (job) -> {

@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * CPU with {@value #QUEUES} idle queues, each with a consumer at the default
- * concurrency ({@value #CONCURRENCY}): this JVM's process CPU and the server's, as % of
- * one core, and the commands the client sends per second; plus the same with no
- * consumer at all ({@code idle.none.*}), the floor of this JVM and server. The JVM's
- * figure has the resolution of the process CPU clock (10 ms on Linux, 0.1 % over 10 s).
+ * CPU with {@value #QUEUES} idle queues, each with a consumer at the default concurrency
+ * ({@value #CONCURRENCY}): this JVM's process CPU and the server's, as % of one core, and
+ * the commands the client sends per second; plus the same with no consumer at all
+ * ({@code idle.none.*}), the floor of this JVM and server. The JVM's figure has the
+ * resolution of the process CPU clock (10 ms on Linux, 0.1 % over 10 s).
  *
  * @author EchoMQ
  */
@@ -58,8 +58,8 @@ final class IdleFigure implements Figure {
 		readings.add(new Reading("idle.none.jvm_cpu", none.jvmPercent(), "%core"));
 		readings.add(new Reading("idle.none.server_cpu", none.serverPercent(), "%core"));
 		for (ConsumerKind kind : context.options().consumers()) {
-			Idle idle = Idle.run(context, kind, Probes.queues("bench-idle", QUEUES), CONCURRENCY,
-					scale.settleSeconds(), scale.idleSeconds());
+			Idle idle = Idle.run(context, kind, Probes.queues("bench-idle", QUEUES), CONCURRENCY, scale.settleSeconds(),
+					scale.idleSeconds());
 			String base = "idle." + kind.label();
 			readings.add(new Reading(base + ".jvm_cpu", idle.jvmPercent(), "%core"));
 			readings.add(new Reading(base + ".server_cpu", idle.serverPercent(), "%core"));

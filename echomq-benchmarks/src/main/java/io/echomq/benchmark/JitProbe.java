@@ -60,7 +60,8 @@ final class JitProbe {
 				return 0;
 			}
 			String stat = Files.readString(task.resolve("stat"));
-			// fields after the ")" that ends the thread name: utime is the 12th, stime the 13th
+			// fields after the ")" that ends the thread name: utime is the 12th, stime
+			// the 13th
 			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
 			return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
 		}

@@ -9,7 +9,8 @@ import io.echomq.core.EnqueueSpec;
 import io.echomq.core.Jobs;
 
 /**
- * Fair lanes: what they cost and what they buy (the rate limiter is {@link LimiterFigure}).
+ * Fair lanes: what they cost and what they buy (the rate limiter is
+ * {@link LimiterFigure}).
  * <ul>
  * <li>{@code lanes.cost.*}: drain of the drain figure's jobs (50,000) by listeners at
  * c16, without lanes and spread over 100 lanes; the ratio lanes / no lanes.</li>
@@ -46,8 +47,8 @@ final class LanesFigure implements Figure {
 		readings.add(new Reading("lanes.cost.plain.c16", plain, "jobs/s"));
 		readings.add(new Reading("lanes.cost.lanes100.c16", laned, "jobs/s"));
 		readings.add(new Reading("lanes.cost.ratio", laned / plain, "ratio"));
-		context.note(String.format("lanes cost: %.0f jobs/s plain, %.0f jobs/s over %d lanes, ratio %.2f", plain,
-				laned, LANES, laned / plain));
+		context.note(String.format("lanes cost: %.0f jobs/s plain, %.0f jobs/s over %d lanes, ratio %.2f", plain, laned,
+				LANES, laned / plain));
 		boolean smoke = context.options().smoke();
 		double seconds = smoke ? 1 : 5;
 		int noisy = smoke ? 200 : 100_000;
@@ -76,8 +77,8 @@ final class LanesFigure implements Figure {
 				producer.enqueueAll(queue, payloads, EnqueueSpec.defaults().withLane("lane-" + lane));
 			}
 		}
-		Drain drain = Drain.run(context, ConsumerKind.LISTENER, List.of(queue), 16, (jobs / Math.max(1, lanes))
-				* Math.max(1, lanes));
+		Drain drain = Drain.run(context, ConsumerKind.LISTENER, List.of(queue), 16,
+				(jobs / Math.max(1, lanes)) * Math.max(1, lanes));
 		server.reset();
 		return drain.jobsPerSecond();
 	}

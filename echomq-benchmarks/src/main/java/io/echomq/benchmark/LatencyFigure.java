@@ -32,9 +32,9 @@ final class LatencyFigure implements Figure {
 	}
 
 	/**
-	 * Run the measured workload, samples discarded, so that the harness repeats it until the
-	 * JIT is quiet: without a warm-up of its own this group was measured while the compiler
-	 * still used 15-34 % of a core.
+	 * Run the measured workload, samples discarded, so that the harness repeats it until
+	 * the JIT is quiet: without a warm-up of its own this group was measured while the
+	 * compiler still used 15-34 % of a core.
 	 */
 	@Override
 	public void warmUp(RunContext context) {

@@ -28,7 +28,8 @@ import io.echomq.test.ChildJvm;
  * (the last, partial second is left out);</li>
  * <li>{@code limiter.seconds_outside}: how many of those seconds were outside the limit
  * ±5 %;</li>
- * <li>{@code limiter.window_max}: the most starts in any sliding window of one second.</li>
+ * <li>{@code limiter.window_max}: the most starts in any sliding window of one
+ * second.</li>
  * </ul>
  *
  * @author EchoMQ
@@ -84,7 +85,8 @@ final class LimiterFigure implements Figure {
 				starts.add(Long.parseLong(line));
 			}
 			if (localStarts == 0 || starts.size() == localStarts) {
-				// the figure is about two JVMs sharing one limit: both must have taken part
+				// the figure is about two JVMs sharing one limit: both must have taken
+				// part
 				String idle = (localStarts == 0) ? "this" : "the child";
 				throw new IllegalStateException(
 						"limiter run without starts in " + idle + " JVM; the child's log:\n" + Files.readString(log));
@@ -121,6 +123,7 @@ final class LimiterFigure implements Figure {
 
 	/**
 	 * Starts per second of server time and the fullest one-second window.
+	 *
 	 * @param perSecond the count of each whole second after the first
 	 * @param window the most starts in any window of one second
 	 */

@@ -27,11 +27,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Listener containers on one rate-limited queue, each with its own connection factory,
  * engine and registry, recording the server time of every claim they start. The limiter
- * figure runs some in its own JVM and some in a child JVM started on this class; the child
- * prints {@code READY} once its containers run, stops them when its standard input ends
- * (or reads a line), and writes the start times, one per line, to the file it was given.
+ * figure runs some in its own JVM and some in a child JVM started on this class; the
+ * child prints {@code READY} once its containers run, stops them when its standard input
+ * ends (or reads a line), and writes the start times, one per line, to the file it was
+ * given.
  * <p>
- * Arguments: host, port, queue, containers, concurrency, limit, period in ms, starts file.
+ * Arguments: host, port, queue, containers, concurrency, limit, period in ms, starts
+ * file.
  *
  * @author EchoMQ
  */

@@ -15,10 +15,10 @@ import io.echomq.maintenance.SchedulerSettings;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
- * {@link Consumers} as an application runs them: the real listener containers,
- * registered programmatically with every setting but the concurrency left at its
- * default, and the reap and promote ticks ({@link EchoMqScheduler}, default intervals)
- * over the registry's queues.
+ * {@link Consumers} as an application runs them: the real listener containers, registered
+ * programmatically with every setting but the concurrency left at its default, and the
+ * reap and promote ticks ({@link EchoMqScheduler}, default intervals) over the registry's
+ * queues.
  *
  * @author EchoMQ
  */
@@ -38,8 +38,8 @@ final class ListenerConsumers implements Consumers {
 	}
 
 	/**
-	 * Create consumers whose engine and container factory the caller sets up first
-	 * (flow limits, partitions, retention).
+	 * Create consumers whose engine and container factory the caller sets up first (flow
+	 * limits, partitions, retention).
 	 * @param jobs the engine
 	 * @param customizer called with the engine and the factory before any container
 	 */

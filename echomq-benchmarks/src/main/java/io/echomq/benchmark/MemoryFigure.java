@@ -9,8 +9,8 @@ import io.echomq.core.KeyType;
 
 /**
  * Server memory per pending job with a {@value Payloads#SIZE}-byte payload: the
- * {@code used_memory} delta over the pre-fill, divided by the jobs; and its parts, a
- * job row ({@code MEMORY USAGE} of one row hash) and the pending index's share
+ * {@code used_memory} delta over the pre-fill, divided by the jobs; and its parts, a job
+ * row ({@code MEMORY USAGE} of one row hash) and the pending index's share
  * ({@code MEMORY USAGE} of the pending sorted set per job). The rest is the main
  * dictionary's entry for each row key. The same per-job delta is also taken with 1 KB and
  * 10 KB payloads (a tenth of the jobs), since the row's layout depends on the payload's
@@ -47,10 +47,10 @@ final class MemoryFigure implements Figure {
 		long row = server.memoryUsage(jobs.keyspace().jobKey(QUEUE, JobId.parse(first)));
 		long index = server.memoryUsage(pending);
 		server.reset();
-		List<Reading> readings = new ArrayList<>(List.of(
-				new Reading("memory.per_pending_job", (double) (after - before) / count, "bytes/job"),
-				new Reading("memory.row", row, "bytes"),
-				new Reading("memory.pending_index_per_job", (double) index / count, "bytes/job")));
+		List<Reading> readings = new ArrayList<>(
+				List.of(new Reading("memory.per_pending_job", (double) (after - before) / count, "bytes/job"),
+						new Reading("memory.row", row, "bytes"),
+						new Reading("memory.pending_index_per_job", (double) index / count, "bytes/job")));
 		readings.addAll(sized(server, Math.max(1, count / 10), 1024, "1k"));
 		readings.addAll(sized(server, Math.max(1, count / 10), 10240, "10k"));
 		return readings;

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 /**
  * The CPU that other processes use while the harness measures: all the machine's busy
  * time ({@code /proc/stat}) less this JVM's and the server's ({@code /proc/<pid>/stat}),
- * as a percentage of one core. On a shared machine it tells a quiet run from a noisy
- * one; off Linux it reads 0.
+ * as a percentage of one core. On a shared machine it tells a quiet run from a noisy one;
+ * off Linux it reads 0.
  *
  * @author EchoMQ
  */
@@ -42,7 +42,8 @@ final class Noise {
 	double percentSinceStart() {
 		long elapsed = System.nanoTime() - this.startNanos;
 		double percent = 100.0 * (foreignTicks() - this.startTicks) / TICKS_PER_SECOND / (elapsed / 1e9);
-		// the counters tick at different moments: a quiet interval can read slightly negative
+		// the counters tick at different moments: a quiet interval can read slightly
+		// negative
 		return (elapsed > 0) ? Math.max(0, percent) : 0;
 	}
 
@@ -77,7 +78,8 @@ final class Noise {
 		try {
 			String line = Files.readAllLines(Path.of("/proc/stat")).get(0);
 			String[] fields = line.trim().split("\\s+");
-			// cpu user nice system idle iowait irq softirq steal ...: interrupts are left out, the
+			// cpu user nice system idle iowait irq softirq steal ...: interrupts are left
+			// out, the
 			// loopback traffic of the measurement itself is accounted there
 			long busy = 0;
 			for (int i : new int[] { 1, 2, 3, 8 }) {

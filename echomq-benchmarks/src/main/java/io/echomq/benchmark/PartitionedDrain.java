@@ -90,7 +90,10 @@ final class PartitionedDrain {
 		Map<Integer, Integer> jobsByMaster = new HashMap<>();
 		for (String name : partitions.names()) {
 			RedisServerProcess master = cluster.masterFor(jobs.keyspace().queueKey(name, KeyType.PENDING));
-			long size = jobs.executor().getTemplate().opsForZSet().zCard(jobs.keyspace().queueKey(name, KeyType.PENDING));
+			long size = jobs.executor()
+				.getTemplate()
+				.opsForZSet()
+				.zCard(jobs.keyspace().queueKey(name, KeyType.PENDING));
 			jobsByMaster.merge(master.port(), (int) size, Integer::sum);
 		}
 		Map<Integer, Double> cpuBefore = cpu(cluster);

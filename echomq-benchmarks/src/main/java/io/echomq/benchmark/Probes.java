@@ -10,8 +10,8 @@ import io.echomq.core.EnqueueSpec;
 import io.echomq.core.Jobs;
 
 /**
- * Small measuring helpers: the JVM's CPU time, pauses, waiting for a count, pre-filling
- * a queue.
+ * Small measuring helpers: the JVM's CPU time, pauses, waiting for a count, pre-filling a
+ * queue.
  *
  * @author EchoMQ
  */
@@ -62,8 +62,8 @@ final class Probes {
 				return now;
 			}
 			if (now - deadline > 0) {
-				throw new IllegalStateException("Only " + done + " of " + target + " jobs completed in "
-						+ timeoutSeconds + " s");
+				throw new IllegalStateException(
+						"Only " + done + " of " + target + " jobs completed in " + timeoutSeconds + " s");
 			}
 			LockSupport.parkNanos(500_000);
 		}

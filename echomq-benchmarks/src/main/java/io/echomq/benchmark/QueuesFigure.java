@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * How cost grows with the number of queues, each with its own consumer of the first
- * consumer kind at concurrency {@code ceil(16 / queues)}: drain throughput of
- * pre-filled jobs spread evenly over the queues, enqueue-to-handler latency at
- * {@value Latency#RATE} jobs/s round robin over the queues, and idle CPU.
+ * consumer kind at concurrency {@code ceil(16 / queues)}: drain throughput of pre-filled
+ * jobs spread evenly over the queues, enqueue-to-handler latency at {@value Latency#RATE}
+ * jobs/s round robin over the queues, and idle CPU.
  *
  * @author EchoMQ
  */
@@ -26,8 +26,7 @@ final class QueuesFigure implements Figure {
 		for (int count : options.queueCounts()) {
 			String base = base(options, count);
 			names.addAll(List.of(base + ".drain", base + ".drain.jvm_us_per_job", base + ".drain.server_us_per_job",
-					base + ".latency.p50", base + ".latency.p99", base + ".idle_jvm_cpu",
-					base + ".idle_server_cpu"));
+					base + ".latency.p50", base + ".latency.p99", base + ".idle_jvm_cpu", base + ".idle_server_cpu"));
 		}
 		return names;
 	}
@@ -77,8 +76,8 @@ final class QueuesFigure implements Figure {
 			Idle idle = Idle.run(context, kind, queues, concurrency, scale.settleSeconds(), scale.queuesSeconds());
 			readings.add(new Reading(base + ".idle_jvm_cpu", idle.jvmPercent(), "%core"));
 			readings.add(new Reading(base + ".idle_server_cpu", idle.serverPercent(), "%core"));
-			context.note(String.format("%s drain %.0f jobs/s, latency p50 %.3f ms p99 %.3f ms, idle jvm %.2f %%",
-					base, drain.jobsPerSecond(), samples.percentile(50) / 1e6, samples.percentile(99) / 1e6,
+			context.note(String.format("%s drain %.0f jobs/s, latency p50 %.3f ms p99 %.3f ms, idle jvm %.2f %%", base,
+					drain.jobsPerSecond(), samples.percentile(50) / 1e6, samples.percentile(99) / 1e6,
 					idle.jvmPercent()));
 		}
 		server.reset();

@@ -19,12 +19,12 @@ import org.jspecify.annotations.Nullable;
  * {@code used_memory} delta over 1,000 retained completions, a retained row
  * ({@code MEMORY USAGE}) and the completed index's share per job. Then the complete
  * script's server time per call on a queue without retention and on one with retention
- * {@code count=1000} (full, so every call also trims), one thread, one call at a time,
- * 10 batches of 1,000 each, alternating batch by batch. Last, a
- * queue with retention {@code count=1000} completes {@code --retention-completions}
- * jobs (enqueued 1,000 at a time, completed by 4 threads) while {@code used_memory} and
- * the size of completed are sampled 20 times: the growth from the first sample to the
- * highest shows whether memory stays flat.
+ * {@code count=1000} (full, so every call also trims), one thread, one call at a time, 10
+ * batches of 1,000 each, alternating batch by batch. Last, a queue with retention
+ * {@code count=1000} completes {@code --retention-completions} jobs (enqueued 1,000 at a
+ * time, completed by 4 threads) while {@code used_memory} and the size of completed are
+ * sampled 20 times: the growth from the first sample to the highest shows whether memory
+ * stays flat.
  *
  * @author EchoMQ
  */

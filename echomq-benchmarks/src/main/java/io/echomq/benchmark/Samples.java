@@ -3,8 +3,8 @@ package io.echomq.benchmark;
 import java.util.Arrays;
 
 /**
- * A growable array of {@code long} samples (nanoseconds), with nearest-rank
- * percentiles. Thread-safe.
+ * A growable array of {@code long} samples (nanoseconds), with nearest-rank percentiles.
+ * Thread-safe.
  *
  * @author EchoMQ
  */

@@ -48,9 +48,9 @@ class HarnessSmokeTests {
 		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures("--smoke"));
 		assertThat(figures).contains("drain.listener.c16", "drain.listener.c16.jvm_us_per_job",
 				"drain.listener.c16.server_us_per_job", "enqueue.sequential.jvm_us_per_job", "jit.drain.compiler_cpu",
-				"drain.engine.c16", "latency.listener.p50",
-				"idle.listener.jvm_cpu", "memory.per_pending_job", "depth.d1000.claim.p50", "queues.q10.listener.drain",
-				"audit.longest_command", "lanes.cost.ratio", "lanes.fairness.ratio", "limiter.window_max");
+				"drain.engine.c16", "latency.listener.p50", "idle.listener.jvm_cpu", "memory.per_pending_job",
+				"depth.d1000.claim.p50", "queues.q10.listener.drain", "audit.longest_command", "lanes.cost.ratio",
+				"lanes.fairness.ratio", "limiter.window_max");
 	}
 
 	@Test
@@ -70,7 +70,8 @@ class HarnessSmokeTests {
 			}
 		}
 		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures(args));
-		// four threads complete at once, so the bound may be passed by the calls in flight
+		// four threads complete at once, so the bound may be passed by the calls in
+		// flight
 		assertThat(largest).isBetween(1_000.0, 1_000.0 + 4 * 16);
 	}
 

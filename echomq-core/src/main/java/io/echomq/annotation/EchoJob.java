@@ -9,18 +9,18 @@ import java.lang.annotation.Target;
 import org.springframework.aot.hint.annotation.Reflective;
 
 /**
- * Marks a bean method as the handler of an EchoMQ queue. The method takes the payload
- * (at most one parameter, read from JSON into the parameter's generic type), and may
- * also take a {@link io.echomq.listener.JobContext} or the
- * {@link io.echomq.core.ClaimedJob}, in any position. Its return value is ignored.
- * Returning completes the job; throwing fails the attempt (retried with backoff, then
- * dead-lettered); an unreadable payload dead-letters the job at once.
+ * Marks a bean method as the handler of an EchoMQ queue. The method takes the payload (at
+ * most one parameter, read from JSON into the parameter's generic type), and may also
+ * take a {@link io.echomq.listener.JobContext} or the {@link io.echomq.core.ClaimedJob},
+ * in any position. Its return value is ignored. Returning completes the job; throwing
+ * fails the attempt (retried with backoff, then dead-lettered); an unreadable payload
+ * dead-letters the job at once.
  * <p>
- * Every attribute is a String that accepts {@code ${...}} placeholders and
- * {@code #{...}} SpEL expressions. An empty attribute inherits, first from
- * {@code echomq.queues.<queue>.*}, then from {@code echomq.listener.*}. A queue has at most
- * one listener per application; a second one, or a method with an unusable signature,
- * fails the start-up with a message that names the method.
+ * Every attribute is a String that accepts {@code ${...}} placeholders and {@code #{...}}
+ * SpEL expressions. An empty attribute inherits, first from
+ * {@code echomq.queues.<queue>.*}, then from {@code echomq.listener.*}. A queue has at
+ * most one listener per application; a second one, or a method with an unusable
+ * signature, fails the start-up with a message that names the method.
  * <p>
  * Can be used as a meta-annotation.
  *
@@ -61,8 +61,8 @@ public @interface EchoJob {
 	/**
 	 * A cap on attempts: a failure of attempt {@code maxAttempts} or later dead-letters
 	 * the job even if the producer gave it more. The producer's budget (fixed at enqueue)
-	 * applies when empty; {@code echomq.*.max-attempts} properties set that budget, they do
-	 * not cap listeners.
+	 * applies when empty; {@code echomq.*.max-attempts} properties set that budget, they
+	 * do not cap listeners.
 	 * @return the cap
 	 */
 	String maxAttempts() default "";
@@ -99,9 +99,9 @@ public @interface EchoJob {
 	String autoStartup() default "";
 
 	/**
-	 * The only exceptions a failed attempt is retried for; any other failure
-	 * dead-letters the job at once. Matched against the whole cause chain. Empty (the
-	 * default) inherits {@code echomq.queues.<queue>.retry-for}, then
+	 * The only exceptions a failed attempt is retried for; any other failure dead-letters
+	 * the job at once. Matched against the whole cause chain. Empty (the default)
+	 * inherits {@code echomq.queues.<queue>.retry-for}, then
 	 * {@code echomq.listener.retry-for}; when all are empty every exception is retried
 	 * unless {@link #noRetryFor()} names it.
 	 * @return the exception types

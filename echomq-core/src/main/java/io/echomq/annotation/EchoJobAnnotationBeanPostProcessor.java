@@ -169,7 +169,8 @@ public class EchoJobAnnotationBeanPostProcessor
 			.backoffInitial(attributes.resolve("backoffInitial", annotation.backoffInitial(),
 					DurationFormatterUtils::detectAndParse))
 			.backoffMultiplier(attributes.resolve("backoffMultiplier", annotation.backoffMultiplier(), Double::valueOf))
-			.backoffMax(attributes.resolve("backoffMax", annotation.backoffMax(), DurationFormatterUtils::detectAndParse))
+			.backoffMax(
+					attributes.resolve("backoffMax", annotation.backoffMax(), DurationFormatterUtils::detectAndParse))
 			.backoffJitter(attributes.resolve("backoffJitter", annotation.backoffJitter(), Double::valueOf))
 			.autoStartup(attributes.resolve("autoStartup", annotation.autoStartup(), Attributes::parseBoolean))
 			.retryFor((annotation.retryFor().length > 0) ? List.of(annotation.retryFor()) : null)
@@ -185,9 +186,8 @@ public class EchoJobAnnotationBeanPostProcessor
 			Endpoint previous = byQueue.putIfAbsent(endpoint.queue(), endpoint);
 			if (previous != null) {
 				throw new IllegalStateException("Queue '" + endpoint.queue() + "' has two @EchoJob listeners, "
-						+ previous.description() + " (bean '" + previous.beanName() + "') and "
-						+ endpoint.description() + " (bean '" + endpoint.beanName()
-						+ "'): a queue has one listener per application");
+						+ previous.description() + " (bean '" + previous.beanName() + "') and " + endpoint.description()
+						+ " (bean '" + endpoint.beanName() + "'): a queue has one listener per application");
 			}
 		}
 	}
@@ -203,15 +203,15 @@ public class EchoJobAnnotationBeanPostProcessor
 					+ " bean; is EchoMQ auto-configuration enabled?");
 		}
 		try {
-			registry.register(endpoint.queue(),
-					MethodJobHandler.create(endpoint.bean(), endpoint.method(), converter), endpoint.settings());
+			registry.register(endpoint.queue(), MethodJobHandler.create(endpoint.bean(), endpoint.method(), converter),
+					endpoint.settings());
 		}
 		catch (IllegalArgumentException | EchoMqException ex) {
 			throw new IllegalStateException(
 					"@EchoJob method " + endpoint.description() + " has invalid settings: " + ex.getMessage(), ex);
 		}
-		logger.debug(() -> "Registered @EchoJob method " + endpoint.description() + " on queue '" + endpoint.queue()
-				+ "'");
+		logger.debug(
+				() -> "Registered @EchoJob method " + endpoint.description() + " on queue '" + endpoint.queue() + "'");
 	}
 
 	private record Endpoint(Object bean, String beanName, Method method, String description, String queue,

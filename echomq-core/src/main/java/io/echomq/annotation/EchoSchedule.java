@@ -17,9 +17,8 @@ import io.echomq.schedule.MisfirePolicy;
  * enqueued, so keep it free of side effects). A {@code void} method gives no payload: the
  * constant {@link #payload()} is used, and the method is never called.
  * <p>
- * The schedule is put in the store at start-up; one removed from the code is removed
- * from the store at the next start-up. String attributes accept {@code ${...}}
- * placeholders.
+ * The schedule is put in the store at start-up; one removed from the code is removed from
+ * the store at the next start-up. String attributes accept {@code ${...}} placeholders.
  *
  * @author EchoMQ
  * @since 0.1.0

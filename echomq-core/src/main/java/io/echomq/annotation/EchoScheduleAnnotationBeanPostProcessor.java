@@ -102,7 +102,8 @@ public class EchoScheduleAnnotationBeanPostProcessor implements BeanPostProcesso
 	private Found declare(Object bean, Class<?> target, Method method, EchoSchedule annotation) {
 		String source = "@EchoSchedule method " + target.getName() + "." + method.getName();
 		if (method.getParameterCount() > 0) {
-			throw new InvalidScheduleException(source + " must take no parameters, takes " + method.getParameterCount());
+			throw new InvalidScheduleException(
+					source + " must take no parameters, takes " + method.getParameterCount());
 		}
 		String name = resolve(annotation.name());
 		if (!StringUtils.hasText(name)) {
@@ -135,7 +136,8 @@ public class EchoScheduleAnnotationBeanPostProcessor implements BeanPostProcesso
 			return DurationFormatterUtils.detectAndParse(every);
 		}
 		catch (RuntimeException ex) {
-			throw new InvalidScheduleException("Invalid schedule interval every='" + every + "': " + ex.getMessage(), ex);
+			throw new InvalidScheduleException("Invalid schedule interval every='" + every + "': " + ex.getMessage(),
+					ex);
 		}
 	}
 

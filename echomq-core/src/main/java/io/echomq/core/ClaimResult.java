@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param jobs the claimed jobs, possibly none
  * @param limit the limit that held the claim below what was asked, or {@code null}
- * @param retryAfter how long until the rate window next has room once this claim took
- * all it allowed (measured on server time by the claim script), or {@code null} when no
- * rate limit held the claim back, or when the claim ran out of jobs before it took all the
+ * @param retryAfter how long until the rate window next has room once this claim took all
+ * it allowed (measured on server time by the claim script), or {@code null} when no rate
+ * limit held the claim back, or when the claim ran out of jobs before it took all the
  * window allowed (the window may still have room)
  * @author EchoMQ
  * @since 0.2.0

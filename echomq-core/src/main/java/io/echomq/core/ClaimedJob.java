@@ -26,8 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @author EchoMQ
  * @since 0.1.0
  */
-public record ClaimedJob(String queue, JobId id, FencingToken token, long attempt, long maxAttempts, String payload, Instant enqueuedAt,
-		Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
+public record ClaimedJob(String queue, JobId id, FencingToken token, long attempt, long maxAttempts, String payload,
+		Instant enqueuedAt, Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
 
 	/**
 	 * Return the job's own handler timeout, set at enqueue (row field {@code timeout}, in

@@ -4,8 +4,8 @@ package io.echomq.core;
  * Root of the exceptions EchoMQ throws itself: bad input it rejected before any write
  * ({@link InvalidJobIdException}, {@link InvalidQueueNameException}, a payload too large
  * or unreadable), transitions the server refused ({@link ServerOutOfMemoryException}) and
- * batch enqueues written only in part ({@link PartialEnqueueException}).
- * Argument checks on method parameters (a negative delay, a zero lease) throw
+ * batch enqueues written only in part ({@link PartialEnqueueException}). Argument checks
+ * on method parameters (a negative delay, a zero lease) throw
  * {@link IllegalArgumentException} as Spring's {@code Assert} does.
  *
  * @author EchoMQ

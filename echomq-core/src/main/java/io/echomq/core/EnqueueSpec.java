@@ -265,8 +265,8 @@ public final class EnqueueSpec {
 
 	/**
 	 * Return a copy with extra row fields.
-	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS} nor start
-	 * with {@code +} (payload parts, see {@link RowPayload})
+	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS} nor
+	 * start with {@code +} (payload parts, see {@link RowPayload})
 	 * @return the new spec
 	 */
 	public EnqueueSpec withFields(Map<String, String> fields) {
@@ -322,6 +322,7 @@ public final class EnqueueSpec {
 		Map<String, String> fields = Map.of();
 
 		@Nullable UniqueKey unique;
+
 		@Nullable String lane;
 
 		Values copy() {
@@ -355,8 +356,8 @@ public final class EnqueueSpec {
 		@Override
 		public String toString() {
 			return "[maxAttempts=" + this.maxAttempts + ", priority=" + this.priority + ", delay=" + this.delay
-					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet() + ", unique="
-					+ this.unique + ", lane=" + this.lane + "]";
+					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet()
+					+ ", unique=" + this.unique + ", lane=" + this.lane + "]";
 		}
 
 	}

@@ -4,13 +4,13 @@ import org.springframework.util.Assert;
 
 /**
  * The fencing token of one claim: the row's {@code attempts} counter right after the
- * claim. It counts every claim and never goes down, so a worker whose lease was lost
- * (the job was reaped, released or replayed, and claimed again) holds an older token and
- * every fenced transition it tries comes back stale.
+ * claim. It counts every claim and never goes down, so a worker whose lease was lost (the
+ * job was reaped, released or replayed, and claimed again) holds an older token and every
+ * fenced transition it tries comes back stale.
  * <p>
  * A type of its own, not a {@code long}, so that it cannot be mixed up with the attempt
- * number a claim counts as against the budget (which is lower after a graceful release
- * or a replay).
+ * number a claim counts as against the budget (which is lower after a graceful release or
+ * a replay).
  *
  * @param value the {@code attempts} value the claim wrote, at least 1
  * @author EchoMQ

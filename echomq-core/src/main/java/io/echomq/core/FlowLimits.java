@@ -9,13 +9,13 @@ import org.jspecify.annotations.Nullable;
  * at most {@code maxActive} jobs active across every node, and at most
  * {@code rateLimit.limit()} jobs started in any window of {@code rateLimit.period()}.
  *
- * @param maxActive the most jobs active at once across every node, or {@code null} for
- * no cap
+ * @param maxActive the most jobs active at once across every node, or {@code null} for no
+ * cap
  * @param rateLimit the most jobs started per period, or {@code null} for no limit
  * @param laneMaxActive the most jobs of one lane active at once across every node
  * ({@code 1} makes each lane key a mutex), or {@code null} for no cap
- * @param laneRateLimit the most jobs of one lane started per period, or {@code null}
- * for no limit
+ * @param laneRateLimit the most jobs of one lane started per period, or {@code null} for
+ * no limit
  * @author EchoMQ
  * @since 0.2.0
  */
@@ -87,7 +87,8 @@ public record FlowLimits(@Nullable Integer maxActive, @Nullable RateLimit rateLi
 	}
 
 	/**
-	 * At most {@code limit} starts in any window of {@code period} (a sliding-window log).
+	 * At most {@code limit} starts in any window of {@code period} (a sliding-window
+	 * log).
 	 *
 	 * @param limit the most starts per period
 	 * @param period the window, at least 1 ms

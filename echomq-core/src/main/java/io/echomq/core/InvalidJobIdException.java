@@ -1,6 +1,5 @@
 package io.echomq.core;
 
-
 /**
  * Thrown when a string is not a well-formed branded JOB id.
  *

@@ -1,6 +1,5 @@
 package io.echomq.core;
 
-
 /**
  * Thrown when a queue name is not usable in the EchoMQ keyspace.
  *

@@ -9,12 +9,12 @@ import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A branded job id: {@code JOB} followed by 22 base62 characters ({@code 0-9A-Za-z},
- * in ASCII order) that encode a 48-bit millisecond timestamp and 80 random bits.
+ * A branded job id: {@code JOB} followed by 22 base62 characters ({@code 0-9A-Za-z}, in
+ * ASCII order) that encode a 48-bit millisecond timestamp and 80 random bits.
  * <p>
- * Ids minted by one process are strictly increasing, so the ASCII order of their
- * string forms is their mint order. Within one millisecond the random part is
- * incremented rather than redrawn, as in a monotonic ULID.
+ * Ids minted by one process are strictly increasing, so the ASCII order of their string
+ * forms is their mint order. Within one millisecond the random part is incremented rather
+ * than redrawn, as in a monotonic ULID.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -108,10 +108,12 @@ public final class JobId implements Comparable<JobId> {
 	 */
 	public static JobId mint(int partition) {
 		if (partition < 0 || partition > PARTITION_MASK) {
-			throw new IllegalArgumentException("partition must be between 0 and " + PARTITION_MASK + ", was " + partition);
+			throw new IllegalArgumentException(
+					"partition must be between 0 and " + PARTITION_MASK + ", was " + partition);
 		}
 		JobId id = mint();
-		return new JobId((id.msb & ~(PARTITION_MASK << PARTITION_SHIFT)) | ((long) partition << PARTITION_SHIFT), id.lsb);
+		return new JobId((id.msb & ~(PARTITION_MASK << PARTITION_SHIFT)) | ((long) partition << PARTITION_SHIFT),
+				id.lsb);
 	}
 
 	static JobId mint(long nowMillis) {
@@ -153,13 +155,14 @@ public final class JobId implements Comparable<JobId> {
 			throw new InvalidJobIdException("null", "must not be null");
 		}
 		if (text.length() != LENGTH) {
-			throw new InvalidJobIdException(text,
-					"must be " + LENGTH + " characters ('" + PREFIX + "' + " + DIGITS + " base62), was " + text.length());
+			throw new InvalidJobIdException(text, "must be " + LENGTH + " characters ('" + PREFIX + "' + " + DIGITS
+					+ " base62), was " + text.length());
 		}
 		if (!text.startsWith(PREFIX)) {
 			throw new InvalidJobIdException(text, "must start with '" + PREFIX + "'");
 		}
-		// four 32-bit limbs (l0 most significant) in locals: this runs for every id a claim reads
+		// four 32-bit limbs (l0 most significant) in locals: this runs for every id a
+		// claim reads
 		long l0 = 0;
 		long l1 = 0;
 		long l2 = 0;
@@ -182,7 +185,8 @@ public final class JobId implements Comparable<JobId> {
 				throw new InvalidJobIdException(text, "value is beyond 128 bits");
 			}
 		}
-		// the text was just validated digit by digit: it is the canonical form, no need to re-encode it
+		// the text was just validated digit by digit: it is the canonical form, no need
+		// to re-encode it
 		return new JobId((l0 << 32) | l1, (l2 << 32) | l3, text);
 	}
 
@@ -200,7 +204,8 @@ public final class JobId implements Comparable<JobId> {
 				return false;
 			}
 		}
-		// 22 base62 digits reach past 128 bits only from the first digit on: the full check decides
+		// 22 base62 digits reach past 128 bits only from the first digit on: the full
+		// check decides
 		return text.charAt(PREFIX.length()) < '7' || isParsable(text);
 	}
 

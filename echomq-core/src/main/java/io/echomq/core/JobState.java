@@ -1,9 +1,8 @@
 package io.echomq.core;
 
-
 /**
- * Where a job lives. The {@code state} field of a job row always names the key type
- * its id is in.
+ * Where a job lives. The {@code state} field of a job row always names the key type its
+ * id is in.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -25,8 +24,8 @@ public enum JobState {
 	/**
 	 * In {@code quarantine}: the row was malformed or its id sat in a location its state
 	 * did not name, so no transition could move it; the row (when there is one) keeps
-	 * {@code quarantined_from} and {@code quarantine_reason}. Nothing leaves quarantine but
-	 * by hand.
+	 * {@code quarantined_from} and {@code quarantine_reason}. Nothing leaves quarantine
+	 * but by hand.
 	 */
 	QUARANTINE(KeyType.QUARANTINE),
 

@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param payload the payload text
  * @param enqueuedAt when it was enqueued
  * @param lastError the last error text, or {@code null}
- * @param at the score of the id in its location (run-at, lease deadline, time of
- * death), or {@code null}
+ * @param at the score of the id in its location (run-at, lease deadline, time of death),
+ * or {@code null}
  * @param claimedBy the node that claimed it last ({@value EchoMqNode#CLAIMED_BY_FIELD}):
  * the lease holder while it is active; {@code null} if no claim named one
  * @author EchoMQ

@@ -24,19 +24,19 @@ import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.util.Assert;
 
 /**
- * The job lifecycle verbs. Each transition is one atomic Lua script that names every
- * key it touches in {@code KEYS[]} and reads the time from the server.
+ * The job lifecycle verbs. Each transition is one atomic Lua script that names every key
+ * it touches in {@code KEYS[]} and reads the time from the server.
  * <p>
  * Scripts that act on ids chosen from a set (claim, reap, promote) are given their
  * candidates by the caller, so that the candidates' row keys can be declared: a peek
  * ({@code ZRANGE}), or the hint a previous claim returned. A candidate that moved in
  * between is skipped by the script, never moved twice.
  * <p>
- * No script writes to what it could not validate. A member a verb cannot move (not a
- * JOB id, no row, a row breaking the row schema, a state naming another location) is
- * left exactly as it is and reported; claim, reap, promote and purge page past such
- * members however many there are, so they cannot stall a queue, and remember them as
- * suspects. Moving them out of the way is a transition of its own,
+ * No script writes to what it could not validate. A member a verb cannot move (not a JOB
+ * id, no row, a row breaking the row schema, a state naming another location) is left
+ * exactly as it is and reported; claim, reap, promote and purge page past such members
+ * however many there are, so they cannot stall a queue, and remember them as suspects.
+ * Moving them out of the way is a transition of its own,
  * {@link #quarantine(String, JobState, Collection) quarantine}, which the maintenance
  * scheduler runs for the suspects ({@link #quarantineSuspects(String)}).
  *
@@ -55,8 +55,7 @@ public class Jobs {
 
 	private static final int MAX_PAGE = 1_000;
 
-	private static final JobState[] SOURCES = { JobState.PENDING, JobState.ACTIVE, JobState.SCHEDULE,
-			JobState.DEAD };
+	private static final JobState[] SOURCES = { JobState.PENDING, JobState.ACTIVE, JobState.SCHEDULE, JobState.DEAD };
 
 	private static final JobState[] HISTORY = { JobState.COMPLETED, JobState.DEAD };
 
@@ -267,7 +266,8 @@ public class Jobs {
 	 * <li>{@link UniqueMode#THROTTLE}: a key (alive for its window, server time) answers
 	 * {@code DUPLICATE}, whatever became of its job.</li>
 	 * <li>{@link UniqueMode#DEBOUNCE}: a waiting holder takes the payload and runs the
-	 * window from now ({@code DEBOUNCED}); a running holder leaves the key to a new job.</li>
+	 * window from now ({@code DEBOUNCED}); a running holder leaves the key to a new
+	 * job.</li>
 	 * </ul>
 	 * A key held by a job that is gone (a leak the audit reports) is taken over. When the
 	 * key is held, the script needs its holder's row declared; it says so and this method
@@ -387,9 +387,9 @@ public class Jobs {
 	/**
 	 * Claim up to {@code max} jobs as {@link #claim(String, Duration, int, FlowLimits)}
 	 * does, writing the claiming node's name to each claimed row's
-	 * {@value EchoMqNode#CLAIMED_BY_FIELD} field in the {@code HSET} that makes it active.
-	 * The field names the last claimant: it stays when the job leaves active and the next
-	 * claim overwrites it.
+	 * {@value EchoMqNode#CLAIMED_BY_FIELD} field in the {@code HSET} that makes it
+	 * active. The field names the last claimant: it stays when the job leaves active and
+	 * the next claim overwrites it.
 	 * @param queue the queue
 	 * @param lease how long the lease lasts unless extended
 	 * @param max the most jobs to claim
@@ -472,8 +472,8 @@ public class Jobs {
 			}
 			ScriptExecutor.Invocation call = claimCall(queue, lease, max - claimed.size(), max, size, page, limits,
 					owner);
-			ClaimRound round = claimRound(queue, page, this.executor.execute(this.scripts.claim, call.keys(),
-					call.args()));
+			ClaimRound round = claimRound(queue, page,
+					this.executor.execute(this.scripts.claim, call.keys(), call.args()));
 			asked = true;
 			if (round.paused()) {
 				break;
@@ -509,8 +509,8 @@ public class Jobs {
 	 * page's candidates; the reply's hint is the head of pending ({@code full} ids) when
 	 * it took them all, else the next {@code size} ids past the page.
 	 */
-	private ScriptExecutor.Invocation claimCall(String queue, Duration lease, int want, int full, int size,
-			Page page, FlowLimits limits, @Nullable EchoMqNode owner) {
+	private ScriptExecutor.Invocation claimCall(String queue, Duration lease, int want, int full, int size, Page page,
+			FlowLimits limits, @Nullable EchoMqNode owner) {
 		FlowLimits.RateLimit rate = limits.rateLimit();
 		List<String> keys = new ArrayList<>(6 + page.ids().length);
 		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
@@ -568,13 +568,12 @@ public class Jobs {
 		}
 		Duration retryAfter = retryAfter(Replies.number(reply.get(7)), now,
 				page.ids().length > entries.size() + skipped.size());
-		return new ClaimRound(jobs, skipped.size(), next, hintFrom, ClaimResult.Limit.valueOf(held), retryAfter,
-				false);
+		return new ClaimRound(jobs, skipped.size(), next, hintFrom, ClaimResult.Limit.valueOf(held), retryAfter, false);
 	}
 
 	/**
-	 * Keep the head of pending a claim that took its maximum returned, as the next claim's
-	 * candidates: that claim then needs no {@code ZRANGE} of its own.
+	 * Keep the head of pending a claim that took its maximum returned, as the next
+	 * claim's candidates: that claim then needs no {@code ZRANGE} of its own.
 	 */
 	private void keepHint(String queue, ClaimRound round) {
 		if (round.hintFrom() == 0 && round.next().members() > 0) {
@@ -595,8 +594,8 @@ public class Jobs {
 	 * Return how long the queue stays paused cluster-wide, as the last claim from this
 	 * engine found it: for a poller to wait no longer than a timed pause lasts.
 	 * @param queue the queue
-	 * @return the time left, {@link Duration#ZERO} when the last claim found the queue not
-	 * paused, or {@code null} when it was paused until resumed
+	 * @return the time left, {@link Duration#ZERO} when the last claim found the queue
+	 * not paused, or {@code null} when it was paused until resumed
 	 */
 	public @Nullable Duration lastClaimPause(String queue) {
 		Long left = this.pauses.get(queue);
@@ -705,8 +704,9 @@ public class Jobs {
 
 	/**
 	 * Complete a job whose unique key the caller knows ({@link ClaimedJob#uniqueKey()}),
-	 * declaring it up front: one round trip where {@link #complete(String, JobId,
-	 * FencingToken)} needs two for a job with a unique key.
+	 * declaring it up front: one round trip where
+	 * {@link #complete(String, JobId, FencingToken)} needs two for a job with a unique
+	 * key.
 	 * @param queue the queue
 	 * @param id the job id
 	 * @param token the fencing token its claim returned
@@ -770,8 +770,8 @@ public class Jobs {
 	/**
 	 * Trim a queue's history (completed and dead) back within its bounds, at most
 	 * {@code limit} jobs per location, each with its row. The maintenance scheduler runs
-	 * this, so that an age bound holds on an idle queue and dead keeps its bounds whatever
-	 * path dead-lettered a job.
+	 * this, so that an age bound holds on an idle queue and dead keeps its bounds
+	 * whatever path dead-lettered a job.
 	 * @param queue the queue
 	 * @param limit the most jobs to trim per location
 	 * @return how many jobs were trimmed
@@ -827,7 +827,8 @@ public class Jobs {
 	 * @param queue the queue
 	 * @param ids the job ids
 	 * @param tokens the fencing token of each id, in the same order
-	 * @return per id, in order: applied or stale, or {@code null} when not known to be recorded
+	 * @return per id, in order: applied or stale, or {@code null} when not known to be
+	 * recorded
 	 */
 	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens) {
 		List<@Nullable String> none = new ArrayList<>(ids.size());
@@ -839,8 +840,8 @@ public class Jobs {
 
 	/**
 	 * Complete several jobs of a queue: those without a unique key in one
-	 * {@code complete_all} script call per {@value #COMPLETE_BATCH} jobs (each job fenced on
-	 * its own, the counters written once per call), the others one {@link #complete
+	 * {@code complete_all} script call per {@value #COMPLETE_BATCH} jobs (each job fenced
+	 * on its own, the counters written once per call), the others one {@link #complete
 	 * complete} call each; the calls pipelined on a standalone server. A queue that keeps
 	 * its completed jobs completes them one by one.
 	 * @param queue the queue
@@ -900,7 +901,8 @@ public class Jobs {
 		for (int from = 0; from < batched.size(); from += COMPLETE_BATCH) {
 			List<Integer> chunk = batched.subList(from, Math.min(from + COMPLETE_BATCH, batched.size()));
 			completions.add(new Completion(
-					new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, chunk)), chunk));
+					new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, chunk)),
+					chunk));
 		}
 		for (int i : single) {
 			completions.add(new Completion(new ScriptExecutor.Call(this.scripts.complete,
@@ -925,11 +927,10 @@ public class Jobs {
 	/** One {@code complete} call for a job that holds a unique key, the key declared. */
 	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
 			@Nullable String uniqueKey) {
-		return new ScriptExecutor.Invocation(
-				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
-						this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.MINUTES),
-						this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.THROTTLED),
-						this.keyspace.uniqueKeyPrefix(queue) + uniqueKey),
+		return new ScriptExecutor.Invocation(List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE),
+				this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
+				this.keyspace.queueKey(queue, KeyType.MINUTES), this.keyspace.queueKey(queue, KeyType.WAKE),
+				this.keyspace.queueKey(queue, KeyType.THROTTLED), this.keyspace.uniqueKeyPrefix(queue) + uniqueKey),
 				List.of(id.toString(), argument(token)));
 	}
 
@@ -941,20 +942,20 @@ public class Jobs {
 	}
 
 	/**
-	 * Complete several jobs as {@link #completeAll(String, List, List, List)} does and, in
-	 * the same round trip, claim up to {@code max} jobs from the queue's pending set for
-	 * the slots the completions free: a busy worker's next jobs come back with the reply
-	 * to its last ones. The completions and the claim are two script calls, pipelined in
-	 * that order, each its own atomic transition: a claim that fails leaves the
-	 * completions' outcomes as they are.
+	 * Complete several jobs as {@link #completeAll(String, List, List, List)} does and,
+	 * in the same round trip, claim up to {@code max} jobs from the queue's pending set
+	 * for the slots the completions free: a busy worker's next jobs come back with the
+	 * reply to its last ones. The completions and the claim are two script calls,
+	 * pipelined in that order, each its own atomic transition: a claim that fails leaves
+	 * the completions' outcomes as they are.
 	 * <p>
 	 * The claim is made only where it can be one call: the candidates are the head of
 	 * pending the last claim returned (shared by concurrent callers: a candidate another
-	 * claim took first is passed over, and each claim returns the head as it left it), the
-	 * queue has no lanes with work, is not paused and keeps no completed history. Otherwise
-	 * this completes only, and the claim's result is empty; the caller claims as usual.
-	 * Jobs holding a unique key are completed by a {@code complete} call each, in the same
-	 * round trip. The claim respects the queue's flow limits like
+	 * claim took first is passed over, and each claim returns the head as it left it),
+	 * the queue has no lanes with work, is not paused and keeps no completed history.
+	 * Otherwise this completes only, and the claim's result is empty; the caller claims
+	 * as usual. Jobs holding a unique key are completed by a {@code complete} call each,
+	 * in the same round trip. The claim respects the queue's flow limits like
 	 * {@link #claim(String, Duration, int, FlowLimits, EchoMqNode)}; where the server had
 	 * not loaded the completion script yet, the completions run again by body after the
 	 * claim, which then counts the jobs they free as still active (it claims fewer, never
@@ -971,8 +972,7 @@ public class Jobs {
 	 * claimed jobs
 	 */
 	public CompleteAndClaimResult completeAllAndClaim(String queue, List<JobId> ids, List<FencingToken> tokens,
-			List<@Nullable String> uniqueKeys, Duration lease, int max, FlowLimits limits,
-			@Nullable EchoMqNode owner) {
+			List<@Nullable String> uniqueKeys, Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
 		QueuePartitions.validateEngineName(queue);
 		requirePositive(lease, "lease");
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
@@ -983,7 +983,8 @@ public class Jobs {
 				|| this.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
 			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
 		}
-		// the hint stays for other completion threads: a candidate another claim took first is passed over
+		// the hint stays for other completion threads: a candidate another claim took
+		// first is passed over
 		Page page = this.hints.get(queue);
 		if (page == null || page.ids().length == 0) {
 			return new CompleteAndClaimResult(completeAll(queue, ids, tokens, uniqueKeys), none);
@@ -1007,7 +1008,8 @@ public class Jobs {
 			this.hints.remove(queue, page);
 		}
 		else if (round.next().members() > 0) {
-			// a claim that took fewer than it asked for still returns the head of pending: the fresh candidates
+			// a claim that took fewer than it asked for still returns the head of
+			// pending: the fresh candidates
 			this.hints.put(queue, round.next());
 		}
 		else {
@@ -1040,7 +1042,8 @@ public class Jobs {
 		}
 		for (int j = 0; j < chunk.size() && j < outcome.reply().size(); j++) {
 			List<Object> entry = Replies.list(outcome.reply().get(j));
-			// a row naming a unique key the claim did not report is left for complete, one by one
+			// a row naming a unique key the claim did not report is left for complete,
+			// one by one
 			if (uniqueKeyNeeded(entry) == null) {
 				results.set(chunk.get(j), Replies.fenced(entry));
 			}
@@ -1073,8 +1076,8 @@ public class Jobs {
 			reply = this.executor.execute(script, declared, args);
 		}
 		if (uniqueKeyNeeded(reply) != null || laneKeyNeeded(reply) != null) {
-			throw new IllegalStateException(script.name() + " asked again for keys it was given: " + declared
-					+ "; nothing was written");
+			throw new IllegalStateException(
+					script.name() + " asked again for keys it was given: " + declared + "; nothing was written");
 		}
 		return reply;
 	}
@@ -1128,8 +1131,8 @@ public class Jobs {
 	}
 
 	/**
-	 * Dead-letter a job at once, whatever attempts it has left (an unreadable payload,
-	 * a fatal error).
+	 * Dead-letter a job at once, whatever attempts it has left (an unreadable payload, a
+	 * fatal error).
 	 * @param queue the queue
 	 * @param id the job id
 	 * @param token the fencing token
@@ -1150,8 +1153,8 @@ public class Jobs {
 				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE),
 				this.keyspace.queueKey(queue, KeyType.MINUTES), this.keyspace.queueKey(queue, KeyType.THROTTLED)));
 		List<String> args = new ArrayList<>(8 + RETAIN_BATCH);
-		args.addAll(List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()),
-				dead ? "1" : "0", snooze ? "1" : "0"));
+		args.addAll(List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0",
+				snooze ? "1" : "0"));
 		Retention retention = retention(queue, JobState.DEAD);
 		String[] candidates = NO_IDS;
 		if (retention.isEnabled() && !snooze) {
@@ -1216,7 +1219,8 @@ public class Jobs {
 		List<Object> reply = withUniqueKey(queue, this.scripts.release,
 				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.PENDING),
 						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE),
-						this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.SCHEDULE)),
+						this.keyspace.queueKey(queue, KeyType.METRICS),
+						this.keyspace.queueKey(queue, KeyType.SCHEDULE)),
 				List.of(id.toString(), argument(token)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
@@ -1362,8 +1366,8 @@ public class Jobs {
 				int moved = (int) Replies.number(reply.get(1));
 				Set<String> lanes = needs(reply.get(3));
 				if (!lanes.isEmpty()) {
-					moved += (int) Replies.number(
-							withLanes(this.scripts.promote, queue, fixed, List.copyOf(lanes), due.ids()).get(1));
+					moved += (int) Replies
+						.number(withLanes(this.scripts.promote, queue, fixed, List.copyOf(lanes), due.ids()).get(1));
 				}
 				promoted += moved;
 				Map<String, String> reasons = Replies.reasons(reply.get(2));
@@ -1468,10 +1472,10 @@ public class Jobs {
 		return switch (code) {
 			case "CANCELLED" -> new CancelResult(CancelResult.Outcome.CANCELLED,
 					JobState.fromValue(Replies.string(reply.get(2))), null, null);
-			case "REQUESTED" -> new CancelResult(CancelResult.Outcome.REQUESTED, JobState.ACTIVE,
-					Replies.instant(reply.get(3)), null);
-			case "NOT_FOUND" -> new CancelResult(CancelResult.Outcome.NOT_FOUND, null, null,
-					Replies.string(reply.get(2)));
+			case "REQUESTED" ->
+				new CancelResult(CancelResult.Outcome.REQUESTED, JobState.ACTIVE, Replies.instant(reply.get(3)), null);
+			case "NOT_FOUND" ->
+				new CancelResult(CancelResult.Outcome.NOT_FOUND, null, null, Replies.string(reply.get(2)));
 			case "REFUSED" -> new CancelResult(CancelResult.Outcome.REFUSED, null, null, Replies.string(reply.get(2)));
 			default -> throw new IllegalStateException("Unexpected cancel reply '" + code + "'");
 		};
@@ -1518,7 +1522,8 @@ public class Jobs {
 	 * that are not JOB ids, ids without a row, rows breaking the row schema, and ids
 	 * whose row names a location they are not in. Each is checked again first; a
 	 * well-formed job is left where it is. A stray copy (its well-formed row names
-	 * another location that holds it too) is removed, the job going on where its row says.
+	 * another location that holds it too) is removed, the job going on where its row
+	 * says.
 	 * @param queue the queue
 	 * @param location where the members are: pending, active, schedule or dead
 	 * @param members the members to check
@@ -1666,8 +1671,7 @@ public class Jobs {
 	 * then the declared lanes' pending keys, then the candidates' rows; the arguments are
 	 * the number of declared lanes, their keys, then the candidates.
 	 */
-	private List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes,
-			String[] ids) {
+	private List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids) {
 		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length);
 		keys.addAll(fixed);
 		for (String lane : lanes) {
@@ -1730,8 +1734,8 @@ public class Jobs {
 	/**
 	 * How long a claim the rate limit held back should wait: until the server time the
 	 * claim script says the window has room again, once the claim took all the window
-	 * allowed. When the script ran out of candidates first it may have taken fewer, so the
-	 * window may still have room: no wait then ({@code null}), the caller waits for a
+	 * allowed. When the script ran out of candidates first it may have taken fewer, so
+	 * the window may still have room: no wait then ({@code null}), the caller waits for a
 	 * wake-up as on a drained queue.
 	 * @param reopen the script's reopen time (server ms), 0 when not known
 	 * @param now the script's server time
@@ -1748,8 +1752,7 @@ public class Jobs {
 	 * Read a claimed row straight from its flat {@code HGETALL} reply, in one pass: the
 	 * known fields into their components, the rest into {@link ClaimedJob#fields()}.
 	 */
-	static ClaimedJob toClaimedJob(String queue, String id, List<Object> row, Instant now,
-			Instant deadline) {
+	static ClaimedJob toClaimedJob(String queue, String id, List<Object> row, Instant now, Instant deadline) {
 		String payload = null;
 		String attempts = null;
 		String maxAttemptsText = null;
@@ -1793,9 +1796,9 @@ public class Jobs {
 		long maxAttempts = Long.parseLong(maxAttemptsText);
 		Instant enqueuedAt = Instant.ofEpochMilli(Long.parseLong(enqueuedAtText));
 		long attempt = token.value() - ((released != null) ? Long.parseLong(released) : 0);
-		return new ClaimedJob(queue, JobId.parse(id), token, attempt, maxAttempts, (payload != null) ? payload : "", enqueuedAt,
-				(readyAt != null) ? Instant.ofEpochMilli(Long.parseLong(readyAt)) : enqueuedAt, now, deadline,
-				(fields != null) ? Map.copyOf(fields) : Map.of());
+		return new ClaimedJob(queue, JobId.parse(id), token, attempt, maxAttempts, (payload != null) ? payload : "",
+				enqueuedAt, (readyAt != null) ? Instant.ofEpochMilli(Long.parseLong(readyAt)) : enqueuedAt, now,
+				deadline, (fields != null) ? Map.copyOf(fields) : Map.of());
 	}
 
 	private static String argument(FencingToken token) {

@@ -1,6 +1,5 @@
 package io.echomq.core;
 
-
 /**
  * The per-queue keys of the EchoMQ keyspace, each {@code <prefix>:{<queue>}:<suffix>}.
  *
@@ -30,8 +29,8 @@ public enum KeyType {
 	/**
 	 * Sorted set of members no transition could move (not JOB ids, rows missing or
 	 * breaking the row schema, a state naming another location), scored by the time they
-	 * were quarantined (ms). Only the quarantine transition writes to it; nothing leaves it
-	 * but by hand.
+	 * were quarantined (ms). Only the quarantine transition writes to it; nothing leaves
+	 * it but by hand.
 	 */
 	QUARANTINE("quarantine"),
 
@@ -39,9 +38,9 @@ public enum KeyType {
 	METRICS("metrics"),
 
 	/**
-	 * Hash of per-minute counts, field {@code <minute>:<kind>} ({@code minute} = epoch ms /
-	 * 60,000, {@code kind} = {@code completed} or {@code failed}), written by the complete
-	 * and retry scripts and kept to the last 120 minutes by them.
+	 * Hash of per-minute counts, field {@code <minute>:<kind>} ({@code minute} = epoch ms
+	 * / 60,000, {@code kind} = {@code completed} or {@code failed}), written by the
+	 * complete and retry scripts and kept to the last 120 minutes by them.
 	 */
 	MINUTES("minutes"),
 
@@ -58,9 +57,9 @@ public enum KeyType {
 	SCHEDULE_LAST("schedule-last"),
 
 	/**
-	 * String flag, present while the queue is paused cluster-wide: the claim script claims
-	 * nothing while it exists. Its value is the reason; a timed pause expires by itself
-	 * ({@code PX}).
+	 * String flag, present while the queue is paused cluster-wide: the claim script
+	 * claims nothing while it exists. Its value is the reason; a timed pause expires by
+	 * itself ({@code PX}).
 	 */
 	PAUSED("paused"),
 
@@ -72,8 +71,8 @@ public enum KeyType {
 	LANES("lanes"),
 
 	/**
-	 * Sorted set logging the queue's recent starts (one member per claim, scored by server
-	 * time, ms): the sliding window of the queue-wide rate limit. Not a location.
+	 * Sorted set logging the queue's recent starts (one member per claim, scored by
+	 * server time, ms): the sliding window of the queue-wide rate limit. Not a location.
 	 */
 	STARTS("starts"),
 

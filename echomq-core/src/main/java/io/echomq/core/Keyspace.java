@@ -5,10 +5,10 @@ import java.util.regex.Pattern;
 /**
  * Builds every key of the EchoMQ keyspace and gates what goes into it.
  * <p>
- * Every key of a queue is {@code <prefix>:{<queue>}:<type>}: the braced queue name is
- * the cluster hash tag, so all keys of one queue hash to one slot and a multi-key
- * transition script is legal on Redis Cluster and Valkey Cluster. Queue names and job
- * ids are validated here, before any key exists.
+ * Every key of a queue is {@code <prefix>:{<queue>}:<type>}: the braced queue name is the
+ * cluster hash tag, so all keys of one queue hash to one slot and a multi-key transition
+ * script is legal on Redis Cluster and Valkey Cluster. Queue names and job ids are
+ * validated here, before any key exists.
  *
  * @param prefix the key prefix, {@code emq} by default
  * @author EchoMQ
@@ -95,9 +95,9 @@ public record Keyspace(String prefix) {
 	}
 
 	/**
-	 * Return the key of the set of queues that have recurring schedules: an index, outside
-	 * any queue's slot, that the schedule tick reads to find the queues to tick. It is
-	 * never written by a transition script.
+	 * Return the key of the set of queues that have recurring schedules: an index,
+	 * outside any queue's slot, that the schedule tick reads to find the queues to tick.
+	 * It is never written by a transition script.
 	 * @return the key, e.g. {@code emq:schedule-queues}
 	 */
 	public String scheduleQueuesKey() {
@@ -207,8 +207,8 @@ public record Keyspace(String prefix) {
 	}
 
 	/**
-	 * Build the key that records how many partitions a queue has, on the queue's own
-	 * slot (that of its only partition when it has one).
+	 * Build the key that records how many partitions a queue has, on the queue's own slot
+	 * (that of its only partition when it has one).
 	 * @param queue the logical queue name
 	 * @return the key, e.g. {@code emq:{mail}:partitions}
 	 */

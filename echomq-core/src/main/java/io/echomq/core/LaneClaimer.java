@@ -142,8 +142,7 @@ final class LaneClaimer {
 		return new Outcome(new ClaimResult(claimed, limit, retryAfter), ringEmpty);
 	}
 
-	private static void addLimits(List<String> args, @Nullable Integer maxActive,
-			FlowLimits.@Nullable RateLimit rate) {
+	private static void addLimits(List<String> args, @Nullable Integer maxActive, FlowLimits.@Nullable RateLimit rate) {
 		args.add((maxActive != null) ? Integer.toString(maxActive) : "0");
 		args.add((rate != null) ? Integer.toString(rate.limit()) : "0");
 		args.add((rate != null) ? Long.toString(rate.period().toMillis()) : "1");

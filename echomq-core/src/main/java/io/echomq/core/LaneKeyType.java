@@ -21,7 +21,10 @@ public enum LaneKeyType {
 	 */
 	HELD("held"),
 
-	/** Sorted set logging the lane's recent starts, for the per-lane rate limit. Not a location. */
+	/**
+	 * Sorted set logging the lane's recent starts, for the per-lane rate limit. Not a
+	 * location.
+	 */
 	STARTS("starts");
 
 	private final String suffix;

@@ -3,8 +3,8 @@ package io.echomq.core;
 import java.time.Instant;
 
 /**
- * The work of one queue in one minute, from the per-minute series the transition
- * scripts keep in {@link KeyType#MINUTES}.
+ * The work of one queue in one minute, from the per-minute series the transition scripts
+ * keep in {@link KeyType#MINUTES}.
  *
  * @param start the start of the minute (server time)
  * @param completed jobs completed in that minute

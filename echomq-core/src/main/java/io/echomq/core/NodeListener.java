@@ -103,8 +103,8 @@ public record NodeListener(String node, String id, int concurrency, boolean paus
 				|| !("paused".equals(parts[3]) || "running".equals(parts[3]))) {
 			return null;
 		}
-		return new NodeListener(node, parts[PARTS - 1], (int) numbers[2], "paused".equals(parts[3]),
-				(int) numbers[4], numbers[5], numbers[6], numbers[7], numbers[8], Duration.ofMillis(numbers[1]),
+		return new NodeListener(node, parts[PARTS - 1], (int) numbers[2], "paused".equals(parts[3]), (int) numbers[4],
+				numbers[5], numbers[6], numbers[7], numbers[8], Duration.ofMillis(numbers[1]),
 				Instant.ofEpochMilli(numbers[0]));
 	}
 

@@ -1,8 +1,8 @@
 package io.echomq.core;
 
 /**
- * Thrown at start-up when a queue's configured partition count differs from the count
- * its jobs were written with.
+ * Thrown at start-up when a queue's configured partition count differs from the count its
+ * jobs were written with.
  *
  * @author EchoMQ
  * @since 0.2.0

@@ -19,17 +19,17 @@ import org.springframework.util.Assert;
  * <p>
  * An application {@linkplain #join joins} a queue's count when it starts and
  * {@linkplain #renew renews} that hold while it runs: the record and the holders
- * ({@code <prefix>:{<queue>}:partitions:holders}) share one slot, and one script
- * compares the record with what the caller read, refuses while a live holder uses
- * another count, and only then writes. So of two applications that start with
- * different counts at the same time exactly one wins; the other fails with a
+ * ({@code <prefix>:{<queue>}:partitions:holders}) share one slot, and one script compares
+ * the record with what the caller read, refuses while a live holder uses another count,
+ * and only then writes. So of two applications that start with different counts at the
+ * same time exactly one wins; the other fails with a
  * {@link PartitionCountChangedException}, as does one that starts with another count
  * while an application holding the recorded count runs. What one script cannot cover is
- * the check that the old layout is empty: its partitions live on other slots, so they
- * are read before the script runs. A job written there in between, by a producer that
- * holds no count (a template used without this check) or whose hold lapsed (it could not
- * renew for the whole hold), is stranded; a holder whose renewal finds the record
- * changed is told so ({@link #renew}), and stops using the layout.
+ * the check that the old layout is empty: its partitions live on other slots, so they are
+ * read before the script runs. A job written there in between, by a producer that holds
+ * no count (a template used without this check) or whose hold lapsed (it could not renew
+ * for the whole hold), is stranded; a holder whose renewal finds the record changed is
+ * told so ({@link #renew}), and stops using the layout.
  *
  * @author EchoMQ
  * @since 0.2.0
@@ -151,8 +151,8 @@ public class PartitionCountCheck {
 	 * @param holder the holder id
 	 * @param hold how long the hold lasts from now
 	 * @throws PartitionCountChangedException if the recorded count is no longer the
-	 * holder's (its hold lapsed and another application changed it): the holder must
-	 * stop using its layout
+	 * holder's (its hold lapsed and another application changed it): the holder must stop
+	 * using its layout
 	 */
 	public void renew(QueuePartitions configured, String holder, Duration hold) {
 		String expected = configured.isPartitioned() ? Integer.toString(configured.count()) : "";
@@ -176,8 +176,7 @@ public class PartitionCountCheck {
 		call("leave", configured, "", holder, Duration.ofMillis(1));
 	}
 
-	private List<Object> call(String mode, QueuePartitions configured, String expected, String holder,
-			Duration hold) {
+	private List<Object> call(String mode, QueuePartitions configured, String expected, String holder, Duration hold) {
 		String queue = configured.queue();
 		return this.executor.execute(SCRIPT,
 				List.of(this.keyspace.partitionsKey(queue), this.keyspace.partitionHoldersKey(queue)),

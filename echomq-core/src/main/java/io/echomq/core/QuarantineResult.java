@@ -6,10 +6,9 @@ import java.util.Map;
 /**
  * What a quarantine call moved.
  *
- * @param quarantined members moved to the {@link KeyType#QUARANTINE quarantine}
- * location
- * @param strays stray copies removed: the id was also in the location its well-formed
- * row names, where the job goes on untouched
+ * @param quarantined members moved to the {@link KeyType#QUARANTINE quarantine} location
+ * @param strays stray copies removed: the id was also in the location its well-formed row
+ * names, where the job goes on untouched
  * @param reasons why each quarantined member was quarantined, by member
  * @author EchoMQ
  * @since 0.1.0

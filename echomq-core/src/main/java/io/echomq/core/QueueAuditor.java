@@ -33,11 +33,10 @@ import org.springframework.util.Assert;
 
 /**
  * Checks a queue's keyspace against the engine's invariants: every id in exactly one
- * location, its row well-formed (the row schema the scripts check) with a
- * {@code state} naming that location, no orphan rows or foreign members, no active
- * lease overdue beyond the reap tolerance, and the queue's own keys of the right type.
- * Members of the quarantine location are counted, not reported: they were set aside on
- * purpose.
+ * location, its row well-formed (the row schema the scripts check) with a {@code state}
+ * naming that location, no orphan rows or foreign members, no active lease overdue beyond
+ * the reap tolerance, and the queue's own keys of the right type. Members of the
+ * quarantine location are counted, not reported: they were set aside on purpose.
  * <p>
  * Unique keys ({@code emq:{q}:unique:<name>}) are checked against their jobs: each must
  * be a string holding a JOB id; one without a TTL (until done, debounce) must point at a
@@ -50,9 +49,8 @@ import org.springframework.util.Assert;
  * {@code HMGET} each, the row keys with {@code SCAN} ({@code COUNT} {@value #SCAN_COUNT})
  * checked against the locations with one {@code ZMSCORE} per location and batch of
  * {@value #SCAN_COUNT}; each of these commands runs in well under a millisecond on a
- * queue of a million jobs (docs/BENCHMARKS.md), and the client holds one page at a
- * time, not the queue. It lists at most {@value #MAX_LISTED} violations and counts the
- * rest.
+ * queue of a million jobs (docs/BENCHMARKS.md), and the client holds one page at a time,
+ * not the queue. It lists at most {@value #MAX_LISTED} violations and counts the rest.
  * <p>
  * The audit reads page after page, so it is exact only for a quiescent queue (at the end
  * of a test, or with listeners paused); on a busy queue a job that moves between two
@@ -119,7 +117,8 @@ public class QueueAuditor {
 			}
 			String key = keyspace.queueKey(queue, state.location());
 			for (long offset = 0;; offset += PAGE) {
-				Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + PAGE - 1);
+				Set<TypedTuple<String>> page = this.template.opsForZSet()
+					.rangeWithScores(key, offset, offset + PAGE - 1);
 				if (page == null || page.isEmpty()) {
 					break;
 				}
@@ -272,8 +271,7 @@ public class QueueAuditor {
 
 	/**
 	 * Report ids whose well-formed row names another location: in both, or only here.
-	 * @return how many of them are also where their row says (their row is counted
-	 * there)
+	 * @return how many of them are also where their row says (their row is counted there)
 	 */
 	private long reportMismatches(String queue, JobState state, List<String[]> mismatches, Findings findings) {
 		if (mismatches.isEmpty()) {
@@ -304,10 +302,10 @@ public class QueueAuditor {
 
 	/**
 	 * Audit the fair lanes: every lane's pending set is a location like pending (each
-	 * member a JOB id whose well-formed row says {@code state=pending}), its rows name the
-	 * lane, a lane with pending jobs is in the ring (else no claim would reach it), the
-	 * ring holds no lane without them, and no row in the queue's own pending set names a
-	 * lane.
+	 * member a JOB id whose well-formed row says {@code state=pending}), its rows name
+	 * the lane, a lane with pending jobs is in the ring (else no claim would reach it),
+	 * the ring holds no lane without them, and no row in the queue's own pending set
+	 * names a lane.
 	 * @return the lanes found (in the ring or with a pending key) and the rows their
 	 * members have
 	 */
@@ -355,15 +353,15 @@ public class QueueAuditor {
 			}
 			long members = 0;
 			for (long offset = 0;; offset += PAGE) {
-				Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + PAGE - 1);
+				Set<TypedTuple<String>> page = this.template.opsForZSet()
+					.rangeWithScores(key, offset, offset + PAGE - 1);
 				if (page == null || page.isEmpty()) {
 					break;
 				}
 				members += page.size();
 				counts.merge(JobState.PENDING, (long) page.size(), Long::sum);
 				List<TypedTuple<String>> tuples = new ArrayList<>(page);
-				rows += auditPage(queue, prefix, JobState.PENDING, tuples, overdueBefore, reapTolerance,
-						findings);
+				rows += auditPage(queue, prefix, JobState.PENDING, tuples, overdueBefore, reapTolerance, findings);
 				checkLaneFields(prefix, lane, tuples, findings);
 				if (page.size() < PAGE) {
 					break;
@@ -514,8 +512,8 @@ public class QueueAuditor {
 		List<@Nullable Object> rows = async((commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>(held.size());
 			for (String[] entry : held) {
-				futures.add(commands.hmget(bytes(rowPrefix + entry[1]), bytes("state"),
-						bytes(EnqueueSpec.UNIQUE_FIELD)));
+				futures
+					.add(commands.hmget(bytes(rowPrefix + entry[1]), bytes("state"), bytes(EnqueueSpec.UNIQUE_FIELD)));
 			}
 			return futures;
 		});
@@ -616,8 +614,8 @@ public class QueueAuditor {
 		if (hmget instanceof List<?> list) {
 			for (Object entry : list) {
 				KeyValue<?, ?> keyValue = (KeyValue<?, ?>) entry;
-				values.add(keyValue.hasValue() ? new String((byte[]) keyValue.getValue(), StandardCharsets.UTF_8)
-						: null);
+				values
+					.add(keyValue.hasValue() ? new String((byte[]) keyValue.getValue(), StandardCharsets.UTF_8) : null);
 			}
 		}
 		while (values.size() < ROW_FIELDS.length) {

@@ -21,8 +21,8 @@ import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.util.Assert;
 
 /**
- * Reads queue state for dashboards and endpoints: location sizes, counters, pages of
- * the jobs in a location, job rows. Reads only; never part of a transition.
+ * Reads queue state for dashboards and endpoints: location sizes, counters, pages of the
+ * jobs in a location, job rows. Reads only; never part of a transition.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -78,8 +78,8 @@ public class QueueInspector {
 		Map<String, Long> lanes = laneSizes(queue);
 		long inLanes = lanes.values().stream().mapToLong(Long::longValue).sum();
 		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()] + inLanes, sizes[JobState.ACTIVE.ordinal()],
-				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()], sizes[JobState.QUARANTINE.ordinal()],
-				sizes[JobState.COMPLETED.ordinal()], counters, lanes);
+				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()],
+				sizes[JobState.QUARANTINE.ordinal()], sizes[JobState.COMPLETED.ordinal()], counters, lanes);
 	}
 
 	/** Most minutes the per-minute series keeps (the scripts trim older ones). */
@@ -87,8 +87,8 @@ public class QueueInspector {
 
 	/**
 	 * Return a queue's per-minute series over the last {@code minutes} minutes of server
-	 * time (the current minute included), oldest first, one entry per minute that had
-	 * any work: one {@code HGETALL} of a hash of at most {@code 2 * (MINUTES_KEPT + 1)}
+	 * time (the current minute included), oldest first, one entry per minute that had any
+	 * work: one {@code HGETALL} of a hash of at most {@code 2 * (MINUTES_KEPT + 1)}
 	 * fields, and the server's {@code TIME}.
 	 * @param queue the queue
 	 * @param minutes how many minutes back, 1 to {@value #MINUTES_KEPT}
@@ -117,8 +117,8 @@ public class QueueInspector {
 			}
 		});
 		List<MinuteCount> series = new ArrayList<>(counts.size());
-		counts.forEach((minute, pair) -> series.add(new MinuteCount(Instant.ofEpochMilli(minute * 60_000), pair[0],
-				pair[1])));
+		counts.forEach(
+				(minute, pair) -> series.add(new MinuteCount(Instant.ofEpochMilli(minute * 60_000), pair[0], pair[1])));
 		return series;
 	}
 
@@ -293,13 +293,13 @@ public class QueueInspector {
 	}
 
 	/**
-	 * Return a page of the jobs in one location across every partition of a queue, in
-	 * the order one sorted set of them all would give (highest score first, then the
-	 * highest id, as {@code ZREVRANGE} orders ties): the first {@code offset + limit} ids
-	 * of each partition are read and merged, so a page costs one {@code ZREVRANGE} per
-	 * partition and one {@code HGETALL} per id shown. The window is bounded: beyond it,
-	 * read one partition at a time ({@link #jobs(String, JobState, int, int)}). For a
-	 * queue with one partition this is that method.
+	 * Return a page of the jobs in one location across every partition of a queue, in the
+	 * order one sorted set of them all would give (highest score first, then the highest
+	 * id, as {@code ZREVRANGE} orders ties): the first {@code offset + limit} ids of each
+	 * partition are read and merged, so a page costs one {@code ZREVRANGE} per partition
+	 * and one {@code HGETALL} per id shown. The window is bounded: beyond it, read one
+	 * partition at a time ({@link #jobs(String, JobState, int, int)}). For a queue with
+	 * one partition this is that method.
 	 * @param partitions the queue's partitions
 	 * @param state the location
 	 * @param offset how many to skip
@@ -313,9 +313,10 @@ public class QueueInspector {
 			return jobs(partitions.queue(), state, offset, limit);
 		}
 		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
-		Assert.isTrue(limit > 0 && (long) offset + limit <= MAX_PAGE, () -> "offset + limit across the partitions of '"
-				+ partitions.queue() + "' must be between 1 and " + MAX_PAGE + ", was " + ((long) offset + limit)
-				+ ": read one partition at a time to go further");
+		Assert.isTrue(limit > 0 && (long) offset + limit <= MAX_PAGE,
+				() -> "offset + limit across the partitions of '" + partitions.queue() + "' must be between 1 and "
+						+ MAX_PAGE + ", was " + ((long) offset + limit)
+						+ ": read one partition at a time to go further");
 		record Member(String partition, String id, double score) {
 		}
 		List<Member> members = new ArrayList<>();
@@ -327,11 +328,8 @@ public class QueueInspector {
 				}
 			}
 		}
-		members.sort(Comparator.comparingDouble(Member::score)
-			.thenComparing(Member::id)
-			.reversed());
-		List<Member> page = members.subList(Math.min(offset, members.size()),
-				Math.min(offset + limit, members.size()));
+		members.sort(Comparator.comparingDouble(Member::score).thenComparing(Member::id).reversed());
+		List<Member> page = members.subList(Math.min(offset, members.size()), Math.min(offset + limit, members.size()));
 		List<JobView> views = new ArrayList<>(page.size());
 		for (Member member : page) {
 			JobId id = JobId.parse(member.id());
@@ -396,8 +394,7 @@ public class QueueInspector {
 		}
 		List<Object> replies = this.template.executePipelined((RedisCallback<Object>) (connection) -> {
 			for (JobId id : ids) {
-				connection.hashCommands()
-					.hGetAll(this.keyspace.jobKey(queue, id).getBytes(StandardCharsets.UTF_8));
+				connection.hashCommands().hGetAll(this.keyspace.jobKey(queue, id).getBytes(StandardCharsets.UTF_8));
 			}
 			return null;
 		});
@@ -410,7 +407,8 @@ public class QueueInspector {
 	private static JobView view(String queue, JobId id, JobState state, Map<Object, Object> row,
 			@Nullable Double score) {
 		return new JobView(queue, id, state, number(row.get("attempts")), number(row.get("max_attempts")),
-				Objects.requireNonNullElse(RowPayload.join(row), ""), Instant.ofEpochMilli(number(row.get("enqueued_at"))),
+				Objects.requireNonNullElse(RowPayload.join(row), ""),
+				Instant.ofEpochMilli(number(row.get("enqueued_at"))),
 				(row.get("last_error") != null) ? String.valueOf(row.get("last_error")) : null,
 				(score != null && state != JobState.PENDING) ? Instant.ofEpochMilli(score.longValue()) : null,
 				(row.get(EchoMqNode.CLAIMED_BY_FIELD) != null) ? String.valueOf(row.get(EchoMqNode.CLAIMED_BY_FIELD))

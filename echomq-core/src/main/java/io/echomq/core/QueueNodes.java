@@ -66,8 +66,8 @@ public class QueueNodes {
 	}
 
 	/**
-	 * Return the live listeners of a queue, by node name: entries that are dead on
-	 * server time, or unreadable, are left out.
+	 * Return the live listeners of a queue, by node name: entries that are dead on server
+	 * time, or unreadable, are left out.
 	 * @param queue the queue (its logical name when partitioned)
 	 * @return the listeners
 	 */

@@ -8,14 +8,14 @@ import java.util.regex.Pattern;
 
 /**
  * The partitions of one logical queue: {@code N} full queues, each with the unchanged
- * keyspace and scripts under a hash tag of its own, so that one queue can spread over
- * the masters of a cluster while every transition is still one script on one slot.
+ * keyspace and scripts under a hash tag of its own, so that one queue can spread over the
+ * masters of a cluster while every transition is still one script on one slot.
  * <p>
- * With one partition (the default) the only partition is the queue itself: its keys
- * are exactly {@code <prefix>:{<queue>}:*}. With {@code N > 1}, partition {@code i} is
- * named {@code <queue>#<i>}, or {@code <queue>#<i>.<k>} with the smallest {@code k}
- * that puts its slot into the middle half of the {@code i}-th of {@code N} equal slot
- * ranges. A cluster whose slots are split evenly over {@code M} masters (what
+ * With one partition (the default) the only partition is the queue itself: its keys are
+ * exactly {@code <prefix>:{<queue>}:*}. With {@code N > 1}, partition {@code i} is named
+ * {@code <queue>#<i>}, or {@code <queue>#<i>.<k>} with the smallest {@code k} that puts
+ * its slot into the middle half of the {@code i}-th of {@code N} equal slot ranges. A
+ * cluster whose slots are split evenly over {@code M} masters (what
  * {@code redis-cli --cluster create} does) thus gets {@code N/M} partitions on each
  * master when {@code M} divides {@code N}, whatever the queue name. The {@code #} is
  * reserved for these generated names: {@link Keyspace#validateQueueName(String)} refuses
@@ -237,8 +237,8 @@ public final class QueuePartitions {
 		Matcher suffix = GENERATED.matcher(name.substring(at + 1));
 		if (!suffix.matches() || Integer.parseInt(suffix.group(1)) >= MAX_PARTITIONS) {
 			throw new InvalidQueueNameException("Invalid EchoMQ queue name '" + name
-					+ "': '#' is reserved for the partition names EchoMQ generates (<queue>#<0-"
-					+ (MAX_PARTITIONS - 1) + ">[.<n>])");
+					+ "': '#' is reserved for the partition names EchoMQ generates (<queue>#<0-" + (MAX_PARTITIONS - 1)
+					+ ">[.<n>])");
 		}
 		return name;
 	}

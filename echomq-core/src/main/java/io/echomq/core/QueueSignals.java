@@ -11,9 +11,9 @@ import org.springframework.util.Assert;
  * they know of, and these tell them to read a queue again before that.
  * <p>
  * A delayed job that comes before every other scheduled job pushes a schedule token on
- * the queue's wake list (enqueue, retry, release and replay do); the listener on any
- * node that pops it reports {@link #scheduleChanged(String)} here, so that node's
- * promote tick reads the schedule's new head at once. A listener that starts reports
+ * the queue's wake list (enqueue, retry, release and replay do); the listener on any node
+ * that pops it reports {@link #scheduleChanged(String)} here, so that node's promote tick
+ * reads the schedule's new head at once. A listener that starts reports
  * {@link #queueOpened(String)}: its queue's schedule and leases are read at once rather
  * than at the next idle check.
  *

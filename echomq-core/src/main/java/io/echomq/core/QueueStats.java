@@ -3,8 +3,7 @@ package io.echomq.core;
 import java.util.Map;
 
 /**
- * A snapshot of one queue: how many ids each location holds, and its cumulative
- * counters.
+ * A snapshot of one queue: how many ids each location holds, and its cumulative counters.
  *
  * @param queue the queue
  * @param pending ids waiting to be claimed, in the queue's own pending set and in its

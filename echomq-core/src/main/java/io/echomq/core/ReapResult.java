@@ -1,14 +1,13 @@
 package io.echomq.core;
 
-
 /**
  * What a reap tick moved.
  *
  * @param requeued expired leases moved back to pending
  * @param dead expired leases that had used their last attempt, moved to dead
- * @param skipped expired ids left where they were because no transition can move them
- * (no row, a malformed row, a state other than {@code active}, not a JOB id): they wait
- * for the quarantine sweep
+ * @param skipped expired ids left where they were because no transition can move them (no
+ * row, a malformed row, a state other than {@code active}, not a JOB id): they wait for
+ * the quarantine sweep
  * @author EchoMQ
  * @since 0.1.0
  */

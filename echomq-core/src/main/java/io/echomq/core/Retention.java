@@ -10,12 +10,12 @@ import org.springframework.util.Assert;
  * either bound is trimmed with its row, a bounded number per script call.
  * <p>
  * {@link #NONE} keeps nothing: completed rows are retired at once (the default for the
- * completed location). Dead jobs are kept within {@link #DEAD_DEFAULT} unless
- * configured otherwise.
+ * completed location). Dead jobs are kept within {@link #DEAD_DEFAULT} unless configured
+ * otherwise.
  *
  * @param count most jobs kept, {@code 0} for no count bound
- * @param age most age of a kept job (from the time it got there),
- * {@link Duration#ZERO} for no age bound
+ * @param age most age of a kept job (from the time it got there), {@link Duration#ZERO}
+ * for no age bound
  * @author EchoMQ
  * @since 0.1.0
  */

@@ -24,7 +24,8 @@ final class RowSchema {
 	}
 
 	/**
-	 * Return what is wrong with a row's fields, or {@code null} when they are well-formed.
+	 * Return what is wrong with a row's fields, or {@code null} when they are
+	 * well-formed.
 	 * @param values the values of {@link #FIELDS}, {@code null} where a field is absent
 	 * @return the problem, worded as the scripts word it
 	 */
@@ -56,8 +57,8 @@ final class RowSchema {
 	}
 
 	/**
-	 * Return what is wrong with a row's {@code state} field alone, or {@code null} when it
-	 * names a location.
+	 * Return what is wrong with a row's {@code state} field alone, or {@code null} when
+	 * it names a location.
 	 * @param state the field's value, {@code null} when absent
 	 * @return the problem
 	 */

@@ -23,11 +23,11 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Pieces shared by several scripts (the server clock, the row schema, the fence check,
  * the wake push, the move to pending) live once in
- * {@code io/echomq/core/scripts/includes/<piece>.lua}. A script names each piece it
- * uses on a line of its own, {@code --- @include "piece"}, and {@link #load(String)}
- * replaces that line with the piece's text (pieces may include pieces; each is
- * expanded once per script, at its first mention). The expanded text is the
- * {@link #body() body}: what the server runs, and what the {@link #sha() SHA} names.
+ * {@code io/echomq/core/scripts/includes/<piece>.lua}. A script names each piece it uses
+ * on a line of its own, {@code --- @include "piece"}, and {@link #load(String)} replaces
+ * that line with the piece's text (pieces may include pieces; each is expanded once per
+ * script, at its first mention). The expanded text is the {@link #body() body}: what the
+ * server runs, and what the {@link #sha() SHA} names.
  *
  * @param name the script name
  * @param body the Lua source, includes expanded

@@ -115,9 +115,9 @@ public class ScriptExecutor {
 
 	/**
 	 * Run several script calls, of one script or several, as
-	 * {@link #executeAll(Script, List)} does: pipelined in call order where the connection
-	 * allows it, else one by one, stopping at the first failure; each call is still its
-	 * own atomic script.
+	 * {@link #executeAll(Script, List)} does: pipelined in call order where the
+	 * connection allows it, else one by one, stopping at the first failure; each call is
+	 * still its own atomic script.
 	 * @param calls the calls, in the order they are to run
 	 * @return one outcome per call, in call order
 	 */
@@ -175,16 +175,15 @@ public class ScriptExecutor {
 
 	/**
 	 * Return the shared native Lettuce connection's commands when a script may be sent on
-	 * them directly, else {@code null}. Going through {@code RedisTemplate.execute} costs a
-	 * new {@code LettuceConnection} and a JDK proxy per call, a large part of the client's
-	 * CPU per job; with a shared standalone connection (Boot's default) both are wrappers
-	 * around the very connection used here. A transaction-bound connection, a pool or a
-	 * cluster keeps the template path.
+	 * them directly, else {@code null}. Going through {@code RedisTemplate.execute} costs
+	 * a new {@code LettuceConnection} and a JDK proxy per call, a large part of the
+	 * client's CPU per job; with a shared standalone connection (Boot's default) both are
+	 * wrappers around the very connection used here. A transaction-bound connection, a
+	 * pool or a cluster keeps the template path.
 	 */
 	private @Nullable RedisClusterAsyncCommands<byte[], byte[]> direct() {
 		if (!(this.template.getConnectionFactory() instanceof LettuceConnectionFactory factory)
-				|| !factory.getShareNativeConnection()
-				|| TransactionSynchronizationManager.hasResource(factory)) {
+				|| !factory.getShareNativeConnection() || TransactionSynchronizationManager.hasResource(factory)) {
 			return null;
 		}
 		Shared current = this.shared;
@@ -273,8 +272,9 @@ public class ScriptExecutor {
 
 	/**
 	 * Send every invocation at once on the connection's native Lettuce commands and wait
-	 * for each reply. Spring Data's own pipelining cannot be used here: when one pipelined
-	 * command fails it reports no result for any of them, although the others applied.
+	 * for each reply. Spring Data's own pipelining cannot be used here: when one
+	 * pipelined command fails it reports no result for any of them, although the others
+	 * applied.
 	 * @return one outcome per invocation, {@code null} where it met {@code NOSCRIPT}; an
 	 * empty list when the connection is not Lettuce
 	 */
@@ -316,8 +316,8 @@ public class ScriptExecutor {
 
 	/**
 	 * Whether a batch is small enough to be dispatched as one: measured, batches of
-	 * completions cost less client CPU per job that way, {@code enqueueAll}'s chunks of 200
-	 * payloads more (Lettuce encodes a dispatched batch into one buffer).
+	 * completions cost less client CPU per job that way, {@code enqueueAll}'s chunks of
+	 * 200 payloads more (Lettuce encodes a dispatched batch into one buffer).
 	 */
 	private static boolean isSmall(List<Call> calls) {
 		long chars = 0;
@@ -573,8 +573,8 @@ public class ScriptExecutor {
 		FAILED,
 
 		/**
-		 * No answer came (a timeout, a lost connection): the invocation may or may not have
-		 * applied.
+		 * No answer came (a timeout, a lost connection): the invocation may or may not
+		 * have applied.
 		 */
 		UNKNOWN,
 

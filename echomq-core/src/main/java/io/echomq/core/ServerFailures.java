@@ -13,20 +13,20 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * Tells the failures of a call that say a server (a cluster master) is unavailable from
  * those that say the call itself is wrong, such as a script's own error.
  * <p>
- * A {@linkplain #isRefusal refusal} is an error reply the server sends before it runs
- * the command ({@code CLUSTERDOWN}, {@code TRYAGAIN}, {@code MASTERDOWN},
- * {@code LOADING}, {@code READONLY}, {@code BUSY}, {@code MOVED}, {@code ASK}): the call
- * certainly did not apply. An {@linkplain #isUnreachable unreachable} server is a call
- * that got no reply (a command timeout, a connection closed or reset with the command in
- * flight, a connection that could not be opened): it may or may not have applied.
+ * A {@linkplain #isRefusal refusal} is an error reply the server sends before it runs the
+ * command ({@code CLUSTERDOWN}, {@code TRYAGAIN}, {@code MASTERDOWN}, {@code LOADING},
+ * {@code READONLY}, {@code BUSY}, {@code MOVED}, {@code ASK}): the call certainly did not
+ * apply. An {@linkplain #isUnreachable unreachable} server is a call that got no reply (a
+ * command timeout, a connection closed or reset with the command in flight, a connection
+ * that could not be opened): it may or may not have applied.
  *
  * @author EchoMQ
  * @since 0.2.0
  */
 public final class ServerFailures {
 
-	private static final List<String> REFUSALS = List.of("CLUSTERDOWN", "TRYAGAIN", "MASTERDOWN", "LOADING",
-			"READONLY", "BUSY", "MOVED", "ASK");
+	private static final List<String> REFUSALS = List.of("CLUSTERDOWN", "TRYAGAIN", "MASTERDOWN", "LOADING", "READONLY",
+			"BUSY", "MOVED", "ASK");
 
 	private ServerFailures() {
 	}
@@ -57,7 +57,8 @@ public final class ServerFailures {
 			if (current instanceof RedisCommandExecutionException) {
 				return false;
 			}
-			// Lettuce's own failures other than an error reply: a timeout, a connection closed or
+			// Lettuce's own failures other than an error reply: a timeout, a connection
+			// closed or
 			// reset with the command in flight, a connection that could not be opened
 			if (current instanceof QueryTimeoutException || current instanceof RedisConnectionFailureException
 					|| current instanceof RedisException || current instanceof IOException) {

@@ -1,10 +1,9 @@
 package io.echomq.core;
 
-
 /**
- * Thrown when the server refuses a transition because it reached {@code maxmemory}
- * (with the {@code noeviction} policy). A script is refused before its first write, so
- * the transition did not apply at all.
+ * Thrown when the server refuses a transition because it reached {@code maxmemory} (with
+ * the {@code noeviction} policy). A script is refused before its first write, so the
+ * transition did not apply at all.
  *
  * @author EchoMQ
  * @since 0.1.0

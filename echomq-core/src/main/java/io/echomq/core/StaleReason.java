@@ -15,13 +15,18 @@ public enum StaleReason {
 	 */
 	DONE,
 
-	/** The id is not in {@code active}: its lease expired and it was reaped, or released. */
+	/**
+	 * The id is not in {@code active}: its lease expired and it was reaped, or released.
+	 */
 	NOT_ACTIVE,
 
 	/** The row's {@code state} does not name the location the transition starts from. */
 	WRONG_STATE,
 
-	/** The caller's fencing token is not the row's {@code attempts}: a later claim took over. */
+	/**
+	 * The caller's fencing token is not the row's {@code attempts}: a later claim took
+	 * over.
+	 */
 	TOKEN_MISMATCH,
 
 	/** A replay found the job outside {@code dead}. */
@@ -38,13 +43,13 @@ public enum StaleReason {
 
 	/**
 	 * The job's row breaks the row schema: it is missing, not a hash, lacks a required
-	 * field ({@code state}, {@code attempts}, {@code max_attempts},
-	 * {@code enqueued_at}), or holds something other than an integer where the engine
-	 * needs one ({@code priority}, {@code released}, ...). The detail names the field.
-	 * Nothing changed: a script never writes to a row it could not validate. Such a job
-	 * is left for the quarantine sweep ({@link Jobs#quarantineSuspects(String)}), which
-	 * moves it to the {@link KeyType#QUARANTINE quarantine} location, and the
-	 * {@link QueueAuditor audit} reports it.
+	 * field ({@code state}, {@code attempts}, {@code max_attempts}, {@code enqueued_at}),
+	 * or holds something other than an integer where the engine needs one
+	 * ({@code priority}, {@code released}, ...). The detail names the field. Nothing
+	 * changed: a script never writes to a row it could not validate. Such a job is left
+	 * for the quarantine sweep ({@link Jobs#quarantineSuspects(String)}), which moves it
+	 * to the {@link KeyType#QUARANTINE quarantine} location, and the {@link QueueAuditor
+	 * audit} reports it.
 	 */
 	MALFORMED_ROW,
 

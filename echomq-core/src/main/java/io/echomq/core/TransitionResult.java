@@ -5,14 +5,14 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The result of a fenced transition: either applied, naming the state the job is now
- * in, or stale, naming why nothing changed.
+ * The result of a fenced transition: either applied, naming the state the job is now in,
+ * or stale, naming why nothing changed.
  *
  * @param outcome whether the transition applied
- * @param state the state the job moved to, {@code null} if it was retired (done) or
- * the result is stale
- * @param at the time attached to the move (run-at, lease deadline or time of death),
- * or {@code null}
+ * @param state the state the job moved to, {@code null} if it was retired (done) or the
+ * result is stale
+ * @param at the time attached to the move (run-at, lease deadline or time of death), or
+ * {@code null}
  * @param reason why the transition was stale, {@code null} when applied
  * @param detail what the script saw (e.g. the token and attempts that did not match),
  * {@code null} when applied

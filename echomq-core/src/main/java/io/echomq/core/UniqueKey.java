@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * {@code <prefix>:{<queue>}:unique:<name>}, a string holding the holder's job id.
  * <p>
  * A name is 1 to {@value #MAX_LENGTH} characters of {@code [A-Za-z0-9._~@/+=-]}: no
- * braces (they would change the cluster hash tag), no colons (the keyspace's
- * separator), no spaces or control characters, and short enough that a key costs little.
+ * braces (they would change the cluster hash tag), no colons (the keyspace's separator),
+ * no spaces or control characters, and short enough that a key costs little.
  *
  * @param name the key's name within the queue
  * @param mode how long the key is held

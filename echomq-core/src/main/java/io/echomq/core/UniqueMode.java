@@ -1,7 +1,8 @@
 package io.echomq.core;
 
 /**
- * How long a {@linkplain UniqueKey unique key} keeps other enqueues with the same key out.
+ * How long a {@linkplain UniqueKey unique key} keeps other enqueues with the same key
+ * out.
  *
  * @author EchoMQ
  * @since 0.1.0

@@ -25,24 +25,25 @@ import org.springframework.core.log.LogAccessor;
  * of its own: a worker whose handler returned hands its job here and is free at once, and
  * a sending thread sends whatever completions are waiting as one pipelined round trip
  * ({@link io.echomq.core.Jobs#completeAll}), each still its own fenced {@code complete}
- * script call. Per job this saves the worker's wait for its reply and the wake-ups of
- * the connection's event loop and of the worker, which were most of the client's CPU
- * per job. The job stays in flight (its slot taken) until its completion is recorded,
- * so a stop still waits for it; a completion whose batched call had no clear reply is
- * sent again alone, with the usual retries ({@link LeasedJob#completed}). On a
- * partitioned queue such a job gives its slot back first: its partition's master may be
- * down, and the retries must not hold the slots the live partitions need.
+ * script call. Per job this saves the worker's wait for its reply and the wake-ups of the
+ * connection's event loop and of the worker, which were most of the client's CPU per job.
+ * The job stays in flight (its slot taken) until its completion is recorded, so a stop
+ * still waits for it; a completion whose batched call had no clear reply is sent again
+ * alone, with the usual retries ({@link LeasedJob#completed}). On a partitioned queue
+ * such a job gives its slot back first: its partition's master may be down, and the
+ * retries must not hold the slots the live partitions need.
  * <p>
  * Each job id belongs to one thread, so the completions of one job, whatever run they
  * come from, are sent in the order they were handed over: a completion sent again alone
  * is settled before a later run's completion of the same job goes out. (Should a later
- * run retire the row first all the same, the resent completion that finds it retired
- * is not taken for applied: the container told the earlier run it was claimed again,
+ * run retire the row first all the same, the resent completion that finds it retired is
+ * not taken for applied: the container told the earlier run it was claimed again,
  * {@link LeasedJob#claimedAgain}.)
  * <p>
  * While the queue has a backlog, the same round trip claims the next jobs for the slots
- * the batch frees ({@link io.echomq.core.Jobs#completeAllAndClaim}): each such slot passes
- * straight from a settled job to a claimed one, with no turn of the poller in between.
+ * the batch frees ({@link io.echomq.core.Jobs#completeAllAndClaim}): each such slot
+ * passes straight from a settled job to a claimed one, with no turn of the poller in
+ * between.
  *
  * @author EchoMQ
  */
@@ -127,7 +128,8 @@ final class CompletionBatcher {
 	}
 
 	private void send(List<Pending> batch) {
-		// a partitioned queue's jobs live in their partitions: one batch call per engine queue
+		// a partitioned queue's jobs live in their partitions: one batch call per engine
+		// queue
 		Map<String, List<Pending>> byQueue = new LinkedHashMap<>();
 		for (Pending pending : batch) {
 			byQueue.computeIfAbsent(pending.job().queue(), (queue) -> new ArrayList<>()).add(pending);
@@ -136,8 +138,10 @@ final class CompletionBatcher {
 			byQueue.forEach(this::send);
 			return;
 		}
-		// one partition's master may be down: its calls wait out the command timeout (and the
-		// retries) on a thread of their own, so the other partitions' completions are not held up,
+		// one partition's master may be down: its calls wait out the command timeout (and
+		// the
+		// retries) on a thread of their own, so the other partitions' completions are not
+		// held up,
 		// even when a batch holds only the dead partition's jobs
 		byQueue.forEach((queue, group) -> partitionSender().execute(() -> send(queue, group)));
 	}
@@ -173,8 +177,8 @@ final class CompletionBatcher {
 			if (claimable > 0) {
 				ContainerSettings settings = this.container.getSettings();
 				CompleteAndClaimResult reply = this.container.jobs()
-					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, settings.lease(), claimable,
-							settings.limits(), this.container.getNode());
+					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, settings.lease(), claimable, settings.limits(),
+							this.container.getNode());
 				results = reply.completions();
 				next = reply.claim().jobs();
 			}
@@ -190,13 +194,16 @@ final class CompletionBatcher {
 			leased.add(this.container.lease(job));
 		}
 		if (!leased.isEmpty() && this.container.isPaused()) {
-			// paused while the claim was on the wire: hand the jobs back rather than run them
+			// paused while the claim was on the wire: hand the jobs back rather than run
+			// them
 			leased.forEach(this::release);
 			leased.clear();
 		}
 		this.claimed.add(leased.size());
-		// a partition's master may be down: the completions sent again alone wait out its timeouts, and
-		// their slots must not wait with them, or the live partitions' jobs find none free
+		// a partition's master may be down: the completions sent again alone wait out its
+		// timeouts, and
+		// their slots must not wait with them, or the live partitions' jobs find none
+		// free
 		if (this.container.getPartitions().size() > 1) {
 			for (int i = 0; i < batch.size(); i++) {
 				if (results == null || results.get(i) == null) {
@@ -255,7 +262,8 @@ final class CompletionBatcher {
 
 		boolean add(Pending pending) {
 			this.waiting.add(pending);
-			// the thread sets done before its last poll: either that poll finds this one, or it is taken back here
+			// the thread sets done before its last poll: either that poll finds this one,
+			// or it is taken back here
 			if (this.done && this.waiting.remove(pending)) {
 				return false;
 			}

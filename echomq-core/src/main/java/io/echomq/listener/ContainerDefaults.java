@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * What every container of a factory inherits when neither its listener nor its queue
- * sets a value.
+ * What every container of a factory inherits when neither its listener nor its queue sets
+ * a value.
  *
  * @param concurrency how many handlers run at once
  * @param lease the lease each claim takes, renewed while the handler runs
@@ -70,9 +70,9 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 	}
 
 	/**
-	 * Return the built-in defaults: concurrency 4, a 30 s lease, backoff from 1 s doubling
-	 * to 5 min with 20% jitter, auto-startup, a 10 s idle wait, a 10 s drain, and every
-	 * exception retried.
+	 * Return the built-in defaults: concurrency 4, a 30 s lease, backoff from 1 s
+	 * doubling to 5 min with 20% jitter, auto-startup, a 10 s idle wait, a 10 s drain,
+	 * and every exception retried.
 	 * @return the defaults
 	 */
 	public static ContainerDefaults defaults() {

@@ -12,8 +12,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 /**
  * The background half of a container stop: wait for the poller to end and for in-flight
- * handlers up to the shutdown timeout, release what is left to pending, shut the
- * executor down (interrupting stragglers), then call back.
+ * handlers up to the shutdown timeout, release what is left to pending, shut the executor
+ * down (interrupting stragglers), then call back.
  *
  * @author EchoMQ
  */
@@ -69,8 +69,8 @@ final class ContainerDrain implements Runnable {
 		if (this.executor != null) {
 			shutdown(this.executor);
 		}
-		logger.debug(() -> "Stopped listener '" + this.container.getId() + "' on queue '" + this.container.getQueue()
-				+ "'");
+		logger.debug(
+				() -> "Stopped listener '" + this.container.getId() + "' on queue '" + this.container.getQueue() + "'");
 	}
 
 	private static void shutdown(TaskExecutor executor) {

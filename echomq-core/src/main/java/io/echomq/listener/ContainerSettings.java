@@ -29,9 +29,9 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
-public record ContainerSettings(String id, String queue, int concurrency, Duration lease,
-		@Nullable Integer maxAttempts, BackoffPolicy backoff, boolean autoStartup, Duration idleWait,
-		Duration shutdownTimeout, RetryPolicy retryPolicy, @Nullable Duration timeout, FlowLimits limits) {
+public record ContainerSettings(String id, String queue, int concurrency, Duration lease, @Nullable Integer maxAttempts,
+		BackoffPolicy backoff, boolean autoStartup, Duration idleWait, Duration shutdownTimeout,
+		RetryPolicy retryPolicy, @Nullable Duration timeout, FlowLimits limits) {
 
 	/**
 	 * Validate the settings.

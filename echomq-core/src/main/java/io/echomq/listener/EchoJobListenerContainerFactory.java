@@ -207,7 +207,8 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	 */
 	public QueueListenerContainer createContainer(String queue, JobHandler handler, ListenerSettings settings) {
 		return new QueueListenerContainer(resolveSettings(queue, settings), handler, this.jobs, this.executorFactory,
-				this.leaseKeeper, this.events, this.invocationInterceptors, this.partitioning.forQueue(queue), this.node);
+				this.leaseKeeper, this.events, this.invocationInterceptors, this.partitioning.forQueue(queue),
+				this.node);
 	}
 
 	JobEvents events() {

@@ -19,17 +19,18 @@ import org.springframework.util.Assert;
 
 /**
  * Owns one {@link QueueListenerContainer} per queue, whether registered by the
- * {@code @EchoJob} post-processor or {@linkplain #register(String, JobHandler, ListenerSettings)
- * programmatically}. As a {@link SmartLifecycle} in phase {@value #DEFAULT_PHASE} it starts
- * the auto-startup containers after the context refreshed and stops all of them before
- * executors, schedulers and the Redis connection factory; a stop returns once every
- * container drained (in parallel). A container registered while the registry runs starts at once.
+ * {@code @EchoJob} post-processor or
+ * {@linkplain #register(String, JobHandler, ListenerSettings) programmatically}. As a
+ * {@link SmartLifecycle} in phase {@value #DEFAULT_PHASE} it starts the auto-startup
+ * containers after the context refreshed and stops all of them before executors,
+ * schedulers and the Redis connection factory; a stop returns once every container
+ * drained (in parallel). A container registered while the registry runs starts at once.
  * <p>
  * Every EchoMQ thread is a daemon, so from the first container it starts until it stops,
  * the registry holds a non-daemon thread ({@value #KEEP_ALIVE_THREAD_NAME}), as
- * spring-kafka's consumer threads do: an application whose only work is its listeners
- * (no web server) keeps running until it is stopped, instead of exiting once its
- * {@code main} method returns.
+ * spring-kafka's consumer threads do: an application whose only work is its listeners (no
+ * web server) keeps running until it is stopped, instead of exiting once its {@code main}
+ * method returns.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -203,8 +204,8 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 	/**
 	 * Stop every container in parallel and call back once all drained. The wait happens
 	 * on the calling thread, bounded by the longest shutdown timeout: the lifecycle
-	 * processor counts down its phase latch for every dependent {@code SmartLifecycle}
-	 * it stops along with this one, so an asynchronous callback could be outrun.
+	 * processor counts down its phase latch for every dependent {@code SmartLifecycle} it
+	 * stops along with this one, so an asynchronous callback could be outrun.
 	 * @param callback called once every container drained
 	 */
 	@Override

@@ -37,8 +37,8 @@ public interface JobEventListener {
 	 * Called when a handler failed and the failure was recorded.
 	 * @param job the job
 	 * @param error what the handler threw
-	 * @param result the transition: state {@code SCHEDULE} or {@code PENDING} when the job
-	 * will be retried, {@code DEAD} when it was dead-lettered
+	 * @param result the transition: state {@code SCHEDULE} or {@code PENDING} when the
+	 * job will be retried, {@code DEAD} when it was dead-lettered
 	 */
 	default void onFailed(ClaimedJob job, Throwable error, TransitionResult result) {
 	}

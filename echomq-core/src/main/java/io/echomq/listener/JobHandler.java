@@ -3,8 +3,8 @@ package io.echomq.listener;
 import io.echomq.core.ClaimedJob;
 
 /**
- * Handles one claimed job. Returning normally completes the job; throwing anything
- * (an {@link Error} included) fails the attempt, which is retried with backoff or
+ * Handles one claimed job. Returning normally completes the job; throwing anything (an
+ * {@link Error} included) fails the attempt, which is retried with backoff or
  * dead-lettered once the attempts are used up. An {@link UnreadablePayloadException}
  * dead-letters the job at once.
  *

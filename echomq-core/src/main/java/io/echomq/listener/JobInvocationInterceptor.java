@@ -6,8 +6,8 @@ import io.echomq.core.ClaimedJob;
  * Wraps each handler invocation of a container, on the worker thread, e.g. to open an
  * observation scope around it. Interceptors are applied in order, the first outermost;
  * each must call {@link Invocation#proceed()} exactly once and let what it throws
- * propagate, since that is how the container learns the attempt failed. Register them
- * as beans to have the auto-configured container factory apply them.
+ * propagate, since that is how the container learns the attempt failed. Register them as
+ * beans to have the auto-configured container factory apply them.
  *
  * @author EchoMQ
  * @since 0.1.0

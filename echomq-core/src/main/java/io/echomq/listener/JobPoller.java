@@ -15,10 +15,10 @@ import org.springframework.core.log.LogAccessor;
  * The claim loop of one container, on a platform thread of its own. It claims as many
  * jobs as there are free slots and hands them to the container. When a claim comes back
  * short the queue is drained, so it blocks on the queue's wake list (the enqueue,
- * promote, reap, retry and release scripts push a token there) for at most the idle
- * wait, then claims again. When every slot is busy it waits for a local signal that a
- * slot freed, never on Redis. Each turn of the loop also reports the container to its
- * queue's node registry when the last report is due ({@link ListenerBeacon}).
+ * promote, reap, retry and release scripts push a token there) for at most the idle wait,
+ * then claims again. When every slot is busy it waits for a local signal that a slot
+ * freed, never on Redis. Each turn of the loop also reports the container to its queue's
+ * node registry when the last report is due ({@link ListenerBeacon}).
  * <p>
  * A failure (Redis unreachable, a timeout) is logged at a limited rate; the wake
  * connection is dropped and the loop waits 100 ms, doubling to 5 s, before it tries
@@ -45,7 +45,10 @@ final class JobPoller implements Runnable {
 
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
 
-	/** Longest a busy poller waits for more free slots, so that one claim serves several jobs. */
+	/**
+	 * Longest a busy poller waits for more free slots, so that one claim serves several
+	 * jobs.
+	 */
 	static final Duration LINGER = Duration.ofMillis(2);
 
 	private volatile int consecutiveFailures;
@@ -133,7 +136,8 @@ final class JobPoller implements Runnable {
 			leased.add(this.container.lease(job));
 		}
 		if (this.container.isPaused() && !leased.isEmpty()) {
-			// paused while the claim was on the wire: hand the jobs back rather than run them
+			// paused while the claim was on the wire: hand the jobs back rather than run
+			// them
 			try {
 				leased.forEach(this.container::forget);
 				leased.forEach(LeasedJob::release);
@@ -166,8 +170,8 @@ final class JobPoller implements Runnable {
 
 	/**
 	 * Wait after a short claim. A rate limit says when its window has room, so the loop
-	 * sleeps until then (a stop ends it early); wake-ups are no use, the window decides. A
-	 * drained queue, or one held back by a cap, waits for a wake-up: enqueues and
+	 * sleeps until then (a stop ends it early); wake-ups are no use, the window decides.
+	 * A drained queue, or one held back by a cap, waits for a wake-up: enqueues and
 	 * promotions push one, and while a cap holds claims back so do the completions and
 	 * retries that free a slot.
 	 */

@@ -28,16 +28,16 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * <p>
  * Renewals are one timer for all watched jobs, not one per job: a sweep runs when the
  * earliest renewal is due, renews every job that is due and sleeps until the next one.
- * Watching and forgetting a job is a set insert and removal (a timer per job cost a
- * heap insert, a removal and a lock on the claim path). The renewal itself is the job's
- * own ({@link LeasedJob#renew()}: a stale reply marks it lost); one that fails (Redis
+ * Watching and forgetting a job is a set insert and removal (a timer per job cost a heap
+ * insert, a removal and a lock on the claim path). The renewal itself is the job's own
+ * ({@link LeasedJob#renew()}: a stale reply marks it lost); one that fails (Redis
  * unreachable) is tried again an interval later.
  * <p>
  * The renewals of a partition's jobs go out on a thread of that partition: a killed
  * master's command timeouts then hold up only the renewals of its own partitions, never
  * those of the partitions on live masters (their leases would lapse and their jobs run
- * twice). A partition whose renewals are still out when the next ones fall due skips
- * that round.
+ * twice). A partition whose renewals are still out when the next ones fall due skips that
+ * round.
  *
  * @author EchoMQ
  */
@@ -55,10 +55,15 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
-	/** When the pending sweep runs ({@link System#nanoTime()}), {@link #NONE} when none is pending; under the lock. */
+	/**
+	 * When the pending sweep runs ({@link System#nanoTime()}), {@link #NONE} when none is
+	 * pending; under the lock.
+	 */
 	private long sweepAt = NONE;
 
-	/** {@link #sweepAt} read without the lock: a sweep at or before this time is pending. */
+	/**
+	 * {@link #sweepAt} read without the lock: a sweep at or before this time is pending.
+	 */
 	private volatile long sweepAtHint = NONE;
 
 	private @Nullable ScheduledFuture<?> pending;
@@ -83,7 +88,8 @@ final class LeaseKeeper implements AutoCloseable {
 	}
 
 	/**
-	 * Stop renewing a job's lease (it settled, was released, lost its lease or timed out).
+	 * Stop renewing a job's lease (it settled, was released, lost its lease or timed
+	 * out).
 	 */
 	void forget(LeasedJob job) {
 		this.watched.remove(job);

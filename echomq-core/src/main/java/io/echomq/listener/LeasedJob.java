@@ -193,7 +193,8 @@ final class LeasedJob implements JobContext {
 		if (!settle()) {
 			return;
 		}
-		recordCompletion(send("completion", () -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
+		recordCompletion(send("completion",
+				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
 	}
 
 	/**
@@ -212,19 +213,20 @@ final class LeasedJob implements JobContext {
 		if (batcher.add(this, took)) {
 			return true;
 		}
-		recordCompletion(send("completion", () -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
+		recordCompletion(send("completion",
+				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
 		return false;
 	}
 
 	/**
-	 * Record the reply to a completion sent in a batch; {@code null} when the batch
-	 * could not tell whether it applied, in which case it is sent again from here.
+	 * Record the reply to a completion sent in a batch; {@code null} when the batch could
+	 * not tell whether it applied, in which case it is sent again from here.
 	 * @param result what the batched call returned, or {@code null}
 	 * @param took how long the handler ran
 	 */
 	void completed(@Nullable TransitionResult result, Duration took) {
-		Sent sent = (result != null) ? new Sent(result, false)
-				: send("completion", () -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
+		Sent sent = (result != null) ? new Sent(result, false) : send("completion",
+				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
 		recordCompletion(sent, took);
 	}
 
@@ -232,7 +234,8 @@ final class LeasedJob implements JobContext {
 		if (sent == null) {
 			return;
 		}
-		// a completion sent again after a lost reply finds the row already retired: it did apply,
+		// a completion sent again after a lost reply finds the row already retired: it
+		// did apply,
 		// unless the job was claimed again meanwhile, and the later run retired it
 		boolean appliedBefore = sent.resent() && sent.result().reason() == StaleReason.DONE && !this.claimedAgain;
 		if (sent.result().isStale() && !appliedBefore) {
@@ -308,8 +311,8 @@ final class LeasedJob implements JobContext {
 
 	/**
 	 * Pause the queue cluster-wide before the job is put off, so that no node claims
-	 * another job for the limited remote side meanwhile. A pause that cannot be written is
-	 * logged; the job is put off all the same.
+	 * another job for the limited remote side meanwhile. A pause that cannot be written
+	 * is logged; the job is put off all the same.
 	 */
 	private void pauseQueue(Duration duration) {
 		try {
@@ -532,9 +535,9 @@ final class LeasedJob implements JobContext {
 	}
 
 	/**
-	 * Send an outcome, trying again a few times with backoff when Redis cannot be reached.
-	 * If it still fails the job is left active: its lease expires and the reaper runs it
-	 * again (at-least-once).
+	 * Send an outcome, trying again a few times with backoff when Redis cannot be
+	 * reached. If it still fails the job is left active: its lease expires and the reaper
+	 * runs it again (at-least-once).
 	 */
 	private @Nullable Sent send(String what, Supplier<TransitionResult> transition) {
 		return send(what, transition, false);

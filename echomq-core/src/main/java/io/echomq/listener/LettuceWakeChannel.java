@@ -28,7 +28,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 final class LettuceWakeChannel extends WakeChannel {
 
-	/** How long past the server-side timeout the reply may take before it counts as lost. */
+	/**
+	 * How long past the server-side timeout the reply may take before it counts as lost.
+	 */
 	static final Duration REPLY_GUARD = Duration.ofSeconds(1);
 
 	private static final Duration MIN_BLOCK = Duration.ofMillis(50);

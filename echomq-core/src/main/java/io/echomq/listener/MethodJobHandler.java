@@ -167,13 +167,13 @@ public final class MethodJobHandler implements JobHandler {
 			payload = this.converter.read(job.payload(), type);
 		}
 		catch (PayloadConversionException ex) {
-			throw new UnreadablePayloadException("Payload of job " + job.id() + " cannot be read for "
-					+ this.description + ": " + ex.getMessage(), ex);
+			throw new UnreadablePayloadException(
+					"Payload of job " + job.id() + " cannot be read for " + this.description + ": " + ex.getMessage(),
+					ex);
 		}
 		if (payload == null && type instanceof Class<?> primitive && primitive.isPrimitive()) {
-			throw new UnreadablePayloadException("Payload of job " + job.id() + " is null, which "
-					+ this.description + " cannot take as " + primitive.getName(),
-					new IllegalArgumentException("null payload"));
+			throw new UnreadablePayloadException("Payload of job " + job.id() + " is null, which " + this.description
+					+ " cannot take as " + primitive.getName(), new IllegalArgumentException("null payload"));
 		}
 		return payload;
 	}

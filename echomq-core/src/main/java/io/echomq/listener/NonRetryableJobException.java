@@ -4,9 +4,8 @@ import io.echomq.core.EchoMqException;
 
 /**
  * Thrown by a handler, or found anywhere in the cause chain of what it threw, to
- * dead-letter the job at once, whatever attempts it has left and whatever the
- * listener's {@code retryFor} says. The message is kept on the row as the job's last
- * error.
+ * dead-letter the job at once, whatever attempts it has left and whatever the listener's
+ * {@code retryFor} says. The message is kept on the row as the job's last error.
  *
  * @author EchoMQ
  * @since 0.1.0

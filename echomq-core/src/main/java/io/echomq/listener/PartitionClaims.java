@@ -25,23 +25,23 @@ import org.springframework.core.log.LogAccessor;
 
 /**
  * Claims for one container across the partitions of its queue. Each claim starts at the
- * partition after the one the previous claim started at (the first from a random one,
- * so that containers do not line up) and moves on to the next partition only while it
- * has free slots left, so a partition that always has work cannot starve the others:
- * each one is first in turn. A claim that asks every partition and comes back short
- * lets the poller block on the wake lists, so dry partitions cost no busy loop. With one
- * partition this is exactly one {@link Jobs#claim} call, as for any queue.
+ * partition after the one the previous claim started at (the first from a random one, so
+ * that containers do not line up) and moves on to the next partition only while it has
+ * free slots left, so a partition that always has work cannot starve the others: each one
+ * is first in turn. A claim that asks every partition and comes back short lets the
+ * poller block on the wake lists, so dry partitions cost no busy loop. With one partition
+ * this is exactly one {@link Jobs#claim} call, as for any queue.
  * <p>
- * Each partition's claim runs on a thread of that partition, and the poller waits for
- * it at most {@link #PATIENCE}: a claim still out then (its master was killed and the
- * call waits out the command timeout) is left running and the poller moves on, so the
+ * Each partition's claim runs on a thread of that partition, and the poller waits for it
+ * at most {@link #PATIENCE}: a claim still out then (its master was killed and the call
+ * waits out the command timeout) is left running and the poller moves on, so the
  * partitions on the live masters go on draining. The jobs of a claim that answers late
  * are taken by a later claim (the poller waits at most {@link #PATIENCE} while one is
- * out); those beyond its free slots are released. A partition whose claim fails is
- * marked down and passed over: a probe on a thread of its own reads one of its keys, at
- * most every {@link #PROBE_INTERVAL}, and marks it up again once that succeeds (the
- * poller waits at most that long while a partition is down). A claim fails only when it
- * got nothing and some partition failed, so the poller backs off rather than spin.
+ * out); those beyond its free slots are released. A partition whose claim fails is marked
+ * down and passed over: a probe on a thread of its own reads one of its keys, at most
+ * every {@link #PROBE_INTERVAL}, and marks it up again once that succeeds (the poller
+ * waits at most that long while a partition is down). A claim fails only when it got
+ * nothing and some partition failed, so the poller backs off rather than spin.
  * <p>
  * {@link #claim} is called by the poller thread only.
  *
@@ -67,7 +67,9 @@ final class PartitionClaims {
 
 	private final @Nullable ExecutorService[] claimers;
 
-	/** Claims that did not answer within the patience, by partition; poller thread only. */
+	/**
+	 * Claims that did not answer within the patience, by partition; poller thread only.
+	 */
 	private final @Nullable Future<ClaimResult>[] outstanding;
 
 	private int next;
@@ -117,8 +119,7 @@ final class PartitionClaims {
 			}
 			String name = this.names.get(partition);
 			int wanted = max - claimed.size();
-			Future<ClaimResult> call = claimer(partition)
-				.submit(() -> jobs.claim(name, lease, wanted, share, owner));
+			Future<ClaimResult> call = claimer(partition).submit(() -> jobs.claim(name, lease, wanted, share, owner));
 			failure = collect(jobs, partition, call, PATIENCE.toNanos(), max, claimed, failure);
 			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
 			if (result != null && result.isLimited()) {
@@ -224,8 +225,8 @@ final class PartitionClaims {
 	}
 
 	/**
-	 * Stop the claim threads; claims still out are left to finish on their own (their jobs
-	 * are left to lease expiry).
+	 * Stop the claim threads; claims still out are left to finish on their own (their
+	 * jobs are left to lease expiry).
 	 */
 	void close() {
 		for (int partition = 0; partition < this.claimers.length; partition++) {

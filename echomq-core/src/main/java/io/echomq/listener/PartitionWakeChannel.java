@@ -27,13 +27,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * The idle wait of a poller over the wake lists of every partition of a queue.
  * <p>
- * On a single server all partitions live on one server, so one {@code BLPOP} names
- * every wake list: one connection whatever the partition count. On a cluster a
- * {@code BLPOP} may only name keys of one slot, so each partition has a wait of its own
- * on a connection of its own: a container of a queue with 16 partitions holds 16 wake
- * connections (each an idle blocked client on the master of its partition). The waits
- * stay armed across calls: a {@code BLPOP} still blocked when the poller finds work is
- * left in place and reused, so waking costs no new command per partition.
+ * On a single server all partitions live on one server, so one {@code BLPOP} names every
+ * wake list: one connection whatever the partition count. On a cluster a {@code BLPOP}
+ * may only name keys of one slot, so each partition has a wait of its own on a connection
+ * of its own: a container of a queue with 16 partitions holds 16 wake connections (each
+ * an idle blocked client on the master of its partition). The waits stay armed across
+ * calls: a {@code BLPOP} still blocked when the poller finds work is left in place and
+ * reused, so waking costs no new command per partition.
  * <p>
  * A wait that fails (its master is down) is closed and armed again on the next call; the
  * call fails only when every wait failed.

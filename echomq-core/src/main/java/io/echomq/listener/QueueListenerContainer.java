@@ -65,14 +65,14 @@ public class QueueListenerContainer {
 	private final ReentrantLock lifecycleLock = new ReentrantLock();
 
 	/**
-	 * Jobs holding a slot, by run: a job whose lease lapsed while its handler still ran can
-	 * be claimed again here, and then both runs hold a slot until they settle.
+	 * Jobs holding a slot, by run: a job whose lease lapsed while its handler still ran
+	 * can be claimed again here, and then both runs hold a slot until they settle.
 	 */
 	private final Set<LeasedJob> inFlight = ConcurrentHashMap.newKeySet();
 
 	/**
-	 * The latest run of each job this container claimed whose outcome is not recorded yet:
-	 * claiming a job again tells its earlier run ({@link LeasedJob#claimedAgain}).
+	 * The latest run of each job this container claimed whose outcome is not recorded
+	 * yet: claiming a job again tells its earlier run ({@link LeasedJob#claimedAgain}).
 	 */
 	private final Map<JobId, LeasedJob> runs = new ConcurrentHashMap<>();
 
@@ -104,22 +104,23 @@ public class QueueListenerContainer {
 
 	private volatile @Nullable Thread pollerThread;
 
-	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
-			LeaseKeeper leaseKeeper, JobEvents events, List<JobInvocationInterceptor> interceptors) {
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs,
+			JobExecutorFactory executorFactory, LeaseKeeper leaseKeeper, JobEvents events,
+			List<JobInvocationInterceptor> interceptors) {
 		this(settings, handler, jobs, executorFactory, leaseKeeper, events, interceptors,
 				QueuePartitions.of(settings.queue(), 1));
 	}
 
-	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
-			LeaseKeeper leaseKeeper, JobEvents events, List<JobInvocationInterceptor> interceptors,
-			QueuePartitions partitions) {
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs,
+			JobExecutorFactory executorFactory, LeaseKeeper leaseKeeper, JobEvents events,
+			List<JobInvocationInterceptor> interceptors, QueuePartitions partitions) {
 		this(settings, handler, jobs, executorFactory, leaseKeeper, events, interceptors, partitions,
 				EchoMqNode.local(null));
 	}
 
-	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs, JobExecutorFactory executorFactory,
-			LeaseKeeper leaseKeeper, JobEvents events, List<JobInvocationInterceptor> interceptors,
-			QueuePartitions partitions, EchoMqNode node) {
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs,
+			JobExecutorFactory executorFactory, LeaseKeeper leaseKeeper, JobEvents events,
+			List<JobInvocationInterceptor> interceptors, QueuePartitions partitions, EchoMqNode node) {
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(node, "'node' must not be null");
 		Assert.isTrue(partitions.queue().equals(settings.queue()),
@@ -387,8 +388,8 @@ public class QueueListenerContainer {
 	}
 
 	/**
-	 * Return how many outcomes could not be written (Redis unreachable) and were left
-	 * to lease expiry.
+	 * Return how many outcomes could not be written (Redis unreachable) and were left to
+	 * lease expiry.
 	 * @return the count
 	 */
 	public long getUnrecordedCount() {
@@ -486,10 +487,10 @@ public class QueueListenerContainer {
 	}
 
 	/**
-	 * Return how many jobs the completions of {@code settled} jobs may claim for the slots
-	 * they free, in their own round trip: all of them while the container runs and is not
-	 * paused, on a queue of one partition (the claims of a partitioned queue go through
-	 * its poller, which spreads them and copes with a partition that is down).
+	 * Return how many jobs the completions of {@code settled} jobs may claim for the
+	 * slots they free, in their own round trip: all of them while the container runs and
+	 * is not paused, on a queue of one partition (the claims of a partitioned queue go
+	 * through its poller, which spreads them and copes with a partition that is down).
 	 */
 	int claimsWithCompletions(int settled) {
 		return (this.running && !this.paused && this.claims.names().size() == 1) ? settled : 0;

@@ -27,7 +27,8 @@ final class Signal {
 	 * every job that finishes raises its container's signals.
 	 */
 	void raise() {
-		// raised is written before waiters is read, and await does the reverse: one of the two sees the other
+		// raised is written before waiters is read, and await does the reverse: one of
+		// the two sees the other
 		this.raised = true;
 		if (this.waiters == 0) {
 			return;

@@ -2,7 +2,6 @@ package io.echomq.listener;
 
 import io.echomq.core.EchoMqException;
 
-
 /**
  * Thrown when a job's payload cannot be converted to the handler's payload type. The job
  * is dead-lettered at once, with this exception's message as its last error: running it

@@ -15,16 +15,16 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The idle wait of one poller: {@code BLPOP} on a queue's wake list, on a connection of
- * its own so that it never blocks the commands of other threads. The connection opens
- * on first use and after {@link #close()}; a failure to open it is thrown to the poller.
+ * its own so that it never blocks the commands of other threads. The connection opens on
+ * first use and after {@link #close()}; a failure to open it is thrown to the poller.
  * <p>
- * On Lettuce the connection is a native one opened through the factory's client, and
- * the reply is awaited with a client-side guard, so a lost reply cannot hang the
- * poller. Other drivers use a {@link RedisConnection} of the factory (whole seconds).
+ * On Lettuce the connection is a native one opened through the factory's client, and the
+ * reply is awaited with a client-side guard, so a lost reply cannot hang the poller.
+ * Other drivers use a {@link RedisConnection} of the factory (whole seconds).
  * <p>
  * A popped schedule token (pushed by a delayed job that comes before every other
- * scheduled job of its queue) goes to the {@linkplain #onScheduleToken(Consumer)
- * schedule listener} with the wake list it came from, and counts as a wake-up too.
+ * scheduled job of its queue) goes to the {@linkplain #onScheduleToken(Consumer) schedule
+ * listener} with the wake list it came from, and counts as a wake-up too.
  *
  * @author EchoMQ
  */

@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * When each queue needs its next reap or promote pass, as {@link System#nanoTime()}
  * values: a queue never seen, or woken by a signal, needs one now. A wake-up that comes
- * while a pass of the queue is running survives the plan that pass makes, so a pass
- * never overwrites a wake-up it did not see.
+ * while a pass of the queue is running survives the plan that pass makes, so a pass never
+ * overwrites a wake-up it did not see.
  *
  * @author EchoMQ
  */

@@ -28,11 +28,11 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
 
 /**
- * Runs the reap tick (expired leases back to pending) and the promote tick (due
- * scheduled jobs to pending) for every queue that has a listener here and every queue
- * named under {@code echomq.queues}. Each tick moves at most one batch per script call
- * and calls again while a batch came back full. Every node runs the ticks: the scripts
- * are atomic, so two nodes never move one job twice.
+ * Runs the reap tick (expired leases back to pending) and the promote tick (due scheduled
+ * jobs to pending) for every queue that has a listener here and every queue named under
+ * {@code echomq.queues}. Each tick moves at most one batch per script call and calls
+ * again while a batch came back full. Every node runs the ticks: the scripts are atomic,
+ * so two nodes never move one job twice.
  * <p>
  * The ticks do not poll. A pass over a queue learns when its next lease deadline (reap)
  * or run-at (promote) falls due, and the tick sleeps until the earliest of those, at most
@@ -43,18 +43,17 @@ import org.springframework.util.Assert;
  * too. So an idle queue costs two reads per idle check, and a job still runs at its
  * run-at whichever node enqueued it.
  * <p>
- * The reap tick also runs the quarantine sweep: members that this engine's verbs met
- * and could not move (not JOB ids, malformed rows) go to the queue's quarantine
- * location ({@link Jobs#quarantineSuspects(String)}), logged at WARN, and, at most
- * once per {@link #TRIM_INTERVAL} per queue, trims the queue's history (completed and
- * dead jobs) back within its retention bounds ({@link Jobs#trimHistory(String, int)}).
+ * The reap tick also runs the quarantine sweep: members that this engine's verbs met and
+ * could not move (not JOB ids, malformed rows) go to the queue's quarantine location
+ * ({@link Jobs#quarantineSuspects(String)}), logged at WARN, and, at most once per
+ * {@link #TRIM_INTERVAL} per queue, trims the queue's history (completed and dead jobs)
+ * back within its retention bounds ({@link Jobs#trimHistory(String, int)}).
  * <p>
  * A partition of a partitioned queue that a tick found idle is passed over by the next
  * few ticks ({@link IdlePartitions}), so idle partitions do not multiply the idle cost.
  * <p>
- * A tick failure is logged (at a limited rate) and never cancels the schedule. The
- * ticks run on a private scheduler, not a bean, so Boot's {@code taskScheduler} is
- * unaffected.
+ * A tick failure is logged (at a limited rate) and never cancels the schedule. The ticks
+ * run on a private scheduler, not a bean, so Boot's {@code taskScheduler} is unaffected.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -305,8 +304,8 @@ public class EchoMqScheduler implements SmartLifecycle {
 
 	/**
 	 * Trim the queue's history if its trim is due: {@link #TRIM_INTERVAL} after a trim
-	 * that found work, twice as long as last time (up to {@link #MAX_TRIM_INTERVAL}) after
-	 * one that found none, so an idle queue's age bound holds within a minute.
+	 * that found work, twice as long as last time (up to {@link #MAX_TRIM_INTERVAL})
+	 * after one that found none, so an idle queue's age bound holds within a minute.
 	 */
 	private void trimHistory(String queue) {
 		long now = System.nanoTime();
@@ -416,9 +415,9 @@ public class EchoMqScheduler implements SmartLifecycle {
 	}
 
 	/**
-	 * Return the nano time of a queue's next pass: when its next member falls due
-	 * (server time, through the engine's estimate of it), at most the idle check away; a
-	 * member due already that stayed where it was is tried again after {@code retry}.
+	 * Return the nano time of a queue's next pass: when its next member falls due (server
+	 * time, through the engine's estimate of it), at most the idle check away; a member
+	 * due already that stayed where it was is tried again after {@code retry}.
 	 */
 	private long nextPass(OptionalLong dueAt, Duration retry) {
 		long now = System.nanoTime();

@@ -6,13 +6,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.echomq.core.QueuePartitions;
 
 /**
- * Skips partitions of a partitioned queue that a tick found idle: after each idle tick
- * a partition sits out twice as many ticks as before, up to {@value #MAX_SKIP}, and any
- * tick that moves a job makes it ticked every time again. So the idle cost of a tick
- * over {@code N} partitions is about {@code N / (MAX_SKIP + 1)} calls rather than
- * {@code N}, at the price of a due job on an idle partition waiting up to
- * {@code MAX_SKIP} more intervals. Queues with one partition are never skipped: their
- * cost and timing are unchanged.
+ * Skips partitions of a partitioned queue that a tick found idle: after each idle tick a
+ * partition sits out twice as many ticks as before, up to {@value #MAX_SKIP}, and any
+ * tick that moves a job makes it ticked every time again. So the idle cost of a tick over
+ * {@code N} partitions is about {@code N / (MAX_SKIP + 1)} calls rather than {@code N},
+ * at the price of a due job on an idle partition waiting up to {@code MAX_SKIP} more
+ * intervals. Queues with one partition are never skipped: their cost and timing are
+ * unchanged.
  *
  * @author EchoMQ
  */

@@ -14,14 +14,13 @@ import org.springframework.util.Assert;
  * @param promoteInterval how soon a promote pass runs again when a due job stayed where
  * it was (and the promote tick's health bound)
  * @param batchSize the most ids one script call moves per queue
- * @param idleCheck the longest a queue goes without a reap and a promote read: the
- * safety net for a lost wake-up, for leases other nodes claimed after the last read,
- * and for queues that no listener of any node serves
+ * @param idleCheck the longest a queue goes without a reap and a promote read: the safety
+ * net for a lost wake-up, for leases other nodes claimed after the last read, and for
+ * queues that no listener of any node serves
  * @author EchoMQ
  * @since 0.1.0
  */
-public record SchedulerSettings(Duration reapInterval, Duration promoteInterval, int batchSize,
-		Duration idleCheck) {
+public record SchedulerSettings(Duration reapInterval, Duration promoteInterval, int batchSize, Duration idleCheck) {
 
 	/** The built-in idle check. */
 	public static final Duration DEFAULT_IDLE_CHECK = Duration.ofSeconds(5);

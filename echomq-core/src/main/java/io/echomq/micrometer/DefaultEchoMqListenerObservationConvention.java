@@ -15,8 +15,7 @@ import io.micrometer.common.KeyValues;
 public class DefaultEchoMqListenerObservationConvention implements EchoMqListenerObservationConvention {
 
 	/** A shared instance. */
-	public static final DefaultEchoMqListenerObservationConvention INSTANCE =
-			new DefaultEchoMqListenerObservationConvention();
+	public static final DefaultEchoMqListenerObservationConvention INSTANCE = new DefaultEchoMqListenerObservationConvention();
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(JobReceiverContext context) {

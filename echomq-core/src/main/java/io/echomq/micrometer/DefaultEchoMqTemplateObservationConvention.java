@@ -18,8 +18,7 @@ import io.micrometer.common.KeyValues;
 public class DefaultEchoMqTemplateObservationConvention implements EchoMqTemplateObservationConvention {
 
 	/** A shared instance. */
-	public static final DefaultEchoMqTemplateObservationConvention INSTANCE =
-			new DefaultEchoMqTemplateObservationConvention();
+	public static final DefaultEchoMqTemplateObservationConvention INSTANCE = new DefaultEchoMqTemplateObservationConvention();
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(JobSenderContext context) {

@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * Counts the cancels, pauses and resumes made through the template:
  * {@code echomq.jobs.cancelled} tagged {@code queue} and {@code outcome} =
  * {@code cancelled|requested|not_found|refused} (one per cancel call, as its
- * {@link CancelResult.Outcome}), and {@code echomq.queue.pauses} tagged {@code queue}
- * and {@code action} = {@code pause|resume} (calls that changed the flag).
+ * {@link CancelResult.Outcome}), and {@code echomq.queue.pauses} tagged {@code queue} and
+ * {@code action} = {@code pause|resume} (calls that changed the flag).
  *
  * @author EchoMQ
  * @since 0.1.0

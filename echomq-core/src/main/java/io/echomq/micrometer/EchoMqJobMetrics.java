@@ -39,8 +39,8 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	private static final String QUEUE = "queue";
 
 	/**
-	 * When the handler on this worker thread started: a failure is reported on the
-	 * thread that ran the handler, after it, and carries no duration of its own.
+	 * When the handler on this worker thread started: a failure is reported on the thread
+	 * that ran the handler, after it, and carries no duration of its own.
 	 */
 	private static final ThreadLocal<Long> started = new ThreadLocal<>();
 
@@ -62,7 +62,8 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 		started.remove();
 		each((meters) -> {
 			meters.completed.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).increment();
-			meters.duration.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "outcome", "success").record(duration);
+			meters.duration.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "outcome", "success")
+				.record(duration);
 		});
 	}
 
@@ -72,7 +73,9 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 		String outcome = outcome(result);
 		String exception = error.getClass().getSimpleName();
 		each((meters) -> {
-			meters.failed.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "exception", exception.isEmpty() ? "none" : exception)
+			meters.failed
+				.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "exception",
+						exception.isEmpty() ? "none" : exception)
 				.increment();
 			if (outcome.equals("dead")) {
 				meters.dead.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).increment();
@@ -81,7 +84,8 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 				meters.retried.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).increment();
 			}
 			if (duration != null) {
-				meters.duration.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "outcome", outcome).record(duration);
+				meters.duration.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "outcome", outcome)
+					.record(duration);
 			}
 		});
 	}
@@ -97,7 +101,8 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	@Override
 	public void onStale(ClaimedJob job, TransitionResult result) {
 		String reason = String.valueOf(result.reason()).toLowerCase(Locale.ROOT);
-		each((meters) -> meters.stale.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "reason", reason).increment());
+		each((meters) -> meters.stale.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "reason", reason)
+			.increment());
 	}
 
 	@Override

@@ -40,16 +40,16 @@ import org.springframework.util.Assert;
  * Queue gauges: {@code echomq.queue.jobs} (tags {@code queue}, {@code state} =
  * {@code pending|active|schedule|dead}), {@code echomq.queue.lanes} (tag {@code queue}:
  * how many fair lanes have ready work; lane keys are not tags, they can be as many as
- * tenants), {@code echomq.queue.lanes.deepest} (tag {@code queue}: the pending jobs of its
- * fullest lane, 0 without lanes), {@code echomq.queue.limit} (tags {@code queue}, {@code limit} =
- * {@code max-active|rate|lane-max-active|lane-rate}: the flow limits this application's
- * listener applies, rates per second), {@code echomq.queue.limit.used} (the same tags
- * for {@code max-active} and {@code rate}: the queue's active jobs, and the jobs started on
- * every node in the rate limit's window that ends at the sample, on server time, per
- * second) and {@code echomq.listener.in.flight} (tag
- * {@code queue}). Queue sizes come from a sample taken every {@code sampleInterval} on
- * a thread of its own, for every queue of the {@link EchoMqQueueCatalog}; a gauge never
- * calls Redis. A queue whose sample fails keeps its last values.
+ * tenants), {@code echomq.queue.lanes.deepest} (tag {@code queue}: the pending jobs of
+ * its fullest lane, 0 without lanes), {@code echomq.queue.limit} (tags {@code queue},
+ * {@code limit} = {@code max-active|rate|lane-max-active|lane-rate}: the flow limits this
+ * application's listener applies, rates per second), {@code echomq.queue.limit.used} (the
+ * same tags for {@code max-active} and {@code rate}: the queue's active jobs, and the
+ * jobs started on every node in the rate limit's window that ends at the sample, on
+ * server time, per second) and {@code echomq.listener.in.flight} (tag {@code queue}).
+ * Queue sizes come from a sample taken every {@code sampleInterval} on a thread of its
+ * own, for every queue of the {@link EchoMqQueueCatalog}; a gauge never calls Redis. A
+ * queue whose sample fails keeps its last values.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -234,17 +234,18 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		List<MultiGauge.Row<?>> rows = new ArrayList<>(stats.size() * JobState.values().length);
 		stats.forEach((queue, queueStats) -> {
 			for (JobState state : JobState.values()) {
-				rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "state", state.value()),
-						queueStats.count(state)));
+				rows.add(MultiGauge.Row.of(Tags.of("queue", queue, "state", state.value()), queueStats.count(state)));
 			}
 		});
 		target.jobs.register(rows, true);
 		List<MultiGauge.Row<?>> partitionRows = new ArrayList<>();
 		this.partitionSample.forEach((queue, partitions) -> partitions.forEach((partition, partitionStats) -> {
 			for (JobState state : JobState.values()) {
-				partitionRows.add(MultiGauge.Row.of(Tags.of("queue", queue, "partition",
-						Integer.toString(QueuePartitions.indexOf(partition)), "state", state.value()),
-						partitionStats.count(state)));
+				partitionRows.add(
+						MultiGauge.Row.of(
+								Tags.of("queue", queue, "partition",
+										Integer.toString(QueuePartitions.indexOf(partition)), "state", state.value()),
+								partitionStats.count(state)));
 			}
 		}));
 		target.partitionJobs.register(partitionRows, true);

@@ -15,9 +15,9 @@ import org.springframework.util.Assert;
 /**
  * Observes each enqueue call as an {@link EchoMqTemplateObservation#TEMPLATE_OBSERVATION}
  * and stores the trace context on the job rows: the observation starts, with a scope
- * open, when the template collects row fields, and the propagator writes its fields
- * (such as {@code traceparent}) into them through the {@link JobSenderContext}; it stops
- * when the write succeeded or failed. A listener observing the job continues that trace.
+ * open, when the template collects row fields, and the propagator writes its fields (such
+ * as {@code traceparent}) into them through the {@link JobSenderContext}; it stops when
+ * the write succeeded or failed. A listener observing the job continues that trace.
  *
  * @author EchoMQ
  * @since 0.1.0

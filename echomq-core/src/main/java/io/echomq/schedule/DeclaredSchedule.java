@@ -26,8 +26,8 @@ public record DeclaredSchedule(ScheduleDefinition definition, @Nullable Supplier
 	 */
 	public DeclaredSchedule {
 		if (definition == null || !definition.origin().isDeclared()) {
-			throw new InvalidScheduleException("A declared schedule needs a declared origin, was " + definition
-					+ " from " + source);
+			throw new InvalidScheduleException(
+					"A declared schedule needs a declared origin, was " + definition + " from " + source);
 		}
 	}
 

@@ -12,7 +12,9 @@ public enum MisfirePolicy {
 	/** Fire nothing for the missed times; the next fire is the next future time. */
 	SKIP,
 
-	/** Fire once for all the missed times, at once, then go on from the next future time. */
+	/**
+	 * Fire once for all the missed times, at once, then go on from the next future time.
+	 */
 	RUN_ONCE
 
 }

@@ -23,8 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  * @author EchoMQ
  * @since 0.1.0
  */
-public record ScheduleDefinition(String queue, String name, ScheduleSpec spec, String payload,
-		ScheduleOrigin origin) {
+public record ScheduleDefinition(String queue, String name, ScheduleSpec spec, String payload, ScheduleOrigin origin) {
 
 	/** Maximum length of a schedule name. */
 	public static final int MAX_NAME_LENGTH = 128;
@@ -83,8 +82,8 @@ public record ScheduleDefinition(String queue, String name, ScheduleSpec spec, S
 			return Keyspace.validateQueueName(queue);
 		}
 		catch (InvalidQueueNameException ex) {
-			throw new InvalidScheduleException("Schedule '" + name + "' has an invalid queue '" + queue + "': "
-					+ ex.getMessage(), ex);
+			throw new InvalidScheduleException(
+					"Schedule '" + name + "' has an invalid queue '" + queue + "': " + ex.getMessage(), ex);
 		}
 	}
 

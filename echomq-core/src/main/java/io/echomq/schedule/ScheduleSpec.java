@@ -15,8 +15,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * When a recurring schedule fires: a cron expression in a time zone (Spring's
- * {@link CronExpression}: six fields with seconds, or a macro such as {@code @daily}),
- * or a fixed interval.
+ * {@link CronExpression}: six fields with seconds, or a macro such as {@code @daily}), or
+ * a fixed interval.
  * <p>
  * Cron times are wall-clock times of the zone. When clocks go back, a wall-clock time
  * that occurs twice fires once, at its first occurrence; when clocks go forward, a time
@@ -136,7 +136,8 @@ public record ScheduleSpec(@Nullable String cron, @Nullable Duration every, Zone
 			if (next == null) {
 				return null;
 			}
-			// a time in a gap resolves to the end of the gap, an overlap to its first offset
+			// a time in a gap resolves to the end of the gap, an overlap to its first
+			// offset
 			Instant instant = ZonedDateTime.ofLocal(next, this.zone, null).toInstant();
 			if (instant.isAfter(after)) {
 				return instant;

@@ -97,7 +97,8 @@ public class ScheduleTicker implements SmartLifecycle {
 			PayloadConverter converter, Supplier<ThreadPoolTaskScheduler> schedulerFactory,
 			List<ScheduleFireListener> listeners) {
 		Assert.notNull(schedules, "'schedules' must not be null");
-		Assert.isTrue(interval != null && interval.toMillis() > 0, () -> "interval must be at least 1ms, was " + interval);
+		Assert.isTrue(interval != null && interval.toMillis() > 0,
+				() -> "interval must be at least 1ms, was " + interval);
 		Assert.isTrue(misfireThreshold != null && !misfireThreshold.isNegative(),
 				() -> "misfireThreshold must not be negative, was " + misfireThreshold);
 		this.schedules = schedules;
@@ -122,9 +123,9 @@ public class ScheduleTicker implements SmartLifecycle {
 			ScheduleDefinition definition = declaration.definition();
 			DeclaredSchedule other = byKey.putIfAbsent(key(definition.queue(), definition.name()), declaration);
 			if (other != null) {
-				throw new InvalidScheduleException("Schedule '" + definition.name() + "' of queue '"
-						+ definition.queue() + "' is declared twice: by " + other.source() + " and by "
-						+ declaration.source());
+				throw new InvalidScheduleException(
+						"Schedule '" + definition.name() + "' of queue '" + definition.queue()
+								+ "' is declared twice: by " + other.source() + " and by " + declaration.source());
 			}
 		}
 		return byKey;
@@ -355,8 +356,8 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	private void notifyListeners(ScheduleFire fire) {
 		this.fires.incrementAndGet();
-		logger.debug(() -> "Fired schedule '" + fire.name() + "' of queue '" + fire.queue() + "' for "
-				+ fire.fireTime() + " as " + fire.id());
+		logger.debug(() -> "Fired schedule '" + fire.name() + "' of queue '" + fire.queue() + "' for " + fire.fireTime()
+				+ " as " + fire.id());
 		for (ScheduleFireListener listener : this.listeners) {
 			try {
 				listener.fired(fire);

@@ -30,8 +30,8 @@ import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.util.Assert;
 
 /**
- * The recurring-schedule verbs: the store (put, remove, read) and the tick that fires
- * due occurrences.
+ * The recurring-schedule verbs: the store (put, remove, read) and the tick that fires due
+ * occurrences.
  * <p>
  * A queue's schedules live under its own keys: {@link KeyType#SCHEDULES} (name to
  * definition), {@link KeyType#SCHEDULE_NEXT} (name scored by next fire time) and
@@ -42,9 +42,9 @@ import org.springframework.util.Assert;
  * The tick is leader-free: every node reads the due schedules, plans each occurrence from
  * the stored definition ({@link FirePlan}) and runs {@code fire.lua}, which compares the
  * stored definition and next fire time with what it planned from, moves the next fire
- * time on and enqueues the occurrence in one atomic move. Of N nodes ticking one due time,
- * exactly one enqueues it. The occurrence's id is derived from (queue, schedule, fire
- * time), so it is the same whichever node fires it.
+ * time on and enqueues the occurrence in one atomic move. Of N nodes ticking one due
+ * time, exactly one enqueues it. The occurrence's id is derived from (queue, schedule,
+ * fire time), so it is the same whichever node fires it.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -111,8 +111,8 @@ public class Schedules {
 		Instant next = definition.spec().nextAfter(serverTime());
 		this.template.opsForSet().add(this.keyspace.scheduleQueuesKey(), queue);
 		List<Object> reply = this.executor.execute(RESCHEDULE,
-				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT)),
-				List.of(definition.name(), definition.encode(), (next != null) ? Long.toString(next.toEpochMilli()) : ""));
+				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT)), List.of(definition.name(),
+						definition.encode(), (next != null) ? Long.toString(next.toEpochMilli()) : ""));
 		return number(reply.get(1)) == 1;
 	}
 
@@ -192,7 +192,8 @@ public class Schedules {
 		}
 		List<String> names = List.copyOf(definitions.keySet());
 		List<Double> next = this.template.opsForZSet().score(key(queue, KeyType.SCHEDULE_NEXT), names.toArray());
-		List<String> last = this.template.<String, String>opsForHash().multiGet(key(queue, KeyType.SCHEDULE_LAST), names);
+		List<String> last = this.template.<String, String>opsForHash()
+			.multiGet(key(queue, KeyType.SCHEDULE_LAST), names);
 		for (int i = 0; i < names.size(); i++) {
 			String name = names.get(i);
 			try {
@@ -240,9 +241,10 @@ public class Schedules {
 	}
 
 	/**
-	 * Fire every due schedule of a queue as {@link #tick(String, Duration, int, Function)}
-	 * does, planning with the given clock rather than the server's (the script still
-	 * checks against server time that each fire time is due).
+	 * Fire every due schedule of a queue as
+	 * {@link #tick(String, Duration, int, Function)} does, planning with the given clock
+	 * rather than the server's (the script still checks against server time that each
+	 * fire time is due).
 	 * @param queue the queue
 	 * @param misfireThreshold how late a fire time may be and still count as on time
 	 * @param maxAttempts the attempts each occurrence gets
@@ -306,8 +308,8 @@ public class Schedules {
 			}
 			catch (RuntimeException ex) {
 				// the fire time stays due: the next tick tries again
-				this.payloadFailures.warn(ex, () -> "Payload of schedule '" + definition.name() + "' of queue '"
-						+ queue + "' for " + expected + " failed; not fired");
+				this.payloadFailures.warn(ex, () -> "Payload of schedule '" + definition.name() + "' of queue '" + queue
+						+ "' for " + expected + " failed; not fired");
 				return null;
 			}
 		}
@@ -348,9 +350,10 @@ public class Schedules {
 		ScheduleDefinition definition = ScheduleDefinition.decode(queue, name, text);
 		Instant now = serverTime();
 		JobId id = JobId.mint();
-		this.jobs.enqueueAll(queue, List.of(id), List.of(payloads.apply(definition)), EnqueueSpec.defaults()
-			.withMaxAttempts(maxAttempts)
-			.withFields(Map.of(SCHEDULE_FIELD, name, FIRE_AT_FIELD, Long.toString(now.toEpochMilli()))));
+		this.jobs.enqueueAll(queue, List.of(id), List.of(payloads.apply(definition)),
+				EnqueueSpec.defaults()
+					.withMaxAttempts(maxAttempts)
+					.withFields(Map.of(SCHEDULE_FIELD, name, FIRE_AT_FIELD, Long.toString(now.toEpochMilli()))));
 		return new ScheduleFire(queue, name, now, id, true);
 	}
 

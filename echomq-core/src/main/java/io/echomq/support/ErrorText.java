@@ -1,6 +1,5 @@
 package io.echomq.support;
 
-
 /**
  * The error text kept on a job row: exception class and message, capped.
  *

@@ -35,10 +35,8 @@ public class JacksonPayloadConverter implements PayloadConverter {
 			return this.mapper.writeValueAsString(payload);
 		}
 		catch (JacksonException | IllegalArgumentException ex) {
-			throw new PayloadConversionException(
-					"Payload of type " + payload.getClass().getName() + " cannot be serialized to JSON: "
-							+ ex.getMessage(),
-					ex);
+			throw new PayloadConversionException("Payload of type " + payload.getClass().getName()
+					+ " cannot be serialized to JSON: " + ex.getMessage(), ex);
 		}
 	}
 

@@ -2,7 +2,6 @@ package io.echomq.support;
 
 import io.echomq.core.EchoMqException;
 
-
 /**
  * Thrown when a payload cannot be written or read.
  *

@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * The queue-wide flow limits the claim script enforces (cap on active jobs, sliding-window
- * rate limit), against a real server; subclasses choose which.
+ * The queue-wide flow limits the claim script enforces (cap on active jobs,
+ * sliding-window rate limit), against a real server; subclasses choose which.
  *
  * @author EchoMQ
  */
@@ -94,7 +94,8 @@ abstract class AbstractFlowLimitsTests {
 		ClaimedJob failed = claimed.get(1);
 		assertThat(this.jobs.retry(this.queue, failed.id(), failed.token(), "boom", Duration.ofMinutes(1)).isApplied())
 			.isTrue();
-		// the retry heads the empty schedule, so a schedule token ('d') comes with the wake-up
+		// the retry heads the empty schedule, so a schedule token ('d') comes with the
+		// wake-up
 		assertThat(this.redis.opsForList().range(key(KeyType.WAKE), 0, -1)).containsExactlyInAnyOrder("1", "1", "d");
 		assertThat(this.jobs.claim(this.queue, LEASE, 5, limits).jobs()).hasSize(2);
 	}

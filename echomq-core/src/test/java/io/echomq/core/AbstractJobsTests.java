@@ -131,15 +131,15 @@ abstract class AbstractJobsTests {
 
 	@Test
 	void extraFieldNamedLikeAPayloadPartShouldBeRefused() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of("+2", "x")))
+		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of("+2", "x")))
 			.withMessageContaining("'+2' is reserved");
 	}
 
 	@Test
 	void scriptsShouldRunAfterTheSharedConnectionIsReset() {
 		JobId first = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
-		// the executor keeps the shared native connection; a reset closes it and opens another
+		// the executor keeps the shared native connection; a reset closes it and opens
+		// another
 		this.connectionFactory.resetConnection();
 		JobId second = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
 		List<ClaimedJob> claimed = this.jobs.claim(this.queue, Duration.ofSeconds(30), 2);
@@ -210,7 +210,8 @@ abstract class AbstractJobsTests {
 		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
 		List<ClaimedJob> first = this.jobs.claim(this.queue, LEASE, 2);
 		assertThat(first).extracting(ClaimedJob::id).containsExactly(ids.get(0), ids.get(1));
-		// a pipelined call that meets NOSCRIPT is sent again alone: load complete_all, so that the count is exact
+		// a pipelined call that meets NOSCRIPT is sent again alone: load complete_all, so
+		// that the count is exact
 		this.jobs.completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
 		long calls = this.jobs.executor().getCalls();
 		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0), ids.get(1)),
@@ -223,10 +224,9 @@ abstract class AbstractJobsTests {
 		assertThat(result.claim().jobs()).allSatisfy((job) -> assertThat(job.attempt()).isEqualTo(1));
 		assertThat(row(ids.get(0))).isEmpty();
 		assertThat(row(ids.get(2))).containsEntry("state", "active").containsEntry("attempts", "1");
-		assertThat(this.redis.opsForZSet().range(key(KeyType.ACTIVE), 0, -1)).containsExactlyInAnyOrder(
-				ids.get(1).toString(), ids.get(2).toString(), ids.get(3).toString());
-		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1))
-			.containsExactly(ids.get(4).toString());
+		assertThat(this.redis.opsForZSet().range(key(KeyType.ACTIVE), 0, -1))
+			.containsExactlyInAnyOrder(ids.get(1).toString(), ids.get(2).toString(), ids.get(3).toString());
+		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(ids.get(4).toString());
 		// the claim that took its maximum left the next candidates for the one after it
 		CompleteAndClaimResult next = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(2)),
 				List.of(result.claim().jobs().get(0).token()), nulls(1), LEASE, 1, FlowLimits.none(), null);
@@ -239,7 +239,8 @@ abstract class AbstractJobsTests {
 	void completeAllAndClaimShouldOnlyCompleteWhenNoClaimLeftCandidates() {
 		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b"), EnqueueSpec.defaults());
 		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 1);
-		// a job enqueued after the claim is no candidate yet: the poller's next claim finds it
+		// a job enqueued after the claim is no candidate yet: the poller's next claim
+		// finds it
 		this.jobs.claim(this.queue, LEASE, 1);
 		JobId later = this.jobs.enqueue(this.queue, "c", EnqueueSpec.defaults());
 		long calls = this.jobs.executor().getCalls();
@@ -271,8 +272,10 @@ abstract class AbstractJobsTests {
 		FlowLimits limits = new FlowLimits(3, null);
 		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2, limits).jobs();
 		assertThat(claimed).hasSize(2);
-		// a pipelined call that meets NOSCRIPT runs again after the others: load complete_all first, so that
-		// the claim counts active after the completion (before it, it would count one more and take one fewer)
+		// a pipelined call that meets NOSCRIPT runs again after the others: load
+		// complete_all first, so that
+		// the claim counts active after the completion (before it, it would count one
+		// more and take one fewer)
 		this.jobs.completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
 		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0)),
 				List.of(claimed.get(0).token()), nulls(1), LEASE, 4, limits, null);
@@ -334,8 +337,7 @@ abstract class AbstractJobsTests {
 		Double deadline = this.redis.opsForZSet().score(key(KeyType.ACTIVE), first.id().toString());
 		assertThat(deadline).isNotNull();
 		assertThat(deadline.longValue()).isEqualTo(first.leaseDeadline().toEpochMilli());
-		assertThat(first.leaseDeadline().toEpochMilli() - first.claimedAt().toEpochMilli())
-			.isEqualTo(LEASE.toMillis());
+		assertThat(first.leaseDeadline().toEpochMilli() - first.claimedAt().toEpochMilli()).isEqualTo(LEASE.toMillis());
 		assertThat(serverTime() - first.claimedAt().toEpochMilli()).isBetween(0L, 5_000L);
 		assertThat(row(first.id())).containsEntry("state", "active").containsEntry("attempts", "1");
 		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(ids.get(2).toString());
@@ -460,7 +462,8 @@ abstract class AbstractJobsTests {
 		TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
 		assertThat(result.state()).isEqualTo(JobState.PENDING);
 		assertThat(row(job.id())).containsEntry("state", "pending");
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::token).containsExactly(FencingToken.of(2));
+		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::token)
+			.containsExactly(FencingToken.of(2));
 	}
 
 	@Test
@@ -564,9 +567,14 @@ abstract class AbstractJobsTests {
 	void promotePassShouldTellWhenTheNextScheduledJobFallsDue() {
 		JobId soon = this.jobs.enqueue(this.queue, "soon", EnqueueSpec.defaults().withDelay(Duration.ofMillis(50)));
 		this.jobs.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
-		double laterAt = this.redis.opsForZSet().rangeWithScores(key(KeyType.SCHEDULE), 1, 1).iterator().next().getScore();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.promotePass(this.queue, 10).moved() == 0
-				&& row(soon).get("state").equals("pending"));
+		double laterAt = this.redis.opsForZSet()
+			.rangeWithScores(key(KeyType.SCHEDULE), 1, 1)
+			.iterator()
+			.next()
+			.getScore();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.jobs.promotePass(this.queue, 10).moved() == 0
+					&& row(soon).get("state").equals("pending"));
 		MaintenancePass<Integer> pass = this.jobs.promotePass(this.queue, 10);
 		assertThat(pass.nextDueAt()).hasValue((long) laterAt);
 		this.redis.delete(key(KeyType.SCHEDULE));
@@ -665,7 +673,8 @@ abstract class AbstractJobsTests {
 		assertThatExceptionOfType(InvalidJobIdException.class)
 			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB123"), FencingToken.of(1)));
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.retry(this.queue, JobId.mint(), FencingToken.of(1), "e", Duration.ofSeconds(-1)))
+			.isThrownBy(
+					() -> this.jobs.retry(this.queue, JobId.mint(), FencingToken.of(1), "e", Duration.ofSeconds(-1)))
 			.withMessageContaining("backoff");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of("state", "dead")))
@@ -724,7 +733,8 @@ abstract class AbstractJobsTests {
 						this.jobs.enqueueAll(this.queue, payloads, spec).forEach((id) -> enqueued.add(id.toString()));
 					}
 					else if (op < 45) {
-						// the last fifth claims nothing, so what moved back to pending stays there for the audit
+						// the last fifth claims nothing, so what moved back to pending
+						// stays there for the audit
 						if (i > operationsPerThread * 4 / 5) {
 							continue;
 						}
@@ -736,7 +746,8 @@ abstract class AbstractJobsTests {
 						if (job == null) {
 							continue;
 						}
-						// a worker sometimes keeps going after losing its lease: reuse the job later
+						// a worker sometimes keeps going after losing its lease: reuse
+						// the job later
 						if (random.nextInt(10) == 0) {
 							held.addLast(job);
 						}

@@ -151,7 +151,8 @@ abstract class AbstractLanesTests {
 		}
 		assertThat(this.jobs.resume(this.queue)).isTrue();
 		assertThat(this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size()
-				+ this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size()).isEqualTo(3);
+				+ this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size())
+			.isEqualTo(3);
 		assertClean();
 	}
 
@@ -224,8 +225,9 @@ abstract class AbstractLanesTests {
 	void retryReleaseAndReplayShouldReturnALaneJobToItsLaneThroughSchedule() {
 		List<JobId> ids = enqueue("a", 3);
 		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 3);
-		assertThat(this.jobs.retry(this.queue, claimed.get(0).id(), claimed.get(0).token(), "boom", Duration.ZERO)
-			.state()).isEqualTo(JobState.SCHEDULE);
+		assertThat(
+				this.jobs.retry(this.queue, claimed.get(0).id(), claimed.get(0).token(), "boom", Duration.ZERO).state())
+			.isEqualTo(JobState.SCHEDULE);
 		assertThat(this.jobs.release(this.queue, claimed.get(1).id(), claimed.get(1).token()).state())
 			.isEqualTo(JobState.SCHEDULE);
 		assertThat(this.jobs.deadLetter(this.queue, claimed.get(2).id(), claimed.get(2).token(), "fatal").isApplied())

@@ -39,12 +39,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Malformed data already in the server, written by hand, an older version or a bug:
- * rows missing a field or holding a non-integer, members that are not JOB ids, rows
- * whose state names another location. Every verb must leave such a row byte-for-byte as
- * it was (compared with {@code DUMP} and {@code PTTL} of every key of the queue), report
- * it, and go on with the well-formed jobs around it; the audit must name it; the
- * quarantine transition moves it out of the way. Subclasses choose the server.
+ * Malformed data already in the server, written by hand, an older version or a bug: rows
+ * missing a field or holding a non-integer, members that are not JOB ids, rows whose
+ * state names another location. Every verb must leave such a row byte-for-byte as it was
+ * (compared with {@code DUMP} and {@code PTTL} of every key of the queue), report it, and
+ * go on with the well-formed jobs around it; the audit must name it; the quarantine
+ * transition moves it out of the way. Subclasses choose the server.
  *
  * @author EchoMQ
  */
@@ -119,7 +119,8 @@ abstract class AbstractMalformedRowsTests {
 	@EnumSource
 	void retryToPendingShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.retry(this.queue, id, TOKEN, "boom", Duration.ZERO));
+		assertFencedVerbLeavesItAsItIs(id, malformation,
+				() -> this.jobs.retry(this.queue, id, TOKEN, "boom", Duration.ZERO));
 	}
 
 	@ParameterizedTest
@@ -197,7 +198,8 @@ abstract class AbstractMalformedRowsTests {
 		});
 		assertThat(snapshot()).as("every key of the queue, DUMP and PTTL").isEqualTo(before);
 		assertThat(thrown).isNull();
-		assertThat(audit().violations()).containsExactly("'not-a-job' in " + location.value() + " is not a valid JOB id");
+		assertThat(audit().violations())
+			.containsExactly("'not-a-job' in " + location.value() + " is not a valid JOB id");
 	}
 
 	@Test
@@ -291,9 +293,7 @@ abstract class AbstractMalformedRowsTests {
 		ClaimedJob toKill = this.jobs.claim(this.queue, LEASE, 1).get(0);
 		assertThat(toKill.id()).isEqualTo(dead);
 		this.jobs.deadLetter(this.queue, dead, toKill.token(), "x");
-		await()
-			.atMost(Duration.ofSeconds(5))
-			.until(() -> this.jobs.reap(this.queue, 5).requeued() == 2);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 5).requeued() == 2);
 		assertThat(this.jobs.promote(this.queue, 5)).isEqualTo(1);
 		assertThat(this.jobs.purgeDead(this.queue)).isEqualTo(1);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isEqualTo(12);
@@ -339,8 +339,7 @@ abstract class AbstractMalformedRowsTests {
 		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
 		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("many");
-		assertThat(audit().violations())
-			.containsExactly(key(KeyType.METRICS) + " field 'completed' is not an integer");
+		assertThat(audit().violations()).containsExactly(key(KeyType.METRICS) + " field 'completed' is not an integer");
 		assertThat(new QueueInspector(this.jobs).stats(this.queue).counters()).doesNotContainKey("completed")
 			.containsEntry("enqueued", 1L);
 	}
@@ -373,15 +372,13 @@ abstract class AbstractMalformedRowsTests {
 		Throwable thrown = catchThrowable(() -> result[0] = verb.get());
 		assertThat(snapshot()).as("every key of the queue, DUMP and PTTL").isEqualTo(before);
 		assertThat(thrown).isNull();
-		assertThat(audit().violations()).as("audit")
-			.containsExactly(malformation.violation(id, location));
+		assertThat(audit().violations()).as("audit").containsExactly(malformation.violation(id, location));
 		@SuppressWarnings("unchecked")
 		T value = (T) result[0];
 		return value;
 	}
 
-	private void assertFencedVerbLeavesItAsItIs(JobId id, Malformation malformation,
-			Supplier<TransitionResult> verb) {
+	private void assertFencedVerbLeavesItAsItIs(JobId id, Malformation malformation, Supplier<TransitionResult> verb) {
 		TransitionResult result = assertLeftAsItIs(id, JobState.ACTIVE, malformation, verb);
 		assertThat(result.isStale()).isTrue();
 		assertThat(result.reason()).isEqualTo(malformation.fencedReason());
@@ -444,7 +441,8 @@ abstract class AbstractMalformedRowsTests {
 		Map<String, String> dump = new TreeMap<>();
 		for (String key : keys) {
 			byte[] bytes = this.redis.dump(key);
-			dump.put(key, HexFormat.of().formatHex(bytes) + " pttl=" + this.redis.getExpire(key, TimeUnit.MILLISECONDS));
+			dump.put(key,
+					HexFormat.of().formatHex(bytes) + " pttl=" + this.redis.getExpire(key, TimeUnit.MILLISECONDS));
 		}
 		assertThat(dump).isNotEmpty();
 		return dump;

@@ -76,8 +76,7 @@ abstract class AbstractNodesTests {
 		assertThat(new QueueInspector(this.jobs).job(this.queue, id).claimedBy()).isEqualTo(A.name());
 		ClaimedJob second = claimOne(B);
 		assertThat(row(id)).containsEntry("state", "active").containsEntry("claimed_by", B.name());
-		assertThat(new QueueInspector(this.jobs).jobs(this.queue, JobState.ACTIVE, 0, 10))
-			.singleElement()
+		assertThat(new QueueInspector(this.jobs).jobs(this.queue, JobState.ACTIVE, 0, 10)).singleElement()
 			.extracting(JobView::claimedBy)
 			.isEqualTo(B.name());
 		assertThat(this.jobs.release(this.queue, id, second.token()).isApplied()).isTrue();

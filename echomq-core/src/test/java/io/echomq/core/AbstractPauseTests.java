@@ -17,9 +17,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * The cluster-wide pause flag on a real server: the claim script claims nothing while
- * it is set, a resume wakes pollers, a timed pause ends by itself and never shortens a
- * pause in place; subclasses choose the server (Valkey, Redis, a cluster).
+ * The cluster-wide pause flag on a real server: the claim script claims nothing while it
+ * is set, a resume wakes pollers, a timed pause ends by itself and never shortens a pause
+ * in place; subclasses choose the server (Valkey, Redis, a cluster).
  *
  * @author EchoMQ
  */
@@ -105,10 +105,8 @@ abstract class AbstractPauseTests {
 	void badPauseInputFailsBeforeAnyWrite() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.pause(this.queue, Duration.ZERO, "x"))
 			.withMessageContaining("PT0S");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.pause(this.queue, Duration.ofMillis(-5), "x"));
-		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.jobs.pause("a:b", null, "x"));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.pause(this.queue, Duration.ofMillis(-5), "x"));
+		assertThatExceptionOfType(InvalidQueueNameException.class).isThrownBy(() -> this.jobs.pause("a:b", null, "x"));
 		this.redis.opsForHash().put(key(KeyType.PAUSED), "f", "v");
 		assertThatExceptionOfType(WrongKeyTypeException.class).isThrownBy(() -> this.jobs.pause(this.queue, null, "x"))
 			.withMessageContaining("paused is a hash, not a string");

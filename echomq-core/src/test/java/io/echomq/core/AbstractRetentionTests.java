@@ -20,8 +20,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Job history with bounded retention (completed and dead locations), the per-minute
- * series, and the operator verbs on a job by id (delete, run now) against a real
- * server; subclasses choose which (Valkey, Redis, a cluster).
+ * series, and the operator verbs on a job by id (delete, run now) against a real server;
+ * subclasses choose which (Valkey, Redis, a cluster).
  *
  * @author EchoMQ
  */
@@ -124,7 +124,8 @@ abstract class AbstractRetentionTests {
 		for (int i = 0; i < 60; i++) {
 			completeOne("job-" + i);
 		}
-		// the bound shrinks to 10: each completion removes at most a batch (16) of the 51 over it
+		// the bound shrinks to 10: each completion removes at most a batch (16) of the 51
+		// over it
 		this.jobs.retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
 		List<Long> sizes = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
@@ -210,16 +211,15 @@ abstract class AbstractRetentionTests {
 
 	@Test
 	void invalidRetentionShouldBeRejectedWithTheBadValue() {
-		assertThatIllegalArgumentException().isThrownBy(() -> Retention.ofCount(-1))
-			.withMessageContaining("was -1");
+		assertThatIllegalArgumentException().isThrownBy(() -> Retention.ofCount(-1)).withMessageContaining("was -1");
 		assertThatIllegalArgumentException().isThrownBy(() -> Retention.ofAge(Duration.ofSeconds(-5)))
 			.withMessageContaining("PT-5S");
 		assertThatIllegalArgumentException().isThrownBy(() -> Retention.ofAge(Duration.ofNanos(10)))
 			.withMessageContaining("PT0.00000001S");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.retention(this.queue, JobState.PENDING))
 			.withMessageContaining("pending");
-		assertThat(Set.of(Retention.NONE.isEnabled(), Retention.DEAD_DEFAULT.isEnabled())).containsExactlyInAnyOrder(
-				false, true);
+		assertThat(Set.of(Retention.NONE.isEnabled(), Retention.DEAD_DEFAULT.isEnabled()))
+			.containsExactlyInAnyOrder(false, true);
 	}
 
 	@Test
@@ -235,10 +235,11 @@ abstract class AbstractRetentionTests {
 		String dead = key(KeyType.DEAD);
 		assertThat(List.of(List.of("pending", "1", "0"), List.of("dead", "0", "0"), List.of("dead", "-1", "0"),
 				List.of("dead", "1", "x")))
-			.allSatisfy((args) -> assertThat(executor.executeAll(trim,
-					List.of(new ScriptExecutor.Invocation(List.of(dead), args)))
-				.get(0)
-				.failure()).hasMessageContaining("EMQARG"));
+			.allSatisfy((args) -> assertThat(
+					executor.executeAll(trim, List.of(new ScriptExecutor.Invocation(List.of(dead), args)))
+						.get(0)
+						.failure())
+				.hasMessageContaining("EMQARG"));
 		assertThat(this.redis.opsForZSet().size(dead)).isEqualTo(3);
 	}
 
@@ -254,17 +255,18 @@ abstract class AbstractRetentionTests {
 			.isApplied()).isTrue();
 		assertThat(this.jobs.deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "y").isApplied())
 			.isTrue();
-		assertThat(this.jobs.snooze(this.queue, claimed.get(2).id(), claimed.get(2).token(), "later",
-				Duration.ofHours(1))
-			.isApplied()).isTrue();
+		assertThat(
+				this.jobs.snooze(this.queue, claimed.get(2).id(), claimed.get(2).token(), "later", Duration.ofHours(1))
+					.isApplied())
+			.isTrue();
 		long minute = serverTime() / 60_000;
 		List<MinuteCount> series = new QueueInspector(this.jobs).minutes(this.queue, 60);
 		long completed = series.stream().mapToLong(MinuteCount::completed).sum();
 		long failed = series.stream().mapToLong(MinuteCount::failed).sum();
 		assertThat(completed).isEqualTo(2);
 		assertThat(failed).isEqualTo(2);
-		assertThat(series).allSatisfy((m) -> assertThat(m.start().toEpochMilli() / 60_000).isBetween(minute - 1,
-				minute));
+		assertThat(series)
+			.allSatisfy((m) -> assertThat(m.start().toEpochMilli() / 60_000).isBetween(minute - 1, minute));
 	}
 
 	@Test
@@ -280,8 +282,9 @@ abstract class AbstractRetentionTests {
 			.contains((minute - 30) + ":completed");
 		List<MinuteCount> lastHour = new QueueInspector(this.jobs).minutes(this.queue, 60);
 		assertThat(lastHour.stream().mapToLong(MinuteCount::completed).sum()).isEqualTo(6);
-		assertThat(new QueueInspector(this.jobs).minutes(this.queue, 10).stream().mapToLong(MinuteCount::completed)
-			.sum()).isEqualTo(1);
+		assertThat(
+				new QueueInspector(this.jobs).minutes(this.queue, 10).stream().mapToLong(MinuteCount::completed).sum())
+			.isEqualTo(1);
 		assertThatIllegalArgumentException().isThrownBy(() -> new QueueInspector(this.jobs).minutes(this.queue, 0))
 			.withMessageContaining("was 0");
 	}

@@ -83,15 +83,13 @@ abstract class AbstractUniqueJobsTests {
 		assertThat(second.id()).isEqualTo(first.id());
 		assertThat(this.redis.opsForValue().get(uniqueKey("invoice-42"))).isEqualTo(first.id().toString());
 		assertThat(this.redis.getExpire(uniqueKey("invoice-42"))).isEqualTo(-1);
-		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1))
-			.containsExactly(first.id().toString());
+		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(first.id().toString());
 		assertThat(this.redis.<String, String>opsForHash().entries(this.keyspace.jobKey(this.queue, first.id())))
 			.containsEntry("payload", "a")
 			.containsEntry("unique", "invoice-42")
 			.containsEntry("unique_mode", "until_done");
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "enqueued")).isEqualTo("1");
-		assertThat(enqueue("c", UniqueKey.untilDone("invoice-43")).outcome())
-			.isEqualTo(EnqueueResult.Outcome.CREATED);
+		assertThat(enqueue("c", UniqueKey.untilDone("invoice-43")).outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
 		assertAuditClean();
 	}
 
@@ -123,13 +121,15 @@ abstract class AbstractUniqueJobsTests {
 		List<String> keys = new ArrayList<>();
 		keys.add("next");
 		keys.add(null);
-		// a pipelined call that meets NOSCRIPT is sent again alone: load the scripts, so that the count is exact
+		// a pipelined call that meets NOSCRIPT is sent again alone: load the scripts, so
+		// that the count is exact
 		this.jobs.completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
 		this.jobs.complete(this.queue, JobId.mint(), FencingToken.of(1), "other");
 		long calls = this.jobs.executor().getCalls();
 		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(unique.id(), plain),
 				List.of(claimed.get(0).token(), claimed.get(1).token()), keys, LEASE, 2, FlowLimits.none(), null);
-		// complete_all for the plain job, complete for the unique one, the claim: one round trip of three calls
+		// complete_all for the plain job, complete for the unique one, the claim: one
+		// round trip of three calls
 		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(3);
 		assertThat(result.completions()).allSatisfy((completion) -> assertThat(completion.isApplied()).isTrue());
 		assertThat(this.redis.hasKey(uniqueKey("next"))).isFalse();
@@ -174,8 +174,10 @@ abstract class AbstractUniqueJobsTests {
 		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
 		assertThat(claimed).extracting(ClaimedJob::uniqueKey).containsExactly("one", "two");
 		long before = this.jobs.executor().getCalls();
-		assertThat(this.jobs.complete(this.queue, claimed.get(0).id(), claimed.get(0).token(),
-				claimed.get(0).uniqueKey()).isApplied()).isTrue();
+		assertThat(
+				this.jobs.complete(this.queue, claimed.get(0).id(), claimed.get(0).token(), claimed.get(0).uniqueKey())
+					.isApplied())
+			.isTrue();
 		assertThat(this.jobs.executor().getCalls() - before).isEqualTo(1);
 		before = this.jobs.executor().getCalls();
 		assertThat(this.jobs.complete(this.queue, claimed.get(1).id(), claimed.get(1).token()).isApplied()).isTrue();
@@ -235,8 +237,9 @@ abstract class AbstractUniqueJobsTests {
 		EnqueueResult plain = enqueue("c", UniqueKey.untilDone("other"), 1);
 		List<ClaimedJob> claimed = this.jobs.claim(this.queue, Duration.ofMillis(1), 2);
 		assertThat(claimed).hasSize(2);
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.reap(this.queue, 10).dead() > 0
-				|| this.redis.opsForZSet().size(key(KeyType.ACTIVE)) == 0);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.jobs.reap(this.queue, 10).dead() > 0
+					|| this.redis.opsForZSet().size(key(KeyType.ACTIVE)) == 0);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(3);
 		assertThat(this.redis.hasKey(uniqueKey("reaped"))).isFalse();
 		assertThat(this.redis.hasKey(uniqueKey("other"))).isFalse();
@@ -449,10 +452,8 @@ abstract class AbstractUniqueJobsTests {
 	void badUniqueKeysShouldBeRefusedBeforeAnyWrite() {
 		assertThatIllegalArgumentException().isThrownBy(() -> UniqueKey.untilDone("a{b}"))
 			.withMessageContaining("a{b}");
-		assertThatIllegalArgumentException().isThrownBy(() -> UniqueKey.untilDone("a:b"))
-			.withMessageContaining("a:b");
-		assertThatIllegalArgumentException().isThrownBy(() -> UniqueKey.untilDone(""))
-			.withMessageContaining("empty");
+		assertThatIllegalArgumentException().isThrownBy(() -> UniqueKey.untilDone("a:b")).withMessageContaining("a:b");
+		assertThatIllegalArgumentException().isThrownBy(() -> UniqueKey.untilDone("")).withMessageContaining("empty");
 		assertThatIllegalArgumentException().isThrownBy(() -> UniqueKey.untilDone("x".repeat(129)))
 			.withMessageContaining("129 bytes")
 			.withMessageContaining("128");
@@ -476,8 +477,8 @@ abstract class AbstractUniqueJobsTests {
 				key(KeyType.WAKE), this.keyspace.jobKey(this.queue, JobId.mint()),
 				this.keyspace.uniqueKeyPrefix(this.queue) + "other");
 		// ARGV[6] is the lane ('' for none), then the extra field pairs
-		List<String> args = List.of("3", "0", "0", "", "2", "", "unique", "k", "unique_mode", "until_done",
-				"JOB-x", "p");
+		List<String> args = List.of("3", "0", "0", "", "2", "", "unique", "k", "unique_mode", "until_done", "JOB-x",
+				"p");
 		assertThat(spec.unique()).isNull();
 		org.assertj.core.api.Assertions.assertThatException()
 			.isThrownBy(() -> this.jobs.executor().execute(Script.load("enqueue"), keys, args))
@@ -534,7 +535,8 @@ abstract class AbstractUniqueJobsTests {
 	}
 
 	private long enqueuedAt(JobId id) {
-		return Long.parseLong((String) this.redis.opsForHash().get(this.keyspace.jobKey(this.queue, id), "enqueued_at"));
+		return Long
+			.parseLong((String) this.redis.opsForHash().get(this.keyspace.jobKey(this.queue, id), "enqueued_at"));
 	}
 
 	private long runAt(JobId id) {
@@ -544,10 +546,9 @@ abstract class AbstractUniqueJobsTests {
 	private Process startChild(String key, int threads, int each) throws Exception {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		String[] connection = connectionArguments();
-		List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC",
-				"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-				UniqueEnqueuer.class.getName(), connection[0], connection[1], this.queue, key,
-				Integer.toString(threads), Integer.toString(each)));
+		List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+				"-cp", System.getProperty("java.class.path"), UniqueEnqueuer.class.getName(), connection[0],
+				connection[1], this.queue, key, Integer.toString(threads), Integer.toString(each)));
 		return new ProcessBuilder(command).redirectErrorStream(true).start();
 	}
 

@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The inspector's paged reads of every location, on a standalone server (rows
- * pipelined) and on a cluster (rows read one by one).
+ * The inspector's paged reads of every location, on a standalone server (rows pipelined)
+ * and on a cluster (rows read one by one).
  *
  * @author EchoMQ
  */
@@ -65,7 +65,8 @@ class QueueInspectorTests {
 
 			assertThat(inspector.jobs(queue, JobState.PENDING, 0, 10)).extracting(JobView::id)
 				.containsExactly(ids.get(4), ids.get(3), ids.get(2));
-			// the foreign member sorts last in byte order, so first here: an offset counts it
+			// the foreign member sorts last in byte order, so first here: an offset
+			// counts it
 			assertThat(inspector.jobs(queue, JobState.PENDING, 2, 1)).extracting(JobView::payload).containsExactly("d");
 			assertThat(inspector.ids(queue, JobState.PENDING, 0, 10)).containsExactly(ids.get(4), ids.get(3),
 					ids.get(2));
@@ -120,7 +121,8 @@ class QueueInspectorTests {
 				.containsExactly(c, a, d, b);
 			assertThat(all).extracting(JobView::queue)
 				.containsExactly(partitions.name(1), partitions.name(0), partitions.name(2), partitions.name(0));
-			assertThat(inspector.jobs(partitions, JobState.PENDING, 1, 2)).extracting(JobView::id).containsExactly(a, d);
+			assertThat(inspector.jobs(partitions, JobState.PENDING, 1, 2)).extracting(JobView::id)
+				.containsExactly(a, d);
 			assertThat(inspector.jobs(partitions, JobState.PENDING, 4, 2)).isEmpty();
 			assertThat(inspector.jobs(QueuePartitions.of(partitions.queue(), 1), JobState.PENDING, 0, 10)).isEmpty();
 			assertThatIllegalArgumentException()

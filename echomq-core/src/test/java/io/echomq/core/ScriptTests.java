@@ -55,7 +55,8 @@ class ScriptTests {
 				uses.merge(piece, copies, Integer::sum);
 			}
 			// no piece is copied into a script by hand
-			assertThat(source).as(baseName(file)).doesNotContain("redis.call('TIME')")
+			assertThat(source).as(baseName(file))
+				.doesNotContain("redis.call('TIME')")
 				.doesNotContain("redis.call('LPUSH'")
 				.doesNotContain("'TOKEN_MISMATCH'");
 		}
@@ -67,8 +68,7 @@ class ScriptTests {
 		Map<String, String> pieces = Map.of("a", "local function a() end\n", "b",
 				"--- @include \"a\"\nlocal function b() return a() end\n");
 		String expanded = Script.expand("s", "-- s\n--- @include \"b\"\n--- @include \"a\"\nreturn b()\n", pieces::get);
-		assertThat(expanded)
-			.isEqualTo("-- s\nlocal function a() end\nlocal function b() return a() end\nreturn b()\n");
+		assertThat(expanded).isEqualTo("-- s\nlocal function a() end\nlocal function b() return a() end\nreturn b()\n");
 	}
 
 	@Test
@@ -77,8 +77,7 @@ class ScriptTests {
 			.isThrownBy(() -> Script.expand("s", "--- @include \"nope\"\n", (piece) -> null))
 			.withMessageContaining("'s' includes 'nope'")
 			.withMessageContaining("includes/nope.lua");
-		assertThatIllegalStateException()
-			.isThrownBy(() -> Script.expand("s", "-- @include 'a'\n", (piece) -> "x\n"))
+		assertThatIllegalStateException().isThrownBy(() -> Script.expand("s", "-- @include 'a'\n", (piece) -> "x\n"))
 			.withMessageContaining("malformed include line '-- @include 'a''");
 		Map<String, String> circular = Map.of("a", "--- @include \"b\"\n", "b", "--- @include \"a\"\n");
 		assertThatIllegalStateException().isThrownBy(() -> Script.expand("s", "--- @include \"a\"\n", circular::get))

@@ -19,9 +19,10 @@ class ServerFailuresTests {
 
 	@Test
 	void clusterRefusalsAreRefusalsWhereverTheyAreInTheCauseChain() {
-		for (String reply : new String[] { "CLUSTERDOWN The cluster is down", "TRYAGAIN Multiple keys request during rehashing",
-				"MASTERDOWN Link with MASTER is down", "LOADING Redis is loading", "READONLY You can't write",
-				"BUSY Redis is busy running a script", "MOVED 3999 127.0.0.1:6381", "ASK 3999 127.0.0.1:6381" }) {
+		for (String reply : new String[] { "CLUSTERDOWN The cluster is down",
+				"TRYAGAIN Multiple keys request during rehashing", "MASTERDOWN Link with MASTER is down",
+				"LOADING Redis is loading", "READONLY You can't write", "BUSY Redis is busy running a script",
+				"MOVED 3999 127.0.0.1:6381", "ASK 3999 127.0.0.1:6381" }) {
 			Exception failure = new RedisSystemException("EchoMQ 'enqueue' failed: " + reply,
 					new RedisSystemException("Error in execution", new RedisCommandExecutionException(reply)));
 			assertThat(ServerFailures.isRefusal(failure)).as(reply).isTrue();
@@ -44,10 +45,12 @@ class ServerFailuresTests {
 	@Test
 	void callsWithNoReplyAreUnreachable() {
 		assertThat(ServerFailures.isUnreachable(new QueryTimeoutException("Redis command timed out",
-				new RedisCommandTimeoutException("Command timed out after 1 second(s)")))).isTrue();
+				new RedisCommandTimeoutException("Command timed out after 1 second(s)"))))
+			.isTrue();
 		assertThat(ServerFailures.isUnreachable(new RedisConnectionFailureException("Unable to connect"))).isTrue();
 		assertThat(ServerFailures.isUnreachable(new PartialEnqueueException("q", 1, java.util.List.of(),
-				java.util.List.of(JobId.mint()), new QueryTimeoutException("no reply")))).isTrue();
+				java.util.List.of(JobId.mint()), new QueryTimeoutException("no reply"))))
+			.isTrue();
 		assertThat(ServerFailures.isRefusal(new QueryTimeoutException("no reply"))).isFalse();
 	}
 

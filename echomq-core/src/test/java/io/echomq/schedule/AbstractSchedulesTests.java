@@ -139,7 +139,8 @@ abstract class AbstractSchedulesTests {
 		Instant base = this.schedules.serverTime();
 		try {
 			for (int round = 0; round < rounds; round++) {
-				// a distinct fire time per round: one fired before is (rightly) not enqueued again
+				// a distinct fire time per round: one fired before is (rightly) not
+				// enqueued again
 				Instant due = base.minusSeconds(1 + round);
 				this.redis.opsForZSet().add(key(KeyType.SCHEDULE_NEXT), "s", due.toEpochMilli());
 				CountDownLatch start = new CountDownLatch(1);
@@ -277,8 +278,8 @@ abstract class AbstractSchedulesTests {
 			.isThrownBy(() -> this.template.schedule("bad{queue}", "s", ScheduleSpec.every(Duration.ofHours(1)), "p"))
 			.withMessageContaining("bad{queue}");
 		assertThatExceptionOfType(InvalidScheduleException.class)
-			.isThrownBy(() -> this.template.schedule(this.queue, "bad name", ScheduleSpec.every(Duration.ofHours(1)),
-					"p"))
+			.isThrownBy(
+					() -> this.template.schedule(this.queue, "bad name", ScheduleSpec.every(Duration.ofHours(1)), "p"))
 			.withMessageContaining("bad name");
 		assertThat(this.redis.hasKey(key(KeyType.SCHEDULES))).isFalse();
 		assertThat(this.redis.hasKey(key(KeyType.SCHEDULE_NEXT))).isFalse();
@@ -344,7 +345,9 @@ abstract class AbstractSchedulesTests {
 		return node.tick(this.queue, THRESHOLD, 3, STORED);
 	}
 
-	/** Move a schedule's next fire time into the past, as a node that was down finds it. */
+	/**
+	 * Move a schedule's next fire time into the past, as a node that was down finds it.
+	 */
 	private Instant makeDue(String name, long agoMillis) {
 		Instant due = this.schedules.serverTime().minusMillis(agoMillis);
 		this.redis.opsForZSet().add(key(KeyType.SCHEDULE_NEXT), name, due.toEpochMilli());

@@ -49,13 +49,11 @@ class ScheduleSpecTests {
 
 	@Test
 	void hourlyRunFiresOncePerWallClockHour() {
-		List<OffsetDateTime> autumn = fires(ScheduleSpec.cron("0 0 * * * *", PARIS), LocalDate.of(2026, 10, 25),
-				PARIS);
+		List<OffsetDateTime> autumn = fires(ScheduleSpec.cron("0 0 * * * *", PARIS), LocalDate.of(2026, 10, 25), PARIS);
 		assertThat(autumn).hasSize(24).doesNotHaveDuplicates();
 		assertThat(autumn).contains(OffsetDateTime.parse("2026-10-25T02:00+02:00"))
 			.doesNotContain(OffsetDateTime.parse("2026-10-25T02:00+01:00"));
-		List<OffsetDateTime> spring = fires(ScheduleSpec.cron("@hourly", NEW_YORK), LocalDate.of(2026, 3, 8),
-				NEW_YORK);
+		List<OffsetDateTime> spring = fires(ScheduleSpec.cron("@hourly", NEW_YORK), LocalDate.of(2026, 3, 8), NEW_YORK);
 		assertThat(spring).hasSize(23).doesNotHaveDuplicates().contains(OffsetDateTime.parse("2026-03-08T03:00-04:00"));
 	}
 
@@ -98,13 +96,11 @@ class ScheduleSpecTests {
 
 	@Test
 	void badSpecsAreRejectedNamingTheValue() {
-		assertThatExceptionOfType(InvalidScheduleException.class)
-			.isThrownBy(() -> ScheduleSpec.cron("0 61 * * * *"))
+		assertThatExceptionOfType(InvalidScheduleException.class).isThrownBy(() -> ScheduleSpec.cron("0 61 * * * *"))
 			.withMessageContaining("'0 61 * * * *'");
 		assertThatExceptionOfType(InvalidScheduleException.class).isThrownBy(() -> ScheduleSpec.zone("Mars/Olympus"))
 			.withMessageContaining("Mars/Olympus");
-		assertThatExceptionOfType(InvalidScheduleException.class)
-			.isThrownBy(() -> ScheduleSpec.every(Duration.ZERO))
+		assertThatExceptionOfType(InvalidScheduleException.class).isThrownBy(() -> ScheduleSpec.every(Duration.ZERO))
 			.withMessageContaining("PT0S");
 		assertThatExceptionOfType(InvalidScheduleException.class)
 			.isThrownBy(() -> ScheduleSpec.every(Duration.ofSeconds(-5)))

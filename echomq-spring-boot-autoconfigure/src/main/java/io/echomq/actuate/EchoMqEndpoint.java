@@ -41,10 +41,10 @@ import org.springframework.util.Assert;
 
 /**
  * The {@code echomq} endpoint: every known queue with its counts and listener, and, as
- * plain methods for the {@linkplain EchoMqEndpointWebExtension web extension}, one
- * queue, a page of its dead jobs, an audit of its keyspace, and the write operations
- * (replay a dead job, purge the dead jobs, cancel a job, pause or resume a listener or
- * the queue cluster-wide).
+ * plain methods for the {@linkplain EchoMqEndpointWebExtension web extension}, one queue,
+ * a page of its dead jobs, an audit of its keyspace, and the write operations (replay a
+ * dead job, purge the dead jobs, cancel a job, pause or resume a listener or the queue
+ * cluster-wide).
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -77,6 +77,7 @@ public class EchoMqEndpoint {
 	private final Sanitizer sanitizer;
 
 	private volatile @Nullable ScheduleTicker schedules;
+
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
 	/**
@@ -96,7 +97,8 @@ public class EchoMqEndpoint {
 
 	/**
 	 * Create an endpoint whose cancels, pauses and resumes go through a template, so that
-	 * its {@linkplain EchoMQTemplate.ControlListener listeners} (the meters) hear of them.
+	 * its {@linkplain EchoMQTemplate.ControlListener listeners} (the meters) hear of
+	 * them.
 	 * @param jobs the engine
 	 * @param catalog the queues to list
 	 * @param listeners the listener registry, or {@code null}
@@ -189,8 +191,8 @@ public class EchoMqEndpoint {
 					partitions.isPartitioned() ? offset + limit : limit));
 		}
 		if (partitions.isPartitioned()) {
-			views.sort(Comparator.comparing((JobView view) -> (view.at() != null) ? view.at() : Instant.EPOCH)
-				.reversed());
+			views.sort(
+					Comparator.comparing((JobView view) -> (view.at() != null) ? view.at() : Instant.EPOCH).reversed());
 			views = views.subList(Math.min(offset, views.size()), Math.min(offset + limit, views.size()));
 		}
 		List<DeadJobDescriptor> page = views.stream().map((view) -> describe(view, showPayloads)).toList();
@@ -418,8 +420,8 @@ public class EchoMqEndpoint {
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : null;
 		LimitsDescriptor limitsDescriptor = (limits != null && limits.isLimited())
 				? LimitsDescriptor.of(limits, startedInWindow(queue, limits)) : null;
-		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(),
-				stats.quarantine(), pause == null || !pause.isZero(), new LinkedHashMap<>(stats.counters()),
+		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(), stats.quarantine(),
+				pause == null || !pause.isZero(), new LinkedHashMap<>(stats.counters()),
 				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null, partitions,
 				stats.lanes().size(), lanes, limitsDescriptor);
 	}
@@ -488,8 +490,8 @@ public class EchoMqEndpoint {
 	 * @param limits the queue's cluster-wide flow limits as this application applies
 	 * them, or {@code null} when it applies none (or has no listener for the queue)
 	 */
-	public record QueueDescriptor(long pending, long active, long schedule, long dead, long quarantine,
-			boolean paused, Map<String, Long> counters, int maxAttempts, @Nullable ListenerDescriptor listener,
+	public record QueueDescriptor(long pending, long active, long schedule, long dead, long quarantine, boolean paused,
+			Map<String, Long> counters, int maxAttempts, @Nullable ListenerDescriptor listener,
 			@Nullable Map<String, PartitionDescriptor> partitions, long laneCount, Map<String, Long> lanes,
 			@Nullable LimitsDescriptor limits) implements OperationResponseBody {
 
@@ -520,9 +522,9 @@ public class EchoMqEndpoint {
 	 * @param laneRateLimit most jobs of one lane started per period
 	 * @param laneRatePeriod the lane rate limit's period
 	 * @param startedInWindow the rate limit's current use: jobs started on every node in
-	 * the period that ends now, on server time, from the log the claims keep ({@code null}
-	 * without a rate limit); the max-active cap's current use is the queue's
-	 * {@code active}
+	 * the period that ends now, on server time, from the log the claims keep
+	 * ({@code null} without a rate limit); the max-active cap's current use is the
+	 * queue's {@code active}
 	 */
 	public record LimitsDescriptor(@Nullable Integer maxActive, @Nullable Integer rateLimit,
 			@Nullable Duration ratePeriod, @Nullable Integer laneMaxActive, @Nullable Integer laneRateLimit,

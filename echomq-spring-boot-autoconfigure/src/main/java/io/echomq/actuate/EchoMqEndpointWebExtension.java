@@ -30,9 +30,9 @@ import org.springframework.util.Assert;
  * <li>{@code GET /echomq/queues/{queue}/dead?offset=&limit=}: a page of dead jobs, their
  * payloads shown as {@code show-values} allows;</li>
  * <li>{@code GET /echomq/queues/{queue}/audit}: an audit of the queue's keyspace;</li>
- * <li>{@code POST /echomq/queues/{queue}/pause} and {@code .../resume}: the listener
- * of this application; with {@code scope=cluster}, the queue on every node (a flag in
- * its keyspace), and for a pause an optional {@code duration} ({@code 30s},
+ * <li>{@code POST /echomq/queues/{queue}/pause} and {@code .../resume}: the listener of
+ * this application; with {@code scope=cluster}, the queue on every node (a flag in its
+ * keyspace), and for a pause an optional {@code duration} ({@code 30s},
  * {@code PT1M});</li>
  * <li>{@code POST /echomq/queues/{queue}/dead/{id}/replay}: replay a dead job;</li>
  * <li>{@code POST /echomq/queues/{queue}/jobs/{id}/cancel}: cancel a job in any
@@ -135,8 +135,8 @@ public class EchoMqEndpointWebExtension {
 	 * @return the listener, 404 if the queue has none here; or the queue's pause
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> control(@Selector String queues, @Selector String queue,
-			@Selector String action, @Nullable String scope, @Nullable String duration) {
+	public WebEndpointResponse<Object> control(@Selector String queues, @Selector String queue, @Selector String action,
+			@Nullable String scope, @Nullable String duration) {
 		if (!QUEUES.equals(queues)) {
 			return notFound("No such resource '" + queues + "'; try 'queues'");
 		}
@@ -169,9 +169,9 @@ public class EchoMqEndpointWebExtension {
 	 * @param id the job id
 	 * @param action {@code replay} (with {@code dead}) or {@code cancel} (with
 	 * {@code jobs})
-	 * @return the outcome: for a replay 404 if the queue has no such job, 409 if it is not
-	 * dead; for a cancel what it did, 404 if the job is finished or unknown, 409 if it was
-	 * refused
+	 * @return the outcome: for a replay 404 if the queue has no such job, 409 if it is
+	 * not dead; for a cancel what it did, 404 if the job is finished or unknown, 409 if
+	 * it was refused
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> jobAction(@Selector String queues, @Selector String queue,
@@ -180,7 +180,8 @@ public class EchoMqEndpointWebExtension {
 			return cancel(queue, id);
 		}
 		if (!QUEUES.equals(queues) || !DEAD.equals(collection) || !"replay".equals(action)) {
-			return notFound("No such resource; try POST queues/{queue}/dead/{id}/replay or queues/{queue}/jobs/{id}/cancel");
+			return notFound(
+					"No such resource; try POST queues/{queue}/dead/{id}/replay or queues/{queue}/jobs/{id}/cancel");
 		}
 		WebEndpointResponse<Object> response = handle(() -> this.delegate.replay(queue, id),
 				() -> "Queue '" + queue + "' has no job " + id);
@@ -249,14 +250,13 @@ public class EchoMqEndpointWebExtension {
 				() -> "Queue '" + queue + "' has no schedule '" + name + "'");
 	}
 
-	private static WebEndpointResponse<Object> handle(Supplier<@Nullable Object> operation,
-			Supplier<String> notFound) {
+	private static WebEndpointResponse<Object> handle(Supplier<@Nullable Object> operation, Supplier<String> notFound) {
 		Object body;
 		try {
 			body = operation.get();
 		}
-		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException
-				| InvalidScheduleException | InvalidPartitionException ex) {
+		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException | InvalidScheduleException
+				| InvalidPartitionException ex) {
 			return error(WebEndpointResponse.STATUS_BAD_REQUEST, String.valueOf(ex.getMessage()));
 		}
 		return (body != null) ? new WebEndpointResponse<>(body) : notFound(notFound.get());

@@ -28,19 +28,20 @@ import org.springframework.util.Assert;
 
 /**
  * Health of EchoMQ in this application, beside Boot's {@code redis} indicator (which it
- * does not repeat): DOWN when a running listener's poller thread died, when the
- * scheduler runs but its reap or promote tick has not succeeded for
- * {@value #STALL_FACTOR} intervals, or when a queue holds at least the dead-job
- * threshold, if one is set. Scripts missing from the server's cache ({@code NOSCRIPT} is
- * recovered by sending the body), paused listeners, and each queue's pending, dead and
- * reaped counts are details.
+ * does not repeat): DOWN when a running listener's poller thread died, when the scheduler
+ * runs but its reap or promote tick has not succeeded for {@value #STALL_FACTOR}
+ * intervals, or when a queue holds at least the dead-job threshold, if one is set.
+ * Scripts missing from the server's cache ({@code NOSCRIPT} is recovered by sending the
+ * body), paused listeners, and each queue's pending, dead and reaped counts are details.
  *
  * @author EchoMQ
  * @since 0.1.0
  */
 public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 
-	/** Intervals without a successful tick after which the scheduler counts as stalled. */
+	/**
+	 * Intervals without a successful tick after which the scheduler counts as stalled.
+	 */
 	public static final int STALL_FACTOR = 10;
 
 	private final Jobs jobs;
@@ -185,8 +186,7 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 			this.schedulerSeenRunning = seen;
 		}
 		checkTick("reap", scheduler.getLastReap(), scheduler.getSettings().reapBound(), seen, now, problems);
-		checkTick("promote", scheduler.getLastPromote(), scheduler.getSettings().promoteBound(), seen, now,
-				problems);
+		checkTick("promote", scheduler.getLastPromote(), scheduler.getSettings().promoteBound(), seen, now, problems);
 		return details;
 	}
 
@@ -196,8 +196,8 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 		Duration age = Duration.between(since, now);
 		Duration limit = interval.multipliedBy(STALL_FACTOR);
 		if (age.compareTo(limit) > 0) {
-			problems.add("The scheduler's " + tick + " tick has not succeeded for " + age.toMillis()
-					+ " ms (interval " + interval.toMillis() + " ms)");
+			problems.add("The scheduler's " + tick + " tick has not succeeded for " + age.toMillis() + " ms (interval "
+					+ interval.toMillis() + " ms)");
 		}
 	}
 
@@ -217,7 +217,8 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 				if (partitioned.isPartitioned()) {
 					Map<String, Object> partitions = new LinkedHashMap<>();
 					partitioned.partitions()
-						.forEach((name, each) -> partitions.put(name, Map.of("pending", each.pending(), "dead", each.dead())));
+						.forEach((name, each) -> partitions.put(name,
+								Map.of("pending", each.pending(), "dead", each.dead())));
 					entry.put("partitions", partitions);
 				}
 				details.put(queue, entry);

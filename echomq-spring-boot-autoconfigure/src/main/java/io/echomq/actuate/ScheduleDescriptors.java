@@ -72,8 +72,8 @@ public final class ScheduleDescriptors {
 	 * @param id the job id
 	 * @param time the server time of the trigger
 	 */
-	public record TriggerDescriptor(String queue, String name, String id, Instant time)
-			implements OperationResponseBody {
+	public record TriggerDescriptor(String queue, String name, String id,
+			Instant time) implements OperationResponseBody {
 
 	}
 

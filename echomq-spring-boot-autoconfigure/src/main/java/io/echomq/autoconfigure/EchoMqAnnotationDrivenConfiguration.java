@@ -72,8 +72,9 @@ public final class EchoMqAnnotationDrivenConfiguration {
 
 	@Bean(name = CONTAINER_FACTORY_BEAN_NAME)
 	@ConditionalOnMissingBean(name = CONTAINER_FACTORY_BEAN_NAME)
-	EchoJobListenerContainerFactory echoJobListenerContainerFactory(EchoJobListenerContainerFactoryConfigurer configurer,
-			Jobs jobs, ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<EchoMqNode> node) {
+	EchoJobListenerContainerFactory echoJobListenerContainerFactory(
+			EchoJobListenerContainerFactoryConfigurer configurer, Jobs jobs,
+			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<EchoMqNode> node) {
 		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(jobs);
 		configurer.configure(factory);
 		factory.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));

@@ -55,7 +55,8 @@ public final class EchoMqEndpointAutoConfiguration {
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules,
 			ObjectProvider<EchoMQTemplate> template, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
-		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry, (queue) -> maxAttempts(registry, properties, queue),
+		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry,
+				(queue) -> maxAttempts(registry, properties, queue),
 				properties.scheduler().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
 				new Sanitizer(sanitizingFunctions.orderedStream().toList()), template.getIfUnique());
 		endpoint.setSchedules(schedules.getIfUnique());
@@ -74,7 +75,8 @@ public final class EchoMqEndpointAutoConfiguration {
 
 	/**
 	 * The attempt budget a replayed job gets: its listener's explicit cap, else
-	 * {@code echomq.queues.<queue>.max-attempts}, else {@code echomq.listener.max-attempts}.
+	 * {@code echomq.queues.<queue>.max-attempts}, else
+	 * {@code echomq.listener.max-attempts}.
 	 */
 	private static int maxAttempts(@Nullable EchoJobListenerRegistry registry, EchoMqProperties properties,
 			String queue) {

@@ -4,8 +4,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Micrometer Observation switches of EchoMQ, under {@code echomq}: off by default, as
- * in spring-kafka.
+ * Micrometer Observation switches of EchoMQ, under {@code echomq}: off by default, as in
+ * spring-kafka.
  *
  * @param listener Listener observation.
  * @param template Template observation.

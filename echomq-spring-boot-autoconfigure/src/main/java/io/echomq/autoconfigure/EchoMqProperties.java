@@ -158,8 +158,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * Reap and promote ticks, run on every node. Each sleeps until the earliest lease
 	 * deadline or run-at it knows of, or a listener's signal, at most the idle check.
 	 *
-	 * @param reapInterval Delay before a reap pass runs again when an expired lease stayed
-	 * where it was.
+	 * @param reapInterval Delay before a reap pass runs again when an expired lease
+	 * stayed where it was.
 	 * @param promoteInterval Delay before a promote pass runs again when a due job stayed
 	 * where it was.
 	 * @param batchSize Most ids one tick moves per queue.
@@ -220,8 +220,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * {@code echomq.listener.no-retry-for}.
 	 * @param timeout How long a handler may run; unset inherits
 	 * {@code echomq.listener.timeout}.
-	 * @param retention How much history the queue keeps: completed jobs (none unless
-	 * set) and dead jobs (10,000 and 7 days unless set).
+	 * @param retention How much history the queue keeps: completed jobs (none unless set)
+	 * and dead jobs (10,000 and 7 days unless set).
 	 * @param partitions Number of partitions (full queues on hash slots of their own) the
 	 * queue is spread over, 1 to 256; unset means 1, exactly the keys of an unpartitioned
 	 * queue. Changing it for a queue that holds jobs is refused at start-up.
@@ -234,9 +234,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
-			@Nullable Duration timeout, @Nullable RetentionProperties retention,
-			@Nullable Integer partitions, @Nullable Integer maxActive, @Nullable RateLimit rateLimit,
-			@Nullable Lanes lanes) {
+			@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
+			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes) {
 
 		/**
 		 * Create overrides of an unpartitioned queue.
@@ -301,8 +300,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	/**
 	 * How much history one queue keeps.
 	 *
-	 * @param completed Completed jobs kept (with their rows, in {@code emq:{q}:completed});
-	 * none unless a count or an age is set.
+	 * @param completed Completed jobs kept (with their rows, in
+	 * {@code emq:{q}:completed}); none unless a count or an age is set.
 	 * @param dead Dead jobs kept; an unset bound keeps its default (count 10,000, age 7
 	 * days), a bound of 0 means no bound of that kind.
 	 */

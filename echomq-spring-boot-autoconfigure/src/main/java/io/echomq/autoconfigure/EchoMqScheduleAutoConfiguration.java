@@ -83,8 +83,8 @@ public final class EchoMqScheduleAutoConfiguration {
 						all.addAll(processor.getDeclarations(payloadConverter));
 					}
 					return all;
-				}, (queue) -> maxAttempts(properties, queue), payloadConverter, () -> privateScheduler(schedulerBuilder),
-				listeners.orderedStream().toList());
+				}, (queue) -> maxAttempts(properties, queue), payloadConverter,
+				() -> privateScheduler(schedulerBuilder), listeners.orderedStream().toList());
 	}
 
 	/**

@@ -13,10 +13,10 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Warns at start-up when the server may evict keys: with any {@code maxmemory-policy}
- * but {@code noeviction}, a full server silently deletes job rows and locations, which
- * breaks the guarantee that nothing enqueued is lost. With {@code noeviction} a full
- * server refuses writes instead, and EchoMQ reports that to the caller.
+ * Warns at start-up when the server may evict keys: with any {@code maxmemory-policy} but
+ * {@code noeviction}, a full server silently deletes job rows and locations, which breaks
+ * the guarantee that nothing enqueued is lost. With {@code noeviction} a full server
+ * refuses writes instead, and EchoMQ reports that to the caller.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -48,8 +48,9 @@ public class EvictionPolicyCheck implements ApplicationListener<ApplicationReady
 	public Optional<String> check() {
 		String policy;
 		try {
-			Properties config = this.template.execute(
-					(RedisCallback<Properties>) (connection) -> connection.serverCommands().getConfig("maxmemory-policy"));
+			Properties config = this.template
+				.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands()
+					.getConfig("maxmemory-policy"));
 			policy = (config != null) ? config.getProperty("maxmemory-policy") : null;
 		}
 		catch (DataAccessException ex) {

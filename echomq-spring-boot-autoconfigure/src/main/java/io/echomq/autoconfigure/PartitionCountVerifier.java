@@ -26,10 +26,10 @@ import org.springframework.dao.DataAccessException;
 
 /**
  * Checks, before the scheduler and the listeners start, that every queue whose
- * {@code echomq.queues.<name>.partitions} is set, or that is consumed here, still has
- * the partition count its jobs were written with ({@link PartitionCountCheck}); a change
- * for a queue that holds jobs, or held by another running application, fails the
- * start-up. While running it renews its hold on each count every third of
+ * {@code echomq.queues.<name>.partitions} is set, or that is consumed here, still has the
+ * partition count its jobs were written with ({@link PartitionCountCheck}); a change for
+ * a queue that holds jobs, or held by another running application, fails the start-up.
+ * While running it renews its hold on each count every third of
  * {@link PartitionCountCheck#DEFAULT_HOLD}; a renewal that finds the count changed under
  * it (its hold lapsed) makes the template refuse enqueues to that queue and stops its
  * listener. When the server cannot be reached the check is logged and skipped (the
@@ -85,7 +85,8 @@ final class PartitionCountVerifier implements SmartLifecycle {
 				logger.warn("Could not check the partition count of EchoMQ queue '" + queue + "': " + ex.getMessage());
 			}
 			catch (RuntimeException ex) {
-				// the start-up fails: the counts held so far must not block the next start for a whole hold
+				// the start-up fails: the counts held so far must not block the next
+				// start for a whole hold
 				leaveAll();
 				throw ex;
 			}

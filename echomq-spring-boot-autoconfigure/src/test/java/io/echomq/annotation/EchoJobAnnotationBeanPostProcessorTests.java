@@ -34,8 +34,8 @@ import org.springframework.scheduling.TaskScheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests of {@link EchoJobAnnotationBeanPostProcessor}: discovery, attribute resolution and
- * start-up failures.
+ * Tests of {@link EchoJobAnnotationBeanPostProcessor}: discovery, attribute resolution
+ * and start-up failures.
  *
  * @author EchoMQ
  */
@@ -66,8 +66,7 @@ class EchoJobAnnotationBeanPostProcessorTests {
 	void twoListenersOnOneQueueFailStartUpNamingBothMethods() {
 		runner().withBean(FirstOnShared.class).withBean(SecondOnShared.class).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(messages(context.getStartupFailure()))
-				.contains("Queue 'shared' has two @EchoJob listeners")
+			assertThat(messages(context.getStartupFailure())).contains("Queue 'shared' has two @EchoJob listeners")
 				.contains(FirstOnShared.class.getName() + "#handle(String)")
 				.contains(SecondOnShared.class.getName() + "#handle(String)");
 		});
@@ -77,8 +76,7 @@ class EchoJobAnnotationBeanPostProcessorTests {
 	void invalidAttributeFailsStartUpNamingTheMethodAndAttribute() {
 		runner().withBean(BadLease.class).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(messages(context.getStartupFailure()))
-				.contains(BadLease.class.getName() + "#handle(String)")
+			assertThat(messages(context.getStartupFailure())).contains(BadLease.class.getName() + "#handle(String)")
 				.contains("attribute 'lease' value 'soon'");
 		});
 	}
@@ -87,8 +85,7 @@ class EchoJobAnnotationBeanPostProcessorTests {
 	void invalidQueueNameFailsStartUp() {
 		runner().withBean(BadQueue.class).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(messages(context.getStartupFailure()))
-				.contains(BadQueue.class.getName() + "#handle(String)")
+			assertThat(messages(context.getStartupFailure())).contains(BadQueue.class.getName() + "#handle(String)")
 				.contains("Invalid EchoMQ queue name 'no:colons'");
 		});
 	}
@@ -97,8 +94,7 @@ class EchoJobAnnotationBeanPostProcessorTests {
 	void privateMethodOnProxiedBeanFailsStartUp() {
 		runner().withUserConfiguration(PrivateProxyConfiguration.class).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(messages(context.getStartupFailure()))
-				.contains("cannot be invoked on its bean");
+			assertThat(messages(context.getStartupFailure())).contains("cannot be invoked on its bean");
 			assertThat(messages(context.getStartupFailure()))
 				.contains(PrivateOnProxy.class.getName() + "#handle(String)");
 		});
@@ -178,11 +174,13 @@ class EchoJobAnnotationBeanPostProcessorTests {
 
 	@Test
 	void disabledEchoMqRegistersNoListeners() {
-		runner().withBean(Placeholders.class).withPropertyValues("echomq.enabled=false", "app.queue=q").run((context) -> {
-			assertThat(context).hasNotFailed();
-			assertThat(context).doesNotHaveBean(EchoJobListenerRegistry.class);
-			assertThat(context).doesNotHaveBean(EchoJobAnnotationBeanPostProcessor.BEAN_NAME);
-		});
+		runner().withBean(Placeholders.class)
+			.withPropertyValues("echomq.enabled=false", "app.queue=q")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(EchoJobListenerRegistry.class);
+				assertThat(context).doesNotHaveBean(EchoJobAnnotationBeanPostProcessor.BEAN_NAME);
+			});
 	}
 
 	private static String messages(Throwable failure) {

@@ -44,8 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link EchoMqEndpointAutoConfiguration} and the endpoint's operations, run
- * on the beans against a real server.
+ * Tests for {@link EchoMqEndpointAutoConfiguration} and the endpoint's operations, run on
+ * the beans against a real server.
  *
  * @author EchoMQ
  */
@@ -141,8 +141,9 @@ class EchoMqEndpointAutoConfigurationTests {
 			assertError(hidden.queueDetail(SecurityContext.NONE, "queues", queue, "dead", -1, null), 400, "offset");
 			assertError(hidden.queueDetail(SecurityContext.NONE, "queues", queue, "dead", 0, 1000), 400, "limit");
 		});
-		this.contextRunner.withPropertyValues("management.endpoint.echomq.show-values=when-authorized",
-				"management.endpoint.echomq.roles=ops")
+		this.contextRunner
+			.withPropertyValues("management.endpoint.echomq.show-values=when-authorized",
+					"management.endpoint.echomq.roles=ops")
 			.run((context) -> {
 				killThree(context, queue + "-2");
 				EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
@@ -163,7 +164,8 @@ class EchoMqEndpointAutoConfigurationTests {
 			context.getBean(EchoJobListenerRegistry.class).getContainer(queue).pause();
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 			String id = dead.get(0).toString();
-			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay"), ReplayDescriptor.class);
+			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay"),
+					ReplayDescriptor.class);
 			assertThat(replay.replayed()).isTrue();
 			assertThat(replay.state()).isEqualTo("pending");
 			assertThat(replay.maxAttempts()).isEqualTo(2);
@@ -202,18 +204,22 @@ class EchoMqEndpointAutoConfigurationTests {
 				.register(queue, (job, jobContext) -> {
 				});
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-			assertThat(body(web.control("queues", queue, "pause", null, null), ListenerDescriptor.class).paused()).isTrue();
+			assertThat(body(web.control("queues", queue, "pause", null, null), ListenerDescriptor.class).paused())
+				.isTrue();
 			assertThat(container.isPaused()).isTrue();
 			context.getBean(EchoMQTemplate.class).enqueue(queue, "waits");
-			// a claim already on the wire when pause() returned hands its job back to pending
+			// a claim already on the wire when pause() returned hands its job back to
+			// pending
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).pending() == 1);
 			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).counters()).doesNotContainKey("completed");
-			assertThat(body(web.control("queues", queue, "resume", null, null), ListenerDescriptor.class).paused()).isFalse();
+			assertThat(body(web.control("queues", queue, "resume", null, null), ListenerDescriptor.class).paused())
+				.isFalse();
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).counters().get("completed"),
 						(completed) -> completed != null && completed == 1L);
-			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause", null, null), 404, "no listener");
+			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause", null, null), 404,
+					"no listener");
 			assertError(web.control("queues", queue, "stop", null, null), 404, "try 'pause' or 'resume'");
 		});
 	}
@@ -275,9 +281,13 @@ class EchoMqEndpointAutoConfigurationTests {
 				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel"), 400, "Invalid JOB id");
 				assertError(web.jobAction("queues", queue, "jobs", id, "delete"), 404, "cancel");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				assertThat(registry.get("echomq.jobs.cancelled").tags("queue", queue, "outcome", "cancelled").counter()
+				assertThat(registry.get("echomq.jobs.cancelled")
+					.tags("queue", queue, "outcome", "cancelled")
+					.counter()
 					.count()).isEqualTo(1);
-				assertThat(registry.get("echomq.jobs.cancelled").tags("queue", queue, "outcome", "not_found").counter()
+				assertThat(registry.get("echomq.jobs.cancelled")
+					.tags("queue", queue, "outcome", "not_found")
+					.counter()
 					.count()).isEqualTo(1);
 				assertThat(body(web.queueDetail(SecurityContext.NONE, "queues", queue, "audit", null, null),
 						AuditDescriptor.class)
@@ -320,10 +330,7 @@ class EchoMqEndpointAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			context.getBean(EchoMQTemplate.class).enqueue(queue, "x");
 			Jobs jobs = context.getBean(Jobs.class);
-			jobs.executor()
-				.getTemplate()
-				.opsForZSet()
-				.add(jobs.keyspace().queueKey(queue, KeyType.DEAD), "forged", 1);
+			jobs.executor().getTemplate().opsForZSet().add(jobs.keyspace().queueKey(queue, KeyType.DEAD), "forged", 1);
 			AuditDescriptor audit = context.getBean(EchoMqEndpoint.class).audit(queue);
 			assertThat(audit.clean()).isFalse();
 			assertThat(audit.counts()).containsEntry("pending", 1L).containsEntry("dead", 1L);

@@ -98,8 +98,8 @@ class EchoMqEndpointWebIntegrationTests {
 		assertThat(post("/actuator/echomq/queues/" + QUEUE + "/pause", 200).get("paused").asBoolean()).isTrue();
 		JsonNode replay = post("/actuator/echomq/queues/" + QUEUE + "/dead/" + ids.get(1) + "/replay", 200);
 		assertThat(replay.get("state").asString()).isEqualTo("pending");
-		assertThat(post("/actuator/echomq/queues/" + QUEUE + "/dead/JOBforged/replay", 400).get("message")
-			.asString()).contains("Invalid JOB id");
+		assertThat(post("/actuator/echomq/queues/" + QUEUE + "/dead/JOBforged/replay", 400).get("message").asString())
+			.contains("Invalid JOB id");
 		post("/actuator/echomq/queues/" + QUEUE + "/dead/" + JobId.mint() + "/replay", 404);
 		assertThat(post("/actuator/echomq/queues/" + QUEUE + "/resume", 200).get("paused").asBoolean()).isFalse();
 		await().atMost(Duration.ofSeconds(10)).until(() -> container.getDeadCount() == 2);

@@ -122,7 +122,8 @@ class EchoMqHealthContributorAutoConfigurationTests {
 				});
 			await().atMost(Duration.ofSeconds(5)).until(container::isPollerAlive);
 			assertThat(health(context).getStatus()).isEqualTo(Status.UP);
-			// an Error is not retried: the poller ends, as on an OutOfMemoryError in a claim
+			// an Error is not retried: the poller ends, as on an OutOfMemoryError in a
+			// claim
 			FailingClaims jobs = context.getBean(FailingClaims.class);
 			jobs.failing = true;
 			context.getBean(EchoMQTemplate.class).enqueue(queue, "wakes the poller");
@@ -142,7 +143,8 @@ class EchoMqHealthContributorAutoConfigurationTests {
 			CountDownLatch stuck = new CountDownLatch(1);
 			// every tick blocks before it reaches a queue, as on a hung connection
 			EchoMqScheduler scheduler = new EchoMqScheduler(context.getBean(Jobs.class),
-					new SchedulerSettings(Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofMillis(50)), () -> {
+					new SchedulerSettings(Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofMillis(50)),
+					() -> {
 						block(stuck);
 						return Set.of();
 					}, EchoMqHealthContributorAutoConfigurationTests::ticks, List.of());
@@ -215,8 +217,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 		}
 
 		@Override
-		public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits,
-				@Nullable EchoMqNode owner) {
+		public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
 			if (this.failing) {
 				this.thrown = true;
 				throw new OutOfMemoryError("simulated: the poller's claim ran out of memory");

@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link EchoMqMetricsAutoConfiguration}: meter values after real jobs ran on
- * a real server, and the back-off without Micrometer or Boot's metrics module.
+ * Tests for {@link EchoMqMetricsAutoConfiguration}: meter values after real jobs ran on a
+ * real server, and the back-off without Micrometer or Boot's metrics module.
  *
  * @author EchoMQ
  */
@@ -72,15 +72,16 @@ class EchoMqMetricsAutoConfigurationTests {
 			assertThat(count(meters.find("echomq.jobs.enqueued").tag("queue", ok))).isEqualTo(4);
 			assertThat(count(meters.find("echomq.jobs.enqueued").tag("queue", flaky))).isEqualTo(1);
 			assertThat(count(meters.find("echomq.jobs.promoted").tag("queue", ok))).isEqualTo(1);
-			assertThat(count(meters.find("echomq.jobs.failed").tag("queue", flaky).tag("exception",
-					"IllegalStateException")))
+			assertThat(count(
+					meters.find("echomq.jobs.failed").tag("queue", flaky).tag("exception", "IllegalStateException")))
 				.isEqualTo(2);
 			assertThat(count(meters.find("echomq.jobs.retried").tag("queue", flaky))).isEqualTo(1);
 			assertThat(timerCount(meters, "echomq.job.duration", ok, "success")).isEqualTo(4);
 			assertThat(timerCount(meters, "echomq.job.duration", flaky, "retry")).isEqualTo(1);
 			assertThat(timerCount(meters, "echomq.job.duration", flaky, "dead")).isEqualTo(1);
 			assertThat(meters.get("echomq.job.wait").tag("queue", ok).timer().count()).isEqualTo(4);
-			// listeners registered after start-up get their in-flight gauge with the next sample
+			// listeners registered after start-up get their in-flight gauge with the next
+			// sample
 			context.getBean(EchoMqQueueMetrics.class).sample();
 			assertThat(meters.get("echomq.listener.in.flight").tag("queue", ok).gauge().value()).isZero();
 			assertThat(meters.get("echomq.queue.jobs").tag("queue", flaky).tag("state", "dead").gauge().value())
@@ -94,12 +95,13 @@ class EchoMqMetricsAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("echomq.queues." + queue + ".max-attempts=3").run((context) -> {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			context.getBean(EchoMQTemplate.class).enqueue(queue, "abandoned");
-			// a worker that claims and vanishes: its lease expires and the reaper takes it back
+			// a worker that claims and vanishes: its lease expires and the reaper takes
+			// it back
 			List<ClaimedJob> claimed = context.getBean(Jobs.class).claim(queue, Duration.ofMillis(100), 1);
 			assertThat(claimed).hasSize(1);
 			await().atMost(Duration.ofSeconds(15))
-				.untilAsserted(() -> assertThat(count(meters.find("echomq.jobs.reaped").tag("queue", queue)))
-					.isEqualTo(1));
+				.untilAsserted(
+						() -> assertThat(count(meters.find("echomq.jobs.reaped").tag("queue", queue))).isEqualTo(1));
 		});
 	}
 
@@ -221,7 +223,11 @@ class EchoMqMetricsAutoConfigurationTests {
 	}
 
 	private static long timerCount(MeterRegistry meters, String name, String queue, String outcome) {
-		return meters.find(name).tag("queue", queue).tag("outcome", outcome).timers().stream()
+		return meters.find(name)
+			.tag("queue", queue)
+			.tag("outcome", outcome)
+			.timers()
+			.stream()
 			.mapToLong((timer) -> timer.count())
 			.sum();
 	}

@@ -34,8 +34,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link EchoMqObservationAutoConfiguration}: the opt-in switches, the
- * observations of both sides, and trace continuity from producer to consumer through
- * the job row.
+ * observations of both sides, and trace continuity from producer to consumer through the
+ * job row.
  *
  * @author EchoMQ
  */

@@ -57,8 +57,8 @@ final class ObservabilityTestSupport {
 	}
 
 	/**
-	 * The flow limits of {@link #holdAtCap}'s queue: at most 2 active, 100 starts an
-	 * hour (so that every start of the test is still in the window).
+	 * The flow limits of {@link #holdAtCap}'s queue: at most 2 active, 100 starts an hour
+	 * (so that every start of the test is still in the window).
 	 * @param queue the queue
 	 * @return the property values
 	 */

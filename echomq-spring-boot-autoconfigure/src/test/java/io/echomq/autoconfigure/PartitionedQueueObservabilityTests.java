@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The endpoint, the queue gauges and the health indicator show a partitioned queue as
- * the sums over its partitions, and each partition, against a real Valkey server.
+ * The endpoint, the queue gauges and the health indicator show a partitioned queue as the
+ * sums over its partitions, and each partition, against a real Valkey server.
  *
  * @author EchoMQ
  */
@@ -63,7 +63,8 @@ class PartitionedQueueObservabilityTests {
 			assertThat(queue.dead()).isEqualTo(1);
 			assertThat(queue.counters()).containsEntry("enqueued", 6L);
 			assertThat(queue.partitions()).hasSize(3).containsOnlyKeys(partitions.names());
-			assertThat(queue.partitions().values()).allSatisfy((each) -> assertThat(each.counters()).containsEntry("enqueued", 2L));
+			assertThat(queue.partitions().values())
+				.allSatisfy((each) -> assertThat(each.counters()).containsEntry("enqueued", 2L));
 			assertThat(queue.partitions().get(doomedPartition).dead()).isEqualTo(1);
 			assertThat(endpoint.dead("split", 0, 10, false).jobs()).singleElement()
 				.satisfies((job) -> assertThat(job.id()).isEqualTo(doomed.toString()));

@@ -8,8 +8,8 @@ import io.micrometer.tracing.propagation.Propagator;
 import io.micrometer.tracing.test.simple.SimpleTracer;
 
 /**
- * A W3C {@code traceparent} propagator for the {@link SimpleTracer}, which ships
- * without one.
+ * A W3C {@code traceparent} propagator for the {@link SimpleTracer}, which ships without
+ * one.
  *
  * @author EchoMQ
  */

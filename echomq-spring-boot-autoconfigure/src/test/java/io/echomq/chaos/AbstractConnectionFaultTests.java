@@ -65,8 +65,8 @@ abstract class AbstractConnectionFaultTests {
 		// DEBUG is off by default since Redis 7; Redis 6.2 (the embedded binary) knows no
 		// such option and allows DEBUG as it is
 		boolean enableDebug = binary.isPresent() && majorVersion(binary.get().version()) >= 7;
-		ServerOptions options = enableDebug
-				? ServerOptions.builder().extraArgs("--enable-debug-command", "yes").build() : ServerOptions.defaults();
+		ServerOptions options = enableDebug ? ServerOptions.builder().extraArgs("--enable-debug-command", "yes").build()
+				: ServerOptions.defaults();
 		this.server = TestRedisServer.startOwned(flavor(), options);
 		int major = majorVersion(this.server.version());
 		this.debugCommand = enableDebug || (major > 0 && major < 7);

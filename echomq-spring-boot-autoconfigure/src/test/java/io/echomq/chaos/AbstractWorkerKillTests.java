@@ -138,9 +138,10 @@ abstract class AbstractWorkerKillTests {
 	}
 
 	private Process startChild(String prefix, String queue, Path log) {
-		return ChildJvm.start(WorkerMain.class, log, List.of(this.server.host(), String.valueOf(this.server.port()),
-				prefix, queue, String.valueOf(CONCURRENCY), String.valueOf(LEASE.toMillis()),
-				String.valueOf(MIN_WORK_MS), String.valueOf(MAX_WORK_MS), "170"));
+		return ChildJvm.start(WorkerMain.class, log,
+				List.of(this.server.host(), String.valueOf(this.server.port()), prefix, queue,
+						String.valueOf(CONCURRENCY), String.valueOf(LEASE.toMillis()), String.valueOf(MIN_WORK_MS),
+						String.valueOf(MAX_WORK_MS), "170"));
 	}
 
 	private Path childLog() throws IOException {

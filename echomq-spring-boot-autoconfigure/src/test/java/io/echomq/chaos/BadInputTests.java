@@ -181,16 +181,19 @@ class BadInputTests {
 		Map<String, String> rowBefore = row(queue, real);
 		Set<String> keysBefore = keysWithPrefix();
 		List<TransitionResult> results = List.of(this.jobs.complete(queue, unknown, FencingToken.of(1)),
-				this.jobs.retry(queue, unknown, FencingToken.of(1), "e", Duration.ZERO), this.jobs.deadLetter(queue, unknown, FencingToken.of(1), "e"),
-				this.jobs.extend(queue, unknown, FencingToken.of(1), Duration.ofSeconds(5)), this.jobs.release(queue, unknown, FencingToken.of(1)),
-				this.jobs.replay(queue, unknown, 1), this.jobs.complete(queue, real, next(claimed.token())),
+				this.jobs.retry(queue, unknown, FencingToken.of(1), "e", Duration.ZERO),
+				this.jobs.deadLetter(queue, unknown, FencingToken.of(1), "e"),
+				this.jobs.extend(queue, unknown, FencingToken.of(1), Duration.ofSeconds(5)),
+				this.jobs.release(queue, unknown, FencingToken.of(1)), this.jobs.replay(queue, unknown, 1),
+				this.jobs.complete(queue, real, next(claimed.token())),
 				this.jobs.retry(queue, real, next(claimed.token()), "e", Duration.ZERO),
 				this.jobs.extend(queue, real, next(claimed.token()), Duration.ofSeconds(5)),
 				this.jobs.release(queue, real, next(claimed.token())), this.jobs.replay(queue, real, 1),
 				this.jobs.complete("other", real, claimed.token()));
 		assertThat(results).allSatisfy((result) -> assertThat(result.isStale()).isTrue());
 		for (long token : new long[] { 0, -1, Long.MIN_VALUE }) {
-			assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.complete(queue, real, FencingToken.of(token)))
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> this.jobs.complete(queue, real, FencingToken.of(token)))
 				.withMessageContaining("token must be positive");
 		}
 		assertThat(keysWithPrefix()).isEqualTo(keysBefore);
@@ -222,7 +225,8 @@ class BadInputTests {
 		}
 		List<String> malformed = new ArrayList<>();
 		for (String field : List.of("attempts", "max_attempts", "enqueued_at")) {
-			// written by an older version, by hand, or by a bug: claimable ids minted before the real jobs
+			// written by an older version, by hand, or by a bug: claimable ids minted
+			// before the real jobs
 			JobId id = this.jobs.enqueue(queue, "broken", EnqueueSpec.defaults());
 			redis.opsForHash().delete(this.jobs.keyspace().jobKey(queue, id), field);
 			malformed.add(id.toString());
@@ -346,9 +350,11 @@ class BadInputTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim("q", Duration.ofSeconds(1), 0))
 			.withMessageContaining("max");
 		JobId id = JobId.mint();
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.extend("q", id, FencingToken.of(1), Duration.ofMillis(0)))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.jobs.extend("q", id, FencingToken.of(1), Duration.ofMillis(0)))
 			.withMessageContaining("lease");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.retry("q", id, FencingToken.of(1), "e", Duration.ofMillis(-5)))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.jobs.retry("q", id, FencingToken.of(1), "e", Duration.ofMillis(-5)))
 			.withMessageContaining("backoff");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.replay("q", id, 0))
 			.withMessageContaining("budget");

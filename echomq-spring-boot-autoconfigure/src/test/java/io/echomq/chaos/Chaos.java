@@ -36,8 +36,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class Chaos {
 
 	@SuppressWarnings("rawtypes")
-	private static final RedisScript<List> COUNTS_SCRIPT = RedisScript.of(
-			"local n = {} for i = 1, #KEYS do n[i] = redis.call('ZCARD', KEYS[i]) end return n", List.class);
+	private static final RedisScript<List> COUNTS_SCRIPT = RedisScript
+		.of("local n = {} for i = 1, #KEYS do n[i] = redis.call('ZCARD', KEYS[i]) end return n", List.class);
 
 	@SuppressWarnings("unchecked")
 	private static final RedisScript<List<Long>> COUNTS = (RedisScript<List<Long>>) (RedisScript<?>) COUNTS_SCRIPT;

@@ -38,13 +38,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A queue of six partitions on a cluster of three masters with one replica each loses
- * the master of two of its partitions while a producer and one consuming container work
+ * A queue of six partitions on a cluster of three masters with one replica each loses the
+ * master of two of its partitions while a producer and one consuming container work
  * through a backlog. The four partitions on the other masters keep draining while the
- * replica takes over;
- * after the failover every acknowledged job ran or is in a location (except, as in
- * {@link AbstractClusterFailoverTests}, an enqueue the old master acknowledged within
- * the replication window before the kill), and the audit of each partition is clean.
+ * replica takes over; after the failover every acknowledged job ran or is in a location
+ * (except, as in {@link AbstractClusterFailoverTests}, an enqueue the old master
+ * acknowledged within the replication window before the kill), and the audit of each
+ * partition is clean.
  *
  * @author EchoMQ
  */
@@ -55,7 +55,10 @@ class PartitionedClusterFailoverTests {
 
 	private static final int PARTITIONS = 6;
 
-	/** Jobs enqueued before the consumer starts, so every partition has work when the master dies. */
+	/**
+	 * Jobs enqueued before the consumer starts, so every partition has work when the
+	 * master dies.
+	 */
 	private static final int BACKLOG = 6000;
 
 	private static final long REPLICATION_WINDOW_MS = 1000;
@@ -63,8 +66,9 @@ class PartitionedClusterFailoverTests {
 	private static final int LIVE_PROGRESS = 25;
 
 	/**
-	 * From the first command timeout of a call to the dead master until shortly before the
-	 * other nodes can mark it failed (cluster-node-timeout, 2 s): the live masters serve.
+	 * From the first command timeout of a call to the dead master until shortly before
+	 * the other nodes can mark it failed (cluster-node-timeout, 2 s): the live masters
+	 * serve.
 	 */
 	private static final Duration TIMEOUTS_FROM = Duration.ofMillis(1000);
 
@@ -72,8 +76,9 @@ class PartitionedClusterFailoverTests {
 
 	/**
 	 * Well before the other nodes can mark the dead master failed (cluster-node-timeout,
-	 * 2 s), after which the whole cluster answers CLUSTERDOWN; a poller that waits out the
-	 * command timeout (1 s) of each of the two dead partitions in turn does not make it.
+	 * 2 s), after which the whole cluster answers CLUSTERDOWN; a poller that waits out
+	 * the command timeout (1 s) of each of the two dead partitions in turn does not make
+	 * it.
 	 */
 	private static final double LIVE_PROGRESS_BOUND_SECONDS = 1.5;
 
@@ -96,14 +101,17 @@ class PartitionedClusterFailoverTests {
 		QueuePartitions partitions = partitioning.forQueue(queue);
 		Ledger ledger = new Ledger();
 		long start = System.nanoTime();
-		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger());
-				ChaosWorker loaderSide = new ChaosWorker(ChaosWorker.cluster(this.cluster.seedNodes(), Duration.ofSeconds(10)),
+		try (ChaosWorker consumer = worker(prefix, ledger);
+				ChaosWorker producerSide = worker(prefix, new Ledger());
+				ChaosWorker loaderSide = new ChaosWorker(
+						ChaosWorker.cluster(this.cluster.seedNodes(), Duration.ofSeconds(10)),
 						WorkerSettings.of(prefix))) {
 			consumer.partition(partitioning);
 			Jobs jobs = producerSide.jobs();
 			EchoMQTemplate template = template(jobs, partitioning);
 			EchoMQTemplate loader = template(loaderSide.jobs(), partitioning);
-			RedisServerProcess master = this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
+			RedisServerProcess master = this.cluster
+				.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
 			Set<Integer> onKilled = new HashSet<>();
 			for (int i = 0; i < PARTITIONS; i++) {
 				if (this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(i), KeyType.PENDING)) == master) {
@@ -117,7 +125,8 @@ class PartitionedClusterFailoverTests {
 				// simulated work, not synchronisation
 				Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10));
 				ledger.ran(job.id());
-				runsByPartition.computeIfAbsent(partitions.partitionOf(job.id()), (p) -> new AtomicInteger()).incrementAndGet();
+				runsByPartition.computeIfAbsent(partitions.partitionOf(job.id()), (p) -> new AtomicInteger())
+					.incrementAndGet();
 				if (!onKilled.contains(partitions.partitionOf(job.id()))) {
 					liveRunsAt.add(System.nanoTime());
 				}
@@ -164,8 +173,12 @@ class PartitionedClusterFailoverTests {
 				await("drained").atMost(Duration.ofSeconds(90))
 					.pollInterval(Duration.ofMillis(200))
 					.ignoreExceptions()
-					.until(() -> partitions.names().stream().mapToLong((name) -> Chaos.locations(jobs, name).live()).sum() == 0);
-				await("poller recovered").atMost(Duration.ofSeconds(20)).until(() -> container.getConsecutiveFailures() == 0);
+					.until(() -> partitions.names()
+						.stream()
+						.mapToLong((name) -> Chaos.locations(jobs, name).live())
+						.sum() == 0);
+				await("poller recovered").atMost(Duration.ofSeconds(20))
+					.until(() -> container.getConsecutiveFailures() == 0);
 				consumer.stop();
 
 				Set<String> located = new HashSet<>();
@@ -187,16 +200,21 @@ class PartitionedClusterFailoverTests {
 				long duringTimeouts = liveRunsAt.stream()
 					.filter((at) -> at - killed >= TIMEOUTS_FROM.toNanos() && at - killed < TIMEOUTS_UNTIL.toNanos())
 					.count();
-				Chaos.report("partitioned-cluster-failover", "server", master.flavor().name().toLowerCase() + "-"
-						+ master.version() + "-cluster-3x1", "partitions", PARTITIONS, "enqueued",
-						producer.acknowledged.size(), "enqueueErrors", producer.failures.get(), "completed",
-						ledger.distinctRuns(), "reruns", reaped, "duplicateRuns", ledger.reruns(), "lost", lost.size(),
-						"liveProgressMillis", Math.round(liveProgress * 1000), "liveRunsDuringTimeouts", duringTimeouts, "failoverMillis", Math.round(failover * 1000), "seconds",
+				Chaos.report("partitioned-cluster-failover", "server",
+						master.flavor().name().toLowerCase() + "-" + master.version() + "-cluster-3x1", "partitions",
+						PARTITIONS, "enqueued", producer.acknowledged.size(), "enqueueErrors", producer.failures.get(),
+						"completed", ledger.distinctRuns(), "reruns", reaped, "duplicateRuns", ledger.reruns(), "lost",
+						lost.size(), "liveProgressMillis", Math.round(liveProgress * 1000), "liveRunsDuringTimeouts",
+						duringTimeouts, "failoverMillis", Math.round(failover * 1000), "seconds",
 						Chaos.secondsSince(start));
-				// the live masters serve until the others mark the dead one failed (cluster-node-timeout,
-				// 2 s), then the whole cluster answers CLUSTERDOWN until the replica is promoted; a
-				// consumer that never waits out a call to the dead master (1 s command timeout) on its
-				// way to the live partitions gets LIVE_PROGRESS jobs of theirs done well within that
+				// the live masters serve until the others mark the dead one failed
+				// (cluster-node-timeout,
+				// 2 s), then the whole cluster answers CLUSTERDOWN until the replica is
+				// promoted; a
+				// consumer that never waits out a call to the dead master (1 s command
+				// timeout) on its
+				// way to the live partitions gets LIVE_PROGRESS jobs of theirs done well
+				// within that
 				assertThat(liveProgress).as("seconds until the live partitions ran %d jobs", LIVE_PROGRESS)
 					.isLessThan(LIVE_PROGRESS_BOUND_SECONDS)
 					.isLessThan(failover);
@@ -208,12 +226,13 @@ class PartitionedClusterFailoverTests {
 					.isInstanceOf(PartitionUnavailableException.class)
 					.hasMessageContaining("of queue '" + queue + "'")
 					.hasMessageContaining("does not fail over");
-				assertThat(producer.failures.get()).as("keyless enqueues that failed (they fail over): %s", producer.failureMessages)
+				assertThat(producer.failures.get())
+					.as("keyless enqueues that failed (they fail over): %s", producer.failureMessages)
 					.isZero();
 				assertThat(lostAfterKill).as("lost jobs acknowledged after the kill").isZero();
 				assertThat(lostBeforeWindow).as("lost jobs acknowledged long before the kill").isZero();
-				assertThat(producer.acknowledged.subList(Math.min(producer.acknowledged.size(), acknowledgedAtKill + 300),
-						producer.acknowledged.size()))
+				assertThat(producer.acknowledged.subList(
+						Math.min(producer.acknowledged.size(), acknowledgedAtKill + 300), producer.acknowledged.size()))
 					.as("jobs enqueued after the failover all ran")
 					.allSatisfy((id) -> assertThat(ledger.ran(id.toString())).isTrue());
 				assertThat(ledger.doubleCompletions()).isZero();
@@ -232,11 +251,13 @@ class PartitionedClusterFailoverTests {
 		String queue = "pheld";
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));
 		QueuePartitions partitions = partitioning.forQueue(queue);
-		try (ChaosWorker consumer = worker(prefix, new Ledger()); ChaosWorker producerSide = worker(prefix, new Ledger())) {
+		try (ChaosWorker consumer = worker(prefix, new Ledger());
+				ChaosWorker producerSide = worker(prefix, new Ledger())) {
 			consumer.partition(partitioning);
 			Jobs jobs = producerSide.jobs();
 			EchoMQTemplate template = template(jobs, partitioning);
-			RedisServerProcess master = this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
+			RedisServerProcess master = this.cluster
+				.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
 			String keyOnKilled = keyOf(partitions, (partition) -> partition == 0);
 			String keyOnLive = keyOf(partitions, (partition) -> this.cluster
 				.masterFor(jobs.keyspace().queueKey(partitions.name(partition), KeyType.PENDING)) != master);
@@ -257,7 +278,8 @@ class PartitionedClusterFailoverTests {
 				template.enqueue(queue, "held", EnqueueOptions.defaults().withPartitionKey(keyOnKilled));
 			}
 			consumer.start();
-			// every slot holds a job of the partition whose master dies; the live partition's jobs wait for a slot
+			// every slot holds a job of the partition whose master dies; the live
+			// partition's jobs wait for a slot
 			await().atMost(Duration.ofSeconds(20)).until(() -> held.get() == concurrency);
 			for (int n = 0; n < LIVE_PROGRESS; n++) {
 				template.enqueue(queue, "live", EnqueueOptions.defaults().withPartitionKey(keyOnLive));
@@ -265,12 +287,14 @@ class PartitionedClusterFailoverTests {
 			this.cluster.kill(master);
 			long killed = System.nanoTime();
 			kill.countDown();
-			// the held jobs' completions time out (1 s) and are sent again, each up to 4 times, until the replica
-			// takes over; their slots are given back once the batch had no reply, so the live jobs run before
+			// the held jobs' completions time out (1 s) and are sent again, each up to 4
+			// times, until the replica
+			// takes over; their slots are given back once the batch had no reply, so the
+			// live jobs run before
 			// the cluster marks the master failed (cluster-node-timeout, 2 s)
 			await().atMost(Duration.ofSeconds(30)).until(() -> liveRunsAt.size() >= LIVE_PROGRESS);
-			double liveProgress = (liveRunsAt.stream().sorted().skip(LIVE_PROGRESS - 1).findFirst().orElseThrow() - killed)
-					/ 1e9;
+			double liveProgress = (liveRunsAt.stream().sorted().skip(LIVE_PROGRESS - 1).findFirst().orElseThrow()
+					- killed) / 1e9;
 			assertThat(liveProgress).as("seconds until the live partition ran %d jobs", LIVE_PROGRESS)
 				.isLessThan(LIVE_PROGRESS_BOUND_SECONDS + 0.3);
 		}

@@ -74,7 +74,8 @@ class PropertyValidationTests {
 	@CsvSource({ "0s", "-1s", "0ms" })
 	void nonPositiveRateLimitPeriodFailsStartUpNamingTheProperty(String period) {
 		this.contextRunner
-			.withPropertyValues("echomq.queues.mail.rate-limit.limit=5", "echomq.queues.mail.rate-limit.period=" + period)
+			.withPropertyValues("echomq.queues.mail.rate-limit.limit=5",
+					"echomq.queues.mail.rate-limit.period=" + period)
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).rootCause()
@@ -94,11 +95,11 @@ class PropertyValidationTests {
 					.getBean(io.echomq.listener.EchoJobListenerContainerFactory.class)
 					.getQueueLimits("mail");
 				assertThat(limits.maxActive()).isEqualTo(7);
-				assertThat(limits.rateLimit()).isEqualTo(
-						new io.echomq.core.FlowLimits.RateLimit(500, java.time.Duration.ofSeconds(1)));
+				assertThat(limits.rateLimit())
+					.isEqualTo(new io.echomq.core.FlowLimits.RateLimit(500, java.time.Duration.ofSeconds(1)));
 				assertThat(limits.laneMaxActive()).isEqualTo(1);
-				assertThat(limits.laneRateLimit()).isEqualTo(
-						new io.echomq.core.FlowLimits.RateLimit(3, java.time.Duration.ofSeconds(2)));
+				assertThat(limits.laneRateLimit())
+					.isEqualTo(new io.echomq.core.FlowLimits.RateLimit(3, java.time.Duration.ofSeconds(2)));
 			});
 	}
 

@@ -36,9 +36,9 @@ import static org.awaitility.Awaitility.await;
  * The cluster-wide flow limits hold across two JVMs: a child JVM runs the same
  * application ({@link FlowNodeApplication}) as a context in this JVM, both consuming the
  * same queues on one server. What happened is read from the server, never from one JVM:
- * the handlers of both count themselves in and out in one script each ({@link FlowLedger}),
- * a sampler reads the queue's active set, and the starts are the server times the claim
- * scripts recorded. Subclasses choose the server, or cluster.
+ * the handlers of both count themselves in and out in one script each
+ * ({@link FlowLedger}), a sampler reads the queue's active set, and the starts are the
+ * server times the claim scripts recorded. Subclasses choose the server, or cluster.
  *
  * @author EchoMQ
  */

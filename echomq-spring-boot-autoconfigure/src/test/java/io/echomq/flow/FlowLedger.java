@@ -13,8 +13,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * account, not one per JVM: each start and end is one script, so the server orders them.
  * Per queue (and per queue and lane) it keeps the handlers running now and the most that
  * ever ran at once, the server time of every claim that started a handler (the time the
- * claim script recorded, the one the rate limiter counts), and how many each node
- * started and finished.
+ * claim script recorded, the one the rate limiter counts), and how many each node started
+ * and finished.
  *
  * @author EchoMQ
  */

@@ -98,8 +98,10 @@ public class FlowNodeApplication {
 			this.node = node;
 		}
 
-		// Per node, fewer slots than the cluster-wide cap (3) and the lanes (3): reaching either
-		// takes both JVMs at once, so one node that always wins the race cannot pass alone.
+		// Per node, fewer slots than the cluster-wide cap (3) and the lanes (3): reaching
+		// either
+		// takes both JVMs at once, so one node that always wins the race cannot pass
+		// alone.
 		@EchoJob(queue = CAPPED, concurrency = "2")
 		void capped(String payload, JobContext context) throws InterruptedException {
 			run(CAPPED, context, 50);
@@ -110,7 +112,8 @@ public class FlowNodeApplication {
 			run(LANED, context, 40);
 		}
 
-		// A node starts at most 4 per period (a job holds its slot for the whole period), fewer
+		// A node starts at most 4 per period (a job holds its slot for the whole period),
+		// fewer
 		// than the rate (6): the limit is only reached with both JVMs claiming.
 		@EchoJob(queue = LIMITED, concurrency = "4")
 		void limited(String payload, JobContext context) throws InterruptedException {

@@ -11,10 +11,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * A non-web application whose only work is an {@code @EchoJob} listener, as a user
- * writes a worker: {@code main} returns once the context started, so only the listener
- * can keep the JVM up. Run in a child JVM by {@link WorkerOnlyApplicationTests}; it also
- * ends when its standard input closes (the test JVM is gone).
+ * A non-web application whose only work is an {@code @EchoJob} listener, as a user writes
+ * a worker: {@code main} returns once the context started, so only the listener can keep
+ * the JVM up. Run in a child JVM by {@link WorkerOnlyApplicationTests}; it also ends when
+ * its standard input closes (the test JVM is gone).
  *
  * @author EchoMQ
  */

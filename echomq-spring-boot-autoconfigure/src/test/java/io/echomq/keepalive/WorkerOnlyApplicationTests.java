@@ -50,7 +50,8 @@ class WorkerOnlyApplicationTests {
 				assertThat(Files.readString(log)).contains("MAIN RETURNED");
 				assertThat(worker.waitFor(1, TimeUnit.SECONDS)).as("worker JVM still up with nothing to do").isFalse();
 
-				// SIGTERM, leaving the child's standard input open (Process.destroy() closes it)
+				// SIGTERM, leaving the child's standard input open (Process.destroy()
+				// closes it)
 				worker.toHandle().destroy();
 				assertThat(worker.waitFor(60, TimeUnit.SECONDS)).as("worker JVM ended after SIGTERM").isTrue();
 				String output = Files.readString(log);

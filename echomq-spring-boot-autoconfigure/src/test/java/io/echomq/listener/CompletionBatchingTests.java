@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests of batched completions: a busy container records every completion, once, from
- * the completion thread its id belongs to, and a stop waits for completions still on their way.
+ * Tests of batched completions: a busy container records every completion, once, from the
+ * completion thread its id belongs to, and a stop waits for completions still on their
+ * way.
  *
  * @author EchoMQ
  */
@@ -60,12 +61,16 @@ class CompletionBatchingTests {
 				assertThat(container.getStaleCount()).isZero();
 				assertThat(container.getUnrecordedCount()).isZero();
 				assertThat(container.latestRuns()).as("runs whose outcome is recorded are forgotten").isEmpty();
-				// each job's completion is sent by the thread its id belongs to, so a job's completions
-				// from two runs can never be sent side by side; both threads take their share
-				assertThat(events.threads).hasSize(count).allSatisfy((id, thread) -> assertThat(thread)
-					.isEqualTo("echomq-acks-busy-" + (CompletionBatcher.senderOf(id) + 1)));
+				// each job's completion is sent by the thread its id belongs to, so a
+				// job's completions
+				// from two runs can never be sent side by side; both threads take their
+				// share
+				assertThat(events.threads).hasSize(count)
+					.allSatisfy((id, thread) -> assertThat(thread)
+						.isEqualTo("echomq-acks-busy-" + (CompletionBatcher.senderOf(id) + 1)));
 				assertThat(Set.copyOf(events.threads.values())).hasSize(CompletionBatcher.THREADS);
-				// with a backlog, the completions' round trips claim the next jobs for the slots they free
+				// with a backlog, the completions' round trips claim the next jobs for
+				// the slots they free
 				CompletionBatcher batcher = container.completions();
 				assertThat(batcher).isNotNull();
 				assertThat(batcher.claimedWithCompletions()).isGreaterThan(count / 4);
@@ -91,7 +96,8 @@ class CompletionBatchingTests {
 				await().atMost(TIMEOUT).until(() -> listener.handled.get() >= count / 2);
 				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("busy");
 				container.stop();
-				// whatever a handler finished before the stop returned is recorded, nothing is left active
+				// whatever a handler finished before the stop returned is recorded,
+				// nothing is left active
 				assertThat(container.inFlight()).isZero();
 				assertThat(container.getCompletedCount()).isEqualTo(listener.handled.get());
 				assertThat(container.latestRuns()).isEmpty();

@@ -52,17 +52,19 @@ class EchoJobListenerContainerFactoryTests {
 		assertThat(settings.autoStartup()).isTrue();
 		assertThat(settings.idleWait()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(settings.shutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(settings.backoff()).isEqualTo(new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.2));
+		assertThat(settings.backoff())
+			.isEqualTo(new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.2));
 	}
 
 	@Test
 	void explicitSettingsWinOverQueuePropertiesWhichWinOverListenerDefaults() {
-		configure(new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
-				new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
-				Duration.ofMillis(500), null, null, null),
-				Map.of("mail", new QueueProperties(6, Duration.ofSeconds(20), 7,
-						new EchoMqProperties.BackoffOverrides(Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0),
-						false, null, null, null)),
+		configure(
+				new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
+						new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
+						Duration.ofMillis(500), null, null, null),
+				Map.of("mail",
+						new QueueProperties(6, Duration.ofSeconds(20), 7, new EchoMqProperties.BackoffOverrides(
+								Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0), false, null, null, null)),
 				Duration.ofSeconds(3));
 		ContainerSettings queueLevel = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(queueLevel.concurrency()).isEqualTo(6);
@@ -86,7 +88,8 @@ class EchoJobListenerContainerFactoryTests {
 		assertThat(explicit.lease()).isEqualTo(Duration.ofSeconds(5));
 		assertThat(explicit.maxAttempts()).isEqualTo(2);
 		assertThat(explicit.autoStartup()).isTrue();
-		assertThat(explicit.backoff()).isEqualTo(new BackoffPolicy(Duration.ofSeconds(3), 4.0, Duration.ofSeconds(30), 0.0));
+		assertThat(explicit.backoff())
+			.isEqualTo(new BackoffPolicy(Duration.ofSeconds(3), 4.0, Duration.ofSeconds(30), 0.0));
 		ContainerSettings otherQueue = this.factory.resolveSettings("other", ListenerSettings.inherit());
 		assertThat(otherQueue.concurrency()).isEqualTo(8);
 		assertThat(otherQueue.backoff().multiplier()).isEqualTo(3.0);
@@ -94,11 +97,13 @@ class EchoJobListenerContainerFactoryTests {
 
 	@Test
 	void queueBackoffOverridesShouldInheritUnsetValues() {
-		configure(new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
-				new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
-				Duration.ofMillis(500), null, null, null),
-				Map.of("mail", new QueueProperties(null, null, null,
-						new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null, null, null, null)),
+		configure(
+				new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
+						new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
+						Duration.ofMillis(500), null, null, null),
+				Map.of("mail",
+						new QueueProperties(null, null, null,
+								new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null, null, null, null)),
 				Duration.ofSeconds(10));
 		ContainerSettings settings = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(settings.backoff())

@@ -107,7 +107,8 @@ class EchoJobListenerIntegrationTests {
 				// backoff 200ms then 400ms (no jitter), promoted within a 100ms tick
 				assertThat(times.get(1) - times.get(0)).isGreaterThanOrEqualTo(190);
 				assertThat(times.get(2) - times.get(1)).isGreaterThanOrEqualTo(390);
-				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("failing");
+				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
+					.getContainer("failing");
 				assertThat(container.getRetriedCount()).isEqualTo(2);
 				assertThat(container.getDeadCount()).isEqualTo(1);
 			});
@@ -153,7 +154,8 @@ class EchoJobListenerIntegrationTests {
 			await().atMost(TIMEOUT).until(() -> listener.completed.contains("fine"));
 			try (ListenerTestSupport.Probe probe = probe()) {
 				await().atMost(TIMEOUT)
-					.until(() -> probe.members("errors", KeyType.DEAD).size() == 2 && probe.row("errors", fine).isEmpty());
+					.until(() -> probe.members("errors", KeyType.DEAD).size() == 2
+							&& probe.row("errors", fine).isEmpty());
 				assertThat(probe.row("errors", overflow).get("last_error")).startsWith("java.lang.StackOverflowError");
 				assertThat(probe.row("errors", assertion).get("last_error"))
 					.isEqualTo("java.lang.AssertionError: assert");
@@ -210,7 +212,8 @@ class EchoJobListenerIntegrationTests {
 				SlowListener listener = context.getBean(SlowListener.class);
 				JobId id = context.getBean(EchoMQTemplate.class).enqueue("slow", "work");
 				try (ListenerTestSupport.Probe probe = probe()) {
-					await().atMost(TIMEOUT).until(() -> listener.finished.get() == 1 && probe.row("slow", id).isEmpty());
+					await().atMost(TIMEOUT)
+						.until(() -> listener.finished.get() == 1 && probe.row("slow", id).isEmpty());
 					assertThat(probe.metrics("slow")).containsEntry("completed", "1").doesNotContainKey("reaped");
 				}
 				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("slow");
@@ -226,8 +229,10 @@ class EchoJobListenerIntegrationTests {
 			.withPropertyValues("echomq.scheduler.reap-interval=100ms")
 			.run((context) -> {
 				Jobs jobs = context.getBean(Jobs.class);
-				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("latency");
-				// stopped, not paused: a pause lets a claim already on the wire take the job
+				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
+					.getContainer("latency");
+				// stopped, not paused: a pause lets a claim already on the wire take the
+				// job
 				container.stop();
 				JobId id = jobs.enqueue("latency", "7", EnqueueSpec.defaults());
 				// a worker elsewhere claims it and dies
@@ -312,7 +317,8 @@ class EchoJobListenerIntegrationTests {
 			long cpuMillis = TimeUnit.NANOSECONDS.toMillis(pollerCpuNanos(threads) - before);
 			long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wallStart);
 			System.getLogger(getClass().getName())
-				.log(System.Logger.Level.INFO, "10 idle pollers used " + cpuMillis + " ms CPU in " + wallMillis + " ms");
+				.log(System.Logger.Level.INFO,
+						"10 idle pollers used " + cpuMillis + " ms CPU in " + wallMillis + " ms");
 			assertThat(registry.getContainers().values()).allSatisfy((c) -> assertThat(c.isPollerAlive()).isTrue());
 			assertThat(cpuMillis).isLessThan(100);
 		});

@@ -102,7 +102,8 @@ class FlowControlTests {
 
 	@Test
 	void pauseFromAnotherContextStopsClaimsAndResumeRestartsThemAtOnce() {
-		// an idle wait far longer than the test: only the resume's wake-up can start the job
+		// an idle wait far longer than the test: only the resume's wake-up can start the
+		// job
 		worker().withPropertyValues("echomq.queues.gated.idle-wait=60s").run((workerContext) -> {
 			Handlers handlers = workerContext.getBean(Handlers.class);
 			QueueListenerContainer container = workerContext.getBean(EchoJobListenerRegistry.class)

@@ -28,9 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The queue-wide flow limits ({@code echomq.queues.<q>.max-active} and
- * {@code rate-limit}) hold across two application contexts consuming one queue, each
- * with its own connections, containers and per-node concurrency.
+ * The queue-wide flow limits (a queue's {@code max-active} and {@code rate-limit}) hold
+ * across two application contexts consuming one queue, each with its own connections,
+ * containers and per-node concurrency.
  *
  * @author EchoMQ
  */

@@ -48,7 +48,8 @@ class GracefulShutdownTests {
 				JobId first = template.enqueue("blocked", "a");
 				JobId second = template.enqueue("blocked", "b");
 				assertThat(listener.started.await(10, TimeUnit.SECONDS)).isTrue();
-				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("blocked");
+				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
+					.getContainer("blocked");
 				assertThat(container.inFlight()).isEqualTo(2);
 				long start = System.nanoTime();
 				context.close();

@@ -69,7 +69,8 @@ class IdleWakeUpTests {
 				await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getPromoteTicks() > 0);
 				ReminderListener listener = nodeA.getBean(ReminderListener.class);
 				EchoMQTemplate template = nodeB.getBean(EchoMQTemplate.class);
-				// one job first, so that the figures below are not the first job's class loading
+				// one job first, so that the figures below are not the first job's class
+				// loading
 				JobId warm = template.enqueue("reminders", "warm-up");
 				await().atMost(Duration.ofSeconds(10)).until(() -> listener.runs.containsKey(warm));
 				listener.runs.clear();
@@ -79,7 +80,8 @@ class IdleWakeUpTests {
 				// before the head: pushes a token
 				Instant early = start.plusMillis(1200);
 				JobId first = template.enqueue("reminders", "early", EnqueueOptions.defaults().withRunAt(early));
-				// after the new head: no token, node A learns of it from the pass at 'early'
+				// after the new head: no token, node A learns of it from the pass at
+				// 'early'
 				Instant later = start.plusMillis(1700);
 				JobId second = template.enqueue("reminders", "later", EnqueueOptions.defaults().withRunAt(later));
 				await().atMost(Duration.ofSeconds(10)).until(() -> listener.runs.size() == 2);
@@ -148,8 +150,10 @@ class IdleWakeUpTests {
 				.until(() -> scheduler.getPromoteTicks() > 1 && scheduler.getReapTicks() > 1);
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				long start = commandsProcessed(probe);
-				// an idle queue: a wait of 10 s on the wake list and a read of the schedule
-				// and of the leases every 5 s, so a few commands in 3 s; a tick that polled
+				// an idle queue: a wait of 10 s on the wake list and a read of the
+				// schedule
+				// and of the leases every 5 s, so a few commands in 3 s; a tick that
+				// polled
 				// or spun would send hundreds
 				await().during(Duration.ofSeconds(3))
 					.atMost(Duration.ofSeconds(4))
@@ -165,9 +169,12 @@ class IdleWakeUpTests {
 			.run((node) -> {
 				QueueNodes registry = new QueueNodes(node.getBean(Jobs.class));
 				Duration idleEvery = ListenerBeacon.IDLE_BEAT.plusMillis(200);
-				// the loop turns every 200 ms: once the figures stopped moving, the next beat says so
+				// the loop turns every 200 ms: once the figures stopped moving, the next
+				// beat says so
 				await().atMost(Duration.ofSeconds(20))
-					.until(() -> registry.live("reminders").stream().anyMatch((entry) -> entry.every().equals(idleEvery)));
+					.until(() -> registry.live("reminders")
+						.stream()
+						.anyMatch((entry) -> entry.every().equals(idleEvery)));
 				Instant seen = registry.live("reminders").get(0).seen();
 				// a listener beating every 5 s would have beaten again in these 6 s
 				await().during(Duration.ofSeconds(6))

@@ -22,8 +22,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Shared set-up of the listener integration tests: a real server, a context runner with
- * a key prefix of the test's own, and a probe that reads what the engine wrote.
+ * Shared set-up of the listener integration tests: a real server, a context runner with a
+ * key prefix of the test's own, and a probe that reads what the engine wrote.
  *
  * @author EchoMQ
  */
@@ -102,8 +102,7 @@ public final class ListenerTestSupport {
 		}
 
 		public Map<String, String> metrics(String queue) {
-			return this.template.<String, String>opsForHash()
-				.entries(this.keyspace.queueKey(queue, KeyType.METRICS));
+			return this.template.<String, String>opsForHash().entries(this.keyspace.queueKey(queue, KeyType.METRICS));
 		}
 
 		public StringRedisTemplate template() {

@@ -67,7 +67,8 @@ class MethodJobHandlerTests {
 
 	@Test
 	void contextSubtypeParameterIsRejected() {
-		assertThatIllegalStateException().isThrownBy(() -> MethodJobHandler.validate(method("subtype", LeasedJob.class)))
+		assertThatIllegalStateException()
+			.isThrownBy(() -> MethodJobHandler.validate(method("subtype", LeasedJob.class)))
 			.withMessageContaining("declare it as " + JobContext.class.getName());
 	}
 
@@ -79,8 +80,8 @@ class MethodJobHandlerTests {
 
 	private static ClaimedJob job(String payload) {
 		Instant now = Instant.now();
-		return new ClaimedJob("q", JobId.mint(), FencingToken.of(1), 1, 3, payload, now, now, now, now.plus(Duration.ofSeconds(30)),
-				Map.of());
+		return new ClaimedJob("q", JobId.mint(), FencingToken.of(1), 1, 3, payload, now, now, now,
+				now.plus(Duration.ofSeconds(30)), Map.of());
 	}
 
 	record Item(String sku, int quantity) {

@@ -59,18 +59,22 @@ class RedisRestartTests {
 			.run((context) -> {
 				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("restart");
+				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
+					.getContainer("restart");
 				List<JobId> before = List.of(template.enqueue("restart", "before-1"),
 						template.enqueue("restart", "before-2"));
-				await().atMost(Duration.ofSeconds(10)).until(() -> listener.seen.containsAll(Set.of("before-1", "before-2")));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> listener.seen.containsAll(Set.of("before-1", "before-2")));
 
 				process.kill();
 				await().atMost(Duration.ofSeconds(15)).until(() -> container.getConsecutiveFailures() > 0);
 				assertThat(container.isPollerAlive()).isTrue();
 				process.restart();
 
-				List<JobId> after = List.of(template.enqueue("restart", "after-1"), template.enqueue("restart", "after-2"));
-				await().atMost(Duration.ofSeconds(20)).until(() -> listener.seen.containsAll(Set.of("after-1", "after-2")));
+				List<JobId> after = List.of(template.enqueue("restart", "after-1"),
+						template.enqueue("restart", "after-2"));
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> listener.seen.containsAll(Set.of("after-1", "after-2")));
 				await().atMost(Duration.ofSeconds(10)).until(() -> container.getConsecutiveFailures() == 0);
 				assertThat(container.isPollerAlive()).isTrue();
 				assertThat(listener.threads).allSatisfy((name) -> assertThat(name).startsWith("echomq-restart-"));
@@ -102,7 +106,8 @@ class RedisRestartTests {
 				JobId id = context.getBean(EchoMQTemplate.class).enqueue("gated", "x");
 				assertThat(listener.firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
 				process.kill();
-				// the handler returns while Redis is down: the completion cannot be written
+				// the handler returns while Redis is down: the completion cannot be
+				// written
 				listener.gate.countDown();
 				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("gated");
 				await().atMost(Duration.ofSeconds(15)).until(() -> container.getUnrecordedCount() == 1);

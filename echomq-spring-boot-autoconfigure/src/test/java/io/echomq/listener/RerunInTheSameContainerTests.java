@@ -23,8 +23,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A job whose lease lapsed while its handler still ran goes back to pending and runs
  * again (at-least-once). When the same container claims it again, each run holds a slot
- * of its own until its handler returns: the container counts both in flight, a stop
- * would wait for both, and both slots come back.
+ * of its own until its handler returns: the container counts both in flight, a stop would
+ * wait for both, and both slots come back.
  *
  * @author EchoMQ
  */
@@ -51,10 +51,12 @@ class RerunInTheSameContainerTests {
 			JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "first");
 			assertThat(this.handler.firstStarted.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-				// the lease lapses while the first run's handler still runs: the reaper hands it back
+				// the lease lapses while the first run's handler still runs: the reaper
+				// hands it back
 				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
 				assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
-				// the container's free slot claims it again; the second run returns at once
+				// the container's free slot claims it again; the second run returns at
+				// once
 				await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 1);
 				assertThat(this.handler.runs.get()).isEqualTo(2);
 				assertThat(probe.row(QUEUE, id)).isEmpty();
@@ -67,7 +69,8 @@ class RerunInTheSameContainerTests {
 			// both slots are free again: two jobs run side by side
 			context.getBean(EchoMQTemplate.class).enqueueAll(QUEUE, List.of("pair", "pair"));
 			assertThat(this.handler.pair.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
-				.as("two jobs running at once").isTrue();
+				.as("two jobs running at once")
+				.isTrue();
 			await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 3);
 			await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
 			assertThat(container.latestRuns()).isEmpty();
@@ -89,7 +92,8 @@ class RerunInTheSameContainerTests {
 				second.complete(Duration.ZERO);
 				assertThat(probe.row(QUEUE, id)).isEmpty();
 			}
-			// the first run's batched completion had no clear reply: it is sent again alone, finds
+			// the first run's batched completion had no clear reply: it is sent again
+			// alone, finds
 			// the row retired, and must not take the second run's completion for its own
 			first.completed(null, Duration.ZERO);
 			assertThat(container.getCompletedCount()).isOne();

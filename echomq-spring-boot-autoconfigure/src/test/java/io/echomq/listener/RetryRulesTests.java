@@ -101,13 +101,12 @@ class RetryRulesTests {
 
 	@Test
 	void handlerWhoseDeadlinePassedBeforeItsThreadStartedIsInterruptedAtOnce() {
-		runner().withUserConfiguration(LateStartConfiguration.class)
-			.run((context) -> {
-				JobId id = context.getBean(EchoMQTemplate.class)
-					.enqueue("slow", "x", EnqueueOptions.defaults().withMaxAttempts(1));
-				assertDead("slow", id, "1", "JobTimeoutException: Handler timed out after PT0.3S");
-				assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
-			});
+		runner().withUserConfiguration(LateStartConfiguration.class).run((context) -> {
+			JobId id = context.getBean(EchoMQTemplate.class)
+				.enqueue("slow", "x", EnqueueOptions.defaults().withMaxAttempts(1));
+			assertDead("slow", id, "1", "JobTimeoutException: Handler timed out after PT0.3S");
+			assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
+		});
 	}
 
 	@Test
@@ -173,7 +172,8 @@ class RetryRulesTests {
 	@Configuration(proxyBeanMethods = false)
 	static class LateStartConfiguration {
 
-		// a busy machine: each worker thread starts a second after its claim, well past the
+		// a busy machine: each worker thread starts a second after its claim, well past
+		// the
 		// 300 ms deadline; the handler must start interrupted rather than block for 30 s
 		@Bean
 		EchoJobListenerContainerFactoryConfigurer lateStartConfigurer(EchoMqProperties properties) {

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Unique jobs run by real listener containers: the key is held while the handler runs
- * and released when the container completes or dead-letters the job.
+ * Unique jobs run by real listener containers: the key is held while the handler runs and
+ * released when the container completes or dead-letters the job.
  *
  * @author EchoMQ
  */

@@ -105,7 +105,12 @@ class ClusterPartitionsTests {
 				}
 				RedisServerProcess master = this.cluster.masterFor(key);
 				byMaster.computeIfAbsent(master.port(), (port) -> new ArrayList<>()).add(partition);
-				mapping.append(" {").append(partition).append("} slot ").append(slot).append(" -> :").append(master.port());
+				mapping.append(" {")
+					.append(partition)
+					.append("} slot ")
+					.append(slot)
+					.append(" -> :")
+					.append(master.port());
 			}
 			System.out.println(mapping);
 			assertThat(byMaster).as(mapping.toString()).hasSize(3);
@@ -125,14 +130,16 @@ class ClusterPartitionsTests {
 	void partitionKeyRoutesToOnePartitionAndIdFindsIt() {
 		QueuePartitions partitions = partition(6);
 		List<JobId> sameKey = IntStream.range(0, 20)
-			.mapToObj((i) -> this.template.enqueue(this.queue, "k" + i, EnqueueOptions.defaults().withPartitionKey("customer-42")))
+			.mapToObj((i) -> this.template.enqueue(this.queue, "k" + i,
+					EnqueueOptions.defaults().withPartitionKey("customer-42")))
 			.toList();
 		int expected = partitions.partitionForKey("customer-42");
 		assertThat(sameKey).allSatisfy((id) -> assertThat(partitions.partitionOf(id)).isEqualTo(expected));
 		String name = partitions.name(expected);
 		List<String> pending = new ArrayList<>(
 				this.redis.opsForZSet().range(this.jobs.keyspace().queueKey(name, KeyType.PENDING), 0, -1));
-		assertThat(pending).as("FIFO within the partition").containsExactlyElementsOf(sameKey.stream().map(JobId::toString).toList());
+		assertThat(pending).as("FIFO within the partition")
+			.containsExactlyElementsOf(sameKey.stream().map(JobId::toString).toList());
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		assertThat(inspector.job(partitions.nameOf(sameKey.get(3)), sameKey.get(3))).isNotNull();
 	}
@@ -140,14 +147,14 @@ class ClusterPartitionsTests {
 	@Test
 	void roundRobinSpreadsABatchEvenly() {
 		QueuePartitions partitions = partition(6);
-		List<JobId> ids = this.template.enqueueAll(this.queue, IntStream.range(0, 600).mapToObj((i) -> "j" + i).toList());
+		List<JobId> ids = this.template.enqueueAll(this.queue,
+				IntStream.range(0, 600).mapToObj((i) -> "j" + i).toList());
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		for (String name : partitions.names()) {
 			assertThat(inspector.stats(name).pending()).as(name).isEqualTo(100);
 		}
-		assertThat(ids).allSatisfy((id) -> assertThat(
-				this.redis.opsForZSet().score(this.jobs.keyspace().queueKey(partitions.nameOf(id), KeyType.PENDING), id.toString()))
-			.isZero());
+		assertThat(ids).allSatisfy((id) -> assertThat(this.redis.opsForZSet()
+			.score(this.jobs.keyspace().queueKey(partitions.nameOf(id), KeyType.PENDING), id.toString())).isZero());
 	}
 
 	@Test
@@ -189,13 +196,15 @@ class ClusterPartitionsTests {
 		Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
 		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(this.jobs);
 		factory.setPartitioning(this.template.getPartitioning());
-		QueueListenerContainer container = factory.createContainer(this.queue,
-				(job, context) -> runs.computeIfAbsent(job.id().toString(), (id) -> new AtomicInteger()).incrementAndGet(),
+		QueueListenerContainer container = factory.createContainer(this.queue, (job,
+				context) -> runs.computeIfAbsent(job.id().toString(), (id) -> new AtomicInteger()).incrementAndGet(),
 				ListenerSettings.builder().concurrency(16).build());
 		long start = System.nanoTime();
 		container.start();
 		try {
-			await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200)).until(() -> container.getCompletedCount() >= total);
+			await().atMost(Duration.ofMinutes(4))
+				.pollInterval(Duration.ofMillis(200))
+				.until(() -> container.getCompletedCount() >= total);
 		}
 		finally {
 			container.stop();
@@ -217,8 +226,8 @@ class ClusterPartitionsTests {
 			long enqueued = stats.counters().getOrDefault("enqueued", 0L);
 			long done = stats.counters().getOrDefault("completed", 0L);
 			// round-robin from a random start: each partition gets 3333 or 3334
-			assertThat(enqueued).as("enqueued on %s", name).isBetween((long) total / partitions.count(),
-					(long) total / partitions.count() + 1);
+			assertThat(enqueued).as("enqueued on %s", name)
+				.isBetween((long) total / partitions.count(), (long) total / partitions.count() + 1);
 			assertThat(done).as("completed on %s", name).isEqualTo(enqueued);
 			completed += done;
 			AuditReport report = auditor.audit(name, Duration.ofSeconds(5));

@@ -26,10 +26,10 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The reap and promote ticks over an idle queue of 16 partitions, on a real Valkey
- * server of their own: measured in server commands per tick against an idle
- * unpartitioned queue, and a due job on a partition the ticks had been skipping is still
- * promoted within the skip bound.
+ * The reap and promote ticks over an idle queue of 16 partitions, on a real Valkey server
+ * of their own: measured in server commands per tick against an idle unpartitioned queue,
+ * and a due job on a partition the ticks had been skipping is still promoted within the
+ * skip bound.
  *
  * @author EchoMQ
  */
@@ -77,8 +77,10 @@ class IdlePartitionTicksTests {
 		}
 		String partition = partitions.name(2);
 		this.jobs.enqueue(partition, "late", EnqueueSpec.defaults().withDelay(Duration.ofMillis(1)));
-		await(() -> this.jobs.executor().getTemplate().opsForZSet().zCard(
-				this.jobs.keyspace().queueKey(partition, io.echomq.core.KeyType.SCHEDULE)) == 1);
+		await(() -> this.jobs.executor()
+			.getTemplate()
+			.opsForZSet()
+			.zCard(this.jobs.keyspace().queueKey(partition, io.echomq.core.KeyType.SCHEDULE)) == 1);
 		int ticks = 0;
 		while (this.jobs.executor()
 			.getTemplate()
@@ -122,6 +124,5 @@ class IdlePartitionTicksTests {
 	private static void await(java.util.concurrent.Callable<Boolean> condition) {
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(condition);
 	}
-
 
 }

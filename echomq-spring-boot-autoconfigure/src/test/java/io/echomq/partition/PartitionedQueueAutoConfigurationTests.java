@@ -70,7 +70,8 @@ class PartitionedQueueAutoConfigurationTests {
 				.isEqualTo(context.getBean(QueuePartitioning.class).forQueue("parts").names());
 			PartsListener listener = context.getBean(PartsListener.class);
 			QueuePartitions partitions = template.getPartitioning().forQueue("parts");
-			// let the poller find every partition dry and block on the wake lists (30 s idle wait)
+			// let the poller find every partition dry and block on the wake lists (30 s
+			// idle wait)
 			await(() -> container.isPollerAlive());
 			for (int i = 0; i < 12; i++) {
 				long sent = System.nanoTime();
@@ -127,7 +128,8 @@ class PartitionedQueueAutoConfigurationTests {
 		});
 		runner(2).run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(StringRedisTemplate.class).opsForValue().get(this.prefix + ":{parts}:partitions"))
+			assertThat(
+					context.getBean(StringRedisTemplate.class).opsForValue().get(this.prefix + ":{parts}:partitions"))
 				.isEqualTo("2");
 		});
 	}
@@ -175,7 +177,10 @@ class PartitionedQueueAutoConfigurationTests {
 				assertThat(new PartitionCountCheck(jobs).recorded(queue)).isEqualTo(winner.count());
 				template.setPartitioning(QueuePartitioning.of(java.util.Map.of(queue, winner.count())));
 				List<JobId> ids = template.enqueueAll(queue, List.of("a", "b", "c", "d", "e", "f", "g", "h"));
-				long located = winner.names().stream().mapToLong((name) -> new io.echomq.core.QueueInspector(jobs).stats(name).pending()).sum();
+				long located = winner.names()
+					.stream()
+					.mapToLong((name) -> new io.echomq.core.QueueInspector(jobs).stats(name).pending())
+					.sum();
 				assertThat(located).as("jobs in the winner's layout").isEqualTo(ids.size());
 			}
 		});
@@ -209,7 +214,8 @@ class PartitionedQueueAutoConfigurationTests {
 		});
 		runner(3).run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(StringRedisTemplate.class).opsForValue().get(this.prefix + ":{parts}:partitions"))
+			assertThat(
+					context.getBean(StringRedisTemplate.class).opsForValue().get(this.prefix + ":{parts}:partitions"))
 				.isEqualTo("3");
 		});
 	}
@@ -228,8 +234,8 @@ class PartitionedQueueAutoConfigurationTests {
 	void partitionCountOutOfRangeFailsTheBinding() {
 		runner(0).run((context) -> assertThat(context.getStartupFailure()).rootCause()
 			.hasMessageContaining("echomq.queues.*.partitions must be between 1 and 256, was 0"));
-		runner(257).run((context) -> assertThat(context.getStartupFailure()).rootCause()
-			.hasMessageContaining("was 257"));
+		runner(257)
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("was 257"));
 	}
 
 	private static void await(java.util.concurrent.Callable<Boolean> condition) {

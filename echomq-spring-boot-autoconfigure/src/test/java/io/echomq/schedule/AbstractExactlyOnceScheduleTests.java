@@ -59,8 +59,8 @@ abstract class AbstractExactlyOnceScheduleTests {
 		String prefix = "x" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 		ApplicationContextRunner runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
-					EchoMqAutoConfiguration.class, MetricsAutoConfiguration.class,
-					EchoMqMetricsAutoConfiguration.class, EchoMqScheduleAutoConfiguration.class))
+					EchoMqAutoConfiguration.class, MetricsAutoConfiguration.class, EchoMqMetricsAutoConfiguration.class,
+					EchoMqScheduleAutoConfiguration.class))
 			.withUserConfiguration(TickConfiguration.class)
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
 					"echomq.key-prefix=" + prefix, "echomq.shutdown.timeout=2s", "echomq.schedule.interval=10ms",
@@ -97,8 +97,8 @@ abstract class AbstractExactlyOnceScheduleTests {
 			for (int i = 1; i < times.size(); i++) {
 				assertThat((times.get(i) - times.get(0)) % 100).as("fire times lie on the 100ms grid").isZero();
 			}
-			assertThat(nodes).allSatisfy((node) -> assertThat(node.getBean(ScheduleTicker.class).getTicks())
-				.isPositive());
+			assertThat(nodes)
+				.allSatisfy((node) -> assertThat(node.getBean(ScheduleTicker.class).getTicks()).isPositive());
 		})));
 	}
 

@@ -74,9 +74,8 @@ class EchoScheduleDeclarationTests {
 		this.prefix = "d" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 		this.runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
-					EchoMqAutoConfiguration.class, MetricsAutoConfiguration.class,
-					EchoMqMetricsAutoConfiguration.class, EchoMqScheduleAutoConfiguration.class,
-					EchoMqEndpointAutoConfiguration.class))
+					EchoMqAutoConfiguration.class, MetricsAutoConfiguration.class, EchoMqMetricsAutoConfiguration.class,
+					EchoMqScheduleAutoConfiguration.class, EchoMqEndpointAutoConfiguration.class))
 			.withUserConfiguration(MeterConfiguration.class)
 			.withPropertyValues("spring.data.redis.host=" + this.server.host(),
 					"spring.data.redis.port=" + this.server.port(), "echomq.key-prefix=" + this.prefix,
@@ -128,7 +127,8 @@ class EchoScheduleDeclarationTests {
 			.run((context) -> assertThat(context.getBean(Schedules.class).get(QUEUE, "hourly").nextFire())
 				.isEqualTo(next[0]));
 		this.runner.withPropertyValues("echomq.schedules.hourly.queue=" + QUEUE, "echomq.schedules.hourly.every=2h")
-			.run((context) -> assertThat(context.getBean(Schedules.class).get(QUEUE, "hourly").definition().spec().every())
+			.run((context) -> assertThat(
+					context.getBean(Schedules.class).get(QUEUE, "hourly").definition().spec().every())
 				.isEqualTo(Duration.ofHours(2)));
 	}
 
@@ -142,7 +142,9 @@ class EchoScheduleDeclarationTests {
 			ScheduleTicker running = b.getBean(ScheduleTicker.class);
 			template.schedule(QUEUE, "live", ScheduleSpec.every(Duration.ofHours(1)), "x");
 			await().atMost(Duration.ofSeconds(5))
-				.until(() -> running.schedules().stream().anyMatch((state) -> state.definition().name().equals("live")));
+				.until(() -> running.schedules()
+					.stream()
+					.anyMatch((state) -> state.definition().name().equals("live")));
 			assertThat(running.getFires()).isZero();
 			template.schedule(QUEUE, "live", ScheduleSpec.every(Duration.ofMillis(200)), "x");
 			await().atMost(Duration.ofSeconds(10)).until(() -> running.getFires() >= 3);
@@ -153,7 +155,8 @@ class EchoScheduleDeclarationTests {
 
 	@Test
 	void invalidCronShouldFailStartUpNamingTheValue() {
-		assertStartUpFails("0 0 25 * * *", "echomq.schedules.bad.queue=" + QUEUE, "echomq.schedules.bad.cron=0 0 25 * * *");
+		assertStartUpFails("0 0 25 * * *", "echomq.schedules.bad.queue=" + QUEUE,
+				"echomq.schedules.bad.cron=0 0 25 * * *");
 	}
 
 	@Test
@@ -218,7 +221,8 @@ class EchoScheduleDeclarationTests {
 				Keyspace keyspace = new Keyspace(this.prefix);
 				assertThat(redis.opsForZSet().range(keyspace.queueKey(QUEUE, KeyType.PENDING), 0, -1))
 					.containsExactly(trigger.id());
-				assertThat(redis.opsForHash().get(keyspace.jobKey(QUEUE, trigger.id()), "schedule")).isEqualTo("hourly");
+				assertThat(redis.opsForHash().get(keyspace.jobKey(QUEUE, trigger.id()), "schedule"))
+					.isEqualTo("hourly");
 				assertThat(context.getBean(MeterRegistry.class)
 					.get(EchoMqScheduleMetrics.FIRES)
 					.tags("queue", QUEUE, "schedule", "hourly")

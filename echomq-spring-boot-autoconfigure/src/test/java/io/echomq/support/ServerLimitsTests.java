@@ -49,8 +49,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  * Every server checks the limit when a script starts, counting the memory that the
  * script's own arguments take, and refuses the script at its first write that can grow
  * memory only if it has not written yet. So a refused enqueue never wrote anything, a
- * script that started under the limit runs to its end even past it, and right after a
- * big enqueue was refused a smaller one may still fit.
+ * script that started under the limit runs to its end even past it, and right after a big
+ * enqueue was refused a smaller one may still fit.
  *
  * @author EchoMQ
  */
@@ -94,8 +94,8 @@ class ServerLimitsTests {
 		}
 		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(() -> this.jobs.enqueueAll("full",
 				Collections.nCopies(3 * Jobs.ENQUEUE_CHUNK + 50, PAYLOAD), EnqueueSpec.defaults()));
-		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(() -> this.jobs.enqueue("other",
-				PAYLOAD, EnqueueSpec.defaults().withDelay(Duration.ofMinutes(1))));
+		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(
+				() -> this.jobs.enqueue("other", PAYLOAD, EnqueueSpec.defaults().withDelay(Duration.ofMinutes(1))));
 		assertThat(dump()).as("keyspace after the refusals").isEqualTo(before);
 		AuditReport report = audit("full");
 		assertThat(report.violations()).isEmpty();
@@ -115,7 +115,8 @@ class ServerLimitsTests {
 		int refusals = 0;
 		for (int i = 0; i < 200 && refusals < 5; i++) {
 			try {
-				this.jobs.enqueueAll("edge", batch, EnqueueSpec.defaults()).forEach((id) -> reported.add(id.toString()));
+				this.jobs.enqueueAll("edge", batch, EnqueueSpec.defaults())
+					.forEach((id) -> reported.add(id.toString()));
 			}
 			catch (PartialEnqueueException ex) {
 				refusals++;
@@ -147,8 +148,8 @@ class ServerLimitsTests {
 			connection.serverCommands().setConfig("maxmemory-policy", "allkeys-lru");
 			return null;
 		});
-		assertThat(check.check()).hasValueSatisfying((warning) -> assertThat(warning).contains("'allkeys-lru'")
-			.contains("noeviction"));
+		assertThat(check.check())
+			.hasValueSatisfying((warning) -> assertThat(warning).contains("'allkeys-lru'").contains("noeviction"));
 	}
 
 	private void start(Server kind, ServerOptions options) {
@@ -171,9 +172,8 @@ class ServerLimitsTests {
 	}
 
 	private long usedMemory() {
-		String info = this.redis.execute((RedisCallback<String>) (connection) -> connection.serverCommands()
-			.info("memory")
-			.getProperty("used_memory"));
+		String info = this.redis.execute((RedisCallback<String>) (
+				connection) -> connection.serverCommands().info("memory").getProperty("used_memory"));
 		return Long.parseLong(info);
 	}
 
@@ -229,8 +229,8 @@ class ServerLimitsTests {
 				return TestRedisServer.startOwned(options);
 			}
 			if (!"true".equalsIgnoreCase(System.getenv("CI"))) {
-				assumeThat(ServerBinary.onPath(this.flavor)).as("%s is not installed (CI requires it)",
-						this.flavor.serverExecutable())
+				assumeThat(ServerBinary.onPath(this.flavor))
+					.as("%s is not installed (CI requires it)", this.flavor.serverExecutable())
 					.isPresent();
 			}
 			return TestRedisServer.startOwned(this.flavor, options);

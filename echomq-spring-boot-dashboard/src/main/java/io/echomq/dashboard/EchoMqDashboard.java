@@ -47,13 +47,13 @@ import org.springframework.util.Assert;
 
 /**
  * What the dashboard reads and does, on the engine's own verbs: queue counts and
- * listeners, pages of each location, one job's row and timeline, and the actions
- * (replay a dead job, delete a waiting or finished job, run a scheduled job now, replay
- * or purge every dead job, pause and resume this node's listener, cancel a job, pause and
- * resume a queue cluster-wide, trigger a recurring schedule). A partitioned queue is
- * shown as the sums over its partitions with each partition's counts, its lanes and
- * limits alongside ({@link QueueFlow}); a job id goes to the partition it names.
- * Technology-neutral: the web layer maps it onto HTTP.
+ * listeners, pages of each location, one job's row and timeline, and the actions (replay
+ * a dead job, delete a waiting or finished job, run a scheduled job now, replay or purge
+ * every dead job, pause and resume this node's listener, cancel a job, pause and resume a
+ * queue cluster-wide, trigger a recurring schedule). A partitioned queue is shown as the
+ * sums over its partitions with each partition's counts, its lanes and limits alongside
+ * ({@link QueueFlow}); a job id goes to the partition it names. Technology-neutral: the
+ * web layer maps it onto HTTP.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -130,10 +130,11 @@ public class EchoMqDashboard {
 	 * @param history the per-minute history
 	 * @param sanitizer sanitizes payloads and extra job fields
 	 * @param node the name of this node, shown next to its listeners
-	 * @param template the template cancels and cluster-wide pauses go through, so that its
-	 * listeners (the meters) hear of them, or {@code null} to go to the engine directly
-	 * @param ticker the schedule tick of this node, which lists the schedules and triggers
-	 * them, or {@code null} if it runs none
+	 * @param template the template cancels and cluster-wide pauses go through, so that
+	 * its listeners (the meters) hear of them, or {@code null} to go to the engine
+	 * directly
+	 * @param ticker the schedule tick of this node, which lists the schedules and
+	 * triggers them, or {@code null} if it runs none
 	 */
 	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node,
@@ -258,8 +259,8 @@ public class EchoMqDashboard {
 		if (summary == null) {
 			return null;
 		}
-		long total = (engineName != null && partitions.isPartitioned())
-				? this.inspector.stats(engineName).count(state) : summary.counts().getOrDefault(state.value(), 0L);
+		long total = (engineName != null && partitions.isPartitioned()) ? this.inspector.stats(engineName).count(state)
+				: summary.counts().getOrDefault(state.value(), 0L);
 		Assert.isTrue(offset == 0 || offset < total,
 				() -> "offset " + offset + " is past the last job: " + state.value() + " holds " + total);
 		boolean merged = engineName == null && partitions.isPartitioned();
@@ -366,8 +367,8 @@ public class EchoMqDashboard {
 		int budget = this.replayBudget.applyAsInt(queue);
 		TransitionResult result = this.jobs.replay(engineName(queue, id), id, budget);
 		if (result.isApplied()) {
-			return Outcome.done(
-					"Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
+			return Outcome
+				.done("Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
 		}
 		if (result.reason() == StaleReason.MALFORMED_ROW) {
 			return malformed(id, "replayed", result.detail());
@@ -525,8 +526,8 @@ public class EchoMqDashboard {
 			case NOT_FOUND -> new Outcome(Outcome.Status.NOT_FOUND,
 					"Queue '" + queue + "' has no job " + id + " to cancel: it finished or never existed", 0,
 					result.outcome().name());
-			case REFUSED -> new Outcome(Outcome.Status.CONFLICT,
-					"Job " + id + " was not cancelled: " + result.detail(), 0, result.outcome().name());
+			case REFUSED -> new Outcome(Outcome.Status.CONFLICT, "Job " + id + " was not cancelled: " + result.detail(),
+					0, result.outcome().name());
 		};
 	}
 
@@ -602,8 +603,9 @@ public class EchoMqDashboard {
 		ScheduleDefinition.validateQueue(name, queue);
 		ScheduleTicker ticker = this.ticker;
 		if (ticker == null) {
-			return new Outcome(Outcome.Status.NOT_FOUND, "No schedule tick runs on " + this.node
-					+ " (echomq.schedule.enabled=false): nothing to trigger", 0);
+			return new Outcome(Outcome.Status.NOT_FOUND,
+					"No schedule tick runs on " + this.node + " (echomq.schedule.enabled=false): nothing to trigger",
+					0);
 		}
 		ScheduleFire fire = ticker.trigger(queue, name);
 		if (fire == null) {
@@ -628,10 +630,8 @@ public class EchoMqDashboard {
 		if (row.isEmpty()) {
 			return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no job " + id, 0);
 		}
-		return new Outcome(Outcome.Status.CONFLICT,
-				"Job " + id + " is " + row.getOrDefault("state", "in no state") + ", not dead: only dead jobs can be "
-						+ action,
-				0);
+		return new Outcome(Outcome.Status.CONFLICT, "Job " + id + " is " + row.getOrDefault("state", "in no state")
+				+ ", not dead: only dead jobs can be " + action, 0);
 	}
 
 	private static Outcome malformed(JobId id, String action, @Nullable String problem) {
@@ -797,19 +797,20 @@ public class EchoMqDashboard {
 	 * @param counts how many ids each location holds, by state
 	 * @param counters the queue's cumulative counters, across all nodes
 	 * @param listener this node's listener, or {@code null}
-	 * @param pausedCluster whether the queue is paused cluster-wide (its pause flag is set)
+	 * @param pausedCluster whether the queue is paused cluster-wide (its pause flag is
+	 * set)
 	 * @param flow its partitions, lanes, limits and the time its pause has left
 	 * @param nodes the listener of every live node, this one's included, from the queue's
 	 * node registry (each node beats every few seconds)
 	 */
 	public record QueueSummary(String name, Map<String, Long> counts, Map<String, Long> counters,
-			@Nullable ListenerSummary listener, boolean pausedCluster, QueueFlow flow,
-			List<NodeSummary> nodes) {
+			@Nullable ListenerSummary listener, boolean pausedCluster, QueueFlow flow, List<NodeSummary> nodes) {
 
 	}
 
 	/**
-	 * A node's listener of a queue, as its last beat in the queue's node registry told it.
+	 * A node's listener of a queue, as its last beat in the queue's node registry told
+	 * it.
 	 *
 	 * @param node the node
 	 * @param id the listener id
@@ -825,7 +826,6 @@ public class EchoMqDashboard {
 	 */
 	public record NodeSummary(String node, String id, int concurrency, boolean paused, int inFlight, long completed,
 			long retried, long dead, long stale, long seen, boolean self) {
-
 
 	}
 
@@ -886,8 +886,7 @@ public class EchoMqDashboard {
 	 * listener holds its lease; {@code null} if no claim named one
 	 */
 	public record JobItem(String id, String state, long attempts, long maxAttempts, long enqueuedAt, @Nullable Long at,
-			@Nullable String lastError, @Nullable Object payload,
-			@Nullable String claimedBy) {
+			@Nullable String lastError, @Nullable Object payload, @Nullable String claimedBy) {
 
 	}
 
@@ -957,7 +956,8 @@ public class EchoMqDashboard {
 	 * @param spec when it fires, for people
 	 * @param origin where it was declared: api, annotation or properties
 	 * @param lastFire the fire time of its last occurrence, epoch ms, or {@code null}
-	 * @param nextFire its next fire time, epoch ms, or {@code null} if it never fires again
+	 * @param nextFire its next fire time, epoch ms, or {@code null} if it never fires
+	 * again
 	 */
 	public record ScheduleItem(String queue, String name, String spec, String origin, @Nullable Long lastFire,
 			@Nullable Long nextFire) {

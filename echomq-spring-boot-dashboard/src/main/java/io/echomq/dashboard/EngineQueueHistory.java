@@ -10,9 +10,9 @@ import org.springframework.util.Assert;
 
 /**
  * The per-minute history the engine keeps in each queue's keyspace
- * ({@link io.echomq.core.KeyType#MINUTES}), counted by the complete and retry scripts
- * on every node: one {@code HGETALL} of at most 242 fields and one {@code TIME} per
- * queue per read.
+ * ({@link io.echomq.core.KeyType#MINUTES}), counted by the complete and retry scripts on
+ * every node: one {@code HGETALL} of at most 242 fields and one {@code TIME} per queue
+ * per read.
  *
  * @author EchoMQ
  * @since 0.1.0

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
  * How a queue's work flows: its partitions, its lanes with work, its configured flow
  * limits and its cluster-wide pause.
  *
- * @param partitionCount how many partitions the queue has ({@code echomq.queues.<name>.partitions}),
- * 1 for an unpartitioned queue
+ * @param partitionCount how many partitions the queue has
+ * ({@code echomq.queues.<name>.partitions}), 1 for an unpartitioned queue
  * @param partitions each partition of a partitioned queue, by index; empty for a queue
  * with one partition
  * @param laneCount how many fair lanes have ready work, over every partition
@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  * @author EchoMQ
  * @since 0.2.0
  */
-public record QueueFlow(int partitionCount, List<PartitionSummary> partitions, long laneCount,
-		List<LaneSummary> lanes, @Nullable Limits limits, @Nullable Long pauseLeftMillis) {
+public record QueueFlow(int partitionCount, List<PartitionSummary> partitions, long laneCount, List<LaneSummary> lanes,
+		@Nullable Limits limits, @Nullable Long pauseLeftMillis) {
 
 	/**
 	 * One partition of a partitioned queue.

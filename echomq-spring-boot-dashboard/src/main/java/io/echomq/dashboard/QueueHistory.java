@@ -6,9 +6,9 @@ import java.util.List;
  * Per-minute throughput of a queue, for the dashboard's chart.
  * <p>
  * {@link EngineQueueHistory} (the default) reads the bounded per-minute series the
- * transition scripts keep in each queue's keyspace, so that every node's work shows.
- * With {@link #none()} the page draws the chart from the cumulative counters it samples
- * on every refresh, for as long as it is open.
+ * transition scripts keep in each queue's keyspace, so that every node's work shows. With
+ * {@link #none()} the page draws the chart from the cumulative counters it samples on
+ * every refresh, for as long as it is open.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -27,8 +27,8 @@ public interface QueueHistory {
 	}
 
 	/**
-	 * Return the last minutes of a queue, oldest first, one entry per minute that had
-	 * any work (minutes without any may be left out).
+	 * Return the last minutes of a queue, oldest first, one entry per minute that had any
+	 * work (minutes without any may be left out).
 	 * @param queue the queue
 	 * @param minutes how many minutes back, at most {@value #MAX_MINUTES}
 	 * @return the minutes

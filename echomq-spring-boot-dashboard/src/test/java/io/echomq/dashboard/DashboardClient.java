@@ -49,8 +49,10 @@ final class DashboardClient {
 	DashboardClient(int port, String path, @Nullable String user, @Nullable String password) {
 		this.origin = "http://localhost:" + port;
 		this.path = path;
-		this.authorization = (user != null) ? "Basic " + Base64.getEncoder()
-			.encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)) : null;
+		this.authorization = (user != null)
+				? "Basic "
+						+ Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8))
+				: null;
 	}
 
 	/**

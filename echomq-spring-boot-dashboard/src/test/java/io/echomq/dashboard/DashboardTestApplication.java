@@ -12,8 +12,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * The application the dashboard's tests serve: every auto-configuration of the class
- * path, on the Valkey server this JVM shares, with a key prefix of each test class's
- * own.
+ * path, on the Valkey server this JVM shares, with a key prefix of each test class's own.
  *
  * @author EchoMQ
  */

@@ -37,11 +37,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The dashboard in a real headless Chromium against a real server with real listeners
- * and jobs: the overview's counts, a dead job opened and replayed until it completes, a
- * queue paused and resumed, the chart filling from the engine's per-minute series as jobs
- * complete; a completed job kept by its queue's retention opened, a scheduled job run
- * now and a pending job deleted; a pending job cancelled, a queue paused on every node and
+ * The dashboard in a real headless Chromium against a real server with real listeners and
+ * jobs: the overview's counts, a dead job opened and replayed until it completes, a queue
+ * paused and resumed, the chart filling from the engine's per-minute series as jobs
+ * complete; a completed job kept by its queue's retention opened, a scheduled job run now
+ * and a pending job deleted; a pending job cancelled, a queue paused on every node and
  * resumed, a recurring schedule listed and triggered; a queue of four partitions with
  * lanes and flow limits: its partitions, lanes and limits shown, its jobs listed across
  * partitions and by partition, its dead job replayed in its partition, a timed pause's
@@ -57,7 +57,8 @@ import static org.awaitility.Awaitility.await;
 				"echomq.queues.shipments.rate-limit.period=1s", "echomq.queues.shipments.lanes.max-active=1",
 				"echomq.queues.shipments.lanes.rate-limit.limit=30",
 				"echomq.queues.shipments.lanes.rate-limit.period=1m" })
-// the chart counts every queue's failed attempts: the partitioned queue's dead job comes last, by name
+// the chart counts every queue's failed attempts: the partitioned queue's dead job comes
+// last, by name
 @TestMethodOrder(MethodOrderer.MethodName.class)
 class EchoMqDashboardBrowserTests {
 
@@ -115,16 +116,16 @@ class EchoMqDashboardBrowserTests {
 				throw new IllegalStateException("Mailbox full");
 			}
 		}, ListenerSettings.builder().concurrency(4).build());
-		List<JobId> placed = this.template.enqueueAll("orders",
-				List.of("{\"order\":1041,\"customer\":\"ada\"}", "{\"order\":1042,\"customer\":\"bad-customer\"}",
-						"{\"order\":1043,\"customer\":\"grace\"}"));
+		List<JobId> placed = this.template.enqueueAll("orders", List.of("{\"order\":1041,\"customer\":\"ada\"}",
+				"{\"order\":1042,\"customer\":\"bad-customer\"}", "{\"order\":1043,\"customer\":\"grace\"}"));
 		JobId dead = placed.get(1);
 		this.template.enqueueAll("emails", List.of("welcome ada", "welcome grace", "receipt 1041"));
 		this.template.enqueueAll("reminders", List.of("renew ada", "renew grace"));
 		this.template.enqueue("reminders", "survey grace", EnqueueOptions.delayed(Duration.ofHours(1)));
-		await().atMost(WAIT).until(() -> inspector.stats("orders").dead() == 1
-				&& inspector.stats("orders").counters().getOrDefault("completed", 0L) == 2
-				&& inspector.stats("emails").counters().getOrDefault("completed", 0L) == 3);
+		await().atMost(WAIT)
+			.until(() -> inspector.stats("orders").dead() == 1
+					&& inspector.stats("orders").counters().getOrDefault("completed", 0L) == 2
+					&& inspector.stats("emails").counters().getOrDefault("completed", 0L) == 3);
 
 		String base = "http://localhost:" + this.port + "/echomq";
 		driver.get(base);
@@ -147,7 +148,8 @@ class EchoMqDashboardBrowserTests {
 		browser.screenshot("queue");
 
 		click(driver, By.cssSelector("#job-" + dead + " a.job-link"));
-		await().atMost(WAIT).ignoreExceptions()
+		await().atMost(WAIT)
+			.ignoreExceptions()
 			.until(() -> "dead".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
 		assertThat(text(driver, By.id("job-error"))).contains("No such customer");
 		assertThat(text(driver, By.id("job-payload"))).isEqualTo("******");
@@ -160,7 +162,8 @@ class EchoMqDashboardBrowserTests {
 		this.orders.heal();
 		click(driver, By.id("replay"));
 		awaitText(driver, By.id("toast"), "replayed");
-		await().atMost(WAIT).ignoreExceptions()
+		await().atMost(WAIT)
+			.ignoreExceptions()
 			.until(() -> "gone".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
 		assertThat(text(driver, By.id("job-gone"))).contains("completed");
 		assertThat(inspector.row("orders", dead)).isEmpty();
@@ -186,7 +189,8 @@ class EchoMqDashboardBrowserTests {
 			WebElement chart = driver.findElement(By.id("chart"));
 			assertThat(chart.getDomAttribute("data-source")).isEqualTo("engine");
 			assertThat(Long.parseLong(chart.getDomAttribute("data-completed")))
-				.as("every completion of orders and emails, from the engine").isGreaterThanOrEqualTo(5 + 6);
+				.as("every completion of orders and emails, from the engine")
+				.isGreaterThanOrEqualTo(5 + 6);
 			assertThat(Long.parseLong(chart.getDomAttribute("data-failed")))
 				.as("the dead order's attempt and 3 attempts of the bounce")
 				.isEqualTo(4);
@@ -213,7 +217,8 @@ class EchoMqDashboardBrowserTests {
 		awaitText(driver, By.cssSelector("#queue-invoices .total-completed"), "2");
 
 		driver.get(base + "/jobs/" + paid.get(0));
-		await().atMost(WAIT).ignoreExceptions()
+		await().atMost(WAIT)
+			.ignoreExceptions()
 			.until(() -> "completed".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
 		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/invoices/jobs/" + paid.get(0));
 		assertThat(read(() -> driver.findElements(By.cssSelector("#timeline li"))
@@ -371,7 +376,8 @@ class EchoMqDashboardBrowserTests {
 		this.template.pause("shipments", Duration.ofMinutes(10));
 		driver.get(base + "/queues/shipments");
 		awaitText(driver, By.cssSelector("#limit-pause .cluster-state"), "paused (cluster)");
-		assertThat(text(driver, By.cssSelector("#limit-pause .pause-left"))).matches("(9 min \\d\\d s|10 min 00 s) left");
+		assertThat(text(driver, By.cssSelector("#limit-pause .pause-left")))
+			.matches("(9 min \\d\\d s|10 min 00 s) left");
 		click(driver, By.cssSelector("#listener button.cluster-resume[data-queue=shipments]"));
 		awaitText(driver, By.cssSelector("#listener .cluster-state"), "claiming");
 		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.pauseLeft(name)).isZero());
@@ -398,7 +404,8 @@ class EchoMqDashboardBrowserTests {
 
 			driver.get(base);
 			awaitText(driver, otherListener, b);
-			assertThat(read(() -> driver.findElement(otherListener).getDomAttribute("data-concurrency"))).isEqualTo("3");
+			assertThat(read(() -> driver.findElement(otherListener).getDomAttribute("data-concurrency")))
+				.isEqualTo("3");
 			assertThat(text(driver, By.cssSelector("#queue-deliveries .listener-state"))).isEqualTo("no listener here");
 
 			click(driver, By.cssSelector("#queue-deliveries a.queue-link"));

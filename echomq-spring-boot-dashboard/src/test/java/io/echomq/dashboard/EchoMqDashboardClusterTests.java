@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The dashboard model on a real cluster of three masters: a queue of three partitions
- * shows the master serving each partition, one per master, and its jobs are listed,
- * found and deleted across the masters.
+ * shows the master serving each partition, one per master, and its jobs are listed, found
+ * and deleted across the masters.
  *
  * @author EchoMQ
  */
@@ -79,7 +79,8 @@ class EchoMqDashboardClusterTests {
 		for (PartitionSummary partition : routes.flow().partitions()) {
 			String master = this.cluster.masterFor(jobs.keyspace().queueKey(partition.name(), KeyType.PENDING))
 				.address();
-			assertThat(partition.node()).as(partition.name()).isNotNull()
+			assertThat(partition.node()).as(partition.name())
+				.isNotNull()
 				.endsWith(":" + master.substring(master.lastIndexOf(':') + 1));
 			assertThat(partition.counts()).containsEntry("pending", 2L);
 			nodes.add(partition.node());

@@ -57,10 +57,14 @@ class EchoMqDashboardDisabledWebTests {
 		assertThat(client.get("/assets/app.js").status()).isEqualTo(404);
 		assertThat(client.get("/api/overview").status()).isEqualTo(404);
 		assertThat(client.get("/api/queues/" + queue + "/jobs/" + id).status()).isEqualTo(404);
-		assertThat(client
-			.post("/api/queues/" + queue + "/dead/purge",
-					Map.of(DashboardWriteGuard.HEADER, "x".repeat(43), "Origin", "http://localhost:" + this.port), "")
-			.status()).isBetween(404, 405);
+		assertThat(
+				client
+					.post("/api/queues/" + queue + "/dead/purge",
+							Map.of(DashboardWriteGuard.HEADER, "x".repeat(43), "Origin",
+									"http://localhost:" + this.port),
+							"")
+					.status())
+			.isBetween(404, 405);
 		assertThat(new QueueInspector(this.jobs).row(queue, id)).containsEntry("state", "pending");
 	}
 

@@ -102,21 +102,21 @@ class EchoMqDashboardNodesWebTests {
 			assertThat(nodes.get(0).get("self").asBoolean()).isFalse();
 			assertThat(nodes.get(0).get("paused").asBoolean()).isFalse();
 		});
-		await().atMost(WAIT)
-			.until(() -> new QueueInspector(this.jobs).stats(queue).active() == 1);
+		await().atMost(WAIT).until(() -> new QueueInspector(this.jobs).stats(queue).active() == 1);
 		JsonNode active = this.client.get("/api/queues/" + queue + "/jobs?state=active").json().get("jobs").get(0);
 		assertThat(active.get("id").asString()).isEqualTo(job.toString());
 		assertThat(active.get("claimedBy").asString()).isEqualTo(b);
 		JsonNode detail = this.client.get("/api/queues/" + queue + "/jobs/" + job).json();
 		assertThat(detail.get("claimedBy").asString()).isEqualTo(b);
 		assertThat(detail.get("fields").get("claimed_by").asString()).isEqualTo(b);
-		await().atMost(WAIT).untilAsserted(() -> assertThat(
-				queueOf(this.client.get("/api/overview").json(), queue).get("nodes").get(0).get("inFlight").asInt())
-			.isEqualTo(1));
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(
+					queueOf(this.client.get("/api/overview").json(), queue).get("nodes").get(0).get("inFlight").asInt())
+				.isEqualTo(1));
 
 		held.release();
-		await().atMost(WAIT).until(() -> new QueueInspector(this.jobs).stats(queue).counters()
-			.getOrDefault("completed", 0L) == 1);
+		await().atMost(WAIT)
+			.until(() -> new QueueInspector(this.jobs).stats(queue).counters().getOrDefault("completed", 0L) == 1);
 		warehouse.close();
 		assertThat(queueOf(this.client.get("/api/overview").json(), queue).get("nodes")).isEmpty();
 		assertThat(this.client.get("/api/queues/" + queue).json().get("nodes")).isEmpty();
@@ -142,8 +142,8 @@ class EchoMqDashboardNodesWebTests {
 				"echomq.queues." + queue + ".partitions=3")) {
 			warehouse.listeners().register(queue, new TestHandler(), ListenerSettings.builder().concurrency(5).build());
 			QueueNodes registry = new QueueNodes(this.jobs);
-			await().atMost(WAIT).untilAsserted(() -> assertThat(registry.live(queue)).singleElement()
-				.satisfies((listener) -> {
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(registry.live(queue)).singleElement().satisfies((listener) -> {
 					assertThat(listener.node()).isEqualTo(warehouse.node().name());
 					assertThat(listener.concurrency()).isEqualTo(5);
 				}));

@@ -37,8 +37,8 @@ import static org.awaitility.Awaitility.await;
  * The dashboard over real HTTP on partitioned queues, lanes and flow limits, on one real
  * server (every slot on one node): sums and per-partition counts, pages of every
  * partition or of one, a job found and acted on in the partition its id names, each
- * queue-wide action on every partition, lanes with their pending sizes, configured
- * limits with their per-partition split, and a timed pause's time left.
+ * queue-wide action on every partition, lanes with their pending sizes, configured limits
+ * with their per-partition split, and a timed pause's time left.
  *
  * @author EchoMQ
  */
@@ -126,12 +126,12 @@ class EchoMqDashboardPartitionWebTests {
 			assertThat(page.get("mergedWindow").asInt()).isEqualTo(EchoMqDashboard.MAX_MERGED);
 			assertThat(page.get("partition").isNull()).isTrue();
 			for (String id : ids(page)) {
-				assertThat(page.get("partitions").get(id).asString())
-					.isEqualTo(partitions.nameOf(JobId.parse(id)));
+				assertThat(page.get("partitions").get(id).asString()).isEqualTo(partitions.nameOf(JobId.parse(id)));
 				merged.add(id);
 			}
 		}
-		assertThat(merged).as("every job once, across the pages").hasSize(8)
+		assertThat(merged).as("every job once, across the pages")
+			.hasSize(8)
 			.containsExactlyInAnyOrderElementsOf(ids.stream().map(JobId::toString).toList());
 		List<String> reversed = new ArrayList<>(ids.stream().map(JobId::toString).toList());
 		Collections.sort(reversed, Collections.reverseOrder());
@@ -140,8 +140,7 @@ class EchoMqDashboardPartitionWebTests {
 		assertThat(one.get("partition").asInt()).isEqualTo(2);
 		assertThat(one.get("total").asLong()).isEqualTo(2);
 		assertThat(one.get("mergedWindow").isNull()).isTrue();
-		assertThat(ids(one)).hasSize(2)
-			.allSatisfy((id) -> assertThat(JobId.parse(id).partition()).isEqualTo(2));
+		assertThat(ids(one)).hasSize(2).allSatisfy((id) -> assertThat(JobId.parse(id).partition()).isEqualTo(2));
 
 		JobId third = ids.get(2);
 		JsonNode job = this.client.get("/api/queues/shards/jobs/" + third).json();
@@ -167,8 +166,8 @@ class EchoMqDashboardPartitionWebTests {
 					"names partition 7");
 		}
 		assertThat(PartitionedStats.read(this.inspector, partitions).total().pending()).isEqualTo(8);
-		assertThat(ids).allSatisfy((id) -> assertThat(this.inspector.row(partitions.nameOf(id), id))
-			.containsEntry("state", "pending"));
+		assertThat(ids).allSatisfy(
+				(id) -> assertThat(this.inspector.row(partitions.nameOf(id), id)).containsEntry("state", "pending"));
 	}
 
 	@Test
@@ -180,10 +179,8 @@ class EchoMqDashboardPartitionWebTests {
 		this.template.enqueueAll("bulk", payloads);
 		assertClientError(this.client.get("/api/queues/bulk/jobs?state=pending&offset=490&limit=20"), 400,
 				"choose a partition (partition=0-1) to page further");
-		assertThat(ids(this.client.get("/api/queues/bulk/jobs?state=pending&offset=480&limit=20").json()))
-			.hasSize(20);
-		JsonNode deep = this.client.get("/api/queues/bulk/jobs?state=pending&partition=1&offset=250&limit=100")
-			.json();
+		assertThat(ids(this.client.get("/api/queues/bulk/jobs?state=pending&offset=480&limit=20").json())).hasSize(20);
+		JsonNode deep = this.client.get("/api/queues/bulk/jobs?state=pending&partition=1&offset=250&limit=100").json();
 		assertThat(deep.get("total").asLong()).isEqualTo((EchoMqDashboard.MAX_MERGED + 10) / 2);
 		assertThat(ids(deep)).hasSize(5);
 		String single = DashboardTestApplication.unique("single");
@@ -221,8 +218,9 @@ class EchoMqDashboardPartitionWebTests {
 		await().atMost(WAIT).until(() -> this.inspector.row(partitions.nameOf(dead.get(2)), dead.get(2)).isEmpty());
 		Response all = this.client.post(api + "/dead/replay");
 		assertThat(all.message()).isEqualTo("Replayed 2 dead jobs");
-		await().atMost(WAIT).until(() -> total("parcels").dead() == 0 && total("parcels").pending() == 0
-				&& total("parcels").active() == 0);
+		await().atMost(WAIT)
+			.until(() -> total("parcels").dead() == 0 && total("parcels").pending() == 0
+					&& total("parcels").active() == 0);
 		assertThat(total("parcels").counters()).containsEntry("replayed", 3L).containsEntry("completed", 3L);
 
 		JobId later = this.template.enqueue("parcels", "later", EnqueueOptions.delayed(Duration.ofHours(1)));

@@ -68,7 +68,11 @@ class EchoMqDashboardReadOnlyWebTests {
 			.hasValue("/shop/ops/queues/queues/" + queue + "/jobs/" + dead);
 		assertThat(client.meta("can-write")).isEqualTo("false");
 		assertThat(client.meta("show-values")).isEqualTo("true");
-		assertThat(client.get("/api/queues/" + queue + "/jobs?state=dead").json().get("jobs").get(0).get("payload")
+		assertThat(client.get("/api/queues/" + queue + "/jobs?state=dead")
+			.json()
+			.get("jobs")
+			.get(0)
+			.get("payload")
 			.asString()).isEqualTo("\"bad order 7\"");
 		assertThat(client.get("/api/queues/" + queue + "/jobs/" + dead).json().get("payload").asString())
 			.isEqualTo("\"bad order 7\"");

@@ -110,8 +110,8 @@ class EchoMqDashboardSecurityTests {
 		for (String action : List.of("/jobs/" + scheduled + "/run", "/jobs/" + scheduled + "/delete",
 				"/jobs/" + dead + "/delete", "/jobs/" + scheduled + "/cancel", "/jobs/" + dead + "/cancel",
 				"/cluster/pause", "/cluster/resume")) {
-			Response verb = viewer.post("/api/queues/" + (action.contains(scheduled.toString()) ? later : queue)
-					+ action);
+			Response verb = viewer
+				.post("/api/queues/" + (action.contains(scheduled.toString()) ? later : queue) + action);
 			assertThat(verb.status()).as("%s %s", action, verb).isEqualTo(403);
 			assertThat(verb.message()).contains("ECHOMQ_ADMIN");
 		}
@@ -128,8 +128,9 @@ class EchoMqDashboardSecurityTests {
 		assertThat(admin.meta("can-write")).isEqualTo("true");
 		assertThat(admin.get(deadPage).json().get("jobs").get(0).get("payload").asString())
 			.isEqualTo("\"bad customer\"");
-		Response withoutApplicationToken = admin.post(replay, Map.of(DashboardWriteGuard.HEADER,
-				admin.meta("csrf-token"), "Origin", "http://localhost:" + this.port), "");
+		Response withoutApplicationToken = admin.post(replay,
+				Map.of(DashboardWriteGuard.HEADER, admin.meta("csrf-token"), "Origin", "http://localhost:" + this.port),
+				"");
 		assertThat(withoutApplicationToken.status()).as("Spring Security's CSRF filter").isEqualTo(403);
 		Response withoutDashboardToken = admin.post(replay,
 				Map.of(admin.meta("app-csrf-header"), admin.meta("app-csrf-token")), "");
@@ -164,8 +165,7 @@ class EchoMqDashboardSecurityTests {
 			http.authorizeHttpRequests((requests) -> requests.dispatcherTypeMatchers(DispatcherType.ERROR)
 				.permitAll()
 				.anyRequest()
-				.authenticated())
-				.httpBasic(Customizer.withDefaults());
+				.authenticated()).httpBasic(Customizer.withDefaults());
 			return http.build();
 		}
 

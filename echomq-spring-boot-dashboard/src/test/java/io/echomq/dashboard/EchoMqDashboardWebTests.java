@@ -84,8 +84,9 @@ class EchoMqDashboardWebTests {
 		String worked = DashboardTestApplication.unique("worked");
 		TestHandler handler = listen(worked);
 		List<JobId> ids = this.template.enqueueAll(worked, List.of("ok", "bad", "hold"));
-		await().atMost(WAIT).until(() -> stats(worked).dead() == 1 && stats(worked).active() == 1
-				&& stats(worked).counters().getOrDefault("completed", 0L) == 1);
+		await().atMost(WAIT)
+			.until(() -> stats(worked).dead() == 1 && stats(worked).active() == 1
+					&& stats(worked).counters().getOrDefault("completed", 0L) == 1);
 		String idle = DashboardTestApplication.unique("idle");
 		List<JobId> pending = this.template.enqueueAll(idle, List.of("p1", "p2", "p3"));
 		JobId scheduled = this.template.enqueue(idle, "later", EnqueueOptions.delayed(Duration.ofMinutes(10)));
@@ -152,8 +153,12 @@ class EchoMqDashboardWebTests {
 		List<String> events = new ArrayList<>();
 		job.get("timeline").forEach((entry) -> events.add(entry.get("event").asString()));
 		assertThat(events).containsExactly("enqueued", "dead_at");
-		assertThat(this.client.get("/api/queues/" + idle + "/jobs/" + scheduled).json().get("timeline").get(1)
-			.get("label").asString()).isEqualTo("Runs at");
+		assertThat(this.client.get("/api/queues/" + idle + "/jobs/" + scheduled)
+			.json()
+			.get("timeline")
+			.get(1)
+			.get("label")
+			.asString()).isEqualTo("Runs at");
 
 		assertThat(this.client.get("/api/jobs/" + ids.get(1)).json().get("queue").asString()).isEqualTo(worked);
 		Response find = this.client.get("/jobs/" + ids.get(1));
@@ -162,8 +167,8 @@ class EchoMqDashboardWebTests {
 
 		Response page = this.client.open();
 		assertThat(page.status()).isEqualTo(200);
-		assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("text/html"));
+		assertThat(page.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/html"));
 		assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(
 				(csp) -> assertThat(csp).contains("script-src 'self'").contains("frame-ancestors 'none'"));
 		assertThat(page.headers().firstValue("Set-Cookie"))
@@ -278,18 +283,22 @@ class EchoMqDashboardWebTests {
 				"Missing CSRF token");
 		assertClientError(this.client.post("/api/queues/" + queue + "/dead/purge", Map.of("Origin", origin), ""), 403,
 				"Missing CSRF token");
-		assertClientError(this.client.post("/api/queues/" + queue + "/jobs/" + dead + "/cancel",
-				Map.of("Origin", origin), ""), 403, "Missing CSRF token");
-		assertClientError(this.client.post("/api/queues/" + queue + "/jobs/" + dead + "/cancel",
-				Map.of(header, token, "Origin", "https://evil.example"), ""), 403, "Cross-origin action refused");
+		assertClientError(
+				this.client.post("/api/queues/" + queue + "/jobs/" + dead + "/cancel", Map.of("Origin", origin), ""),
+				403, "Missing CSRF token");
+		assertClientError(
+				this.client.post("/api/queues/" + queue + "/jobs/" + dead + "/cancel",
+						Map.of(header, token, "Origin", "https://evil.example"), ""),
+				403, "Cross-origin action refused");
 		assertClientError(this.client.post("/api/queues/" + queue + "/cluster/pause", Map.of("Origin", origin), ""),
 				403, "Missing CSRF token");
 		assertClientError(stranger.post("/api/queues/" + queue + "/cluster/pause",
 				Map.of(DashboardWriteGuard.HEADER, token, "Origin", origin), ""), 403, "Invalid CSRF token");
 		this.template.schedule(queue, "forged-tick", ScheduleSpec.every(Duration.ofDays(1)), "tick");
 		long pending = stats(queue).pending();
-		assertClientError(this.client.post("/api/schedules/" + queue + "/forged-tick/trigger", Map.of("Origin", origin),
-				""), 403, "Missing CSRF token");
+		assertClientError(
+				this.client.post("/api/schedules/" + queue + "/forged-tick/trigger", Map.of("Origin", origin), ""), 403,
+				"Missing CSRF token");
 		assertThat(this.template.isPaused(queue)).isFalse();
 		assertThat(stats(queue).pending()).isEqualTo(pending);
 
@@ -340,8 +349,8 @@ class EchoMqDashboardWebTests {
 		assertThat(this.inspector.row(queue, later)).containsEntry("state", "pending");
 		assertThat(this.client.post(api + "/resume").message()).contains("resumed");
 		assertThat(container.isPaused()).isFalse();
-		await().atMost(WAIT).until(() -> this.inspector.row(queue, waiting).isEmpty()
-				&& this.inspector.row(queue, later).isEmpty());
+		await().atMost(WAIT)
+			.until(() -> this.inspector.row(queue, waiting).isEmpty() && this.inspector.row(queue, later).isEmpty());
 		JobId held = this.template.enqueue(queue, "hold");
 		await().atMost(WAIT).until(() -> "active".equals(this.inspector.row(queue, held).get("state")));
 		assertClientError(this.client.post(api + "/jobs/" + held + "/delete"), 409, "is active");
@@ -405,8 +414,10 @@ class EchoMqDashboardWebTests {
 		assertThat(requested.json().get("result").asString()).isEqualTo("REQUESTED");
 		assertThat(requested.message()).contains("requested");
 
-		this.jobs.executor().getTemplate().opsForHash().put(this.jobs.keyspace().jobKey(queue, dead), "state",
-				"quarantine");
+		this.jobs.executor()
+			.getTemplate()
+			.opsForHash()
+			.put(this.jobs.keyspace().jobKey(queue, dead), "state", "quarantine");
 		Response refused = this.client.post(api + dead + "/cancel");
 		assertThat(refused.status()).as("%s", refused).isEqualTo(409);
 		assertThat(refused.json().get("result").asString()).isEqualTo("REFUSED");

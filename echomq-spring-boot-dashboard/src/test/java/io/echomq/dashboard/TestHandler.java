@@ -8,9 +8,8 @@ import io.echomq.listener.JobContext;
 import io.echomq.listener.JobHandler;
 
 /**
- * A handler for the dashboard's tests: a payload with {@code bad} fails until the
- * handler is made healthy, one with {@code hold} runs until released, any other
- * completes.
+ * A handler for the dashboard's tests: a payload with {@code bad} fails until the handler
+ * is made healthy, one with {@code hold} runs until released, any other completes.
  *
  * @author EchoMQ
  */

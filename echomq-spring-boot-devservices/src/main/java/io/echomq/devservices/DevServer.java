@@ -10,9 +10,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringApplication;
 
 /**
- * The development server of this JVM: started on first need, reused by later
- * applications in the same JVM (a DevTools restart keeps its data), and stopped when the
- * JVM exits, after Spring Boot's shutdown hook closed the application contexts.
+ * The development server of this JVM: started on first need, reused by later applications
+ * in the same JVM (a DevTools restart keeps its data), and stopped when the JVM exits,
+ * after Spring Boot's shutdown hook closed the application contexts.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -48,7 +48,8 @@ final class DevServer {
 				current.close();
 			}
 			RedisServerProcess started = RedisServerProcess.start(ServerBinary.locate(), ServerOptions.defaults());
-			// stopped by the handler below once the contexts closed, by the reaper otherwise
+			// stopped by the handler below once the contexts closed, by the reaper
+			// otherwise
 			started.setExitGrace(springShutdownHook ? EXIT_GRACE : Duration.ZERO);
 			process = started;
 			if (!shutdownHandlerAdded) {

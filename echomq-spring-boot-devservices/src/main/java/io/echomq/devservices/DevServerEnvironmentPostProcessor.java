@@ -94,7 +94,8 @@ public class DevServerEnvironmentPostProcessor implements EnvironmentPostProcess
 		}
 		ClassLoader classLoader = classLoader(application);
 		if (properties.skip().inTests() && this.runContext.inTest(classLoader)) {
-			this.logger.debug("EchoMQ dev services skipped in a test; set " + PREFIX + ".skip.in-tests=false to use them");
+			this.logger
+				.debug("EchoMQ dev services skipped in a test; set " + PREFIX + ".skip.in-tests=false to use them");
 			return;
 		}
 		if (enabled == null && this.runContext.packaged(classLoader)) {
@@ -104,8 +105,8 @@ public class DevServerEnvironmentPostProcessor implements EnvironmentPostProcess
 		}
 		RedisTarget target = RedisTarget.of(environment);
 		if (!target.standalone()) {
-			this.logger.info("EchoMQ dev services leave Redis " + target.topology() + " (" + target.source()
-					+ ") alone");
+			this.logger
+				.info("EchoMQ dev services leave Redis " + target.topology() + " (" + target.source() + ") alone");
 			return;
 		}
 		if (!target.local()) {
@@ -122,8 +123,8 @@ public class DevServerEnvironmentPostProcessor implements EnvironmentPostProcess
 			.obtain(environment.getProperty("spring.main.register-shutdown-hook", Boolean.class, true));
 		RedisServerProcess server = obtained.process();
 		this.logger.info("No Redis answered at " + target.address() + " (" + target.source() + "); EchoMQ dev services "
-				+ (obtained.started() ? "started " : "reuse ") + server.binary().describe() + " at "
-				+ server.address() + " for development (data is not kept; it stops with the JVM). Set " + PREFIX
+				+ (obtained.started() ? "started " : "reuse ") + server.binary().describe() + " at " + server.address()
+				+ " for development (data is not kept; it stops with the JVM). Set " + PREFIX
 				+ ".enabled=false to turn this off.");
 		Map<String, Object> redis = new LinkedHashMap<>();
 		redis.put("spring.data.redis.host", server.host());
@@ -143,7 +144,8 @@ public class DevServerEnvironmentPostProcessor implements EnvironmentPostProcess
 			return true;
 		}
 		catch (RespErrorException ex) {
-			// NOAUTH and the like: a server is there, the application's credentials decide the rest
+			// NOAUTH and the like: a server is there, the application's credentials
+			// decide the rest
 			return true;
 		}
 		catch (IOException ex) {

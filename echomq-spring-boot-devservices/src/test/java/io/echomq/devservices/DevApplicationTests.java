@@ -50,7 +50,8 @@ class DevApplicationTests {
 			assertThat(ping(port)).isEqualTo("PONG");
 
 			long stopping = System.nanoTime();
-			// SIGTERM, leaving the child's standard input open (Process.destroy() closes it)
+			// SIGTERM, leaving the child's standard input open (Process.destroy() closes
+			// it)
 			child.toHandle().destroy();
 			assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child JVM ended").isTrue();
 			assertThat(child.exitValue()).as("ended by SIGTERM; log:%n%s", Files.readString(log)).isEqualTo(143);

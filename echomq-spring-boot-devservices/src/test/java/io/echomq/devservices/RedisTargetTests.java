@@ -46,10 +46,11 @@ class RedisTargetTests {
 
 	@Test
 	void sentinelAndClusterAreNotStandalone() {
-		assertThat(RedisTarget.of(environment(Map.of("spring.data.redis.sentinel.nodes", "127.0.0.1:26379")))
-			.topology()).isEqualTo("sentinel");
-		assertThat(RedisTarget.of(environment(Map.of("spring.data.redis.cluster.nodes", "127.0.0.1:7000")))
-			.topology()).isEqualTo("cluster");
+		assertThat(
+				RedisTarget.of(environment(Map.of("spring.data.redis.sentinel.nodes", "127.0.0.1:26379"))).topology())
+			.isEqualTo("sentinel");
+		assertThat(RedisTarget.of(environment(Map.of("spring.data.redis.cluster.nodes", "127.0.0.1:7000"))).topology())
+			.isEqualTo("cluster");
 	}
 
 	@Test

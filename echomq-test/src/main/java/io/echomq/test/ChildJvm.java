@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Starts a {@code main} class in a JVM of its own, on this JVM's class path, so that a
  * test (or a benchmark) can run a second application against the same server: a worker to
- * kill, a second node of a cluster-wide limit. The child is small (256 MB heap, serial GC,
- * C1 only) and writes its standard output and error to a log file. Its standard input
+ * kill, a second node of a cluster-wide limit. The child is small (256 MB heap, serial
+ * GC, C1 only) and writes its standard output and error to a log file. Its standard input
  * stays a pipe to this JVM: a child that reads it sees it end when this JVM goes away,
  * and {@link Process#toHandle()}{@code .destroy()} sends {@code SIGTERM} without closing
  * it ({@link Process#destroy()} would).
@@ -33,8 +33,8 @@ public final class ChildJvm {
 	 */
 	public static Process start(Class<?> mainClass, Path log, List<String> args) {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
-				"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+		List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+				"-cp", System.getProperty("java.class.path"), mainClass.getName()));
 		command.addAll(args);
 		try {
 			return new ProcessBuilder(command).redirectErrorStream(true)

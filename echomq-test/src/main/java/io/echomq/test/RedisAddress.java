@@ -19,7 +19,8 @@ record RedisAddress(String host, int port) {
 	 * Parse a URL such as {@code redis://127.0.0.1:6380}; the port defaults to 6379.
 	 * @param url the URL
 	 * @return the address
-	 * @throws IllegalArgumentException if the URL is not a {@code redis://} URL with a host
+	 * @throws IllegalArgumentException if the URL is not a {@code redis://} URL with a
+	 * host
 	 */
 	static RedisAddress parse(String url) {
 		try {

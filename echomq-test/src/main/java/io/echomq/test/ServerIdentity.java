@@ -39,8 +39,8 @@ record ServerIdentity(ServerFlavor flavor, String version) {
 			catch (IOException | RespErrorException ex) {
 				long remaining = deadline - System.nanoTime();
 				if (remaining <= 0) {
-					throw new IllegalStateException("No Redis or Valkey server answers at " + host + ":" + port + ": "
-							+ ex.getMessage(), ex);
+					throw new IllegalStateException(
+							"No Redis or Valkey server answers at " + host + ":" + port + ": " + ex.getMessage(), ex);
 				}
 				LockSupport.parkNanos(Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(POLL_INTERVAL.toMillis())));
 				if (Thread.interrupted()) {

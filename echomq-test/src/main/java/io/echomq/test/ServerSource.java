@@ -1,6 +1,5 @@
 package io.echomq.test;
 
-
 /**
  * Which step of {@link TestRedisServer}'s resolution chain supplied a server.
  *

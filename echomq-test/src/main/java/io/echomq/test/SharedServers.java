@@ -42,7 +42,8 @@ final class SharedServers {
 	private static @Nullable LocalCluster cluster;
 
 	static {
-		// run by Spring Boot's shutdown hook, when a Spring application enabled it, once its contexts closed
+		// run by Spring Boot's shutdown hook, when a Spring application enabled it, once
+		// its contexts closed
 		SpringApplication.getShutdownHandlers().add(SharedServers::releaseAll);
 		Runtime.getRuntime().addShutdownHook(new Thread(SharedServers::releaseAtExit, "echomq-shared-servers"));
 	}

@@ -169,14 +169,15 @@ public final class TestRedisServer {
 	 * @param options e.g. with a {@code maxmemory}
 	 * @return the server, to be closed by the caller; {@link TestServer#process()} is
 	 * present
-	 * @throws IllegalStateException if embedded-redis is not on the class path or ships no
-	 * binary for this platform
+	 * @throws IllegalStateException if embedded-redis is not on the class path or ships
+	 * no binary for this platform
 	 */
 	public static TestServer startEmbedded(ServerOptions options) {
 		ServerBinary binary = ServerBinary.embedded()
-			.orElseThrow(() -> new IllegalStateException("No embedded Redis binary: com.github.codemonstur:embedded-redis "
-					+ "is not on the class path or ships none for " + System.getProperty("os.name") + "/"
-					+ System.getProperty("os.arch")));
+			.orElseThrow(
+					() -> new IllegalStateException("No embedded Redis binary: com.github.codemonstur:embedded-redis "
+							+ "is not on the class path or ships none for " + System.getProperty("os.name") + "/"
+							+ System.getProperty("os.arch")));
 		return own(binary, options, ServerSource.EMBEDDED);
 	}
 
@@ -186,8 +187,8 @@ public final class TestRedisServer {
 	 * @param masters the number of masters
 	 * @param replicasPerMaster the number of replicas for each master
 	 * @return the cluster, to be closed by the caller
-	 * @throws IllegalStateException on CI when {@code valkey-server} is missing, or if the
-	 * cluster does not form
+	 * @throws IllegalStateException on CI when {@code valkey-server} is missing, or if
+	 * the cluster does not form
 	 */
 	public static LocalCluster cluster(int masters, int replicasPerMaster) {
 		return cluster(masters, replicasPerMaster, System::getenv);
@@ -249,8 +250,8 @@ public final class TestRedisServer {
 		catch (IllegalStateException ex) {
 			throw new IllegalStateException(URL_VARIABLE + "=" + url + ": " + ex.getMessage(), ex);
 		}
-		logger.log(Level.INFO, () -> "Using " + identity.flavor() + " " + identity.version() + " at " + url
-				+ " from " + URL_VARIABLE);
+		logger.log(Level.INFO,
+				() -> "Using " + identity.flavor() + " " + identity.version() + " at " + url + " from " + URL_VARIABLE);
 		return ResolvedTestServer.external(address.host(), address.port(), identity, ServerSource.ENVIRONMENT, () -> {
 		});
 	}

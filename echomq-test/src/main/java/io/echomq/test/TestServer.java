@@ -44,10 +44,10 @@ public interface TestServer extends AutoCloseable {
 	ServerSource source();
 
 	/**
-	 * Return the server process when this JVM owns it, so that a test can kill or
-	 * restart it.
-	 * @return the process, or empty for a server given by the environment or running in
-	 * a container
+	 * Return the server process when this JVM owns it, so that a test can kill or restart
+	 * it.
+	 * @return the process, or empty for a server given by the environment or running in a
+	 * container
 	 */
 	Optional<RedisServerProcess> process();
 

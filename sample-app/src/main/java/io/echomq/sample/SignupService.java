@@ -10,9 +10,9 @@ import io.echomq.core.JobId;
 import org.springframework.stereotype.Service;
 
 /**
- * Registers users and hands the slow work to EchoMQ: a welcome email now, a CRM sync,
- * a tips email a little later, and a note to the team, at most one per window however
- * many sign-ups come in (a throttled unique job).
+ * Registers users and hands the slow work to EchoMQ: a welcome email now, a CRM sync, a
+ * tips email a little later, and a note to the team, at most one per window however many
+ * sign-ups come in (a throttled unique job).
  *
  * @author EchoMQ
  */
@@ -43,14 +43,17 @@ public class SignupService {
 
 	public List<JobId> signUp(Signup signup) {
 		JobId welcome = this.echoMq.enqueue(WELCOME_QUEUE, new WelcomeEmail(signup.email(), signup.name()));
-		// one fair lane per company: a company signing up thousands of users at once cannot hold back
-		// the CRM sync of the others, and echomq.queues.crm-sync.lanes.max-active=1 syncs one contact per
+		// one fair lane per company: a company signing up thousands of users at once
+		// cannot hold back
+		// the CRM sync of the others, and echomq.queues.crm-sync.lanes.max-active=1 syncs
+		// one contact per
 		// company at a time across every node
 		JobId crm = this.echoMq.enqueue(CRM_QUEUE, new CrmContact(signup.email(), signup.name()),
 				EnqueueOptions.defaults().withLane(companyLane(signup.email())));
 		JobId tips = this.echoMq.enqueue(TIPS_QUEUE, new WelcomeEmail(signup.email(), signup.name()),
 				EnqueueOptions.delayed(this.tipsDelay));
-		// the first sign-up of a window makes the job; the others find it (result.duplicate())
+		// the first sign-up of a window makes the job; the others find it
+		// (result.duplicate())
 		this.echoMq.enqueueUnique(DIGEST_QUEUE, signup.name(), this.digest);
 		return List.of(welcome, crm, tips);
 	}

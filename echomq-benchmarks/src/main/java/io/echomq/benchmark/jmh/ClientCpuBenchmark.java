@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Client-side CPU of the engine's per-job helpers, no server: minting an id, parsing
- * one (which {@code claim} does for every candidate, hint and reply), and building a row
- * key from an id's text (which validates the queue name and parses the id again).
+ * Client-side CPU of the engine's per-job helpers, no server: minting an id, parsing one
+ * (which {@code claim} does for every candidate, hint and reply), and building a row key
+ * from an id's text (which validates the queue name and parses the id again).
  *
  * @author EchoMQ
  */

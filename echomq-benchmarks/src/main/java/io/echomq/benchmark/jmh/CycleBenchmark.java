@@ -27,8 +27,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One job's whole life at a constant queue depth, single-threaded: enqueue one, claim
- * one (the head), complete it. Three script calls per operation; the depth stays at
+ * One job's whole life at a constant queue depth, single-threaded: enqueue one, claim one
+ * (the head), complete it. Three script calls per operation; the depth stays at
  * {@code depth} throughout.
  *
  * @author EchoMQ

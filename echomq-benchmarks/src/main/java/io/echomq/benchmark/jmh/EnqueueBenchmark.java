@@ -26,10 +26,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Enqueue on a server the benchmark starts: one job per call, and
- * {@value #BATCH} per {@code enqueueAll} call (reported per job). Run with
- * {@code -t 16} to see the calls of many threads pipelined on the shared connection.
- * The server is flushed before every iteration.
+ * Enqueue on a server the benchmark starts: one job per call, and {@value #BATCH} per
+ * {@code enqueueAll} call (reported per job). Run with {@code -t 16} to see the calls of
+ * many threads pipelined on the shared connection. The server is flushed before every
+ * iteration.
  *
  * @author EchoMQ
  */

@@ -147,8 +147,8 @@ public final class ChaosWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Spread queues over partitions: containers registered from now on claim across
-	 * them, and the ticks cover each.
+	 * Spread queues over partitions: containers registered from now on claim across them,
+	 * and the ticks cover each.
 	 * @param partitioning the partitioning
 	 */
 	public void partition(QueuePartitioning partitioning) {

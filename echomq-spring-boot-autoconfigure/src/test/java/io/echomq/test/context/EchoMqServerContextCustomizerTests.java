@@ -62,7 +62,8 @@ class EchoMqServerContextCustomizerTests {
 			customizer.customizeContext(context, mergedConfig(OwnValkey.class));
 			context.refresh();
 			TestServer server = context.getBean(TestServer.class);
-			// without valkey-server on PATH (and CI unset) the annotation falls back to the chain
+			// without valkey-server on PATH (and CI unset) the annotation falls back to
+			// the chain
 			ServerFlavor expected = ServerBinary.onPath(ServerFlavor.VALKEY).isPresent() ? ServerFlavor.VALKEY
 					: ServerFlavor.REDIS;
 			assertThat(server.flavor()).isEqualTo(expected);

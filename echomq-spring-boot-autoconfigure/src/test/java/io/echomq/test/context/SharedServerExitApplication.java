@@ -13,8 +13,8 @@ import org.springframework.context.annotation.Import;
 /**
  * What a test JVM does at its end, in a JVM of its own: an application context with a
  * listener, on the JVM's shared test server, still open (as the test framework's cached
- * contexts are) when {@code System.exit} is called. Run by
- * {@link SharedServerExitTests}; prints the server's process id once the context runs.
+ * contexts are) when {@code System.exit} is called. Run by {@link SharedServerExitTests};
+ * prints the server's process id once the context runs.
  *
  * @author EchoMQ
  */

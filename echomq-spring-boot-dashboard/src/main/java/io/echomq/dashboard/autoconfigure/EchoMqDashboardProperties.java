@@ -12,8 +12,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param enabled Whether to serve the dashboard.
  * @param path Path the dashboard is served at, below the servlet context path.
- * @param readOnly Whether to refuse every action (replay, delete, purge, pause,
- * resume).
+ * @param readOnly Whether to refuse every action (replay, delete, purge, pause, resume).
  * @param writeRole Role an action needs when Spring Security is on the class path.
  * @param showValues When to show job payloads and extra job fields unsanitized.
  * @param roles Roles allowed to see unsanitized payloads when show-values is

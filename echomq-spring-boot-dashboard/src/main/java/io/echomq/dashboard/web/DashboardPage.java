@@ -16,8 +16,8 @@ import org.springframework.web.util.HtmlUtils;
 
 /**
  * The dashboard's files, shipped in the jar: the HTML shell every page is served from
- * (its settings filled in as {@code <meta>} tags, HTML-escaped), the script and the
- * style sheet. Nothing is loaded from anywhere else.
+ * (its settings filled in as {@code <meta>} tags, HTML-escaped), the script and the style
+ * sheet. Nothing is loaded from anywhere else.
  *
  * @author EchoMQ
  */

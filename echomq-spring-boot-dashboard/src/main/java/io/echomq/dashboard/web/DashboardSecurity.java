@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the dashboard asks of the application's security: the role an action needs, and
- * the CSRF token of the application's own protection, which the page sends along with
- * the dashboard's.
+ * the CSRF token of the application's own protection, which the page sends along with the
+ * dashboard's.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -27,8 +27,8 @@ public interface DashboardSecurity {
 	@Nullable CsrfHeader csrfHeader(HttpServletRequest request);
 
 	/**
-	 * Return the security of an application without Spring Security: actions need no
-	 * role and only the dashboard's own CSRF token guards them.
+	 * Return the security of an application without Spring Security: actions need no role
+	 * and only the dashboard's own CSRF token guards them.
 	 * @return the security
 	 */
 	static DashboardSecurity none() {

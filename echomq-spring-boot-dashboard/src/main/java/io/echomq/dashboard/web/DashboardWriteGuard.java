@@ -20,12 +20,12 @@ import org.springframework.util.Assert;
 /**
  * Decides whether an action may run. In order: the dashboard is not read-only; the
  * request, if it says where it comes from ({@code Origin}, else {@code Referer}), comes
- * from this server; it carries the dashboard's CSRF token in the
- * {@value #HEADER} header, equal to the {@value #COOKIE} cookie the page set (a
- * double-submit token: another site can neither read the cookie nor set the header,
- * and it needs no session, so it works across nodes behind a load balancer); and the
- * user has the write role when there is one. Spring Security's own CSRF protection,
- * when on, checks its token before any of this.
+ * from this server; it carries the dashboard's CSRF token in the {@value #HEADER} header,
+ * equal to the {@value #COOKIE} cookie the page set (a double-submit token: another site
+ * can neither read the cookie nor set the header, and it needs no session, so it works
+ * across nodes behind a load balancer); and the user has the write role when there is
+ * one. Spring Security's own CSRF protection, when on, checks its token before any of
+ * this.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -94,9 +94,9 @@ public class DashboardWriteGuard {
 					"Invalid CSRF token: reload the dashboard page to get a fresh one");
 		}
 		if (this.writeRole != null && !request.isUserInRole(this.writeRole)) {
-			return new Refusal(HttpStatus.FORBIDDEN, "Actions need role '" + this.writeRole + "'"
-					+ ((request.getUserPrincipal() != null) ? ", which " + request.getUserPrincipal().getName()
-							+ " lacks" : "; sign in first"));
+			return new Refusal(HttpStatus.FORBIDDEN,
+					"Actions need role '" + this.writeRole + "'" + ((request.getUserPrincipal() != null)
+							? ", which " + request.getUserPrincipal().getName() + " lacks" : "; sign in first"));
 		}
 		return null;
 	}
@@ -116,12 +116,13 @@ public class DashboardWriteGuard {
 		byte[] bytes = new byte[32];
 		RANDOM.nextBytes(bytes);
 		token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-		return new PageToken(token, ResponseCookie.from(COOKIE, token)
-			.path(path)
-			.httpOnly(true)
-			.secure(request.isSecure())
-			.sameSite("Strict")
-			.build());
+		return new PageToken(token,
+				ResponseCookie.from(COOKIE, token)
+					.path(path)
+					.httpOnly(true)
+					.secure(request.isSecure())
+					.sameSite("Strict")
+					.build());
 	}
 
 	private static @Nullable String cookie(HttpServletRequest request) {

@@ -49,13 +49,14 @@ import org.springframework.web.servlet.function.ServerResponse;
  * default):
  * <ul>
  * <li>pages: {@code /}, {@code /queues/{queue}}, {@code /queues/{queue}/jobs/{id}} and
- * {@code /jobs/{id}} (which redirects to the job's queue), each the same HTML shell
- * that draws itself from the JSON API; files under {@code /assets/};</li>
+ * {@code /jobs/{id}} (which redirects to the job's queue), each the same HTML shell that
+ * draws itself from the JSON API; files under {@code /assets/};</li>
  * <li>reads: {@code GET /api/overview}, {@code /api/history?minutes=},
  * {@code /api/jobs/{id}}, {@code /api/queues/{queue}},
  * {@code /api/queues/{queue}/jobs?state=&offset=&limit=&partition=} (a partitioned
  * queue's jobs of every partition, or of the one {@code partition} names) and
- * {@code /api/queues/{queue}/jobs/{id}}; {@code /schedules} and {@code /api/schedules};</li>
+ * {@code /api/queues/{queue}/jobs/{id}}; {@code /schedules} and
+ * {@code /api/schedules};</li>
  * <li>actions, {@code POST} only, each checked by the {@link DashboardWriteGuard}:
  * {@code /api/queues/{queue}/jobs/{id}/replay}, {@code .../delete}, {@code .../run} and
  * {@code .../cancel}, {@code /api/queues/{queue}/dead/replay} and {@code .../purge},
@@ -63,10 +64,10 @@ import org.springframework.web.servlet.function.ServerResponse;
  * {@code /api/queues/{queue}/cluster/pause} and {@code .../cluster/resume} (every node),
  * {@code /api/schedules/{queue}/{name}/trigger}.</li>
  * </ul>
- * A job id goes to the partition it names. A malformed queue name, job id, state,
- * page or partition, or an id naming a partition the queue does not have, answers 400,
- * an unknown queue, job or listener 404, an action on a job in the wrong state 409, a
- * refused action 403; each with a message, and nothing written.
+ * A job id goes to the partition it names. A malformed queue name, job id, state, page or
+ * partition, or an id naming a partition the queue does not have, answers 400, an unknown
+ * queue, job or listener 404, an action on a job in the wrong state 409, a refused action
+ * 403; each with a message, and nothing written.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -154,8 +155,8 @@ public class EchoMqDashboardRoutes {
 			.GET(base + "/schedules", (request) -> shell(request, "schedules"))
 			.GET(base + "/assets/{file}", this::asset)
 			.GET(api + "/overview", (request) -> json(this.dashboard.overview()))
-			.GET(api + "/history", (request) -> json(
-					this.dashboard.history(intParam(request, "minutes", QueueHistory.MAX_MINUTES))))
+			.GET(api + "/history",
+					(request) -> json(this.dashboard.history(intParam(request, "minutes", QueueHistory.MAX_MINUTES))))
 			.GET(api + "/jobs/{id}", this::find)
 			.GET(api + "/schedules", (request) -> json(this.dashboard.schedules()))
 			.GET(api + "/queues/{queue}", this::queue)
@@ -173,8 +174,9 @@ public class EchoMqDashboardRoutes {
 			.POST(api + "/queues/{queue}/cluster/resume", action((queue, id) -> this.dashboard.resumeCluster(queue)))
 			.POST(api + "/schedules/{queue}/{name}/trigger", this::trigger)
 			.route(RequestPredicates.path(api + "/**"),
-					(request) -> error(request, HttpStatus.NOT_FOUND, "No such dashboard resource: " + request.method()
-							+ " " + request.path() + " (reads are GET, actions POST)"))
+					(request) -> error(request, HttpStatus.NOT_FOUND,
+							"No such dashboard resource: " + request.method() + " " + request.path()
+									+ " (reads are GET, actions POST)"))
 			.route(RequestPredicates.path(base + "/**"),
 					(request) -> error(request, HttpStatus.NOT_FOUND, "No such dashboard page: " + request.path()))
 			.onError(EchoMqDashboardRoutes::isBadInput,

@@ -8,9 +8,9 @@ import org.springframework.util.Assert;
 
 /**
  * {@link DashboardSecurity} under Spring Security: actions need a role (checked with
- * {@link HttpServletRequest#isUserInRole(String)}, which Spring Security answers from
- * the {@code ROLE_} authorities), and the page echoes Spring Security's CSRF token when
- * its filter exposed one.
+ * {@link HttpServletRequest#isUserInRole(String)}, which Spring Security answers from the
+ * {@code ROLE_} authorities), and the page echoes Spring Security's CSRF token when its
+ * filter exposed one.
  *
  * @author EchoMQ
  * @since 0.1.0

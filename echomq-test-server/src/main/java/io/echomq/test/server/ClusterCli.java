@@ -96,8 +96,7 @@ final class ClusterCli {
 		}
 	}
 
-	private static IllegalStateException failure(List<String> command, String reason, Path output)
-			throws IOException {
+	private static IllegalStateException failure(List<String> command, String reason, Path output) throws IOException {
 		return new IllegalStateException(String.join(" ", command) + " " + reason + ":" + System.lineSeparator()
 				+ Files.readString(output, StandardCharsets.UTF_8));
 	}

@@ -20,6 +20,7 @@ final class ClusterNodeView {
 
 	/**
 	 * One line of {@code CLUSTER NODES}.
+	 *
 	 * @param id the node id
 	 * @param port the client port
 	 * @param flags the flags, e.g. {@code myself}, {@code master}, {@code slave},

@@ -60,8 +60,8 @@ final class ClusterReadiness {
 		String problem = check.problem();
 		while (problem != null) {
 			if (deadline.hasExpired()) {
-				throw new IllegalStateException("Cluster did not " + goal + " within " + deadline.timeout().toSeconds()
-						+ " s: " + problem);
+				throw new IllegalStateException(
+						"Cluster did not " + goal + " within " + deadline.timeout().toSeconds() + " s: " + problem);
 			}
 			deadline.pause(POLL_INTERVAL);
 			problem = check.problem();
@@ -165,15 +165,15 @@ final class ClusterReadiness {
 		return null;
 	}
 
-	private static @Nullable String deadMasterProblem(RespClient client, Set<Integer> alivePorts)
-			throws IOException {
+	private static @Nullable String deadMasterProblem(RespClient client, Set<Integer> alivePorts) throws IOException {
 		Object slots = client.command("CLUSTER", "SLOTS");
 		if (!(slots instanceof List<?> ranges)) {
 			return "answers CLUSTER SLOTS with " + slots;
 		}
 		for (Object range : ranges) {
 			if (range instanceof List<?> entry && entry.size() > 2 && entry.get(2) instanceof List<?> master
-					&& master.size() > 1 && master.get(1) instanceof Long port && !alivePorts.contains(port.intValue())) {
+					&& master.size() > 1 && master.get(1) instanceof Long port
+					&& !alivePorts.contains(port.intValue())) {
 				return "still assigns slots " + entry.get(0) + "-" + entry.get(1) + " to dead master " + port;
 			}
 		}

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Extracts the Redis binary that the {@code com.github.codemonstur:embedded-redis} jar
- * ships at its root, without depending on that library's classes. The binary is
- * extracted once per JVM.
+ * ships at its root, without depending on that library's classes. The binary is extracted
+ * once per JVM.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -96,7 +96,8 @@ final class EmbeddedRedisBinary {
 			if (!file.toFile().setExecutable(true, true)) {
 				throw new IOException("Cannot make " + file + " executable");
 			}
-			return VersionProbe.probe(file).map((probed) -> new ServerBinary(file, ServerFlavor.REDIS, probed.version()));
+			return VersionProbe.probe(file)
+				.map((probed) -> new ServerBinary(file, ServerFlavor.REDIS, probed.version()));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot extract embedded Redis binary " + resourceName, ex);

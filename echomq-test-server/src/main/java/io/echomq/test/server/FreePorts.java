@@ -40,8 +40,8 @@ final class FreePorts {
 	static int pick(boolean clusterBus) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-			int port = clusterBus ? random.nextInt(CLUSTER_FROM, CLUSTER_TO) : random.nextInt(STANDALONE_FROM,
-					STANDALONE_TO);
+			int port = clusterBus ? random.nextInt(CLUSTER_FROM, CLUSTER_TO)
+					: random.nextInt(STANDALONE_FROM, STANDALONE_TO);
 			if (isFree(port) && (!clusterBus || isFree(port + CLUSTER_BUS_OFFSET))) {
 				return port;
 			}

@@ -260,7 +260,9 @@ public final class LocalCluster implements AutoCloseable {
 		/** With {@code valkey-cli --cluster create} or {@code redis-cli}. */
 		CLI,
 
-		/** With {@code CLUSTER ADDSLOTS}, {@code MEET} and {@code REPLICATE} over RESP. */
+		/**
+		 * With {@code CLUSTER ADDSLOTS}, {@code MEET} and {@code REPLICATE} over RESP.
+		 */
 		RESP
 
 	}
@@ -288,8 +290,8 @@ public final class LocalCluster implements AutoCloseable {
 				throw new IllegalArgumentException("A cluster needs at least one master, got " + masters);
 			}
 			if (replicasPerMaster < 0) {
-				throw new IllegalArgumentException("Replicas per master must not be negative, got "
-						+ replicasPerMaster);
+				throw new IllegalArgumentException(
+						"Replicas per master must not be negative, got " + replicasPerMaster);
 			}
 		}
 

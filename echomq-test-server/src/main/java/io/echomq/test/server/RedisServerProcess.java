@@ -62,8 +62,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private volatile Duration exitGrace = Duration.ZERO;
 
-	private RedisServerProcess(ServerBinary binary, ServerOptions options, Path directory, int port,
-			Process process) {
+	private RedisServerProcess(ServerBinary binary, ServerOptions options, Path directory, int port, Process process) {
 		this.binary = binary;
 		this.options = options;
 		this.directory = directory;
@@ -101,8 +100,7 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 	}
 
-	private static RedisServerProcess startOn(ServerBinary binary, ServerOptions options, Path directory,
-			int port) {
+	private static RedisServerProcess startOn(ServerBinary binary, ServerOptions options, Path directory, int port) {
 		Process process = launch(binary, options, directory, port);
 		RedisServerProcess server = new RedisServerProcess(binary, options, directory, port, process);
 		ProcessReaper.register(server);
@@ -370,7 +368,8 @@ public final class RedisServerProcess implements AutoCloseable {
 			if (!"PONG".equals(client.command("PING"))) {
 				return false;
 			}
-			// Make sure it is our process that answers, not one that won a race for the port
+			// Make sure it is our process that answers, not one that won a race for the
+			// port
 			String info = client.commandForString("INFO", "server");
 			return info.contains("process_id:" + started.pid() + "\r\n");
 		}
@@ -384,10 +383,11 @@ public final class RedisServerProcess implements AutoCloseable {
 		Path output = this.directory.resolve(OUTPUT_FILE);
 		boolean portInUse = LogTail.contains(log, "Address already in use")
 				|| LogTail.contains(output, "Address already in use");
-		String message = describe() + " " + reason + ". Command: " + String.join(" ", commandLine(this.binary,
-				this.options, this.directory, this.port)) + System.lineSeparator() + "--- " + log + " (tail) ---"
-				+ System.lineSeparator() + LogTail.of(log, LOG_TAIL_LINES) + System.lineSeparator() + "--- " + output
-				+ " (tail) ---" + System.lineSeparator() + LogTail.of(output, LOG_TAIL_LINES);
+		String message = describe() + " " + reason + ". Command: "
+				+ String.join(" ", commandLine(this.binary, this.options, this.directory, this.port))
+				+ System.lineSeparator() + "--- " + log + " (tail) ---" + System.lineSeparator()
+				+ LogTail.of(log, LOG_TAIL_LINES) + System.lineSeparator() + "--- " + output + " (tail) ---"
+				+ System.lineSeparator() + LogTail.of(output, LOG_TAIL_LINES);
 		return new StartupException(message, portInUse);
 	}
 
@@ -406,15 +406,15 @@ public final class RedisServerProcess implements AutoCloseable {
 			return started;
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("Cannot start server binary " + binary.executable() + ": "
-					+ ex.getMessage(), ex);
+			throw new IllegalStateException(
+					"Cannot start server binary " + binary.executable() + ": " + ex.getMessage(), ex);
 		}
 	}
 
 	static List<String> commandLine(ServerBinary binary, ServerOptions options, Path directory, int port) {
-		List<String> command = new ArrayList<>(List.of(binary.executable().toString(), "--port",
-				String.valueOf(port), "--bind", HOST, "--save", "", "--appendonly", options.appendOnly() ? "yes" : "no",
-				"--dir", directory.toString(), "--daemonize", "no", "--protected-mode", "no", "--logfile",
+		List<String> command = new ArrayList<>(List.of(binary.executable().toString(), "--port", String.valueOf(port),
+				"--bind", HOST, "--save", "", "--appendonly", options.appendOnly() ? "yes" : "no", "--dir",
+				directory.toString(), "--daemonize", "no", "--protected-mode", "no", "--logfile",
 				directory.resolve(LOG_FILE).toString()));
 		if (options.clusterEnabled()) {
 			command.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",

@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Replies map to Java types as follows: simple and bulk strings to {@link String},
  * integers to {@link Long}, arrays to {@code List<Object>}, nil to {@code null}. A
- * top-level error reply is thrown as a {@link RespErrorException}; an error nested in
- * an array is returned as a {@code RespErrorException} element.
+ * top-level error reply is thrown as a {@link RespErrorException}; an error nested in an
+ * array is returned as a {@code RespErrorException} element.
  *
  * @author EchoMQ
  * @since 0.1.0

@@ -58,7 +58,8 @@ final class RespClusterJoin {
 			int from = i * ClusterReadiness.SLOTS / count;
 			int to = (i + 1) * ClusterReadiness.SLOTS / count;
 			try (RespClient client = masters.get(i).openClient()) {
-				// Distinct epochs up front, so that no epoch collision has to be resolved later
+				// Distinct epochs up front, so that no epoch collision has to be resolved
+				// later
 				client.command("CLUSTER", "SET-CONFIG-EPOCH", String.valueOf(i + 1));
 				for (int start = from; start < to; start += SLOTS_PER_COMMAND) {
 					int end = Math.min(to, start + SLOTS_PER_COMMAND);
@@ -81,8 +82,7 @@ final class RespClusterJoin {
 		}
 	}
 
-	private static void replicate(RedisServerProcess replica, String masterId, Deadline deadline)
-			throws IOException {
+	private static void replicate(RedisServerProcess replica, String masterId, Deadline deadline) throws IOException {
 		try (RespClient client = replica.openClient()) {
 			while (true) {
 				try {
@@ -92,8 +92,8 @@ final class RespClusterJoin {
 				catch (RespErrorException ex) {
 					// The replica may not know the master as a master yet
 					if (deadline.hasExpired()) {
-						throw new IllegalStateException(replica.address() + " cannot replicate " + masterId + ": "
-								+ ex.getMessage(), ex);
+						throw new IllegalStateException(
+								replica.address() + " cannot replicate " + masterId + ": " + ex.getMessage(), ex);
 					}
 					deadline.pause(RETRY_INTERVAL);
 				}

@@ -1,6 +1,5 @@
 package io.echomq.test.server;
 
-
 /**
  * An error reply ({@code -ERR ...}) from a Redis or Valkey server.
  *

@@ -62,8 +62,9 @@ public record ServerBinary(Path executable, ServerFlavor flavor, String version)
 	}
 
 	/**
-	 * Extract the Redis binary shipped inside the {@code com.github.codemonstur:embedded-redis}
-	 * jar into a temporary file that is deleted when the JVM exits.
+	 * Extract the Redis binary shipped inside the
+	 * {@code com.github.codemonstur:embedded-redis} jar into a temporary file that is
+	 * deleted when the JVM exits.
 	 * @return the binary, or empty if that jar is not on the class path or ships no
 	 * binary for this platform
 	 */
@@ -105,7 +106,8 @@ public record ServerBinary(Path executable, ServerFlavor flavor, String version)
 				+ EmbeddedRedisBinary.currentResourceName().orElse("<none for this platform>") + " on the class path");
 		throw new IllegalStateException("No Redis or Valkey server binary found. Tried: " + String.join(", ", tried)
 				+ ". PATH=" + ExecutableSearch.describePath(env) + ". Install valkey-server, set "
-				+ ServerFlavor.VALKEY.serverVariable() + ", or add com.github.codemonstur:embedded-redis to the class path.");
+				+ ServerFlavor.VALKEY.serverVariable()
+				+ ", or add com.github.codemonstur:embedded-redis to the class path.");
 	}
 
 	/**
@@ -123,8 +125,8 @@ public record ServerBinary(Path executable, ServerFlavor flavor, String version)
 					flavor.serverVariable() + "=" + executable + " does not name an executable file");
 		}
 		VersionProbe.Result probed = VersionProbe.probe(executable)
-			.orElseThrow(() -> new IllegalStateException(flavor.serverVariable() + "=" + executable
-					+ " does not print a server version for --version"));
+			.orElseThrow(() -> new IllegalStateException(
+					flavor.serverVariable() + "=" + executable + " does not print a server version for --version"));
 		ServerFlavor reported = probed.flavor();
 		if (reported != null && reported != flavor) {
 			logger.log(Level.WARNING, () -> flavor.serverVariable() + "=" + executable + " reports itself as "

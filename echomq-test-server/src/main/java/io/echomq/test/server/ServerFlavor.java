@@ -1,6 +1,5 @@
 package io.echomq.test.server;
 
-
 /**
  * The kind of server a binary runs.
  *

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param appendOnly whether to enable the append-only file
  * @param appendFsync the {@code appendfsync} policy ({@code always}, {@code everysec},
  * {@code no}), or {@code null} for the server default
- * @param maxMemory the {@code maxmemory} limit, e.g. {@code 64mb}, or {@code null} for none
+ * @param maxMemory the {@code maxmemory} limit, e.g. {@code 64mb}, or {@code null} for
+ * none
  * @param maxMemoryPolicy the {@code maxmemory-policy}, e.g. {@code noeviction}, or
  * {@code null} for the server default
  * @param extraArgs further command line arguments, appended last, e.g.
@@ -40,8 +41,8 @@ public record ServerOptions(int port, boolean clusterEnabled, boolean appendOnly
 			throw new IllegalArgumentException("Port must be between 0 and 65535, got " + port);
 		}
 		if (clusterEnabled && port > 55535) {
-			throw new IllegalArgumentException("A cluster node also listens on port + 10000, so port " + port
-					+ " is too high");
+			throw new IllegalArgumentException(
+					"A cluster node also listens on port + 10000, so port " + port + " is too high");
 		}
 		extraArgs = List.copyOf(extraArgs);
 	}

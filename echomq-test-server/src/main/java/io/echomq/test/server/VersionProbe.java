@@ -32,6 +32,7 @@ final class VersionProbe {
 
 	/**
 	 * The result of probing a binary.
+	 *
 	 * @param flavor the flavor the binary reports, or {@code null} if it names neither
 	 * @param version the version, e.g. {@code 8.0.1}
 	 */

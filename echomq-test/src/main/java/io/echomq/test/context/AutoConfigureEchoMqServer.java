@@ -36,9 +36,9 @@ import io.echomq.test.server.ServerFlavor;
  * else the Redis binary shipped in the embedded-redis jar. Before the context refreshes,
  * {@code spring.data.redis.host}, {@code spring.data.redis.port} and
  * {@code spring.data.redis.url} are set to the server with the highest precedence, a
- * {@code DataRedisConnectionDetails} bean pointing at it replaces whatever the application
- * configures (credentials, sentinel, cluster), and the {@link TestServer} is a bean that a
- * test can inject.
+ * {@code DataRedisConnectionDetails} bean pointing at it replaces whatever the
+ * application configures (credentials, sentinel, cluster), and the {@link TestServer} is
+ * a bean that a test can inject.
  * <p>
  * By default one server is shared by every test context of the JVM (like the context
  * cache, so cached contexts whose listeners consume the same queue compete for its jobs:
@@ -59,9 +59,9 @@ public @interface AutoConfigureEchoMqServer {
 	/**
 	 * The kind of server to run, at most one. Empty (the default) takes the first server
 	 * the resolution chain supplies; {@link ServerFlavor#VALKEY} or
-	 * {@link ServerFlavor#REDIS} asks for that binary on {@code PATH} and falls back to the
-	 * chain with a warning when it is missing, except on CI ({@code CI=true}), where the
-	 * missing binary fails the test.
+	 * {@link ServerFlavor#REDIS} asks for that binary on {@code PATH} and falls back to
+	 * the chain with a warning when it is missing, except on CI ({@code CI=true}), where
+	 * the missing binary fails the test.
 	 * @return the flavor, or none for any
 	 */
 	ServerFlavor[] flavor() default {};

@@ -7,8 +7,8 @@ import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 
 /**
- * Connection details for a {@link TestServer}: a standalone server without credentials
- * or TLS. Referred to only when Spring Boot's Redis support is on the class path.
+ * Connection details for a {@link TestServer}: a standalone server without credentials or
+ * TLS. Referred to only when Spring Boot's Redis support is on the class path.
  *
  * @author EchoMQ
  * @since 0.1.0
