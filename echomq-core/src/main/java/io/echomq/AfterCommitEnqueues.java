@@ -28,13 +28,13 @@ final class AfterCommitEnqueues implements TransactionSynchronization {
 
 	private static final LogAccessor logger = new LogAccessor(AfterCommitEnqueues.class);
 
-	private final EchoMQTemplate template;
+	private final EchoMqTemplate template;
 
 	private final List<Deferred> deferred = new ArrayList<>();
 
 	private final Map<Object, Integer> savepoints = new IdentityHashMap<>();
 
-	private AfterCommitEnqueues(EchoMQTemplate template) {
+	private AfterCommitEnqueues(EchoMqTemplate template) {
 		this.template = template;
 	}
 
@@ -54,12 +54,12 @@ final class AfterCommitEnqueues implements TransactionSynchronization {
 	 * @param ids the ids already minted
 	 * @param write the write
 	 */
-	static void defer(EchoMQTemplate template, String queue, List<JobId> ids, Runnable write) {
+	static void defer(EchoMqTemplate template, String queue, List<JobId> ids, Runnable write) {
 		current(template).deferred.add(new Deferred(queue, ids, write));
 		logger.debug(() -> "Enqueue of " + ids.size() + " job(s) to queue '" + queue + "' waits for the commit");
 	}
 
-	private static AfterCommitEnqueues current(EchoMQTemplate template) {
+	private static AfterCommitEnqueues current(EchoMqTemplate template) {
 		for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
 			if (synchronization instanceof AfterCommitEnqueues enqueues && enqueues.template == template) {
 				return enqueues;

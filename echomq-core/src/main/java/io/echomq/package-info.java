@@ -1,5 +1,5 @@
 /**
- * EchoMQ's producer API: {@link io.echomq.EchoMQTemplate}.
+ * EchoMQ's producer API: {@link io.echomq.EchoMqTemplate}.
  */
 @NullMarked
 package io.echomq;

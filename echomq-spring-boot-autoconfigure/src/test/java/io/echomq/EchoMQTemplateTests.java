@@ -35,11 +35,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@link EchoMQTemplate} on a real server.
+ * Tests for {@link EchoMqTemplate} on a real server.
  *
  * @author EchoMQ
  */
-class EchoMQTemplateTests {
+class EchoMqTemplateTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
@@ -47,7 +47,7 @@ class EchoMQTemplateTests {
 
 	private Jobs jobs;
 
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	private String queue;
 
@@ -60,7 +60,7 @@ class EchoMQTemplateTests {
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
 		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
-		this.template = new EchoMQTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
+		this.template = new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
 				(queue) -> 4, List.of((queue, fields) -> Map.of("origin", "test")));
 		this.queue = "t-" + UUID.randomUUID().toString().substring(0, 8);
 	}

@@ -31,17 +31,17 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Unique enqueues through {@link EchoMQTemplate} on a real server.
+ * Unique enqueues through {@link EchoMqTemplate} on a real server.
  *
  * @author EchoMQ
  */
-class EchoMQTemplateUniqueTests {
+class EchoMqTemplateUniqueTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
 	private StringRedisTemplate redis;
 
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	private final List<String> heard = new ArrayList<>();
 
@@ -56,7 +56,7 @@ class EchoMQTemplateUniqueTests {
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
 		Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
-		EchoMQTemplate.EnqueueInterceptor interceptor = new EchoMQTemplate.EnqueueInterceptor() {
+		EchoMqTemplate.EnqueueInterceptor interceptor = new EchoMqTemplate.EnqueueInterceptor() {
 
 			@Override
 			public Map<String, String> fields(String queue, Map<String, String> fields) {
@@ -65,11 +65,11 @@ class EchoMQTemplateUniqueTests {
 
 			@Override
 			public void onEnqueued(String queue, List<JobId> ids) {
-				EchoMQTemplateUniqueTests.this.heard.add("enqueued " + ids.size());
+				EchoMqTemplateUniqueTests.this.heard.add("enqueued " + ids.size());
 			}
 
 		};
-		this.template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
+		this.template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
 				(queue) -> 4, List.of(interceptor));
 		this.queue = "t-" + UUID.randomUUID().toString().substring(0, 8);
 	}

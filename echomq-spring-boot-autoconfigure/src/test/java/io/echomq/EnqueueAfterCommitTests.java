@@ -82,7 +82,7 @@ class EnqueueAfterCommitTests {
 	@Test
 	void committedTransactionEnqueuesAtCommitNotBefore() {
 		runner().run((context) -> {
-			EchoMQTemplate echoMq = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate echoMq = context.getBean(EchoMqTemplate.class);
 			JobId id = transactions(context).execute((status) -> {
 				insert("a");
 				JobId enqueued = echoMq.enqueue(QUEUE, "order a");
@@ -97,7 +97,7 @@ class EnqueueAfterCommitTests {
 	@Test
 	void rolledBackTransactionEnqueuesNothing() {
 		runner().run((context) -> {
-			EchoMQTemplate echoMq = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate echoMq = context.getBean(EchoMqTemplate.class);
 			transactions(context).executeWithoutResult((status) -> {
 				insert("a");
 				echoMq.enqueue(QUEUE, "order a");
@@ -112,7 +112,7 @@ class EnqueueAfterCommitTests {
 	@Test
 	void immediateEnqueueIgnoresTheTransaction() {
 		runner().run((context) -> {
-			EchoMQTemplate echoMq = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate echoMq = context.getBean(EchoMqTemplate.class);
 			JobId[] id = new JobId[1];
 			transactions(context).executeWithoutResult((status) -> {
 				id[0] = echoMq.enqueue(QUEUE, "audit", EnqueueOptions.defaults().withAfterCommit(false));
@@ -126,7 +126,7 @@ class EnqueueAfterCommitTests {
 	@Test
 	void propertyTurnsDeferralOff() {
 		runner().withPropertyValues("echomq.template.enqueue-after-commit=false").run((context) -> {
-			EchoMQTemplate echoMq = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate echoMq = context.getBean(EchoMqTemplate.class);
 			assertThat(echoMq.isEnqueueAfterCommit()).isFalse();
 			transactions(context).executeWithoutResult((status) -> {
 				echoMq.enqueue(QUEUE, "now");
@@ -140,7 +140,7 @@ class EnqueueAfterCommitTests {
 	@Test
 	void requiresNewCommitsItsOwnEnqueuesWhenTheOuterTransactionRollsBack() {
 		runner().run((context) -> {
-			EchoMQTemplate echoMq = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate echoMq = context.getBean(EchoMqTemplate.class);
 			TransactionTemplate inner = transactions(context);
 			inner.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 			JobId[] ids = new JobId[2];
@@ -162,7 +162,7 @@ class EnqueueAfterCommitTests {
 	@Test
 	void nestedRollbackDropsOnlyTheEnqueuesAfterItsSavepoint() {
 		runner().run((context) -> {
-			EchoMQTemplate echoMq = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate echoMq = context.getBean(EchoMqTemplate.class);
 			TransactionTemplate nested = transactions(context);
 			nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
 			JobId[] ids = new JobId[3];
@@ -187,7 +187,7 @@ class EnqueueAfterCommitTests {
 	@Test
 	void enqueueThatFailsAtCommitIsThrownToTheCallerOfTheCommit() {
 		runner().run((context) -> {
-			EchoMQTemplate echoMq = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate echoMq = context.getBean(EchoMqTemplate.class);
 			JobId[] id = new JobId[1];
 			assertThatExceptionOfType(EnqueueAfterCommitException.class)
 				.isThrownBy(() -> transactions(context).executeWithoutResult((status) -> {
@@ -209,7 +209,7 @@ class EnqueueAfterCommitTests {
 		return ListenerTestSupport.runner(server, this.prefix)
 			.withBean(DataSource.class, () -> this.dataSource)
 			.withBean(DataSourceTransactionManager.class, () -> new DataSourceTransactionManager(this.dataSource))
-			.withBean(EchoMQTemplate.EnqueueInterceptor.class, () -> (queue, fields) -> {
+			.withBean(EchoMqTemplate.EnqueueInterceptor.class, () -> (queue, fields) -> {
 				if (this.failWrites.get()) {
 					throw new IllegalStateException("Redis is down");
 				}

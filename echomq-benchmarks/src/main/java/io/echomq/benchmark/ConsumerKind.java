@@ -11,7 +11,7 @@ enum ConsumerKind {
 
 	/**
 	 * The real listener containers ({@code EchoJobListenerRegistry}) and the reap and
-	 * promote ticks ({@code EchoMqScheduler}), as an application runs them.
+	 * promote ticks ({@code EchoMqMaintenance}), as an application runs them.
 	 */
 	LISTENER {
 

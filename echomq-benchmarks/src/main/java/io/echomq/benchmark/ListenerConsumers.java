@@ -9,16 +9,16 @@ import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqScheduler;
-import io.echomq.maintenance.SchedulerSettings;
+import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.MaintenanceSettings;
 
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * {@link Consumers} as an application runs them: the real listener containers, registered
  * programmatically with every setting but the concurrency left at its default, and the
- * reap and promote ticks ({@link EchoMqScheduler}, default intervals) over the registry's
- * queues.
+ * reap and promote ticks ({@link EchoMqMaintenance}, default intervals) over the
+ * registry's queues.
  *
  * @author EchoMQ
  */
@@ -28,7 +28,7 @@ final class ListenerConsumers implements Consumers {
 
 	private final EchoJobListenerRegistry registry;
 
-	private final EchoMqScheduler scheduler;
+	private final EchoMqMaintenance scheduler;
 
 	private final List<QueueListenerContainer> containers = new CopyOnWriteArrayList<>();
 
@@ -47,7 +47,7 @@ final class ListenerConsumers implements Consumers {
 		this.factory = new EchoJobListenerContainerFactory(jobs);
 		customizer.accept(jobs, this.factory);
 		this.registry = new EchoJobListenerRegistry(this.factory);
-		this.scheduler = new EchoMqScheduler(jobs, SchedulerSettings.defaults(), this.registry::getQueues,
+		this.scheduler = new EchoMqMaintenance(jobs, MaintenanceSettings.defaults(), this.registry::getQueues,
 				ListenerConsumers::tickScheduler, List.of());
 		this.scheduler.start();
 		this.registry.start();

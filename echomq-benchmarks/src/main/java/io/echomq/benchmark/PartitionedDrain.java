@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
@@ -80,7 +80,7 @@ final class PartitionedDrain {
 		String queue = "bench-p" + count + "-" + System.nanoTime();
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, count));
 		QueuePartitions partitions = partitioning.forQueue(queue);
-		EchoMQTemplate template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
+		EchoMqTemplate template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
 				1024, (name) -> 3, List.of());
 		template.setPartitioning(partitioning);
 		List<String> payloads = IntStream.range(0, 1000).mapToObj((i) -> "{\"n\":" + i + "}").toList();

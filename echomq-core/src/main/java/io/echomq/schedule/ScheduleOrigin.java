@@ -10,7 +10,7 @@ package io.echomq.schedule;
  */
 public enum ScheduleOrigin {
 
-	/** Put by {@code EchoMQTemplate.schedule(...)}; kept until unscheduled. */
+	/** Put by {@code EchoMqTemplate.schedule(...)}; kept until unscheduled. */
 	API,
 
 	/** Declared by {@code @EchoSchedule} on a bean method. */

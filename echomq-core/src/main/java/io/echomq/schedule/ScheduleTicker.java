@@ -15,7 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
-import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.support.PayloadConverter;
 import io.echomq.support.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
@@ -234,7 +234,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	@Override
 	public int getPhase() {
-		return EchoMqScheduler.DEFAULT_PHASE;
+		return EchoMqMaintenance.DEFAULT_PHASE;
 	}
 
 	@Override

@@ -14,7 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
@@ -53,7 +53,7 @@ abstract class AbstractSchedulesTests {
 
 	private Schedules schedules;
 
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	private String queue;
 
@@ -65,7 +65,7 @@ abstract class AbstractSchedulesTests {
 		Jobs jobs = newJobs();
 		this.redis = jobs.executor().getTemplate();
 		this.schedules = new Schedules(jobs);
-		this.template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
+		this.template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
 				(queue) -> 3, List.of());
 		this.queue = "s-" + UUID.randomUUID().toString().substring(0, 8);
 	}

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.AuditReport;
 import io.echomq.core.CancelResult;
@@ -70,7 +70,7 @@ public class EchoMqEndpoint {
 
 	private final ToIntFunction<String> maxAttempts;
 
-	private final @Nullable EchoMQTemplate template;
+	private final @Nullable EchoMqTemplate template;
 
 	private final Duration auditTolerance;
 
@@ -97,7 +97,7 @@ public class EchoMqEndpoint {
 
 	/**
 	 * Create an endpoint whose cancels, pauses and resumes go through a template, so that
-	 * its {@linkplain EchoMQTemplate.ControlListener listeners} (the meters) hear of
+	 * its {@linkplain EchoMqTemplate.ControlListener listeners} (the meters) hear of
 	 * them.
 	 * @param jobs the engine
 	 * @param catalog the queues to list
@@ -110,7 +110,7 @@ public class EchoMqEndpoint {
 	 */
 	public EchoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer,
-			@Nullable EchoMQTemplate template) {
+			@Nullable EchoMqTemplate template) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
 		Assert.notNull(maxAttempts, "'maxAttempts' must not be null");

@@ -17,7 +17,7 @@ import io.echomq.core.QueueStats;
 import io.echomq.core.Script;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.EchoMqMaintenance;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -28,20 +28,19 @@ import org.springframework.util.Assert;
 
 /**
  * Health of EchoMQ in this application, beside Boot's {@code redis} indicator (which it
- * does not repeat): DOWN when a running listener's poller thread died, when the scheduler
- * runs but its reap or promote tick has not succeeded for {@value #STALL_FACTOR}
- * intervals, or when a queue holds at least the dead-job threshold, if one is set.
- * Scripts missing from the server's cache ({@code NOSCRIPT} is recovered by sending the
- * body), paused listeners, and each queue's pending, dead and reaped counts are details.
+ * does not repeat): DOWN when a running listener's poller thread died, when the
+ * maintenance runs but its reap or promote tick has not succeeded for
+ * {@value #STALL_FACTOR} intervals, or when a queue holds at least the dead-job
+ * threshold, if one is set. Scripts missing from the server's cache ({@code NOSCRIPT} is
+ * recovered by sending the body), paused listeners, and each queue's pending, dead and
+ * reaped counts are details.
  *
  * @author EchoMQ
  * @since 0.1.0
  */
 public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 
-	/**
-	 * Intervals without a successful tick after which the scheduler counts as stalled.
-	 */
+	/** Intervals without a successful tick after which maintenance counts as stalled. */
 	public static final int STALL_FACTOR = 10;
 
 	private final Jobs jobs;
@@ -54,30 +53,30 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 
 	private final @Nullable EchoJobListenerRegistry listeners;
 
-	private final @Nullable EchoMqScheduler scheduler;
+	private final @Nullable EchoMqMaintenance maintenance;
 
 	private final @Nullable Long deadThreshold;
 
 	private final Clock clock;
 
-	private volatile @Nullable Instant schedulerSeenRunning;
+	private volatile @Nullable Instant maintenanceSeenRunning;
 
 	/**
 	 * Create an indicator.
 	 * @param jobs the engine
 	 * @param catalog the queues to report on
 	 * @param listeners the listener registry, or {@code null}
-	 * @param scheduler the scheduler, or {@code null}
+	 * @param maintenance the maintenance ticks, or {@code null}
 	 * @param deadThreshold dead jobs in one queue at or above which the status is DOWN,
 	 * or {@code null} to report them only
 	 */
 	public EchoMqHealthIndicator(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
-			@Nullable EchoMqScheduler scheduler, @Nullable Long deadThreshold) {
-		this(jobs, catalog, listeners, scheduler, deadThreshold, Clock.systemUTC());
+			@Nullable EchoMqMaintenance maintenance, @Nullable Long deadThreshold) {
+		this(jobs, catalog, listeners, maintenance, deadThreshold, Clock.systemUTC());
 	}
 
 	EchoMqHealthIndicator(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
-			@Nullable EchoMqScheduler scheduler, @Nullable Long deadThreshold, Clock clock) {
+			@Nullable EchoMqMaintenance maintenance, @Nullable Long deadThreshold, Clock clock) {
 		super("EchoMQ health check failed");
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
@@ -85,7 +84,7 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 		this.inspector = new QueueInspector(jobs);
 		this.catalog = catalog;
 		this.listeners = listeners;
-		this.scheduler = scheduler;
+		this.maintenance = maintenance;
 		this.deadThreshold = deadThreshold;
 		this.clock = clock;
 	}
@@ -107,8 +106,8 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 		if (this.listeners != null) {
 			builder.withDetail("listeners", listeners(this.listeners, problems));
 		}
-		if (this.scheduler != null) {
-			builder.withDetail("scheduler", scheduler(this.scheduler, problems));
+		if (this.maintenance != null) {
+			builder.withDetail("maintenance", maintenance(this.maintenance, problems));
 		}
 		builder.withDetail("queues", queues(problems));
 		if (problems.isEmpty()) {
@@ -166,27 +165,28 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 		return details;
 	}
 
-	private Map<String, Object> scheduler(EchoMqScheduler scheduler, List<String> problems) {
+	private Map<String, Object> maintenance(EchoMqMaintenance maintenance, List<String> problems) {
 		Map<String, Object> details = new LinkedHashMap<>();
-		boolean running = scheduler.isRunning();
+		boolean running = maintenance.isRunning();
 		details.put("running", running);
-		details.put("lastReap", String.valueOf(scheduler.getLastReap()));
-		details.put("lastPromote", String.valueOf(scheduler.getLastPromote()));
-		details.put("reapTicks", scheduler.getReapTicks());
-		details.put("promoteTicks", scheduler.getPromoteTicks());
-		details.put("failedTicks", scheduler.getFailedTicks());
+		details.put("lastReap", String.valueOf(maintenance.getLastReap()));
+		details.put("lastPromote", String.valueOf(maintenance.getLastPromote()));
+		details.put("reapTicks", maintenance.getReapTicks());
+		details.put("promoteTicks", maintenance.getPromoteTicks());
+		details.put("failedTicks", maintenance.getFailedTicks());
 		Instant now = this.clock.instant();
 		if (!running) {
-			this.schedulerSeenRunning = null;
+			this.maintenanceSeenRunning = null;
 			return details;
 		}
-		Instant seen = this.schedulerSeenRunning;
+		Instant seen = this.maintenanceSeenRunning;
 		if (seen == null) {
 			seen = now;
-			this.schedulerSeenRunning = seen;
+			this.maintenanceSeenRunning = seen;
 		}
-		checkTick("reap", scheduler.getLastReap(), scheduler.getSettings().reapBound(), seen, now, problems);
-		checkTick("promote", scheduler.getLastPromote(), scheduler.getSettings().promoteBound(), seen, now, problems);
+		checkTick("reap", maintenance.getLastReap(), maintenance.getSettings().reapBound(), seen, now, problems);
+		checkTick("promote", maintenance.getLastPromote(), maintenance.getSettings().promoteBound(), seen, now,
+				problems);
 		return details;
 	}
 
@@ -196,7 +196,7 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 		Duration age = Duration.between(since, now);
 		Duration limit = interval.multipliedBy(STALL_FACTOR);
 		if (age.compareTo(limit) > 0) {
-			problems.add("The scheduler's " + tick + " tick has not succeeded for " + age.toMillis() + " ms (interval "
+			problems.add("The maintenance " + tick + " tick has not succeeded for " + age.toMillis() + " ms (interval "
 					+ interval.toMillis() + " ms)");
 		}
 	}

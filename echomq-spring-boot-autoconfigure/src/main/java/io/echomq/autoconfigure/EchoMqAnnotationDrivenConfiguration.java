@@ -13,8 +13,8 @@ import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobExecutorFactory;
 import io.echomq.listener.JobInvocationInterceptor;
-import io.echomq.maintenance.EchoMqScheduler;
-import io.echomq.maintenance.SchedulerSettings;
+import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.MaintenanceSettings;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -30,7 +30,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 /**
  * Listener infrastructure, imported by {@link EchoMqAutoConfiguration}: the
  * {@code @EchoJob} post-processor, the container factory and its configurer (platform or
- * virtual threads), the listener registry and the reap/promote scheduler.
+ * virtual threads), the listener registry and the reap/promote maintenance.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -90,16 +90,16 @@ public final class EchoMqAnnotationDrivenConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqScheduler echoMqScheduler(Jobs jobs, EchoMqProperties properties,
+	EchoMqMaintenance echoMqMaintenance(Jobs jobs, EchoMqProperties properties,
 			ObjectProvider<EchoJobListenerRegistry> registry,
 			ObjectProvider<ThreadPoolTaskSchedulerBuilder> schedulerBuilder,
 			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<QueuePartitioning> partitioning) {
 		// the registry is looked up on each tick, not injected: a SmartLifecycle that
 		// depends on the registry would be stopped with it, in its phase
-		EchoMqProperties.Scheduler scheduler = properties.scheduler();
-		return new EchoMqScheduler(jobs,
-				new SchedulerSettings(scheduler.reapInterval(), scheduler.promoteInterval(), scheduler.batchSize(),
-						scheduler.idleCheck()),
+		EchoMqProperties.Maintenance maintenance = properties.maintenance();
+		return new EchoMqMaintenance(jobs,
+				new MaintenanceSettings(maintenance.reapInterval(), maintenance.promoteInterval(),
+						maintenance.batchSize(), maintenance.idleCheck()),
 				queuesOf(registry, properties, partitioning.getIfAvailable(QueuePartitioning::none)),
 				() -> privateScheduler(schedulerBuilder), eventListeners.orderedStream().toList());
 	}

@@ -5,7 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.Jobs;
@@ -89,10 +89,10 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMQTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
-			ObjectProvider<EchoMQTemplate.EnqueueInterceptor> interceptors,
-			ObjectProvider<EchoMQTemplate.ControlListener> controlListeners, QueuePartitioning partitioning) {
-		EchoMQTemplate template = new EchoMQTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
+	EchoMqTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
+			ObjectProvider<EchoMqTemplate.EnqueueInterceptor> interceptors,
+			ObjectProvider<EchoMqTemplate.ControlListener> controlListeners, QueuePartitioning partitioning) {
+		EchoMqTemplate template = new EchoMqTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
 		template.setControlListeners(controlListeners.orderedStream().toList());
@@ -116,7 +116,7 @@ public final class EchoMqAutoConfiguration {
 	@ConditionalOnMissingBean
 	PartitionCountVerifier echoMqPartitionCountVerifier(Jobs jobs, QueuePartitioning partitioning,
 			EchoMqProperties properties, ObjectProvider<EchoJobListenerRegistry> registry,
-			ObjectProvider<EchoMQTemplate> template) {
+			ObjectProvider<EchoMqTemplate> template) {
 		Set<String> configured = new LinkedHashSet<>();
 		properties.queues().forEach((queue, overrides) -> {
 			if (overrides.partitions() != null) {

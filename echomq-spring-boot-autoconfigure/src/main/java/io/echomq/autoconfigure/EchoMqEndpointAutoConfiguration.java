@@ -2,7 +2,7 @@ package io.echomq.autoconfigure;
 
 import java.time.Duration;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
@@ -53,11 +53,11 @@ public final class EchoMqEndpointAutoConfiguration {
 	EchoMqEndpoint echoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules,
-			ObjectProvider<EchoMQTemplate> template, ObjectProvider<QueuePartitioning> partitioning) {
+			ObjectProvider<EchoMqTemplate> template, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
 		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry,
 				(queue) -> maxAttempts(registry, properties, queue),
-				properties.scheduler().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
+				properties.maintenance().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
 				new Sanitizer(sanitizingFunctions.orderedStream().toList()), template.getIfUnique());
 		endpoint.setSchedules(schedules.getIfUnique());
 		endpoint.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));

@@ -5,7 +5,7 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.EchoMqMaintenance;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -39,10 +39,10 @@ public final class EchoMqHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "echomqHealthContributor")
 	EchoMqHealthIndicator echomqHealthContributor(Jobs jobs, EchoMqQueueCatalog catalog,
-			ObjectProvider<EchoJobListenerRegistry> listeners, ObjectProvider<EchoMqScheduler> scheduler,
+			ObjectProvider<EchoJobListenerRegistry> listeners, ObjectProvider<EchoMqMaintenance> maintenance,
 			EchoMqHealthProperties properties, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(jobs, catalog, listeners.getIfUnique(),
-				scheduler.getIfUnique(), properties.deadThreshold());
+				maintenance.getIfUnique(), properties.deadThreshold());
 		indicator.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		return indicator;
 	}

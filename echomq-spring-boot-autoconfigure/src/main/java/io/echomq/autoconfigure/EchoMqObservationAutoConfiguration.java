@@ -13,7 +13,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -29,7 +28,6 @@ import org.springframework.context.annotation.Bean;
 		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean({ Jobs.class, ObservationRegistry.class })
-@EnableConfigurationProperties(EchoMqObservationProperties.class)
 public final class EchoMqObservationAutoConfiguration {
 
 	EchoMqObservationAutoConfiguration() {

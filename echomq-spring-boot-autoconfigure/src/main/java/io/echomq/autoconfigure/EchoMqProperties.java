@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
+import io.echomq.schedule.MisfirePolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -20,18 +21,21 @@ import org.springframework.util.unit.DataSize;
  * @param keyPrefix Prefix of every key EchoMQ writes; letters, digits, '.', '_' and '-'.
  * @param maxPayloadSize Largest serialized payload the template accepts.
  * @param listener Defaults for every {@code @EchoJob} listener.
- * @param scheduler Reap and promote ticks.
+ * @param maintenance Reap and promote ticks.
  * @param shutdown Graceful shutdown.
  * @param queues Per-queue overrides of the listener defaults, by queue name.
  * @param template The producer.
+ * @param schedules Recurring schedules declared by configuration, by schedule name.
+ * @param schedule The schedule tick, which every node runs.
  * @author EchoMQ
  * @since 0.1.0
  */
 @ConfigurationProperties("echomq")
 public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultValue("emq") String keyPrefix,
 		@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue Listener listener,
-		@DefaultValue Scheduler scheduler, @DefaultValue Shutdown shutdown, Map<String, QueueProperties> queues,
-		@DefaultValue Template template) {
+		@DefaultValue Maintenance maintenance, @DefaultValue Shutdown shutdown, Map<String, QueueProperties> queues,
+		@DefaultValue Template template, @Nullable Map<String, Schedule> schedules,
+		@DefaultValue ScheduleTick schedule) {
 
 	/**
 	 * Validate the properties.
@@ -39,16 +43,19 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param keyPrefix The key prefix.
 	 * @param maxPayloadSize The largest payload.
 	 * @param listener Listener defaults.
-	 * @param scheduler Scheduler settings.
+	 * @param maintenance Maintenance settings.
 	 * @param shutdown Shutdown settings.
 	 * @param queues Per-queue overrides.
 	 * @param template The producer.
+	 * @param schedules The declared schedules.
+	 * @param schedule The schedule tick.
 	 */
 	public EchoMqProperties {
 		if (maxPayloadSize.toBytes() <= 0) {
 			throw new IllegalArgumentException("echomq.max-payload-size must be positive, was " + maxPayloadSize);
 		}
 		queues = (queues != null) ? Map.copyOf(queues) : Map.of();
+		schedules = (schedules != null) ? Map.copyOf(schedules) : Map.of();
 	}
 
 	/**
@@ -56,8 +63,9 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @return the default properties
 	 */
 	public static EchoMqProperties defaults() {
-		return new EchoMqProperties(true, "emq", DataSize.ofMegabytes(1), Listener.defaults(), Scheduler.defaults(),
-				new Shutdown(Duration.ofSeconds(10)), Map.of(), new Template(true));
+		return new EchoMqProperties(true, "emq", DataSize.ofMegabytes(1), Listener.defaults(), Maintenance.defaults(),
+				new Shutdown(Duration.ofSeconds(10)), Map.of(), new Template(true, false), Map.of(),
+				new ScheduleTick(true, Duration.ofSeconds(1), Duration.ofMinutes(1)));
 	}
 
 	/**
@@ -78,12 +86,14 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * retried (matched against the cause chain).
 	 * @param timeout How long a handler may run before its thread is interrupted and the
 	 * attempt counts as failed; unset for no limit.
+	 * @param observationEnabled Whether every handler invocation is observed, continuing
+	 * the trace the producer stored on the job.
 	 */
 	public record Listener(@DefaultValue("4") int concurrency, @DefaultValue("30s") Duration lease,
 			@DefaultValue("3") int maxAttempts, @DefaultValue Backoff backoff,
 			@DefaultValue("true") boolean autoStartup, @DefaultValue("10s") Duration idleWait,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
-			@Nullable Duration timeout) {
+			@Nullable Duration timeout, @DefaultValue("false") boolean observationEnabled) {
 
 		/**
 		 * Validate the listener defaults.
@@ -96,6 +106,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param retryFor The only exceptions retried.
 		 * @param noRetryFor The exceptions never retried.
 		 * @param timeout The handler timeout.
+		 * @param observationEnabled Whether invocations are observed.
 		 */
 		public Listener {
 			Checks.positive("echomq.listener.concurrency", concurrency);
@@ -111,7 +122,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 
 		static Listener defaults() {
 			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(10), null,
-					null, null);
+					null, null, false);
 		}
 
 	}
@@ -165,25 +176,26 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param batchSize Most ids one tick moves per queue.
 	 * @param idleCheck Longest a queue goes without a reap and a promote read.
 	 */
-	public record Scheduler(@DefaultValue("1s") Duration reapInterval, @DefaultValue("100ms") Duration promoteInterval,
-			@DefaultValue("500") int batchSize, @DefaultValue("5s") Duration idleCheck) {
+	public record Maintenance(@DefaultValue("1s") Duration reapInterval,
+			@DefaultValue("100ms") Duration promoteInterval, @DefaultValue("500") int batchSize,
+			@DefaultValue("5s") Duration idleCheck) {
 
 		/**
-		 * Validate the scheduler settings.
+		 * Validate the maintenance settings.
 		 * @param reapInterval The reap retry delay.
 		 * @param promoteInterval The promote retry delay.
 		 * @param batchSize The batch size.
 		 * @param idleCheck The idle check.
 		 */
-		public Scheduler {
-			Checks.positive("echomq.scheduler.reap-interval", reapInterval);
-			Checks.positive("echomq.scheduler.promote-interval", promoteInterval);
-			Checks.positive("echomq.scheduler.batch-size", batchSize);
-			Checks.positive("echomq.scheduler.idle-check", idleCheck);
+		public Maintenance {
+			Checks.positive("echomq.maintenance.reap-interval", reapInterval);
+			Checks.positive("echomq.maintenance.promote-interval", promoteInterval);
+			Checks.positive("echomq.maintenance.batch-size", batchSize);
+			Checks.positive("echomq.maintenance.idle-check", idleCheck);
 		}
 
-		static Scheduler defaults() {
-			return new Scheduler(Duration.ofSeconds(1), Duration.ofMillis(100), 500, Duration.ofSeconds(5));
+		static Maintenance defaults() {
+			return new Maintenance(Duration.ofSeconds(1), Duration.ofMillis(100), 500, Duration.ofSeconds(5));
 		}
 
 	}
@@ -453,13 +465,62 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	}
 
 	/**
-	 * The producer, {@code EchoMQTemplate}.
+	 * The producer, {@code EchoMqTemplate}.
 	 *
 	 * @param enqueueAfterCommit Whether an enqueue inside a Spring-managed transaction
 	 * waits for the commit and is dropped on rollback (unless the call's options say
 	 * otherwise).
+	 * @param observationEnabled Whether every enqueue call is observed and the trace
+	 * context stored on the job rows.
 	 */
-	public record Template(@DefaultValue("true") boolean enqueueAfterCommit) {
+	public record Template(@DefaultValue("true") boolean enqueueAfterCommit,
+			@DefaultValue("false") boolean observationEnabled) {
+
+	}
+
+	/**
+	 * A recurring schedule declared by configuration. It is validated when the
+	 * application starts; an invalid one fails the start-up.
+	 *
+	 * @param queue Queue the occurrences are enqueued to.
+	 * @param cron Cron expression with seconds (or a macro such as {@code @daily});
+	 * exactly one of cron and every.
+	 * @param every Fixed interval between fire times; exactly one of cron and every.
+	 * @param zone Time zone of the cron expression.
+	 * @param payload Payload of each occurrence, a string.
+	 * @param enabled Whether the schedule is declared; a disabled one is removed from the
+	 * store at start-up.
+	 * @param misfire What to do about fire times missed while no node ran: skip them, or
+	 * run once for all of them.
+	 */
+	public record Schedule(@Nullable String queue, @Nullable String cron, @Nullable Duration every,
+			@DefaultValue("UTC") String zone, @DefaultValue("") String payload, @DefaultValue("true") boolean enabled,
+			@DefaultValue("skip") MisfirePolicy misfire) {
+
+	}
+
+	/**
+	 * The schedule tick, which every node runs.
+	 *
+	 * @param enabled Whether this node runs the schedule tick and puts the declared
+	 * schedules in the store at start-up.
+	 * @param interval Delay between two ticks.
+	 * @param misfireThreshold How late a fire time may be and still fire on time; an
+	 * older one was missed and follows the schedule's misfire policy.
+	 */
+	public record ScheduleTick(@DefaultValue("true") boolean enabled, @DefaultValue("1s") Duration interval,
+			@DefaultValue("1m") Duration misfireThreshold) {
+
+		/**
+		 * Validate the schedule tick.
+		 * @param enabled Whether the tick runs.
+		 * @param interval The interval.
+		 * @param misfireThreshold The threshold.
+		 */
+		public ScheduleTick {
+			Checks.positive("echomq.schedule.interval", interval);
+			Checks.notNegative("echomq.schedule.misfire-threshold", misfireThreshold);
+		}
 
 	}
 

@@ -28,7 +28,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.task.ThreadPoolTaskSchedulerBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -47,7 +46,6 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnBean(Jobs.class)
-@EnableConfigurationProperties(EchoMqScheduleProperties.class)
 public final class EchoMqScheduleAutoConfiguration {
 
 	EchoMqScheduleAutoConfiguration() {
@@ -69,14 +67,13 @@ public final class EchoMqScheduleAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "echomq.schedule.enabled", matchIfMissing = true)
-	ScheduleTicker echoMqScheduleTicker(Schedules schedules, EchoMqScheduleProperties scheduleProperties,
-			EchoMqProperties properties, PayloadConverter payloadConverter,
-			ObjectProvider<EchoScheduleAnnotationBeanPostProcessor> annotated,
+	ScheduleTicker echoMqScheduleTicker(Schedules schedules, EchoMqProperties properties,
+			PayloadConverter payloadConverter, ObjectProvider<EchoScheduleAnnotationBeanPostProcessor> annotated,
 			ObjectProvider<ThreadPoolTaskSchedulerBuilder> schedulerBuilder,
 			ObjectProvider<ScheduleFireListener> listeners) {
-		List<DeclaredSchedule> declared = declared(scheduleProperties, payloadConverter);
-		return new ScheduleTicker(schedules, scheduleProperties.schedule().interval(),
-				scheduleProperties.schedule().misfireThreshold(), () -> {
+		List<DeclaredSchedule> declared = declared(properties, payloadConverter);
+		return new ScheduleTicker(schedules, properties.schedule().interval(), properties.schedule().misfireThreshold(),
+				() -> {
 					List<DeclaredSchedule> all = new ArrayList<>(declared);
 					EchoScheduleAnnotationBeanPostProcessor processor = annotated.getIfAvailable();
 					if (processor != null) {
@@ -91,11 +88,11 @@ public final class EchoMqScheduleAutoConfiguration {
 	 * The schedules declared under {@code echomq.schedules}, validated now so that a bad
 	 * one fails the start-up naming the property and the value.
 	 */
-	static List<DeclaredSchedule> declared(EchoMqScheduleProperties properties, PayloadConverter converter) {
+	static List<DeclaredSchedule> declared(EchoMqProperties properties, PayloadConverter converter) {
 		List<DeclaredSchedule> declared = new ArrayList<>();
-		for (Map.Entry<String, EchoMqScheduleProperties.Schedule> entry : properties.schedules().entrySet()) {
+		for (Map.Entry<String, EchoMqProperties.Schedule> entry : properties.schedules().entrySet()) {
 			String name = entry.getKey();
-			EchoMqScheduleProperties.Schedule schedule = entry.getValue();
+			EchoMqProperties.Schedule schedule = entry.getValue();
 			String source = "property echomq.schedules." + name;
 			if (!schedule.enabled()) {
 				continue;

@@ -8,13 +8,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.PartitionCountChangedException;
 import io.echomq.core.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.EchoMqMaintenance;
 import org.jspecify.annotations.Nullable;
 
 import org.apache.commons.logging.Log;
@@ -50,7 +50,7 @@ final class PartitionCountVerifier implements SmartLifecycle {
 
 	private final ObjectProvider<EchoJobListenerRegistry> registry;
 
-	private final ObjectProvider<EchoMQTemplate> template;
+	private final ObjectProvider<EchoMqTemplate> template;
 
 	private final String holder = UUID.randomUUID().toString();
 
@@ -61,7 +61,7 @@ final class PartitionCountVerifier implements SmartLifecycle {
 	private volatile boolean running;
 
 	PartitionCountVerifier(PartitionCountCheck check, QueuePartitioning partitioning, Set<String> configured,
-			ObjectProvider<EchoJobListenerRegistry> registry, ObjectProvider<EchoMQTemplate> template) {
+			ObjectProvider<EchoJobListenerRegistry> registry, ObjectProvider<EchoMqTemplate> template) {
 		this.check = check;
 		this.partitioning = partitioning;
 		this.configured = configured;
@@ -112,7 +112,7 @@ final class PartitionCountVerifier implements SmartLifecycle {
 			catch (PartitionCountChangedException ex) {
 				logger.error(ex.getMessage() + "; enqueues to it are refused and its listener stops");
 				this.held.remove(queue);
-				EchoMQTemplate current = this.template.getIfUnique();
+				EchoMqTemplate current = this.template.getIfUnique();
 				if (current != null) {
 					current.refuse(queue, ex);
 				}
@@ -160,7 +160,7 @@ final class PartitionCountVerifier implements SmartLifecycle {
 
 	@Override
 	public int getPhase() {
-		return EchoMqScheduler.DEFAULT_PHASE - 100;
+		return EchoMqMaintenance.DEFAULT_PHASE - 100;
 	}
 
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
 import io.echomq.core.ClaimedJob;
 import io.echomq.listener.ContainerSettings;
@@ -19,7 +19,7 @@ import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobContext;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.test.TestServer;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,7 +113,7 @@ class EchoJobAnnotationBeanPostProcessorTests {
 				assertThat(settings.lease()).isEqualTo(Duration.ofMillis(2500));
 				assertThat(settings.id()).isEqualTo("placeholder-listener");
 				assertThat(settings.backoff().initial()).isEqualTo(Duration.ofSeconds(5));
-				assertThat(context.getBean(EchoMqScheduler.class).isRunning()).isTrue();
+				assertThat(context.getBean(EchoMqMaintenance.class).isRunning()).isTrue();
 			});
 	}
 
@@ -140,7 +140,7 @@ class EchoJobAnnotationBeanPostProcessorTests {
 	void proxiedBeanIsInvokedThroughTheProxyAndMetaAnnotationsWork() {
 		runner().withUserConfiguration(ProxyConfiguration.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			context.getBean(EchoMQTemplate.class).enqueue("proxied", "hello");
+			context.getBean(EchoMqTemplate.class).enqueue("proxied", "hello");
 			Proxied target = context.getBean(ProxyConfiguration.class).target;
 			assertThat(target.payloads.poll(10, TimeUnit.SECONDS)).isEqualTo("hello:proxied:1");
 			assertThat(context.getBean(ProxyConfiguration.class).intercepted.get()).isEqualTo(1);
@@ -154,12 +154,12 @@ class EchoJobAnnotationBeanPostProcessorTests {
 		runner().run((context) -> {
 			assertThat(context).hasBean(EchoJobAnnotationBeanPostProcessor.BEAN_NAME)
 				.hasSingleBean(EchoJobListenerRegistry.class)
-				.hasSingleBean(EchoMqScheduler.class)
+				.hasSingleBean(EchoMqMaintenance.class)
 				.hasSingleBean(EchoJobListenerContainerFactoryConfigurer.class)
 				.hasBean("echoJobListenerContainerFactory")
 				.doesNotHaveBean(TaskScheduler.class);
 			assertThat(context.getBean(EchoJobListenerRegistry.class).getPhase())
-				.isGreaterThan(context.getBean(EchoMqScheduler.class).getPhase());
+				.isGreaterThan(context.getBean(EchoMqMaintenance.class).getPhase());
 		});
 	}
 

@@ -2,7 +2,7 @@ package io.echomq.autoconfigure;
 
 import java.time.Duration;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobState;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
@@ -42,7 +42,7 @@ class EchoMqAutoConfigurationTests {
 				.hasSingleBean(ScriptExecutor.class)
 				.hasSingleBean(Jobs.class)
 				.hasSingleBean(PayloadConverter.class)
-				.hasSingleBean(EchoMQTemplate.class);
+				.hasSingleBean(EchoMqTemplate.class);
 			assertThat(context.getBean(Keyspace.class).prefix()).isEqualTo("emq");
 		});
 	}
@@ -56,7 +56,7 @@ class EchoMqAutoConfigurationTests {
 	@Test
 	void runWhenDisabledShouldNotCreateBeans() {
 		this.contextRunner.withPropertyValues("echomq.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(Jobs.class).doesNotHaveBean(EchoMQTemplate.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(Jobs.class).doesNotHaveBean(EchoMqTemplate.class));
 	}
 
 	@Test
@@ -110,10 +110,10 @@ class EchoMqAutoConfigurationTests {
 
 	@Test
 	void runWithNegativeIntervalShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("echomq.scheduler.promote-interval=-1s").run((context) -> {
+		this.contextRunner.withPropertyValues("echomq.maintenance.promote-interval=-1s").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("echomq.scheduler.promote-interval");
+				.hasMessageContaining("echomq.maintenance.promote-interval");
 		});
 	}
 
@@ -131,7 +131,7 @@ class EchoMqAutoConfigurationTests {
 			EchoMqProperties properties = context.getBean(EchoMqProperties.class);
 			assertThat(properties.listener().concurrency()).isEqualTo(4);
 			assertThat(properties.listener().backoff().multiplier()).isEqualTo(2.0);
-			assertThat(properties.scheduler().batchSize()).isEqualTo(500);
+			assertThat(properties.maintenance().batchSize()).isEqualTo(500);
 			assertThat(properties.queues()).isEmpty();
 		});
 	}

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
@@ -78,7 +78,7 @@ class EchoMqEndpointAutoConfigurationTests {
 	void runWithoutActuatorShouldBackOff() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(Endpoint.class))
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(EchoMQTemplate.class)
+				.hasSingleBean(EchoMqTemplate.class)
 				.doesNotHaveBean(EchoMqEndpoint.class));
 	}
 
@@ -90,7 +90,7 @@ class EchoMqEndpointAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("echomq.queues." + configured + ".max-attempts=7").run((context) -> {
 			context.getBean(EchoJobListenerRegistry.class).register(listened, (job, jobContext) -> {
 			}, ListenerSettings.builder().concurrency(2).build());
-			context.getBean(EchoMQTemplate.class).enqueueAll(enqueued, List.of("a", "b"));
+			context.getBean(EchoMqTemplate.class).enqueueAll(enqueued, List.of("a", "b"));
 			QueuesDescriptor queues = context.getBean(EchoMqEndpoint.class).queues();
 			assertThat(queues.queues()).containsKeys(listened, configured, enqueued);
 			assertThat(queues.queues().get(enqueued).pending()).isEqualTo(2);
@@ -111,7 +111,7 @@ class EchoMqEndpointAutoConfigurationTests {
 		String known = ObservabilityTestSupport.unique("known");
 		this.contextRunner.run((context) -> {
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-			context.getBean(EchoMQTemplate.class).enqueue(known, "x");
+			context.getBean(EchoMqTemplate.class).enqueue(known, "x");
 			WebEndpointResponse<Object> found = web.queue("queues", known);
 			assertThat(found.getStatus()).isEqualTo(200);
 			assertThat(found.getBody()).isInstanceOfSatisfying(QueueDescriptor.class,
@@ -207,7 +207,7 @@ class EchoMqEndpointAutoConfigurationTests {
 			assertThat(body(web.control("queues", queue, "pause", null, null), ListenerDescriptor.class).paused())
 				.isTrue();
 			assertThat(container.isPaused()).isTrue();
-			context.getBean(EchoMQTemplate.class).enqueue(queue, "waits");
+			context.getBean(EchoMqTemplate.class).enqueue(queue, "waits");
 			// a claim already on the wire when pause() returned hands its job back to
 			// pending
 			await().atMost(Duration.ofSeconds(10))
@@ -266,7 +266,7 @@ class EchoMqEndpointAutoConfigurationTests {
 			.withBean(SimpleMeterRegistry.class)
 			.withPropertyValues("management.endpoints.web.exposure.include=echomq")
 			.run((context) -> {
-				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 				String id = template.enqueue(queue, "x", EnqueueOptions.defaults().withDelay(Duration.ofHours(1)))
 					.toString();
 				EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
@@ -300,7 +300,7 @@ class EchoMqEndpointAutoConfigurationTests {
 		String queue = ObservabilityTestSupport.unique("cluster-pause");
 		this.contextRunner.run((context) -> {
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			PauseDescriptor paused = body(web.control("queues", queue, "pause", "cluster", "10m"),
 					PauseDescriptor.class);
 			assertThat(paused.paused()).isTrue();
@@ -328,7 +328,7 @@ class EchoMqEndpointAutoConfigurationTests {
 	void auditShouldReportAForgedIdInADeadSet() {
 		String queue = ObservabilityTestSupport.unique("audit");
 		this.contextRunner.run((context) -> {
-			context.getBean(EchoMQTemplate.class).enqueue(queue, "x");
+			context.getBean(EchoMqTemplate.class).enqueue(queue, "x");
 			Jobs jobs = context.getBean(Jobs.class);
 			jobs.executor().getTemplate().opsForZSet().add(jobs.keyspace().queueKey(queue, KeyType.DEAD), "forged", 1);
 			AuditDescriptor audit = context.getBean(EchoMqEndpoint.class).audit(queue);
@@ -348,7 +348,7 @@ class EchoMqEndpointAutoConfigurationTests {
 		QueueListenerContainer container = registry.register(queue, (job, jobContext) -> {
 			throw new IllegalStateException("card declined");
 		}, settings);
-		List<JobId> ids = context.getBean(EchoMQTemplate.class).enqueueAll(queue, List.of("card", "card", "card"));
+		List<JobId> ids = context.getBean(EchoMqTemplate.class).enqueueAll(queue, List.of("card", "card", "card"));
 		await().atMost(Duration.ofSeconds(10)).until(container::getDeadCount, (dead) -> dead == 3);
 		return ids;
 	}

@@ -8,7 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -39,7 +39,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=echomq,health",
 				"management.endpoint.health.show-details=always", "echomq.listener.backoff.initial=0s",
-				"echomq.scheduler.promote-interval=50ms" })
+				"echomq.maintenance.promote-interval=50ms" })
 class EchoMqEndpointWebIntegrationTests {
 
 	private static final String QUEUE = ObservabilityTestSupport.unique("web");
@@ -55,7 +55,7 @@ class EchoMqEndpointWebIntegrationTests {
 	private EchoJobListenerRegistry listeners;
 
 	@Autowired
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.actuate.EchoMqHealthIndicator;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.ClaimResult;
@@ -18,8 +18,8 @@ import io.echomq.core.ScriptExecutor;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqScheduler;
-import io.echomq.maintenance.SchedulerSettings;
+import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.MaintenanceSettings;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -74,15 +74,15 @@ class EchoMqHealthContributorAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			context.getBean(EchoJobListenerRegistry.class).register(queue, (job, jobContext) -> {
 			});
-			context.getBean(EchoMQTemplate.class).enqueue(queue, "x");
-			EchoMqScheduler scheduler = context.getBean(EchoMqScheduler.class);
+			context.getBean(EchoMqTemplate.class).enqueue(queue, "x");
+			EchoMqMaintenance scheduler = context.getBean(EchoMqMaintenance.class);
 			await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getReapTicks() > 1);
 			Health health = health(context);
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(detail(health, "listeners", queue)).containsEntry("running", true)
 				.containsEntry("paused", false)
 				.containsEntry("pollerAlive", true);
-			assertThat(detail(health, "scheduler")).containsEntry("running", true);
+			assertThat(detail(health, "maintenance")).containsEntry("running", true);
 			assertThat(detail(health, "scripts")).containsEntry("total", context.getBean(Jobs.class).scripts().size());
 			assertThat(detail(health, "queues", queue)).containsKeys("pending", "dead", "reaped");
 		});
@@ -126,7 +126,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 			// claim
 			FailingClaims jobs = context.getBean(FailingClaims.class);
 			jobs.failing = true;
-			context.getBean(EchoMQTemplate.class).enqueue(queue, "wakes the poller");
+			context.getBean(EchoMqTemplate.class).enqueue(queue, "wakes the poller");
 			await().atMost(Duration.ofSeconds(10)).until(() -> !container.isPollerAlive());
 			assertThat(jobs.thrown).isTrue();
 			Health health = health(context);
@@ -142,8 +142,8 @@ class EchoMqHealthContributorAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("echomq.listener.auto-startup=false").run((context) -> {
 			CountDownLatch stuck = new CountDownLatch(1);
 			// every tick blocks before it reaches a queue, as on a hung connection
-			EchoMqScheduler scheduler = new EchoMqScheduler(context.getBean(Jobs.class),
-					new SchedulerSettings(Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofMillis(50)),
+			EchoMqMaintenance scheduler = new EchoMqMaintenance(context.getBean(Jobs.class),
+					new MaintenanceSettings(Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofMillis(50)),
 					() -> {
 						block(stuck);
 						return Set.of();
@@ -174,7 +174,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 			context.getBean(EchoJobListenerRegistry.class).register(queue, (job, jobContext) -> {
 				throw new IllegalStateException("always");
 			}, ListenerSettings.builder().maxAttempts(1).build());
-			context.getBean(EchoMQTemplate.class).enqueue(queue, "doomed");
+			context.getBean(EchoMqTemplate.class).enqueue(queue, "doomed");
 			await().atMost(Duration.ofSeconds(10)).until(() -> health(context).getStatus() == Status.DOWN);
 			Health health = health(context);
 			assertThat(detail(health, "queues", queue)).containsEntry("dead", 1L);

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.Jobs;
@@ -61,7 +61,7 @@ class EchoMqMetricsAutoConfigurationTests {
 			listeners.register(flaky, (job, jobContext) -> {
 				throw new IllegalStateException("boom");
 			}, ListenerSettings.builder().maxAttempts(2).build());
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			template.enqueueAll(ok, List.of("a", "b", "c"));
 			template.enqueue(ok, "later", EnqueueOptions.delayed(Duration.ofMillis(200)));
 			template.enqueue(flaky, "x");
@@ -94,7 +94,7 @@ class EchoMqMetricsAutoConfigurationTests {
 		String queue = ObservabilityTestSupport.unique("reaped");
 		this.contextRunner.withPropertyValues("echomq.queues." + queue + ".max-attempts=3").run((context) -> {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			context.getBean(EchoMQTemplate.class).enqueue(queue, "abandoned");
+			context.getBean(EchoMqTemplate.class).enqueue(queue, "abandoned");
 			// a worker that claims and vanishes: its lease expires and the reaper takes
 			// it back
 			List<ClaimedJob> claimed = context.getBean(Jobs.class).claim(queue, Duration.ofMillis(100), 1);
@@ -110,7 +110,7 @@ class EchoMqMetricsAutoConfigurationTests {
 		String queue = ObservabilityTestSupport.unique("gauges");
 		this.contextRunner.withPropertyValues("echomq.metrics.sample-interval=1h").run((context) -> {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			template.enqueueAll(queue, List.of("a", "b"));
 			template.enqueue(queue, "c", EnqueueOptions.delayed(Duration.ofHours(1)));
 			assertThat(meters.find("echomq.queue.jobs").tag("queue", queue).gauges()).isEmpty();
@@ -168,7 +168,7 @@ class EchoMqMetricsAutoConfigurationTests {
 		String queue = ObservabilityTestSupport.unique("sampled");
 		this.contextRunner.withPropertyValues("echomq.metrics.sample-interval=100ms").run((context) -> {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			context.getBean(EchoMQTemplate.class).enqueueAll(queue, List.of("a", "b", "c"));
+			context.getBean(EchoMqTemplate.class).enqueueAll(queue, List.of("a", "b", "c"));
 			// the gauges are registered by the first sample, which may not have run yet
 			await().atMost(Duration.ofSeconds(10))
 				.ignoreException(MeterNotFoundException.class)
@@ -212,7 +212,7 @@ class EchoMqMetricsAutoConfigurationTests {
 
 	private static void assertNoMeters(AssertableApplicationContext context) {
 		assertThat(context).hasNotFailed()
-			.hasSingleBean(EchoMQTemplate.class)
+			.hasSingleBean(EchoMqTemplate.class)
 			.doesNotHaveBean(EchoMqJobMetrics.class)
 			.doesNotHaveBean(EchoMqEnqueueMetrics.class)
 			.doesNotHaveBean(EchoMqQueueMetrics.class);

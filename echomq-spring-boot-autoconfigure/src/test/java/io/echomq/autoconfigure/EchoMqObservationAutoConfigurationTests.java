@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -47,7 +47,7 @@ class EchoMqObservationAutoConfigurationTests {
 	@Test
 	void runShouldNotObserveByDefault() {
 		this.contextRunner.withBean(ObservationRegistry.class, TestObservationRegistry::create)
-			.run((context) -> assertThat(context).hasSingleBean(EchoMQTemplate.class)
+			.run((context) -> assertThat(context).hasSingleBean(EchoMqTemplate.class)
 				.doesNotHaveBean(ObservationEnqueueInterceptor.class)
 				.doesNotHaveBean(ObservationJobInvocationInterceptor.class));
 	}
@@ -74,7 +74,7 @@ class EchoMqObservationAutoConfigurationTests {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(ObservationRegistry.class))
 			.withPropertyValues("echomq.template.observation-enabled=true", "echomq.listener.observation-enabled=true")
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(EchoMQTemplate.class)
+				.hasSingleBean(EchoMqTemplate.class)
 				.doesNotHaveBean(ObservationEnqueueInterceptor.class)
 				.doesNotHaveBean(ObservationJobInvocationInterceptor.class));
 	}
@@ -89,7 +89,7 @@ class EchoMqObservationAutoConfigurationTests {
 				context.getBean(EchoJobListenerRegistry.class).register(queue, (job, jobContext) -> {
 					throw new IllegalStateException("boom");
 				}, ListenerSettings.builder().id("observed-listener").maxAttempts(1).build());
-				JobId id = context.getBean(EchoMQTemplate.class).enqueue(queue, "x");
+				JobId id = context.getBean(EchoMqTemplate.class).enqueue(queue, "x");
 				await().atMost(Duration.ofSeconds(10))
 					.untilAsserted(() -> assertThat(registry).hasObservationWithNameEqualTo("echomq.listener")
 						.that()
@@ -136,7 +136,7 @@ class EchoMqObservationAutoConfigurationTests {
 				});
 				Observation request = Observation.start("http.server.requests", registry);
 				try (Observation.Scope scope = request.openScope()) {
-					context.getBean(EchoMQTemplate.class).enqueue(queue, "x");
+					context.getBean(EchoMqTemplate.class).enqueue(queue, "x");
 				}
 				finally {
 					request.stop();
@@ -168,7 +168,7 @@ class EchoMqObservationAutoConfigurationTests {
 					"echomq.listener.auto-startup=false")
 			.run((context) -> {
 				assertThatRuntimeException()
-					.isThrownBy(() -> context.getBean(EchoMQTemplate.class).enqueue("unreachable", "x"));
+					.isThrownBy(() -> context.getBean(EchoMqTemplate.class).enqueue("unreachable", "x"));
 				assertThat(registry).hasObservationWithNameEqualTo("echomq.template")
 					.that()
 					.hasBeenStopped()

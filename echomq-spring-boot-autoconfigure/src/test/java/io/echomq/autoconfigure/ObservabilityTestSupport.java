@@ -5,7 +5,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -52,7 +52,7 @@ final class ObservabilityTestSupport {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(classes))
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
 					"echomq.key-prefix=" + unique("obs"), "echomq.shutdown.timeout=1s",
-					"echomq.scheduler.promote-interval=50ms", "echomq.scheduler.reap-interval=100ms",
+					"echomq.maintenance.promote-interval=50ms", "echomq.maintenance.reap-interval=100ms",
 					"echomq.listener.backoff.initial=0s", "echomq.listener.idle-wait=500ms");
 	}
 
@@ -77,7 +77,7 @@ final class ObservabilityTestSupport {
 	 * @return the latch that lets the handlers finish
 	 */
 	static CountDownLatch holdAtCap(ApplicationContext context, String queue) {
-		EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+		EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 		template.enqueue(queue, "a1", EnqueueOptions.defaults().withLane("a"));
 		template.enqueue(queue, "a2", EnqueueOptions.defaults().withLane("a"));
 		template.enqueue(queue, "b1", EnqueueOptions.defaults().withLane("b"));

@@ -3,7 +3,7 @@ package io.echomq.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
@@ -47,7 +47,7 @@ class PartitionedQueueObservabilityTests {
 	void partitionedQueueIsShownAsSumsAndPerPartition() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed();
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			QueuePartitions partitions = context.getBean(QueuePartitioning.class).forQueue("split");
 			List<JobId> ids = template.enqueueAll("split", List.of("a", "b", "c", "d", "e", "f"));
 			Jobs jobs = context.getBean(Jobs.class);

@@ -14,7 +14,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,9 +38,9 @@ class RuntimeClassesTests {
 	@Test
 	void coreAndAutoConfigurationHoldOnlyRuntimeCode() throws Exception {
 		Map<String, byte[]> classes = new TreeMap<>();
-		classes.putAll(classesOf(EchoMQTemplate.class));
+		classes.putAll(classesOf(EchoMqTemplate.class));
 		classes.putAll(classesOf(EchoMqAutoConfiguration.class));
-		assertThat(classes).containsKeys("io/echomq/EchoMQTemplate.class",
+		assertThat(classes).containsKeys("io/echomq/EchoMqTemplate.class",
 				"io/echomq/autoconfigure/EchoMqAutoConfiguration.class");
 		List<String> misplaced = new ArrayList<>();
 		classes.forEach((name, bytes) -> {

@@ -197,9 +197,9 @@ abstract class AbstractConnectionFaultTests {
 	private void verify(String fault, ChaosWorker worker, QueueListenerContainer container, Jobs jobs, String queue,
 			List<JobId> ids, Ledger ledger, long start, Object... extra) {
 		await("poller recovered").atMost(Duration.ofSeconds(20)).until(() -> container.getConsecutiveFailures() == 0);
-		long ticks = worker.scheduler().getReapTicks();
+		long ticks = worker.maintenance().getReapTicks();
 		await("scheduler ticking").atMost(Duration.ofSeconds(10))
-			.until(() -> worker.scheduler().getReapTicks() > ticks);
+			.until(() -> worker.maintenance().getReapTicks() > ticks);
 		assertThat(container.isPollerAlive()).isTrue();
 		assertThat(worker.pollersAlive()).isTrue();
 		worker.stop();

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
@@ -144,7 +144,7 @@ abstract class AbstractFullServerTests {
 					new ApplicationReadyEvent(new SpringApplication(), new String[0], context, Duration.ZERO));
 			assertThat(output).contains("maxmemory-policy is 'allkeys-lru'").contains("'noeviction'");
 			// the warning is only a warning: the application produces as usual
-			assertThat(context.getBean(EchoMQTemplate.class).enqueue("warned", "x")).isNotNull();
+			assertThat(context.getBean(EchoMqTemplate.class).enqueue("warned", "x")).isNotNull();
 		});
 		Chaos.command(this.server, "CONFIG", "SET", "maxmemory-policy", "noeviction");
 		int before = output.toString().length();

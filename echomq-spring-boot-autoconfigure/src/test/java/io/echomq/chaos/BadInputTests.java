@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.PayloadTooLargeException;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
@@ -71,7 +71,7 @@ class BadInputTests {
 
 	private Jobs jobs;
 
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	@BeforeEach
 	void setUp() {
@@ -81,7 +81,7 @@ class BadInputTests {
 				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
 				WorkerSettings.of(this.prefix));
 		this.jobs = this.worker.jobs();
-		this.template = new EchoMQTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
+		this.template = new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
 				(queue) -> 3, List.of());
 	}
 

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.chaos.worker.ChaosWorker;
@@ -184,7 +184,7 @@ class HandlerFailureTests {
 			.withUserConfiguration(OrderConfiguration.class)
 			.run((context) -> {
 				Jobs jobs = context.getBean(Jobs.class);
-				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 				OrderListener listener = context.getBean(OrderListener.class);
 				List<JobId> good = new ArrayList<>();
 				List<JobId> unreadable = new ArrayList<>();

@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
@@ -108,8 +108,8 @@ class PartitionedClusterFailoverTests {
 						WorkerSettings.of(prefix))) {
 			consumer.partition(partitioning);
 			Jobs jobs = producerSide.jobs();
-			EchoMQTemplate template = template(jobs, partitioning);
-			EchoMQTemplate loader = template(loaderSide.jobs(), partitioning);
+			EchoMqTemplate template = template(jobs, partitioning);
+			EchoMqTemplate loader = template(loaderSide.jobs(), partitioning);
 			RedisServerProcess master = this.cluster
 				.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
 			Set<Integer> onKilled = new HashSet<>();
@@ -255,7 +255,7 @@ class PartitionedClusterFailoverTests {
 				ChaosWorker producerSide = worker(prefix, new Ledger())) {
 			consumer.partition(partitioning);
 			Jobs jobs = producerSide.jobs();
-			EchoMQTemplate template = template(jobs, partitioning);
+			EchoMqTemplate template = template(jobs, partitioning);
 			RedisServerProcess master = this.cluster
 				.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
 			String keyOnKilled = keyOf(partitions, (partition) -> partition == 0);
@@ -300,8 +300,8 @@ class PartitionedClusterFailoverTests {
 		}
 	}
 
-	private static EchoMQTemplate template(Jobs jobs, QueuePartitioning partitioning) {
-		EchoMQTemplate template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
+	private static EchoMqTemplate template(Jobs jobs, QueuePartitioning partitioning) {
+		EchoMqTemplate template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
 				4096, (name) -> 10, List.of());
 		template.setPartitioning(partitioning);
 		return template;
@@ -348,7 +348,7 @@ class PartitionedClusterFailoverTests {
 
 		private final Thread thread;
 
-		TemplateProducer(EchoMQTemplate template, String queue, int count, Duration pace) {
+		TemplateProducer(EchoMqTemplate template, String queue, int count, Duration pace) {
 			this.thread = new Thread(() -> {
 				try {
 					for (int n = 0; n < count && this.stop.getCount() > 0; n++) {

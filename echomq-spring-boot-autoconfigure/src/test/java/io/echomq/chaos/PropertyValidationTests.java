@@ -30,11 +30,11 @@ class PropertyValidationTests {
 
 	@ParameterizedTest(name = "{0}={1}")
 	@CsvSource(delimiter = '|', textBlock = """
-			echomq.scheduler.reap-interval          | 0s    | echomq.scheduler.reap-interval
-			echomq.scheduler.reap-interval          | -1s   | echomq.scheduler.reap-interval
-			echomq.scheduler.promote-interval       | 0ms   | echomq.scheduler.promote-interval
-			echomq.scheduler.batch-size             | 0     | echomq.scheduler.batch-size
-			echomq.scheduler.batch-size             | -5    | echomq.scheduler.batch-size
+			echomq.maintenance.reap-interval          | 0s    | echomq.maintenance.reap-interval
+			echomq.maintenance.reap-interval          | -1s   | echomq.maintenance.reap-interval
+			echomq.maintenance.promote-interval       | 0ms   | echomq.maintenance.promote-interval
+			echomq.maintenance.batch-size             | 0     | echomq.maintenance.batch-size
+			echomq.maintenance.batch-size             | -5    | echomq.maintenance.batch-size
 			echomq.listener.concurrency             | 0     | echomq.listener.concurrency
 			echomq.listener.concurrency             | -1    | echomq.listener.concurrency
 			echomq.listener.lease                   | -30s  | echomq.listener.lease
@@ -106,7 +106,7 @@ class PropertyValidationTests {
 	@ParameterizedTest(name = "{0}={1}")
 	@CsvSource(delimiter = '|', textBlock = """
 			echomq.listener.lease                   | soon
-			echomq.scheduler.batch-size             | many
+			echomq.maintenance.batch-size             | many
 			echomq.listener.backoff.multiplier      | double
 			echomq.shutdown.timeout                 | 10 parsecs
 			""")
@@ -120,14 +120,14 @@ class PropertyValidationTests {
 	@Test
 	void boundaryValuesAreAccepted() {
 		this.contextRunner
-			.withPropertyValues("echomq.scheduler.reap-interval=1ms", "echomq.scheduler.batch-size=1",
+			.withPropertyValues("echomq.maintenance.reap-interval=1ms", "echomq.maintenance.batch-size=1",
 					"echomq.listener.concurrency=1", "echomq.listener.max-attempts=1",
 					"echomq.listener.backoff.multiplier=1.0", "echomq.listener.backoff.jitter=0",
 					"echomq.listener.backoff.initial=0s", "echomq.shutdown.timeout=0s", "echomq.max-payload-size=1B")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				EchoMqProperties properties = context.getBean(EchoMqProperties.class);
-				assertThat(properties.scheduler().batchSize()).isEqualTo(1);
+				assertThat(properties.maintenance().batchSize()).isEqualTo(1);
 				assertThat(properties.shutdown().timeout()).isZero();
 				assertThat(properties.listener().backoff().jitter()).isZero();
 			});

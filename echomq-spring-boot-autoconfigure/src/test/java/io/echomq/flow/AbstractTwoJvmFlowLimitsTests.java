@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.AuditReport;
 import io.echomq.core.Jobs;
@@ -115,7 +115,7 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 	@Test
 	void capsAreNeverExceededAcrossTwoJvms() {
 		node().run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			String active = new Keyspace(this.prefix).queueKey(FlowNodeApplication.CAPPED, KeyType.ACTIVE);
 			AtomicLong mostActive = new AtomicLong();
 			AtomicBoolean sampling = new AtomicBoolean(true);
@@ -160,7 +160,7 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 	@Test
 	void rateLimitIsNeverExceededAcrossTwoJvms() {
 		node().run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			int jobs = 36;
 			for (int i = 0; i < jobs; i++) {
 				template.enqueue(FlowNodeApplication.LIMITED, "job-" + i);
@@ -186,7 +186,7 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 	void pauseSetInThisJvmStopsTheOtherJvmsClaimsUntilResumed() {
 		// this JVM runs no listener: every job of the queue is the child's to claim
 		ListenerTestSupport.runner(this.connection, this.prefix).run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			Jobs jobs = context.getBean(Jobs.class);
 			template.enqueue(FlowNodeApplication.PAUSABLE, "before");
 			await("the child handles the queue").atMost(Duration.ofSeconds(30))

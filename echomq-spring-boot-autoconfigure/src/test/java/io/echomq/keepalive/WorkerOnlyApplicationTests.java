@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
@@ -36,7 +36,7 @@ class WorkerOnlyApplicationTests {
 		TestServer server = ListenerTestSupport.sharedServer();
 		String prefix = ListenerTestSupport.uniquePrefix();
 		ListenerTestSupport.runner(server, prefix).run((context) -> {
-			context.getBean(EchoMQTemplate.class)
+			context.getBean(EchoMqTemplate.class)
 				.enqueueAll(WorkerOnlyApplication.QUEUE, IntStream.range(0, JOBS).mapToObj(Task::new).toList());
 			QueueInspector inspector = new QueueInspector(context.getBean(Jobs.class));
 			Path log = Files.createTempFile("echomq-worker-only-", ".log");

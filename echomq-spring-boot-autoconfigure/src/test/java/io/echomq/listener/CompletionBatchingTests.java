@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
@@ -49,7 +49,7 @@ class CompletionBatchingTests {
 			.withUserConfiguration(BusyConfiguration.class)
 			.run((context) -> {
 				int count = 2_000;
-				List<JobId> ids = context.getBean(EchoMQTemplate.class)
+				List<JobId> ids = context.getBean(EchoMqTemplate.class)
 					.enqueueAll("busy", IntStream.range(0, count).mapToObj(Integer::toString).toList());
 				BusyListener listener = context.getBean(BusyListener.class);
 				CompletionThreads events = context.getBean(CompletionThreads.class);
@@ -90,7 +90,7 @@ class CompletionBatchingTests {
 			.withUserConfiguration(BusyConfiguration.class)
 			.run((context) -> {
 				int count = 500;
-				context.getBean(EchoMQTemplate.class)
+				context.getBean(EchoMqTemplate.class)
 					.enqueueAll("busy", IntStream.range(0, count).mapToObj(Integer::toString).toList());
 				BusyListener listener = context.getBean(BusyListener.class);
 				await().atMost(TIMEOUT).until(() -> listener.handled.get() >= count / 2);

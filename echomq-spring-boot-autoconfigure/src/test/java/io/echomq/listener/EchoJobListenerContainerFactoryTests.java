@@ -61,7 +61,7 @@ class EchoJobListenerContainerFactoryTests {
 		configure(
 				new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
 						new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
-						Duration.ofMillis(500), null, null, null),
+						Duration.ofMillis(500), null, null, null, false),
 				Map.of("mail",
 						new QueueProperties(6, Duration.ofSeconds(20), 7, new EchoMqProperties.BackoffOverrides(
 								Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0), false, null, null, null)),
@@ -100,7 +100,7 @@ class EchoJobListenerContainerFactoryTests {
 		configure(
 				new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
 						new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
-						Duration.ofMillis(500), null, null, null),
+						Duration.ofMillis(500), null, null, null, false),
 				Map.of("mail",
 						new QueueProperties(null, null, null,
 								new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null, null, null, null)),
@@ -123,7 +123,8 @@ class EchoJobListenerContainerFactoryTests {
 			Duration shutdownTimeout) {
 		EchoMqProperties defaults = EchoMqProperties.defaults();
 		EchoMqProperties properties = new EchoMqProperties(true, "emq", defaults.maxPayloadSize(), listener,
-				defaults.scheduler(), new EchoMqProperties.Shutdown(shutdownTimeout), queues, defaults.template());
+				defaults.maintenance(), new EchoMqProperties.Shutdown(shutdownTimeout), queues, defaults.template(),
+				defaults.schedules(), defaults.schedule());
 		new EchoJobListenerContainerFactoryConfigurer(properties, JobExecutorFactory.platformThreads(), List.of())
 			.configure(this.factory);
 	}

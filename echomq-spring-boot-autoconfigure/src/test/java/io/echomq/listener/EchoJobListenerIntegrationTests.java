@@ -15,7 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.ClaimedJob;
@@ -65,7 +65,7 @@ class EchoJobListenerIntegrationTests {
 	@Test
 	void handlerIsInvokedWithTypedPayloadAndJobContext() {
 		runner().withUserConfiguration(OrderConfiguration.class).run((context) -> {
-			JobId id = context.getBean(EchoMQTemplate.class).enqueue("orders", new Order("sku-1", 3));
+			JobId id = context.getBean(EchoMqTemplate.class).enqueue("orders", new Order("sku-1", 3));
 			Invocation invocation = context.getBean(OrderListener.class).invocations.poll(10, TimeUnit.SECONDS);
 			assertThat(invocation).isNotNull();
 			assertThat(invocation.payload()).isEqualTo(new Order("sku-1", 3));
@@ -92,7 +92,7 @@ class EchoJobListenerIntegrationTests {
 					"echomq.queues.failing.backoff.multiplier=2")
 			.run((context) -> {
 				FailingListener listener = context.getBean(FailingListener.class);
-				JobId id = context.getBean(EchoMQTemplate.class)
+				JobId id = context.getBean(EchoMqTemplate.class)
 					.enqueue("failing", "boom", EnqueueOptions.defaults().withMaxAttempts(3));
 				try (ListenerTestSupport.Probe probe = probe()) {
 					await().atMost(TIMEOUT).until(() -> probe.members("failing", KeyType.DEAD).contains(id.toString()));
@@ -117,7 +117,7 @@ class EchoJobListenerIntegrationTests {
 	@Test
 	void listenerMaxAttemptsCapsTheProducersBudget() {
 		runner().withUserConfiguration(CappedConfiguration.class).run((context) -> {
-			JobId id = context.getBean(EchoMQTemplate.class)
+			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue("capped", "boom", EnqueueOptions.defaults().withMaxAttempts(10));
 			try (ListenerTestSupport.Probe probe = probe()) {
 				await().atMost(TIMEOUT).until(() -> probe.members("capped", KeyType.DEAD).contains(id.toString()));
@@ -146,7 +146,7 @@ class EchoJobListenerIntegrationTests {
 	@Test
 	void errorThrownByHandlerDoesNotKillTheContainer() {
 		runner().withUserConfiguration(ErrorConfiguration.class).run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			ErrorListener listener = context.getBean(ErrorListener.class);
 			JobId overflow = template.enqueue("errors", "overflow", EnqueueOptions.defaults().withMaxAttempts(1));
 			JobId assertion = template.enqueue("errors", "assert", EnqueueOptions.defaults().withMaxAttempts(1));
@@ -171,7 +171,7 @@ class EchoJobListenerIntegrationTests {
 	@Test
 	void enqueueToAnIdleContainerIsClaimedWithinMilliseconds() {
 		runner().withUserConfiguration(LatencyConfiguration.class).run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			LatencyListener listener = context.getBean(LatencyListener.class);
 			List<Long> latencies = new ArrayList<>();
 			for (int i = 0; i < 6; i++) {
@@ -191,9 +191,9 @@ class EchoJobListenerIntegrationTests {
 	@Test
 	void delayedJobRunsWithinOnePromoteIntervalOfItsDueTime() {
 		runner().withUserConfiguration(LatencyConfiguration.class)
-			.withPropertyValues("echomq.scheduler.promote-interval=200ms")
+			.withPropertyValues("echomq.maintenance.promote-interval=200ms")
 			.run((context) -> {
-				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 				LatencyListener listener = context.getBean(LatencyListener.class);
 				long start = System.nanoTime();
 				template.enqueue("latency", 1, EnqueueOptions.delayed(Duration.ofSeconds(1)));
@@ -207,10 +207,10 @@ class EchoJobListenerIntegrationTests {
 	@Test
 	void leaseIsRenewedWhileTheHandlerRuns() {
 		runner().withUserConfiguration(SlowConfiguration.class)
-			.withPropertyValues("echomq.scheduler.reap-interval=100ms")
+			.withPropertyValues("echomq.maintenance.reap-interval=100ms")
 			.run((context) -> {
 				SlowListener listener = context.getBean(SlowListener.class);
-				JobId id = context.getBean(EchoMQTemplate.class).enqueue("slow", "work");
+				JobId id = context.getBean(EchoMqTemplate.class).enqueue("slow", "work");
 				try (ListenerTestSupport.Probe probe = probe()) {
 					await().atMost(TIMEOUT)
 						.until(() -> listener.finished.get() == 1 && probe.row("slow", id).isEmpty());
@@ -226,7 +226,7 @@ class EchoJobListenerIntegrationTests {
 	@Test
 	void expiredLeaseIsReapedAndTheJobRunsAgain() {
 		runner().withUserConfiguration(LatencyConfiguration.class, EventConfiguration.class)
-			.withPropertyValues("echomq.scheduler.reap-interval=100ms")
+			.withPropertyValues("echomq.maintenance.reap-interval=100ms")
 			.run((context) -> {
 				Jobs jobs = context.getBean(Jobs.class);
 				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
@@ -253,7 +253,7 @@ class EchoJobListenerIntegrationTests {
 		runner().withUserConfiguration(FailingConfiguration.class, EventConfiguration.class)
 			.withPropertyValues("echomq.queues.failing.backoff.initial=100ms")
 			.run((context) -> {
-				JobId id = context.getBean(EchoMQTemplate.class)
+				JobId id = context.getBean(EchoMqTemplate.class)
 					.enqueue("failing", "boom", EnqueueOptions.defaults().withMaxAttempts(2));
 				RecordingEvents events = context.getBean(RecordingEvents.class);
 				await().atMost(TIMEOUT).until(() -> events.events.contains("failed:" + id + ":DEAD"));
@@ -270,7 +270,7 @@ class EchoJobListenerIntegrationTests {
 			LatencyListener listener = context.getBean(LatencyListener.class);
 			container.pause();
 			assertThat(container.isPaused()).isTrue();
-			JobId id = context.getBean(EchoMQTemplate.class).enqueue("latency", 1);
+			JobId id = context.getBean(EchoMqTemplate.class).enqueue("latency", 1);
 			try (ListenerTestSupport.Probe probe = probe()) {
 				// the idle watchdog (2s) passes at least once while paused
 				assertThat(listener.handled.poll(2500, TimeUnit.MILLISECONDS)).isNull();
@@ -292,7 +292,7 @@ class EchoJobListenerIntegrationTests {
 			assertThat(container.isRunning()).isTrue();
 			assertThat(container.getSettings().concurrency()).isEqualTo(2);
 			assertThat(registry.getContainerById("manual-listener")).isSameAs(container);
-			context.getBean(EchoMQTemplate.class).enqueue("manual", Map.of("a", 1));
+			context.getBean(EchoMqTemplate.class).enqueue("manual", Map.of("a", 1));
 			assertThat(payloads.poll(5, TimeUnit.SECONDS)).isEqualTo("{\"a\":1}");
 			assertThat(registry.unregister("manual")).isSameAs(container);
 			assertThat(container.isRunning()).isFalse();

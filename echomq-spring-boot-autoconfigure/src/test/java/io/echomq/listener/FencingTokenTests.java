@@ -9,7 +9,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
@@ -69,7 +69,7 @@ class FencingTokenTests {
 	void jobReplayedFromDeadCompletesOnce() {
 		this.handler.mode = Mode.FAIL;
 		runner().run((context) -> {
-			JobId id = context.getBean(EchoMQTemplate.class)
+			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue(QUEUE, "x", EnqueueOptions.defaults().withMaxAttempts(1));
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				await().atMost(Duration.ofSeconds(10))
@@ -106,7 +106,7 @@ class FencingTokenTests {
 			JobId enqueued = id;
 			JobId[] holder = new JobId[1];
 			runner().withPropertyValues("echomq.shutdown.timeout=100ms").run((context) -> {
-				holder[0] = (enqueued != null) ? enqueued : context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "x");
+				holder[0] = (enqueued != null) ? enqueued : context.getBean(EchoMqTemplate.class).enqueue(QUEUE, "x");
 				assertThat(this.handler.started.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
 				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer(QUEUE);
 				context.close();
@@ -157,7 +157,7 @@ class FencingTokenTests {
 		return ListenerTestSupport.runner(server, this.prefix)
 			.withBean(LongJobs.class, () -> this.handler)
 			.withPropertyValues("echomq.listener.lease=" + LEASE.toMillis() + "ms",
-					"echomq.scheduler.reap-interval=100ms");
+					"echomq.maintenance.reap-interval=100ms");
 	}
 
 	enum Mode {

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.AuditReport;
@@ -56,7 +56,7 @@ class FlowControlTests {
 	void cancelOfARunningJobInterruptsItsHandlerAndDiscardsTheOutcome() {
 		worker().withPropertyValues("echomq.queues.cancellable.lease=900ms").run((context) -> {
 			Handlers handlers = context.getBean(Handlers.class);
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			JobId id = template.enqueue("cancellable", "x", EnqueueOptions.defaults().withMaxAttempts(1));
 			assertThat(handlers.started.await(10, TimeUnit.SECONDS)).isTrue();
 			CancelResult result = template.cancel("cancellable", id.toString());
@@ -88,7 +88,7 @@ class FlowControlTests {
 	@Test
 	void cancelWithAMalformedIdFailsBeforeAnyWrite() {
 		ListenerTestSupport.runner(server, this.prefix).run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			assertThatExceptionOfType(InvalidJobIdException.class).isThrownBy(() -> template.cancel("q", "JOB' OR 1"))
 				.withMessageContaining("JOB' OR 1");
 			assertThatIllegalArgumentException().isThrownBy(() -> template.pause("q", Duration.ZERO))
@@ -109,9 +109,9 @@ class FlowControlTests {
 			QueueListenerContainer container = workerContext.getBean(EchoJobListenerRegistry.class)
 				.getContainer("gated");
 			ListenerTestSupport.runner(server, this.prefix).run((controlContext) -> {
-				EchoMQTemplate control = controlContext.getBean(EchoMQTemplate.class);
+				EchoMqTemplate control = controlContext.getBean(EchoMqTemplate.class);
 				assertThat(control.pause("gated")).isTrue();
-				assertThat(workerContext.getBean(EchoMQTemplate.class).isPaused("gated")).isTrue();
+				assertThat(workerContext.getBean(EchoMqTemplate.class).isPaused("gated")).isTrue();
 				JobId id = control.enqueue("gated", "x");
 				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 					await().during(Duration.ofSeconds(2))
@@ -134,7 +134,7 @@ class FlowControlTests {
 	void rateLimitedHandlerRunsAgainWithoutSpendingAnAttemptAndPausesTheQueue() {
 		worker().run((context) -> {
 			Handlers handlers = context.getBean(Handlers.class);
-			JobId id = context.getBean(EchoMQTemplate.class)
+			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue("limited", "x", EnqueueOptions.defaults().withMaxAttempts(1));
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				await().atMost(Duration.ofSeconds(15)).until(() -> probe.row("limited", id).isEmpty());

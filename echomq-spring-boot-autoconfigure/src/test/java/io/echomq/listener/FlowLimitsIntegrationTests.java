@@ -10,7 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.AuditReport;
@@ -54,7 +54,7 @@ class FlowLimitsIntegrationTests {
 			.withUserConfiguration(CappedConfiguration.class)
 			.withPropertyValues("echomq.queues.capped.max-active=3");
 		runner.run((first) -> runner.run((second) -> {
-			EchoMQTemplate template = first.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = first.getBean(EchoMqTemplate.class);
 			for (int i = 0; i < 24; i++) {
 				template.enqueue("capped", "job-" + i);
 			}
@@ -74,7 +74,7 @@ class FlowLimitsIntegrationTests {
 			.withPropertyValues("echomq.queues.limited.rate-limit.limit=6",
 					"echomq.queues.limited.rate-limit.period=400ms");
 		runner.run((first) -> runner.run((second) -> {
-			EchoMQTemplate template = first.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = first.getBean(EchoMqTemplate.class);
 			for (int i = 0; i < 30; i++) {
 				template.enqueue("limited", "job-" + i);
 			}
@@ -98,7 +98,7 @@ class FlowLimitsIntegrationTests {
 			.withUserConfiguration(LanedConfiguration.class)
 			.withPropertyValues("echomq.queues.laned.lanes.max-active=1");
 		runner.run((first) -> runner.run((second) -> {
-			EchoMQTemplate template = first.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = first.getBean(EchoMqTemplate.class);
 			for (int i = 0; i < 30; i++) {
 				String lane = "tenant-" + (i % 3);
 				template.enqueue("laned", lane, EnqueueOptions.defaults().withLane(lane));

@@ -6,7 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.KeyType;
@@ -43,7 +43,7 @@ class GracefulShutdownTests {
 			.withUserConfiguration(BlockedConfiguration.class)
 			.withPropertyValues("echomq.shutdown.timeout=300ms")
 			.run((context) -> {
-				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 				BlockedListener listener = context.getBean(BlockedListener.class);
 				JobId first = template.enqueue("blocked", "a");
 				JobId second = template.enqueue("blocked", "b");
@@ -79,7 +79,7 @@ class GracefulShutdownTests {
 			.withUserConfiguration(QuickConfiguration.class)
 			.withPropertyValues("echomq.shutdown.timeout=5s")
 			.run((context) -> {
-				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 				QuickListener listener = context.getBean(QuickListener.class);
 				JobId first = template.enqueue("quick", "a");
 				JobId second = template.enqueue("quick", "b");

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.ClaimResult;
@@ -16,7 +16,7 @@ import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueNodes;
-import io.echomq.maintenance.EchoMqScheduler;
+import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,12 +63,12 @@ class IdleWakeUpTests {
 		// node A listens, with an idle check far longer than the delays: only a wake-up
 		// can make it promote in time
 		runner().withUserConfiguration(ReminderConfiguration.class)
-			.withPropertyValues("echomq.scheduler.idle-check=60s")
+			.withPropertyValues("echomq.maintenance.idle-check=60s")
 			.run((nodeA) -> runner().run((nodeB) -> {
-				EchoMqScheduler scheduler = nodeA.getBean(EchoMqScheduler.class);
+				EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getPromoteTicks() > 0);
 				ReminderListener listener = nodeA.getBean(ReminderListener.class);
-				EchoMQTemplate template = nodeB.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = nodeB.getBean(EchoMqTemplate.class);
 				// one job first, so that the figures below are not the first job's class
 				// loading
 				JobId warm = template.enqueue("reminders", "warm-up");
@@ -99,12 +99,12 @@ class IdleWakeUpTests {
 		// the token lands on one partition's wake list; node A's one BLPOP names them all
 		String partitions = "echomq.queues.reminders.partitions=4";
 		runner().withUserConfiguration(ReminderConfiguration.class)
-			.withPropertyValues(partitions, "echomq.scheduler.idle-check=60s")
+			.withPropertyValues(partitions, "echomq.maintenance.idle-check=60s")
 			.run((nodeA) -> runner().withPropertyValues(partitions).run((nodeB) -> {
-				EchoMqScheduler scheduler = nodeA.getBean(EchoMqScheduler.class);
+				EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getPromoteTicks() > 0);
 				ReminderListener listener = nodeA.getBean(ReminderListener.class);
-				EchoMQTemplate template = nodeB.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = nodeB.getBean(EchoMqTemplate.class);
 				JobId warm = template.enqueue("reminders", "warm-up");
 				await().atMost(Duration.ofSeconds(10)).until(() -> listener.runs.containsKey(warm));
 				Instant runAt = Instant.now().plusMillis(1200);
@@ -121,12 +121,12 @@ class IdleWakeUpTests {
 	@Test
 	void leaseLostOnAnotherNodeIsReapedAtItsDeadline() {
 		// node A ticks the queue with no listener of its own; node B claims and goes away
-		runner().withPropertyValues("echomq.queues.leases.concurrency=1", "echomq.scheduler.idle-check=1s")
+		runner().withPropertyValues("echomq.queues.leases.concurrency=1", "echomq.maintenance.idle-check=1s")
 			.run((nodeA) -> runner().run((nodeB) -> {
-				EchoMqScheduler scheduler = nodeA.getBean(EchoMqScheduler.class);
+				EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getReapTicks() > 0);
 				Jobs jobs = nodeB.getBean(Jobs.class);
-				JobId id = nodeB.getBean(EchoMQTemplate.class).enqueue("leases", "lost");
+				JobId id = nodeB.getBean(EchoMqTemplate.class).enqueue("leases", "lost");
 				ClaimResult claimed = jobs.claim("leases", Duration.ofMillis(2500), 1, FlowLimits.none());
 				assertThat(claimed.jobs()).extracting(ClaimedJob::id).containsExactly(id);
 				Instant deadline = claimed.jobs().get(0).leaseDeadline();
@@ -145,7 +145,7 @@ class IdleWakeUpTests {
 	@Test
 	void idleListenerAndTicksSendAlmostNothing() {
 		runner().withUserConfiguration(ReminderConfiguration.class).run((node) -> {
-			EchoMqScheduler scheduler = node.getBean(EchoMqScheduler.class);
+			EchoMqMaintenance scheduler = node.getBean(EchoMqMaintenance.class);
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> scheduler.getPromoteTicks() > 1 && scheduler.getReapTicks() > 1);
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
@@ -180,7 +180,7 @@ class IdleWakeUpTests {
 				await().during(Duration.ofSeconds(6))
 					.atMost(Duration.ofSeconds(7))
 					.until(() -> registry.live("reminders").get(0).seen().equals(seen));
-				node.getBean(EchoMQTemplate.class).enqueue("reminders", "call home");
+				node.getBean(EchoMqTemplate.class).enqueue("reminders", "call home");
 				Duration moving = ListenerBeacon.BEAT.plusMillis(200);
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> registry.live("reminders").get(0).every().equals(moving)

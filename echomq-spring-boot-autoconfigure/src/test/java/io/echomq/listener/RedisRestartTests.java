@@ -9,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.KeyType;
@@ -57,7 +57,7 @@ class RedisRestartTests {
 			.withUserConfiguration(RecordingConfiguration.class)
 			.withPropertyValues("spring.data.redis.timeout=1s", "echomq.listener.lease=2s")
 			.run((context) -> {
-				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 				RecordingListener listener = context.getBean(RecordingListener.class);
 				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
 					.getContainer("restart");
@@ -100,10 +100,10 @@ class RedisRestartTests {
 		ListenerTestSupport.runner(server, prefix)
 			.withUserConfiguration(GatedConfiguration.class)
 			.withPropertyValues("spring.data.redis.timeout=2s", "echomq.queues.gated.lease=1s",
-					"echomq.scheduler.reap-interval=200ms")
+					"echomq.maintenance.reap-interval=200ms")
 			.run((context) -> {
 				GatedListener listener = context.getBean(GatedListener.class);
-				JobId id = context.getBean(EchoMQTemplate.class).enqueue("gated", "x");
+				JobId id = context.getBean(EchoMqTemplate.class).enqueue("gated", "x");
 				assertThat(listener.firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
 				process.kill();
 				// the handler returns while Redis is down: the completion cannot be
@@ -136,7 +136,7 @@ class RedisRestartTests {
 					await().atMost(Duration.ofSeconds(10)).until(() -> container.getConsecutiveFailures() > 0);
 					assertThat(container.isPollerAlive()).isTrue();
 					process.restart();
-					context.getBean(EchoMQTemplate.class).enqueue("restart", "late");
+					context.getBean(EchoMqTemplate.class).enqueue("restart", "late");
 					await().atMost(Duration.ofSeconds(20))
 						.until(() -> context.getBean(RecordingListener.class).seen.contains("late"));
 				});

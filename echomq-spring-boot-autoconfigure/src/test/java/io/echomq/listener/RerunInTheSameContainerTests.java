@@ -6,7 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
@@ -48,7 +48,7 @@ class RerunInTheSameContainerTests {
 	@Test
 	void eachRunOfAJobClaimedAgainWhileItsFirstRunStillRunsHoldsASlotUntilItReturns() {
 		runWithLongLease((context, jobs, container) -> {
-			JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "first");
+			JobId id = context.getBean(EchoMqTemplate.class).enqueue(QUEUE, "first");
 			assertThat(this.handler.firstStarted.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				// the lease lapses while the first run's handler still runs: the reaper
@@ -67,7 +67,7 @@ class RerunInTheSameContainerTests {
 				assertThat(probe.metrics(QUEUE)).containsEntry("completed", "1");
 			}
 			// both slots are free again: two jobs run side by side
-			context.getBean(EchoMQTemplate.class).enqueueAll(QUEUE, List.of("pair", "pair"));
+			context.getBean(EchoMqTemplate.class).enqueueAll(QUEUE, List.of("pair", "pair"));
 			assertThat(this.handler.pair.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
 				.as("two jobs running at once")
 				.isTrue();
@@ -82,7 +82,7 @@ class RerunInTheSameContainerTests {
 		runWithLongLease((context, jobs, container) -> {
 			// the test claims for the container, as its poller and its completions do
 			container.stop();
-			JobId id = context.getBean(EchoMQTemplate.class).enqueue(QUEUE, "claimed by the test");
+			JobId id = context.getBean(EchoMqTemplate.class).enqueue(QUEUE, "claimed by the test");
 			LeasedJob first = container.lease(container.claim(1).jobs().get(0));
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);

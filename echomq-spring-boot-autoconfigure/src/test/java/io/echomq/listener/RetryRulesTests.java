@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
@@ -51,7 +51,7 @@ class RetryRulesTests {
 	@Test
 	void noRetryForMatchesACauseAndDeadLettersAtOnce() {
 		runner().run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			JobId wrapped = template.enqueue("no-retry", "wrapped-iae");
 			JobId other = template.enqueue("no-retry", "ise");
 			assertDead("no-retry", wrapped, "1", "wrapper");
@@ -63,7 +63,7 @@ class RetryRulesTests {
 	@Test
 	void retryForRetriesOnlyWhatItNames() {
 		runner().run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			JobId io = template.enqueue("retry-io", "io");
 			JobId state = template.enqueue("retry-io", "ise");
 			assertThat(awaitRow("retry-io", io, "schedule")).containsEntry("attempts", "1");
@@ -74,7 +74,7 @@ class RetryRulesTests {
 	@Test
 	void nonRetryableJobExceptionDeadLettersAtOnce() {
 		runner().run((context) -> {
-			JobId id = context.getBean(EchoMQTemplate.class).enqueue("fatal", "x");
+			JobId id = context.getBean(EchoMqTemplate.class).enqueue("fatal", "x");
 			assertDead("fatal", id, "1", "account closed");
 		});
 	}
@@ -83,7 +83,7 @@ class RetryRulesTests {
 	void noRetryForFromQueueProperties() {
 		runner().withPropertyValues("echomq.queues.by-property.no-retry-for=java.lang.IllegalStateException")
 			.run((context) -> {
-				JobId id = context.getBean(EchoMQTemplate.class).enqueue("by-property", "ise");
+				JobId id = context.getBean(EchoMqTemplate.class).enqueue("by-property", "ise");
 				assertDead("by-property", id, "1", "IllegalStateException");
 			});
 	}
@@ -92,7 +92,7 @@ class RetryRulesTests {
 	void handlerPastItsTimeoutIsInterruptedAndTheAttemptFails() {
 		runner().withPropertyValues("echomq.listener.backoff.initial=0s").run((context) -> {
 			Handlers handlers = context.getBean(Handlers.class);
-			JobId id = context.getBean(EchoMQTemplate.class)
+			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue("slow", "x", EnqueueOptions.defaults().withMaxAttempts(2));
 			assertDead("slow", id, "2", "JobTimeoutException: Handler timed out after PT0.3S");
 			assertThat(handlers.interrupted).hasValue(2);
@@ -102,7 +102,7 @@ class RetryRulesTests {
 	@Test
 	void handlerWhoseDeadlinePassedBeforeItsThreadStartedIsInterruptedAtOnce() {
 		runner().withUserConfiguration(LateStartConfiguration.class).run((context) -> {
-			JobId id = context.getBean(EchoMQTemplate.class)
+			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue("slow", "x", EnqueueOptions.defaults().withMaxAttempts(1));
 			assertDead("slow", id, "1", "JobTimeoutException: Handler timed out after PT0.3S");
 			assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
@@ -112,7 +112,7 @@ class RetryRulesTests {
 	@Test
 	void timeoutFromQueueProperties() {
 		runner().withPropertyValues("echomq.queues.slow-by-property.timeout=200ms").run((context) -> {
-			JobId id = context.getBean(EchoMQTemplate.class)
+			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue("slow-by-property", "x", EnqueueOptions.defaults().withMaxAttempts(1));
 			assertDead("slow-by-property", id, "1", "timed out after PT0.2S");
 			assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
@@ -122,7 +122,7 @@ class RetryRulesTests {
 	@Test
 	void jobsOwnTimeoutWinsOverTheListeners() {
 		runner().run((context) -> {
-			JobId id = context.getBean(EchoMQTemplate.class)
+			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue("slow-by-property", "x",
 						EnqueueOptions.defaults().withMaxAttempts(1).withTimeout(Duration.ofMillis(250)));
 			assertDead("slow-by-property", id, "1", "timed out after PT0.25S");
@@ -134,7 +134,7 @@ class RetryRulesTests {
 	void snoozedJobRunsAgainWithoutSpendingAnAttempt() {
 		runner().run((context) -> {
 			Handlers handlers = context.getBean(Handlers.class);
-			JobId id = context.getBean(EchoMQTemplate.class)
+			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue("snoozing", "x", EnqueueOptions.defaults().withMaxAttempts(1));
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				await().atMost(Duration.ofSeconds(10)).until(() -> probe.row("snoozing", id).isEmpty());

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.EnqueueResult;
@@ -40,7 +40,7 @@ class UniqueJobsListenerTests {
 	@Test
 	void keyIsHeldWhileTheHandlerRunsAndReleasedWhenItCompletes() {
 		runner().run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			Handlers handlers = context.getBean(Handlers.class);
 			EnqueueOptions unique = EnqueueOptions.defaults().withUniqueKey("nightly-sync");
 			EnqueueResult first = template.enqueueUnique("sync", "first", unique);
@@ -68,7 +68,7 @@ class UniqueJobsListenerTests {
 	@Test
 	void keyIsReleasedWhenTheContainerDeadLettersTheJob() {
 		runner().run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			EnqueueOptions unique = EnqueueOptions.defaults().withUniqueKey("charge-7");
 			EnqueueResult first = template.enqueueUnique("charge", "x", unique);
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {

@@ -4,7 +4,7 @@ import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +35,7 @@ class VirtualThreadsTests {
 			.run((context) -> {
 				context.getBean(EchoJobListenerRegistry.class)
 					.register("vt", (job, jobContext) -> handlerThread.complete(Thread.currentThread()));
-				context.getBean(EchoMQTemplate.class).enqueue("vt", "x");
+				context.getBean(EchoMqTemplate.class).enqueue("vt", "x");
 				Thread thread = handlerThread.get(10, TimeUnit.SECONDS);
 				boolean java21 = Runtime.version().feature() >= 21;
 				assertThat(isVirtual(thread)).as("virtual on %s", Runtime.version()).isEqualTo(java21);

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.AuditReport;
 import io.echomq.core.InvalidPartitionException;
@@ -67,7 +67,7 @@ class ClusterPartitionsTests {
 
 	private Jobs jobs;
 
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	private String queue;
 
@@ -79,7 +79,7 @@ class ClusterPartitionsTests {
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
 		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
-		this.template = new EchoMQTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 4096,
+		this.template = new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 4096,
 				(queue) -> 3, List.of());
 		this.queue = "p-" + UUID.randomUUID().toString().substring(0, 8);
 	}

@@ -10,8 +10,8 @@ import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.listener.ListenerTestSupport;
-import io.echomq.maintenance.EchoMqScheduler;
-import io.echomq.maintenance.SchedulerSettings;
+import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.MaintenanceSettings;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,7 +71,7 @@ class IdlePartitionTicksTests {
 	void dueJobOnASkippedPartitionIsPromotedWithinTheSkipBound() {
 		String queue = "skip-" + UUID.randomUUID().toString().substring(0, 8);
 		QueuePartitions partitions = QueuePartitions.of(queue, 4);
-		EchoMqScheduler scheduler = scheduler(partitions.names());
+		EchoMqMaintenance scheduler = scheduler(partitions.names());
 		for (int i = 0; i < 20; i++) {
 			scheduler.promoteTick();
 		}
@@ -93,7 +93,7 @@ class IdlePartitionTicksTests {
 	}
 
 	private double commandsPerTick(List<String> queues) {
-		EchoMqScheduler scheduler = scheduler(queues);
+		EchoMqMaintenance scheduler = scheduler(queues);
 		for (int i = 0; i < 16; i++) {
 			scheduler.reapTick();
 			scheduler.promoteTick();
@@ -108,9 +108,10 @@ class IdlePartitionTicksTests {
 		return (after - before - 1) / (double) TICKS;
 	}
 
-	private EchoMqScheduler scheduler(List<String> queues) {
-		return new EchoMqScheduler(this.jobs, new SchedulerSettings(Duration.ofSeconds(1), Duration.ofMillis(100), 100),
-				() -> queues, ThreadPoolTaskScheduler::new, List.of());
+	private EchoMqMaintenance scheduler(List<String> queues) {
+		return new EchoMqMaintenance(this.jobs,
+				new MaintenanceSettings(Duration.ofSeconds(1), Duration.ofMillis(100), 100), () -> queues,
+				ThreadPoolTaskScheduler::new, List.of());
 	}
 
 	private long commandsProcessed() {

@@ -10,7 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
@@ -64,7 +64,7 @@ class PartitionedQueueAutoConfigurationTests {
 	void idleContainerWakesAtOnceForAJobOnAnyPartition() {
 		runner(6).withUserConfiguration(PartsConfiguration.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("parts");
 			assertThat(container.getPartitions()).hasSize(6)
 				.isEqualTo(context.getBean(QueuePartitioning.class).forQueue("parts").names());
@@ -87,7 +87,7 @@ class PartitionedQueueAutoConfigurationTests {
 	@Test
 	void schedulerPromotesDelayedJobsOnEveryPartition() {
 		runner(4).withUserConfiguration(PartsConfiguration.class).run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			PartsListener listener = context.getBean(PartsListener.class);
 			List<JobId> ids = template.enqueueAll("parts", List.of("d0", "d1", "d2", "d3"),
 					EnqueueOptions.delayed(Duration.ofMillis(300)));
@@ -102,7 +102,7 @@ class PartitionedQueueAutoConfigurationTests {
 	void changedCountIsRefusedWhileTheQueueHoldsJobs() {
 		runner(6).run((context) -> {
 			assertThat(context).hasNotFailed();
-			context.getBean(EchoMQTemplate.class).enqueue("parts", "stays");
+			context.getBean(EchoMqTemplate.class).enqueue("parts", "stays");
 			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 			assertThat(redis.opsForValue().get(this.prefix + ":{parts}:partitions")).isEqualTo("6");
 		});
@@ -138,7 +138,7 @@ class PartitionedQueueAutoConfigurationTests {
 	void differentCountsCheckedAtTheSameTimeLetExactlyOneWin() {
 		ListenerTestSupport.runner(server, this.prefix).run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			for (int round = 0; round < 10; round++) {
 				String queue = "race" + round;
 				List<QueuePartitions> counts = List.of(QueuePartitions.of(queue, 4), QueuePartitions.of(queue, 6));
@@ -189,7 +189,7 @@ class PartitionedQueueAutoConfigurationTests {
 	@Test
 	void keylessEnqueueDoesNotFailOverOnAScriptError() {
 		runner(3).run((context) -> {
-			EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			QueuePartitions partitions = template.getPartitioning().forQueue("parts");
 			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 			Jobs jobs = context.getBean(Jobs.class);
@@ -223,7 +223,7 @@ class PartitionedQueueAutoConfigurationTests {
 	@Test
 	void unpartitionedQueueWithJobsCannotBecomePartitioned() {
 		ListenerTestSupport.runner(server, this.prefix).run((context) -> {
-			context.getBean(EchoMQTemplate.class).enqueue("parts", "old");
+			context.getBean(EchoMqTemplate.class).enqueue("parts", "old");
 		});
 		runner(4).run((context) -> assertThat(context.getStartupFailure()).rootCause()
 			.isInstanceOf(PartitionCountChangedException.class)

@@ -9,7 +9,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.annotation.EchoSchedule;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
@@ -69,7 +69,7 @@ abstract class AbstractExactlyOnceScheduleTests {
 		runner.run((first) -> runner.run((second) -> runner.run((third) -> {
 			nodes.addAll(List.of(first, second, third));
 			await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() >= 20);
-			EchoMQTemplate template = third.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = third.getBean(EchoMqTemplate.class);
 			assertThat(template.unschedule(QUEUE, "tick")).isTrue();
 			QueueInspector inspector = new QueueInspector(first.getBean(io.echomq.core.Jobs.class));
 			await().atMost(Duration.ofSeconds(30)).until(() -> {

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.actuate.ScheduleDescriptors.ScheduleDescriptor;
@@ -91,7 +91,7 @@ class EchoScheduleDeclarationTests {
 					"echomq.schedules.weekly.every=7d", "echomq.schedules.weekly.enabled=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				EchoMQTemplate template = context.getBean(EchoMQTemplate.class);
+				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 				template.schedule(QUEUE, "adhoc", ScheduleSpec.every(Duration.ofHours(1)), "x");
 				Map<String, ScheduleState> byName = byName(template.schedules(QUEUE));
 				assertThat(byName).containsOnlyKeys("nightly", "NightlyJobs.summary", "adhoc");
@@ -109,11 +109,11 @@ class EchoScheduleDeclarationTests {
 			.withPropertyValues("echomq.schedules.nightly.queue=" + QUEUE, "echomq.schedules.nightly.cron=0 0 2 * * *",
 					"echomq.schedules.nightly.zone=Europe/Paris", "echomq.schedules.nightly.payload=full",
 					"echomq.schedules.nightly.misfire=run-once")
-			.run((context) -> assertThat(byName(context.getBean(EchoMQTemplate.class).schedules(QUEUE)))
+			.run((context) -> assertThat(byName(context.getBean(EchoMqTemplate.class).schedules(QUEUE)))
 				.containsOnlyKeys("nightly", "NightlyJobs.summary", "adhoc"));
 		this.runner.run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(byName(context.getBean(EchoMQTemplate.class).schedules(QUEUE))).containsOnlyKeys("adhoc");
+			assertThat(byName(context.getBean(EchoMqTemplate.class).schedules(QUEUE))).containsOnlyKeys("adhoc");
 		});
 	}
 
@@ -138,7 +138,7 @@ class EchoScheduleDeclarationTests {
 		ApplicationContextRunner ticker = this.runner.withPropertyValues("echomq.schedule.interval=20ms");
 		writer.run((a) -> ticker.run((b) -> {
 			assertThat(a).doesNotHaveBean(ScheduleTicker.class);
-			EchoMQTemplate template = a.getBean(EchoMQTemplate.class);
+			EchoMqTemplate template = a.getBean(EchoMqTemplate.class);
 			ScheduleTicker running = b.getBean(ScheduleTicker.class);
 			template.schedule(QUEUE, "live", ScheduleSpec.every(Duration.ofHours(1)), "x");
 			await().atMost(Duration.ofSeconds(5))

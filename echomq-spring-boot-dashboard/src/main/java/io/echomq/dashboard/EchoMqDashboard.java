@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.CancelResult;
 import io.echomq.core.EchoMqNode;
@@ -95,7 +95,7 @@ public class EchoMqDashboard {
 
 	private final String node;
 
-	private final @Nullable EchoMQTemplate template;
+	private final @Nullable EchoMqTemplate template;
 
 	private final @Nullable ScheduleTicker ticker;
 
@@ -138,7 +138,7 @@ public class EchoMqDashboard {
 	 */
 	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node,
-			@Nullable EchoMQTemplate template, @Nullable ScheduleTicker ticker) {
+			@Nullable EchoMqTemplate template, @Nullable ScheduleTicker ticker) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
 		Assert.notNull(replayBudget, "'replayBudget' must not be null");

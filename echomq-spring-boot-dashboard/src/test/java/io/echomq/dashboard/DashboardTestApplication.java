@@ -33,8 +33,8 @@ public class DashboardTestApplication {
 		registry.add("spring.data.redis.host", server::host);
 		registry.add("spring.data.redis.port", server::port);
 		registry.add("echomq.key-prefix", () -> unique("dash"));
-		registry.add("echomq.scheduler.promote-interval", () -> "50ms");
-		registry.add("echomq.scheduler.reap-interval", () -> "200ms");
+		registry.add("echomq.maintenance.promote-interval", () -> "50ms");
+		registry.add("echomq.maintenance.reap-interval", () -> "200ms");
 		registry.add("echomq.listener.backoff.initial", () -> "0s");
 		registry.add("echomq.listener.idle-wait", () -> "500ms");
 		registry.add("echomq.shutdown.timeout", () -> "1s");

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
@@ -73,7 +73,7 @@ class EchoMqDashboardBrowserTests {
 	private EchoJobListenerRegistry listeners;
 
 	@Autowired
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	@Autowired
 	private Jobs jobs;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
@@ -65,7 +65,7 @@ class EchoMqDashboardClusterTests {
 				new Keyspace(DashboardTestApplication.unique("dash")));
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of("routes", 3));
 		QueuePartitions partitions = partitioning.forQueue("routes");
-		EchoMQTemplate template = new EchoMQTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
+		EchoMqTemplate template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
 				4096, (queue) -> 3, List.of());
 		template.setPartitioning(partitioning);
 		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, new EchoMqQueueCatalog(Set::of, Set.of("routes")), null,

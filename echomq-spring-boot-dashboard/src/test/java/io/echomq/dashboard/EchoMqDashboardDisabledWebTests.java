@@ -2,7 +2,7 @@ package io.echomq.dashboard;
 
 import java.util.Map;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
@@ -36,7 +36,7 @@ class EchoMqDashboardDisabledWebTests {
 	private ApplicationContext context;
 
 	@Autowired
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	@Autowired
 	private Jobs jobs;

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
@@ -50,7 +50,7 @@ class EchoMqDashboardNodesWebTests {
 	private EchoJobListenerRegistry listeners;
 
 	@Autowired
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	@Autowired
 	private Jobs jobs;

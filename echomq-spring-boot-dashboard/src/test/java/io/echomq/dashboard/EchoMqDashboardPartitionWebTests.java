@@ -7,7 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
@@ -59,7 +59,7 @@ class EchoMqDashboardPartitionWebTests {
 	private EchoJobListenerRegistry listeners;
 
 	@Autowired
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	@Autowired
 	private Jobs jobs;

@@ -2,7 +2,7 @@ package io.echomq.dashboard;
 
 import java.time.Duration;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
@@ -40,7 +40,7 @@ class EchoMqDashboardReadOnlyWebTests {
 	private EchoJobListenerRegistry listeners;
 
 	@Autowired
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	@Autowired
 	private Jobs jobs;

@@ -29,7 +29,7 @@ final class OtherNode implements AutoCloseable {
 			.properties("spring.application.name=" + application, "spring.data.redis.host=" + server.host(),
 					"spring.data.redis.port=" + server.port(), "echomq.key-prefix=" + keyPrefix,
 					"echomq.listener.idle-wait=500ms", "echomq.shutdown.timeout=1s",
-					"echomq.scheduler.promote-interval=50ms", "echomq.scheduler.reap-interval=200ms")
+					"echomq.maintenance.promote-interval=50ms", "echomq.maintenance.reap-interval=200ms")
 			.properties(properties)
 			.run());
 	}

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.schedule.ScheduleTicker;
@@ -50,7 +50,7 @@ class SampleApplicationTests {
 	private Jobs jobs;
 
 	@Autowired
-	private EchoMQTemplate template;
+	private EchoMqTemplate template;
 
 	@Autowired
 	private ScheduleTicker scheduleTicker;

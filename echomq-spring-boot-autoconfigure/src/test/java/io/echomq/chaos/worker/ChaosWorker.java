@@ -14,8 +14,8 @@ import io.echomq.listener.JobExecutorFactory;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqScheduler;
-import io.echomq.maintenance.SchedulerSettings;
+import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.MaintenanceSettings;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 
@@ -46,7 +46,7 @@ public final class ChaosWorker implements AutoCloseable {
 
 	private final EchoJobListenerRegistry registry;
 
-	private final EchoMqScheduler scheduler;
+	private final EchoMqMaintenance scheduler;
 
 	private volatile boolean closed;
 
@@ -68,8 +68,8 @@ public final class ChaosWorker implements AutoCloseable {
 		this.containerFactory.setExecutorFactory(JobExecutorFactory.platformThreads());
 		this.containerFactory.setEventListeners(settings.eventListeners());
 		this.registry = new EchoJobListenerRegistry(this.containerFactory);
-		this.scheduler = new EchoMqScheduler(this.jobs,
-				new SchedulerSettings(settings.reapInterval(), settings.promoteInterval(), 500),
+		this.scheduler = new EchoMqMaintenance(this.jobs,
+				new MaintenanceSettings(settings.reapInterval(), settings.promoteInterval(), 500),
 				() -> this.partitioning.engineNames(this.registry.getQueues()), ChaosWorker::tickScheduler,
 				settings.eventListeners());
 	}
@@ -218,7 +218,7 @@ public final class ChaosWorker implements AutoCloseable {
 	 * Return the scheduler.
 	 * @return the scheduler
 	 */
-	public EchoMqScheduler scheduler() {
+	public EchoMqMaintenance maintenance() {
 		return this.scheduler;
 	}
 

@@ -4,7 +4,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.listener.JobContext;
@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AutoConfigureEchoMqServerTests {
 
 	@Autowired
-	private EchoMQTemplate echoMq;
+	private EchoMqTemplate echoMq;
 
 	@Autowired
 	private Greetings greetings;

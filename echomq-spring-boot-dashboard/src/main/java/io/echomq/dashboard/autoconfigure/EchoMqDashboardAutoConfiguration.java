@@ -2,7 +2,7 @@ package io.echomq.dashboard.autoconfigure;
 
 import java.util.Set;
 
-import io.echomq.EchoMQTemplate;
+import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
@@ -83,7 +83,7 @@ public final class EchoMqDashboardAutoConfiguration {
 	EchoMqDashboard echoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
-			ObjectProvider<EchoMQTemplate> template, ObjectProvider<ScheduleTicker> ticker,
+			ObjectProvider<EchoMqTemplate> template, ObjectProvider<ScheduleTicker> ticker,
 			ObjectProvider<QueuePartitioning> partitioning,
 			ObjectProvider<EchoJobListenerContainerFactory> containerFactory, ObjectProvider<EchoMqNode> node) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();

@@ -952,7 +952,7 @@
 		}
 		if (!data.schedules.length) {
 			return el('section', { id: 'schedules', class: 'panel' },
-				el('p', { class: 'muted empty', text: 'No recurring schedules: declare one with @EchoSchedule, under echomq.schedules, or EchoMQTemplate.schedule.' }));
+				el('p', { class: 'muted empty', text: 'No recurring schedules: declare one with @EchoSchedule, under echomq.schedules, or EchoMqTemplate.schedule.' }));
 		}
 		var head = el('tr', null, el('th', { text: 'Queue' }), el('th', { text: 'Schedule' }), el('th', { text: 'When' }),
 			el('th', { text: 'Declared by' }), el('th', { text: 'Last fire' }), el('th', { text: 'Next fire' }),

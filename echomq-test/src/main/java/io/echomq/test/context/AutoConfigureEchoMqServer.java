@@ -22,7 +22,7 @@ import io.echomq.test.server.ServerFlavor;
  * class SignupTests {
  *
  *     &#064;Autowired
- *     EchoMQTemplate echoMq;
+ *     EchoMqTemplate echoMq;
  *
  *     &#064;Test
  *     void signupSendsWelcomeEmail() { ... }

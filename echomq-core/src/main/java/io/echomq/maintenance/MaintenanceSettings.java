@@ -20,7 +20,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
-public record SchedulerSettings(Duration reapInterval, Duration promoteInterval, int batchSize, Duration idleCheck) {
+public record MaintenanceSettings(Duration reapInterval, Duration promoteInterval, int batchSize, Duration idleCheck) {
 
 	/** The built-in idle check. */
 	public static final Duration DEFAULT_IDLE_CHECK = Duration.ofSeconds(5);
@@ -32,7 +32,7 @@ public record SchedulerSettings(Duration reapInterval, Duration promoteInterval,
 	 * @param batchSize the batch size
 	 * @param idleCheck the idle check
 	 */
-	public SchedulerSettings {
+	public MaintenanceSettings {
 		Assert.isTrue(reapInterval != null && reapInterval.toMillis() > 0,
 				() -> "reapInterval must be at least 1ms, was " + reapInterval);
 		Assert.isTrue(promoteInterval != null && promoteInterval.toMillis() > 0,
@@ -48,7 +48,7 @@ public record SchedulerSettings(Duration reapInterval, Duration promoteInterval,
 	 * @param promoteInterval the promote retry delay
 	 * @param batchSize the batch size
 	 */
-	public SchedulerSettings(Duration reapInterval, Duration promoteInterval, int batchSize) {
+	public MaintenanceSettings(Duration reapInterval, Duration promoteInterval, int batchSize) {
 		this(reapInterval, promoteInterval, batchSize, DEFAULT_IDLE_CHECK);
 	}
 
@@ -57,8 +57,8 @@ public record SchedulerSettings(Duration reapInterval, Duration promoteInterval,
 	 * ids per call, an idle check every 5 seconds.
 	 * @return the defaults
 	 */
-	public static SchedulerSettings defaults() {
-		return new SchedulerSettings(Duration.ofSeconds(1), Duration.ofMillis(100), 500);
+	public static MaintenanceSettings defaults() {
+		return new MaintenanceSettings(Duration.ofSeconds(1), Duration.ofMillis(100), 500);
 	}
 
 	/**

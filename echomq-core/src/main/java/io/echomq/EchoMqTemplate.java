@@ -53,9 +53,9 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class EchoMQTemplate {
+public class EchoMqTemplate {
 
-	private static final LogAccessor logger = new LogAccessor(EchoMQTemplate.class);
+	private static final LogAccessor logger = new LogAccessor(EchoMqTemplate.class);
 
 	private final Jobs jobs;
 
@@ -96,7 +96,7 @@ public class EchoMQTemplate {
 	 * @param defaultMaxAttempts the attempt budget of a queue when the options name none
 	 * @param interceptors callbacks that may add row fields (such as trace headers)
 	 */
-	public EchoMQTemplate(Jobs jobs, PayloadConverter converter, long maxPayloadBytes,
+	public EchoMqTemplate(Jobs jobs, PayloadConverter converter, long maxPayloadBytes,
 			Function<String, Integer> defaultMaxAttempts, List<EnqueueInterceptor> interceptors) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(converter, "'converter' must not be null");

@@ -36,7 +36,7 @@ import org.springframework.util.Assert;
  * <p>
  * The ticks do not poll. A pass over a queue learns when its next lease deadline (reap)
  * or run-at (promote) falls due, and the tick sleeps until the earliest of those, at most
- * {@link SchedulerSettings#idleCheck()}. A delayed job that comes before every other
+ * {@link MaintenanceSettings#idleCheck()}. A delayed job that comes before every other
  * scheduled job of its queue pushes a schedule token on the queue's wake list; the
  * listener (of any node) that pops it signals its node ({@link QueueSignals}), whose
  * promote tick then reads that queue at once. A listener that starts signals its queue
@@ -58,7 +58,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class EchoMqScheduler implements SmartLifecycle {
+public class EchoMqMaintenance implements SmartLifecycle {
 
 	/** The lifecycle phase: starts before and stops after the listener registry. */
 	public static final int DEFAULT_PHASE = EchoJobListenerRegistry.DEFAULT_PHASE - 100;
@@ -74,11 +74,11 @@ public class EchoMqScheduler implements SmartLifecycle {
 
 	private final Map<String, Trim> trims = new ConcurrentHashMap<>();
 
-	private static final LogAccessor logger = new LogAccessor(EchoMqScheduler.class);
+	private static final LogAccessor logger = new LogAccessor(EchoMqMaintenance.class);
 
 	private final Jobs jobs;
 
-	private final SchedulerSettings settings;
+	private final MaintenanceSettings settings;
 
 	private final Supplier<? extends Collection<String>> queues;
 
@@ -126,7 +126,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 	 * @param schedulerFactory creates the (uninitialized) scheduler each start
 	 * @param eventListeners told about what moved
 	 */
-	public EchoMqScheduler(Jobs jobs, SchedulerSettings settings, Supplier<? extends Collection<String>> queues,
+	public EchoMqMaintenance(Jobs jobs, MaintenanceSettings settings, Supplier<? extends Collection<String>> queues,
 			Supplier<ThreadPoolTaskScheduler> schedulerFactory, List<JobEventListener> eventListeners) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
@@ -496,7 +496,7 @@ public class EchoMqScheduler implements SmartLifecycle {
 	 * Return the scheduler settings.
 	 * @return the settings
 	 */
-	public SchedulerSettings getSettings() {
+	public MaintenanceSettings getSettings() {
 		return this.settings;
 	}
 
@@ -507,8 +507,8 @@ public class EchoMqScheduler implements SmartLifecycle {
 
 		@Override
 		public void scheduleChanged(String queue) {
-			EchoMqScheduler.this.promoteTimes.wake(queue);
-			WakeableTask promote = EchoMqScheduler.this.promoteTask;
+			EchoMqMaintenance.this.promoteTimes.wake(queue);
+			WakeableTask promote = EchoMqMaintenance.this.promoteTask;
 			if (promote != null) {
 				promote.runBy(System.nanoTime());
 			}
@@ -516,9 +516,9 @@ public class EchoMqScheduler implements SmartLifecycle {
 
 		@Override
 		public void queueOpened(String queue) {
-			EchoMqScheduler.this.reapTimes.wake(queue);
+			EchoMqMaintenance.this.reapTimes.wake(queue);
 			scheduleChanged(queue);
-			WakeableTask reap = EchoMqScheduler.this.reapTask;
+			WakeableTask reap = EchoMqMaintenance.this.reapTask;
 			if (reap != null) {
 				reap.runBy(System.nanoTime());
 			}
