@@ -9,18 +9,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -29,48 +29,38 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Unique jobs (until done, throttle, debounce) against a real server; subclasses choose
- * which (Valkey, Redis, a cluster).
+ * Unique jobs (until done, throttle, debounce) against each server of
+ * {@link EngineServer}.
  *
  * @author EchoMQ
  */
-abstract class AbstractUniqueJobsTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(EngineServer.class)
+class UniqueJobsTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	protected LettuceConnectionFactory connectionFactory;
+	@RegisterExtension
+	final EngineExtension engine;
 
-	protected StringRedisTemplate redis;
+	private StringRedisTemplate redis;
 
-	protected Jobs jobs;
+	private Jobs jobs;
 
-	protected Keyspace keyspace;
+	private Keyspace keyspace;
 
-	protected String queue;
+	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
-
-	/**
-	 * Return how a child JVM reaches the same server: {@code standalone host:port} or
-	 * {@code cluster host:port,...}.
-	 * @return the mode and the nodes
-	 */
-	protected abstract String[] connectionArguments();
-
-	@BeforeEach
-	void setUpEngine() {
-		this.connectionFactory = createConnectionFactory();
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.keyspace = Keyspace.defaults();
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), this.keyspace);
-		this.queue = "u-" + UUID.randomUUID().toString().substring(0, 8);
+	UniqueJobsTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "u-");
 	}
 
-	@AfterEach
-	void tearDownEngine() {
-		this.connectionFactory.destroy();
+	@BeforeEach
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.keyspace = this.engine.keyspace();
+		this.jobs = this.engine.jobs();
+		this.queue = this.engine.queue();
 	}
 
 	@Test
@@ -545,7 +535,7 @@ abstract class AbstractUniqueJobsTests {
 
 	private Process startChild(String key, int threads, int each) throws Exception {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		String[] connection = connectionArguments();
+		String[] connection = this.engine.connectionArguments();
 		List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 				"-cp", System.getProperty("java.class.path"), UniqueEnqueuer.class.getName(), connection[0],
 				connection[1], this.queue, key, Integer.toString(threads), Integer.toString(each)));

@@ -11,22 +11,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
@@ -44,12 +40,13 @@ import static org.awaitility.Awaitility.await;
  * state names another location. Every verb must leave such a row byte-for-byte as it was
  * (compared with {@code DUMP} and {@code PTTL} of every key of the queue), report it, and
  * go on with the well-formed jobs around it; the audit must name it; the quarantine
- * transition moves it out of the way. Subclasses choose the server.
+ * transition moves it out of the way. Runs on each server of {@link EngineServer}.
  *
  * @author EchoMQ
  */
-@TestInstance(Lifecycle.PER_CLASS)
-abstract class AbstractMalformedRowsTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class MalformedRowsTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -58,36 +55,27 @@ abstract class AbstractMalformedRowsTests {
 	/** The token of the planted rows, whose attempts is 1. */
 	private static final FencingToken TOKEN = FencingToken.of(1);
 
-	protected LettuceConnectionFactory connectionFactory;
+	@RegisterExtension
+	final EngineExtension engine;
 
-	protected StringRedisTemplate redis;
+	private StringRedisTemplate redis;
 
-	protected Jobs jobs;
+	private Jobs jobs;
 
-	protected Keyspace keyspace;
+	private Keyspace keyspace;
 
-	protected String queue;
+	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
-
-	@BeforeAll
-	void connect() {
-		this.connectionFactory = createConnectionFactory();
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.keyspace = Keyspace.defaults();
+	MalformedRowsTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "m-");
 	}
 
 	@BeforeEach
-	void setUpEngine() {
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), this.keyspace);
-		this.queue = "m-" + UUID.randomUUID().toString().substring(0, 8);
-	}
-
-	@AfterAll
-	void disconnect() {
-		this.connectionFactory.destroy();
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.keyspace = this.engine.keyspace();
+		this.jobs = this.engine.jobs();
+		this.queue = this.engine.queue();
 	}
 
 	@ParameterizedTest

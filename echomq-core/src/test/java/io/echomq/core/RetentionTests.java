@@ -5,13 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,16 +20,19 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Job history with bounded retention (completed and dead locations), the per-minute
- * series, and the operator verbs on a job by id (delete, run now) against a real server;
- * subclasses choose which (Valkey, Redis, a cluster).
+ * series, and the operator verbs on a job by id (delete, run now) against each server of
+ * {@link EngineServer}.
  *
  * @author EchoMQ
  */
-abstract class AbstractRetentionTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class RetentionTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	private LettuceConnectionFactory connectionFactory;
+	@RegisterExtension
+	final EngineExtension engine;
 
 	private StringRedisTemplate redis;
 
@@ -39,22 +42,16 @@ abstract class AbstractRetentionTests {
 
 	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
-
-	@BeforeEach
-	void setUpEngine() {
-		this.connectionFactory = createConnectionFactory();
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.keyspace = Keyspace.defaults();
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), this.keyspace);
-		this.queue = "r-" + UUID.randomUUID().toString().substring(0, 8);
+	RetentionTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "r-");
 	}
 
-	@AfterEach
-	void tearDownEngine() {
-		this.connectionFactory.destroy();
+	@BeforeEach
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.keyspace = this.engine.keyspace();
+		this.jobs = this.engine.jobs();
+		this.queue = this.engine.queue();
 	}
 
 	@Test

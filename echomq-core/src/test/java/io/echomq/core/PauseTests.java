@@ -2,13 +2,13 @@ package io.echomq.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,15 +19,18 @@ import static org.awaitility.Awaitility.await;
 /**
  * The cluster-wide pause flag on a real server: the claim script claims nothing while it
  * is set, a resume wakes pollers, a timed pause ends by itself and never shortens a pause
- * in place; subclasses choose the server (Valkey, Redis, a cluster).
+ * in place.
  *
  * @author EchoMQ
  */
-abstract class AbstractPauseTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class PauseTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	private LettuceConnectionFactory connectionFactory;
+	@RegisterExtension
+	final EngineExtension engine;
 
 	private StringRedisTemplate redis;
 
@@ -37,22 +40,16 @@ abstract class AbstractPauseTests {
 
 	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
-
-	@BeforeEach
-	void setUpEngine() {
-		this.connectionFactory = createConnectionFactory();
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.keyspace = Keyspace.defaults();
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), this.keyspace);
-		this.queue = "p-" + UUID.randomUUID().toString().substring(0, 8);
+	PauseTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "p-");
 	}
 
-	@AfterEach
-	void tearDownEngine() {
-		this.connectionFactory.destroy();
+	@BeforeEach
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.keyspace = this.engine.keyspace();
+		this.jobs = this.engine.jobs();
+		this.queue = this.engine.queue();
 	}
 
 	@Test

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,37 +14,42 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.core.EngineExtension;
+import io.echomq.core.EngineServer;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.support.JacksonPayloadConverter;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The schedule store and the fire script on a real server; subclasses choose which
- * (Valkey, Redis, a cluster). Fire times are made due by writing the stored next fire
- * time into the past, as a node that was down would find it.
+ * The schedule store and the fire script on a real server. Fire times are made due by
+ * writing the stored next fire time into the past, as a node that was down would find it.
  *
  * @author EchoMQ
  */
-abstract class AbstractSchedulesTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(EngineServer.class)
+class SchedulesTests {
 
 	private static final Duration THRESHOLD = Duration.ofMinutes(1);
 
 	private static final Function<ScheduleDefinition, String> STORED = ScheduleDefinition::payload;
 
-	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+	@RegisterExtension
+	final EngineExtension engine;
 
 	private StringRedisTemplate redis;
 
@@ -57,30 +61,18 @@ abstract class AbstractSchedulesTests {
 
 	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
+	SchedulesTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "s-");
+	}
 
 	@BeforeEach
-	void setUp() {
-		this.keyspace = Keyspace.defaults();
-		Jobs jobs = newJobs();
-		this.redis = jobs.executor().getTemplate();
-		this.schedules = new Schedules(jobs);
-		this.template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
-				(queue) -> 3, List.of());
-		this.queue = "s-" + UUID.randomUUID().toString().substring(0, 8);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.factories.forEach(LettuceConnectionFactory::destroy);
-	}
-
-	private Jobs newJobs() {
-		LettuceConnectionFactory factory = createConnectionFactory();
-		factory.afterPropertiesSet();
-		factory.start();
-		this.factories.add(factory);
-		return new Jobs(new ScriptExecutor(new StringRedisTemplate(factory)), this.keyspace);
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.keyspace = this.engine.keyspace();
+		this.schedules = new Schedules(this.engine.jobs());
+		this.template = new EchoMqTemplate(this.engine.jobs(),
+				new JacksonPayloadConverter(JsonMapper.builder().build()), 1024, (queue) -> 3, List.of());
+		this.queue = this.engine.queue();
 	}
 
 	@Test
@@ -133,7 +125,8 @@ abstract class AbstractSchedulesTests {
 	@Test
 	void concurrentTicksOfThreeNodesShouldEnqueueExactlyOneJobPerFireTime() throws Exception {
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "p");
-		List<Schedules> nodes = List.of(new Schedules(newJobs()), new Schedules(newJobs()), new Schedules(newJobs()));
+		List<Schedules> nodes = List.of(new Schedules(this.engine.newJobs()), new Schedules(this.engine.newJobs()),
+				new Schedules(this.engine.newJobs()));
 		ExecutorService pool = Executors.newFixedThreadPool(nodes.size());
 		int rounds = 30;
 		Instant base = this.schedules.serverTime();
@@ -209,7 +202,7 @@ abstract class AbstractSchedulesTests {
 
 	@Test
 	void changedSpecShouldBeSeenByAnotherNode() {
-		Schedules other = new Schedules(newJobs());
+		Schedules other = new Schedules(this.engine.newJobs());
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "p");
 		Instant before = other.get(this.queue, "s").nextFire();
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofMinutes(1)), "p");

@@ -3,13 +3,13 @@ package io.echomq.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,15 +18,18 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Cancel in each state, on a real server: what moves, what the reply says, and that the
- * audit stays clean; subclasses choose the server (Valkey, Redis, a cluster).
+ * audit stays clean.
  *
  * @author EchoMQ
  */
-abstract class AbstractCancelTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class CancelTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	private LettuceConnectionFactory connectionFactory;
+	@RegisterExtension
+	final EngineExtension engine;
 
 	private StringRedisTemplate redis;
 
@@ -36,22 +39,16 @@ abstract class AbstractCancelTests {
 
 	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
-
-	@BeforeEach
-	void setUpEngine() {
-		this.connectionFactory = createConnectionFactory();
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.keyspace = Keyspace.defaults();
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), this.keyspace);
-		this.queue = "c-" + UUID.randomUUID().toString().substring(0, 8);
+	CancelTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "c-");
 	}
 
-	@AfterEach
-	void tearDownEngine() {
-		this.connectionFactory.destroy();
+	@BeforeEach
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.keyspace = this.engine.keyspace();
+		this.jobs = this.engine.jobs();
+		this.queue = this.engine.queue();
 	}
 
 	@Test

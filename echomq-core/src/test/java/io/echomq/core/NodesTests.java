@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,11 +24,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * pending set and its lanes alike), the field stays as the last claimant when the job
  * leaves active and the next claim overwrites it; the node registry keeps one entry per
  * node, stamped with server time, hides and prunes dead entries and drops a node that
- * leaves; subclasses choose the server.
+ * leaves.
  *
  * @author EchoMQ
  */
-abstract class AbstractNodesTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(names = { "VALKEY", "REDIS" })
+class NodesTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -36,7 +38,8 @@ abstract class AbstractNodesTests {
 
 	private static final EchoMqNode B = new EchoMqNode("warehouse 202@host-b");
 
-	private LettuceConnectionFactory connectionFactory;
+	@RegisterExtension
+	final EngineExtension engine;
 
 	private StringRedisTemplate redis;
 
@@ -46,22 +49,16 @@ abstract class AbstractNodesTests {
 
 	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
-
-	@BeforeEach
-	void setUpEngine() {
-		this.connectionFactory = createConnectionFactory();
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
-		this.nodes = new QueueNodes(this.jobs);
-		this.queue = "n-" + UUID.randomUUID().toString().substring(0, 8);
+	NodesTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "n-");
 	}
 
-	@AfterEach
-	void tearDownEngine() {
-		this.connectionFactory.destroy();
+	@BeforeEach
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.jobs = this.engine.jobs();
+		this.nodes = new QueueNodes(this.jobs);
+		this.queue = this.engine.queue();
 	}
 
 	@Test

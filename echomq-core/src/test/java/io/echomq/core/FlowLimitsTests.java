@@ -5,18 +5,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,42 +25,34 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The queue-wide flow limits the claim script enforces (cap on active jobs,
- * sliding-window rate limit), against a real server; subclasses choose which.
+ * sliding-window rate limit), against a real server.
  *
  * @author EchoMQ
  */
-abstract class AbstractFlowLimitsTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class FlowLimitsTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+	@RegisterExtension
+	final EngineExtension engine;
 
-	protected StringRedisTemplate redis;
+	private StringRedisTemplate redis;
 
-	protected Jobs jobs;
+	private Jobs jobs;
 
-	protected String queue;
+	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
+	FlowLimitsTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "limits-");
+	}
 
 	@BeforeEach
-	void setUpEngine() {
-		this.jobs = newEngine();
-		this.redis = this.jobs.executor().getTemplate();
-		this.queue = "limits-" + UUID.randomUUID().toString().substring(0, 8);
-	}
-
-	@AfterEach
-	void tearDownEngines() {
-		this.factories.forEach(LettuceConnectionFactory::destroy);
-	}
-
-	private Jobs newEngine() {
-		LettuceConnectionFactory factory = createConnectionFactory();
-		factory.afterPropertiesSet();
-		factory.start();
-		this.factories.add(factory);
-		return new Jobs(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.jobs = this.engine.jobs();
+		this.queue = this.engine.queue();
 	}
 
 	@Test
@@ -70,7 +62,7 @@ abstract class AbstractFlowLimitsTests {
 		ClaimResult first = this.jobs.claim(this.queue, LEASE, 2, limits);
 		assertThat(first.jobs()).hasSize(2);
 		assertThat(first.isLimited()).isFalse();
-		ClaimResult second = newEngine().claim(this.queue, LEASE, 5, limits);
+		ClaimResult second = this.engine.newJobs().claim(this.queue, LEASE, 5, limits);
 		assertThat(second.jobs()).hasSize(1);
 		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.MAX_ACTIVE);
 		assertThat(second.retryAfter()).isNull();
@@ -121,7 +113,7 @@ abstract class AbstractFlowLimitsTests {
 		assertThat(first.retryAfter()).isNotNull()
 			.isGreaterThan(Duration.ofSeconds(50))
 			.isLessThanOrEqualTo(Duration.ofMinutes(1));
-		ClaimResult second = newEngine().claim(this.queue, LEASE, 8, limits);
+		ClaimResult second = this.engine.newJobs().claim(this.queue, LEASE, 8, limits);
 		assertThat(second.jobs()).isEmpty();
 		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.RATE);
 		assertThat(second.retryAfter()).isNotNull()
@@ -154,7 +146,7 @@ abstract class AbstractFlowLimitsTests {
 		// the window still has room for 2: a job enqueued now may start at once
 		assertThat(first.retryAfter()).isNull();
 		enqueue(1);
-		assertThat(newEngine().claim(this.queue, LEASE, 8, limits).jobs()).hasSize(1);
+		assertThat(this.engine.newJobs().claim(this.queue, LEASE, 8, limits).jobs()).hasSize(1);
 	}
 
 	@Test
@@ -179,7 +171,7 @@ abstract class AbstractFlowLimitsTests {
 		Duration period = Duration.ofMillis(200);
 		enqueue(60);
 		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(limit, period));
-		List<Jobs> engines = List.of(this.jobs, newEngine(), newEngine());
+		List<Jobs> engines = List.of(this.jobs, this.engine.newJobs(), this.engine.newJobs());
 		List<ClaimedJob> claimed = Collections.synchronizedList(new ArrayList<>());
 		ExecutorService pool = Executors.newFixedThreadPool(engines.size());
 		try {

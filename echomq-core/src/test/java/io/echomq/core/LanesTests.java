@@ -5,17 +5,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 import io.echomq.EnqueueOptions;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,45 +23,37 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Fair lanes against a real server; subclasses choose which (Valkey, Redis, a cluster).
+ * Fair lanes against a real server.
  *
  * @author EchoMQ
  */
-abstract class AbstractLanesTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class LanesTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+	@RegisterExtension
+	final EngineExtension engine;
 
-	protected StringRedisTemplate redis;
+	private StringRedisTemplate redis;
 
-	protected Jobs jobs;
+	private Jobs jobs;
 
-	protected Keyspace keyspace;
+	private Keyspace keyspace;
 
-	protected String queue;
+	private String queue;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
+	LanesTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "lanes-");
+	}
 
 	@BeforeEach
-	void setUpEngine() {
-		this.jobs = newEngine();
-		this.redis = this.jobs.executor().getTemplate();
-		this.keyspace = this.jobs.keyspace();
-		this.queue = "lanes-" + UUID.randomUUID().toString().substring(0, 8);
-	}
-
-	@AfterEach
-	void tearDownEngines() {
-		this.factories.forEach(LettuceConnectionFactory::destroy);
-	}
-
-	private Jobs newEngine() {
-		LettuceConnectionFactory factory = createConnectionFactory();
-		factory.afterPropertiesSet();
-		factory.start();
-		this.factories.add(factory);
-		return new Jobs(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
+	void bindEngine() {
+		this.redis = this.engine.redis();
+		this.keyspace = this.engine.keyspace();
+		this.jobs = this.engine.jobs();
+		this.queue = this.engine.queue();
 	}
 
 	@Test
@@ -171,7 +163,7 @@ abstract class AbstractLanesTests {
 		FlowLimits limits = new FlowLimits(null, null, 1, null);
 		ClaimResult first = this.jobs.claim(this.queue, LEASE, 10, limits);
 		assertThat(first.jobs()).extracting((job) -> job.fields().get("lane")).containsExactlyInAnyOrder("a", "b");
-		ClaimResult second = newEngine().claim(this.queue, LEASE, 10, limits);
+		ClaimResult second = this.engine.newJobs().claim(this.queue, LEASE, 10, limits);
 		assertThat(second.jobs()).isEmpty();
 		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.LANE_MAX_ACTIVE);
 		ClaimedJob a = first.jobs().stream().filter((job) -> "a".equals(job.fields().get("lane"))).findFirst().get();

@@ -6,12 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
@@ -23,12 +24,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Engine tests run against a real server; subclasses choose which (Valkey, Redis, a
- * cluster).
+ * Engine tests run against each server of {@link EngineServer}.
  *
  * @author EchoMQ
  */
-abstract class AbstractJobsTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(EngineServer.class)
+class JobsTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -37,27 +39,30 @@ abstract class AbstractJobsTests {
 			"if ARGV[1] == 'fail' then return redis.error_reply('EMQTEST refused') end\n"
 					+ "return {redis.call('INCR', KEYS[1])}\n");
 
-	protected LettuceConnectionFactory connectionFactory;
+	@RegisterExtension
+	final EngineExtension engine;
 
-	protected StringRedisTemplate redis;
+	private LettuceConnectionFactory connectionFactory;
 
-	protected Jobs jobs;
+	private StringRedisTemplate redis;
 
-	protected Keyspace keyspace;
+	private Jobs jobs;
 
-	protected String queue;
+	private Keyspace keyspace;
 
-	protected abstract LettuceConnectionFactory createConnectionFactory();
+	private String queue;
+
+	JobsTests(EngineServer server) {
+		this.engine = new EngineExtension(server, "q-");
+	}
 
 	@BeforeEach
-	void setUpEngine() {
-		this.connectionFactory = createConnectionFactory();
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.keyspace = Keyspace.defaults();
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), this.keyspace);
-		this.queue = "q-" + UUID.randomUUID().toString().substring(0, 8);
+	void bindEngine() {
+		this.connectionFactory = this.engine.connectionFactory();
+		this.redis = this.engine.redis();
+		this.keyspace = this.engine.keyspace();
+		this.jobs = this.engine.jobs();
+		this.queue = this.engine.queue();
 	}
 
 	private String minuteField(String kind) {
@@ -74,11 +79,6 @@ abstract class AbstractJobsTests {
 			Object reply = connection.execute("OBJECT", "ENCODING".getBytes(), key.getBytes());
 			return (reply instanceof byte[] bytes) ? new String(bytes) : String.valueOf(reply);
 		});
-	}
-
-	@AfterEach
-	void tearDownEngine() {
-		this.connectionFactory.destroy();
 	}
 
 	@Test
