@@ -9,7 +9,6 @@ import java.util.stream.Stream;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.LocalCluster;
-import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,7 +33,7 @@ class QueueInspectorTests {
 
 	static Stream<Arguments> servers() {
 		Supplier<LettuceConnectionFactory> standalone = () -> {
-			TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
+			TestServer server = TestRedisServer.shared();
 			return new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port()));
 		};
 		Supplier<LettuceConnectionFactory> cluster = () -> {

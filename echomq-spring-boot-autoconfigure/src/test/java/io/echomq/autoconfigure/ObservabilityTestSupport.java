@@ -13,7 +13,6 @@ import io.echomq.listener.QueueListenerContainer;
 
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -24,8 +23,8 @@ import org.springframework.context.ApplicationContext;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Shared set-up of the observability tests: the Valkey server shared by this JVM, a key
- * prefix of each test's own, and a context runner on Redis, Jackson and EchoMQ.
+ * Shared set-up of the observability tests: the server shared by this JVM, a key prefix
+ * of each test's own, and a context runner on Redis, Jackson and EchoMQ.
  *
  * @author EchoMQ
  */
@@ -35,7 +34,7 @@ final class ObservabilityTestSupport {
 	}
 
 	static TestServer server() {
-		return TestRedisServer.shared(ServerFlavor.VALKEY);
+		return TestRedisServer.shared();
 	}
 
 	static String unique(String name) {

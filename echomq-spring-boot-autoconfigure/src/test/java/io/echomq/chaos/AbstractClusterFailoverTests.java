@@ -17,6 +17,7 @@ import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
+@Tag("chaos")
 abstract class AbstractClusterFailoverTests {
 
 	private static final int JOBS = 1200;

@@ -23,6 +23,7 @@ import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -41,6 +42,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * @author EchoMQ
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("chaos")
 abstract class AbstractConnectionFaultTests {
 
 	private static final int JOBS = 1000;

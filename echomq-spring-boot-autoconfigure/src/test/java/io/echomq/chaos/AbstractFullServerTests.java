@@ -21,6 +21,7 @@ import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,6 +49,7 @@ import static org.awaitility.Awaitility.await;
  * @author EchoMQ
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("chaos")
 abstract class AbstractFullServerTests {
 
 	private TestServer server;

@@ -21,6 +21,7 @@ import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
+@Tag("chaos")
 abstract class AbstractServerRestartTests {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);

@@ -26,6 +26,7 @@ import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,6 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  *
  * @author EchoMQ
  */
+@Tag("soak")
 abstract class AbstractSoakTests {
 
 	/** System property with the soak duration per flavor, an ISO-8601 duration. */

@@ -26,6 +26,7 @@ import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
+@Tag("chaos")
 abstract class AbstractWorkerKillTests {
 
 	private static final int JOBS = 300;

@@ -30,6 +30,7 @@ import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.json.JsonMapper;
@@ -49,6 +50,7 @@ import static org.awaitility.Awaitility.await;
  * @author EchoMQ
  */
 @RequiresServerBinary(ServerFlavor.VALKEY)
+@Tag("chaos")
 class PartitionedClusterFailoverTests {
 
 	private static final int JOBS = 1800;

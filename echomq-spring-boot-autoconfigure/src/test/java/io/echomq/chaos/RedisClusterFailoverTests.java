@@ -1,14 +1,13 @@
 package io.echomq.chaos;
 
-import io.echomq.test.TestRedisServer;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.ServerBinary;
 import io.echomq.test.server.ServerFlavor;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Cluster failover tests on a local Redis cluster. On CI {@code redis-server} is
- * required; elsewhere a missing one falls back to the cluster
- * {@link TestRedisServer#cluster(int, int)} starts.
+ * required; elsewhere a missing one is replaced by the embedded Redis, never by Valkey.
  *
  * @author EchoMQ
  */
@@ -22,7 +21,9 @@ class RedisClusterFailoverTests extends AbstractClusterFailoverTests {
 				if ("true".equalsIgnoreCase(System.getenv("CI"))) {
 					throw new IllegalStateException("CI requires redis-server on PATH for the Redis cluster tests");
 				}
-				return TestRedisServer.cluster(3, 1);
+				return ServerBinary.embedded()
+					.map((binary) -> LocalCluster.start(binary, 3, 1))
+					.orElseGet(() -> Assumptions.abort("No redis-server on PATH and no embedded Redis"));
 			});
 	}
 

@@ -11,7 +11,6 @@ import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -33,11 +32,11 @@ public final class ListenerTestSupport {
 	}
 
 	/**
-	 * Return the Valkey server shared by the tests of this JVM.
+	 * Return the server shared by the tests of this JVM (Valkey when installed).
 	 * @return the server
 	 */
 	public static TestServer sharedServer() {
-		return TestRedisServer.shared(ServerFlavor.VALKEY);
+		return TestRedisServer.shared();
 	}
 
 	/**

@@ -16,7 +16,6 @@ import io.echomq.core.KeyType;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.RedisServerProcess;
-import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,8 +38,7 @@ class RedisRestartTests {
 
 	@BeforeAll
 	static void startServer() {
-		server = TestRedisServer.startOwned(ServerFlavor.VALKEY,
-				ServerOptions.builder().appendOnly(true).appendFsync("always").build());
+		server = TestRedisServer.startOwned(ServerOptions.builder().appendOnly(true).appendFsync("always").build());
 	}
 
 	@AfterAll

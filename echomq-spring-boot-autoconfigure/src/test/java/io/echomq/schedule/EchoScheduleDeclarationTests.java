@@ -21,7 +21,6 @@ import io.echomq.core.Keyspace;
 import io.echomq.micrometer.EchoMqScheduleMetrics;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -45,10 +44,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Schedules declared by annotation and properties on a real Valkey server: start-up puts
- * them in the store and removes the declared ones no longer declared (keeping those put
- * by the API), bad declarations fail the start-up naming the value before anything is
- * written, and the endpoint lists and triggers schedules.
+ * Schedules declared by annotation and properties on a real server: start-up puts them in
+ * the store and removes the declared ones no longer declared (keeping those put by the
+ * API), bad declarations fail the start-up naming the value before anything is written,
+ * and the endpoint lists and triggers schedules.
  *
  * @author EchoMQ
  */
@@ -56,7 +55,7 @@ class EchoScheduleDeclarationTests {
 
 	private static final String QUEUE = "reports";
 
-	private final TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
+	private final TestServer server = TestRedisServer.shared();
 
 	private String prefix;
 

@@ -4,7 +4,6 @@ import java.util.UUID;
 
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -12,7 +11,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * The application the dashboard's tests serve: every auto-configuration of the class
- * path, on the Valkey server this JVM shares, with a key prefix of each test class's own.
+ * path, on the server this JVM shares, with a key prefix of each test class's own.
  *
  * @author EchoMQ
  */
@@ -21,7 +20,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 public class DashboardTestApplication {
 
 	static TestServer server() {
-		return TestRedisServer.shared(ServerFlavor.VALKEY);
+		return TestRedisServer.shared();
 	}
 
 	static String unique(String name) {

@@ -9,7 +9,6 @@ import java.util.Map;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.RespClient;
-import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,7 +84,7 @@ class DevServerEnvironmentPostProcessorTests {
 
 	@Test
 	void answeringServerIsUsedAsConfigured() {
-		TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
+		TestServer server = TestRedisServer.shared();
 		StandardEnvironment environment = environment(
 				Map.of("spring.data.redis.host", server.host(), "spring.data.redis.port", server.port()));
 		process(DEVELOPMENT, environment);

@@ -25,9 +25,12 @@ import org.jspecify.annotations.Nullable;
  * <li>a {@code valkey-server} or {@code redis-server} binary on {@code PATH};</li>
  * <li>the Redis binary shipped inside the embedded-redis jar.</li>
  * </ol>
- * When a specific {@linkplain ServerFlavor flavor} is asked for and its binary is
- * missing, tests fall back to any server with a warning, except on CI (environment
- * variable {@code CI=true}), where the binary is required and its absence fails.
+ * When a specific {@linkplain ServerFlavor flavor} is asked for, only a server of that
+ * flavor serves it: its binary on {@code PATH}, or for {@link ServerFlavor#REDIS} the
+ * embedded Redis. When there is none, the test is skipped with the reason (a JUnit
+ * assumption: {@code TestAbortedException}), never run on another server under the
+ * flavor's name; on CI (environment variable {@code CI=true}) the binary is required and
+ * its absence fails.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -71,23 +74,20 @@ public final class TestRedisServer {
 	}
 
 	/**
-	 * Supply a server of the given flavor from a binary on {@code PATH}, or, outside CI,
-	 * any server from {@link #start()} when that binary is missing.
+	 * Supply a server of the given flavor from a binary on {@code PATH} (for
+	 * {@link ServerFlavor#REDIS}, else the embedded Redis).
 	 * @param flavor the flavor
 	 * @return the server, to be closed by the caller
 	 * @throws IllegalStateException on CI when the binary is missing
+	 * @throws org.opentest4j.TestAbortedException outside CI when no server of the flavor
+	 * is available, so that the test is skipped with the reason
 	 */
 	public static TestServer start(ServerFlavor flavor) {
 		return start(flavor, System::getenv);
 	}
 
 	static TestServer start(ServerFlavor flavor, Function<String, @Nullable String> env) {
-		Optional<ServerBinary> binary = requiredOnCi(flavor, env);
-		if (binary.isPresent()) {
-			return own(binary.get(), ServerOptions.defaults(), ServerSource.PATH);
-		}
-		warnUnavailable(flavor, "any server");
-		return start(env);
+		return startOwned(flavor, ServerOptions.defaults(), env);
 	}
 
 	/**
@@ -114,12 +114,14 @@ public final class TestRedisServer {
 	}
 
 	/**
-	 * Start a server process of the given flavor that this JVM owns, or, outside CI, any
-	 * owned process when the flavor's binary is missing.
+	 * Start a server process of the given flavor that this JVM owns: its binary on
+	 * {@code PATH} (for {@link ServerFlavor#REDIS}, else the embedded Redis).
 	 * @param flavor the flavor
 	 * @return the server, to be closed by the caller; {@link TestServer#process()} is
 	 * present
 	 * @throws IllegalStateException on CI when the binary is missing
+	 * @throws org.opentest4j.TestAbortedException outside CI when no server of the flavor
+	 * is available, so that the test is skipped with the reason
 	 */
 	public static TestServer startOwned(ServerFlavor flavor) {
 		return startOwned(flavor, ServerOptions.defaults());
@@ -133,6 +135,8 @@ public final class TestRedisServer {
 	 * @return the server, to be closed by the caller; {@link TestServer#process()} is
 	 * present
 	 * @throws IllegalStateException on CI when the binary is missing
+	 * @throws org.opentest4j.TestAbortedException outside CI when no server of the flavor
+	 * is available, so that the test is skipped with the reason
 	 * @see #startOwned(ServerFlavor)
 	 */
 	public static TestServer startOwned(ServerFlavor flavor, ServerOptions options) {
@@ -144,8 +148,31 @@ public final class TestRedisServer {
 		if (binary.isPresent()) {
 			return own(binary.get(), options, ServerSource.PATH);
 		}
-		warnUnavailable(flavor, "any owned server");
-		return startOwned(options, env);
+		Optional<ServerBinary> embedded = (flavor == ServerFlavor.REDIS) ? ServerBinary.embedded() : Optional.empty();
+		if (embedded.isPresent()) {
+			logger.log(Level.INFO, () -> "No redis-server on PATH: using the embedded Redis");
+			return own(embedded.get(), options, ServerSource.EMBEDDED);
+		}
+		return MissingServer.skip(unavailable(flavor));
+	}
+
+	/**
+	 * Return whether a server of the given flavor can be supplied without failing or
+	 * skipping: on CI always (a missing binary fails there), elsewhere when its binary is
+	 * on {@code PATH} (or, for {@link ServerFlavor#REDIS}, the embedded Redis ships one).
+	 * @param flavor the flavor
+	 * @return empty when it can, else the reason why not
+	 */
+	public static Optional<String> unavailability(ServerFlavor flavor) {
+		return unavailability(flavor, System::getenv);
+	}
+
+	static Optional<String> unavailability(ServerFlavor flavor, Function<String, @Nullable String> env) {
+		if ("true".equalsIgnoreCase(env.apply("CI")) || ServerBinary.onPath(flavor, env).isPresent()
+				|| (flavor == ServerFlavor.REDIS && ServerBinary.embedded().isPresent())) {
+			return Optional.empty();
+		}
+		return Optional.of(unavailable(flavor));
 	}
 
 	static TestServer startOwned(ServerOptions options, Function<String, @Nullable String> env) {
@@ -220,6 +247,9 @@ public final class TestRedisServer {
 	 * use {@link #startOwned()} instead.
 	 * @param flavor the flavor
 	 * @return the shared server
+	 * @throws IllegalStateException on CI when the binary is missing
+	 * @throws org.opentest4j.TestAbortedException outside CI when no server of the flavor
+	 * is available, so that the test is skipped with the reason
 	 */
 	public static TestServer shared(ServerFlavor flavor) {
 		return SharedServers.server(flavor, () -> start(flavor));
@@ -300,9 +330,9 @@ public final class TestRedisServer {
 		return binary;
 	}
 
-	private static void warnUnavailable(ServerFlavor flavor, String fallback) {
-		logger.log(Level.WARNING, () -> flavor.displayName() + " is unavailable: no " + flavor.serverExecutable()
-				+ " on PATH and " + flavor.serverVariable() + " unset; falling back to " + fallback);
+	private static String unavailable(ServerFlavor flavor) {
+		return flavor.displayName() + " is unavailable: no " + flavor.serverExecutable() + " on PATH and "
+				+ flavor.serverVariable() + " unset; skipped here, required on CI (CI=true)";
 	}
 
 	private static TestServer own(ServerBinary binary, ServerOptions options, ServerSource source) {

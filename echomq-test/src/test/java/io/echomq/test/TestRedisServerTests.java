@@ -11,8 +11,10 @@ import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
 import io.echomq.test.server.TestBinaries;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.TestAbortedException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -92,10 +94,28 @@ class TestRedisServerTests {
 	}
 
 	@Test
-	void missingFlavorFallsBackOutsideCi() {
+	void missingFlavorIsSkippedWithTheReasonOutsideCi() {
 		Map<String, String> env = Map.of("PATH", NO_BINARIES, TestRedisServer.TESTCONTAINERS_VARIABLE, "false");
-		try (TestServer server = TestRedisServer.start(ServerFlavor.VALKEY, env::get)) {
+		assertThatExceptionOfType(TestAbortedException.class)
+			.isThrownBy(() -> TestRedisServer.start(ServerFlavor.VALKEY, env::get))
+			.withMessageContaining("Valkey is unavailable: no valkey-server on PATH");
+		assertThatExceptionOfType(TestAbortedException.class)
+			.isThrownBy(() -> TestRedisServer.startOwned(ServerFlavor.VALKEY, ServerOptions.defaults(), env::get))
+			.withMessageContaining("required on CI");
+		assertThat(TestRedisServer.unavailability(ServerFlavor.VALKEY, env::get))
+			.hasValueSatisfying((reason) -> assertThat(reason).contains("valkey-server"));
+		assertThat(TestRedisServer.unavailability(ServerFlavor.VALKEY, Map.of("CI", "true", "PATH", NO_BINARIES)::get))
+			.isEmpty();
+	}
+
+	@Test
+	void missingRedisIsServedByTheEmbeddedRedisOutsideCi() {
+		Map<String, String> env = Map.of("PATH", NO_BINARIES, TestRedisServer.TESTCONTAINERS_VARIABLE, "false");
+		assertThat(TestRedisServer.unavailability(ServerFlavor.REDIS, env::get)).isEmpty();
+		try (TestServer server = TestRedisServer.start(ServerFlavor.REDIS, env::get)) {
 			assertThat(server.source()).isEqualTo(ServerSource.EMBEDDED);
+			assertThat(server.flavor()).isEqualTo(ServerFlavor.REDIS);
+			assertThat(server.version()).startsWith("6.2.");
 		}
 	}
 

@@ -11,7 +11,6 @@ import io.echomq.dashboard.QueueHistory;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -104,7 +103,7 @@ class EchoMqDashboardAutoConfigurationTests {
 	}
 
 	private static String[] redis() {
-		TestServer server = TestRedisServer.shared(ServerFlavor.VALKEY);
+		TestServer server = TestRedisServer.shared();
 		return new String[] { "spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
 				"echomq.key-prefix=dashboard-autoconfig" };
 	}

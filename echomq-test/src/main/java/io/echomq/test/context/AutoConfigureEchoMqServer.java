@@ -10,6 +10,7 @@ import java.lang.annotation.Target;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs a Spring test against a real Redis or Valkey server that EchoMQ's test support
@@ -54,14 +55,16 @@ import io.echomq.test.server.ServerFlavor;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
+@ExtendWith(EchoMqServerCondition.class)
 public @interface AutoConfigureEchoMqServer {
 
 	/**
 	 * The kind of server to run, at most one. Empty (the default) takes the first server
 	 * the resolution chain supplies; {@link ServerFlavor#VALKEY} or
-	 * {@link ServerFlavor#REDIS} asks for that binary on {@code PATH} and falls back to
-	 * the chain with a warning when it is missing, except on CI ({@code CI=true}), where
-	 * the missing binary fails the test.
+	 * {@link ServerFlavor#REDIS} asks for that binary on {@code PATH} (for Redis, else
+	 * the embedded Redis). When it is missing, a JUnit Jupiter test class is skipped with
+	 * the reason, except on CI ({@code CI=true}), where the missing binary fails the
+	 * test.
 	 * @return the flavor, or none for any
 	 */
 	ServerFlavor[] flavor() default {};
