@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.internal.QueueKeys;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,22 +26,16 @@ final class ClaimCall {
 
 	/**
 	 * The keys every claim starts with: active, starts, throttled and the ring of lanes.
-	 * The caller adds its own keys, then the rows, then {@link #pausedKey}.
+	 * The caller adds its own keys, then the rows, then the pause flag
+	 * ({@link QueueKeys#paused()}).
 	 */
-	static List<String> keys(Keyspace keyspace, String queue, int more) {
-		List<String> keys = new ArrayList<>(5 + more);
-		keys.add(keyspace.queueKey(queue, KeyType.ACTIVE));
-		keys.add(keyspace.queueKey(queue, KeyType.STARTS));
-		keys.add(keyspace.queueKey(queue, KeyType.THROTTLED));
-		keys.add(keyspace.queueKey(queue, KeyType.LANES));
-		return keys;
-	}
-
-	/**
-	 * The last key of every claim: the queue's cluster-wide pause flag.
-	 */
-	static String pausedKey(Keyspace keyspace, String queue) {
-		return keyspace.queueKey(queue, KeyType.PAUSED);
+	static List<String> keys(QueueKeys keys, int more) {
+		List<String> list = new ArrayList<>(5 + more);
+		list.add(keys.active());
+		list.add(keys.starts());
+		list.add(keys.throttled());
+		list.add(keys.lanes());
+		return list;
 	}
 
 	/**

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.echomq.core.internal.QueueKeys;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -102,6 +103,8 @@ public class Jobs {
 
 	private final QueueSignals signals = new QueueSignals();
 
+	private final Map<String, QueueKeys> queueKeys = new ConcurrentHashMap<>();
+
 	private volatile long clockOffset;
 
 	private volatile boolean clockKnown;
@@ -117,7 +120,7 @@ public class Jobs {
 		this.executor = executor;
 		this.keyspace = keyspace;
 		this.template = executor.getTemplate();
-		this.lanes = new LaneClaimer(executor, keyspace);
+		this.lanes = new LaneClaimer(executor);
 	}
 
 	/**
@@ -126,6 +129,16 @@ public class Jobs {
 	 */
 	public Keyspace keyspace() {
 		return this.keyspace;
+	}
+
+	/**
+	 * Return a queue's keys, built once per queue.
+	 * @param queue the queue (or partition) name
+	 * @return the keys
+	 * @throws InvalidQueueNameException if the queue name is not valid
+	 */
+	public QueueKeys keys(String queue) {
+		return this.queueKeys.computeIfAbsent(queue, (name) -> QueueKeys.of(this.keyspace, name));
 	}
 
 	/**
@@ -217,13 +230,13 @@ public class Jobs {
 				JobId id = ids.get(start + i);
 				Assert.notNull(payload, "payloads must not contain null");
 				Assert.notNull(id, "ids must not contain null");
-				keys.add(this.keyspace.jobKey(queue, id));
+				keys.add(keys(queue).row(id));
 				args.add(id.toString());
 				args.add(payload);
 			}
 			if (spec.lane() != null) {
-				keys.add(this.keyspace.laneKey(queue, spec.lane(), LaneKeyType.PENDING));
-				keys.add(this.keyspace.queueKey(queue, KeyType.LANES));
+				keys.add(keys(queue).lane(spec.lane(), LaneKeyType.PENDING));
+				keys.add(keys(queue).lanes());
 			}
 			calls.add(new ScriptExecutor.Invocation(keys, args));
 		}
@@ -289,14 +302,14 @@ public class Jobs {
 		String holder = null;
 		for (int round = 0; round < MAX_UNIQUE_ROUNDS; round++) {
 			List<String> keys = enqueueKeys(queue, 1);
-			keys.add(this.keyspace.jobKey(queue, id));
+			keys.add(keys(queue).row(id));
 			if (spec.lane() != null) {
-				keys.add(this.keyspace.laneKey(queue, spec.lane(), LaneKeyType.PENDING));
-				keys.add(this.keyspace.queueKey(queue, KeyType.LANES));
+				keys.add(keys(queue).lane(spec.lane(), LaneKeyType.PENDING));
+				keys.add(keys(queue).lanes());
 			}
 			keys.add(uniqueKey);
 			if (holder != null) {
-				keys.add(this.keyspace.jobKeyPrefix(queue) + holder);
+				keys.add(keys(queue).rowPrefix() + holder);
 			}
 			List<String> args = enqueueArgs(spec, 1);
 			args.add(id.toString());
@@ -329,10 +342,10 @@ public class Jobs {
 
 	private List<String> enqueueKeys(String queue, int jobs) {
 		List<String> keys = new ArrayList<>(6 + jobs);
-		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
-		keys.add(this.keyspace.queueKey(queue, KeyType.SCHEDULE));
-		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
-		keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
+		keys.add(keys(queue).pending());
+		keys.add(keys(queue).schedule());
+		keys.add(keys(queue).metrics());
+		keys.add(keys(queue).wake());
 		return keys;
 	}
 
@@ -429,7 +442,7 @@ public class Jobs {
 
 	private ClaimResult claimLanes(String queue, Duration lease, int max, FlowLimits limits,
 			@Nullable EchoMqNode owner) {
-		LaneClaimer.Outcome outcome = this.lanes.claim(queue, lease, max, limits, owner);
+		LaneClaimer.Outcome outcome = this.lanes.claim(keys(queue), lease, max, limits, owner);
 		if (outcome.ringEmpty()) {
 			this.laneQueues.remove(queue);
 		}
@@ -450,7 +463,7 @@ public class Jobs {
 	private ClaimResult claimPending(String queue, Duration lease, int max, FlowLimits limits,
 			@Nullable EchoMqNode owner) {
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
-		String pending = this.keyspace.queueKey(queue, KeyType.PENDING);
+		String pending = keys(queue).pending();
 		ClaimResult.Limit limit = null;
 		Duration retryAfter = null;
 		List<ClaimedJob> claimed = new ArrayList<>();
@@ -498,7 +511,7 @@ public class Jobs {
 		}
 		if (!asked) {
 			// pending was empty: whether lanes have work is one ZCARD away
-			Long lanes = this.template.opsForZSet().zCard(this.keyspace.queueKey(queue, KeyType.LANES));
+			Long lanes = this.template.opsForZSet().zCard(keys(queue).lanes());
 			noteLanes(queue, (lanes != null) ? lanes : 0);
 		}
 		return new ClaimResult(claimed, limit, retryAfter);
@@ -511,19 +524,19 @@ public class Jobs {
 	 */
 	private ScriptExecutor.Invocation claimCall(String queue, Duration lease, int want, int full, int size, Page page,
 			FlowLimits limits, @Nullable EchoMqNode owner) {
-		List<String> keys = ClaimCall.keys(this.keyspace, queue, 1 + page.ids().length);
-		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
+		List<String> keys = ClaimCall.keys(keys(queue), 1 + page.ids().length);
+		keys.add(keys(queue).pending());
 		List<String> args = ClaimCall.args(lease, want, limits, owner, 4 + page.ids().length);
 		args.add(Integer.toString(full));
 		args.add(Integer.toString(size));
 		args.add(Long.toString(page.offset()));
 		args.add(Integer.toString(page.foreign()));
-		String rows = this.keyspace.jobKeyPrefix(queue);
+		String rows = keys(queue).rowPrefix();
 		for (String candidate : page.ids()) {
 			keys.add(rows + candidate);
 			args.add(candidate);
 		}
-		keys.add(ClaimCall.pausedKey(this.keyspace, queue));
+		keys.add(keys(queue).paused());
 		return new ScriptExecutor.Invocation(keys, args);
 	}
 
@@ -624,7 +637,7 @@ public class Jobs {
 	 * paused until resumed
 	 */
 	public @Nullable Duration pauseLeft(String queue) {
-		byte[] key = this.keyspace.queueKey(queue, KeyType.PAUSED).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		byte[] key = keys(queue).paused().getBytes(java.nio.charset.StandardCharsets.UTF_8);
 		Long left = this.template.execute((RedisCallback<Long>) (connection) -> connection.keyCommands().pTtl(key));
 		if (left == null || left == -2) {
 			return Duration.ZERO;
@@ -633,7 +646,7 @@ public class Jobs {
 	}
 
 	private List<String> pauseKeys(String queue) {
-		return List.of(this.keyspace.queueKey(queue, KeyType.PAUSED), this.keyspace.queueKey(queue, KeyType.WAKE));
+		return List.of(keys(queue).paused(), keys(queue).wake());
 	}
 
 	/**
@@ -699,14 +712,14 @@ public class Jobs {
 		Retention retention = this.completedRetention.getOrDefault(queue, Retention.NONE);
 		if (!retention.isEnabled()) {
 			List<String> keys = new ArrayList<>(7);
-			keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
-			keys.add(this.keyspace.jobKey(queue, id));
-			keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
-			keys.add(this.keyspace.queueKey(queue, KeyType.MINUTES));
-			keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
-			keys.add(this.keyspace.queueKey(queue, KeyType.THROTTLED));
+			keys.add(keys(queue).active());
+			keys.add(keys(queue).row(id));
+			keys.add(keys(queue).metrics());
+			keys.add(keys(queue).minutes());
+			keys.add(keys(queue).wake());
+			keys.add(keys(queue).throttled());
 			if (uniqueKey != null) {
-				keys.add(this.keyspace.uniqueKeyPrefix(queue) + uniqueKey);
+				keys.add(keys(queue).uniquePrefix() + uniqueKey);
 			}
 			List<Object> reply = withUniqueKey(queue, this.scripts.complete, keys,
 					List.of(id.toString(), argument(token)));
@@ -717,25 +730,25 @@ public class Jobs {
 			candidates = NO_IDS;
 		}
 		List<String> keys = new ArrayList<>(8 + candidates.length);
-		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
-		keys.add(this.keyspace.jobKey(queue, id));
-		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
-		keys.add(this.keyspace.queueKey(queue, KeyType.MINUTES));
-		keys.add(this.keyspace.queueKey(queue, KeyType.WAKE));
-		keys.add(this.keyspace.queueKey(queue, KeyType.THROTTLED));
-		keys.add(this.keyspace.queueKey(queue, KeyType.COMPLETED));
+		keys.add(keys(queue).active());
+		keys.add(keys(queue).row(id));
+		keys.add(keys(queue).metrics());
+		keys.add(keys(queue).minutes());
+		keys.add(keys(queue).wake());
+		keys.add(keys(queue).throttled());
+		keys.add(keys(queue).completed());
 		List<String> args = new ArrayList<>(4 + candidates.length);
 		args.add(id.toString());
 		args.add(argument(token));
 		args.add(Long.toString(retention.count()));
 		args.add(Long.toString(retention.age().toMillis()));
-		String rows = this.keyspace.jobKeyPrefix(queue);
+		String rows = keys(queue).rowPrefix();
 		for (String candidate : candidates) {
 			keys.add(rows + candidate);
 			args.add(candidate);
 		}
 		if (uniqueKey != null) {
-			keys.add(this.keyspace.uniqueKeyPrefix(queue) + uniqueKey);
+			keys.add(keys(queue).uniquePrefix() + uniqueKey);
 		}
 		List<Object> reply = withUniqueKey(queue, this.scripts.complete, keys, args);
 		TransitionResult result = Replies.fenced(reply);
@@ -766,7 +779,7 @@ public class Jobs {
 			if (!retention.isEnabled()) {
 				continue;
 			}
-			String key = this.keyspace.queueKey(queue, location.location());
+			String key = keys(queue).location(location);
 			List<String> fixed = List.of(key);
 			String[] candidates = NO_IDS;
 			long done = 0;
@@ -908,10 +921,9 @@ public class Jobs {
 	/** One {@code complete} call for a job that holds a unique key, the key declared. */
 	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
 			@Nullable String uniqueKey) {
-		return new ScriptExecutor.Invocation(List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE),
-				this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
-				this.keyspace.queueKey(queue, KeyType.MINUTES), this.keyspace.queueKey(queue, KeyType.WAKE),
-				this.keyspace.queueKey(queue, KeyType.THROTTLED), this.keyspace.uniqueKeyPrefix(queue) + uniqueKey),
+		return new ScriptExecutor.Invocation(
+				List.of(keys(queue).active(), keys(queue).row(id), keys(queue).metrics(), keys(queue).minutes(),
+						keys(queue).wake(), keys(queue).throttled(), keys(queue).uniquePrefix() + uniqueKey),
 				List.of(id.toString(), argument(token)));
 	}
 
@@ -1001,11 +1013,10 @@ public class Jobs {
 
 	private ScriptExecutor.Invocation completeAllCall(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<Integer> chunk) {
-		String rows = this.keyspace.jobKeyPrefix(queue);
+		String rows = keys(queue).rowPrefix();
 		List<String> keys = new ArrayList<>(5 + chunk.size());
-		Collections.addAll(keys, this.keyspace.queueKey(queue, KeyType.ACTIVE),
-				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.MINUTES),
-				this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.THROTTLED));
+		Collections.addAll(keys, keys(queue).active(), keys(queue).metrics(), keys(queue).minutes(), keys(queue).wake(),
+				keys(queue).throttled());
 		List<String> args = new ArrayList<>(2 * chunk.size());
 		for (int i : chunk) {
 			String id = ids.get(i).toString();
@@ -1048,11 +1059,11 @@ public class Jobs {
 			}
 			declared = (declared != null) ? declared : new ArrayList<>(keys);
 			if (name != null) {
-				declared.add(this.keyspace.uniqueKeyPrefix(queue) + name);
+				declared.add(keys(queue).uniquePrefix() + name);
 			}
 			if (lane != null) {
-				declared.add(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING));
-				declared.add(this.keyspace.queueKey(queue, KeyType.LANES));
+				declared.add(keys(queue).lane(lane, LaneKeyType.PENDING));
+				declared.add(keys(queue).lanes());
 			}
 			reply = this.executor.execute(script, declared, args);
 		}
@@ -1128,11 +1139,9 @@ public class Jobs {
 			boolean dead, boolean snooze) {
 		Assert.notNull(error, "'error' must not be null");
 		List<String> keys = new ArrayList<>(9 + RETAIN_BATCH);
-		keys.addAll(List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE),
-				this.keyspace.queueKey(queue, KeyType.SCHEDULE), this.keyspace.queueKey(queue, KeyType.DEAD),
-				this.keyspace.queueKey(queue, KeyType.PENDING), this.keyspace.jobKey(queue, id),
-				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE),
-				this.keyspace.queueKey(queue, KeyType.MINUTES), this.keyspace.queueKey(queue, KeyType.THROTTLED)));
+		keys.addAll(List.of(keys(queue).active(), keys(queue).schedule(), keys(queue).dead(), keys(queue).pending(),
+				keys(queue).row(id), keys(queue).metrics(), keys(queue).wake(), keys(queue).minutes(),
+				keys(queue).throttled()));
 		List<String> args = new ArrayList<>(8 + RETAIN_BATCH);
 		args.addAll(List.of(id.toString(), argument(token), error, Long.toString(backoff.toMillis()), dead ? "1" : "0",
 				snooze ? "1" : "0"));
@@ -1143,7 +1152,7 @@ public class Jobs {
 			candidates = (candidates != null) ? candidates : NO_IDS;
 			args.add(Long.toString(retention.count()));
 			args.add(Long.toString(retention.age().toMillis()));
-			String rows = this.keyspace.jobKeyPrefix(queue);
+			String rows = keys(queue).rowPrefix();
 			for (String candidate : candidates) {
 				keys.add(rows + candidate);
 				args.add(candidate);
@@ -1181,7 +1190,7 @@ public class Jobs {
 	public TransitionResult extend(String queue, JobId id, FencingToken token, Duration lease) {
 		requirePositive(lease, "lease");
 		List<Object> reply = this.executor.execute(this.scripts.extend,
-				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id)),
+				List.of(keys(queue).active(), keys(queue).row(id)),
 				List.of(id.toString(), argument(token), Long.toString(lease.toMillis())));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.ACTIVE, Replies.instant(reply.get(1)));
@@ -1197,11 +1206,9 @@ public class Jobs {
 	 * @return applied, or stale
 	 */
 	public TransitionResult release(String queue, JobId id, FencingToken token) {
-		List<Object> reply = withUniqueKey(queue, this.scripts.release,
-				List.of(this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.queueKey(queue, KeyType.PENDING),
-						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.WAKE),
-						this.keyspace.queueKey(queue, KeyType.METRICS),
-						this.keyspace.queueKey(queue, KeyType.SCHEDULE)),
+		List<Object> reply = withUniqueKey(
+				queue, this.scripts.release, List.of(keys(queue).active(), keys(queue).pending(), keys(queue).row(id),
+						keys(queue).wake(), keys(queue).metrics(), keys(queue).schedule()),
 				List.of(id.toString(), argument(token)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
@@ -1229,10 +1236,9 @@ public class Jobs {
 	 */
 	public MaintenancePass<ReapResult> reapPass(String queue, int limit) {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
-		String active = this.keyspace.queueKey(queue, KeyType.ACTIVE);
-		List<String> fixed = List.of(active, this.keyspace.queueKey(queue, KeyType.PENDING),
-				this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.METRICS),
-				this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.LANES));
+		String active = keys(queue).active();
+		List<String> fixed = List.of(active, keys(queue).pending(), keys(queue).dead(), keys(queue).metrics(),
+				keys(queue).wake(), keys(queue).lanes());
 		int requeued = 0;
 		int dead = 0;
 		int skipped = 0;
@@ -1293,7 +1299,7 @@ public class Jobs {
 		String[] ids = needed.keySet().toArray(NO_IDS);
 		// those die or are retired as cancelled: no lane to declare
 		List<String> keys = withRows(queue, fixed, ids);
-		String prefix = this.keyspace.uniqueKeyPrefix(queue);
+		String prefix = keys(queue).uniquePrefix();
 		new LinkedHashSet<>(needed.values()).forEach((name) -> keys.add(prefix + name));
 		List<String> args = new ArrayList<>(1 + ids.length);
 		args.add("0");
@@ -1329,10 +1335,9 @@ public class Jobs {
 	 */
 	public MaintenancePass<Integer> promotePass(String queue, int limit) {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
-		String schedule = this.keyspace.queueKey(queue, KeyType.SCHEDULE);
-		List<String> fixed = List.of(schedule, this.keyspace.queueKey(queue, KeyType.PENDING),
-				this.keyspace.queueKey(queue, KeyType.METRICS), this.keyspace.queueKey(queue, KeyType.WAKE),
-				this.keyspace.queueKey(queue, KeyType.LANES));
+		String schedule = keys(queue).schedule();
+		List<String> fixed = List.of(schedule, keys(queue).pending(), keys(queue).metrics(), keys(queue).wake(),
+				keys(queue).lanes());
 		int promoted = 0;
 		long offset = 0;
 		NextDue next = new NextDue();
@@ -1376,10 +1381,9 @@ public class Jobs {
 	 */
 	public TransitionResult replay(String queue, JobId id, int budget) {
 		Assert.isTrue(budget > 0, () -> "budget must be positive, was " + budget);
-		List<Object> reply = this.executor.execute(this.scripts.replay,
-				List.of(this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.PENDING),
-						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
-						this.keyspace.queueKey(queue, KeyType.WAKE), this.keyspace.queueKey(queue, KeyType.SCHEDULE)),
+		List<Object> reply = this.executor.execute(
+				this.scripts.replay, List.of(keys(queue).dead(), keys(queue).pending(), keys(queue).row(id),
+						keys(queue).metrics(), keys(queue).wake(), keys(queue).schedule()),
 				List.of(id.toString(), Integer.toString(budget)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
@@ -1398,11 +1402,9 @@ public class Jobs {
 	 */
 	public TransitionResult delete(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
-		List<Object> reply = withUniqueKey(queue, this.scripts.delete,
-				List.of(this.keyspace.queueKey(queue, KeyType.PENDING), this.keyspace.queueKey(queue, KeyType.SCHEDULE),
-						this.keyspace.queueKey(queue, KeyType.DEAD), this.keyspace.queueKey(queue, KeyType.COMPLETED),
-						this.keyspace.queueKey(queue, KeyType.ACTIVE), this.keyspace.jobKey(queue, id),
-						this.keyspace.queueKey(queue, KeyType.METRICS)),
+		List<Object> reply = withUniqueKey(
+				queue, this.scripts.delete, List.of(keys(queue).pending(), keys(queue).schedule(), keys(queue).dead(),
+						keys(queue).completed(), keys(queue).active(), keys(queue).row(id), keys(queue).metrics()),
 				List.of(id.toString()));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
@@ -1419,10 +1421,8 @@ public class Jobs {
 	 */
 	public TransitionResult runNow(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
-		List<Object> reply = this.executor.execute(this.scripts.runNow,
-				List.of(this.keyspace.queueKey(queue, KeyType.SCHEDULE), this.keyspace.queueKey(queue, KeyType.PENDING),
-						this.keyspace.jobKey(queue, id), this.keyspace.queueKey(queue, KeyType.METRICS),
-						this.keyspace.queueKey(queue, KeyType.WAKE)),
+		List<Object> reply = this.executor.execute(this.scripts.runNow, List.of(keys(queue).schedule(),
+				keys(queue).pending(), keys(queue).row(id), keys(queue).metrics(), keys(queue).wake()),
 				List.of(id.toString()));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, Replies.instant(reply.get(1)));
@@ -1443,11 +1443,11 @@ public class Jobs {
 		Assert.notNull(id, "'id' must not be null");
 		List<String> keys = new ArrayList<>(7);
 		for (JobState location : SOURCES) {
-			keys.add(this.keyspace.queueKey(queue, location.location()));
+			keys.add(keys(queue).location(location));
 		}
-		keys.add(this.keyspace.queueKey(queue, KeyType.QUARANTINE));
-		keys.add(this.keyspace.jobKey(queue, id));
-		keys.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		keys.add(keys(queue).quarantine());
+		keys.add(keys(queue).row(id));
+		keys.add(keys(queue).metrics());
 		List<Object> reply = withUniqueKey(queue, this.scripts.cancel, keys, List.of(id.toString()));
 		String code = Replies.string(reply.get(1));
 		return switch (code) {
@@ -1470,8 +1470,8 @@ public class Jobs {
 	 * @return how many were deleted
 	 */
 	public long purgeDead(String queue) {
-		String dead = this.keyspace.queueKey(queue, KeyType.DEAD);
-		List<String> fixed = List.of(dead, this.keyspace.queueKey(queue, KeyType.METRICS));
+		String dead = keys(queue).dead();
+		List<String> fixed = List.of(dead, keys(queue).metrics());
 		long total = 0;
 		long offset = 0;
 		while (true) {
@@ -1516,10 +1516,10 @@ public class Jobs {
 		Assert.notNull(members, "'members' must not be null");
 		List<String> fixed = new ArrayList<>(6);
 		for (JobState source : SOURCES) {
-			fixed.add(this.keyspace.queueKey(queue, source.location()));
+			fixed.add(keys(queue).location(source));
 		}
-		fixed.add(this.keyspace.queueKey(queue, KeyType.QUARANTINE));
-		fixed.add(this.keyspace.queueKey(queue, KeyType.METRICS));
+		fixed.add(keys(queue).quarantine());
+		fixed.add(keys(queue).metrics());
 		List<String> all = new ArrayList<>(new LinkedHashSet<>(members));
 		QuarantineResult result = QuarantineResult.NONE;
 		for (int start = 0; start < all.size(); start += ENQUEUE_CHUNK) {
@@ -1656,9 +1656,9 @@ public class Jobs {
 		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length);
 		keys.addAll(fixed);
 		for (String lane : lanes) {
-			keys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING));
+			keys.add(keys(queue).lane(lane, LaneKeyType.PENDING));
 		}
-		String rows = this.keyspace.jobKeyPrefix(queue);
+		String rows = keys(queue).rowPrefix();
 		for (String id : ids) {
 			keys.add(rows + id);
 		}
@@ -1684,7 +1684,7 @@ public class Jobs {
 	private List<String> withRows(String queue, List<String> fixed, String[] ids) {
 		List<String> keys = new ArrayList<>(fixed.size() + ids.length);
 		keys.addAll(fixed);
-		String rows = this.keyspace.jobKeyPrefix(queue);
+		String rows = keys(queue).rowPrefix();
 		for (String id : ids) {
 			keys.add(rows + id);
 		}

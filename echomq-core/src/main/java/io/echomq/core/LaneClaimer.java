@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import io.echomq.core.internal.QueueKeys;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,15 +32,12 @@ final class LaneClaimer {
 
 	private final ScriptExecutor executor;
 
-	private final Keyspace keyspace;
-
 	private final Script peek = Script.load("peek_lanes");
 
 	private final Script claim = Script.load("claim_lanes");
 
-	LaneClaimer(ScriptExecutor executor, Keyspace keyspace) {
+	LaneClaimer(ScriptExecutor executor) {
 		this.executor = executor;
-		this.keyspace = keyspace;
 	}
 
 	List<Script> scripts() {
@@ -51,8 +49,9 @@ final class LaneClaimer {
 	 * @return the jobs and the limit that held the claim back; {@code ringEmpty} when the
 	 * ring had no lanes
 	 */
-	Outcome claim(String queue, Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
-		String ring = this.keyspace.queueKey(queue, KeyType.LANES);
+	Outcome claim(QueueKeys queueKeys, Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
+		String queue = queueKeys.queue();
+		String ring = queueKeys.lanes();
 		List<ClaimedJob> claimed = new ArrayList<>();
 		ClaimResult.Limit limit = null;
 		Duration retryAfter = null;
@@ -69,10 +68,10 @@ final class LaneClaimer {
 			int perLane = Math.min(want, (want + lanes.size() - 1) / lanes.size() + 2);
 			List<String> pendingKeys = new ArrayList<>(lanes.size());
 			for (String lane : lanes) {
-				pendingKeys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING));
+				pendingKeys.add(queueKeys.lane(lane, LaneKeyType.PENDING));
 			}
 			List<Object> heads = this.executor.execute(this.peek, pendingKeys, List.of(Integer.toString(perLane)));
-			List<String> keys = ClaimCall.keys(this.keyspace, queue, 3 * lanes.size() + want);
+			List<String> keys = ClaimCall.keys(queueKeys, 3 * lanes.size() + want);
 			List<String> args = ClaimCall.args(lease, want, limits, owner, 4 + 2 * lanes.size() + want);
 			ClaimCall.addLimits(args, limits.laneMaxActive(), limits.laneRateLimit());
 			args.add(Integer.toString(lanes.size()));
@@ -80,8 +79,8 @@ final class LaneClaimer {
 			for (int j = 0; j < lanes.size(); j++) {
 				String lane = lanes.get(j);
 				keys.add(pendingKeys.get(j));
-				keys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.HELD));
-				keys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.STARTS));
+				keys.add(queueKeys.lane(lane, LaneKeyType.HELD));
+				keys.add(queueKeys.lane(lane, LaneKeyType.STARTS));
 				List<String> laneIds = new ArrayList<>();
 				for (Object id : Replies.list(heads.get(j))) {
 					String text = Replies.string(id);
@@ -93,11 +92,11 @@ final class LaneClaimer {
 				args.add(Integer.toString(laneIds.size()));
 				ids.addAll(laneIds);
 			}
-			String rows = this.keyspace.jobKeyPrefix(queue);
+			String rows = queueKeys.rowPrefix();
 			for (String id : ids) {
 				keys.add(rows + id);
 			}
-			keys.add(ClaimCall.pausedKey(this.keyspace, queue));
+			keys.add(queueKeys.paused());
 			args.addAll(ids);
 			ClaimCall.Reply reply = ClaimCall.read(queue, this.executor.execute(this.claim, keys, args));
 			if (reply.paused()) {

@@ -1,0 +1,109 @@
+package io.echomq.core.internal;
+
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.KeyType;
+import io.echomq.core.Keyspace;
+import io.echomq.core.LaneKeyType;
+
+/**
+ * A queue's key set as one value: every key of the queue's hash slot a script call
+ * declares, built once per queue, so that no caller builds a key list by hand.
+ *
+ * @param keyspace the keyspace the keys are built in
+ * @param queue the queue (or partition) name
+ * @param pending the pending set ({@link KeyType#PENDING})
+ * @param active the active set ({@link KeyType#ACTIVE})
+ * @param schedule the schedule set ({@link KeyType#SCHEDULE})
+ * @param dead the dead set ({@link KeyType#DEAD})
+ * @param completed the completed set ({@link KeyType#COMPLETED})
+ * @param quarantine the quarantine set ({@link KeyType#QUARANTINE})
+ * @param metrics the counters ({@link KeyType#METRICS})
+ * @param minutes the per-minute series ({@link KeyType#MINUTES})
+ * @param wake the wake list ({@link KeyType#WAKE})
+ * @param paused the cluster-wide pause flag ({@link KeyType#PAUSED})
+ * @param lanes the ring of lanes with ready work ({@link KeyType#LANES})
+ * @param starts the rate limiter's log ({@link KeyType#STARTS})
+ * @param throttled the throttled marker ({@link KeyType#THROTTLED})
+ * @param rowPrefix the prefix of every row key
+ * @param uniquePrefix the prefix of every unique key
+ * @author EchoMQ
+ */
+public record QueueKeys(Keyspace keyspace, String queue, String pending, String active, String schedule, String dead,
+		String completed, String quarantine, String metrics, String minutes, String wake, String paused, String lanes,
+		String starts, String throttled, String rowPrefix, String uniquePrefix) {
+
+	/**
+	 * Build a queue's keys.
+	 * @param keyspace the keyspace
+	 * @param queue the queue (or partition) name
+	 * @return the keys
+	 * @throws io.echomq.core.InvalidQueueNameException if the queue name is not valid
+	 */
+	public static QueueKeys of(Keyspace keyspace, String queue) {
+		return new QueueKeys(keyspace, queue, keyspace.queueKey(queue, KeyType.PENDING),
+				keyspace.queueKey(queue, KeyType.ACTIVE), keyspace.queueKey(queue, KeyType.SCHEDULE),
+				keyspace.queueKey(queue, KeyType.DEAD), keyspace.queueKey(queue, KeyType.COMPLETED),
+				keyspace.queueKey(queue, KeyType.QUARANTINE), keyspace.queueKey(queue, KeyType.METRICS),
+				keyspace.queueKey(queue, KeyType.MINUTES), keyspace.queueKey(queue, KeyType.WAKE),
+				keyspace.queueKey(queue, KeyType.PAUSED), keyspace.queueKey(queue, KeyType.LANES),
+				keyspace.queueKey(queue, KeyType.STARTS), keyspace.queueKey(queue, KeyType.THROTTLED),
+				keyspace.jobKeyPrefix(queue), keyspace.uniqueKeyPrefix(queue));
+	}
+
+	/**
+	 * Return the key of a location.
+	 * @param location where jobs rest: pending, active, schedule, dead, completed or
+	 * quarantine
+	 * @return its sorted set
+	 */
+	public String location(JobState location) {
+		return switch (location) {
+			case PENDING -> this.pending;
+			case ACTIVE -> this.active;
+			case SCHEDULE -> this.schedule;
+			case DEAD -> this.dead;
+			case COMPLETED -> this.completed;
+			case QUARANTINE -> this.quarantine;
+		};
+	}
+
+	/**
+	 * Return a job's row key.
+	 * @param id the job id
+	 * @return the row key
+	 */
+	public String row(JobId id) {
+		return this.rowPrefix + id;
+	}
+
+	/**
+	 * Return a job's row key from the string form of its id, unchecked.
+	 * @param id the job id text
+	 * @return the row key
+	 */
+	public String row(String id) {
+		return this.rowPrefix + id;
+	}
+
+	/**
+	 * Return the key of a unique key name, unchecked.
+	 * @param name the unique key name
+	 * @return the key
+	 */
+	public String unique(String name) {
+		return this.uniquePrefix + name;
+	}
+
+	/**
+	 * Return a key of one of the queue's lanes.
+	 * @param lane the lane key
+	 * @param type what the key holds
+	 * @return the key
+	 * @throws io.echomq.core.InvalidQueueNameException if the lane key is not valid
+	 */
+	public String lane(String lane, LaneKeyType type) {
+		return this.keyspace.laneKey(this.queue, lane, type);
+	}
+
+}
