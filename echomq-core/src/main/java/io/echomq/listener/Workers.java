@@ -83,12 +83,12 @@ final class Workers {
 		}
 	}
 
-	private void invoke(int index, ClaimedJob job, JobContext context) throws Exception {
+	private void invoke(int index, ClaimedJob claimed, LeasedJob job) throws Exception {
 		if (index == this.interceptors.size()) {
-			this.handler.handle(job, context);
+			this.handler.handle(job.job(), job);
 			return;
 		}
-		this.interceptors.get(index).intercept(job, this.settings, () -> invoke(index + 1, job, context));
+		this.interceptors.get(index).intercept(claimed, this.settings, () -> invoke(index + 1, claimed, job));
 	}
 
 	/**
@@ -187,7 +187,7 @@ final class Workers {
 		 * the job
 		 */
 		private boolean execute() {
-			ClaimedJob claimed = this.job.job();
+			ClaimedJob claimed = this.job.claimed();
 			Workers.this.events.claimed(claimed, waited(claimed));
 			Throwable failure = null;
 			this.job.worker(Thread.currentThread());
