@@ -83,12 +83,12 @@ final class Workers {
 		}
 	}
 
-	private void invoke(int index, ClaimedJob claimed, LeasedJob job) throws Exception {
+	private void invoke(int index, LeasedJob job) throws Exception {
 		if (index == this.interceptors.size()) {
 			this.handler.handle(job.job(), job);
 			return;
 		}
-		this.interceptors.get(index).intercept(claimed, this.settings, () -> invoke(index + 1, claimed, job));
+		this.interceptors.get(index).intercept(job.job(), this.settings, () -> invoke(index + 1, job));
 	}
 
 	/**
@@ -193,7 +193,7 @@ final class Workers {
 			this.job.worker(Thread.currentThread());
 			try {
 				if (!this.job.isCancelled()) {
-					invoke(0, claimed, this.job);
+					invoke(0, this.job);
 				}
 			}
 			catch (Throwable ex) {
