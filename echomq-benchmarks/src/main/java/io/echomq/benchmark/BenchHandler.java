@@ -1,7 +1,5 @@
 package io.echomq.benchmark;
 
-import io.echomq.core.ClaimedJob;
-
 /**
  * What a benchmark handler does with a job: usually nothing but count it, or take its
  * latency sample.
@@ -13,8 +11,8 @@ interface BenchHandler {
 
 	/**
 	 * Handle a job; called at handler entry.
-	 * @param job the job
+	 * @param payload the job's payload
 	 */
-	void handle(ClaimedJob job);
+	void handle(String payload);
 
 }

@@ -52,7 +52,7 @@ record Drain(long jobs, long elapsedNanos, CommandStats stats, long clientComman
 			long jvmCpu = Probes.jvmCpuNanos();
 			long start = System.nanoTime();
 			for (String queue : queues) {
-				consumers.start(queue, concurrency, (job) -> {
+				consumers.start(queue, concurrency, (payload) -> {
 				});
 			}
 			long end = Probes.awaitCompleted(consumers, jobs, TIMEOUT_SECONDS);

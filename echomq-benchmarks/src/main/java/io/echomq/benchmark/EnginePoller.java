@@ -122,7 +122,7 @@ final class EnginePoller {
 
 	private void work(ClaimedJob job) {
 		try {
-			this.handler.handle(job);
+			this.handler.handle(job.payload());
 			if (this.jobs.complete(job.queue(), job.id(), job.token()).isApplied()) {
 				this.completed.increment();
 			}

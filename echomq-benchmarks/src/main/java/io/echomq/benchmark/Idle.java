@@ -68,7 +68,7 @@ record Idle(double jvmPercent, double serverPercent, double clientCommandsPerSec
 			double seconds) {
 		try (Consumers consumers = kind.open(context.server())) {
 			for (String queue : queues) {
-				consumers.start(queue, concurrency, (job) -> {
+				consumers.start(queue, concurrency, (payload) -> {
 				});
 			}
 			Probes.sleep(settleSeconds);

@@ -98,8 +98,8 @@ final class LanesFigure implements Figure {
 		}
 		Samples samples = new Samples();
 		try (Consumers consumers = ConsumerKind.LISTENER.open(server)) {
-			consumers.start(queue, 16, (job) -> {
-				long sent = Payloads.stamp(job.payload());
+			consumers.start(queue, 16, (payload) -> {
+				long sent = Payloads.stamp(payload);
 				if (sent != 0) {
 					samples.add(System.nanoTime() - sent);
 				}

@@ -44,9 +44,9 @@ final class Latency {
 		LongAdder handled = new LongAdder();
 		try (Consumers consumers = kind.open(server)) {
 			for (String queue : queues) {
-				consumers.start(queue, concurrency, (job) -> {
+				consumers.start(queue, concurrency, (payload) -> {
 					long now = System.nanoTime();
-					long sent = Payloads.stamp(job.payload());
+					long sent = Payloads.stamp(payload);
 					if (sent != 0 && counting.get()) {
 						samples.add(now - sent);
 					}

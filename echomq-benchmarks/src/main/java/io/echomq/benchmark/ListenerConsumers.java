@@ -63,7 +63,7 @@ final class ListenerConsumers implements Consumers {
 
 	@Override
 	public void start(String queue, int concurrency, BenchHandler handler) {
-		this.containers.add(this.registry.register(queue, (job, context) -> handler.handle(job),
+		this.containers.add(this.registry.register(queue, (job, context) -> handler.handle(job.payload()),
 				ListenerSettings.builder().concurrency(concurrency).build()));
 	}
 

@@ -11,10 +11,10 @@ import org.springframework.aot.hint.annotation.Reflective;
 /**
  * Marks a bean method as the handler of an EchoMQ queue. The method takes the payload (at
  * most one parameter, read from JSON into the parameter's generic type), and may also
- * take a {@link io.echomq.listener.JobContext} or the {@link io.echomq.core.ClaimedJob},
- * in any position. Its return value is ignored. Returning completes the job; throwing
- * fails the attempt (retried with backoff, then dead-lettered); an unreadable payload
- * dead-letters the job at once.
+ * take a {@link io.echomq.listener.JobContext} or the
+ * {@link io.echomq.listener.ReceivedJob}, in any position. Its return value is ignored.
+ * Returning completes the job; throwing fails the attempt (retried with backoff, then
+ * dead-lettered); an unreadable payload dead-letters the job at once.
  * <p>
  * Every attribute is a String that accepts {@code ${...}} placeholders and {@code #{...}}
  * SpEL expressions. An empty attribute inherits, first from

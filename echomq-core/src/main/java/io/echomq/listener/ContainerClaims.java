@@ -122,7 +122,7 @@ final class ContainerClaims {
 		List<FencingToken> tokens = new ArrayList<>(settled.size());
 		List<@Nullable String> uniqueKeys = new ArrayList<>(settled.size());
 		for (LeasedJob run : settled) {
-			ClaimedJob job = run.job();
+			ClaimedJob job = run.claimed();
 			ids.add(job.id());
 			tokens.add(job.token());
 			uniqueKeys.add(job.uniqueKey());

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
 
 /**
@@ -32,7 +31,7 @@ public interface JobContext {
 	/**
 	 * Return the attempt this run counts as against the job's budget, starting at 1. A
 	 * graceful release or a replay from dead does not count, so this can be lower than
-	 * the claim's fencing token ({@code job().token()}), which the container alone uses.
+	 * the number of times the job was claimed.
 	 * @return the attempt
 	 */
 	long attempt();
@@ -57,10 +56,11 @@ public interface JobContext {
 	Map<String, String> fields();
 
 	/**
-	 * Return the claimed job itself.
+	 * Return the job as its handler receives it: its payload, attempt, times and fields,
+	 * without the claim's fencing token, which the container alone uses.
 	 * @return the job
 	 */
-	ClaimedJob job();
+	ReceivedJob job();
 
 	/**
 	 * Renew the lease to {@code lease} from now (server time); the container keeps

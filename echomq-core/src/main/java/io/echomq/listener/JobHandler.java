@@ -1,7 +1,5 @@
 package io.echomq.listener;
 
-import io.echomq.core.ClaimedJob;
-
 /**
  * Handles one claimed job. Returning normally completes the job; throwing anything (an
  * {@link Error} included) fails the attempt, which is retried with backoff or
@@ -16,10 +14,11 @@ public interface JobHandler {
 
 	/**
 	 * Handle a job.
-	 * @param job the claimed job, its payload still in text form
+	 * @param job the claimed job, its payload still in text form (without the claim's
+	 * fencing token, which the container alone uses)
 	 * @param context the job's context
 	 * @throws Exception if the attempt failed
 	 */
-	void handle(ClaimedJob job, JobContext context) throws Exception;
+	void handle(ReceivedJob job, JobContext context) throws Exception;
 
 }

@@ -1,7 +1,5 @@
 package io.echomq.listener;
 
-import io.echomq.core.ClaimedJob;
-
 /**
  * Wraps each handler invocation of a container, on the worker thread, e.g. to open an
  * observation scope around it. Interceptors are applied in order, the first outermost;
@@ -17,12 +15,12 @@ public interface JobInvocationInterceptor {
 
 	/**
 	 * Run the rest of the chain, and at its end the handler.
-	 * @param job the claimed job
+	 * @param job the job, as the handler receives it
 	 * @param settings the settings of the container running it (listener id, queue)
 	 * @param invocation the rest of the chain
 	 * @throws Exception what the handler threw
 	 */
-	void intercept(ClaimedJob job, ContainerSettings settings, Invocation invocation) throws Exception;
+	void intercept(ReceivedJob job, ContainerSettings settings, Invocation invocation) throws Exception;
 
 	/**
 	 * The rest of an interceptor chain.

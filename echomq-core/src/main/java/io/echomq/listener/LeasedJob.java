@@ -49,6 +49,8 @@ final class LeasedJob implements JobContext {
 
 	private final ClaimedJob job;
 
+	private final ReceivedJob received;
+
 	private final Jobs jobs;
 
 	private final ContainerSettings settings;
@@ -80,6 +82,7 @@ final class LeasedJob implements JobContext {
 
 	LeasedJob(ClaimedJob job, Jobs jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
+		this.received = ReceivedJob.of(job);
 		this.jobs = jobs;
 		this.settings = settings;
 		this.counters = counters;
@@ -120,7 +123,15 @@ final class LeasedJob implements JobContext {
 	}
 
 	@Override
-	public ClaimedJob job() {
+	public ReceivedJob job() {
+		return this.received;
+	}
+
+	/**
+	 * Return the claimed job, with its fencing token (the container's alone).
+	 * @return the claimed job
+	 */
+	ClaimedJob claimed() {
 		return this.job;
 	}
 

@@ -20,7 +20,7 @@ import org.springframework.util.ReflectionUtils;
 /**
  * A {@link JobHandler} that invokes a bean method. Each parameter is either the payload
  * (at most one, read from JSON into the parameter's generic type), a {@link JobContext}
- * or the {@link ClaimedJob}, in any order. The return value is ignored. A payload that
+ * or the {@link ReceivedJob}, in any order. The return value is ignored. A payload that
  * cannot be read throws {@link UnreadablePayloadException}, which dead-letters the job at
  * once; what the method itself throws is rethrown unwrapped.
  *
@@ -101,8 +101,13 @@ public final class MethodJobHandler implements JobHandler {
 			if (types[i] == JobContext.class) {
 				kinds[i] = Kind.CONTEXT;
 			}
-			else if (types[i] == ClaimedJob.class) {
+			else if (types[i] == ReceivedJob.class) {
 				kinds[i] = Kind.JOB;
+			}
+			else if (types[i] == ClaimedJob.class) {
+				throw new IllegalStateException("@EchoJob method " + description + " has a parameter of type "
+						+ types[i].getName() + ", which carries the claim's fencing token: declare it as "
+						+ ReceivedJob.class.getName());
 			}
 			else if (JobContext.class.isAssignableFrom(types[i])) {
 				throw new IllegalStateException("@EchoJob method " + description + " has a parameter of type "
@@ -116,7 +121,7 @@ public final class MethodJobHandler implements JobHandler {
 		if (payloads.size() > 1) {
 			throw new IllegalStateException("@EchoJob method " + description + " has " + payloads.size()
 					+ " payload parameters " + payloads + ": at most one parameter may be the payload, the others "
-					+ "must be JobContext or ClaimedJob");
+					+ "must be JobContext or ReceivedJob");
 		}
 		return kinds;
 	}
@@ -135,7 +140,7 @@ public final class MethodJobHandler implements JobHandler {
 	}
 
 	@Override
-	public void handle(ClaimedJob job, JobContext context) throws Exception {
+	public void handle(ReceivedJob job, JobContext context) throws Exception {
 		Object[] args = new Object[this.kinds.length];
 		for (int i = 0; i < this.kinds.length; i++) {
 			args[i] = switch (this.kinds[i]) {
@@ -159,7 +164,7 @@ public final class MethodJobHandler implements JobHandler {
 		}
 	}
 
-	private Object readPayload(ClaimedJob job) {
+	private Object readPayload(ReceivedJob job) {
 		Type type = this.payloadType;
 		Assert.state(type != null, "No payload parameter");
 		Object payload;

@@ -83,12 +83,12 @@ final class Workers {
 		}
 	}
 
-	private void invoke(int index, ClaimedJob job, JobContext context) throws Exception {
+	private void invoke(int index, LeasedJob job) throws Exception {
 		if (index == this.interceptors.size()) {
-			this.handler.handle(job, context);
+			this.handler.handle(job.job(), job);
 			return;
 		}
-		this.interceptors.get(index).intercept(job, this.settings, () -> invoke(index + 1, job, context));
+		this.interceptors.get(index).intercept(job.job(), this.settings, () -> invoke(index + 1, job));
 	}
 
 	/**
@@ -187,13 +187,13 @@ final class Workers {
 		 * the job
 		 */
 		private boolean execute() {
-			ClaimedJob claimed = this.job.job();
+			ClaimedJob claimed = this.job.claimed();
 			Workers.this.events.claimed(claimed, waited(claimed));
 			Throwable failure = null;
 			this.job.worker(Thread.currentThread());
 			try {
 				if (!this.job.isCancelled()) {
-					invoke(0, claimed, this.job);
+					invoke(0, this.job);
 				}
 			}
 			catch (Throwable ex) {

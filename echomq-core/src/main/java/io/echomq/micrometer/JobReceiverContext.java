@@ -1,19 +1,19 @@
 package io.echomq.micrometer;
 
-import io.echomq.core.ClaimedJob;
+import io.echomq.listener.ReceivedJob;
 import io.micrometer.observation.transport.ReceiverContext;
 
 /**
  * The observation context of a listener running a job. Its carrier is the
- * {@link ClaimedJob}, whose row fields ({@link ClaimedJob#fields()}) hold the trace
+ * {@link ReceivedJob}, whose row fields ({@link ReceivedJob#fields()}) hold the trace
  * context the producer stored, such as {@code traceparent}.
  *
  * @author EchoMQ
  * @since 0.1.0
  */
-public class JobReceiverContext extends ReceiverContext<ClaimedJob> {
+public class JobReceiverContext extends ReceiverContext<ReceivedJob> {
 
-	private final ClaimedJob job;
+	private final ReceivedJob job;
 
 	private final String listenerId;
 
@@ -22,7 +22,7 @@ public class JobReceiverContext extends ReceiverContext<ClaimedJob> {
 	 * @param job the claimed job
 	 * @param listenerId the id of the listener running it
 	 */
-	public JobReceiverContext(ClaimedJob job, String listenerId) {
+	public JobReceiverContext(ReceivedJob job, String listenerId) {
 		super((carrier, key) -> carrier.fields().get(key));
 		setCarrier(job);
 		setRemoteServiceName("echomq");
@@ -34,7 +34,7 @@ public class JobReceiverContext extends ReceiverContext<ClaimedJob> {
 	 * Return the job.
 	 * @return the claimed job
 	 */
-	public ClaimedJob getJob() {
+	public ReceivedJob getJob() {
 		return this.job;
 	}
 

@@ -1,8 +1,8 @@
 package io.echomq.micrometer;
 
-import io.echomq.core.ClaimedJob;
 import io.echomq.listener.ContainerSettings;
 import io.echomq.listener.JobInvocationInterceptor;
+import io.echomq.listener.ReceivedJob;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -37,7 +37,7 @@ public class ObservationJobInvocationInterceptor implements JobInvocationInterce
 	}
 
 	@Override
-	public void intercept(ClaimedJob job, ContainerSettings settings, Invocation invocation) throws Exception {
+	public void intercept(ReceivedJob job, ContainerSettings settings, Invocation invocation) throws Exception {
 		Observation observation = EchoMqListenerObservation.LISTENER_OBSERVATION.observation(this.convention,
 				DefaultEchoMqListenerObservationConvention.INSTANCE, () -> new JobReceiverContext(job, settings.id()),
 				this.registry);

@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
-import io.echomq.core.ClaimedJob;
 import io.echomq.listener.ContainerSettings;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobContext;
+import io.echomq.listener.ReceivedJob;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.EchoMqMaintenance;
@@ -260,7 +260,7 @@ class EchoJobAnnotationBeanPostProcessorTests {
 		final BlockingQueue<String> payloads = new LinkedBlockingQueue<>();
 
 		@ProxiedJob
-		public void handle(String payload, ClaimedJob job, JobContext context) {
+		public void handle(String payload, ReceivedJob job, JobContext context) {
 			this.payloads.add(payload + ":" + job.queue() + ":" + context.attempt());
 		}
 

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.core.ClaimedJob;
-import io.echomq.core.FencingToken;
 import io.echomq.core.JobId;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
@@ -41,9 +40,9 @@ class MethodJobHandlerTests {
 
 	@Test
 	void methodWithoutPayloadIsInvoked() throws Exception {
-		MethodJobHandler handler = MethodJobHandler.create(this.target, method("noPayload", ClaimedJob.class),
+		MethodJobHandler handler = MethodJobHandler.create(this.target, method("noPayload", ReceivedJob.class),
 				this.converter);
-		ClaimedJob job = job("ignored");
+		ReceivedJob job = job("ignored");
 		handler.handle(job, null);
 		assertThat(this.target.seen).containsExactly(job.id());
 	}
@@ -66,6 +65,14 @@ class MethodJobHandlerTests {
 	}
 
 	@Test
+	void claimedJobParameterIsRejected() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> MethodJobHandler.validate(method("claimed", ClaimedJob.class)))
+			.withMessageContaining("fencing token")
+			.withMessageContaining("declare it as " + ReceivedJob.class.getName());
+	}
+
+	@Test
 	void contextSubtypeParameterIsRejected() {
 		assertThatIllegalStateException()
 			.isThrownBy(() -> MethodJobHandler.validate(method("subtype", LeasedJob.class)))
@@ -78,10 +85,10 @@ class MethodJobHandlerTests {
 		return method;
 	}
 
-	private static ClaimedJob job(String payload) {
+	private static ReceivedJob job(String payload) {
 		Instant now = Instant.now();
-		return new ClaimedJob("q", JobId.mint(), FencingToken.of(1), 1, 3, payload, now, now, now,
-				now.plus(Duration.ofSeconds(30)), Map.of());
+		return new ReceivedJob("q", JobId.mint(), 1, 3, payload, now, now, now, now.plus(Duration.ofSeconds(30)),
+				Map.of());
 	}
 
 	record Item(String sku, int quantity) {
@@ -95,7 +102,7 @@ class MethodJobHandlerTests {
 			this.seen.add(items);
 		}
 
-		void noPayload(ClaimedJob job) {
+		void noPayload(ReceivedJob job) {
 			this.seen.add(job.id());
 		}
 
@@ -108,6 +115,9 @@ class MethodJobHandlerTests {
 		}
 
 		void subtype(LeasedJob job) {
+		}
+
+		void claimed(ClaimedJob job) {
 		}
 
 	}

@@ -88,7 +88,7 @@ class RerunInTheSameContainerTests {
 				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
 				assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
 				LeasedJob second = leaseOne(container);
-				assertThat(second.job().token()).isNotEqualTo(first.job().token());
+				assertThat(second.claimed().token()).isNotEqualTo(first.claimed().token());
 				second.complete(Duration.ZERO);
 				assertThat(probe.row(QUEUE, id)).isEmpty();
 			}

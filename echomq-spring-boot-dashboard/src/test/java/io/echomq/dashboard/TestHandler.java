@@ -3,9 +3,9 @@ package io.echomq.dashboard;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.echomq.core.ClaimedJob;
 import io.echomq.listener.JobContext;
 import io.echomq.listener.JobHandler;
+import io.echomq.listener.ReceivedJob;
 
 /**
  * A handler for the dashboard's tests: a payload with {@code bad} fails until the handler
@@ -20,7 +20,7 @@ final class TestHandler implements JobHandler {
 	private volatile boolean healthy;
 
 	@Override
-	public void handle(ClaimedJob job, JobContext context) throws Exception {
+	public void handle(ReceivedJob job, JobContext context) throws Exception {
 		if (job.payload().contains("hold")) {
 			this.release.await(30, TimeUnit.SECONDS);
 		}

@@ -1,0 +1,78 @@
+package io.echomq.listener;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.EnqueueSpec;
+import io.echomq.core.JobId;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A claimed job as its handler receives it: what the handler needs to know of it, without
+ * the claim's fencing token, which the container alone uses to record the outcome.
+ *
+ * @param queue the queue the job was claimed from
+ * @param id the job id
+ * @param attempt the attempt this run counts as against the job's budget, starting at 1
+ * @param maxAttempts the attempt number after which a failure dead-letters the job (the
+ * row's budget; {@link JobContext#maxAttempts()} also applies the listener's cap)
+ * @param payload the payload text
+ * @param enqueuedAt when the job was enqueued (server time)
+ * @param readyAt when the job last became claimable (server time)
+ * @param claimedAt when it was claimed (server time)
+ * @param leaseDeadline when the lease expires unless extended (server time)
+ * @param fields the other row fields (such as trace headers), never {@code null}
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public record ReceivedJob(String queue, JobId id, long attempt, long maxAttempts, String payload, Instant enqueuedAt,
+		Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
+
+	/**
+	 * Return what a handler receives of a claimed job.
+	 * @param job the claimed job
+	 * @return the job without its fencing token
+	 */
+	static ReceivedJob of(ClaimedJob job) {
+		return new ReceivedJob(job.queue(), job.id(), job.attempt(), job.maxAttempts(), job.payload(), job.enqueuedAt(),
+				job.readyAt(), job.claimedAt(), job.leaseDeadline(), job.fields());
+	}
+
+	/**
+	 * Return the job's own handler timeout, set at enqueue.
+	 * @return the timeout, or {@code null} when the job sets none
+	 */
+	public @Nullable Duration timeout() {
+		String millis = this.fields.get(EnqueueSpec.TIMEOUT_FIELD);
+		if (millis == null) {
+			return null;
+		}
+		try {
+			long value = Long.parseLong(millis);
+			return (value > 0) ? Duration.ofMillis(value) : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Return the name of the job's unique key, set at enqueue.
+	 * @return the name, or {@code null} when the job has none
+	 */
+	public @Nullable String uniqueKey() {
+		return this.fields.get(EnqueueSpec.UNIQUE_FIELD);
+	}
+
+	/**
+	 * Return whether a failure of this attempt would dead-letter the job (by the row's
+	 * budget).
+	 * @return {@code true} if this is the last attempt
+	 */
+	public boolean isLastAttempt() {
+		return this.attempt >= this.maxAttempts;
+	}
+
+}
