@@ -28,14 +28,14 @@ final class AfterCommitEnqueues implements TransactionSynchronization {
 
 	private static final LogAccessor logger = new LogAccessor(AfterCommitEnqueues.class);
 
-	private final EchoMqTemplate template;
+	private final Object owner;
 
 	private final List<Deferred> deferred = new ArrayList<>();
 
 	private final Map<Object, Integer> savepoints = new IdentityHashMap<>();
 
-	private AfterCommitEnqueues(EchoMqTemplate template) {
-		this.template = template;
+	private AfterCommitEnqueues(Object owner) {
+		this.owner = owner;
 	}
 
 	/**
@@ -49,23 +49,23 @@ final class AfterCommitEnqueues implements TransactionSynchronization {
 
 	/**
 	 * Defer an enqueue until the current transaction commits.
-	 * @param template the template that writes it
+	 * @param owner the template that writes it (each template keeps its own)
 	 * @param queue the queue, for messages
 	 * @param ids the ids already minted
 	 * @param write the write
 	 */
-	static void defer(EchoMqTemplate template, String queue, List<JobId> ids, Runnable write) {
-		current(template).deferred.add(new Deferred(queue, ids, write));
+	static void defer(Object owner, String queue, List<JobId> ids, Runnable write) {
+		current(owner).deferred.add(new Deferred(queue, ids, write));
 		logger.debug(() -> "Enqueue of " + ids.size() + " job(s) to queue '" + queue + "' waits for the commit");
 	}
 
-	private static AfterCommitEnqueues current(EchoMqTemplate template) {
+	private static AfterCommitEnqueues current(Object owner) {
 		for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
-			if (synchronization instanceof AfterCommitEnqueues enqueues && enqueues.template == template) {
+			if (synchronization instanceof AfterCommitEnqueues enqueues && enqueues.owner == owner) {
 				return enqueues;
 			}
 		}
-		AfterCommitEnqueues created = new AfterCommitEnqueues(template);
+		AfterCommitEnqueues created = new AfterCommitEnqueues(owner);
 		TransactionSynchronizationManager.registerSynchronization(created);
 		return created;
 	}

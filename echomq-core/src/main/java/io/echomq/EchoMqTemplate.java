@@ -3,14 +3,9 @@ package io.echomq;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import io.echomq.core.CancelResult;
@@ -19,9 +14,6 @@ import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
-import io.echomq.core.PartialEnqueueException;
-import io.echomq.core.PartitionOutages;
-import io.echomq.core.PartitionUnavailableException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.ServerFailures;
@@ -35,7 +27,6 @@ import io.echomq.schedule.Schedules;
 import io.echomq.support.PayloadConverter;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.log.LogAccessor;
 import org.springframework.util.Assert;
 
 /**
@@ -55,8 +46,6 @@ import org.springframework.util.Assert;
  */
 public class EchoMqTemplate {
 
-	private static final LogAccessor logger = new LogAccessor(EchoMqTemplate.class);
-
 	private final Jobs jobs;
 
 	private final PayloadConverter converter;
@@ -65,7 +54,7 @@ public class EchoMqTemplate {
 
 	private final Function<String, Integer> defaultMaxAttempts;
 
-	private final List<EnqueueInterceptor> interceptors;
+	private final EnqueueCallbacks callbacks;
 
 	private volatile boolean enqueueAfterCommit = true;
 
@@ -75,18 +64,9 @@ public class EchoMqTemplate {
 
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
-	private static final Duration FAILOVER_PAUSE = Duration.ofMillis(50);
-
-	private static final Duration FAILOVER_MAX_PAUSE = Duration.ofMillis(500);
-
-	private final PartitionOutages outages = new PartitionOutages(Duration.ofSeconds(1), Duration.ofSeconds(8));
-
-	private volatile Duration failoverTimeout = Duration.ofSeconds(5);
+	private final PartitionedWrites partitioned = new PartitionedWrites();
 
 	private final Map<String, RuntimeException> refused = new java.util.concurrent.ConcurrentHashMap<>();
-
-	private final AtomicLong roundRobin = new AtomicLong(
-			ThreadLocalRandom.current().nextInt(QueuePartitions.MAX_PARTITIONS));
 
 	/**
 	 * Create a template.
@@ -105,7 +85,7 @@ public class EchoMqTemplate {
 		this.converter = converter;
 		this.maxPayloadBytes = maxPayloadBytes;
 		this.defaultMaxAttempts = defaultMaxAttempts;
-		this.interceptors = List.copyOf(interceptors);
+		this.callbacks = new EnqueueCallbacks(interceptors);
 		this.schedules = new Schedules(jobs);
 	}
 
@@ -143,7 +123,7 @@ public class EchoMqTemplate {
 		}
 		if (options != null && options.unique() != null) {
 			String text = serialize(queue, payload);
-			JobId id = mintUnique(queue, options);
+			JobId id = this.partitioned.mintUnique(this.partitioning.forQueue(queue), options);
 			if (deferred(options)) {
 				AfterCommitEnqueues.defer(this, queue, List.of(id), () -> writeUnique(queue, id, text, options));
 				return id;
@@ -186,7 +166,8 @@ public class EchoMqTemplate {
 					+ "' inside a transaction would wait for the commit, so its outcome is unknown now: "
 					+ "use EnqueueOptions.withAfterCommit(false), or enqueue(...) which defers and returns the id");
 		}
-		return writeUnique(queue, mintUnique(queue, options), text, options);
+		JobId id = this.partitioned.mintUnique(this.partitioning.forQueue(queue), options);
+		return writeUnique(queue, id, text, options);
 	}
 
 	private boolean deferred(EnqueueOptions options) {
@@ -248,7 +229,7 @@ public class EchoMqTemplate {
 			return List.of();
 		}
 		QueuePartitions partitions = this.partitioning.forQueue(queue);
-		int[] routes = route(partitions, options, texts.size());
+		int[] routes = this.partitioned.route(partitions, options, texts.size());
 		List<JobId> ids = new ArrayList<>(texts.size());
 		for (int i = 0; i < texts.size(); i++) {
 			ids.add((routes != null) ? JobId.mint(routes[i]) : JobId.mint());
@@ -257,7 +238,9 @@ public class EchoMqTemplate {
 		// a deferred write has handed its ids out already: its jobs stay in the
 		// partitions they name
 		boolean failover = !deferred && !isKeyed(options);
-		Runnable writer = (routes != null) ? () -> writePartitions(partitions, routes, ids, texts, options, failover)
+		Runnable writer = (routes != null)
+				? () -> this.partitioned.write(partitions, routes, ids, texts, failover,
+						(name, shareIds, shareTexts) -> write(partitions.queue(), name, shareIds, shareTexts, options))
 				: () -> write(queue, queue, ids, texts, options);
 		if (deferred) {
 			AfterCommitEnqueues.defer(this, queue, ids, writer);
@@ -272,261 +255,27 @@ public class EchoMqTemplate {
 		return options.partitionKey() != null || options.lane() != null || options.unique() != null;
 	}
 
-	/**
-	 * The partition of each job: all in the partition of the key when there is one,
-	 * round-robin otherwise, passing over the partitions that just failed while others
-	 * are up; {@code null} for a queue with one partition.
-	 */
-	private int @Nullable [] route(QueuePartitions partitions, EnqueueOptions options, int count) {
-		if (!partitions.isPartitioned()) {
-			return null;
-		}
-		int[] routes = new int[count];
-		// a lane lives in one partition, so that its round-robin turn and its limits stay
-		// atomic
-		String key = (options.partitionKey() != null) ? options.partitionKey() : options.lane();
-		if (key != null) {
-			Arrays.fill(routes, partitions.partitionForKey(key));
-			return routes;
-		}
-		long start = this.roundRobin.getAndAdd(count);
-		for (int i = 0; i < count; i++) {
-			routes[i] = up(partitions, (int) Math.floorMod(start + i, (long) partitions.count()), Set.of());
-		}
-		return routes;
-	}
-
-	/**
-	 * The first partition from {@code from} on that is neither down nor tried, else the
-	 * first one not tried, else {@code from}.
-	 */
-	private int up(QueuePartitions partitions, int from, Set<Integer> tried) {
-		int untried = -1;
-		for (int i = 0; i < partitions.count(); i++) {
-			int partition = (from + i) % partitions.count();
-			if (!tried.contains(partition)) {
-				if (!this.outages.isDown(partitions.name(partition))) {
-					return partition;
-				}
-				untried = (untried < 0) ? partition : untried;
-			}
-		}
-		return (untried >= 0) ? untried : from;
-	}
-
-	/**
-	 * Write each partition's share in turn. Each share is written as an unpartitioned
-	 * batch is; when one fails after others were written, the failure names them. With
-	 * {@code failover}, a share whose partition's server is unavailable goes to the next
-	 * partition instead ({@link #writeShare}).
-	 */
-	private void writePartitions(QueuePartitions partitions, int[] routes, List<JobId> ids, List<String> texts,
-			EnqueueOptions options, boolean failover) {
-		List<JobId> enqueued = new ArrayList<>();
-		List<JobId> unknown = new ArrayList<>();
-		for (int partition = 0; partition < partitions.count(); partition++) {
-			List<Integer> share = new ArrayList<>();
-			for (int i = 0; i < routes.length; i++) {
-				if (routes[i] == partition) {
-					share.add(i);
-				}
-			}
-			if (share.isEmpty()) {
-				continue;
-			}
-			try {
-				writeShare(partitions, partition, share, ids, texts, options, failover);
-				share.forEach((i) -> enqueued.add(ids.get(i)));
-			}
-			catch (PartialEnqueueException ex) {
-				enqueued.addAll(ex.getEnqueued());
-				unknown.addAll(ex.getUnknown());
-				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-				throw new PartialEnqueueException(partitions.queue(), ids.size(), enqueued, unknown, cause);
-			}
-			catch (RuntimeException ex) {
-				if (enqueued.isEmpty()) {
-					throw ex;
-				}
-				throw new PartialEnqueueException(partitions.queue(), ids.size(), enqueued, unknown, ex);
-			}
-		}
-	}
-
-	/**
-	 * Write the jobs at {@code share} (indexes into {@code ids} and {@code texts}) to a
-	 * partition. When the partition's server is unavailable ({@link ServerFailures}) and
-	 * {@code failover} is on, the share gets new ids in the next partition that is up and
-	 * is written there, each partition at most once per round (those that just failed
-	 * only when all did); a new round starts, after a pause, while the
-	 * {@linkplain #setEnqueueFailoverTimeout failover timeout} lasts (the whole cluster
-	 * refuses writes between a master's failure and its replica's promotion). Any other
-	 * failure, such as a script's error or a batch written in part, is thrown at once. A
-	 * refusal certainly wrote nothing. A write that got no reply may have applied on the
-	 * failed master just before it died: its jobs are then written twice (under two ids),
-	 * which the at-least-once contract of every handler covers; the alternative, an
-	 * exception, would have the caller enqueue again all the same.
-	 */
-	private void writeShare(QueuePartitions partitions, int partition, List<Integer> share, List<JobId> ids,
-			List<String> texts, EnqueueOptions options, boolean failover) {
-		List<String> shareTexts = share.stream().map(texts::get).toList();
-		long deadline = System.nanoTime() + this.failoverTimeout.toNanos();
-		Set<Integer> tried = new HashSet<>();
-		long pause = FAILOVER_PAUSE.toNanos();
-		int current = partition;
-		while (true) {
-			String name = partitions.name(current);
-			List<JobId> shareIds = share.stream().map(ids::get).toList();
-			RuntimeException failure;
-			try {
-				write(partitions.queue(), name, shareIds, shareTexts, options);
-				this.outages.succeeded(name);
-				return;
-			}
-			catch (PartialEnqueueException ex) {
-				if (!ex.getEnqueued().isEmpty() || ex.getCause() == null
-						|| !ServerFailures.isUnavailable(ex.getCause())) {
-					throw ex;
-				}
-				failure = ex;
-			}
-			catch (RuntimeException ex) {
-				if (!ServerFailures.isRefusal(ex)) {
-					throw ex;
-				}
-				failure = ex;
-			}
-			this.outages.failed(name);
-			if (!failover) {
-				throw unavailable(partitions, current, failure);
-			}
-			tried.add(current);
-			int next = next(partitions, current, tried);
-			if (next < 0) {
-				// every partition that is up refused (the cluster is down until a replica
-				// is promoted)
-				if (System.nanoTime() + pause - deadline > 0) {
-					throw failure;
-				}
-				sleep(pause);
-				pause = Math.min(pause * 2, FAILOVER_MAX_PAUSE.toNanos());
-				tried.clear();
-				next = up(partitions, (current + 1) % partitions.count(), tried);
-			}
-			current = next;
-			String target = partitions.name(current);
-			logger.debug(failure, () -> "Enqueue to " + name + " failed; failing over to " + target);
-			for (int i : share) {
-				ids.set(i, JobId.mint(current));
-			}
-		}
-	}
-
-	/**
-	 * The partition to try next in this round: the first one after {@code current} that
-	 * is up and not tried, or, when every partition is down, the first one not tried;
-	 * {@code -1} when the round is over.
-	 */
-	private int next(QueuePartitions partitions, int current, Set<Integer> tried) {
-		boolean allDown = true;
-		for (int i = 0; i < partitions.count(); i++) {
-			allDown &= this.outages.isDown(partitions.name(i));
-		}
-		for (int i = 1; i <= partitions.count(); i++) {
-			int candidate = (current + i) % partitions.count();
-			if (!tried.contains(candidate) && (allDown || !this.outages.isDown(partitions.name(candidate)))) {
-				return candidate;
-			}
-		}
-		return -1;
-	}
-
-	private static PartitionUnavailableException unavailable(QueuePartitions partitions, int partition,
-			Throwable failure) {
-		Throwable cause = (failure instanceof PartialEnqueueException && failure.getCause() != null)
-				? failure.getCause() : failure;
-		return new PartitionUnavailableException("Cannot enqueue to partition " + partition + " ("
-				+ partitions.name(partition) + ") of queue '" + partitions.queue() + "': its server is unavailable ("
-				+ cause.getMessage() + "). The job's partition key, lane or unique key (or its id, already handed "
-				+ "out by a deferred enqueue) binds it to that partition, so it does not fail over; "
-				+ (ServerFailures.isRefusal(cause) ? "nothing was written" : "it may or may not have been written"),
-				failure);
-	}
-
-	private static void sleep(long nanos) {
-		try {
-			Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while failing an enqueue over to another partition", ex);
-		}
-	}
-
 	private void write(String queue, String engineQueue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
-		intercepted(queue, (fields) -> {
+		this.callbacks.intercepted(queue, (fields) -> {
 			this.jobs.enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
 			return ids;
 		}, (written) -> written);
-	}
-
-	/**
-	 * The id a unique job gets, minted in the partition its key routes to (the partition
-	 * key when there is one, else the unique key), so that every enqueue with one unique
-	 * key meets the same key.
-	 */
-	private JobId mintUnique(String queue, EnqueueOptions options) {
-		QueuePartitions partitions = this.partitioning.forQueue(queue);
-		if (!partitions.isPartitioned()) {
-			return JobId.mint();
-		}
-		UniqueKey unique = options.unique();
-		String key = (options.partitionKey() != null) ? options.partitionKey()
-				: (options.lane() != null) ? options.lane() : (unique != null) ? unique.name() : null;
-		return (key != null) ? JobId.mint(partitions.partitionForKey(key))
-				: JobId.mint((int) Math.floorMod(this.roundRobin.getAndIncrement(), (long) partitions.count()));
 	}
 
 	private EnqueueResult writeUnique(String queue, JobId id, String text, EnqueueOptions options) {
 		QueuePartitions partitions = this.partitioning.forQueue(queue);
 		String engineQueue = partitions.isPartitioned() ? partitions.name(id.partition()) : queue;
 		try {
-			return intercepted(queue,
+			return this.callbacks.intercepted(queue,
 					(fields) -> this.jobs.enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
 					(result) -> result.duplicate() ? List.of() : List.of(result.id()));
 		}
 		catch (RuntimeException ex) {
 			if (partitions.isPartitioned() && ServerFailures.isUnavailable(ex)) {
-				throw unavailable(partitions, id.partition(), ex);
+				throw PartitionedWrites.unavailable(partitions, id.partition(), ex);
 			}
 			throw ex;
 		}
-	}
-
-	private <T> T intercepted(String queue, Function<Map<String, String>, T> writer, Function<T, List<JobId>> written) {
-		int prepared = 0;
-		T result;
-		try {
-			Map<String, String> fields = Map.of();
-			for (EnqueueInterceptor interceptor : this.interceptors) {
-				fields = interceptor.fields(queue, fields);
-				prepared++;
-			}
-			result = writer.apply(fields);
-		}
-		catch (RuntimeException | Error ex) {
-			for (int i = prepared - 1; i >= 0; i--) {
-				EnqueueInterceptor interceptor = this.interceptors.get(i);
-				notify(interceptor, () -> interceptor.onFailure(queue, ex));
-			}
-			throw ex;
-		}
-		List<JobId> ids = written.apply(result);
-		for (int i = prepared - 1; i >= 0; i--) {
-			EnqueueInterceptor interceptor = this.interceptors.get(i);
-			notify(interceptor, () -> interceptor.onEnqueued(queue, ids));
-		}
-		return result;
 	}
 
 	/**
@@ -553,11 +302,7 @@ public class EchoMqTemplate {
 		if (payload == null) {
 			throw new InvalidScheduleException("Schedule '" + name + "' needs a payload, was null");
 		}
-		String text = this.converter.write(payload);
-		long size = text.getBytes(StandardCharsets.UTF_8).length;
-		if (size > this.maxPayloadBytes) {
-			throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
-		}
+		String text = serialize(queue, payload);
 		return this.schedules.put(new ScheduleDefinition(queue, name, spec, text, ScheduleOrigin.API));
 	}
 
@@ -610,7 +355,7 @@ public class EchoMqTemplate {
 		Assert.notNull(id, "'id' must not be null");
 		CancelResult result = this.jobs.cancel(this.partitioning.forQueue(queue).nameOf(id), id);
 		for (ControlListener listener : this.controlListeners) {
-			notify(listener, () -> listener.onCancel(queue, id, result));
+			EnqueueCallbacks.notify(listener, () -> listener.onCancel(queue, id, result));
 		}
 		return result;
 	}
@@ -659,7 +404,7 @@ public class EchoMqTemplate {
 		}
 		boolean anyChanged = changed;
 		for (ControlListener listener : this.controlListeners) {
-			notify(listener, () -> listener.onPause(queue, duration, anyChanged));
+			EnqueueCallbacks.notify(listener, () -> listener.onPause(queue, duration, anyChanged));
 		}
 		return anyChanged;
 	}
@@ -677,7 +422,7 @@ public class EchoMqTemplate {
 		}
 		boolean changed = resumed;
 		for (ControlListener listener : this.controlListeners) {
-			notify(listener, () -> listener.onResume(queue, changed));
+			EnqueueCallbacks.notify(listener, () -> listener.onResume(queue, changed));
 		}
 		return changed;
 	}
@@ -742,7 +487,7 @@ public class EchoMqTemplate {
 	 */
 	public void setEnqueueFailoverTimeout(Duration timeout) {
 		Assert.isTrue(timeout != null && !timeout.isNegative(), "'timeout' must not be null or negative");
-		this.failoverTimeout = timeout;
+		this.partitioned.setFailoverTimeout(timeout);
 	}
 
 	/**
@@ -781,17 +526,6 @@ public class EchoMqTemplate {
 		return this.jobs;
 	}
 
-	private static void notify(Object callbackOwner, Runnable callback) {
-		try {
-			callback.run();
-		}
-		catch (RuntimeException ex) {
-			// the write is done (or the failure is already reported): never turn a
-			// callback's failure into a failure of the call
-			logger.warn(ex, () -> callbackOwner.getClass().getSimpleName() + " " + callbackOwner + " failed");
-		}
-	}
-
 	private EnqueueSpec spec(String queue, EnqueueOptions options, Map<String, String> fields) {
 		int maxAttempts = (options.maxAttempts() != null) ? options.maxAttempts()
 				: this.defaultMaxAttempts.apply(queue);
@@ -806,76 +540,6 @@ public class EchoMqTemplate {
 			spec = spec.withDelay(options.delay());
 		}
 		return spec.withUnique(options.unique());
-	}
-
-	/**
-	 * Hears of the cancels, pauses and resumes made through a template, after each was
-	 * written. What it throws is logged, never rethrown.
-	 */
-	public interface ControlListener {
-
-		/**
-		 * Called after a cancel.
-		 * @param queue the queue
-		 * @param id the job id
-		 * @param result what the cancel did
-		 */
-		default void onCancel(String queue, JobId id, CancelResult result) {
-		}
-
-		/**
-		 * Called after a cluster-wide pause.
-		 * @param queue the queue
-		 * @param duration how long, or {@code null} until resumed
-		 * @param changed whether the pause flag changed
-		 */
-		default void onPause(String queue, @Nullable Duration duration, boolean changed) {
-		}
-
-		/**
-		 * Called after a resume.
-		 * @param queue the queue
-		 * @param changed whether the queue was paused
-		 */
-		default void onResume(String queue, boolean changed) {
-		}
-
-	}
-
-	/**
-	 * Adds row fields to jobs as they are enqueued, e.g. to carry a trace context, and
-	 * hears how the write went. For each enqueue call, {@link #fields} is called first,
-	 * in order, then, on the same thread and in reverse order, exactly one of
-	 * {@link #onEnqueued} or {@link #onFailure} for every interceptor whose
-	 * {@code fields} returned.
-	 */
-	@FunctionalInterface
-	public interface EnqueueInterceptor {
-
-		/**
-		 * Return the row fields to write, given those collected so far.
-		 * @param queue the queue
-		 * @param fields the fields so far
-		 * @return the fields to write
-		 */
-		Map<String, String> fields(String queue, Map<String, String> fields);
-
-		/**
-		 * Called once the jobs are written. What it throws is logged, never rethrown.
-		 * @param queue the queue
-		 * @param ids the new job ids (none when a unique enqueue found its key held)
-		 */
-		default void onEnqueued(String queue, List<JobId> ids) {
-		}
-
-		/**
-		 * Called when the write failed, before the failure is rethrown to the caller.
-		 * @param queue the queue
-		 * @param error the failure
-		 */
-		default void onFailure(String queue, Throwable error) {
-		}
-
 	}
 
 }

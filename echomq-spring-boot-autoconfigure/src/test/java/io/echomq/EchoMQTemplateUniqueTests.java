@@ -55,7 +55,7 @@ class EchoMqTemplateUniqueTests {
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
 		Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
-		EchoMqTemplate.EnqueueInterceptor interceptor = new EchoMqTemplate.EnqueueInterceptor() {
+		EnqueueInterceptor interceptor = new EnqueueInterceptor() {
 
 			@Override
 			public Map<String, String> fields(String queue, Map<String, String> fields) {

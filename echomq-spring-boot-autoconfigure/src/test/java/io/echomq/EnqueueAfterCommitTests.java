@@ -209,7 +209,7 @@ class EnqueueAfterCommitTests {
 		return ListenerTestSupport.runner(server, this.prefix)
 			.withBean(DataSource.class, () -> this.dataSource)
 			.withBean(DataSourceTransactionManager.class, () -> new DataSourceTransactionManager(this.dataSource))
-			.withBean(EchoMqTemplate.EnqueueInterceptor.class, () -> (queue, fields) -> {
+			.withBean(EnqueueInterceptor.class, () -> (queue, fields) -> {
 				if (this.failWrites.get()) {
 					throw new IllegalStateException("Redis is down");
 				}

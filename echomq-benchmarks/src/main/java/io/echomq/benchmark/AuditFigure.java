@@ -26,7 +26,7 @@ import io.echomq.core.QueueAuditor;
  *
  * @author EchoMQ
  */
-final class AuditFigure implements Figure {
+final class AuditFigure extends Figure {
 
 	private static final String QUEUE = "bench-audit";
 
@@ -37,14 +37,8 @@ final class AuditFigure implements Figure {
 	private static final Set<String> ADMIN = Set.of("info", "config|set", "config|resetstat", "config", "slowlog",
 			"slowlog|reset", "slowlog|get", "flushall", "ping", "hello", "client", "client|setinfo", "time");
 
-	@Override
-	public String group() {
-		return "audit";
-	}
-
-	@Override
-	public List<String> names(HarnessOptions options) {
-		return List.of("audit.jobs", "audit.wall", "audit.longest_command", "audit.command_p99", "audit.server_time",
+	AuditFigure() {
+		super("audit", "audit.jobs", "audit.wall", "audit.longest_command", "audit.command_p99", "audit.server_time",
 				"audit.commands", "audit.whole_set_zrange");
 	}
 

@@ -19,7 +19,7 @@ import io.echomq.core.Jobs;
  *
  * @author EchoMQ
  */
-final class DepthFigure implements Figure {
+final class DepthFigure extends Figure {
 
 	private static final String QUEUE = "bench-depth";
 
@@ -27,9 +27,8 @@ final class DepthFigure implements Figure {
 
 	private static final int DRAIN_CONCURRENCY = 16;
 
-	@Override
-	public String group() {
-		return "depth";
+	DepthFigure() {
+		super("depth");
 	}
 
 	@Override
@@ -38,11 +37,11 @@ final class DepthFigure implements Figure {
 		String kind = options.primaryConsumer().label();
 		for (int depth : options.depths()) {
 			String base = "depth.d" + depth;
-			names.addAll(List.of(base + ".memory_per_job", base + ".claim.p50", base + ".claim.script_us",
-					base + ".complete.p50", base + ".complete.script_us", base + ".enqueue", base + ".enqueue.p50",
-					base + ".enqueue.script_us", base + "." + kind + ".drain.c" + DRAIN_CONCURRENCY,
-					base + "." + kind + ".drain.c" + DRAIN_CONCURRENCY + ".jvm_us_per_job",
-					base + "." + kind + ".drain.c" + DRAIN_CONCURRENCY + ".server_us_per_job"));
+			addMetrics(names, base, "memory_per_job", "claim.p50", "claim.script_us", "complete.p50",
+					"complete.script_us", "enqueue", "enqueue.p50", "enqueue.script_us");
+			String drain = base + "." + kind + ".drain.c" + DRAIN_CONCURRENCY;
+			names.add(drain);
+			addMetrics(names, drain, "jvm_us_per_job", "server_us_per_job");
 		}
 		return names;
 	}

@@ -11,15 +11,14 @@ import java.util.List;
  *
  * @author EchoMQ
  */
-final class DrainFigure implements Figure {
+final class DrainFigure extends Figure {
 
 	static final int[] CONCURRENCY = { 8, 16 };
 
 	private static final String QUEUE = "bench-drain";
 
-	@Override
-	public String group() {
-		return "drain";
+	DrainFigure() {
+		super("drain");
 	}
 
 	@Override
@@ -29,11 +28,9 @@ final class DrainFigure implements Figure {
 			for (int concurrency : CONCURRENCY) {
 				String base = "drain." + kind.label() + ".c" + concurrency;
 				names.add(base);
-				for (String metric : List.of("scripts_per_job", "commands_per_job", "round_trips_per_job",
+				addMetrics(names, base, "scripts_per_job", "commands_per_job", "round_trips_per_job",
 						"script_us_per_job", "script_us_per_call", "server_cpu", "jvm_cpu", "jvm_us_per_job",
-						"server_us_per_job")) {
-					names.add(base + "." + metric);
-				}
+						"server_us_per_job");
 			}
 		}
 		return names;

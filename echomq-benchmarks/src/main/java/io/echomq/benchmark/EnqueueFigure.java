@@ -18,7 +18,7 @@ import io.echomq.core.Jobs;
  *
  * @author EchoMQ
  */
-final class EnqueueFigure implements Figure {
+final class EnqueueFigure extends Figure {
 
 	static final int THREADS = 16;
 
@@ -26,14 +26,8 @@ final class EnqueueFigure implements Figure {
 
 	private static final String QUEUE = "bench-enqueue";
 
-	@Override
-	public String group() {
-		return "enqueue";
-	}
-
-	@Override
-	public List<String> names(HarnessOptions options) {
-		return List.of("enqueue.sequential", "enqueue.sequential.jvm_us_per_job",
+	EnqueueFigure() {
+		super("enqueue", "enqueue.sequential", "enqueue.sequential.jvm_us_per_job",
 				"enqueue.sequential.server_us_per_job", "enqueue.sequential.p50", "enqueue.sequential.p99",
 				"enqueue.sequential.script_us", "enqueue.pipelined", "enqueue.pipelined.jvm_us_per_job",
 				"enqueue.pipelined.server_us_per_job", "enqueue.all", "enqueue.all.jvm_us_per_job",

@@ -31,7 +31,7 @@ import io.echomq.core.UniqueKey;
  *
  * @author EchoMQ
  */
-final class FeaturesFigure implements Figure {
+final class FeaturesFigure extends Figure {
 
 	private static final int CONCURRENCY = 16;
 
@@ -44,9 +44,8 @@ final class FeaturesFigure implements Figure {
 	private static final List<String> VARIANTS = List.of("plain", "lanes", "limits", "unique", "retention",
 			"partitions");
 
-	@Override
-	public String group() {
-		return "features";
+	FeaturesFigure() {
+		super("features");
 	}
 
 	@Override
@@ -55,9 +54,7 @@ final class FeaturesFigure implements Figure {
 		for (String variant : VARIANTS) {
 			String base = "features." + variant + ".c" + CONCURRENCY;
 			names.add(base);
-			for (String metric : List.of("jvm_us_per_job", "server_us_per_job", "commands_per_job", "server_ratio")) {
-				names.add(base + "." + metric);
-			}
+			addMetrics(names, base, "jvm_us_per_job", "server_us_per_job", "commands_per_job", "server_ratio");
 		}
 		return names;
 	}

@@ -3,31 +3,54 @@ package io.echomq.benchmark;
 import java.util.List;
 
 /**
- * A group of figures measured together, such as every drain figure.
+ * A group of figures measured together, such as every drain figure: its name, the names
+ * of the figures it prints (the same every run unless they depend on the options), an
+ * optional warm-up, and one measured run.
  *
  * @author EchoMQ
  */
-interface Figure {
+abstract class Figure {
+
+	private final String group;
+
+	private final List<String> names;
+
+	/**
+	 * Create a group whose figure names depend on the options (see
+	 * {@link #names(HarnessOptions)}), or that prints the given names whatever the
+	 * options.
+	 * @param group the group name
+	 * @param names the figure names, in order, when they do not depend on the options
+	 */
+	Figure(String group, String... names) {
+		this.group = group;
+		this.names = List.of(names);
+	}
 
 	/**
 	 * Return the group name, as {@code --figures} selects it.
 	 * @return e.g. {@code drain}
 	 */
-	String group();
+	public final String group() {
+		return this.group;
+	}
 
 	/**
-	 * Return the names of the figures a run prints, in order.
+	 * Return the names of the figures a run prints, in order; by default those given to
+	 * the constructor.
 	 * @param options the options
 	 * @return the figure names
 	 */
-	List<String> names(HarnessOptions options);
+	public List<String> names(HarnessOptions options) {
+		return this.names;
+	}
 
 	/**
 	 * Warm the JIT up before the measured runs; nothing by default.
 	 * @param context the run context
 	 * @throws Exception if the warm-up fails
 	 */
-	default void warmUp(RunContext context) throws Exception {
+	public void warmUp(RunContext context) throws Exception {
 	}
 
 	/**
@@ -36,6 +59,18 @@ interface Figure {
 	 * @return one reading per figure name
 	 * @throws Exception if the run fails
 	 */
-	List<Reading> run(RunContext context) throws Exception;
+	public abstract List<Reading> run(RunContext context) throws Exception;
+
+	/**
+	 * Add {@code base.metric} for each metric to a list of figure names.
+	 * @param names the names so far
+	 * @param base the figure name the metrics belong to
+	 * @param metrics the metrics, in order
+	 */
+	static void addMetrics(List<String> names, String base, String... metrics) {
+		for (String metric : metrics) {
+			names.add(base + "." + metric);
+		}
+	}
 
 }

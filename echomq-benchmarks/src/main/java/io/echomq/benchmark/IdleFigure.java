@@ -12,7 +12,7 @@ import java.util.List;
  *
  * @author EchoMQ
  */
-final class IdleFigure implements Figure {
+final class IdleFigure extends Figure {
 
 	static final int QUEUES = 10;
 
@@ -20,19 +20,16 @@ final class IdleFigure implements Figure {
 
 	private static final double WARM_UP_SECONDS = 20;
 
-	@Override
-	public String group() {
-		return "idle";
+	IdleFigure() {
+		super("idle");
 	}
 
 	@Override
 	public List<String> names(HarnessOptions options) {
 		List<String> names = new ArrayList<>(List.of("idle.none.jvm_cpu", "idle.none.server_cpu"));
 		for (ConsumerKind kind : options.consumers()) {
-			names.add("idle." + kind.label() + ".jvm_cpu");
-			names.add("idle." + kind.label() + ".server_cpu");
-			names.add("idle." + kind.label() + ".commands_per_s");
-			names.add("idle." + kind.label() + ".server_commands_per_s_per_queue");
+			addMetrics(names, "idle." + kind.label(), "jvm_cpu", "server_cpu", "commands_per_s",
+					"server_commands_per_s_per_queue");
 		}
 		return names;
 	}

@@ -21,20 +21,14 @@ import io.echomq.core.Jobs;
  *
  * @author EchoMQ
  */
-final class LanesFigure implements Figure {
+final class LanesFigure extends Figure {
 
 	private static final int LANES = 100;
 
 	private static final int QUIET_RATE = 20;
 
-	@Override
-	public String group() {
-		return "lanes";
-	}
-
-	@Override
-	public List<String> names(HarnessOptions options) {
-		return List.of("lanes.cost.plain.c16", "lanes.cost.lanes100.c16", "lanes.cost.ratio",
+	LanesFigure() {
+		super("lanes", "lanes.cost.plain.c16", "lanes.cost.lanes100.c16", "lanes.cost.ratio",
 				"lanes.fairness.quiet_p99_alone", "lanes.fairness.quiet_p99_noisy", "lanes.fairness.ratio");
 	}
 

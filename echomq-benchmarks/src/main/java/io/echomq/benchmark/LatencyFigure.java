@@ -9,24 +9,21 @@ import java.util.List;
  *
  * @author EchoMQ
  */
-final class LatencyFigure implements Figure {
+final class LatencyFigure extends Figure {
 
 	static final int CONCURRENCY = 8;
 
 	private static final String QUEUE = "bench-latency";
 
-	@Override
-	public String group() {
-		return "latency";
+	LatencyFigure() {
+		super("latency");
 	}
 
 	@Override
 	public List<String> names(HarnessOptions options) {
 		List<String> names = new ArrayList<>();
 		for (ConsumerKind kind : options.consumers()) {
-			for (String metric : List.of("p50", "p99", "max")) {
-				names.add("latency." + kind.label() + "." + metric);
-			}
+			addMetrics(names, "latency." + kind.label(), "p50", "p99", "max");
 		}
 		return names;
 	}

@@ -34,7 +34,7 @@ import io.echomq.test.ChildJvm;
  *
  * @author EchoMQ
  */
-final class LimiterFigure implements Figure {
+final class LimiterFigure extends Figure {
 
 	static final int LIMIT = 1_000;
 
@@ -42,14 +42,8 @@ final class LimiterFigure implements Figure {
 
 	private static final String QUEUE = "bench-limiter";
 
-	@Override
-	public String group() {
-		return "limiter";
-	}
-
-	@Override
-	public List<String> names(HarnessOptions options) {
-		return List.of("limiter.rate_min", "limiter.rate_median", "limiter.rate_max", "limiter.seconds_outside",
+	LimiterFigure() {
+		super("limiter", "limiter.rate_min", "limiter.rate_median", "limiter.rate_max", "limiter.seconds_outside",
 				"limiter.window_max");
 	}
 

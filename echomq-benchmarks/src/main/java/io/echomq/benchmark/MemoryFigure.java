@@ -18,18 +18,12 @@ import io.echomq.core.KeyType;
  *
  * @author EchoMQ
  */
-final class MemoryFigure implements Figure {
+final class MemoryFigure extends Figure {
 
 	private static final String QUEUE = "bench-memory";
 
-	@Override
-	public String group() {
-		return "memory";
-	}
-
-	@Override
-	public List<String> names(HarnessOptions options) {
-		return List.of("memory.per_pending_job", "memory.row", "memory.pending_index_per_job",
+	MemoryFigure() {
+		super("memory", "memory.per_pending_job", "memory.row", "memory.pending_index_per_job",
 				"memory.per_pending_job.1k", "memory.row.1k", "memory.per_pending_job.10k", "memory.row.10k");
 	}
 

@@ -11,13 +11,12 @@ import java.util.List;
  *
  * @author EchoMQ
  */
-final class QueuesFigure implements Figure {
+final class QueuesFigure extends Figure {
 
 	private static final int TOTAL_CONCURRENCY = 16;
 
-	@Override
-	public String group() {
-		return "queues";
+	QueuesFigure() {
+		super("queues");
 	}
 
 	@Override
@@ -25,8 +24,8 @@ final class QueuesFigure implements Figure {
 		List<String> names = new ArrayList<>();
 		for (int count : options.queueCounts()) {
 			String base = base(options, count);
-			names.addAll(List.of(base + ".drain", base + ".drain.jvm_us_per_job", base + ".drain.server_us_per_job",
-					base + ".latency.p50", base + ".latency.p99", base + ".idle_jvm_cpu", base + ".idle_server_cpu"));
+			addMetrics(names, base, "drain", "drain.jvm_us_per_job", "drain.server_us_per_job", "latency.p50",
+					"latency.p99", "idle_jvm_cpu", "idle_server_cpu");
 		}
 		return names;
 	}

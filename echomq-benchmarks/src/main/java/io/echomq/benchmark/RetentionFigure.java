@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author EchoMQ
  */
-final class RetentionFigure implements Figure {
+final class RetentionFigure extends Figure {
 
 	private static final String QUEUE = "bench-retention";
 
@@ -44,14 +44,8 @@ final class RetentionFigure implements Figure {
 
 	private static final int SAMPLES = 20;
 
-	@Override
-	public String group() {
-		return "retention";
-	}
-
-	@Override
-	public List<String> names(HarnessOptions options) {
-		return List.of("retention.complete.script_us.none", "retention.complete.script_us.count1000",
+	RetentionFigure() {
+		super("retention", "retention.complete.script_us.none", "retention.complete.script_us.count1000",
 				"retention.memory_per_retained_job", "retention.row", "retention.completed_index_per_job",
 				"retention.used_memory.first_sample", "retention.used_memory.growth_max",
 				"retention.used_memory.last_sample", "retention.completed.max", "retention.keys.last_sample",

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.echomq.EchoMqTemplate.ControlListener;
+import io.echomq.ControlListener;
 import io.echomq.core.CancelResult;
 import io.echomq.core.JobId;
 import io.micrometer.core.instrument.Counter;

@@ -99,8 +99,7 @@ public class EchoMqEndpoint {
 
 	/**
 	 * Create an endpoint whose cancels, pauses and resumes go through a template, so that
-	 * its {@linkplain EchoMqTemplate.ControlListener listeners} (the meters) hear of
-	 * them.
+	 * its {@linkplain io.echomq.ControlListener listeners} (the meters) hear of them.
 	 * @param jobs the engine
 	 * @param catalog the queues to list
 	 * @param listeners the listener registry, or {@code null}

@@ -5,7 +5,9 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
+import io.echomq.ControlListener;
 import io.echomq.EchoMqTemplate;
+import io.echomq.EnqueueInterceptor;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.Jobs;
@@ -90,8 +92,8 @@ public final class EchoMqAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	EchoMqTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
-			ObjectProvider<EchoMqTemplate.EnqueueInterceptor> interceptors,
-			ObjectProvider<EchoMqTemplate.ControlListener> controlListeners, QueuePartitioning partitioning) {
+			ObjectProvider<EnqueueInterceptor> interceptors, ObjectProvider<ControlListener> controlListeners,
+			QueuePartitioning partitioning) {
 		EchoMqTemplate template = new EchoMqTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());

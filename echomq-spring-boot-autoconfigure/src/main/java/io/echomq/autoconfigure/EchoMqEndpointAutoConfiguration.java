@@ -5,14 +5,11 @@ import java.time.Duration;
 import io.echomq.EchoMqTemplate;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension;
-import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleTicker;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -55,8 +52,7 @@ public final class EchoMqEndpointAutoConfiguration {
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules,
 			ObjectProvider<EchoMqTemplate> template, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
-		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry,
-				(queue) -> maxAttempts(registry, properties, queue),
+		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry, new ReplayBudget(registry, properties),
 				properties.maintenance().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
 				new Sanitizer(sanitizingFunctions.orderedStream().toList()), template.getIfUnique());
 		endpoint.setSchedules(schedules.getIfUnique());
@@ -71,22 +67,6 @@ public final class EchoMqEndpointAutoConfiguration {
 	EchoMqEndpointWebExtension echoMqEndpointWebExtension(EchoMqEndpoint endpoint,
 			EchoMqEndpointProperties properties) {
 		return new EchoMqEndpointWebExtension(endpoint, properties.showValues(), properties.roles());
-	}
-
-	/**
-	 * The attempt budget a replayed job gets: its listener's explicit cap, else
-	 * {@code echomq.queues.<queue>.max-attempts}, else
-	 * {@code echomq.listener.max-attempts}.
-	 */
-	private static int maxAttempts(@Nullable EchoJobListenerRegistry registry, EchoMqProperties properties,
-			String queue) {
-		QueueListenerContainer container = (registry != null) ? registry.getContainer(queue) : null;
-		if (container != null && container.getSettings().maxAttempts() != null) {
-			return container.getSettings().maxAttempts();
-		}
-		QueueProperties overrides = properties.queues().get(queue);
-		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
-				: properties.listener().maxAttempts();
 	}
 
 }

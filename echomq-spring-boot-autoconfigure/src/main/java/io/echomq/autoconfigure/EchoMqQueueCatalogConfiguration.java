@@ -11,13 +11,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The {@link EchoMqQueueCatalog} shared by the metrics, health and endpoint
+ * The {@link EchoMqQueueCatalog} shared by the metrics, health, endpoint and dashboard
  * auto-configurations, each of which imports this class.
  *
  * @author EchoMQ
+ * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
-final class EchoMqQueueCatalogConfiguration {
+public final class EchoMqQueueCatalogConfiguration {
+
+	EchoMqQueueCatalogConfiguration() {
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -1,10 +1,9 @@
 package io.echomq.dashboard.autoconfigure;
 
-import java.util.Set;
-
 import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoMqProperties;
-import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.autoconfigure.EchoMqQueueCatalogConfiguration;
+import io.echomq.autoconfigure.ReplayBudget;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.Jobs;
@@ -18,9 +17,7 @@ import io.echomq.dashboard.web.EchoMqDashboardRoutes;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleTicker;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
@@ -35,6 +32,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.web.servlet.function.RouterFunction;
@@ -58,6 +56,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 @ConditionalOnBean(Jobs.class)
 @ConditionalOnBooleanProperty(name = "echomq.dashboard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(EchoMqDashboardProperties.class)
+@Import(EchoMqQueueCatalogConfiguration.class)
 public final class EchoMqDashboardAutoConfiguration {
 
 	EchoMqDashboardAutoConfiguration() {
@@ -71,15 +70,6 @@ public final class EchoMqDashboardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqQueueCatalog echoMqQueueCatalog(ObjectProvider<EchoJobListenerRegistry> listeners,
-			EchoMqProperties properties) {
-		EchoJobListenerRegistry registry = listeners.getIfUnique();
-		return (registry != null) ? EchoMqQueueCatalog.of(registry, properties.queues().keySet())
-				: new EchoMqQueueCatalog(Set::of, properties.queues().keySet());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
 	EchoMqDashboard echoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
@@ -89,10 +79,9 @@ public final class EchoMqDashboardAutoConfiguration {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
 		EchoMqNode self = node
 			.getIfAvailable(() -> EchoMqNode.local(environment.getProperty("spring.application.name")));
-		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, catalog, registry,
-				(queue) -> replayBudget(registry, properties, queue), history,
-				new Sanitizer(sanitizingFunctions.orderedStream().toList()), self.name(), template.getIfUnique(),
-				ticker.getIfUnique());
+		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, catalog, registry, new ReplayBudget(registry, properties),
+				history, new Sanitizer(sanitizingFunctions.orderedStream().toList()), self.name(),
+				template.getIfUnique(), ticker.getIfUnique());
 		dashboard.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		EchoJobListenerContainerFactory factory = containerFactory.getIfUnique();
 		if (factory != null) {
@@ -114,22 +103,6 @@ public final class EchoMqDashboardAutoConfiguration {
 		return new EchoMqDashboardRoutes(dashboard, guard, security, properties.path(), properties.showValues(),
 				properties.roles(), properties.refresh())
 			.routes();
-	}
-
-	/**
-	 * The budget a replayed job gets, as the {@code echomq} endpoint gives it: its
-	 * listener's explicit cap, else {@code echomq.queues.<queue>.max-attempts}, else
-	 * {@code echomq.listener.max-attempts}.
-	 */
-	private static int replayBudget(@Nullable EchoJobListenerRegistry registry, EchoMqProperties properties,
-			String queue) {
-		QueueListenerContainer container = (registry != null) ? registry.getContainer(queue) : null;
-		if (container != null && container.getSettings().maxAttempts() != null) {
-			return container.getSettings().maxAttempts();
-		}
-		QueueProperties overrides = properties.queues().get(queue);
-		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
-				: properties.listener().maxAttempts();
 	}
 
 	@Configuration(proxyBeanMethods = false)
