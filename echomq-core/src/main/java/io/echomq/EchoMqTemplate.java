@@ -1,6 +1,5 @@
 package io.echomq;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +32,7 @@ import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
 import io.echomq.schedule.Schedules;
 import io.echomq.support.PayloadConverter;
+import io.echomq.support.PayloadText;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -196,7 +196,7 @@ public class EchoMqTemplate {
 
 	private String serialize(String queue, Object payload) {
 		String text = this.converter.write(payload);
-		long size = text.getBytes(StandardCharsets.UTF_8).length;
+		long size = PayloadText.utf8Length(queue, text);
 		if (size > this.maxPayloadBytes) {
 			throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
 		}
@@ -554,7 +554,7 @@ public class EchoMqTemplate {
 			throw new InvalidScheduleException("Schedule '" + name + "' needs a payload, was null");
 		}
 		String text = this.converter.write(payload);
-		long size = text.getBytes(StandardCharsets.UTF_8).length;
+		long size = PayloadText.utf8Length(queue, text);
 		if (size > this.maxPayloadBytes) {
 			throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
 		}
