@@ -1,6 +1,5 @@
 package io.echomq;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,6 +24,7 @@ import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
 import io.echomq.schedule.Schedules;
 import io.echomq.support.PayloadConverter;
+import io.echomq.support.PayloadText;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -177,7 +177,7 @@ public class EchoMqTemplate {
 
 	private String serialize(String queue, Object payload) {
 		String text = this.converter.write(payload);
-		long size = text.getBytes(StandardCharsets.UTF_8).length;
+		long size = PayloadText.utf8Length(queue, text);
 		if (size > this.maxPayloadBytes) {
 			throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
 		}

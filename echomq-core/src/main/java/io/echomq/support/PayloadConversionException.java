@@ -13,6 +13,14 @@ public class PayloadConversionException extends EchoMqException {
 	/**
 	 * Create a new exception.
 	 * @param message the detail message
+	 */
+	public PayloadConversionException(String message) {
+		super(message);
+	}
+
+	/**
+	 * Create a new exception.
+	 * @param message the detail message
 	 * @param cause the cause
 	 */
 	public PayloadConversionException(String message, Throwable cause) {

@@ -27,8 +27,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * A three-master cluster with one replica each loses the master that owns the queue's
  * slot while producers and a consuming container run. The replica takes over (cluster
- * node timeout 2 s), Lettuce's topology refresh finds it, and work goes on. Replication
- * is asynchronous, so a write the old master acknowledged but had not yet sent to its
+ * node timeout 2 s), Lettuce's topology refresh finds it, and work goes on: the workers'
+ * connections are the ones an application gets from {@code spring.data.redis.cluster.*}
+ * (see {@link ChaosWorker#onCluster}), refresh settings and all. Replication is
+ * asynchronous, so a write the old master acknowledged but had not yet sent to its
  * replica can be lost: the test measures how many acknowledged enqueues were lost and
  * asserts that each was acknowledged within a short window before the kill. Subclasses
  * choose the server binary.
@@ -130,7 +132,7 @@ abstract class AbstractClusterFailoverTests {
 	}
 
 	private ChaosWorker worker(String prefix, Ledger ledger) {
-		return new ChaosWorker(ChaosWorker.cluster(this.cluster.seedNodes(), Duration.ofSeconds(1)),
+		return ChaosWorker.onCluster(this.cluster.seedNodes(), Duration.ofSeconds(1),
 				WorkerSettings.of(prefix).withEventListeners(ledger));
 	}
 

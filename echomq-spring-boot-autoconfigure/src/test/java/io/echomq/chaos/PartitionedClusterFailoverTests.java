@@ -105,8 +105,7 @@ class PartitionedClusterFailoverTests {
 		long start = System.nanoTime();
 		try (ChaosWorker consumer = worker(prefix, ledger);
 				ChaosWorker producerSide = worker(prefix, new Ledger());
-				ChaosWorker loaderSide = new ChaosWorker(
-						ChaosWorker.cluster(this.cluster.seedNodes(), Duration.ofSeconds(10)),
+				ChaosWorker loaderSide = ChaosWorker.onCluster(this.cluster.seedNodes(), Duration.ofSeconds(10),
 						WorkerSettings.of(prefix))) {
 			consumer.partition(partitioning);
 			Jobs jobs = producerSide.jobs();
@@ -326,7 +325,7 @@ class PartitionedClusterFailoverTests {
 	}
 
 	private ChaosWorker worker(String prefix, Ledger ledger) {
-		return new ChaosWorker(ChaosWorker.cluster(this.cluster.seedNodes(), Duration.ofSeconds(1)),
+		return ChaosWorker.onCluster(this.cluster.seedNodes(), Duration.ofSeconds(1),
 				WorkerSettings.of(prefix).withEventListeners(ledger));
 	}
 

@@ -16,10 +16,15 @@ import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.maintenance.MaintenanceSettings;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.echomq.autoconfigure.EchoMqClusterAutoConfiguration;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -37,6 +42,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 public final class ChaosWorker implements AutoCloseable {
 
 	private final LettuceConnectionFactory connectionFactory;
+
+	private final Runnable releaseConnection;
 
 	private final WorkerSettings settings;
 
@@ -58,7 +65,13 @@ public final class ChaosWorker implements AutoCloseable {
 	 * @param settings how to consume
 	 */
 	public ChaosWorker(LettuceConnectionFactory connectionFactory, WorkerSettings settings) {
+		this(connectionFactory, connectionFactory::destroy, settings);
+	}
+
+	private ChaosWorker(LettuceConnectionFactory connectionFactory, Runnable releaseConnection,
+			WorkerSettings settings) {
 		this.connectionFactory = connectionFactory;
+		this.releaseConnection = releaseConnection;
 		this.settings = settings;
 		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(connectionFactory)),
 				new Keyspace(settings.prefix()));
@@ -87,25 +100,23 @@ public final class ChaosWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Open a started connection factory on a cluster, with Lettuce's adaptive topology
-	 * refresh (MOVED, ASK, reconnects, unknown nodes) and a periodic refresh every
-	 * second, so that a failover is noticed within about a second.
+	 * Create a worker on a cluster whose connection factory is the one an application
+	 * gets: Spring Boot's and EchoMQ's auto-configuration build it from
+	 * {@code spring.data.redis.cluster.nodes} and {@code spring.data.redis.timeout}, and
+	 * nothing else is set on the client.
 	 * @param seedNodes the {@code host:port} of the nodes
-	 * @param commandTimeout the Lettuce command timeout
-	 * @return the connection factory
+	 * @param commandTimeout the command timeout ({@code spring.data.redis.timeout})
+	 * @param settings how to consume
+	 * @return the worker, which closes the connection's context when it closes
 	 */
-	public static LettuceConnectionFactory cluster(List<String> seedNodes, Duration commandTimeout) {
-		ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
-			.enablePeriodicRefresh(Duration.ofSeconds(1))
-			.enableAllAdaptiveRefreshTriggers()
-			.adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
-			.build();
-		ClusterClientOptions options = ClusterClientOptions.builder().topologyRefreshOptions(refresh).build();
-		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
-			.clientOptions(options)
-			.commandTimeout(commandTimeout)
-			.build();
-		return started(new LettuceConnectionFactory(new RedisClusterConfiguration(seedNodes), client));
+	public static ChaosWorker onCluster(List<String> seedNodes, Duration commandTimeout, WorkerSettings settings) {
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(ClusterConnection.class)
+			.web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.logStartupInfo(false)
+			.run("--spring.data.redis.cluster.nodes=" + String.join(",", seedNodes),
+					"--spring.data.redis.timeout=" + commandTimeout.toMillis() + "ms");
+		return new ChaosWorker(context.getBean(LettuceConnectionFactory.class), context::close, settings);
 	}
 
 	private static LettuceConnectionFactory started(LettuceConnectionFactory factory) {
@@ -180,7 +191,7 @@ public final class ChaosWorker implements AutoCloseable {
 	 */
 	public void crash() {
 		this.closed = true;
-		this.connectionFactory.destroy();
+		this.releaseConnection.run();
 		this.registry.stop();
 		this.scheduler.stop();
 		this.containerFactory.destroy();
@@ -252,8 +263,18 @@ public final class ChaosWorker implements AutoCloseable {
 		}
 		finally {
 			this.containerFactory.destroy();
-			this.connectionFactory.destroy();
+			this.releaseConnection.run();
 		}
+	}
+
+	/**
+	 * The Redis connection of an application on a cluster, as the auto-configuration
+	 * builds it.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, EchoMqClusterAutoConfiguration.class })
+	static class ClusterConnection {
+
 	}
 
 }
