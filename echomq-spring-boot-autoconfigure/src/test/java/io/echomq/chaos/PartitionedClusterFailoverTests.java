@@ -49,7 +49,6 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@RequiresServerBinary(ServerFlavor.VALKEY)
 @Tag("chaos")
 class PartitionedClusterFailoverTests {
 
@@ -96,7 +95,7 @@ class PartitionedClusterFailoverTests {
 	@Test
 	@Timeout(240)
 	void killedMasterOfTwoPartitionsLeavesTheOthersDrainingAndLosesNothingAcknowledged() throws Exception {
-		this.cluster = TestRedisServer.cluster(3, 1);
+		this.cluster = TestRedisServer.cluster(ServerFlavor.VALKEY, 3, 1);
 		String prefix = Chaos.uniquePrefix();
 		String queue = "pfailover";
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));
@@ -247,7 +246,7 @@ class PartitionedClusterFailoverTests {
 	@Test
 	@Timeout(120)
 	void slotsOfJobsOnTheKilledMasterAreGivenBackWhileTheirCompletionsWaitOutItsTimeouts() throws Exception {
-		this.cluster = TestRedisServer.cluster(3, 1);
+		this.cluster = TestRedisServer.cluster(ServerFlavor.VALKEY, 3, 1);
 		String prefix = Chaos.uniquePrefix();
 		String queue = "pheld";
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));

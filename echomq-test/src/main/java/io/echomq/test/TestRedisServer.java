@@ -148,12 +148,7 @@ public final class TestRedisServer {
 		if (binary.isPresent()) {
 			return own(binary.get(), options, ServerSource.PATH);
 		}
-		Optional<ServerBinary> embedded = (flavor == ServerFlavor.REDIS) ? ServerBinary.embedded() : Optional.empty();
-		if (embedded.isPresent()) {
-			logger.log(Level.INFO, () -> "No redis-server on PATH: using the embedded Redis");
-			return own(embedded.get(), options, ServerSource.EMBEDDED);
-		}
-		return MissingServer.skip(unavailable(flavor));
+		return own(fallback(flavor), options, ServerSource.EMBEDDED);
 	}
 
 	/**
@@ -219,6 +214,29 @@ public final class TestRedisServer {
 	 */
 	public static LocalCluster cluster(int masters, int replicasPerMaster) {
 		return cluster(masters, replicasPerMaster, System::getenv);
+	}
+
+	/**
+	 * Start a local cluster of the given flavor: its binary on {@code PATH} (for
+	 * {@link ServerFlavor#REDIS}, else the embedded Redis).
+	 * @param flavor the flavor
+	 * @param masters the number of masters
+	 * @param replicasPerMaster the number of replicas for each master
+	 * @return the cluster, to be closed by the caller
+	 * @throws IllegalStateException on CI when the binary is missing, or if the cluster
+	 * does not form
+	 * @throws org.opentest4j.TestAbortedException outside CI when no server of the flavor
+	 * is available, so that the test is skipped with the reason
+	 */
+	public static LocalCluster cluster(ServerFlavor flavor, int masters, int replicasPerMaster) {
+		return cluster(flavor, masters, replicasPerMaster, System::getenv);
+	}
+
+	static LocalCluster cluster(ServerFlavor flavor, int masters, int replicasPerMaster,
+			Function<String, @Nullable String> env) {
+		ServerBinary binary = requiredOnCi(flavor, env).orElseGet(() -> fallback(flavor));
+		logger.log(Level.INFO, () -> "Starting a test cluster from " + binary.describe());
+		return LocalCluster.start(binary, masters, replicasPerMaster);
 	}
 
 	static LocalCluster cluster(int masters, int replicasPerMaster, Function<String, @Nullable String> env) {
@@ -328,6 +346,19 @@ public final class TestRedisServer {
 					+ flavor.serverVariable() + " naming it) but none was found; PATH=" + env.apply("PATH"));
 		}
 		return binary;
+	}
+
+	/**
+	 * Return the binary that serves a flavor missing from {@code PATH} outside CI: the
+	 * embedded Redis for Redis; for Valkey there is none, and the test is skipped.
+	 */
+	private static ServerBinary fallback(ServerFlavor flavor) {
+		Optional<ServerBinary> embedded = (flavor == ServerFlavor.REDIS) ? ServerBinary.embedded() : Optional.empty();
+		if (embedded.isPresent()) {
+			logger.log(Level.INFO, () -> "No redis-server on PATH: using the embedded Redis");
+			return embedded.get();
+		}
+		return MissingServer.skip(unavailable(flavor));
 	}
 
 	private static String unavailable(ServerFlavor flavor) {

@@ -91,6 +91,8 @@ class TestRedisServerTests {
 			.withMessageContaining("CI requires redis-server on PATH");
 		assertThatIllegalStateException().isThrownBy(() -> TestRedisServer.cluster(3, 0, env::get))
 			.withMessageContaining("CI requires valkey-server on PATH");
+		assertThatIllegalStateException().isThrownBy(() -> TestRedisServer.cluster(ServerFlavor.REDIS, 3, 0, env::get))
+			.withMessageContaining("CI requires redis-server on PATH");
 	}
 
 	@Test
@@ -102,6 +104,8 @@ class TestRedisServerTests {
 		assertThatExceptionOfType(TestAbortedException.class)
 			.isThrownBy(() -> TestRedisServer.startOwned(ServerFlavor.VALKEY, ServerOptions.defaults(), env::get))
 			.withMessageContaining("required on CI");
+		assertThatExceptionOfType(TestAbortedException.class)
+			.isThrownBy(() -> TestRedisServer.cluster(ServerFlavor.VALKEY, 3, 0, env::get));
 		assertThat(TestRedisServer.unavailability(ServerFlavor.VALKEY, env::get))
 			.hasValueSatisfying((reason) -> assertThat(reason).contains("valkey-server"));
 		assertThat(TestRedisServer.unavailability(ServerFlavor.VALKEY, Map.of("CI", "true", "PATH", NO_BINARIES)::get))

@@ -29,6 +29,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,12 +38,14 @@ import static org.awaitility.Awaitility.await;
 /**
  * A worker JVM killed with {@code SIGKILL} in the middle of a batch: its leases expire,
  * the reaper of a surviving worker hands its jobs back to pending, and every job
- * completes at least once. Subclasses choose the server.
+ * completes at least once.
  *
  * @author EchoMQ
  */
 @Tag("chaos")
-abstract class AbstractWorkerKillTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(ServerFlavor.class)
+class WorkerKillTests {
 
 	private static final int JOBS = 300;
 
@@ -53,19 +57,19 @@ abstract class AbstractWorkerKillTests {
 
 	private static final long MAX_WORK_MS = 300;
 
+	private final ServerFlavor flavor;
+
 	private TestServer server;
 
 	private Process child;
 
-	/**
-	 * Return the server flavor to run on.
-	 * @return the flavor
-	 */
-	protected abstract ServerFlavor flavor();
+	WorkerKillTests(ServerFlavor flavor) {
+		this.flavor = flavor;
+	}
 
 	@BeforeEach
 	void startServer() {
-		this.server = TestRedisServer.startOwned(flavor());
+		this.server = TestRedisServer.startOwned(this.flavor);
 	}
 
 	@AfterEach
@@ -148,7 +152,7 @@ abstract class AbstractWorkerKillTests {
 
 	private Path childLog() throws IOException {
 		Path directory = Path.of("target");
-		String name = "chaos-worker-" + flavor().name().toLowerCase(Locale.ROOT) + ".log";
+		String name = "chaos-worker-" + this.flavor.name().toLowerCase(Locale.ROOT) + ".log";
 		return Files.isDirectory(directory) ? directory.resolve(name) : Files.createTempFile("chaos-worker-", ".log");
 	}
 

@@ -21,12 +21,15 @@ import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerBinary;
 import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -37,17 +40,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * drains a queue: {@code SCRIPT FLUSH}, {@code CLIENT PAUSE ... ALL},
  * {@code CLIENT KILL TYPE normal} and a busy server ({@code DEBUG SLEEP}). After each,
  * the container recovers with its poller alive, every job completes and the audit is
- * clean. Subclasses choose the server.
+ * clean.
  *
  * @author EchoMQ
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Tag("chaos")
-abstract class AbstractConnectionFaultTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(ServerFlavor.class)
+class ConnectionFaultTests {
 
 	private static final int JOBS = 1000;
 
 	private static final int INJECTIONS = 4;
+
+	@Parameter
+	ServerFlavor flavor;
 
 	private TestServer server;
 
@@ -55,26 +63,20 @@ abstract class AbstractConnectionFaultTests {
 
 	private final String prefix = Chaos.uniquePrefix();
 
-	/**
-	 * Return the server flavor to run on.
-	 * @return the flavor
-	 */
-	protected abstract ServerFlavor flavor();
-
-	@BeforeAll
+	@BeforeParameterizedClassInvocation
 	void startServer() {
-		Optional<ServerBinary> binary = ServerBinary.onPath(flavor());
+		Optional<ServerBinary> binary = ServerBinary.onPath(this.flavor);
 		// DEBUG is off by default since Redis 7; Redis 6.2 (the embedded binary) knows no
 		// such option and allows DEBUG as it is
 		boolean enableDebug = binary.isPresent() && majorVersion(binary.get().version()) >= 7;
 		ServerOptions options = enableDebug ? ServerOptions.builder().extraArgs("--enable-debug-command", "yes").build()
 				: ServerOptions.defaults();
-		this.server = TestRedisServer.startOwned(flavor(), options);
+		this.server = TestRedisServer.startOwned(this.flavor, options);
 		int major = majorVersion(this.server.version());
 		this.debugCommand = enableDebug || (major > 0 && major < 7);
 	}
 
-	@AfterAll
+	@AfterParameterizedClassInvocation
 	void stopServer() {
 		if (this.server != null) {
 			this.server.close();
@@ -153,7 +155,7 @@ abstract class AbstractConnectionFaultTests {
 	@Test
 	@Timeout(120)
 	void busyServerWhileDrainingLosesNothing() throws Exception {
-		assumeTrue(this.debugCommand, () -> "DEBUG SLEEP needs Redis 6.2, or " + flavor().serverExecutable()
+		assumeTrue(this.debugCommand, () -> "DEBUG SLEEP needs Redis 6.2, or " + this.flavor.serverExecutable()
 				+ " 7+ on PATH, started with --enable-debug-command yes; " + this.server + " is neither");
 		// busier than the command timeout: calls time out client-side and run after the
 		// sleep

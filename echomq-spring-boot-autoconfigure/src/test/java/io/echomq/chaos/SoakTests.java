@@ -28,6 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,12 +43,14 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * abruptly (stopped without drain, unfinished jobs released at once), crashed
  * (connections cut before anything else), or one container stopped and started. The run
  * ends in a clean audit and exact accounting: enqueued = completed + dead + still
- * pending/scheduled/active, every id accounted for. Subclasses choose the server.
+ * pending/scheduled/active, every id accounted for.
  *
  * @author EchoMQ
  */
 @Tag("soak")
-abstract class AbstractSoakTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(ServerFlavor.class)
+class SoakTests {
 
 	/** System property with the soak duration per flavor, an ISO-8601 duration. */
 	static final String DURATION_PROPERTY = "echomq.soak.duration";
@@ -68,25 +72,25 @@ abstract class AbstractSoakTests {
 		@Override
 		public void onCompleted(ClaimedJob job, Duration took) {
 			if (job.payload().startsWith("poison")) {
-				AbstractSoakTests.this.poisonCompletions.increment();
+				SoakTests.this.poisonCompletions.increment();
 			}
 		}
 
 	};
 
+	private final ServerFlavor flavor;
+
 	private TestServer server;
 
 	private String prefix;
 
-	/**
-	 * Return the server flavor to run on.
-	 * @return the flavor
-	 */
-	protected abstract ServerFlavor flavor();
+	SoakTests(ServerFlavor flavor) {
+		this.flavor = flavor;
+	}
 
 	@BeforeEach
 	void startServer() {
-		this.server = TestRedisServer.startOwned(flavor());
+		this.server = TestRedisServer.startOwned(this.flavor);
 		this.prefix = Chaos.uniquePrefix();
 	}
 

@@ -14,12 +14,16 @@ import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.test.TestRedisServer;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,13 +36,14 @@ import static org.awaitility.Awaitility.await;
  * (see {@link ChaosWorker#onCluster}), refresh settings and all. Replication is
  * asynchronous, so a write the old master acknowledged but had not yet sent to its
  * replica can be lost: the test measures how many acknowledged enqueues were lost and
- * asserts that each was acknowledged within a short window before the kill. Subclasses
- * choose the server binary.
+ * asserts that each was acknowledged within a short window before the kill.
  *
  * @author EchoMQ
  */
 @Tag("chaos")
-abstract class AbstractClusterFailoverTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(ServerFlavor.class)
+class ClusterFailoverTests {
 
 	private static final int JOBS = 1200;
 
@@ -47,13 +52,13 @@ abstract class AbstractClusterFailoverTests {
 	 */
 	private static final long REPLICATION_WINDOW_MS = 1000;
 
+	private final ServerFlavor flavor;
+
 	private LocalCluster cluster;
 
-	/**
-	 * Start a cluster of three masters with one replica each.
-	 * @return the cluster
-	 */
-	protected abstract LocalCluster startCluster();
+	ClusterFailoverTests(ServerFlavor flavor) {
+		this.flavor = flavor;
+	}
 
 	@AfterEach
 	void stopCluster() {
@@ -65,7 +70,7 @@ abstract class AbstractClusterFailoverTests {
 	@Test
 	@Timeout(180)
 	void killedMasterOfTheQueueSlotFailsOverAndWorkGoesOn() throws Exception {
-		this.cluster = startCluster();
+		this.cluster = TestRedisServer.cluster(this.flavor, 3, 1);
 		String prefix = Chaos.uniquePrefix();
 		String queue = "failover";
 		Ledger ledger = new Ledger();

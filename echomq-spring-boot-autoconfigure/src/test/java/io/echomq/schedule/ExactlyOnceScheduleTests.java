@@ -19,11 +19,15 @@ import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
 import io.echomq.listener.JobContext;
 import io.echomq.micrometer.EchoMqScheduleMetrics;
+import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -44,18 +48,24 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-abstract class AbstractExactlyOnceScheduleTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(ServerFlavor.class)
+class ExactlyOnceScheduleTests {
 
 	static final String QUEUE = "ticks";
 
 	static final Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
 
-	protected abstract TestServer server();
+	private final ServerFlavor flavor;
+
+	ExactlyOnceScheduleTests(ServerFlavor flavor) {
+		this.flavor = flavor;
+	}
 
 	@Test
 	void threeNodesTickingTogetherEnqueueExactlyOneJobPerFireTime() {
 		handled.clear();
-		TestServer server = server();
+		TestServer server = TestRedisServer.shared(this.flavor);
 		String prefix = "x" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
 		ApplicationContextRunner runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,

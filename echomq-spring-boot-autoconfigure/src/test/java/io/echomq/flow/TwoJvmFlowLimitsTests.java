@@ -19,13 +19,21 @@ import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.ChildJvm;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -38,13 +46,17 @@ import static org.awaitility.Awaitility.await;
  * same queues on one server. What happened is read from the server, never from one JVM:
  * the handlers of both count themselves in and out in one script each
  * ({@link FlowLedger}), a sampler reads the queue's active set, and the starts are the
- * server times the claim scripts recorded. Subclasses choose the server, or cluster.
+ * server times the claim scripts recorded. Runs on Valkey, on Redis and on the shared
+ * local cluster (three masters), where both JVMs reach the queue's keys through cluster
+ * connections.
  *
  * @author EchoMQ
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(180)
-abstract class AbstractTwoJvmFlowLimitsTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(TwoJvmFlowLimitsTests.Server.class)
+class TwoJvmFlowLimitsTests {
 
 	private static final String CHILD = "child";
 
@@ -64,23 +76,13 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 
 	private FlowLedger ledger;
 
-	/**
-	 * Return the {@code spring.data.redis.*} properties of the server (or cluster) both
-	 * JVMs use.
-	 * @return the properties, as {@code name=value}
-	 */
-	protected abstract List<String> connection();
+	@Parameter
+	Server server;
 
-	/**
-	 * Return a connection factory, not started, on the same server, to read it.
-	 * @return the connection factory
-	 */
-	protected abstract LettuceConnectionFactory probeConnection();
-
-	@BeforeAll
+	@BeforeParameterizedClassInvocation
 	void startChild() throws Exception {
-		this.connection = connection();
-		this.connectionFactory = probeConnection();
+		this.connection = this.server.connection();
+		this.connectionFactory = this.server.probeConnection();
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.template = new StringRedisTemplate(this.connectionFactory);
@@ -98,7 +100,7 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 			.until(() -> Files.readString(this.childLog).contains(FlowNodeApplication.READY));
 	}
 
-	@AfterAll
+	@AfterParameterizedClassInvocation
 	void stopChild() throws Exception {
 		if (this.child != null) {
 			this.child.destroyForcibly();
@@ -225,6 +227,48 @@ abstract class AbstractTwoJvmFlowLimitsTests {
 			assertThat(report.violations()).isEmpty();
 			assertThat(report.total()).isZero();
 		});
+	}
+
+	/**
+	 * The servers both JVMs use.
+	 */
+	enum Server {
+
+		/** The Valkey server this JVM shares. */
+		VALKEY,
+
+		/** The Redis server this JVM shares. */
+		REDIS,
+
+		/** The local cluster of three masters this JVM shares. */
+		CLUSTER;
+
+		/**
+		 * Return the {@code spring.data.redis.*} properties of the server (or cluster).
+		 * @return the properties, as {@code name=value}
+		 */
+		List<String> connection() {
+			if (this == CLUSTER) {
+				return List.of("spring.data.redis.cluster.nodes="
+						+ String.join(",", TestRedisServer.sharedCluster().seedNodes()));
+			}
+			TestServer server = TestRedisServer.shared(ServerFlavor.valueOf(name()));
+			return List.of("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
+		}
+
+		/**
+		 * Return a connection factory, not started, on the same server, to read it.
+		 * @return the connection factory
+		 */
+		LettuceConnectionFactory probeConnection() {
+			if (this == CLUSTER) {
+				return new LettuceConnectionFactory(
+						new RedisClusterConfiguration(TestRedisServer.sharedCluster().seedNodes()));
+			}
+			TestServer server = TestRedisServer.shared(ServerFlavor.valueOf(name()));
+			return new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port()));
+		}
+
 	}
 
 }

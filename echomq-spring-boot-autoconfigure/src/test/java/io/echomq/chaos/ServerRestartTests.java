@@ -24,6 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,22 +34,24 @@ import static org.awaitility.Awaitility.await;
  * The server killed with {@code SIGKILL} mid-run and restarted on the same port and
  * directory: with {@code appendonly yes} and {@code appendfsync always} no acknowledged
  * enqueue is lost; without persistence the data is gone, but clients reconnect and new
- * jobs flow. Subclasses choose the server.
+ * jobs flow.
  *
  * @author EchoMQ
  */
 @Tag("chaos")
-abstract class AbstractServerRestartTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(ServerFlavor.class)
+class ServerRestartTests {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
+	private final ServerFlavor flavor;
+
 	private TestServer server;
 
-	/**
-	 * Return the server flavor to run on.
-	 * @return the flavor
-	 */
-	protected abstract ServerFlavor flavor();
+	ServerRestartTests(ServerFlavor flavor) {
+		this.flavor = flavor;
+	}
 
 	@AfterEach
 	void stopServer() {
@@ -59,7 +63,7 @@ abstract class AbstractServerRestartTests {
 	@Test
 	@Timeout(150)
 	void killedServerWithFsyncedAppendOnlyFileLosesNoAcknowledgedJob() throws Exception {
-		this.server = TestRedisServer.startOwned(flavor(),
+		this.server = TestRedisServer.startOwned(this.flavor,
 				ServerOptions.builder().appendOnly(true).appendFsync("always").build());
 		RedisServerProcess process = this.server.process().orElseThrow();
 		String prefix = Chaos.uniquePrefix();
@@ -116,7 +120,7 @@ abstract class AbstractServerRestartTests {
 	@Test
 	@Timeout(120)
 	void killedServerWithoutPersistenceLosesItsDataButClientsReconnectAndNewJobsFlow() throws Exception {
-		this.server = TestRedisServer.startOwned(flavor(), ServerOptions.defaults());
+		this.server = TestRedisServer.startOwned(this.flavor, ServerOptions.defaults());
 		RedisServerProcess process = this.server.process().orElseThrow();
 		String prefix = Chaos.uniquePrefix();
 		String queue = "volatile";

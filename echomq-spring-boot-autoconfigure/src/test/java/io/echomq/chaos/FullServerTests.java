@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -50,15 +52,17 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(OutputCaptureExtension.class)
 @Tag("chaos")
-abstract class AbstractFullServerTests {
+@ParameterizedClass(name = "on {0}")
+@EnumSource(ServerFlavor.class)
+class FullServerTests {
+
+	private final ServerFlavor flavor;
 
 	private TestServer server;
 
-	/**
-	 * Return the server flavor to run on.
-	 * @return the flavor
-	 */
-	protected abstract ServerFlavor flavor();
+	FullServerTests(ServerFlavor flavor) {
+		this.flavor = flavor;
+	}
 
 	@AfterEach
 	void stopServer() {
@@ -70,7 +74,7 @@ abstract class AbstractFullServerTests {
 	@Test
 	@Timeout(120)
 	void fullServerRefusesEnqueuesButAConsumingContainerStillDrainsIt() {
-		this.server = TestRedisServer.startOwned(flavor(),
+		this.server = TestRedisServer.startOwned(this.flavor,
 				ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
 		String prefix = Chaos.uniquePrefix();
 		String queue = "full";
@@ -138,7 +142,7 @@ abstract class AbstractFullServerTests {
 	@Test
 	@Timeout(60)
 	void evictingPolicyIsWarnedAboutAtStartUp(CapturedOutput output) {
-		this.server = TestRedisServer.startOwned(flavor(),
+		this.server = TestRedisServer.startOwned(this.flavor,
 				ServerOptions.builder().maxMemory("64mb").maxMemoryPolicy("allkeys-lru").build());
 		contextRunner().run((context) -> {
 			assertThat(context).hasNotFailed();
