@@ -166,12 +166,15 @@ final class ContainerClaims {
 	}
 
 	/**
-	 * Return whether a partition's claim is still out or a partition is down (poller
-	 * thread).
-	 * @return whether a partition is waiting to be taken up again
+	 * Return how long the poller may wait after a short claim: at most
+	 * {@link PartitionClaims#PATIENCE} while a partition's claim is still out or a
+	 * partition is down, so that it claims again soon (poller thread).
+	 * @param idleWait the wait otherwise
+	 * @return the wait
 	 */
-	boolean isRecovering() {
-		return this.partitions.isRecovering();
+	Duration recoveryWait(Duration idleWait) {
+		return (this.partitions.isRecovering() && PartitionClaims.PATIENCE.compareTo(idleWait) < 0)
+				? PartitionClaims.PATIENCE : idleWait;
 	}
 
 	/**
