@@ -3,6 +3,14 @@ package io.echomq.listener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.echomq.core.ClaimResult;
@@ -10,8 +18,11 @@ import io.echomq.core.ClaimedJob;
 import io.echomq.core.CompleteAndClaimResult;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.FencingToken;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
+import io.echomq.core.KeyType;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
 import org.jspecify.annotations.Nullable;
 
@@ -24,6 +35,27 @@ import org.springframework.core.log.LogAccessor;
  * they claimed through {@link #lease}, which makes each job a {@link LeasedJob} in the
  * container's {@link Runs} and hands the jobs back at once if the container was paused
  * while the claim was on the wire.
+ * <p>
+ * The poller's claims go across the partitions of the queue. Each claim starts at the
+ * partition after the one the previous claim started at (the first from a random one, so
+ * that containers do not line up) and moves on to the next partition only while it has
+ * free slots left, so a partition that always has work cannot starve the others: each one
+ * is first in turn. A claim that asks every partition and comes back short lets the
+ * poller block on the wake lists, so dry partitions cost no busy loop. With one partition
+ * this is exactly one {@link Jobs#claim} call, as for any queue.
+ * <p>
+ * Each partition's claim runs on a thread of that partition, and the poller waits for it
+ * at most {@link #PATIENCE}: a claim still out then (its master was killed and the call
+ * waits out the command timeout) is left running and the poller moves on, so the
+ * partitions on the live masters go on draining. The jobs of a claim that answers late
+ * are taken by a later claim (the poller waits at most {@link #PATIENCE} while one is
+ * out); those beyond its free slots are released. A partition whose claim fails is marked
+ * down and passed over: a probe on a thread of its own reads one of its keys, at most
+ * every {@link #PROBE_INTERVAL}, and marks it up again once that succeeds (the poller
+ * waits at most that long while a partition is down). A claim fails only when it got
+ * nothing and some partition failed, so the poller backs off rather than spin.
+ * <p>
+ * {@link #claim} is called by the poller thread only.
  *
  * @author EchoMQ
  */
@@ -31,7 +63,11 @@ final class ContainerClaims {
 
 	private static final LogAccessor logger = new LogAccessor(ContainerClaims.class);
 
-	private final PartitionClaims partitions;
+	/** Least time between two probes of a partition that is down. */
+	static final Duration PROBE_INTERVAL = Duration.ofMillis(500);
+
+	/** Longest the poller waits for one partition's claim before it moves on. */
+	static final Duration PATIENCE = Duration.ofMillis(200);
 
 	private final Jobs jobs;
 
@@ -47,9 +83,38 @@ final class ContainerClaims {
 
 	private final LongAdder claimedWithCompletions = new LongAdder();
 
-	ContainerClaims(PartitionClaims partitions, Jobs jobs, ContainerSettings settings, EchoMqNode node, Runs runs,
+	private final List<String> names;
+
+	private final boolean[] down;
+
+	private final long[] probedAt;
+
+	private final AtomicBoolean[] probing;
+
+	private final @Nullable ExecutorService[] claimers;
+
+	/**
+	 * Claims that did not answer within the patience, by partition; poller thread only.
+	 */
+	private final @Nullable Future<ClaimResult>[] outstanding;
+
+	private int next;
+
+	ContainerClaims(QueuePartitions partitions, Jobs jobs, ContainerSettings settings, EchoMqNode node, Runs runs,
 			ListenerCounters counters, JobEvents events) {
-		this.partitions = partitions;
+		this.names = partitions.names();
+		int count = this.names.size();
+		this.down = new boolean[count];
+		this.probedAt = new long[count];
+		this.probing = new AtomicBoolean[count];
+		for (int i = 0; i < count; i++) {
+			this.probing[i] = new AtomicBoolean();
+		}
+		this.next = (count > 1) ? ThreadLocalRandom.current().nextInt(count) : 0;
+		this.claimers = new ExecutorService[count];
+		@SuppressWarnings("unchecked")
+		Future<ClaimResult>[] futures = new Future[count];
+		this.outstanding = futures;
 		this.jobs = jobs;
 		this.settings = settings;
 		this.node = node;
@@ -64,7 +129,7 @@ final class ContainerClaims {
 	 * @return what the claim returned, not yet leased
 	 */
 	ClaimResult claim(int max) {
-		return this.partitions.claim(this.jobs, this.settings.lease(), max, this.settings.limits(), this.node);
+		return claimAcross(this.settings.lease(), max, this.settings.limits(), this.node);
 	}
 
 	/**
@@ -166,19 +231,215 @@ final class ContainerClaims {
 	}
 
 	/**
-	 * Return whether a partition's claim is still out or a partition is down (poller
-	 * thread).
-	 * @return whether a partition is waiting to be taken up again
+	 * Return how long the poller may wait after a short claim: at most {@link #PATIENCE}
+	 * while a partition's claim is still out or a partition is down, so that it claims
+	 * again soon (poller thread).
+	 * @param idleWait the wait otherwise
+	 * @return the wait
 	 */
-	boolean isRecovering() {
-		return this.partitions.isRecovering();
+	Duration recoveryWait(Duration idleWait) {
+		return (isRecovering() && PATIENCE.compareTo(idleWait) < 0) ? PATIENCE : idleWait;
 	}
 
 	/**
 	 * Stop the partition claim threads (poller thread, as it ends).
 	 */
+	/**
+	 * Claim across the partitions: each from the partition after the one the previous
+	 * claim started at, moving on while slots are left.
+	 */
+	private ClaimResult claimAcross(Duration lease, int max, FlowLimits limits, EchoMqNode owner) {
+		Jobs jobs = this.jobs;
+		if (this.names.size() == 1) {
+			return jobs.claim(this.names.get(0), lease, max, limits, owner);
+		}
+		FlowLimits share = limits.perPartition(this.names.size());
+		ClaimResult.Limit limit = null;
+		Duration retryAfter = null;
+		int start = this.next;
+		this.next = (start + 1) % this.names.size();
+		List<ClaimedJob> claimed = new ArrayList<>(max);
+		RuntimeException failure = null;
+		for (int partition = 0; partition < this.names.size(); partition++) {
+			Future<ClaimResult> late = this.outstanding[partition];
+			if (late != null && late.isDone()) {
+				this.outstanding[partition] = null;
+				failure = collect(partition, late, 0, max, claimed, failure);
+			}
+		}
+		for (int i = 0; i < this.names.size() && claimed.size() < max; i++) {
+			int partition = (start + i) % this.names.size();
+			if (this.outstanding[partition] != null) {
+				continue;
+			}
+			if (isDown(partition)) {
+				probe(partition);
+				continue;
+			}
+			String name = this.names.get(partition);
+			int wanted = max - claimed.size();
+			Future<ClaimResult> call = claimer(partition).submit(() -> jobs.claim(name, lease, wanted, share, owner));
+			failure = collect(partition, call, PATIENCE.toNanos(), max, claimed, failure);
+			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
+			if (result != null && result.isLimited()) {
+				limit = result.limit();
+				Duration after = result.retryAfter();
+				retryAfter = (retryAfter == null || (after != null && after.compareTo(retryAfter) < 0)) ? after
+						: retryAfter;
+			}
+		}
+		if (claimed.isEmpty() && failure != null) {
+			throw failure;
+		}
+		return new ClaimResult(claimed, claimed.isEmpty() ? limit : null, claimed.isEmpty() ? retryAfter : null);
+	}
+
+	/**
+	 * Wait up to {@code patience} for a partition's claim and add its jobs, up to
+	 * {@code max} in all; the others are released. A claim not done by then is left
+	 * outstanding; a failed one marks the partition down.
+	 * @return the first failure so far
+	 */
+	private @Nullable RuntimeException collect(int partition, Future<ClaimResult> call, long patience, int max,
+			List<ClaimedJob> claimed, @Nullable RuntimeException failure) {
+		ClaimResult result;
+		try {
+			result = call.get(patience, TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			this.outstanding[partition] = call;
+			return failure;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.outstanding[partition] = call;
+			return failure;
+		}
+		catch (ExecutionException ex) {
+			markDown(partition);
+			RuntimeException cause = (ex.getCause() instanceof RuntimeException runtime) ? runtime
+					: new IllegalStateException("Claim on " + this.names.get(partition) + " failed", ex.getCause());
+			return (failure != null) ? failure : cause;
+		}
+		for (ClaimedJob job : result.jobs()) {
+			if (claimed.size() < max) {
+				claimed.add(job);
+			}
+			else {
+				release(partition, job);
+			}
+		}
+		return failure;
+	}
+
+	private static @Nullable ClaimResult now(Future<ClaimResult> call) {
+		try {
+			return call.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException ex) {
+			return null;
+		}
+	}
+
+	private void release(int partition, ClaimedJob job) {
+		try {
+			this.jobs.release(this.names.get(partition), job.id(), job.token());
+		}
+		catch (RuntimeException ex) {
+			logger.warn(ex, () -> "Cannot release " + job.id() + " claimed late on " + this.names.get(partition)
+					+ "; it runs again once its lease expires");
+		}
+	}
+
+	private ExecutorService claimer(int partition) {
+		ExecutorService claimer = this.claimers[partition];
+		if (claimer == null) {
+			String name = "echomq-claim-" + this.names.get(partition);
+			claimer = Executors.newSingleThreadExecutor((task) -> {
+				Thread thread = new Thread(task, name);
+				thread.setDaemon(true);
+				return thread;
+			});
+			this.claimers[partition] = claimer;
+		}
+		return claimer;
+	}
+
+	/**
+	 * Return whether a claim is still out or a partition is down: the poller then claims
+	 * again within {@link #PATIENCE} rather than block for its whole idle wait.
+	 * @return whether a partition is waiting to be taken up again
+	 */
+	private boolean isRecovering() {
+		for (int partition = 0; partition < this.names.size(); partition++) {
+			if (this.outstanding[partition] != null || isDown(partition)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Stop the partition claim threads (poller thread, as it ends); claims still out are
+	 * left to finish on their own (their jobs are left to lease expiry).
+	 */
 	void close() {
-		this.partitions.close();
+		for (int partition = 0; partition < this.claimers.length; partition++) {
+			ExecutorService claimer = this.claimers[partition];
+			if (claimer != null) {
+				claimer.shutdown();
+				this.claimers[partition] = null;
+			}
+			this.outstanding[partition] = null;
+		}
+	}
+
+	private boolean isDown(int partition) {
+		synchronized (this.down) {
+			return this.down[partition];
+		}
+	}
+
+	private void markDown(int partition) {
+		synchronized (this.down) {
+			this.down[partition] = true;
+			this.probedAt[partition] = System.nanoTime();
+		}
+	}
+
+	private void probe(int partition) {
+		synchronized (this.down) {
+			if (System.nanoTime() - this.probedAt[partition] < PROBE_INTERVAL.toNanos()) {
+				return;
+			}
+		}
+		if (!this.probing[partition].compareAndSet(false, true)) {
+			return;
+		}
+		String key = this.jobs.keyspace().queueKey(this.names.get(partition), KeyType.PENDING);
+		Thread thread = new Thread(() -> {
+			try {
+				this.jobs.executor().getTemplate().hasKey(key);
+				synchronized (this.down) {
+					this.down[partition] = false;
+				}
+			}
+			catch (RuntimeException ex) {
+				// still down: the next claim probes again after the interval
+			}
+			finally {
+				synchronized (this.down) {
+					this.probedAt[partition] = System.nanoTime();
+				}
+				this.probing[partition].set(false);
+			}
+		}, "echomq-probe-" + this.names.get(partition));
+		thread.setDaemon(true);
+		thread.start();
 	}
 
 	/**
@@ -186,11 +447,11 @@ final class ContainerClaims {
 	 * @return the partition names
 	 */
 	List<String> names() {
-		return this.partitions.names();
+		return this.names;
 	}
 
 	boolean isPartitioned() {
-		return this.partitions.names().size() > 1;
+		return this.names.size() > 1;
 	}
 
 	/**

@@ -148,8 +148,7 @@ final class JobPoller implements Runnable {
 		if (claimed < free && this.runs.isRunning() && !this.runs.isPaused()) {
 			Duration idleWait = idleWait(settings);
 			// a partition's claim is still out, or a partition is down: claim again soon
-			awaitWork(result, (this.claims.isRecovering() && PartitionClaims.PATIENCE.compareTo(idleWait) < 0)
-					? PartitionClaims.PATIENCE : idleWait);
+			awaitWork(result, this.claims.recoveryWait(idleWait));
 		}
 	}
 

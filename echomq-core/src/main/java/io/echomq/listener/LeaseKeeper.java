@@ -53,7 +53,7 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
 
-	private final Set<Renewal> watched = ConcurrentHashMap.newKeySet();
+	private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
 
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
@@ -83,9 +83,9 @@ final class LeaseKeeper implements AutoCloseable {
 	 */
 	void watch(LeasedJob job) {
 		long due = System.nanoTime() + job.renewalIntervalNanos();
-		Renewal renewal = new Renewal(job, due);
+		Renewal renewal = new Renewal();
 		job.renewal(renewal);
-		this.watched.add(renewal);
+		this.watched.add(new Watched(job, renewal, due));
 		if (due < this.sweepAtHint) {
 			sweepBy(due);
 		}
@@ -126,27 +126,27 @@ final class LeaseKeeper implements AutoCloseable {
 			this.lock.unlock();
 		}
 		long next = NONE;
-		Map<String, List<Renewal>> partitioned = new LinkedHashMap<>();
-		for (Renewal renewal : this.watched) {
-			LeasedJob job = renewal.job();
-			if (renewal.isStopped() || !job.isRunning()) {
-				this.watched.remove(renewal);
+		Map<String, List<Watched>> partitioned = new LinkedHashMap<>();
+		for (Watched watched : this.watched) {
+			LeasedJob job = watched.job;
+			if (watched.renewal.isStopped() || !job.isRunning()) {
+				this.watched.remove(watched);
 				continue;
 			}
-			long due = renewal.next();
+			long due = watched.next;
 			if (due - System.nanoTime() <= 0) {
 				String queue = job.queue();
 				if (QueuePartitions.logicalName(queue).equals(queue)) {
-					renew(renewal);
+					renew(watched);
 				}
 				else {
-					partitioned.computeIfAbsent(queue, (name) -> new ArrayList<>()).add(renewal);
+					partitioned.computeIfAbsent(queue, (name) -> new ArrayList<>()).add(watched);
 				}
 				due = System.nanoTime() + job.renewalIntervalNanos();
-				renewal.next(due);
+				watched.next = due;
 			}
-			if (renewal.isStopped()) {
-				this.watched.remove(renewal);
+			if (watched.renewal.isStopped()) {
+				this.watched.remove(watched);
 			}
 			else {
 				next = Math.min(next, due);
@@ -158,7 +158,7 @@ final class LeaseKeeper implements AutoCloseable {
 		}
 	}
 
-	private void renewPartition(String partition, List<Renewal> jobs) {
+	private void renewPartition(String partition, List<Watched> jobs) {
 		if (!this.renewing.add(partition)) {
 			return;
 		}
@@ -197,15 +197,15 @@ final class LeaseKeeper implements AutoCloseable {
 		}
 	}
 
-	private void renew(Renewal renewal) {
-		if (renewal.isStopped()) {
+	private void renew(Watched watched) {
+		if (watched.renewal.isStopped()) {
 			return;
 		}
 		try {
-			renewal.job().renew();
+			watched.job.renew();
 		}
 		catch (Throwable ex) {
-			this.failures.warn(ex, () -> "Cannot renew the lease of " + renewal.job() + "; trying again");
+			this.failures.warn(ex, () -> "Cannot renew the lease of " + watched.job + "; trying again");
 		}
 	}
 
@@ -250,6 +250,26 @@ final class LeaseKeeper implements AutoCloseable {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * A job the keeper renews, with the handle it holds.
+	 */
+	private static final class Watched {
+
+		private final LeasedJob job;
+
+		private final Renewal renewal;
+
+		/** When the lease is next renewed ({@link System#nanoTime()}); sweep only. */
+		private long next;
+
+		Watched(LeasedJob job, Renewal renewal, long next) {
+			this.job = job;
+			this.renewal = renewal;
+			this.next = next;
+		}
+
 	}
 
 }

@@ -109,8 +109,7 @@ public class QueueListenerContainer {
 		this.events = events;
 		this.node = node;
 		this.runs = new Runs(settings.concurrency());
-		this.claims = new ContainerClaims(new PartitionClaims(partitions), jobs, settings, node, this.runs,
-				this.counters, events);
+		this.claims = new ContainerClaims(partitions, jobs, settings, node, this.runs, this.counters, events);
 		this.beacon = new ListenerBeacon(settings, this.runs, this.counters, new QueueNodes(jobs), node);
 	}
 
