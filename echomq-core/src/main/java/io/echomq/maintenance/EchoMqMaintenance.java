@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.echomq.core.Jobs;
@@ -88,33 +89,13 @@ public class EchoMqMaintenance implements SmartLifecycle {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private final RateLimitedLog reapFailures = new RateLimitedLog(logger, Duration.ofSeconds(30));
-
-	private final RateLimitedLog promoteFailures = new RateLimitedLog(logger, Duration.ofSeconds(30));
-
-	private final AtomicLong reapTicks = new AtomicLong();
-
-	private final AtomicLong promoteTicks = new AtomicLong();
-
 	private final AtomicLong failedTicks = new AtomicLong();
 
-	private final IdlePartitions idleReaps = new IdlePartitions();
+	private final Tick reap;
 
-	private final IdlePartitions idlePromotes = new IdlePartitions();
-
-	private volatile @Nullable Instant lastReap;
-
-	private volatile @Nullable Instant lastPromote;
-
-	private final DueTimes reapTimes = new DueTimes();
-
-	private final DueTimes promoteTimes = new DueTimes();
+	private final Tick promote;
 
 	private @Nullable ThreadPoolTaskScheduler scheduler;
-
-	private volatile @Nullable WakeableTask reapTask;
-
-	private volatile @Nullable WakeableTask promoteTask;
 
 	private @Nullable Runnable unsubscribe;
 
@@ -137,6 +118,8 @@ public class EchoMqMaintenance implements SmartLifecycle {
 		this.queues = queues;
 		this.schedulerFactory = schedulerFactory;
 		this.events = new JobEvents(eventListeners);
+		this.reap = new Tick("Reap", this::reapQueue, settings.reapInterval());
+		this.promote = new Tick("Promote", this::promoteQueue, settings.promoteInterval());
 	}
 
 	@Override
@@ -149,16 +132,16 @@ public class EchoMqMaintenance implements SmartLifecycle {
 			ThreadPoolTaskScheduler created = this.schedulerFactory.get();
 			created.initialize();
 			this.scheduler = created;
-			this.reapTimes.clear();
-			this.promoteTimes.clear();
-			WakeableTask reap = new WakeableTask(created, this::reapRun, this.settings.reapInterval());
-			WakeableTask promote = new WakeableTask(created, this::promoteRun, this.settings.promoteInterval());
-			this.reapTask = reap;
-			this.promoteTask = promote;
+			this.reap.times.clear();
+			this.promote.times.clear();
+			WakeableTask reapTask = new WakeableTask(created, this.reap::run, this.settings.reapInterval());
+			WakeableTask promoteTask = new WakeableTask(created, this.promote::run, this.settings.promoteInterval());
+			this.reap.task = reapTask;
+			this.promote.task = promoteTask;
 			this.unsubscribe = this.jobs.signals().subscribe(new Signals());
 			long now = System.nanoTime();
-			reap.runBy(now);
-			promote.runBy(now);
+			reapTask.runBy(now);
+			promoteTask.runBy(now);
 		}
 		finally {
 			this.lock.unlock();
@@ -173,14 +156,14 @@ public class EchoMqMaintenance implements SmartLifecycle {
 				this.unsubscribe.run();
 				this.unsubscribe = null;
 			}
-			WakeableTask reap = this.reapTask;
-			WakeableTask promote = this.promoteTask;
-			if (reap != null && promote != null) {
-				reap.stop();
-				promote.stop();
+			WakeableTask reapTask = this.reap.task;
+			WakeableTask promoteTask = this.promote.task;
+			if (reapTask != null && promoteTask != null) {
+				reapTask.stop();
+				promoteTask.stop();
 			}
-			this.reapTask = null;
-			this.promoteTask = null;
+			this.reap.task = null;
+			this.promote.task = null;
 			if (this.scheduler != null) {
 				this.scheduler.shutdown();
 				this.scheduler = null;
@@ -211,60 +194,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * Run one reap tick over every queue now.
 	 */
 	public void reapTick() {
-		boolean failed = false;
-		for (String queue : this.queues.get()) {
-			if (this.idleReaps.skip(queue)) {
-				continue;
-			}
-			try {
-				reapQueue(queue);
-			}
-			catch (Throwable ex) {
-				failed = true;
-				this.reapFailures.warn(ex, () -> "Reap tick failed on queue '" + queue + "'");
-			}
-		}
-		reaped(failed);
-	}
-
-	/**
-	 * One planned run of the reap tick: a pass over each queue that is due.
-	 * @return when to run next
-	 */
-	private long reapRun() {
-		long now = System.nanoTime();
-		Collection<String> queues = this.queues.get();
-		this.reapTimes.retain(queues);
-		boolean failed = false;
-		for (String queue : queues) {
-			if (!this.reapTimes.isDue(queue, now, idleSlack())) {
-				continue;
-			}
-			if (this.reapTimes.isIdleCheck(queue) && this.idleReaps.skip(queue)) {
-				this.reapTimes.plan(queue, now + this.settings.idleCheck().toNanos(), true);
-				continue;
-			}
-			this.reapTimes.begin(queue);
-			try {
-				OptionalLong next = reapQueue(queue);
-				this.reapTimes.plan(queue, nextPass(next, this.settings.reapInterval()), next.isEmpty());
-			}
-			catch (Throwable ex) {
-				failed = true;
-				this.reapTimes.plan(queue, System.nanoTime() + this.settings.reapInterval().toNanos(), false);
-				this.reapFailures.warn(ex, () -> "Reap tick failed on queue '" + queue + "'");
-			}
-		}
-		reaped(failed);
-		long after = System.nanoTime();
-		return this.reapTimes.earliest(queues, after, after + this.settings.idleCheck().toNanos());
-	}
-
-	private void reaped(boolean failed) {
-		tick(failed, this.reapTicks);
-		if (!failed) {
-			this.lastReap = Instant.now();
-		}
+		this.reap.tickAll();
 	}
 
 	/**
@@ -291,7 +221,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 			logger.debug(() -> "Reaped " + total + " on queue '" + queue + "'");
 			this.events.reaped(queue, total);
 		}
-		this.idleReaps.ticked(queue, requeued + dead > 0);
+		this.reap.idle.ticked(queue, requeued + dead > 0);
 		QuarantineResult quarantined = this.jobs.quarantineSuspects(queue);
 		if (quarantined.quarantined() + quarantined.strays() > 0) {
 			logger.warn(() -> "Quarantined " + quarantined.quarantined() + " member(s) of queue '" + queue
@@ -327,60 +257,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * Run one promote tick over every queue now.
 	 */
 	public void promoteTick() {
-		boolean failed = false;
-		for (String queue : this.queues.get()) {
-			if (this.idlePromotes.skip(queue)) {
-				continue;
-			}
-			try {
-				promoteQueue(queue);
-			}
-			catch (Throwable ex) {
-				failed = true;
-				this.promoteFailures.warn(ex, () -> "Promote tick failed on queue '" + queue + "'");
-			}
-		}
-		promoted(failed);
-	}
-
-	/**
-	 * One planned run of the promote tick: a pass over each queue that is due.
-	 * @return when to run next
-	 */
-	private long promoteRun() {
-		long now = System.nanoTime();
-		Collection<String> queues = this.queues.get();
-		this.promoteTimes.retain(queues);
-		boolean failed = false;
-		for (String queue : queues) {
-			if (!this.promoteTimes.isDue(queue, now, idleSlack())) {
-				continue;
-			}
-			if (this.promoteTimes.isIdleCheck(queue) && this.idlePromotes.skip(queue)) {
-				this.promoteTimes.plan(queue, now + this.settings.idleCheck().toNanos(), true);
-				continue;
-			}
-			this.promoteTimes.begin(queue);
-			try {
-				OptionalLong next = promoteQueue(queue);
-				this.promoteTimes.plan(queue, nextPass(next, this.settings.promoteInterval()), next.isEmpty());
-			}
-			catch (Throwable ex) {
-				failed = true;
-				this.promoteTimes.plan(queue, System.nanoTime() + this.settings.promoteInterval().toNanos(), false);
-				this.promoteFailures.warn(ex, () -> "Promote tick failed on queue '" + queue + "'");
-			}
-		}
-		promoted(failed);
-		long after = System.nanoTime();
-		return this.promoteTimes.earliest(queues, after, after + this.settings.idleCheck().toNanos());
-	}
-
-	private void promoted(boolean failed) {
-		tick(failed, this.promoteTicks);
-		if (!failed) {
-			this.lastPromote = Instant.now();
-		}
+		this.promote.tickAll();
 	}
 
 	/**
@@ -399,7 +276,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 			}
 			next = OptionalLong.of(0);
 		}
-		this.idlePromotes.ticked(queue, promoted > 0);
+		this.promote.idle.ticked(queue, promoted > 0);
 		if (promoted > 0) {
 			this.events.promoted(queue, promoted);
 		}
@@ -445,19 +322,12 @@ public class EchoMqMaintenance implements SmartLifecycle {
 		return text.toString();
 	}
 
-	private void tick(boolean failed, AtomicLong counter) {
-		counter.incrementAndGet();
-		if (failed) {
-			this.failedTicks.incrementAndGet();
-		}
-	}
-
 	/**
 	 * Return when the last reap tick succeeded on every queue.
 	 * @return the time, or {@code null} if none did yet
 	 */
 	public @Nullable Instant getLastReap() {
-		return this.lastReap;
+		return this.reap.last;
 	}
 
 	/**
@@ -465,7 +335,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * @return the time, or {@code null} if none did yet
 	 */
 	public @Nullable Instant getLastPromote() {
-		return this.lastPromote;
+		return this.promote.last;
 	}
 
 	/**
@@ -473,7 +343,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * @return the count
 	 */
 	public long getReapTicks() {
-		return this.reapTicks.get();
+		return this.reap.count.get();
 	}
 
 	/**
@@ -481,7 +351,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * @return the count
 	 */
 	public long getPromoteTicks() {
-		return this.promoteTicks.get();
+		return this.promote.count.get();
 	}
 
 	/**
@@ -507,8 +377,8 @@ public class EchoMqMaintenance implements SmartLifecycle {
 
 		@Override
 		public void scheduleChanged(String queue) {
-			EchoMqMaintenance.this.promoteTimes.wake(queue);
-			WakeableTask promote = EchoMqMaintenance.this.promoteTask;
+			EchoMqMaintenance.this.promote.times.wake(queue);
+			WakeableTask promote = EchoMqMaintenance.this.promote.task;
 			if (promote != null) {
 				promote.runBy(System.nanoTime());
 			}
@@ -516,11 +386,113 @@ public class EchoMqMaintenance implements SmartLifecycle {
 
 		@Override
 		public void queueOpened(String queue) {
-			EchoMqMaintenance.this.reapTimes.wake(queue);
+			EchoMqMaintenance.this.reap.times.wake(queue);
 			scheduleChanged(queue);
-			WakeableTask reap = EchoMqMaintenance.this.reapTask;
+			WakeableTask reap = EchoMqMaintenance.this.reap.task;
 			if (reap != null) {
 				reap.runBy(System.nanoTime());
+			}
+		}
+
+	}
+
+	/**
+	 * The reap or the promote tick: a pass over each queue, with the queues' due times,
+	 * the partitions found idle, the failures logged at a limited rate, and the counters.
+	 */
+	private final class Tick {
+
+		private final String name;
+
+		private final Function<String, OptionalLong> pass;
+
+		private final Duration interval;
+
+		private final DueTimes times = new DueTimes();
+
+		private final IdlePartitions idle = new IdlePartitions();
+
+		private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(30));
+
+		private final AtomicLong count = new AtomicLong();
+
+		private volatile @Nullable Instant last;
+
+		private volatile @Nullable WakeableTask task;
+
+		/**
+		 * Create a tick.
+		 * @param name its name in the log: {@code Reap} or {@code Promote}
+		 * @param pass one pass over a queue, returning when its next member falls due
+		 * @param interval how soon a queue whose pass failed is tried again
+		 */
+		Tick(String name, Function<String, OptionalLong> pass, Duration interval) {
+			this.name = name;
+			this.pass = pass;
+			this.interval = interval;
+		}
+
+		/**
+		 * Run a pass over every queue now.
+		 */
+		void tickAll() {
+			boolean failed = false;
+			for (String queue : EchoMqMaintenance.this.queues.get()) {
+				if (this.idle.skip(queue)) {
+					continue;
+				}
+				try {
+					this.pass.apply(queue);
+				}
+				catch (Throwable ex) {
+					failed = true;
+					this.failures.warn(ex, () -> this.name + " tick failed on queue '" + queue + "'");
+				}
+			}
+			done(failed);
+		}
+
+		/**
+		 * One planned run: a pass over each queue that is due.
+		 * @return when to run next
+		 */
+		long run() {
+			long idleCheck = EchoMqMaintenance.this.settings.idleCheck().toNanos();
+			long now = System.nanoTime();
+			Collection<String> queues = EchoMqMaintenance.this.queues.get();
+			this.times.retain(queues);
+			boolean failed = false;
+			for (String queue : queues) {
+				if (!this.times.isDue(queue, now, idleSlack())) {
+					continue;
+				}
+				if (this.times.isIdleCheck(queue) && this.idle.skip(queue)) {
+					this.times.plan(queue, now + idleCheck, true);
+					continue;
+				}
+				this.times.begin(queue);
+				try {
+					OptionalLong next = this.pass.apply(queue);
+					this.times.plan(queue, nextPass(next, this.interval), next.isEmpty());
+				}
+				catch (Throwable ex) {
+					failed = true;
+					this.times.plan(queue, System.nanoTime() + this.interval.toNanos(), false);
+					this.failures.warn(ex, () -> this.name + " tick failed on queue '" + queue + "'");
+				}
+			}
+			done(failed);
+			long after = System.nanoTime();
+			return this.times.earliest(queues, after, after + idleCheck);
+		}
+
+		private void done(boolean failed) {
+			this.count.incrementAndGet();
+			if (failed) {
+				EchoMqMaintenance.this.failedTicks.incrementAndGet();
+			}
+			else {
+				this.last = Instant.now();
 			}
 		}
 
