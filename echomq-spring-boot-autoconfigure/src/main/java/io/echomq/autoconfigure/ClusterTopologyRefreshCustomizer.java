@@ -16,7 +16,11 @@ import org.springframework.core.env.Environment;
  * Turns on Lettuce's cluster topology refresh on the cluster connection Spring Boot
  * builds from {@code spring.data.redis.cluster.*}: without it a client never learns that
  * a replica took over a failed master, and the queues (or partitions) whose slots that
- * master served stall until the application restarts.
+ * master served stall until the application restarts. It also makes commands for a node
+ * the client is disconnected from fail at once
+ * ({@link ClientOptions.DisconnectedBehavior#REJECT_COMMANDS}) rather than wait for the
+ * command timeout, so that work goes on as soon as the refresh found the promoted
+ * replica.
  * <p>
  * What the user sets under {@code spring.data.redis.lettuce.cluster.refresh} wins:
  * {@code period} replaces the {@linkplain #DEFAULT_PERIOD default period},
@@ -53,6 +57,8 @@ public class ClusterTopologyRefreshCustomizer implements LettuceClientOptionsBui
 
 	private final boolean dynamicRefreshSources;
 
+	private boolean rejectWhileDisconnected = true;
+
 	/**
 	 * Create a customizer with what the user set.
 	 * @param period {@code spring.data.redis.lettuce.cluster.refresh.period}, or
@@ -82,11 +88,26 @@ public class ClusterTopologyRefreshCustomizer implements LettuceClientOptionsBui
 				binder.bind(REFRESH + "dynamic-refresh-sources", Boolean.class).orElse(true));
 	}
 
+	/**
+	 * Set whether a command for a node the client is not connected to fails at once, and
+	 * commands in flight on a connection that drops fail then, rather than waiting for a
+	 * reconnect until the command timeout (Boot's default 60 s): calls to a dead master
+	 * then fail fast and are tried again, and reach the promoted replica as soon as the
+	 * refresh found it. Default {@code true}.
+	 * @param rejectWhileDisconnected whether to reject commands while disconnected
+	 */
+	public void setRejectWhileDisconnected(boolean rejectWhileDisconnected) {
+		this.rejectWhileDisconnected = rejectWhileDisconnected;
+	}
+
 	@Override
 	public void customize(ClientOptions.Builder builder) {
 		// Boot starts a cluster builder only for spring.data.redis.cluster.*
 		if (builder instanceof ClusterClientOptions.Builder cluster) {
 			cluster.topologyRefreshOptions(refreshOptions());
+			if (this.rejectWhileDisconnected) {
+				cluster.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+			}
 		}
 	}
 

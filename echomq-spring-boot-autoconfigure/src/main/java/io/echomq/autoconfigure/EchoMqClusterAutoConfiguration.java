@@ -34,8 +34,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 public final class EchoMqClusterAutoConfiguration {
 
 	@Bean
-	ClusterTopologyRefreshCustomizer echoMqClusterTopologyRefreshCustomizer(Environment environment) {
-		return ClusterTopologyRefreshCustomizer.of(environment);
+	ClusterTopologyRefreshCustomizer echoMqClusterTopologyRefreshCustomizer(Environment environment,
+			EchoMqClusterProperties properties) {
+		ClusterTopologyRefreshCustomizer customizer = ClusterTopologyRefreshCustomizer.of(environment);
+		customizer.setRejectWhileDisconnected(properties.rejectWhileDisconnected());
+		return customizer;
 	}
 
 	@Bean

@@ -43,6 +43,17 @@ class EchoMqClusterAutoConfigurationTests {
 			assertThat(refresh.getAdaptiveRefreshTriggers()).containsExactlyInAnyOrder(RefreshTrigger.values());
 			assertThat(refresh.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(1));
 			assertThat(refresh.useDynamicRefreshSources()).isTrue();
+			assertThat(clientOptions(context).getDisconnectedBehavior())
+				.isEqualTo(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+		});
+	}
+
+	@Test
+	void runWithRejectWhileDisconnectedTurnedOffShouldKeepLettucesDisconnectedBehavior() {
+		this.clusterRunner.withPropertyValues("echomq.cluster.reject-while-disconnected=false").run((context) -> {
+			assertThat(refresh(context).isPeriodicRefreshEnabled()).isTrue();
+			assertThat(clientOptions(context).getDisconnectedBehavior())
+				.isEqualTo(ClientOptions.DisconnectedBehavior.DEFAULT);
 		});
 	}
 
@@ -75,6 +86,8 @@ class EchoMqClusterAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(clientOptions(context)).isNotInstanceOf(ClusterClientOptions.class);
+			assertThat(clientOptions(context).getDisconnectedBehavior())
+				.isEqualTo(ClientOptions.DisconnectedBehavior.DEFAULT);
 		});
 	}
 
@@ -85,6 +98,8 @@ class EchoMqClusterAutoConfigurationTests {
 			ClusterTopologyRefreshOptions refresh = refresh(context);
 			assertThat(refresh.isPeriodicRefreshEnabled()).isFalse();
 			assertThat(refresh.getAdaptiveRefreshTriggers()).isEmpty();
+			assertThat(clientOptions(context).getDisconnectedBehavior())
+				.isEqualTo(ClientOptions.DisconnectedBehavior.DEFAULT);
 		});
 	}
 

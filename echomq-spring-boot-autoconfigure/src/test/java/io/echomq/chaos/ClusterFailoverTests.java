@@ -84,7 +84,9 @@ class ClusterFailoverTests {
 				ledger.ran(job.id());
 			});
 			consumer.start();
-			try (Producer producer = Producer.plain(jobs, queue, JOBS, Duration.ofMillis(5), 10).start()) {
+			try (Producer producer = Producer.plain(jobs, queue, JOBS, Duration.ofMillis(5), 10)
+				.pauseAfterFailure(Duration.ofMillis(100))
+				.start()) {
 				await().atMost(Duration.ofSeconds(30)).until(() -> producer.acknowledgedCount() >= JOBS / 4);
 				long killedAt = System.currentTimeMillis();
 				long killed = System.nanoTime();

@@ -53,6 +53,8 @@ final class Producer implements AutoCloseable {
 
 	private final Thread thread;
 
+	private volatile Duration pauseAfterFailure;
+
 	/**
 	 * Create a producer.
 	 * @param jobs the engine to enqueue with
@@ -70,6 +72,7 @@ final class Producer implements AutoCloseable {
 		this.pace = pace;
 		this.payloads = payloads;
 		this.specs = specs;
+		this.pauseAfterFailure = pace;
 		this.thread = new Thread(this::run, "chaos-producer-" + queue);
 		this.thread.setDaemon(true);
 	}
@@ -89,6 +92,18 @@ final class Producer implements AutoCloseable {
 	}
 
 	/**
+	 * Pause longer after an enqueue that threw, as a client that retries with a backoff
+	 * does: a connection that rejects commands at once (a cluster node the client is
+	 * disconnected from) would otherwise use up the count within the outage.
+	 * @param pause the pause after a failure (the pace by default)
+	 * @return this producer
+	 */
+	Producer pauseAfterFailure(Duration pause) {
+		this.pauseAfterFailure = pause;
+		return this;
+	}
+
+	/**
 	 * Start enqueuing.
 	 * @return this producer
 	 */
@@ -100,6 +115,7 @@ final class Producer implements AutoCloseable {
 	private void run() {
 		try {
 			for (int n = 0; n < this.count && this.stop.getCount() > 0; n++) {
+				Duration pause = this.pace;
 				try {
 					JobId id = this.jobs.enqueue(this.queue, this.payloads.apply(n), this.specs.apply(n));
 					this.acknowledgedAt.put(id, System.currentTimeMillis());
@@ -108,8 +124,9 @@ final class Producer implements AutoCloseable {
 				catch (RuntimeException ex) {
 					this.failures.incrementAndGet();
 					this.lastFailure.set(ex);
+					pause = this.pauseAfterFailure;
 				}
-				if (this.stop.await(this.pace.toNanos(), TimeUnit.NANOSECONDS)) {
+				if (this.stop.await(pause.toNanos(), TimeUnit.NANOSECONDS)) {
 					break;
 				}
 			}
