@@ -30,6 +30,7 @@ import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.RespClient;
 import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -54,7 +55,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@RequiresServerBinary(ServerFlavor.VALKEY)
+@Tag("chaos")
 class DefaultSettingsClusterFailoverTests {
 
 	private static final String QUEUE = "defaults";
@@ -85,7 +86,7 @@ class DefaultSettingsClusterFailoverTests {
 	@Test
 	@Timeout(180)
 	void partitionsOfAKilledMasterResumeOnTheReplicaWithBootsDefaultClientSettings() throws Exception {
-		this.cluster = TestRedisServer.cluster(3, 1);
+		this.cluster = TestRedisServer.cluster(ServerFlavor.VALKEY, 3, 1);
 		String prefix = Chaos.uniquePrefix();
 		Queue<Run> runs = new ConcurrentLinkedQueue<>();
 		ConfigurableApplicationContext first = start(prefix, "first", runs);
