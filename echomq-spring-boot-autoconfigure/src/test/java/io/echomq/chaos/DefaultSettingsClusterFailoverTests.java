@@ -135,7 +135,10 @@ class DefaultSettingsClusterFailoverTests {
 			.mapToLong(Run::at)
 			.min()
 			.orElseThrow();
-		await("every partition drained").atMost(Duration.ofSeconds(10))
+		// a completion sent to the killed master is refused, so that job stays active on
+		// the
+		// promoted replica until its 30 s lease runs out and the reaper hands it back
+		await("every partition drained").atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(100))
 			.until(() -> partitions.names()
 				.stream()
