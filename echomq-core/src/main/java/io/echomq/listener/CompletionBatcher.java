@@ -38,7 +38,7 @@ import org.springframework.core.log.LogAccessor;
  * come from, are sent in the order they were handed over: a completion sent again alone
  * is settled before a later run's completion of the same job goes out. (Should a later
  * run retire the row first all the same, the resent completion that finds it retired is
- * not taken for applied: the container told the earlier run it was claimed again,
+ * not taken for applied: the ledger told the earlier run it was claimed again,
  * {@link LeasedJob#claimedAgain}.)
  * <p>
  * While the queue has a backlog, the same round trip claims the next jobs for the slots

@@ -31,9 +31,9 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * Watching and forgetting a job is a set insert and removal (a timer per job cost a heap
  * insert, a removal and a lock on the claim path). Each watched job holds a
  * {@link Renewal} handle, through which it stops its renewals and its timeout without
- * calling the keeper; a stopped handle is dropped at the next sweep. The renewal itself
- * is the job's own ({@link LeasedJob#renew()}: a stale reply marks it lost); one that
- * fails (Redis unreachable) is tried again an interval later.
+ * calling the keeper: stopping the handle takes it out of the watched map. The renewal
+ * itself is the job's own ({@link LeasedJob#renew()}: a stale reply marks it lost); one
+ * that fails (Redis unreachable) is tried again an interval later.
  * <p>
  * The renewals of a partition's jobs go out on a thread of that partition: a killed
  * master's command timeouts then hold up only the renewals of its own partitions, never
@@ -53,7 +53,7 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
 
-	private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
+	private final Map<Renewal, Watched> watched = new ConcurrentHashMap<>();
 
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
@@ -83,9 +83,9 @@ final class LeaseKeeper implements AutoCloseable {
 	 */
 	void watch(LeasedJob job) {
 		long due = System.nanoTime() + job.renewalIntervalNanos();
-		Renewal renewal = new Renewal();
+		Renewal renewal = new Renewal(this.watched);
 		job.renewal(renewal);
-		this.watched.add(new Watched(job, renewal, due));
+		this.watched.put(renewal, new Watched(job, renewal, due));
 		if (due < this.sweepAtHint) {
 			sweepBy(due);
 		}
@@ -127,10 +127,10 @@ final class LeaseKeeper implements AutoCloseable {
 		}
 		long next = NONE;
 		Map<String, List<Watched>> partitioned = new LinkedHashMap<>();
-		for (Watched watched : this.watched) {
+		for (Watched watched : this.watched.values()) {
 			LeasedJob job = watched.job;
 			if (watched.renewal.isStopped() || !job.isRunning()) {
-				this.watched.remove(watched);
+				this.watched.remove(watched.renewal);
 				continue;
 			}
 			long due = watched.next;
@@ -146,7 +146,7 @@ final class LeaseKeeper implements AutoCloseable {
 				watched.next = due;
 			}
 			if (watched.renewal.isStopped()) {
-				this.watched.remove(watched);
+				this.watched.remove(watched.renewal);
 			}
 			else {
 				next = Math.min(next, due);

@@ -11,8 +11,8 @@ import org.springframework.core.log.LogAccessor;
 import org.springframework.core.task.TaskExecutor;
 
 /**
- * The workers of one container run: each leased job is dispatched to the executor, where
- * its handler runs (through the interceptors) and what came of it goes to its
+ * The workers of one started container: each leased job is dispatched to the executor,
+ * where its handler runs (through the interceptors) and what came of it goes to its
  * {@link LeasedJob}, which records it: complete on return, retry with backoff or
  * dead-letter on a throw. A completion goes to the {@link CompletionBatcher}, and its
  * {@link CompletionBatcher.Reply reply} is recorded on the sending thread, which then
