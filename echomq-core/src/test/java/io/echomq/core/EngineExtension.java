@@ -17,22 +17,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * The engine set-up of the tests that drive {@link Jobs} against a real server: before
  * each test a connection, an engine and a new queue name; after it, that connection and
- * those of the extra engines the test asked for are closed. Register it on an instance
- * field built from the class's {@link EngineServer} parameter (constructor injection, so
- * the class keeps the default per-method lifecycle):
- *
- * <pre class="code">
- * &#64;ParameterizedClass(name = "on {0}")
- * &#64;EnumSource(EngineServer.class)
- * class CancelTests {
- *
- *     &#64;RegisterExtension
- *     final EngineExtension engine;
- *
- *     CancelTests(EngineServer server) {
- *         this.engine = new EngineExtension(server, "c-");
- *     }
- * </pre>
+ * those of the extra engines the test asked for are closed. Engine test classes get it
+ * through {@link EngineTestSupport}, which builds it from the class's
+ * {@link EngineServer} parameter (constructor injection, so the class keeps the default
+ * per-method lifecycle).
  *
  * @author EchoMQ
  */

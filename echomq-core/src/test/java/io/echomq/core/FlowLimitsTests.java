@@ -11,13 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -31,28 +27,12 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class FlowLimitsTests {
+class FlowLimitsTests extends EngineTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	@RegisterExtension
-	final EngineExtension engine;
-
-	private StringRedisTemplate redis;
-
-	private Jobs jobs;
-
-	private String queue;
-
 	FlowLimitsTests(EngineServer server) {
-		this.engine = new EngineExtension(server, "limits-");
-	}
-
-	@BeforeEach
-	void bindEngine() {
-		this.redis = this.engine.redis();
-		this.jobs = this.engine.jobs();
-		this.queue = this.engine.queue();
+		super(server, "limits-");
 	}
 
 	@Test

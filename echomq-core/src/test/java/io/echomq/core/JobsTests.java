@@ -8,15 +8,11 @@ import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -30,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(EngineServer.class)
-class JobsTests {
+class JobsTests extends EngineTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -39,30 +35,8 @@ class JobsTests {
 			"if ARGV[1] == 'fail' then return redis.error_reply('EMQTEST refused') end\n"
 					+ "return {redis.call('INCR', KEYS[1])}\n");
 
-	@RegisterExtension
-	final EngineExtension engine;
-
-	private LettuceConnectionFactory connectionFactory;
-
-	private StringRedisTemplate redis;
-
-	private Jobs jobs;
-
-	private Keyspace keyspace;
-
-	private String queue;
-
 	JobsTests(EngineServer server) {
-		this.engine = new EngineExtension(server, "q-");
-	}
-
-	@BeforeEach
-	void bindEngine() {
-		this.connectionFactory = this.engine.connectionFactory();
-		this.redis = this.engine.redis();
-		this.keyspace = this.engine.keyspace();
-		this.jobs = this.engine.jobs();
-		this.queue = this.engine.queue();
+		super(server, "q-");
 	}
 
 	private String minuteField(String kind) {

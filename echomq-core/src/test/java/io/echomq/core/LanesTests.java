@@ -10,13 +10,9 @@ import io.echomq.EnqueueOptions;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -29,31 +25,12 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class LanesTests {
+class LanesTests extends EngineTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	@RegisterExtension
-	final EngineExtension engine;
-
-	private StringRedisTemplate redis;
-
-	private Jobs jobs;
-
-	private Keyspace keyspace;
-
-	private String queue;
-
 	LanesTests(EngineServer server) {
-		this.engine = new EngineExtension(server, "lanes-");
-	}
-
-	@BeforeEach
-	void bindEngine() {
-		this.redis = this.engine.redis();
-		this.keyspace = this.engine.keyspace();
-		this.jobs = this.engine.jobs();
-		this.queue = this.engine.queue();
+		super(server, "lanes-");
 	}
 
 	@Test

@@ -14,9 +14,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -46,7 +44,7 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class MalformedRowsTests {
+class MalformedRowsTests extends EngineTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -55,27 +53,8 @@ class MalformedRowsTests {
 	/** The token of the planted rows, whose attempts is 1. */
 	private static final FencingToken TOKEN = FencingToken.of(1);
 
-	@RegisterExtension
-	final EngineExtension engine;
-
-	private StringRedisTemplate redis;
-
-	private Jobs jobs;
-
-	private Keyspace keyspace;
-
-	private String queue;
-
 	MalformedRowsTests(EngineServer server) {
-		this.engine = new EngineExtension(server, "m-");
-	}
-
-	@BeforeEach
-	void bindEngine() {
-		this.redis = this.engine.redis();
-		this.keyspace = this.engine.keyspace();
-		this.jobs = this.engine.jobs();
-		this.queue = this.engine.queue();
+		super(server, "m-");
 	}
 
 	@ParameterizedTest

@@ -8,11 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -30,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS" })
-class NodesTests {
+class NodesTests extends EngineTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -38,27 +35,15 @@ class NodesTests {
 
 	private static final EchoMqNode B = new EchoMqNode("warehouse 202@host-b");
 
-	@RegisterExtension
-	final EngineExtension engine;
-
-	private StringRedisTemplate redis;
-
-	private Jobs jobs;
-
 	private QueueNodes nodes;
 
-	private String queue;
-
 	NodesTests(EngineServer server) {
-		this.engine = new EngineExtension(server, "n-");
+		super(server, "n-");
 	}
 
 	@BeforeEach
-	void bindEngine() {
-		this.redis = this.engine.redis();
-		this.jobs = this.engine.jobs();
+	void setUp() {
 		this.nodes = new QueueNodes(this.jobs);
-		this.queue = this.engine.queue();
 	}
 
 	@Test

@@ -3,13 +3,9 @@ package io.echomq.core;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -25,31 +21,12 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class PauseTests {
+class PauseTests extends EngineTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	@RegisterExtension
-	final EngineExtension engine;
-
-	private StringRedisTemplate redis;
-
-	private Jobs jobs;
-
-	private Keyspace keyspace;
-
-	private String queue;
-
 	PauseTests(EngineServer server) {
-		this.engine = new EngineExtension(server, "p-");
-	}
-
-	@BeforeEach
-	void bindEngine() {
-		this.redis = this.engine.redis();
-		this.keyspace = this.engine.keyspace();
-		this.jobs = this.engine.jobs();
-		this.queue = this.engine.queue();
+		super(server, "p-");
 	}
 
 	@Test

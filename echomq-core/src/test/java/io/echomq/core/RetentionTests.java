@@ -6,13 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -27,31 +23,12 @@ import static org.awaitility.Awaitility.await;
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class RetentionTests {
+class RetentionTests extends EngineTestSupport {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
-	@RegisterExtension
-	final EngineExtension engine;
-
-	private StringRedisTemplate redis;
-
-	private Jobs jobs;
-
-	private Keyspace keyspace;
-
-	private String queue;
-
 	RetentionTests(EngineServer server) {
-		this.engine = new EngineExtension(server, "r-");
-	}
-
-	@BeforeEach
-	void bindEngine() {
-		this.redis = this.engine.redis();
-		this.keyspace = this.engine.keyspace();
-		this.jobs = this.engine.jobs();
-		this.queue = this.engine.queue();
+		super(server, "r-");
 	}
 
 	@Test

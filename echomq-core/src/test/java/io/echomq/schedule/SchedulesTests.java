@@ -14,22 +14,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.EngineExtension;
+import io.echomq.core.EngineTestSupport;
 import io.echomq.core.EngineServer;
 import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
-import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
-
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -42,37 +38,25 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(EngineServer.class)
-class SchedulesTests {
+class SchedulesTests extends EngineTestSupport {
 
 	private static final Duration THRESHOLD = Duration.ofMinutes(1);
 
 	private static final Function<ScheduleDefinition, String> STORED = ScheduleDefinition::payload;
 
-	@RegisterExtension
-	final EngineExtension engine;
-
-	private StringRedisTemplate redis;
-
-	private Keyspace keyspace;
-
 	private Schedules schedules;
 
 	private EchoMqTemplate template;
 
-	private String queue;
-
 	SchedulesTests(EngineServer server) {
-		this.engine = new EngineExtension(server, "s-");
+		super(server, "s-");
 	}
 
 	@BeforeEach
-	void bindEngine() {
-		this.redis = this.engine.redis();
-		this.keyspace = this.engine.keyspace();
+	void setUp() {
 		this.schedules = new Schedules(this.engine.jobs());
 		this.template = new EchoMqTemplate(this.engine.jobs(),
 				new JacksonPayloadConverter(JsonMapper.builder().build()), 1024, (queue) -> 3, List.of());
-		this.queue = this.engine.queue();
 	}
 
 	@Test

@@ -1,11 +1,11 @@
 package io.echomq.flow;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 
 import io.echomq.annotation.EchoJob;
 import io.echomq.listener.JobContext;
+import io.echomq.test.ChildJvm;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
@@ -53,19 +53,7 @@ public class FlowNodeApplication {
 			"echomq.shutdown.timeout=2s");
 
 	public static void main(String[] args) {
-		Thread watcher = new Thread(() -> {
-			try {
-				while (System.in.read() != -1) {
-					// discard
-				}
-			}
-			catch (IOException ex) {
-				// closed
-			}
-			System.exit(1);
-		}, "stdin-watcher");
-		watcher.setDaemon(true);
-		watcher.start();
+		ChildJvm.onParentExit(() -> System.exit(1));
 		SpringApplication application = new SpringApplication(FlowNodeApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.run(args);

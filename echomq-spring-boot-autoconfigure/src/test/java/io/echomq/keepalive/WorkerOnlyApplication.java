@@ -1,8 +1,7 @@
 package io.echomq.keepalive;
 
-import java.io.IOException;
-
 import io.echomq.annotation.EchoJob;
+import io.echomq.test.ChildJvm;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -26,19 +25,7 @@ public class WorkerOnlyApplication {
 	static final String QUEUE = "keep-alive-tasks";
 
 	public static void main(String[] args) {
-		Thread watcher = new Thread(() -> {
-			try {
-				while (System.in.read() != -1) {
-					// discard
-				}
-			}
-			catch (IOException ex) {
-				// closed
-			}
-			System.exit(1);
-		}, "stdin-watcher");
-		watcher.setDaemon(true);
-		watcher.start();
+		ChildJvm.onParentExit(() -> System.exit(1));
 		SpringApplication application = new SpringApplication(WorkerOnlyApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.run(args);

@@ -4,14 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
-import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleSpec;
@@ -26,10 +23,8 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -60,23 +55,9 @@ import static org.awaitility.Awaitility.await;
 // the chart counts every queue's failed attempts: the partitioned queue's dead job comes
 // last, by name
 @TestMethodOrder(MethodOrderer.MethodName.class)
-class EchoMqDashboardBrowserTests {
-
-	private static final Duration WAIT = Duration.ofSeconds(15);
+class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 
 	private static HeadlessChromium browser;
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private EchoJobListenerRegistry listeners;
-
-	@Autowired
-	private EchoMqTemplate template;
-
-	@Autowired
-	private Jobs jobs;
 
 	private final TestHandler orders = new TestHandler();
 

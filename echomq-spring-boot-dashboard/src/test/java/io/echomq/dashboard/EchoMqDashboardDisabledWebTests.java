@@ -2,9 +2,7 @@ package io.echomq.dashboard;
 
 import java.util.Map;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import org.junit.jupiter.api.Test;
@@ -12,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -27,19 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "echomq.dashboard.enabled=false")
-class EchoMqDashboardDisabledWebTests {
-
-	@LocalServerPort
-	private int port;
+class EchoMqDashboardDisabledWebTests extends DashboardWebTestSupport {
 
 	@Autowired
 	private ApplicationContext context;
-
-	@Autowired
-	private EchoMqTemplate template;
-
-	@Autowired
-	private Jobs jobs;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {

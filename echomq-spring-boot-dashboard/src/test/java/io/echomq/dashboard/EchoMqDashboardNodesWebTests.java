@@ -1,26 +1,20 @@
 package io.echomq.dashboard;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueNodes;
-import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -39,37 +33,16 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "spring.application.name=front")
-class EchoMqDashboardNodesWebTests {
-
-	private static final Duration WAIT = Duration.ofSeconds(15);
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private EchoJobListenerRegistry listeners;
-
-	@Autowired
-	private EchoMqTemplate template;
-
-	@Autowired
-	private Jobs jobs;
+class EchoMqDashboardNodesWebTests extends DashboardWebTestSupport {
 
 	@Autowired
 	private EchoMqNode node;
-
-	private DashboardClient client;
 
 	private final List<AutoCloseable> cleanup = new ArrayList<>();
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
 		DashboardTestApplication.redis(registry);
-	}
-
-	@BeforeEach
-	void setUp() {
-		this.client = new DashboardClient(this.port, "/echomq");
 	}
 
 	@AfterEach

@@ -7,26 +7,17 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.PartitionedStats;
-import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.dashboard.DashboardClient.Response;
-import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -48,42 +39,11 @@ import static org.awaitility.Awaitility.await;
 				"echomq.queues.parcels.partitions=3", "echomq.queues.bulk.partitions=2",
 				"echomq.queues.regions.partitions=2", "echomq.queues.regions.lanes.max-active=1",
 				"echomq.queues.regions.lanes.rate-limit.limit=5", "echomq.queues.regions.lanes.rate-limit.period=1m" })
-class EchoMqDashboardPartitionWebTests {
-
-	private static final Duration WAIT = Duration.ofSeconds(15);
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private EchoJobListenerRegistry listeners;
-
-	@Autowired
-	private EchoMqTemplate template;
-
-	@Autowired
-	private Jobs jobs;
-
-	private QueueInspector inspector;
-
-	private DashboardClient client;
-
-	private final List<TestHandler> handlers = new ArrayList<>();
+class EchoMqDashboardPartitionWebTests extends DashboardWebTestSupport {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
 		DashboardTestApplication.redis(registry);
-	}
-
-	@BeforeEach
-	void setUp() {
-		this.inspector = new QueueInspector(this.jobs);
-		this.client = new DashboardClient(this.port, "/echomq");
-	}
-
-	@AfterEach
-	void releaseHandlers() {
-		this.handlers.forEach(TestHandler::release);
 	}
 
 	@Test
@@ -295,17 +255,6 @@ class EchoMqDashboardPartitionWebTests {
 		assertThat(plainFlow.get("lanes").get(0).get("lane").asString()).isEqualTo("t-1");
 		assertThat(plainFlow.get("lanes").get(0).get("pending").asLong()).isEqualTo(2);
 		assertThat(plainFlow.get("limits").isNull()).isTrue();
-	}
-
-	private TestHandler listen(String queue) {
-		TestHandler handler = new TestHandler();
-		this.handlers.add(handler);
-		this.listeners.register(queue, handler, ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
-		return handler;
-	}
-
-	private QueueStats stats(String engineName) {
-		return this.inspector.stats(engineName);
 	}
 
 	private QueueStats total(String queue) {

@@ -2,20 +2,15 @@ package io.echomq.dashboard;
 
 import java.time.Duration;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.dashboard.DashboardClient.Response;
-import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -31,19 +26,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "echomq.dashboard.read-only=true", "echomq.dashboard.path=/ops/queues",
 				"echomq.dashboard.show-values=always", "server.servlet.context-path=/shop" })
-class EchoMqDashboardReadOnlyWebTests {
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private EchoJobListenerRegistry listeners;
-
-	@Autowired
-	private EchoMqTemplate template;
-
-	@Autowired
-	private Jobs jobs;
+class EchoMqDashboardReadOnlyWebTests extends DashboardWebTestSupport {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {

@@ -4,16 +4,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
-import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.schedule.ScheduleSpec;
 import jakarta.servlet.DispatcherType;
@@ -23,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.Customizer;
@@ -47,19 +43,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = { DashboardTestApplication.class, EchoMqDashboardSecurityTests.Security.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "echomq.dashboard.show-values=when-authorized", "echomq.dashboard.roles=ECHOMQ_ADMIN" })
-class EchoMqDashboardSecurityTests {
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private EchoJobListenerRegistry listeners;
-
-	@Autowired
-	private EchoMqTemplate template;
-
-	@Autowired
-	private Jobs jobs;
+class EchoMqDashboardSecurityTests extends DashboardWebTestSupport {
 
 	@Autowired
 	private DashboardSecurity security;

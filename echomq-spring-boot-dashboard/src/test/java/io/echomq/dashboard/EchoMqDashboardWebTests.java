@@ -6,27 +6,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
-import io.echomq.core.QueueInspector;
-import io.echomq.core.QueueStats;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.dashboard.web.DashboardWriteGuard;
-import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleSpec;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -41,42 +31,11 @@ import static org.awaitility.Awaitility.await;
  * @author EchoMQ
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
-class EchoMqDashboardWebTests {
-
-	private static final Duration WAIT = Duration.ofSeconds(15);
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private EchoJobListenerRegistry listeners;
-
-	@Autowired
-	private EchoMqTemplate template;
-
-	@Autowired
-	private Jobs jobs;
-
-	private QueueInspector inspector;
-
-	private DashboardClient client;
-
-	private final List<TestHandler> handlers = new ArrayList<>();
+class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
 		DashboardTestApplication.redis(registry);
-	}
-
-	@BeforeEach
-	void setUp() {
-		this.inspector = new QueueInspector(this.jobs);
-		this.client = new DashboardClient(this.port, "/echomq");
-	}
-
-	@AfterEach
-	void releaseHandlers() {
-		this.handlers.forEach(TestHandler::release);
 	}
 
 	@Test
@@ -473,21 +432,10 @@ class EchoMqDashboardWebTests {
 		assertClientError(this.client.post("/api/schedules/" + queue + "/bad%20name/trigger"), 400, "bad name");
 	}
 
-	private TestHandler listen(String queue) {
-		TestHandler handler = new TestHandler();
-		this.handlers.add(handler);
-		this.listeners.register(queue, handler, ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
-		return handler;
-	}
-
 	private JobId deadJob(String queue) {
 		JobId id = this.template.enqueue(queue, "bad");
 		await().atMost(WAIT).until(() -> stats(queue).dead() == 1);
 		return id;
-	}
-
-	private QueueStats stats(String queue) {
-		return this.inspector.stats(queue);
 	}
 
 	private static JsonNode queue(JsonNode overview, String name) {

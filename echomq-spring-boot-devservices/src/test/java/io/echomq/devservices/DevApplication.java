@@ -3,6 +3,7 @@ package io.echomq.devservices;
 import java.io.IOException;
 import java.time.Duration;
 
+import io.echomq.test.ChildJvm;
 import io.echomq.test.server.RespClient;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -46,19 +47,7 @@ public class DevApplication {
 	}
 
 	public static void main(String[] args) {
-		Thread watcher = new Thread(() -> {
-			try {
-				while (System.in.read() != -1) {
-					// discard
-				}
-			}
-			catch (IOException ex) {
-				// closed
-			}
-			System.exit(1);
-		}, "stdin-watcher");
-		watcher.setDaemon(true);
-		watcher.start();
+		ChildJvm.onParentExit(() -> System.exit(1));
 		SpringApplication.run(DevApplication.class, args);
 	}
 

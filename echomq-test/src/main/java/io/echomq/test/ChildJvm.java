@@ -46,4 +46,25 @@ public final class ChildJvm {
 		}
 	}
 
+	/**
+	 * In the child: run {@code action} when the parent JVM goes away, seen as the end of
+	 * standard input, which a daemon thread reads (and discards) until then.
+	 * @param action what to do, e.g. {@code () -> System.exit(1)}
+	 */
+	public static void onParentExit(Runnable action) {
+		Thread watcher = new Thread(() -> {
+			try {
+				while (System.in.read() != -1) {
+					// discard
+				}
+			}
+			catch (IOException ex) {
+				// closed
+			}
+			action.run();
+		}, "stdin-watcher");
+		watcher.setDaemon(true);
+		watcher.start();
+	}
+
 }

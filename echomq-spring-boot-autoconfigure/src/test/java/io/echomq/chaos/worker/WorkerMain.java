@@ -1,12 +1,12 @@
 package io.echomq.chaos.worker;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.echomq.listener.JobHandler;
+import io.echomq.test.ChildJvm;
 
 /**
  * A worker JVM for the {@code kill -9} tests: consumes one queue with a
@@ -75,19 +75,7 @@ public final class WorkerMain {
 	}
 
 	private static void watchStandardInput(CountDownLatch end) {
-		Thread watcher = new Thread(() -> {
-			try {
-				while (System.in.read() != -1) {
-					// discard
-				}
-			}
-			catch (IOException ex) {
-				// closed
-			}
-			end.countDown();
-		}, "stdin-watcher");
-		watcher.setDaemon(true);
-		watcher.start();
+		ChildJvm.onParentExit(end::countDown);
 	}
 
 }
