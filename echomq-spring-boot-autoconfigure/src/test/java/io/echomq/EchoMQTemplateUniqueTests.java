@@ -8,10 +8,10 @@ import java.util.UUID;
 
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
@@ -55,7 +55,8 @@ class EchoMqTemplateUniqueTests {
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
-		Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
+		Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)),
+				Keyspace.defaults());
 		EchoMqTemplate.EnqueueInterceptor interceptor = new EchoMqTemplate.EnqueueInterceptor() {
 
 			@Override

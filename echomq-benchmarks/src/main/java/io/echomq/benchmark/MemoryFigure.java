@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.internal.Engine;
 
 /**
  * Server memory per pending job with a {@value Payloads#SIZE}-byte payload: the
@@ -38,7 +38,7 @@ final class MemoryFigure implements Figure {
 		BenchServer server = context.server();
 		int count = context.scale().memoryJobs();
 		server.reset();
-		Jobs jobs = server.newJobs();
+		Engine jobs = server.newEngine();
 		long before = server.usedMemory();
 		Probes.prefill(jobs, QUEUE, count);
 		long after = server.usedMemory();
@@ -57,7 +57,7 @@ final class MemoryFigure implements Figure {
 	}
 
 	private static List<Reading> sized(BenchServer server, int count, int size, String suffix) {
-		Jobs jobs = server.newJobs();
+		Engine jobs = server.newEngine();
 		long before = server.usedMemory();
 		Probes.prefill(jobs, QUEUE, count, "{\"pad\":\"" + "x".repeat(size - 10) + "\"}");
 		long after = server.usedMemory();

@@ -24,14 +24,15 @@ import org.springframework.core.log.LogAccessor;
  * Sends the completions of one container's jobs in batches, on {@value #THREADS} threads
  * of its own: a worker whose handler returned hands its job here and is free at once, and
  * a sending thread sends whatever completions are waiting as one pipelined round trip
- * ({@link io.echomq.core.Jobs#completeAll}), each still its own fenced {@code complete}
- * script call. Per job this saves the worker's wait for its reply and the wake-ups of the
- * connection's event loop and of the worker, which were most of the client's CPU per job.
- * The job stays in flight (its slot taken) until its completion is recorded, so a stop
- * still waits for it; a completion whose batched call had no clear reply is sent again
- * alone, with the usual retries ({@link LeasedJob#completed}). On a partitioned queue
- * such a job gives its slot back first: its partition's master may be down, and the
- * retries must not hold the slots the live partitions need.
+ * ({@link io.echomq.core.io.echomq.core.internal.Outcomes#completeAll}), each still its
+ * own fenced {@code complete} script call. Per job this saves the worker's wait for its
+ * reply and the wake-ups of the connection's event loop and of the worker, which were
+ * most of the client's CPU per job. The job stays in flight (its slot taken) until its
+ * completion is recorded, so a stop still waits for it; a completion whose batched call
+ * had no clear reply is sent again alone, with the usual retries
+ * ({@link LeasedJob#completed}). On a partitioned queue such a job gives its slot back
+ * first: its partition's master may be down, and the retries must not hold the slots the
+ * live partitions need.
  * <p>
  * Each job id belongs to one thread, so the completions of one job, whatever run they
  * come from, are sent in the order they were handed over: a completion sent again alone
@@ -41,8 +42,9 @@ import org.springframework.core.log.LogAccessor;
  * {@link LeasedJob#claimedAgain}.)
  * <p>
  * While the queue has a backlog, the same round trip claims the next jobs for the slots
- * the batch frees ({@link io.echomq.core.Jobs#completeAllAndClaim}): each such slot
- * passes straight from a settled job to a claimed one, with no turn of the poller in
+ * the batch frees
+ * ({@link io.echomq.core.io.echomq.core.internal.Claims#completeAllAndClaim}): each such
+ * slot passes straight from a settled job to a claimed one, with no turn of the poller in
  * between.
  *
  * @author EchoMQ
@@ -177,13 +179,14 @@ final class CompletionBatcher {
 			if (claimable > 0) {
 				ContainerSettings settings = this.container.getSettings();
 				CompleteAndClaimResult reply = this.container.jobs()
+					.claims()
 					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, settings.lease(), claimable, settings.limits(),
 							this.container.getNode());
 				results = reply.completions();
 				next = reply.claim().jobs();
 			}
 			else {
-				results = this.container.jobs().completeAll(queue, ids, tokens, uniqueKeys);
+				results = this.container.jobs().outcomes().completeAll(queue, ids, tokens, uniqueKeys);
 			}
 		}
 		catch (Throwable ex) {

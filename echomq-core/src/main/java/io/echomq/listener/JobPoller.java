@@ -163,7 +163,7 @@ final class JobPoller implements Runnable {
 	 * timed pause ends with no wake-up, so the poller claims again when it ends.
 	 */
 	private Duration idleWait(ContainerSettings settings) {
-		Duration pause = this.container.jobs().lastClaimPause(settings.queue());
+		Duration pause = this.container.jobs().claims().lastClaimPause(settings.queue());
 		Duration wait = settings.idleWait();
 		return (pause != null && !pause.isZero() && pause.compareTo(wait) < 0) ? pause : wait;
 	}

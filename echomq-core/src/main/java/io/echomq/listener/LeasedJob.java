@@ -10,9 +10,9 @@ import java.util.function.Supplier;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
 import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Engine;
 import io.echomq.support.ErrorText;
 import org.jspecify.annotations.Nullable;
 
@@ -50,7 +50,7 @@ final class LeasedJob implements JobContext {
 
 	private final ClaimedJob job;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final ContainerSettings settings;
 
@@ -83,7 +83,7 @@ final class LeasedJob implements JobContext {
 
 	private volatile boolean claimedAgain;
 
-	LeasedJob(ClaimedJob job, Jobs jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
+	LeasedJob(ClaimedJob job, Engine jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.jobs = jobs;
 		this.settings = settings;
@@ -166,7 +166,7 @@ final class LeasedJob implements JobContext {
 	}
 
 	private boolean extend(Duration lease) {
-		TransitionResult result = this.jobs.extend(queue(), id(), this.job.token(), lease);
+		TransitionResult result = this.jobs.outcomes().extend(queue(), id(), this.job.token(), lease);
 		if (result.reason() == StaleReason.CANCEL_REQUESTED) {
 			cancelRequested();
 			return false;
@@ -194,7 +194,8 @@ final class LeasedJob implements JobContext {
 			return;
 		}
 		recordCompletion(send("completion",
-				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
+				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false),
+				took);
 	}
 
 	/**
@@ -214,7 +215,8 @@ final class LeasedJob implements JobContext {
 			return true;
 		}
 		recordCompletion(send("completion",
-				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
+				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false),
+				took);
 		return false;
 	}
 
@@ -226,7 +228,7 @@ final class LeasedJob implements JobContext {
 	 */
 	void completed(@Nullable TransitionResult result, Duration took) {
 		Sent sent = (result != null) ? new Sent(result, false) : send("completion",
-				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
+				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
 		recordCompletion(sent, took);
 	}
 
@@ -267,8 +269,8 @@ final class LeasedJob implements JobContext {
 		boolean capped = cap != null && attempt() >= cap;
 		Duration backoff = this.settings.backoff().delayFor(attempt());
 		Sent sent = (fatal != null || capped)
-				? send("dead-letter", () -> this.jobs.deadLetter(queue(), id(), this.job.token(), error))
-				: send("failure", () -> this.jobs.retry(queue(), id(), this.job.token(), error, backoff));
+				? send("dead-letter", () -> this.jobs.outcomes().deadLetter(queue(), id(), this.job.token(), error))
+				: send("failure", () -> this.jobs.outcomes().retry(queue(), id(), this.job.token(), error, backoff));
 		if (sent == null) {
 			return;
 		}
@@ -296,7 +298,7 @@ final class LeasedJob implements JobContext {
 			pauseQueue(delay);
 		}
 		Sent sent = send("snooze",
-				() -> this.jobs.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay));
+				() -> this.jobs.outcomes().snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay));
 		if (sent == null) {
 			return;
 		}
@@ -316,7 +318,7 @@ final class LeasedJob implements JobContext {
 	 */
 	private void pauseQueue(Duration duration) {
 		try {
-			if (this.jobs.pause(queue(), duration, "rate limited by the handler of " + id())) {
+			if (this.jobs.admin().pause(queue(), duration, "rate limited by the handler of " + id())) {
 				logger.info(() -> "Paused queue '" + queue() + "' cluster-wide for " + duration + ": the handler of "
 						+ this + " was rate-limited");
 			}
@@ -364,7 +366,7 @@ final class LeasedJob implements JobContext {
 		stopRenewing();
 		stopTimer();
 		try {
-			TransitionResult result = this.jobs.release(queue(), id(), this.job.token());
+			TransitionResult result = this.jobs.outcomes().release(queue(), id(), this.job.token());
 			if (result.isApplied()) {
 				this.counters.released.increment();
 				logger.info(() -> "Released unfinished " + this + " to pending");

@@ -16,9 +16,9 @@ import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.Engine;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -30,7 +30,8 @@ import org.springframework.core.log.LogAccessor;
  * free slots left, so a partition that always has work cannot starve the others: each one
  * is first in turn. A claim that asks every partition and comes back short lets the
  * poller block on the wake lists, so dry partitions cost no busy loop. With one partition
- * this is exactly one {@link Jobs#claim} call, as for any queue.
+ * this is exactly one {@link io.echomq.core.internal.Claims#claim} call, as for any
+ * queue.
  * <p>
  * Each partition's claim runs on a thread of that partition, and the poller waits for it
  * at most {@link #PATIENCE}: a claim still out then (its master was killed and the call
@@ -90,9 +91,9 @@ final class PartitionClaims {
 		this.outstanding = futures;
 	}
 
-	ClaimResult claim(Jobs jobs, Duration lease, int max, FlowLimits limits, EchoMqNode owner) {
+	ClaimResult claim(Engine jobs, Duration lease, int max, FlowLimits limits, EchoMqNode owner) {
 		if (this.names.size() == 1) {
-			return jobs.claim(this.names.get(0), lease, max, limits, owner);
+			return jobs.claims().claim(this.names.get(0), lease, max, limits, owner);
 		}
 		FlowLimits share = limits.perPartition(this.names.size());
 		ClaimResult.Limit limit = null;
@@ -119,7 +120,8 @@ final class PartitionClaims {
 			}
 			String name = this.names.get(partition);
 			int wanted = max - claimed.size();
-			Future<ClaimResult> call = claimer(partition).submit(() -> jobs.claim(name, lease, wanted, share, owner));
+			Future<ClaimResult> call = claimer(partition)
+				.submit(() -> jobs.claims().claim(name, lease, wanted, share, owner));
 			failure = collect(jobs, partition, call, PATIENCE.toNanos(), max, claimed, failure);
 			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
 			if (result != null && result.isLimited()) {
@@ -141,7 +143,7 @@ final class PartitionClaims {
 	 * outstanding; a failed one marks the partition down.
 	 * @return the first failure so far
 	 */
-	private @Nullable RuntimeException collect(Jobs jobs, int partition, Future<ClaimResult> call, long patience,
+	private @Nullable RuntimeException collect(Engine jobs, int partition, Future<ClaimResult> call, long patience,
 			int max, List<ClaimedJob> claimed, @Nullable RuntimeException failure) {
 		ClaimResult result;
 		try {
@@ -186,9 +188,9 @@ final class PartitionClaims {
 		}
 	}
 
-	private void release(Jobs jobs, int partition, ClaimedJob job) {
+	private void release(Engine jobs, int partition, ClaimedJob job) {
 		try {
-			jobs.release(this.names.get(partition), job.id(), job.token());
+			jobs.outcomes().release(this.names.get(partition), job.id(), job.token());
 		}
 		catch (RuntimeException ex) {
 			logger.warn(ex, () -> "Cannot release " + job.id() + " claimed late on " + this.names.get(partition)
@@ -252,7 +254,7 @@ final class PartitionClaims {
 		}
 	}
 
-	private void probe(Jobs jobs, int partition) {
+	private void probe(Engine jobs, int partition) {
 		synchronized (this.down) {
 			if (System.nanoTime() - this.probedAt[partition] < PROBE_INTERVAL.toNanos()) {
 				return;

@@ -16,10 +16,10 @@ import java.util.function.Function;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,7 +62,7 @@ abstract class AbstractSchedulesTests {
 	@BeforeEach
 	void setUp() {
 		this.keyspace = Keyspace.defaults();
-		Jobs jobs = newJobs();
+		Engine jobs = newEngine();
 		this.redis = jobs.executor().getTemplate();
 		this.schedules = new Schedules(jobs);
 		this.template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
@@ -75,12 +75,12 @@ abstract class AbstractSchedulesTests {
 		this.factories.forEach(LettuceConnectionFactory::destroy);
 	}
 
-	private Jobs newJobs() {
+	private Engine newEngine() {
 		LettuceConnectionFactory factory = createConnectionFactory();
 		factory.afterPropertiesSet();
 		factory.start();
 		this.factories.add(factory);
-		return new Jobs(new ScriptExecutor(new StringRedisTemplate(factory)), this.keyspace);
+		return new Engine(new ScriptExecutor(new StringRedisTemplate(factory)), this.keyspace);
 	}
 
 	@Test
@@ -133,7 +133,8 @@ abstract class AbstractSchedulesTests {
 	@Test
 	void concurrentTicksOfThreeNodesShouldEnqueueExactlyOneJobPerFireTime() throws Exception {
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "p");
-		List<Schedules> nodes = List.of(new Schedules(newJobs()), new Schedules(newJobs()), new Schedules(newJobs()));
+		List<Schedules> nodes = List.of(new Schedules(newEngine()), new Schedules(newEngine()),
+				new Schedules(newEngine()));
 		ExecutorService pool = Executors.newFixedThreadPool(nodes.size());
 		int rounds = 30;
 		Instant base = this.schedules.serverTime();
@@ -209,7 +210,7 @@ abstract class AbstractSchedulesTests {
 
 	@Test
 	void changedSpecShouldBeSeenByAnotherNode() {
-		Schedules other = new Schedules(newJobs());
+		Schedules other = new Schedules(newEngine());
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "p");
 		Instant before = other.get(this.queue, "s").nextFire();
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofMinutes(1)), "p");

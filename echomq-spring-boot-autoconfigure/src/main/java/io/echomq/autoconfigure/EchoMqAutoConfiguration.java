@@ -8,12 +8,12 @@ import java.util.Set;
 import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
+import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConverter;
 import tools.jackson.databind.json.JsonMapper;
@@ -64,12 +64,12 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Jobs echoMqJobs(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
-		Jobs jobs = new Jobs(scriptExecutor, keyspace);
+	Engine echoMqEngine(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
+		Engine jobs = new Engine(scriptExecutor, keyspace);
 		properties.queues().forEach((queue, overrides) -> {
 			EchoMqProperties.RetentionProperties retention = overrides.retention();
 			if (retention != null) {
-				jobs.retain(queue, retention.completedRetention(), retention.deadRetention());
+				jobs.upkeep().retain(queue, retention.completedRetention(), retention.deadRetention());
 			}
 		});
 		return jobs;
@@ -89,7 +89,7 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
+	EchoMqTemplate echoMqTemplate(Engine jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
 			ObjectProvider<EchoMqTemplate.EnqueueInterceptor> interceptors,
 			ObjectProvider<EchoMqTemplate.ControlListener> controlListeners, QueuePartitioning partitioning) {
 		EchoMqTemplate template = new EchoMqTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
@@ -114,7 +114,7 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PartitionCountVerifier echoMqPartitionCountVerifier(Jobs jobs, QueuePartitioning partitioning,
+	PartitionCountVerifier echoMqPartitionCountVerifier(Engine jobs, QueuePartitioning partitioning,
 			EchoMqProperties properties, ObjectProvider<EchoJobListenerRegistry> registry,
 			ObjectProvider<EchoMqTemplate> template) {
 		Set<String> configured = new LinkedHashSet<>();

@@ -8,7 +8,6 @@ import java.util.concurrent.CountDownLatch;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
-import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.CancelDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.DeadJobsDescriptor;
@@ -19,11 +18,12 @@ import io.echomq.actuate.EchoMqEndpoint.PurgeDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.QueueDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.QueuesDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.ReplayDescriptor;
-import io.echomq.actuate.EchoMqEndpointWebExtension;
+import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension.ErrorDescriptor;
+import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
@@ -329,7 +329,7 @@ class EchoMqEndpointAutoConfigurationTests {
 		String queue = ObservabilityTestSupport.unique("audit");
 		this.contextRunner.run((context) -> {
 			context.getBean(EchoMqTemplate.class).enqueue(queue, "x");
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			jobs.executor().getTemplate().opsForZSet().add(jobs.keyspace().queueKey(queue, KeyType.DEAD), "forged", 1);
 			AuditDescriptor audit = context.getBean(EchoMqEndpoint.class).audit(queue);
 			assertThat(audit.clean()).isFalse();

@@ -5,16 +5,16 @@ import java.util.Map;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
-import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.QueueDescriptor;
+import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqHealthIndicator;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.Engine;
 import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -50,12 +50,12 @@ class PartitionedQueueObservabilityTests {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			QueuePartitions partitions = context.getBean(QueuePartitioning.class).forQueue("split");
 			List<JobId> ids = template.enqueueAll("split", List.of("a", "b", "c", "d", "e", "f"));
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			JobId doomed = ids.get(0);
 			String doomedPartition = partitions.nameOf(doomed);
-			List<ClaimedJob> claimed = jobs.claim(doomedPartition, java.time.Duration.ofSeconds(30), 2);
+			List<ClaimedJob> claimed = jobs.claims().claim(doomedPartition, java.time.Duration.ofSeconds(30), 2);
 			ClaimedJob first = claimed.stream().filter((job) -> job.id().equals(doomed)).findFirst().orElseThrow();
-			jobs.deadLetter(doomedPartition, doomed, first.token(), "boom");
+			jobs.outcomes().deadLetter(doomedPartition, doomed, first.token(), "boom");
 
 			EchoMqEndpoint endpoint = context.getBean(EchoMqEndpoint.class);
 			QueueDescriptor queue = endpoint.queue("split");

@@ -21,7 +21,6 @@ import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.NodeListener;
 import io.echomq.core.PartitionedStats;
@@ -32,6 +31,7 @@ import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleDefinition;
@@ -77,7 +77,7 @@ public class EchoMqDashboard {
 
 	private static final int REPLAY_BATCH = 100;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final QueueInspector inspector;
 
@@ -116,7 +116,7 @@ public class EchoMqDashboard {
 	 * @param sanitizer sanitizes payloads and extra job fields
 	 * @param node the name of this node, shown next to its listeners
 	 */
-	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+	public EchoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node) {
 		this(jobs, catalog, listeners, replayBudget, history, sanitizer, node, null, null);
 	}
@@ -136,7 +136,7 @@ public class EchoMqDashboard {
 	 * @param ticker the schedule tick of this node, which lists the schedules and
 	 * triggers them, or {@code null} if it runs none
 	 */
-	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+	public EchoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node,
 			@Nullable EchoMqTemplate template, @Nullable ScheduleTicker ticker) {
 		Assert.notNull(jobs, "'jobs' must not be null");
@@ -365,7 +365,7 @@ public class EchoMqDashboard {
 	 */
 	public Outcome replay(String queue, JobId id) {
 		int budget = this.replayBudget.applyAsInt(queue);
-		TransitionResult result = this.jobs.replay(engineName(queue, id), id, budget);
+		TransitionResult result = this.jobs.admin().replay(engineName(queue, id), id, budget);
 		if (result.isApplied()) {
 			return Outcome
 				.done("Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
@@ -384,7 +384,7 @@ public class EchoMqDashboard {
 	 * @return the outcome
 	 */
 	public Outcome delete(String queue, JobId id) {
-		TransitionResult result = this.jobs.delete(engineName(queue, id), id);
+		TransitionResult result = this.jobs.admin().delete(engineName(queue, id), id);
 		if (result.isApplied()) {
 			return Outcome.done("Job " + id + " deleted (it was " + stateLabel(result.state()) + ")", 1);
 		}
@@ -405,7 +405,7 @@ public class EchoMqDashboard {
 	 */
 	public Outcome runNow(String queue, JobId id) {
 		String engineName = engineName(queue, id);
-		TransitionResult result = this.jobs.runNow(engineName, id);
+		TransitionResult result = this.jobs.admin().runNow(engineName, id);
 		if (result.isApplied()) {
 			return Outcome.done("Job " + id + " moved to pending: it runs as soon as a worker is free", 1);
 		}
@@ -449,7 +449,7 @@ public class EchoMqDashboard {
 						break;
 					}
 					looked++;
-					if (this.jobs.replay(partition, id, budget).isApplied()) {
+					if (this.jobs.admin().replay(partition, id, budget).isApplied()) {
 						replayed++;
 					}
 					else {
@@ -472,7 +472,7 @@ public class EchoMqDashboard {
 		Keyspace.validateQueueName(queue);
 		long purged = 0;
 		for (String partition : this.partitioning.forQueue(queue).names()) {
-			purged += this.jobs.purgeDead(partition);
+			purged += this.jobs.admin().purgeDead(partition);
 		}
 		return Outcome.done("Purged " + plural(purged, "dead job"), purged);
 	}
@@ -506,9 +506,10 @@ public class EchoMqDashboard {
 	}
 
 	/**
-	 * Cancel a job, whatever its state (see {@link Jobs#cancel(String, JobId)}): a
-	 * pending, scheduled or dead job is removed with its row, a running job's handler is
-	 * asked to stop and its outcome discarded.
+	 * Cancel a job, whatever its state (see
+	 * {@link io.echomq.core.internal.QueueAdmin#cancel(String, JobId)}): a pending,
+	 * scheduled or dead job is removed with its row, a running job's handler is asked to
+	 * stop and its outcome discarded.
 	 * @param queue the queue
 	 * @param id the job id
 	 * @return the outcome: done when cancelled or requested, not found for a finished or
@@ -517,7 +518,7 @@ public class EchoMqDashboard {
 	public Outcome cancel(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
 		CancelResult result = (this.template != null) ? this.template.cancel(queue, id)
-				: this.jobs.cancel(engineName(queue, id), id);
+				: this.jobs.admin().cancel(engineName(queue, id), id);
 		return switch (result.outcome()) {
 			case CANCELLED -> Outcome.done("Job " + id + " cancelled (it was " + stateLabel(result.state()) + ")", 1,
 					result.outcome().name());
@@ -544,7 +545,7 @@ public class EchoMqDashboard {
 		}
 		else {
 			for (String partition : this.partitioning.forQueue(queue).names()) {
-				changed |= this.jobs.pause(partition, null, "paused");
+				changed |= this.jobs.admin().pause(partition, null, "paused");
 			}
 		}
 		return Outcome.done(changed ? "Queue '" + queue + "' paused on every node"
@@ -564,7 +565,7 @@ public class EchoMqDashboard {
 		}
 		else {
 			for (String partition : this.partitioning.forQueue(queue).names()) {
-				changed |= this.jobs.resume(partition);
+				changed |= this.jobs.admin().resume(partition);
 			}
 		}
 		return Outcome.done(changed ? "Queue '" + queue + "' resumed on every node"
@@ -652,7 +653,7 @@ public class EchoMqDashboard {
 		QueueStats stats = partitioned.total();
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
 		QueuePartitions partitions = this.partitioning.forQueue(queue);
-		Duration left = this.jobs.pauseLeft(partitions.name(0));
+		Duration left = this.jobs.admin().pauseLeft(partitions.name(0));
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : this.limits.apply(queue);
 		return new QueueSummary(queue, QueueFlows.counts(stats), new LinkedHashMap<>(stats.counters()),
 				(container != null) ? listener(container) : null, left == null || !left.isZero(),

@@ -7,10 +7,10 @@ import java.util.concurrent.Callable;
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
@@ -27,8 +27,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -76,7 +76,7 @@ class EchoMqDashboardBrowserTests {
 	private EchoMqTemplate template;
 
 	@Autowired
-	private Jobs jobs;
+	private Engine jobs;
 
 	private final TestHandler orders = new TestHandler();
 
@@ -380,7 +380,7 @@ class EchoMqDashboardBrowserTests {
 			.matches("(9 min \\d\\d s|10 min 00 s) left");
 		click(driver, By.cssSelector("#listener button.cluster-resume[data-queue=shipments]"));
 		awaitText(driver, By.cssSelector("#listener .cluster-state"), "claiming");
-		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.pauseLeft(name)).isZero());
+		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.admin().pauseLeft(name)).isZero());
 	}
 
 	private static void select(WebDriver driver, String partition) {

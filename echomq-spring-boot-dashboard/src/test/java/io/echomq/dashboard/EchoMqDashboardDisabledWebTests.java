@@ -4,14 +4,14 @@ import java.util.Map;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.internal.Engine;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -39,7 +39,7 @@ class EchoMqDashboardDisabledWebTests {
 	private EchoMqTemplate template;
 
 	@Autowired
-	private Jobs jobs;
+	private Engine jobs;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {

@@ -7,9 +7,9 @@ import java.util.List;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueNodes;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import org.junit.jupiter.api.AfterEach;
@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -53,7 +53,7 @@ class EchoMqDashboardNodesWebTests {
 	private EchoMqTemplate template;
 
 	@Autowired
-	private Jobs jobs;
+	private Engine jobs;
 
 	@Autowired
 	private EchoMqNode node;

@@ -10,11 +10,11 @@ import java.util.Set;
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
+import io.echomq.core.internal.Engine;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -62,7 +62,7 @@ class EchoMqDashboardPartitionWebTests {
 	private EchoMqTemplate template;
 
 	@Autowired
-	private Jobs jobs;
+	private Engine jobs;
 
 	private QueueInspector inspector;
 
@@ -245,12 +245,12 @@ class EchoMqDashboardPartitionWebTests {
 
 		Response paused = this.client.post(api + "/cluster/pause");
 		assertThat(paused.status()).as("%s", paused).isEqualTo(200);
-		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.pauseLeft(name)).isNull());
+		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.admin().pauseLeft(name)).isNull());
 		JsonNode queue = this.client.get(api).json();
 		assertThat(queue.get("pausedCluster").asBoolean()).isTrue();
 		assertThat(queue.get("flow").get("pauseLeftMillis").isNull()).as("paused until resumed").isTrue();
 		assertThat(this.client.post(api + "/cluster/resume").status()).isEqualTo(200);
-		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.pauseLeft(name)).isZero());
+		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.admin().pauseLeft(name)).isZero());
 		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isFalse();
 		this.template.pause("parcels", Duration.ofMinutes(5));
 		long left = this.client.get(api).json().get("flow").get("pauseLeftMillis").asLong();

@@ -4,8 +4,8 @@ import java.time.Duration;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.internal.Engine;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -13,8 +13,8 @@ import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -43,7 +43,7 @@ class EchoMqDashboardReadOnlyWebTests {
 	private EchoMqTemplate template;
 
 	@Autowired
-	private Jobs jobs;
+	private Engine jobs;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {

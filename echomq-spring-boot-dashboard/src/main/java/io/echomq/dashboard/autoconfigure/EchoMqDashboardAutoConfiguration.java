@@ -3,12 +3,12 @@ package io.echomq.dashboard.autoconfigure;
 import java.util.Set;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.internal.Engine;
 import io.echomq.dashboard.EchoMqDashboard;
 import io.echomq.dashboard.EngineQueueHistory;
 import io.echomq.dashboard.QueueHistory;
@@ -30,8 +30,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -54,8 +54,8 @@ import org.springframework.web.servlet.function.ServerResponse;
 		"io.echomq.autoconfigure.EchoMqEndpointAutoConfiguration",
 		"io.echomq.autoconfigure.EchoMqScheduleAutoConfiguration" })
 @ConditionalOnWebApplication(type = Type.SERVLET)
-@ConditionalOnClass({ RouterFunction.class, Sanitizer.class, Jobs.class })
-@ConditionalOnBean(Jobs.class)
+@ConditionalOnClass({ RouterFunction.class, Sanitizer.class, Engine.class })
+@ConditionalOnBean(Engine.class)
 @ConditionalOnBooleanProperty(name = "echomq.dashboard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(EchoMqDashboardProperties.class)
 public final class EchoMqDashboardAutoConfiguration {
@@ -65,7 +65,7 @@ public final class EchoMqDashboardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueHistory echoMqQueueHistory(Jobs jobs) {
+	QueueHistory echoMqQueueHistory(Engine jobs) {
 		return new EngineQueueHistory(jobs);
 	}
 
@@ -80,7 +80,7 @@ public final class EchoMqDashboardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqDashboard echoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog,
+	EchoMqDashboard echoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
 			ObjectProvider<EchoMqTemplate> template, ObjectProvider<ScheduleTicker> ticker,
