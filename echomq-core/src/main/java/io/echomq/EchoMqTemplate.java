@@ -11,7 +11,7 @@ import io.echomq.core.CancelResult;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
@@ -46,7 +46,7 @@ import org.springframework.util.Assert;
  */
 public class EchoMqTemplate {
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final PayloadConverter converter;
 
@@ -76,7 +76,7 @@ public class EchoMqTemplate {
 	 * @param defaultMaxAttempts the attempt budget of a queue when the options name none
 	 * @param interceptors callbacks that may add row fields (such as trace headers)
 	 */
-	public EchoMqTemplate(Jobs jobs, PayloadConverter converter, long maxPayloadBytes,
+	public EchoMqTemplate(Engine jobs, PayloadConverter converter, long maxPayloadBytes,
 			Function<String, Integer> defaultMaxAttempts, List<EnqueueInterceptor> interceptors) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(converter, "'converter' must not be null");
@@ -205,7 +205,7 @@ public class EchoMqTemplate {
 	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing
 	 * was written)
 	 * @throws io.echomq.core.PartialEnqueueException if a batch of more than
-	 * {@value Jobs#ENQUEUE_CHUNK} was written only in part, naming the jobs that were
+	 * {@value Engine#ENQUEUE_CHUNK} was written only in part, naming the jobs that were
 	 */
 	public List<JobId> enqueueAll(String queue, Collection<?> payloads, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
@@ -257,7 +257,7 @@ public class EchoMqTemplate {
 
 	private void write(String queue, String engineQueue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
 		this.callbacks.intercepted(queue, (fields) -> {
-			this.jobs.enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
+			this.jobs.enqueues().enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
 			return ids;
 		}, (written) -> written);
 	}
@@ -267,7 +267,7 @@ public class EchoMqTemplate {
 		String engineQueue = partitions.isPartitioned() ? partitions.name(id.partition()) : queue;
 		try {
 			return this.callbacks.intercepted(queue,
-					(fields) -> this.jobs.enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
+					(fields) -> this.jobs.enqueues().enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
 					(result) -> result.duplicate() ? List.of() : List.of(result.id()));
 		}
 		catch (RuntimeException ex) {
@@ -353,7 +353,7 @@ public class EchoMqTemplate {
 	public CancelResult cancel(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
 		Assert.notNull(id, "'id' must not be null");
-		CancelResult result = this.jobs.cancel(this.partitioning.forQueue(queue).nameOf(id), id);
+		CancelResult result = this.jobs.admin().cancel(this.partitioning.forQueue(queue).nameOf(id), id);
 		for (ControlListener listener : this.controlListeners) {
 			EnqueueCallbacks.notify(listener, () -> listener.onCancel(queue, id, result));
 		}
@@ -400,7 +400,8 @@ public class EchoMqTemplate {
 		}
 		boolean changed = false;
 		for (String partition : this.partitioning.forQueue(queue).names()) {
-			changed |= this.jobs.pause(partition, duration, (duration != null) ? "paused for " + duration : "paused");
+			changed |= this.jobs.admin()
+				.pause(partition, duration, (duration != null) ? "paused for " + duration : "paused");
 		}
 		boolean anyChanged = changed;
 		for (ControlListener listener : this.controlListeners) {
@@ -418,7 +419,7 @@ public class EchoMqTemplate {
 		Keyspace.validateQueueName(queue);
 		boolean resumed = false;
 		for (String partition : this.partitioning.forQueue(queue).names()) {
-			resumed |= this.jobs.resume(partition);
+			resumed |= this.jobs.admin().resume(partition);
 		}
 		boolean changed = resumed;
 		for (ControlListener listener : this.controlListeners) {
@@ -434,7 +435,7 @@ public class EchoMqTemplate {
 	 */
 	public boolean isPaused(String queue) {
 		Keyspace.validateQueueName(queue);
-		Duration left = this.jobs.pauseLeft(this.partitioning.forQueue(queue).name(0));
+		Duration left = this.jobs.admin().pauseLeft(this.partitioning.forQueue(queue).name(0));
 		return left == null || !left.isZero();
 	}
 
@@ -522,7 +523,7 @@ public class EchoMqTemplate {
 	 * Return the engine this template writes through.
 	 * @return the engine
 	 */
-	public Jobs getJobs() {
+	public Engine getEngine() {
 		return this.jobs;
 	}
 

@@ -12,10 +12,10 @@ import java.util.UUID;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConversionException;
 import io.echomq.test.TestRedisServer;
@@ -44,7 +44,7 @@ class EchoMqTemplateTests {
 
 	private StringRedisTemplate redis;
 
-	private Jobs jobs;
+	private Engine jobs;
 
 	private EchoMqTemplate template;
 
@@ -58,7 +58,8 @@ class EchoMqTemplateTests {
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
+		this.jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)),
+				Keyspace.defaults());
 		this.template = new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
 				(queue) -> 4, List.of((queue, fields) -> Map.of("origin", "test")));
 		this.queue = "t-" + UUID.randomUUID().toString().substring(0, 8);
@@ -72,7 +73,7 @@ class EchoMqTemplateTests {
 	@Test
 	void enqueueShouldWriteJsonPayloadAndDefaults() {
 		JobId id = this.template.enqueue(this.queue, new Greeting("hi", 3));
-		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofSeconds(30), 1).get(0);
+		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofSeconds(30), 1).get(0);
 		assertThat(job.id()).isEqualTo(id);
 		assertThat(job.payload()).isEqualTo("{\"text\":\"hi\",\"times\":3}");
 		assertThat(job.maxAttempts()).isEqualTo(4);
@@ -97,7 +98,7 @@ class EchoMqTemplateTests {
 	void enqueueAllShouldReturnIdsInOrder() {
 		List<JobId> ids = this.template.enqueueAll(this.queue, List.of(1, 2, 3));
 		assertThat(ids).hasSize(3).isSorted();
-		assertThat(this.jobs.claim(this.queue, Duration.ofSeconds(30), 3)).extracting(ClaimedJob::payload)
+		assertThat(this.jobs.claims().claim(this.queue, Duration.ofSeconds(30), 3)).extracting(ClaimedJob::payload)
 			.containsExactly("1", "2", "3");
 		assertThat(this.template.enqueueAll(this.queue, List.of())).isEmpty();
 	}
@@ -163,7 +164,7 @@ class EchoMqTemplateTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> EnqueueOptions.defaults().withDelay(Duration.ofSeconds(Long.MAX_VALUE / 1000)))
 			.withMessageContaining("delay must be at most");
-		// the engine's own spec checks the same, for callers of Jobs
+		// the engine's own spec checks the same, for callers of Engine
 		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueSpec.defaults().withRunAt(Instant.MAX))
 			.withMessageContaining("runAt must be from");
 		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueSpec.defaults().withDelay(forever))

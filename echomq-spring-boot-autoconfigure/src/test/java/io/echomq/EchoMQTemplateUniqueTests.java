@@ -8,7 +8,7 @@ import java.util.UUID;
 
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
@@ -54,7 +54,8 @@ class EchoMqTemplateUniqueTests {
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
-		Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
+		Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)),
+				Keyspace.defaults());
 		EnqueueInterceptor interceptor = new EnqueueInterceptor() {
 
 			@Override

@@ -7,7 +7,7 @@ import java.util.UUID;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.schedule.ScheduleSpec;
@@ -49,7 +49,7 @@ class PayloadTextTests {
 	void unpairedSurrogateShouldBeRefusedBeforeAnyWrite() {
 		this.contextRunner.run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-			StringRedisTemplate redis = context.getBean(Jobs.class).executor().getTemplate();
+			StringRedisTemplate redis = context.getBean(Engine.class).executor().getTemplate();
 			assertThatExceptionOfType(PayloadConversionException.class)
 				.isThrownBy(() -> template.enqueue(this.queue, "a\uD800b"))
 				.withMessageContaining("'" + this.queue + "'")
@@ -71,10 +71,10 @@ class PayloadTextTests {
 	void textWithPairedSurrogatesAndOtherScriptsShouldBeStoredExactly() {
 		this.contextRunner.run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			String text = "a\uD83D\uDE00b é ж 中 \u0000 end";
 			JobId id = template.enqueue(this.queue, text);
-			ClaimedJob job = jobs.claim(this.queue, Duration.ofSeconds(30), 1).get(0);
+			ClaimedJob job = jobs.claims().claim(this.queue, Duration.ofSeconds(30), 1).get(0);
 			assertThat(job.id()).isEqualTo(id);
 			assertThat(job.payload()).isEqualTo("\"a\uD83D\uDE00b é ж 中 \\u0000 end\"");
 		});
@@ -85,8 +85,11 @@ class PayloadTextTests {
 		this.contextRunner.run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			template.enqueue(this.queue, new Object());
-			assertThat(context.getBean(Jobs.class).claim(this.queue, Duration.ofSeconds(30), 1).get(0).payload())
-				.isEqualTo("{}");
+			assertThat(context.getBean(Engine.class)
+				.claims()
+				.claim(this.queue, Duration.ofSeconds(30), 1)
+				.get(0)
+				.payload()).isEqualTo("{}");
 		});
 	}
 

@@ -7,9 +7,9 @@ import java.util.Set;
 
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueAuditor;
+import io.echomq.core.internal.Engine;
 
 /**
  * What auditing a big queue costs the server: a queue of {@code --audit-jobs} jobs
@@ -47,12 +47,12 @@ final class AuditFigure extends Figure {
 		BenchServer server = context.server();
 		int count = context.options().auditJobs(context.scale());
 		server.reset();
-		Jobs jobs = server.newJobs();
+		Engine jobs = server.newEngine();
 		context.note("audit: filling " + count + " jobs");
 		Probes.prefill(jobs, QUEUE, count);
 		int active = count / 10;
 		for (int claimed = 0; claimed < active;) {
-			claimed += jobs.claim(QUEUE, Duration.ofHours(1), Math.min(1_000, active - claimed)).size();
+			claimed += jobs.claims().claim(QUEUE, Duration.ofHours(1), Math.min(1_000, active - claimed)).size();
 		}
 		QueueAuditor auditor = new QueueAuditor(jobs);
 		startSlowlog(server);

@@ -12,9 +12,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.RespClient;
 import io.echomq.test.server.ServerBinary;
@@ -175,8 +175,8 @@ public final class BenchServer implements AutoCloseable {
 	 * Create engine verbs on the connection factory, with the default keyspace.
 	 * @return new verbs
 	 */
-	public Jobs newJobs() {
-		return new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
+	public Engine newEngine() {
+		return new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
 	}
 
 	/**

@@ -17,13 +17,13 @@ enum ConsumerKind {
 
 		@Override
 		Consumers open(BenchServer server) {
-			return new ListenerConsumers(server.newJobs());
+			return new ListenerConsumers(server.newEngine());
 		}
 
 	},
 
 	/**
-	 * An engine baseline: a minimal claim/complete loop on the {@code Jobs} verbs (one
+	 * An engine baseline: a minimal claim/complete loop on the {@code Engine} verbs (one
 	 * poller thread per queue that claims as many jobs as there are free slots, a fixed
 	 * pool of workers, {@code BLPOP} on the wake list when the queue runs dry), without
 	 * the containers' lease renewal, events and bookkeeping, and without reap and promote
@@ -33,7 +33,7 @@ enum ConsumerKind {
 
 		@Override
 		Consumers open(BenchServer server) {
-			return new EngineConsumers(server.newJobs(), server.connectionFactory());
+			return new EngineConsumers(server.newEngine(), server.connectionFactory());
 		}
 
 	};

@@ -6,7 +6,7 @@ import java.util.List;
 
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 
 /**
  * How cost grows with queue depth. For each depth {@code D} the queue is pre-filled with
@@ -62,7 +62,7 @@ final class DepthFigure extends Figure {
 
 	private static List<Reading> atDepth(RunContext context, int depth) {
 		BenchServer server = context.server();
-		Jobs jobs = server.newJobs();
+		Engine jobs = server.newEngine();
 		String base = "depth.d" + depth;
 		List<Reading> readings = new ArrayList<>();
 		server.reset();
@@ -77,7 +77,7 @@ final class DepthFigure extends Figure {
 		server.resetStats();
 		for (int i = 0; i < ops; i++) {
 			long start = System.nanoTime();
-			claimed.addAll(jobs.claim(QUEUE, LEASE, 1));
+			claimed.addAll(jobs.claims().claim(QUEUE, LEASE, 1));
 			claimSamples.add(System.nanoTime() - start);
 		}
 		CommandStats claimStats = server.commandStats();
@@ -88,7 +88,7 @@ final class DepthFigure extends Figure {
 		server.resetStats();
 		for (ClaimedJob job : claimed) {
 			long start = System.nanoTime();
-			jobs.complete(QUEUE, job.id(), job.token());
+			jobs.outcomes().complete(QUEUE, job.id(), job.token());
 			completeSamples.add(System.nanoTime() - start);
 		}
 		CommandStats completeStats = server.commandStats();
@@ -102,7 +102,7 @@ final class DepthFigure extends Figure {
 		long enqueueStart = System.nanoTime();
 		for (int i = 0; i < claimed.size(); i++) {
 			long start = System.nanoTime();
-			jobs.enqueue(QUEUE, payload, spec);
+			jobs.enqueues().enqueue(QUEUE, payload, spec);
 			enqueueSamples.add(System.nanoTime() - start);
 		}
 		long enqueueElapsed = System.nanoTime() - enqueueStart;

@@ -72,7 +72,7 @@ final class DrainFigure extends Figure {
 	private static Drain drain(RunContext context, ConsumerKind kind, int concurrency, int jobs) {
 		BenchServer server = context.server();
 		server.reset();
-		Probes.prefill(server.newJobs(), QUEUE, jobs);
+		Probes.prefill(server.newEngine(), QUEUE, jobs);
 		Drain drain = Drain.run(context, kind, List.of(QUEUE), concurrency, jobs);
 		server.reset();
 		return drain;

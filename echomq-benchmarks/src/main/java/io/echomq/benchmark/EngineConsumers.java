@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -15,7 +15,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 final class EngineConsumers implements Consumers {
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final LettuceConnectionFactory connectionFactory;
 
@@ -23,7 +23,7 @@ final class EngineConsumers implements Consumers {
 
 	private final LongAdder completed = new LongAdder();
 
-	EngineConsumers(Jobs jobs, LettuceConnectionFactory connectionFactory) {
+	EngineConsumers(Engine jobs, LettuceConnectionFactory connectionFactory) {
 		this.jobs = jobs;
 		this.connectionFactory = connectionFactory;
 	}

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.echomq.core.ClaimedJob;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -21,9 +21,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * The engine baseline's consumer of one queue: a poller thread claims as many jobs as
- * there are free slots ({@link Jobs#claim}, which batches), a fixed pool of workers runs
- * the handler and completes each job, and a dry queue is waited on with {@code BLPOP} on
- * its wake list, on a connection of the poller's own.
+ * there are free slots ({@link io.echomq.core.internal.Claims#claim}, which batches), a
+ * fixed pool of workers runs the handler and completes each job, and a dry queue is
+ * waited on with {@code BLPOP} on its wake list, on a connection of the poller's own.
  *
  * @author EchoMQ
  */
@@ -35,7 +35,7 @@ final class EnginePoller {
 
 	private static final AtomicInteger THREADS = new AtomicInteger();
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final LettuceConnectionFactory connectionFactory;
 
@@ -55,7 +55,7 @@ final class EnginePoller {
 
 	private volatile boolean running = true;
 
-	EnginePoller(Jobs jobs, LettuceConnectionFactory connectionFactory, String queue, int concurrency,
+	EnginePoller(Engine jobs, LettuceConnectionFactory connectionFactory, String queue, int concurrency,
 			BenchHandler handler, LongAdder completed) {
 		this.jobs = jobs;
 		this.connectionFactory = connectionFactory;
@@ -105,7 +105,7 @@ final class EnginePoller {
 					}
 					free = 1 + this.slots.drainPermits();
 				}
-				List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, free);
+				List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, free);
 				this.slots.release(free - claimed.size());
 				for (ClaimedJob job : claimed) {
 					this.workers.execute(() -> work(job));
@@ -123,7 +123,7 @@ final class EnginePoller {
 	private void work(ClaimedJob job) {
 		try {
 			this.handler.handle(job.payload());
-			if (this.jobs.complete(job.queue(), job.id(), job.token()).isApplied()) {
+			if (this.jobs.outcomes().complete(job.queue(), job.id(), job.token()).isApplied()) {
 				this.completed.increment();
 			}
 		}

@@ -8,7 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.echomq.core.EnqueueSpec;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 
 /**
  * Enqueue throughput three ways: one thread calling {@code enqueue} in a loop (also its
@@ -38,9 +38,9 @@ final class EnqueueFigure extends Figure {
 	public void warmUp(RunContext context) throws Exception {
 		int jobs = Math.max(50, context.scale().enqueueJobs() / 4);
 		context.server().reset();
-		sequential(context.server().newJobs(), jobs, new Samples());
-		pipelined(context.server().newJobs(), jobs);
-		all(context.server().newJobs(), jobs);
+		sequential(context.server().newEngine(), jobs, new Samples());
+		pipelined(context.server().newEngine(), jobs);
+		all(context.server().newEngine(), jobs);
 	}
 
 	@Override
@@ -50,7 +50,7 @@ final class EnqueueFigure extends Figure {
 		List<Reading> readings = new ArrayList<>();
 		server.reset();
 		Samples samples = new Samples();
-		Jobs sequentialJobs = server.newJobs();
+		Engine sequentialJobs = server.newEngine();
 		CpuMeter meter = CpuMeter.start(server);
 		double sequential = sequential(sequentialJobs, scale.enqueueJobs(), samples);
 		CpuMeter.PerJob cost = meter.perJob(scale.enqueueJobs());
@@ -62,13 +62,13 @@ final class EnqueueFigure extends Figure {
 		readings.add(new Reading("enqueue.sequential.script_us",
 				(double) stats.scriptUsec() / Math.max(1, stats.scriptCalls()), "us/call"));
 		server.reset();
-		Jobs pipelinedJobs = server.newJobs();
+		Engine pipelinedJobs = server.newEngine();
 		meter = CpuMeter.start(server);
 		readings
 			.add(new Reading("enqueue.pipelined", pipelined(pipelinedJobs, scale.enqueuePipelinedJobs()), "jobs/s"));
 		perJob(readings, "enqueue.pipelined", meter.perJob(scale.enqueuePipelinedJobs()));
 		server.reset();
-		Jobs allJobs = server.newJobs();
+		Engine allJobs = server.newEngine();
 		meter = CpuMeter.start(server);
 		readings.add(new Reading("enqueue.all", all(allJobs, scale.enqueueAllJobs()), "jobs/s"));
 		perJob(readings, "enqueue.all", meter.perJob(scale.enqueueAllJobs()));
@@ -81,19 +81,19 @@ final class EnqueueFigure extends Figure {
 		readings.add(new Reading(base + ".server_us_per_job", cost.serverMicros(), "us/job"));
 	}
 
-	private static double sequential(Jobs jobs, int count, Samples samples) {
+	private static double sequential(Engine jobs, int count, Samples samples) {
 		String payload = Payloads.plain();
 		EnqueueSpec spec = EnqueueSpec.defaults();
 		long start = System.nanoTime();
 		for (int i = 0; i < count; i++) {
 			long before = System.nanoTime();
-			jobs.enqueue(QUEUE, payload, spec);
+			jobs.enqueues().enqueue(QUEUE, payload, spec);
 			samples.add(System.nanoTime() - before);
 		}
 		return count * 1e9 / (System.nanoTime() - start);
 	}
 
-	private static double pipelined(Jobs jobs, int count) throws Exception {
+	private static double pipelined(Engine jobs, int count) throws Exception {
 		String payload = Payloads.plain();
 		EnqueueSpec spec = EnqueueSpec.defaults();
 		ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -105,7 +105,7 @@ final class EnqueueFigure extends Figure {
 				done.add(pool.submit(() -> {
 					go.await();
 					for (int i = 0; i < share; i++) {
-						jobs.enqueue(QUEUE, payload, spec);
+						jobs.enqueues().enqueue(QUEUE, payload, spec);
 					}
 					return null;
 				}));
@@ -122,14 +122,14 @@ final class EnqueueFigure extends Figure {
 		}
 	}
 
-	private static double all(Jobs jobs, int count) {
+	private static double all(Engine jobs, int count) {
 		List<String> batch = Payloads.plain(BATCH);
 		EnqueueSpec spec = EnqueueSpec.defaults();
 		long start = System.nanoTime();
 		int done = 0;
 		while (done < count) {
 			int size = Math.min(BATCH, count - done);
-			jobs.enqueueAll(QUEUE, (size == BATCH) ? batch : batch.subList(0, size), spec);
+			jobs.enqueues().enqueueAll(QUEUE, (size == BATCH) ? batch : batch.subList(0, size), spec);
 			done += size;
 		}
 		return count * 1e9 / (System.nanoTime() - start);

@@ -8,10 +8,10 @@ import java.util.Map;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.Retention;
 import io.echomq.core.UniqueKey;
+import io.echomq.core.internal.Engine;
 
 /**
  * What each feature of the flow-control and history work costs per job: the drain
@@ -94,13 +94,13 @@ final class FeaturesFigure extends Figure {
 	private static Drain drain(RunContext context, String variant, int jobs) {
 		BenchServer server = context.server();
 		server.reset();
-		Jobs producer = server.newJobs();
+		Engine producer = server.newEngine();
 		long total = prefill(producer, variant, jobs);
-		Drain drain = Drain.run(context, () -> new ListenerConsumers(server.newJobs(), (engine, factory) -> {
+		Drain drain = Drain.run(context, () -> new ListenerConsumers(server.newEngine(), (engine, factory) -> {
 			switch (variant) {
 				case "limits" -> factory.setQueueLimits(Map.of(QUEUE,
 						new FlowLimits(1_000_000, new FlowLimits.RateLimit(10_000_000, Duration.ofSeconds(1)))));
-				case "retention" -> engine.retain(QUEUE, Retention.ofCount(1_000), Retention.DEAD_DEFAULT);
+				case "retention" -> engine.upkeep().retain(QUEUE, Retention.ofCount(1_000), Retention.DEAD_DEFAULT);
 				case "partitions" -> factory.setPartitioning(partitioning());
 				default -> {
 				}
@@ -110,21 +110,22 @@ final class FeaturesFigure extends Figure {
 		return drain;
 	}
 
-	private static long prefill(Jobs producer, String variant, int jobs) {
+	private static long prefill(Engine producer, String variant, int jobs) {
 		switch (variant) {
 			case "lanes" -> {
 				int perLane = Math.max(1, jobs / LANES);
 				List<String> payloads = Payloads.plain(perLane);
 				for (int lane = 0; lane < LANES; lane++) {
-					producer.enqueueAll(QUEUE, payloads, EnqueueSpec.defaults().withLane("lane-" + lane));
+					producer.enqueues().enqueueAll(QUEUE, payloads, EnqueueSpec.defaults().withLane("lane-" + lane));
 				}
 				return (long) perLane * LANES;
 			}
 			case "unique" -> {
 				String payload = Payloads.plain();
 				for (int i = 0; i < jobs; i++) {
-					producer.enqueueUnique(QUEUE, JobId.mint(), payload,
-							EnqueueSpec.defaults().withUnique(UniqueKey.untilDone("key-" + i)));
+					producer.enqueues()
+						.enqueueUnique(QUEUE, JobId.mint(), payload,
+								EnqueueSpec.defaults().withUnique(UniqueKey.untilDone("key-" + i)));
 				}
 				return jobs;
 			}

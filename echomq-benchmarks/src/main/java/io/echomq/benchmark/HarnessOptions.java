@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.echomq.core.internal.Engine;
 import io.echomq.test.server.ServerFlavor;
 import org.jspecify.annotations.Nullable;
 
@@ -50,7 +51,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues,audit,
 			                             lanes,limiter,features (default all), or retention (only when named: memory of job
 			                             history, a queue with retention count=1000 over N completions)
-			  --consumers a,b            listener,engine (default both; engine is the raw Jobs baseline)
+			  --consumers a,b            listener,engine (default both; engine is the raw Engine baseline)
 			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)
 			  --queues 1,10,100          queue counts of the queue figures (default 1,10,100)
 			  --server-arg NAME=VALUE    extra server setting, repeatable (e.g. hash-max-listpack-value=128)

@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.echomq.core.EnqueueSpec;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 
 /**
  * Fair lanes: what they cost and what they buy (the rate limiter is
@@ -60,7 +60,7 @@ final class LanesFigure extends Figure {
 		BenchServer server = context.server();
 		server.reset();
 		String queue = "bench-lanes-cost";
-		Jobs producer = server.newJobs();
+		Engine producer = server.newEngine();
 		if (lanes == 0) {
 			Probes.prefill(producer, queue, jobs);
 		}
@@ -68,7 +68,7 @@ final class LanesFigure extends Figure {
 			int perLane = jobs / lanes;
 			List<String> payloads = Payloads.plain(perLane);
 			for (int lane = 0; lane < lanes; lane++) {
-				producer.enqueueAll(queue, payloads, EnqueueSpec.defaults().withLane("lane-" + lane));
+				producer.enqueues().enqueueAll(queue, payloads, EnqueueSpec.defaults().withLane("lane-" + lane));
 			}
 		}
 		Drain drain = Drain.run(context, ConsumerKind.LISTENER, List.of(queue), 16,
@@ -81,13 +81,14 @@ final class LanesFigure extends Figure {
 		BenchServer server = context.server();
 		server.reset();
 		String queue = "bench-lanes-fair";
-		Jobs producer = server.newJobs();
+		Engine producer = server.newEngine();
 		if (noisy > 0) {
 			int batch = 1_000;
 			List<String> payloads = Payloads.plain(batch);
 			for (int done = 0; done < noisy; done += batch) {
-				producer.enqueueAll(queue, payloads.subList(0, Math.min(batch, noisy - done)),
-						EnqueueSpec.defaults().withLane("noisy"));
+				producer.enqueues()
+					.enqueueAll(queue, payloads.subList(0, Math.min(batch, noisy - done)),
+							EnqueueSpec.defaults().withLane("noisy"));
 			}
 		}
 		Samples samples = new Samples();
@@ -107,7 +108,7 @@ final class LanesFigure extends Figure {
 			EnqueueSpec quiet = EnqueueSpec.defaults().withLane("quiet");
 			for (long i = 0; i < count; i++) {
 				Probes.sleepNanos(start + i * interval - System.nanoTime());
-				producer.enqueue(queue, Payloads.stamped(System.nanoTime()), quiet);
+				producer.enqueues().enqueue(queue, Payloads.stamped(System.nanoTime()), quiet);
 			}
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 			while (samples.size() < count && System.nanoTime() - deadline < 0) {

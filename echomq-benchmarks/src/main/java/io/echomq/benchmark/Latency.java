@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.echomq.core.EnqueueSpec;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 
 /**
  * Enqueue-to-handler latency at a fixed rate with idle workers: one producer thread
@@ -38,7 +38,7 @@ final class Latency {
 	static Samples run(RunContext context, ConsumerKind kind, List<String> queues, int concurrency,
 			double warmUpSeconds, double seconds) {
 		BenchServer server = context.server();
-		Jobs producer = server.newJobs();
+		Engine producer = server.newEngine();
 		Samples samples = new Samples();
 		AtomicBoolean counting = new AtomicBoolean();
 		LongAdder handled = new LongAdder();
@@ -68,14 +68,14 @@ final class Latency {
 		return samples;
 	}
 
-	private static long produce(Jobs producer, List<String> queues, double seconds, long sentBefore) {
+	private static long produce(Engine producer, List<String> queues, double seconds, long sentBefore) {
 		long interval = 1_000_000_000L / RATE;
 		long count = Math.round(seconds * RATE);
 		long start = System.nanoTime();
 		for (long i = 0; i < count; i++) {
 			Probes.sleepNanos(start + i * interval - System.nanoTime());
 			String queue = queues.get((int) ((sentBefore + i) % queues.size()));
-			producer.enqueue(queue, Payloads.stamped(System.nanoTime()), EnqueueSpec.defaults());
+			producer.enqueues().enqueue(queue, Payloads.stamped(System.nanoTime()), EnqueueSpec.defaults());
 		}
 		return sentBefore + count;
 	}

@@ -52,7 +52,7 @@ final class LimiterFigure extends Figure {
 		int seconds = context.options().smoke() ? 3 : 30;
 		BenchServer server = context.server();
 		server.reset();
-		Probes.prefill(server.newJobs(), QUEUE, LIMIT * (seconds + 5));
+		Probes.prefill(server.newEngine(), QUEUE, LIMIT * (seconds + 5));
 		Path log = Files.createTempFile("echomq-limiter-worker-", ".log");
 		Path startsFile = Files.createTempFile("echomq-limiter-starts-", ".txt");
 		List<Long> starts = new ArrayList<>();

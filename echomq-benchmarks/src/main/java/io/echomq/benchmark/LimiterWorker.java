@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.core.FlowLimits;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -56,7 +56,7 @@ final class LimiterWorker implements AutoCloseable {
 			connection.afterPropertiesSet();
 			connection.start();
 			this.connections.add(connection);
-			Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(connection)), Keyspace.defaults());
+			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(connection)), Keyspace.defaults());
 			EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(jobs);
 			factory.setQueueLimits(Map.of(queue, limits));
 			EchoJobListenerRegistry registry = new EchoJobListenerRegistry(factory);

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -32,7 +32,7 @@ final class ListenerConsumers implements Consumers {
 
 	private final List<QueueListenerContainer> containers = new CopyOnWriteArrayList<>();
 
-	ListenerConsumers(Jobs jobs) {
+	ListenerConsumers(Engine jobs) {
 		this(jobs, (engine, factory) -> {
 		});
 	}
@@ -43,7 +43,7 @@ final class ListenerConsumers implements Consumers {
 	 * @param jobs the engine
 	 * @param customizer called with the engine and the factory before any container
 	 */
-	ListenerConsumers(Jobs jobs, BiConsumer<Jobs, EchoJobListenerContainerFactory> customizer) {
+	ListenerConsumers(Engine jobs, BiConsumer<Engine, EchoJobListenerContainerFactory> customizer) {
 		this.factory = new EchoJobListenerContainerFactory(jobs);
 		customizer.accept(jobs, this.factory);
 		this.registry = new EchoJobListenerRegistry(this.factory);

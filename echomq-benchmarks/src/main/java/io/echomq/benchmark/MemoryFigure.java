@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.internal.Engine;
 
 /**
  * Server memory per pending job with a {@value Payloads#SIZE}-byte payload: the
@@ -32,7 +32,7 @@ final class MemoryFigure extends Figure {
 		BenchServer server = context.server();
 		int count = context.scale().memoryJobs();
 		server.reset();
-		Jobs jobs = server.newJobs();
+		Engine jobs = server.newEngine();
 		long before = server.usedMemory();
 		Probes.prefill(jobs, QUEUE, count);
 		long after = server.usedMemory();
@@ -51,7 +51,7 @@ final class MemoryFigure extends Figure {
 	}
 
 	private static List<Reading> sized(BenchServer server, int count, int size, String suffix) {
-		Jobs jobs = server.newJobs();
+		Engine jobs = server.newEngine();
 		long before = server.usedMemory();
 		Probes.prefill(jobs, QUEUE, count, "{\"pad\":\"" + "x".repeat(size - 10) + "\"}");
 		long after = server.usedMemory();

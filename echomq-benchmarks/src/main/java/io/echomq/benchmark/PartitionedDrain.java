@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
@@ -76,7 +76,7 @@ final class PartitionedDrain {
 
 	private static Result drain(LocalCluster cluster, LettuceConnectionFactory factory, int count, int total)
 			throws IOException {
-		Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
+		Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
 		String queue = "bench-p" + count + "-" + System.nanoTime();
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, count));
 		QueuePartitions partitions = partitioning.forQueue(queue);

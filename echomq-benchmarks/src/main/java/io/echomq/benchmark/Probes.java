@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.echomq.core.EnqueueSpec;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 
 /**
  * Small measuring helpers: the JVM's CPU time, pauses, waiting for a count, pre-filling a
@@ -76,7 +76,7 @@ final class Probes {
 	 * @param queue the queue
 	 * @param count how many jobs
 	 */
-	static void prefill(Jobs jobs, String queue, int count) {
+	static void prefill(Engine jobs, String queue, int count) {
 		prefill(jobs, queue, count, Payloads.plain());
 	}
 
@@ -87,11 +87,12 @@ final class Probes {
 	 * @param count how many
 	 * @param payload the payload of each
 	 */
-	static void prefill(Jobs jobs, String queue, int count, String payload) {
+	static void prefill(Engine jobs, String queue, int count, String payload) {
 		List<String> batch = java.util.Collections.nCopies(PREFILL_BATCH, payload);
 		for (int done = 0; done < count; done += PREFILL_BATCH) {
 			int size = Math.min(PREFILL_BATCH, count - done);
-			jobs.enqueueAll(queue, (size == PREFILL_BATCH) ? batch : batch.subList(0, size), EnqueueSpec.defaults());
+			jobs.enqueues()
+				.enqueueAll(queue, (size == PREFILL_BATCH) ? batch : batch.subList(0, size), EnqueueSpec.defaults());
 		}
 	}
 

@@ -37,7 +37,7 @@ final class QueuesFigure extends Figure {
 		int jobs = context.scale().queuesDrainJobs();
 		List<String> queues = Probes.queues("bench-q", 10);
 		for (String queue : queues) {
-			Probes.prefill(server.newJobs(), queue, jobs / 10);
+			Probes.prefill(server.newEngine(), queue, jobs / 10);
 		}
 		Drain.run(context, context.options().primaryConsumer(), queues, 2, jobs / 10 * 10);
 		server.reset();
@@ -58,7 +58,7 @@ final class QueuesFigure extends Figure {
 			server.reset();
 			int perQueue = Math.max(1, scale.queuesDrainJobs() / count);
 			for (String queue : queues) {
-				Probes.prefill(server.newJobs(), queue, perQueue);
+				Probes.prefill(server.newEngine(), queue, perQueue);
 			}
 			Drain drain = Drain.run(context, kind, queues, concurrency, (long) perQueue * count);
 			readings.add(new Reading(base + ".drain", drain.jobsPerSecond(), "jobs/s"));

@@ -9,9 +9,9 @@ import java.util.concurrent.Future;
 
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Retention;
+import io.echomq.core.internal.Engine;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,8 +56,8 @@ final class RetentionFigure extends Figure {
 	public void warmUp(RunContext context) throws Exception {
 		BenchServer server = context.server();
 		server.reset();
-		Jobs jobs = server.newJobs();
-		jobs.retain(QUEUE, Retention.ofCount(KEPT), Retention.DEAD_DEFAULT);
+		Engine jobs = server.newEngine();
+		jobs.upkeep().retain(QUEUE, Retention.ofCount(KEPT), Retention.DEAD_DEFAULT);
 		for (int i = 0; i < 5; i++) {
 			completeBatch(jobs, QUEUE, null);
 		}
@@ -69,8 +69,8 @@ final class RetentionFigure extends Figure {
 		BenchServer server = context.server();
 		List<Reading> readings = new ArrayList<>();
 		server.reset();
-		Jobs jobs = server.newJobs();
-		jobs.retain(QUEUE, Retention.ofCount(KEPT), Retention.DEAD_DEFAULT);
+		Engine jobs = server.newEngine();
+		jobs.upkeep().retain(QUEUE, Retention.ofCount(KEPT), Retention.DEAD_DEFAULT);
 		long empty = server.usedMemory();
 		completeBatch(jobs, QUEUE, null);
 		long full = server.usedMemory();
@@ -141,22 +141,22 @@ final class RetentionFigure extends Figure {
 	 * Complete one batch of a queue one call at a time and add the complete script's
 	 * server time and calls to {@code totals}.
 	 */
-	private static void scriptMicros(BenchServer server, Jobs jobs, String queue, long[] totals) {
+	private static void scriptMicros(BenchServer server, Engine jobs, String queue, long[] totals) {
 		List<ClaimedJob> claimed = claimBatch(jobs, queue);
 		server.resetStats();
 		for (ClaimedJob job : claimed) {
-			jobs.complete(queue, job.id(), job.token());
+			jobs.outcomes().complete(queue, job.id(), job.token());
 		}
 		CommandStats stats = server.commandStats();
 		totals[0] += stats.scriptUsec();
 		totals[1] += stats.scriptCalls();
 	}
 
-	private static void completeBatch(Jobs jobs, String queue, @Nullable ExecutorService pool) throws Exception {
+	private static void completeBatch(Engine jobs, String queue, @Nullable ExecutorService pool) throws Exception {
 		List<ClaimedJob> claimed = claimBatch(jobs, queue);
 		if (pool == null) {
 			for (ClaimedJob job : claimed) {
-				jobs.complete(queue, job.id(), job.token());
+				jobs.outcomes().complete(queue, job.id(), job.token());
 			}
 			return;
 		}
@@ -166,7 +166,7 @@ final class RetentionFigure extends Figure {
 			done.add(pool.submit(() -> {
 				for (int i = from; i < claimed.size(); i += THREADS) {
 					ClaimedJob job = claimed.get(i);
-					jobs.complete(queue, job.id(), job.token());
+					jobs.outcomes().complete(queue, job.id(), job.token());
 				}
 			}));
 		}
@@ -175,11 +175,11 @@ final class RetentionFigure extends Figure {
 		}
 	}
 
-	private static List<ClaimedJob> claimBatch(Jobs jobs, String queue) {
+	private static List<ClaimedJob> claimBatch(Engine jobs, String queue) {
 		Probes.prefill(jobs, queue, BATCH);
 		List<ClaimedJob> claimed = new ArrayList<>(BATCH);
 		while (claimed.size() < BATCH) {
-			List<ClaimedJob> more = jobs.claim(queue, LEASE, BATCH - claimed.size());
+			List<ClaimedJob> more = jobs.claims().claim(queue, LEASE, BATCH - claimed.size());
 			if (more.isEmpty()) {
 				throw new IllegalStateException("pending ran dry after " + claimed.size() + " claims");
 			}

@@ -5,7 +5,7 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a cancel did ({@link Jobs#cancel(String, JobId)}).
+ * What a cancel did ({@link io.echomq.core.internal.QueueAdmin#cancel(String, JobId)}).
  *
  * @param outcome what happened
  * @param state the state the job was in when the cancel arrived, {@code null} when it was

@@ -7,8 +7,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What {@link Jobs#completeAllAndClaim} did: the outcome of each completion and the jobs
- * claimed in the same round trip.
+ * What {@link io.echomq.core.internal.Claims#completeAllAndClaim} did: the outcome of
+ * each completion and the jobs claimed in the same round trip.
  *
  * @param completions per job, in order: applied or stale, or {@code null} when not known
  * to be recorded (the caller sends it again on its own)

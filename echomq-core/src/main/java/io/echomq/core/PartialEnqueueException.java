@@ -4,11 +4,11 @@ import java.util.List;
 
 /**
  * Thrown when a batch enqueue was written only in part: it is sent as several script
- * calls of up to {@value Jobs#ENQUEUE_CHUNK} jobs, each all-or-nothing, and some of them
- * applied while another failed (for example refused by a full server). The jobs in
- * {@link #getEnqueued()} are in the queue and will be handled; the others were not
- * written, except those in {@link #getUnknown()}, whose call got no answer. The cause is
- * the first failure.
+ * calls of up to {@value io.echomq.core.internal.Engine#ENQUEUE_CHUNK} jobs, each
+ * all-or-nothing, and some of them applied while another failed (for example refused by a
+ * full server). The jobs in {@link #getEnqueued()} are in the queue and will be handled;
+ * the others were not written, except those in {@link #getUnknown()}, whose call got no
+ * answer. The cause is the first failure.
  *
  * @author EchoMQ
  * @since 0.1.0

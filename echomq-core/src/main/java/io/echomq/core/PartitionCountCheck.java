@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Replies;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -53,7 +55,7 @@ public class PartitionCountCheck {
 	 * Create a check.
 	 * @param jobs the engine
 	 */
-	public PartitionCountCheck(Jobs jobs) {
+	public PartitionCountCheck(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		this.keyspace = jobs.keyspace();
 		this.executor = jobs.executor();

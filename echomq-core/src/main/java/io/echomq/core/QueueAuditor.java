@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
+import io.echomq.core.internal.Engine;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -73,15 +74,9 @@ public class QueueAuditor {
 	/** Most violations a report lists; the rest are only counted. */
 	public static final int MAX_LISTED = 1_000;
 
-	private static final long TIMEOUT_SECONDS = 60;
-
 	private static final Set<String> HOLDING = Set.of("pending", "schedule", "active");
 
-	private static final byte[][] ROW_FIELDS = RowSchema.FIELDS.stream()
-		.map((field) -> field.getBytes(StandardCharsets.UTF_8))
-		.toArray(byte[][]::new);
-
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final StringRedisTemplate template;
 
@@ -89,7 +84,7 @@ public class QueueAuditor {
 	 * Create an auditor.
 	 * @param jobs the engine whose keyspace is audited
 	 */
-	public QueueAuditor(Jobs jobs) {
+	public QueueAuditor(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		this.jobs = jobs;
 		this.template = jobs.executor().getTemplate();
@@ -105,10 +100,10 @@ public class QueueAuditor {
 	public AuditReport audit(String queue, Duration reapTolerance) {
 		Keyspace keyspace = this.jobs.keyspace();
 		String prefix = keyspace.jobKeyPrefix(queue);
-		Findings findings = new Findings();
+		AuditReads.Findings findings = new AuditReads.Findings();
 		Map<JobState, Long> counts = new EnumMap<>(JobState.class);
 		Set<JobState> readable = checkQueueKeys(queue, findings);
-		long overdueBefore = serverTime() - reapTolerance.toMillis();
+		long overdueBefore = AuditReads.serverTime(this.template) - reapTolerance.toMillis();
 		long rows = 0;
 		for (JobState state : JobState.values()) {
 			counts.put(state, 0L);
@@ -140,7 +135,7 @@ public class QueueAuditor {
 	 * Check the types of the queue's keys and the metrics counters.
 	 * @return the locations that are sorted sets (or absent), which can be read
 	 */
-	private Set<JobState> checkQueueKeys(String queue, Findings findings) {
+	private Set<JobState> checkQueueKeys(String queue, AuditReads.Findings findings) {
 		Keyspace keyspace = this.jobs.keyspace();
 		Set<JobState> readable = new HashSet<>();
 		for (JobState state : JobState.values()) {
@@ -167,7 +162,7 @@ public class QueueAuditor {
 		return readable;
 	}
 
-	private boolean expectType(String key, DataType expected, String name, Findings findings) {
+	private boolean expectType(String key, DataType expected, String name, AuditReads.Findings findings) {
 		DataType type = this.template.type(key);
 		if (type == null || type == DataType.NONE || type == expected) {
 			return true;
@@ -183,7 +178,7 @@ public class QueueAuditor {
 	 * at one of them)
 	 */
 	private long auditPage(String queue, String prefix, JobState state, List<TypedTuple<String>> page,
-			long overdueBefore, Duration reapTolerance, Findings findings) {
+			long overdueBefore, Duration reapTolerance, AuditReads.Findings findings) {
 		String here = state.value();
 		List<String> ids = new ArrayList<>(page.size());
 		for (TypedTuple<String> member : page) {
@@ -200,10 +195,10 @@ public class QueueAuditor {
 				findings.add(id + " is active past its lease deadline by more than " + reapTolerance);
 			}
 		}
-		List<@Nullable Object> fields = async((commands) -> {
+		List<@Nullable Object> fields = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
 			for (String id : ids) {
-				futures.add(commands.hmget(bytes(prefix + id), ROW_FIELDS));
+				futures.add(commands.hmget(AuditReads.bytes(prefix + id), AuditReads.ROW_FIELDS));
 			}
 			return futures;
 		});
@@ -213,12 +208,12 @@ public class QueueAuditor {
 		for (int i = 0; i < ids.size(); i++) {
 			String id = ids.get(i);
 			Object result = fields.get(i);
-			if (result instanceof Failed) {
+			if (result instanceof AuditReads.Failed) {
 				rows++;
 				findings.add(id + " in " + here + ": row is not a hash");
 				continue;
 			}
-			List<@Nullable String> values = values(result);
+			List<@Nullable String> values = AuditReads.values(result);
 			if (values.stream().allMatch((value) -> value == null)) {
 				empty.add(id);
 				continue;
@@ -244,14 +239,15 @@ public class QueueAuditor {
 	 * without them.
 	 * @return how many of them have a row
 	 */
-	private long reportEmpty(String queue, String prefix, JobState state, List<String> ids, Findings findings) {
+	private long reportEmpty(String queue, String prefix, JobState state, List<String> ids,
+			AuditReads.Findings findings) {
 		if (ids.isEmpty()) {
 			return 0;
 		}
-		List<@Nullable Object> exists = async((commands) -> {
+		List<@Nullable Object> exists = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
 			for (String id : ids) {
-				futures.add(commands.exists(bytes(prefix + id)));
+				futures.add(commands.exists(AuditReads.bytes(prefix + id)));
 			}
 			return futures;
 		});
@@ -263,7 +259,7 @@ public class QueueAuditor {
 			}
 			if (state != JobState.QUARANTINE || present) {
 				findings.add(ids.get(i) + " in " + state.value() + ": "
-						+ (present ? RowSchema.fieldProblem(nulls()) : "no row"));
+						+ (present ? RowSchema.fieldProblem(AuditReads.nulls()) : "no row"));
 			}
 		}
 		return rows;
@@ -273,16 +269,18 @@ public class QueueAuditor {
 	 * Report ids whose well-formed row names another location: in both, or only here.
 	 * @return how many of them are also where their row says (their row is counted there)
 	 */
-	private long reportMismatches(String queue, JobState state, List<String[]> mismatches, Findings findings) {
+	private long reportMismatches(String queue, JobState state, List<String[]> mismatches,
+			AuditReads.Findings findings) {
 		if (mismatches.isEmpty()) {
 			return 0;
 		}
 		Keyspace keyspace = this.jobs.keyspace();
-		List<@Nullable Object> scores = async((commands) -> {
+		List<@Nullable Object> scores = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>(mismatches.size());
 			for (String[] mismatch : mismatches) {
 				JobState named = JobState.fromValue(mismatch[1]);
-				futures.add(commands.zscore(bytes(keyspace.queueKey(queue, named.location())), bytes(mismatch[0])));
+				futures.add(commands.zscore(AuditReads.bytes(keyspace.queueKey(queue, named.location())),
+						AuditReads.bytes(mismatch[0])));
 			}
 			return futures;
 		});
@@ -310,7 +308,7 @@ public class QueueAuditor {
 	 * members have
 	 */
 	private LaneAudit auditLanes(String queue, String prefix, long overdueBefore, Duration reapTolerance,
-			Map<JobState, Long> counts, Findings findings) {
+			Map<JobState, Long> counts, AuditReads.Findings findings) {
 		long rows = 0;
 		Keyspace keyspace = this.jobs.keyspace();
 		String ringKey = keyspace.queueKey(queue, KeyType.LANES);
@@ -325,11 +323,11 @@ public class QueueAuditor {
 		String suffix = ":" + LaneKeyType.PENDING.suffix();
 		Set<String> lanes = new TreeSet<>(ring);
 		ScanOptions options = ScanOptions.scanOptions()
-			.match(escapeGlob(lanePrefix) + "*" + suffix)
+			.match(AuditReads.escapeGlob(lanePrefix) + "*" + suffix)
 			.count(SCAN_COUNT)
 			.build();
 		this.template.execute((RedisCallback<Void>) (connection) -> {
-			try (Cursor<byte[]> cursor = scan(connection, lanePrefix, options)) {
+			try (Cursor<byte[]> cursor = AuditReads.scan(connection, lanePrefix, options)) {
 				while (cursor.hasNext()) {
 					String key = new String(cursor.next(), StandardCharsets.UTF_8);
 					lanes.add(key.substring(lanePrefix.length(), key.length() - suffix.length()));
@@ -382,17 +380,17 @@ public class QueueAuditor {
 	}
 
 	private void checkLaneFields(String prefix, @Nullable String lane, List<TypedTuple<String>> page,
-			Findings findings) {
+			AuditReads.Findings findings) {
 		List<String> ids = new ArrayList<>(page.size());
 		for (TypedTuple<String> member : page) {
 			if (member.getValue() != null && JobId.isValid(member.getValue())) {
 				ids.add(member.getValue());
 			}
 		}
-		List<@Nullable Object> values = async((commands) -> {
+		List<@Nullable Object> values = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
 			for (String id : ids) {
-				futures.add(commands.hget(bytes(prefix + id), bytes("lane")));
+				futures.add(commands.hget(AuditReads.bytes(prefix + id), AuditReads.bytes("lane")));
 			}
 			return futures;
 		});
@@ -408,7 +406,7 @@ public class QueueAuditor {
 		}
 	}
 
-	private void checkNoLanes(String queue, String prefix, Findings findings) {
+	private void checkNoLanes(String queue, String prefix, AuditReads.Findings findings) {
 		String key = this.jobs.keyspace().queueKey(queue, KeyType.PENDING);
 		for (long offset = 0;; offset += PAGE) {
 			Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + PAGE - 1);
@@ -426,12 +424,15 @@ public class QueueAuditor {
 	 * Scan the queue's row keys for rows in no location.
 	 * @return how many such rows there are
 	 */
-	private long auditRows(String queue, String prefix, List<String> lanes, Findings findings) {
+	private long auditRows(String queue, String prefix, List<String> lanes, AuditReads.Findings findings) {
 		Set<String> orphans = new HashSet<>();
 		List<String> batch = new ArrayList<>(SCAN_COUNT);
-		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(prefix) + "*").count(SCAN_COUNT).build();
+		ScanOptions options = ScanOptions.scanOptions()
+			.match(AuditReads.escapeGlob(prefix) + "*")
+			.count(SCAN_COUNT)
+			.build();
 		this.template.execute((RedisCallback<Void>) (connection) -> {
-			try (Cursor<byte[]> cursor = scan(connection, prefix, options)) {
+			try (Cursor<byte[]> cursor = AuditReads.scan(connection, prefix, options)) {
 				while (cursor.hasNext()) {
 					String id = new String(cursor.next(), StandardCharsets.UTF_8).substring(prefix.length());
 					if (!JobId.isValid(id)) {
@@ -457,12 +458,15 @@ public class QueueAuditor {
 	/**
 	 * Scan the queue's unique keys and check each against the job it names.
 	 */
-	private void auditUniqueKeys(String queue, String rowPrefix, Findings findings) {
+	private void auditUniqueKeys(String queue, String rowPrefix, AuditReads.Findings findings) {
 		String prefix = this.jobs.keyspace().uniqueKeyPrefix(queue);
 		List<String> batch = new ArrayList<>(SCAN_COUNT);
-		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(prefix) + "*").count(SCAN_COUNT).build();
+		ScanOptions options = ScanOptions.scanOptions()
+			.match(AuditReads.escapeGlob(prefix) + "*")
+			.count(SCAN_COUNT)
+			.build();
 		this.template.execute((RedisCallback<Void>) (connection) -> {
-			try (Cursor<byte[]> cursor = scan(connection, prefix, options)) {
+			try (Cursor<byte[]> cursor = AuditReads.scan(connection, prefix, options)) {
 				while (cursor.hasNext()) {
 					batch.add(new String(cursor.next(), StandardCharsets.UTF_8));
 					if (batch.size() == SCAN_COUNT) {
@@ -476,15 +480,15 @@ public class QueueAuditor {
 		checkUniqueKeys(rowPrefix, prefix, batch, findings);
 	}
 
-	private void checkUniqueKeys(String rowPrefix, String prefix, List<String> keys, Findings findings) {
+	private void checkUniqueKeys(String rowPrefix, String prefix, List<String> keys, AuditReads.Findings findings) {
 		if (keys.isEmpty()) {
 			return;
 		}
-		List<@Nullable Object> replies = async((commands) -> {
+		List<@Nullable Object> replies = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>(keys.size() * 2);
 			for (String key : keys) {
-				futures.add(commands.get(bytes(key)));
-				futures.add(commands.pttl(bytes(key)));
+				futures.add(commands.get(AuditReads.bytes(key)));
+				futures.add(commands.pttl(AuditReads.bytes(key)));
 			}
 			return futures;
 		});
@@ -492,7 +496,7 @@ public class QueueAuditor {
 		for (int i = 0; i < keys.size(); i++) {
 			String key = keys.get(i);
 			Object value = replies.get(2 * i);
-			if (value instanceof Failed) {
+			if (value instanceof AuditReads.Failed) {
 				findings.add("unique key " + key + " is not a string");
 				continue;
 			}
@@ -509,11 +513,11 @@ public class QueueAuditor {
 				held.add(new String[] { key, id });
 			}
 		}
-		List<@Nullable Object> rows = async((commands) -> {
+		List<@Nullable Object> rows = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>(held.size());
 			for (String[] entry : held) {
-				futures
-					.add(commands.hmget(bytes(rowPrefix + entry[1]), bytes("state"), bytes(EnqueueSpec.UNIQUE_FIELD)));
+				futures.add(commands.hmget(AuditReads.bytes(rowPrefix + entry[1]), AuditReads.bytes("state"),
+						AuditReads.bytes(EnqueueSpec.UNIQUE_FIELD)));
 			}
 			return futures;
 		});
@@ -522,11 +526,11 @@ public class QueueAuditor {
 			String id = held.get(i)[1];
 			String name = key.substring(prefix.length());
 			Object result = rows.get(i);
-			if (result instanceof Failed) {
+			if (result instanceof AuditReads.Failed) {
 				findings.add("unique key " + key + " points at " + id + ", whose row is not a hash");
 				continue;
 			}
-			List<@Nullable String> fields = values(result);
+			List<@Nullable String> fields = AuditReads.values(result);
 			String state = fields.get(0);
 			if (state == null) {
 				findings.add("unique key " + key + " points at " + id + ", which has no row (leaked key)");
@@ -547,14 +551,15 @@ public class QueueAuditor {
 			return;
 		}
 		Keyspace keyspace = this.jobs.keyspace();
-		byte[][] members = ids.stream().map(QueueAuditor::bytes).toArray(byte[][]::new);
-		List<@Nullable Object> scores = async((commands) -> {
+		byte[][] members = ids.stream().map(AuditReads::bytes).toArray(byte[][]::new);
+		List<@Nullable Object> scores = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>();
 			for (JobState state : JobState.values()) {
-				futures.add(commands.zmscore(bytes(keyspace.queueKey(queue, state.location())), members));
+				futures.add(commands.zmscore(AuditReads.bytes(keyspace.queueKey(queue, state.location())), members));
 			}
 			for (String lane : lanes) {
-				futures.add(commands.zmscore(bytes(keyspace.laneKey(queue, lane, LaneKeyType.PENDING)), members));
+				futures.add(commands.zmscore(AuditReads.bytes(keyspace.laneKey(queue, lane, LaneKeyType.PENDING)),
+						members));
 			}
 			return futures;
 		});
@@ -572,126 +577,7 @@ public class QueueAuditor {
 		}
 	}
 
-	/**
-	 * Send commands on the native connection without waiting for each reply (Lettuce
-	 * pipelines them on the wire), then wait for all.
-	 * @return each reply, or {@link Failed} for a command the server refused
-	 */
-	private List<@Nullable Object> async(
-			Function<RedisClusterAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands) {
-		List<@Nullable Object> results = this.template.execute((RedisCallback<List<@Nullable Object>>) (connection) -> {
-			@SuppressWarnings("unchecked")
-			RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) connection
-				.getNativeConnection();
-			List<RedisFuture<?>> futures = commands.apply(async);
-			List<@Nullable Object> replies = new ArrayList<>(futures.size());
-			for (RedisFuture<?> future : futures) {
-				replies.add(await(future));
-			}
-			return replies;
-		});
-		return (results != null) ? results : List.of();
-	}
-
-	private static @Nullable Object await(RedisFuture<?> future) {
-		try {
-			return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-		}
-		catch (ExecutionException ex) {
-			return new Failed(String.valueOf(ex.getCause()));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new RedisSystemException("Audit interrupted", ex);
-		}
-		catch (TimeoutException ex) {
-			throw new RedisSystemException("Audit command timed out", ex);
-		}
-	}
-
-	private static List<@Nullable String> values(@Nullable Object hmget) {
-		List<@Nullable String> values = new ArrayList<>(ROW_FIELDS.length);
-		if (hmget instanceof List<?> list) {
-			for (Object entry : list) {
-				KeyValue<?, ?> keyValue = (KeyValue<?, ?>) entry;
-				values
-					.add(keyValue.hasValue() ? new String((byte[]) keyValue.getValue(), StandardCharsets.UTF_8) : null);
-			}
-		}
-		while (values.size() < ROW_FIELDS.length) {
-			values.add(null);
-		}
-		return values;
-	}
-
-	private static List<@Nullable String> nulls() {
-		List<@Nullable String> values = new ArrayList<>(ROW_FIELDS.length);
-		for (int i = 0; i < ROW_FIELDS.length; i++) {
-			values.add(null);
-		}
-		return values;
-	}
-
-	private long serverTime() {
-		Long time = this.template.execute((RedisCallback<Long>) (connection) -> {
-			if (connection instanceof RedisClusterConnection cluster) {
-				return cluster.serverCommands().time();
-			}
-			return connection.serverCommands().time();
-		});
-		return (time != null) ? time : System.currentTimeMillis();
-	}
-
-	private static Cursor<byte[]> scan(RedisConnection connection, String prefix, ScanOptions options) {
-		if (connection instanceof RedisClusterConnection cluster) {
-			byte[] key = prefix.getBytes(StandardCharsets.UTF_8);
-			RedisClusterNode node = cluster.clusterGetNodeForKey(key);
-			return cluster.scan(node, options);
-		}
-		return connection.keyCommands().scan(options);
-	}
-
-	private static byte[] bytes(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static String escapeGlob(String text) {
-		StringBuilder escaped = new StringBuilder(text.length() + 4);
-		for (char c : text.toCharArray()) {
-			if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-				escaped.append('\\');
-			}
-			escaped.append(c);
-		}
-		return escaped.toString();
-	}
-
 	private record LaneAudit(List<String> lanes, long rows) {
-
-	}
-
-	/**
-	 * A command the server answered with an error.
-	 */
-	private record Failed(String error) {
-
-	}
-
-	/**
-	 * The violations found: the first {@value #MAX_LISTED} listed, all counted.
-	 */
-	private static final class Findings {
-
-		private final List<String> listed = new ArrayList<>();
-
-		private long count;
-
-		void add(String violation) {
-			this.count++;
-			if (this.listed.size() < MAX_LISTED) {
-				this.listed.add(violation);
-			}
-		}
 
 	}
 

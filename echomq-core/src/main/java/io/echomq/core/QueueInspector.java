@@ -12,6 +12,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Replies;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -48,7 +50,7 @@ public class QueueInspector {
 	 * Create an inspector.
 	 * @param jobs the engine whose keyspace is read
 	 */
-	public QueueInspector(Jobs jobs) {
+	public QueueInspector(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		this.keyspace = jobs.keyspace();
 		this.executor = jobs.executor();

@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Replies;
+
 import org.springframework.util.Assert;
 
 /**
@@ -33,7 +36,7 @@ public class QueueNodes {
 	 * Create the registry access of an engine.
 	 * @param jobs the engine whose keyspace holds the registries
 	 */
-	public QueueNodes(Jobs jobs) {
+	public QueueNodes(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		this.keyspace = jobs.keyspace();
 		this.executor = jobs.executor();

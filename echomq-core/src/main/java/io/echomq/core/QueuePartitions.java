@@ -114,7 +114,8 @@ public final class QueuePartitions {
 	}
 
 	/**
-	 * Return the names of the partitions, each a queue of the engine ({@link Jobs}).
+	 * Return the names of the partitions, each a queue of the engine
+	 * ({@link io.echomq.core.internal.Engine}).
 	 * @return the names, by partition index
 	 */
 	public List<String> names() {
@@ -156,7 +157,8 @@ public final class QueuePartitions {
 	}
 
 	/**
-	 * Return the name of the partition a job lives in, the queue to pass to {@link Jobs}.
+	 * Return the name of the partition a job lives in, the queue to pass to
+	 * {@link io.echomq.core.internal.Engine}.
 	 * @param id the job id
 	 * @return the partition name
 	 * @throws InvalidPartitionException if the id names a partition this queue does not
@@ -228,7 +230,7 @@ public final class QueuePartitions {
 	 * @return the name
 	 * @throws InvalidQueueNameException if it is neither
 	 */
-	static String validateEngineName(String name) {
+	public static String validateEngineName(String name) {
 		int at = (name != null) ? name.indexOf(SEPARATOR) : -1;
 		if (at < 0) {
 			return Keyspace.validateQueueName(name);

@@ -70,7 +70,7 @@ public final class RowPayload {
 	 * @param field the field name
 	 * @return the part number, or 0 when the field is not a continuation part
 	 */
-	static int partNumber(String field) {
+	public static int partNumber(String field) {
 		int length = field.length();
 		if (length < 2 || length > 5 || field.charAt(0) != '+' || field.charAt(1) == '0') {
 			return 0;
@@ -90,13 +90,18 @@ public final class RowPayload {
 	 * Collects a payload's parts in the order a flat reply lists them, which is not
 	 * always their order.
 	 */
-	static final class Parts {
+	public static final class Parts {
 
 		private @Nullable String first;
 
 		private String @Nullable [] rest;
 
-		void add(String field, String value) {
+		/**
+		 * Add a part.
+		 * @param field its field: {@code payload} or a continuation part
+		 * @param value its text
+		 */
+		public void add(String field, String value) {
 			if (FIELD.equals(field)) {
 				this.first = value;
 				return;
@@ -111,7 +116,11 @@ public final class RowPayload {
 			this.rest[part - 2] = value;
 		}
 
-		@Nullable String join() {
+		/**
+		 * Join the parts in order.
+		 * @return the payload, or {@code null} without a first part
+		 */
+		public @Nullable String join() {
 			if (this.first == null || this.rest == null) {
 				return this.first;
 			}

@@ -47,14 +47,16 @@ public enum StaleReason {
 	 * or holds something other than an integer where the engine needs one
 	 * ({@code priority}, {@code released}, ...). The detail names the field. Nothing
 	 * changed: a script never writes to a row it could not validate. Such a job is left
-	 * for the quarantine sweep ({@link Jobs#quarantineSuspects(String)}), which moves it
+	 * for the quarantine sweep
+	 * ({@link io.echomq.core.internal.Upkeep#quarantineSuspects(String)}), which moves it
 	 * to the {@link KeyType#QUARANTINE quarantine} location, and the {@link QueueAuditor
 	 * audit} reports it.
 	 */
 	MALFORMED_ROW,
 
 	/**
-	 * A cancel was asked for the running job ({@link Jobs#cancel(String, JobId)}) and the
+	 * A cancel was asked for the running job
+	 * ({@link io.echomq.core.internal.QueueAdmin#cancel(String, JobId)}) and the
 	 * transition retired it as cancelled instead of applying: the job is gone, the
 	 * caller's outcome discarded. The one stale reply after which something did change.
 	 */

@@ -21,15 +21,15 @@ import org.springframework.core.log.LogAccessor;
  * Sends the completions of one container's jobs in batches, on {@value #THREADS} threads
  * of its own: a worker whose handler returned hands its job here and is free at once, and
  * a sending thread sends whatever completions are waiting as one pipelined round trip
- * ({@link io.echomq.core.Jobs#completeAll}), each still its own fenced {@code complete}
- * script call. Per job this saves the worker's wait for its reply and the wake-ups of the
- * connection's event loop and of the worker, which were most of the client's CPU per job.
- * The batcher calls no one back: each completion handed over comes with a
- * {@link CompletableFuture} that it completes with the {@link Reply} (the script's reply,
- * and the job claimed for the slot it frees), on the sending thread, and whoever handed
- * it over records it from there. The job stays in flight (its slot taken) until its
- * completion is recorded, so a stop still waits for it; a completion whose batched call
- * had no clear reply is sent again alone, with the usual retries
+ * ({@link io.echomq.core.internal.Outcomes#completeAll}), each still its own fenced
+ * {@code complete} script call. Per job this saves the worker's wait for its reply and
+ * the wake-ups of the connection's event loop and of the worker, which were most of the
+ * client's CPU per job. The batcher calls no one back: each completion handed over comes
+ * with a {@link CompletableFuture} that it completes with the {@link Reply} (the script's
+ * reply, and the job claimed for the slot it frees), on the sending thread, and whoever
+ * handed it over records it from there. The job stays in flight (its slot taken) until
+ * its completion is recorded, so a stop still waits for it; a completion whose batched
+ * call had no clear reply is sent again alone, with the usual retries
  * ({@link LeasedJob#completed}). On a partitioned queue such a job gives its slot back
  * here first ({@link Runs#giveBackSlot}): its partition's master may be down, and the
  * retries must not hold the slots the live partitions need.

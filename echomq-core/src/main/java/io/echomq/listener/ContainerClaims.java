@@ -20,7 +20,7 @@ import io.echomq.core.EchoMqNode;
 import io.echomq.core.FencingToken;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
@@ -42,7 +42,8 @@ import org.springframework.core.log.LogAccessor;
  * free slots left, so a partition that always has work cannot starve the others: each one
  * is first in turn. A claim that asks every partition and comes back short lets the
  * poller block on the wake lists, so dry partitions cost no busy loop. With one partition
- * this is exactly one {@link Jobs#claim} call, as for any queue.
+ * this is exactly one {@link io.echomq.core.internal.Claims#claim} call, as for any
+ * queue.
  * <p>
  * Each partition's claim runs on a thread of that partition, and the poller waits for it
  * at most {@link #PATIENCE}: a claim still out then (its master was killed and the call
@@ -69,7 +70,7 @@ final class ContainerClaims {
 	/** Longest the poller waits for one partition's claim before it moves on. */
 	static final Duration PATIENCE = Duration.ofMillis(200);
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final ContainerSettings settings;
 
@@ -100,7 +101,7 @@ final class ContainerClaims {
 
 	private int next;
 
-	ContainerClaims(QueuePartitions partitions, Jobs jobs, ContainerSettings settings, EchoMqNode node, Runs runs,
+	ContainerClaims(QueuePartitions partitions, Engine jobs, ContainerSettings settings, EchoMqNode node, Runs runs,
 			ListenerCounters counters, JobEvents events) {
 		this.names = partitions.names();
 		int count = this.names.size();
@@ -197,13 +198,14 @@ final class ContainerClaims {
 		try {
 			int claimable = (this.runs.isRunning() && !this.runs.isPaused() && !isPartitioned()) ? settled.size() : 0;
 			if (claimable > 0) {
-				CompleteAndClaimResult reply = this.jobs.completeAllAndClaim(queue, ids, tokens, uniqueKeys,
-						this.settings.lease(), claimable, this.settings.limits(), this.node);
+				CompleteAndClaimResult reply = this.jobs.claims()
+					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, this.settings.lease(), claimable,
+							this.settings.limits(), this.node);
 				results = reply.completions();
 				next = reply.claim().jobs();
 			}
 			else {
-				results = this.jobs.completeAll(queue, ids, tokens, uniqueKeys);
+				results = this.jobs.outcomes().completeAll(queue, ids, tokens, uniqueKeys);
 			}
 		}
 		catch (Throwable ex) {
@@ -227,7 +229,7 @@ final class ContainerClaims {
 	 * @return the pause left, or {@code null}
 	 */
 	@Nullable Duration lastClaimPause() {
-		return this.jobs.lastClaimPause(this.settings.queue());
+		return this.jobs.claims().lastClaimPause(this.settings.queue());
 	}
 
 	/**
@@ -249,9 +251,9 @@ final class ContainerClaims {
 	 * claim started at, moving on while slots are left.
 	 */
 	private ClaimResult claimAcross(Duration lease, int max, FlowLimits limits, EchoMqNode owner) {
-		Jobs jobs = this.jobs;
+		Engine jobs = this.jobs;
 		if (this.names.size() == 1) {
-			return jobs.claim(this.names.get(0), lease, max, limits, owner);
+			return jobs.claims().claim(this.names.get(0), lease, max, limits, owner);
 		}
 		FlowLimits share = limits.perPartition(this.names.size());
 		ClaimResult.Limit limit = null;
@@ -278,7 +280,8 @@ final class ContainerClaims {
 			}
 			String name = this.names.get(partition);
 			int wanted = max - claimed.size();
-			Future<ClaimResult> call = claimer(partition).submit(() -> jobs.claim(name, lease, wanted, share, owner));
+			Future<ClaimResult> call = claimer(partition)
+				.submit(() -> jobs.claims().claim(name, lease, wanted, share, owner));
 			failure = collect(partition, call, PATIENCE.toNanos(), max, claimed, failure);
 			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
 			if (result != null && result.isLimited()) {
@@ -347,7 +350,7 @@ final class ContainerClaims {
 
 	private void release(int partition, ClaimedJob job) {
 		try {
-			this.jobs.release(this.names.get(partition), job.id(), job.token());
+			this.jobs.outcomes().release(this.names.get(partition), job.id(), job.token());
 		}
 		catch (RuntimeException ex) {
 			logger.warn(ex, () -> "Cannot release " + job.id() + " claimed late on " + this.names.get(partition)

@@ -6,9 +6,9 @@ import java.util.Map;
 
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.internal.Engine;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -26,7 +26,7 @@ import org.springframework.util.StringUtils;
  */
 public class EchoJobListenerContainerFactory implements DisposableBean {
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final LeaseKeeper leaseKeeper = new LeaseKeeper();
 
@@ -50,7 +50,7 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	 * Create a factory on the engine.
 	 * @param jobs the engine
 	 */
-	public EchoJobListenerContainerFactory(Jobs jobs) {
+	public EchoJobListenerContainerFactory(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		this.jobs = jobs;
 	}
@@ -159,7 +159,7 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	 * Return the engine.
 	 * @return the jobs
 	 */
-	public Jobs getJobs() {
+	public Engine getEngine() {
 		return this.jobs;
 	}
 

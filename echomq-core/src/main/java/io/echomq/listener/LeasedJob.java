@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
 import io.echomq.support.ErrorText;
@@ -51,7 +51,7 @@ final class LeasedJob implements JobContext {
 
 	private final ReceivedJob received;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final ContainerSettings settings;
 
@@ -80,7 +80,7 @@ final class LeasedJob implements JobContext {
 
 	private volatile boolean claimedAgain;
 
-	LeasedJob(ClaimedJob job, Jobs jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
+	LeasedJob(ClaimedJob job, Engine jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.received = ReceivedJob.of(job);
 		this.jobs = jobs;
@@ -172,7 +172,7 @@ final class LeasedJob implements JobContext {
 	}
 
 	private boolean extend(Duration lease) {
-		TransitionResult result = this.jobs.extend(queue(), id(), this.job.token(), lease);
+		TransitionResult result = this.jobs.outcomes().extend(queue(), id(), this.job.token(), lease);
 		if (result.reason() == StaleReason.CANCEL_REQUESTED) {
 			cancelRequested();
 			return false;
@@ -218,7 +218,8 @@ final class LeasedJob implements JobContext {
 	 */
 	void sendCompletion(Duration took) {
 		recordCompletion(send("completion",
-				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
+				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false),
+				took);
 	}
 
 	/**
@@ -229,7 +230,7 @@ final class LeasedJob implements JobContext {
 	 */
 	void completed(@Nullable TransitionResult result, Duration took) {
 		Sent sent = (result != null) ? new Sent(result, false) : send("completion",
-				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
+				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
 		recordCompletion(sent, took);
 	}
 
@@ -270,8 +271,8 @@ final class LeasedJob implements JobContext {
 		boolean capped = cap != null && attempt() >= cap;
 		Duration backoff = this.settings.backoff().delayFor(attempt());
 		Sent sent = (fatal != null || capped)
-				? send("dead-letter", () -> this.jobs.deadLetter(queue(), id(), this.job.token(), error))
-				: send("failure", () -> this.jobs.retry(queue(), id(), this.job.token(), error, backoff));
+				? send("dead-letter", () -> this.jobs.outcomes().deadLetter(queue(), id(), this.job.token(), error))
+				: send("failure", () -> this.jobs.outcomes().retry(queue(), id(), this.job.token(), error, backoff));
 		if (sent == null) {
 			return;
 		}
@@ -299,7 +300,7 @@ final class LeasedJob implements JobContext {
 			pauseQueue(delay);
 		}
 		Sent sent = send("snooze",
-				() -> this.jobs.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay));
+				() -> this.jobs.outcomes().snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay));
 		if (sent == null) {
 			return;
 		}
@@ -319,7 +320,7 @@ final class LeasedJob implements JobContext {
 	 */
 	private void pauseQueue(Duration duration) {
 		try {
-			if (this.jobs.pause(queue(), duration, "rate limited by the handler of " + id())) {
+			if (this.jobs.admin().pause(queue(), duration, "rate limited by the handler of " + id())) {
 				logger.info(() -> "Paused queue '" + queue() + "' cluster-wide for " + duration + ": the handler of "
 						+ this + " was rate-limited");
 			}
@@ -367,7 +368,7 @@ final class LeasedJob implements JobContext {
 		stopRenewing();
 		stopTimer();
 		try {
-			TransitionResult result = this.jobs.release(queue(), id(), this.job.token());
+			TransitionResult result = this.jobs.outcomes().release(queue(), id(), this.job.token());
 			if (result.isApplied()) {
 				this.counters.released.increment();
 				logger.info(() -> "Released unfinished " + this + " to pending");

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueNodes;
 import io.echomq.core.QueuePartitions;
@@ -28,9 +28,9 @@ import org.springframework.util.Assert;
  * <p>
  * {@link #stop(Runnable)} stops claiming at once, waits up to the shutdown timeout for
  * in-flight handlers, then hands back to pending whatever did not finish
- * ({@link Jobs#release}), so nothing waits for a lease to expire. Handlers still running
- * after that are interrupted (their executor is shut down) and their outcome is not
- * recorded: the job may already run elsewhere.
+ * ({@link io.echomq.core.internal.Outcomes#release}), so nothing waits for a lease to
+ * expire. Handlers still running after that are interrupted (their executor is shut down)
+ * and their outcome is not recorded: the job may already run elsewhere.
  * <p>
  * A job whose lease renewal comes back stale (it was reaped, perhaps claimed elsewhere)
  * is marked lost: its handler is not interrupted, but its outcome is not recorded, and
@@ -50,7 +50,7 @@ public class QueueListenerContainer {
 
 	private final List<JobInvocationInterceptor> interceptors;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final JobExecutorFactory executorFactory;
 
@@ -78,21 +78,21 @@ public class QueueListenerContainer {
 
 	private volatile @Nullable Thread pollerThread;
 
-	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs,
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Engine jobs,
 			JobExecutorFactory executorFactory, LeaseKeeper leaseKeeper, JobEvents events,
 			List<JobInvocationInterceptor> interceptors) {
 		this(settings, handler, jobs, executorFactory, leaseKeeper, events, interceptors,
 				QueuePartitions.of(settings.queue(), 1));
 	}
 
-	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs,
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Engine jobs,
 			JobExecutorFactory executorFactory, LeaseKeeper leaseKeeper, JobEvents events,
 			List<JobInvocationInterceptor> interceptors, QueuePartitions partitions) {
 		this(settings, handler, jobs, executorFactory, leaseKeeper, events, interceptors, partitions,
 				EchoMqNode.local(null));
 	}
 
-	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Jobs jobs,
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Engine jobs,
 			JobExecutorFactory executorFactory, LeaseKeeper leaseKeeper, JobEvents events,
 			List<JobInvocationInterceptor> interceptors, QueuePartitions partitions, EchoMqNode node) {
 		Assert.notNull(settings, "'settings' must not be null");

@@ -1,5 +1,6 @@
 package io.echomq.listener;
 
+import io.echomq.core.internal.Engine;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;

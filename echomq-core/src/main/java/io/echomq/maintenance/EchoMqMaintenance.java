@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.MaintenancePass;
 import io.echomq.core.QuarantineResult;
 import io.echomq.core.QueueSignals;
@@ -46,9 +46,10 @@ import org.springframework.util.Assert;
  * <p>
  * The reap tick also runs the quarantine sweep: members that this engine's verbs met and
  * could not move (not JOB ids, malformed rows) go to the queue's quarantine location
- * ({@link Jobs#quarantineSuspects(String)}), logged at WARN, and, at most once per
- * {@link #TRIM_INTERVAL} per queue, trims the queue's history (completed and dead jobs)
- * back within its retention bounds ({@link Jobs#trimHistory(String, int)}).
+ * ({@link io.echomq.core.internal.Upkeep#quarantineSuspects(String)}), logged at WARN,
+ * and, at most once per {@link #TRIM_INTERVAL} per queue, trims the queue's history
+ * (completed and dead jobs) back within its retention bounds
+ * ({@link io.echomq.core.internal.Upkeep#trimHistory(String, int)}).
  * <p>
  * A partition of a partitioned queue that a tick found idle is passed over by the next
  * few ticks ({@link IdlePartitions}), so idle partitions do not multiply the idle cost.
@@ -77,7 +78,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 
 	private static final LogAccessor logger = new LogAccessor(EchoMqMaintenance.class);
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final MaintenanceSettings settings;
 
@@ -107,7 +108,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * @param schedulerFactory creates the (uninitialized) scheduler each start
 	 * @param eventListeners told about what moved
 	 */
-	public EchoMqMaintenance(Jobs jobs, MaintenanceSettings settings, Supplier<? extends Collection<String>> queues,
+	public EchoMqMaintenance(Engine jobs, MaintenanceSettings settings, Supplier<? extends Collection<String>> queues,
 			Supplier<ThreadPoolTaskScheduler> schedulerFactory, List<JobEventListener> eventListeners) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		Assert.notNull(settings, "'settings' must not be null");
@@ -206,7 +207,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 		int dead = 0;
 		OptionalLong next = OptionalLong.empty();
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			MaintenancePass<ReapResult> pass = this.jobs.reapPass(queue, this.settings.batchSize());
+			MaintenancePass<ReapResult> pass = this.jobs.upkeep().reapPass(queue, this.settings.batchSize());
 			ReapResult result = pass.moved();
 			requeued += result.requeued();
 			dead += result.dead();
@@ -222,7 +223,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 			this.events.reaped(queue, total);
 		}
 		this.reap.idle.ticked(queue, requeued + dead > 0);
-		QuarantineResult quarantined = this.jobs.quarantineSuspects(queue);
+		QuarantineResult quarantined = this.jobs.upkeep().quarantineSuspects(queue);
 		if (quarantined.quarantined() + quarantined.strays() > 0) {
 			logger.warn(() -> "Quarantined " + quarantined.quarantined() + " member(s) of queue '" + queue
 					+ "' that no transition could move, removed " + quarantined.strays()
@@ -244,7 +245,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 			return;
 		}
 		this.trims.put(queue, new Trim(now, (last != null) ? last.delay() : TRIM_INTERVAL.toNanos()));
-		long trimmed = this.jobs.trimHistory(queue, this.settings.batchSize() * MAX_ROUNDS);
+		long trimmed = this.jobs.upkeep().trimHistory(queue, this.settings.batchSize() * MAX_ROUNDS);
 		long wait = (trimmed > 0 || last == null) ? TRIM_INTERVAL.toNanos()
 				: Math.min(MAX_TRIM_INTERVAL.toNanos(), last.delay() * 2);
 		this.trims.put(queue, new Trim(now, wait));
@@ -268,7 +269,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 		int promoted = 0;
 		OptionalLong next = OptionalLong.empty();
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			MaintenancePass<Integer> pass = this.jobs.promotePass(queue, this.settings.batchSize());
+			MaintenancePass<Integer> pass = this.jobs.upkeep().promotePass(queue, this.settings.batchSize());
 			promoted += pass.moved();
 			next = pass.nextDueAt();
 			if (pass.moved() < this.settings.batchSize()) {

@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.echomq.EnqueueInterceptor;
 import io.echomq.core.JobId;
+import io.echomq.core.internal.Engine;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter.MeterProvider;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,7 +28,7 @@ public class EchoMqEnqueueMetrics implements MeterBinder, EnqueueInterceptor {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.enqueued.add(Counter.builder("echomq.jobs.enqueued")
-			.description("Jobs written by the template")
+			.description("Engine written by the template")
 			.baseUnit(BaseUnits.TASKS)
 			.withRegistry(registry));
 	}

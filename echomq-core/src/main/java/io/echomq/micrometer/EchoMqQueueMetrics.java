@@ -22,6 +22,7 @@ import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import io.micrometer.core.instrument.Gauge;
@@ -115,11 +116,11 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		MultiGauge jobs = MultiGauge.builder("echomq.queue.jobs")
-			.description("Jobs in each location of a queue, as last sampled")
+			.description("Engine in each location of a queue, as last sampled")
 			.baseUnit(BaseUnits.TASKS)
 			.register(registry);
 		MultiGauge partitionJobs = MultiGauge.builder("echomq.queue.partition.jobs")
-			.description("Jobs in each location of each partition of a partitioned queue, as last sampled")
+			.description("Engine in each location of each partition of a partitioned queue, as last sampled")
 			.baseUnit(BaseUnits.TASKS)
 			.register(registry);
 		MultiGauge lanes = MultiGauge.builder("echomq.queue.lanes")
@@ -277,7 +278,7 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 					continue;
 				}
 				Gauge.builder("echomq.listener.in.flight", this.listeners, (registry) -> inFlight(registry, queue))
-					.description("Jobs claimed by this application's listener and not yet settled")
+					.description("Engine claimed by this application's listener and not yet settled")
 					.baseUnit(BaseUnits.TASKS)
 					.tag("queue", queue)
 					.strongReference(true)

@@ -14,11 +14,11 @@ import java.util.function.Supplier;
 
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.Script;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.support.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 
@@ -68,7 +68,7 @@ public class Schedules {
 
 	private static final Script UNSCHEDULE = Script.load("unschedule");
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final Keyspace keyspace;
 
@@ -82,7 +82,7 @@ public class Schedules {
 	 * Create the verbs on the engine's executor and keyspace.
 	 * @param jobs the engine
 	 */
-	public Schedules(Jobs jobs) {
+	public Schedules(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		this.jobs = jobs;
 		this.keyspace = jobs.keyspace();
@@ -350,10 +350,11 @@ public class Schedules {
 		ScheduleDefinition definition = ScheduleDefinition.decode(queue, name, text);
 		Instant now = serverTime();
 		JobId id = JobId.mint();
-		this.jobs.enqueueAll(queue, List.of(id), List.of(payloads.apply(definition)),
-				EnqueueSpec.defaults()
-					.withMaxAttempts(maxAttempts)
-					.withFields(Map.of(SCHEDULE_FIELD, name, FIRE_AT_FIELD, Long.toString(now.toEpochMilli()))));
+		this.jobs.enqueues()
+			.enqueueAll(queue, List.of(id), List.of(payloads.apply(definition)),
+					EnqueueSpec.defaults()
+						.withMaxAttempts(maxAttempts)
+						.withFields(Map.of(SCHEDULE_FIELD, name, FIRE_AT_FIELD, Long.toString(now.toEpochMilli()))));
 		return new ScheduleFire(queue, name, now, id, true);
 	}
 

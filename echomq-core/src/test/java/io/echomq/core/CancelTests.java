@@ -30,23 +30,24 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void cancelOfPendingJobRemovesItAndItsRow() {
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		JobId other = this.jobs.enqueue(this.queue, "y", EnqueueSpec.defaults());
-		CancelResult result = this.jobs.cancel(this.queue, id);
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		JobId other = this.jobs.enqueues().enqueue(this.queue, "y", EnqueueSpec.defaults());
+		CancelResult result = this.jobs.admin().cancel(this.queue, id);
 		assertThat(result.outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
 		assertThat(result.state()).isEqualTo(JobState.PENDING);
 		assertThat(result.isCancelled()).isTrue();
 		assertGone(id);
 		assertThat(members(KeyType.PENDING)).containsExactly(other.toString());
 		assertThat(counter("cancelled")).isEqualTo("1");
-		assertThat(this.jobs.claim(this.queue, LEASE, 5)).extracting(ClaimedJob::id).containsExactly(other);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 5)).extracting(ClaimedJob::id).containsExactly(other);
 		assertAuditClean();
 	}
 
 	@Test
 	void cancelOfScheduledJobRemovesItAndItsRow() {
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
-		CancelResult result = this.jobs.cancel(this.queue, id);
+		JobId id = this.jobs.enqueues()
+			.enqueue(this.queue, "x", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
+		CancelResult result = this.jobs.admin().cancel(this.queue, id);
 		assertThat(result.outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
 		assertThat(result.state()).isEqualTo(JobState.SCHEDULE);
 		assertGone(id);
@@ -56,10 +57,10 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void cancelOfDeadJobRemovesItAndItsRow() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		this.jobs.deadLetter(this.queue, job.id(), job.token(), "boom");
-		CancelResult result = this.jobs.cancel(this.queue, job.id());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "boom");
+		CancelResult result = this.jobs.admin().cancel(this.queue, job.id());
 		assertThat(result.outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
 		assertThat(result.state()).isEqualTo(JobState.DEAD);
 		assertGone(job.id());
@@ -68,13 +69,13 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void aBatchedCompletionRetiresACancelledJobAsCancelledAndCompletesTheOthers() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		this.jobs.enqueue(this.queue, "y", EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
-		this.jobs.cancel(this.queue, claimed.get(0).id());
-		List<TransitionResult> results = this.jobs.completeAll(this.queue,
-				List.of(claimed.get(0).id(), claimed.get(1).id()),
-				List.of(claimed.get(0).token(), claimed.get(1).token()));
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(this.queue, "y", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 2);
+		this.jobs.admin().cancel(this.queue, claimed.get(0).id());
+		List<TransitionResult> results = this.jobs.outcomes()
+			.completeAll(this.queue, List.of(claimed.get(0).id(), claimed.get(1).id()),
+					List.of(claimed.get(0).token(), claimed.get(1).token()));
 		assertThat(results.get(0).reason()).isEqualTo(StaleReason.CANCELLED);
 		assertThat(results.get(1).isApplied()).isTrue();
 		assertGone(claimed.get(0).id());
@@ -86,22 +87,22 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void cancelOfActiveJobMarksItAndTheOutcomeRetiresItAsCancelled() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		CancelResult result = this.jobs.cancel(this.queue, job.id());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		CancelResult result = this.jobs.admin().cancel(this.queue, job.id());
 		assertThat(result.outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
 		assertThat(result.state()).isEqualTo(JobState.ACTIVE);
 		assertThat(result.requestedAt()).isNotNull();
 		assertThat(members(KeyType.ACTIVE)).containsExactly(job.id().toString());
 		assertThat(row(job.id())).containsEntry("state", "active").containsKey("cancel_requested_at");
 		assertAuditClean();
-		CancelResult again = this.jobs.cancel(this.queue, job.id());
+		CancelResult again = this.jobs.admin().cancel(this.queue, job.id());
 		assertThat(again.outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
 		assertThat(again.requestedAt()).isEqualTo(result.requestedAt());
 		assertThat(counter("cancel_requested")).isEqualTo("1");
-		TransitionResult renewal = this.jobs.extend(this.queue, job.id(), job.token(), LEASE);
+		TransitionResult renewal = this.jobs.outcomes().extend(this.queue, job.id(), job.token(), LEASE);
 		assertThat(renewal.reason()).isEqualTo(StaleReason.CANCEL_REQUESTED);
-		TransitionResult outcome = this.jobs.complete(this.queue, job.id(), job.token());
+		TransitionResult outcome = this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		assertThat(outcome.reason()).isEqualTo(StaleReason.CANCELLED);
 		assertGone(job.id());
 		assertThat(counter("cancelled")).isEqualTo("1");
@@ -111,10 +112,10 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void aFailureOfACancelledJobIsDiscardedToo() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		this.jobs.cancel(this.queue, job.id());
-		assertThat(this.jobs.retry(this.queue, job.id(), job.token(), "e", Duration.ZERO).reason())
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		this.jobs.admin().cancel(this.queue, job.id());
+		assertThat(this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "e", Duration.ZERO).reason())
 			.isEqualTo(StaleReason.CANCELLED);
 		assertGone(job.id());
 		assertThat(counter("retried")).isNull();
@@ -123,21 +124,22 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void aReleaseOfACancelledJobRetiresIt() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		this.jobs.cancel(this.queue, job.id());
-		assertThat(this.jobs.release(this.queue, job.id(), job.token()).reason()).isEqualTo(StaleReason.CANCELLED);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		this.jobs.admin().cancel(this.queue, job.id());
+		assertThat(this.jobs.outcomes().release(this.queue, job.id(), job.token()).reason())
+			.isEqualTo(StaleReason.CANCELLED);
 		assertGone(job.id());
 		assertAuditClean();
 	}
 
 	@Test
 	void theReaperRetiresACancelledJobWhoseLeaseExpired() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofMillis(50), 1).get(0);
-		this.jobs.cancel(this.queue, job.id());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1).get(0);
+		this.jobs.admin().cancel(this.queue, job.id());
 		await().atMost(Duration.ofSeconds(5)).until(() -> {
-			this.jobs.reap(this.queue, 10);
+			this.jobs.upkeep().reap(this.queue, 10);
 			return !this.redis.hasKey(this.keyspace.jobKey(this.queue, job.id()));
 		});
 		assertGone(job.id());
@@ -148,61 +150,62 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void cancelOfAFinishedOrUnknownJobSaysSoAndWritesNothing() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		this.jobs.complete(this.queue, job.id(), job.token());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		Map<Object, Object> metrics = this.redis.opsForHash().entries(key(KeyType.METRICS));
-		CancelResult finished = this.jobs.cancel(this.queue, job.id());
+		CancelResult finished = this.jobs.admin().cancel(this.queue, job.id());
 		assertThat(finished.outcome()).isEqualTo(CancelResult.Outcome.NOT_FOUND);
 		assertThat(finished.isCancelled()).isFalse();
 		assertThat(finished.state()).isNull();
-		assertThat(this.jobs.cancel(this.queue, JobId.mint()).outcome()).isEqualTo(CancelResult.Outcome.NOT_FOUND);
+		assertThat(this.jobs.admin().cancel(this.queue, JobId.mint()).outcome())
+			.isEqualTo(CancelResult.Outcome.NOT_FOUND);
 		assertThat(this.redis.opsForHash().entries(key(KeyType.METRICS))).isEqualTo(metrics);
 		assertAuditClean();
 	}
 
 	@Test
 	void cancelOfACancelledJobFindsNothing() {
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		this.jobs.cancel(this.queue, id);
-		assertThat(this.jobs.cancel(this.queue, id).outcome()).isEqualTo(CancelResult.Outcome.NOT_FOUND);
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.admin().cancel(this.queue, id);
+		assertThat(this.jobs.admin().cancel(this.queue, id).outcome()).isEqualTo(CancelResult.Outcome.NOT_FOUND);
 	}
 
 	@Test
 	void cancelOfAMalformedRowIsRefusedAndChangesNothing() {
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
 		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, id), "attempts", "many");
-		CancelResult result = this.jobs.cancel(this.queue, id);
+		CancelResult result = this.jobs.admin().cancel(this.queue, id);
 		assertThat(result.outcome()).isEqualTo(CancelResult.Outcome.REFUSED);
 		assertThat(result.detail()).contains("attempts");
 		assertThat(members(KeyType.PENDING)).containsExactly(id.toString());
 		assertThat(row(id)).containsEntry("attempts", "many");
 		JobId orphan = JobId.mint();
 		this.redis.opsForZSet().add(key(KeyType.SCHEDULE), orphan.toString(), 1);
-		assertThat(this.jobs.cancel(this.queue, orphan).detail()).contains("no row");
+		assertThat(this.jobs.admin().cancel(this.queue, orphan).detail()).contains("no row");
 		assertThat(members(KeyType.SCHEDULE)).containsExactly(orphan.toString());
 	}
 
 	@Test
 	void cancelWithAMalformedIdFailsBeforeAnyWrite() {
 		assertThatExceptionOfType(InvalidJobIdException.class)
-			.isThrownBy(() -> this.jobs.cancel(this.queue, JobId.parse("JOB123")))
+			.isThrownBy(() -> this.jobs.admin().cancel(this.queue, JobId.parse("JOB123")))
 			.withMessageContaining("JOB123");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.jobs.cancel("bad{q}", JobId.mint()));
+			.isThrownBy(() -> this.jobs.admin().cancel("bad{q}", JobId.mint()));
 		assertThat(this.redis.hasKey(key(KeyType.METRICS))).isFalse();
 	}
 
 	@Test
 	void cancelledJobsNeverRunAgainUnderConcurrentClaims() throws Exception {
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, java.util.Collections.nCopies(200, "x"),
-				EnqueueSpec.defaults());
-		Thread canceller = new Thread(() -> ids.forEach((id) -> this.jobs.cancel(this.queue, id)));
+		List<JobId> ids = this.jobs.enqueues()
+			.enqueueAll(this.queue, java.util.Collections.nCopies(200, "x"), EnqueueSpec.defaults());
+		Thread canceller = new Thread(() -> ids.forEach((id) -> this.jobs.admin().cancel(this.queue, id)));
 		canceller.start();
 		java.util.Set<JobId> ran = new java.util.HashSet<>();
 		while (canceller.isAlive() || this.redis.opsForZSet().size(key(KeyType.PENDING)) > 0) {
-			for (ClaimedJob job : this.jobs.claim(this.queue, LEASE, 5)) {
-				if (this.jobs.complete(this.queue, job.id(), job.token()).isApplied()) {
+			for (ClaimedJob job : this.jobs.claims().claim(this.queue, LEASE, 5)) {
+				if (this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()) {
 					ran.add(job.id());
 				}
 			}

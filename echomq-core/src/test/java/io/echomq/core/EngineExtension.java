@@ -1,5 +1,6 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.Engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -15,7 +16,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The engine set-up of the tests that drive {@link Jobs} against a real server: before
+ * The engine set-up of the tests that drive {@link Engine} against a real server: before
  * each test a connection, an engine and a new queue name; after it, that connection and
  * those of the extra engines the test asked for are closed. Engine test classes get it
  * through {@link EngineTestSupport}, which builds it from the class's
@@ -40,7 +41,7 @@ public final class EngineExtension implements BeforeEachCallback, AfterEachCallb
 
 	private @Nullable StringRedisTemplate redis;
 
-	private @Nullable Jobs jobs;
+	private @Nullable Engine jobs;
 
 	private @Nullable String queue;
 
@@ -60,7 +61,7 @@ public final class EngineExtension implements BeforeEachCallback, AfterEachCallb
 		LettuceConnectionFactory factory = connect(this.target);
 		this.connectionFactory = factory;
 		this.redis = new StringRedisTemplate(factory);
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(factory)), this.keyspace);
+		this.jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(factory)), this.keyspace);
 		this.queue = this.queuePrefix + UUID.randomUUID().toString().substring(0, 8);
 	}
 
@@ -103,7 +104,7 @@ public final class EngineExtension implements BeforeEachCallback, AfterEachCallb
 	 * Return the engine of the current test.
 	 * @return the engine, on its own template over the connection of the current test
 	 */
-	public Jobs jobs() {
+	public Engine jobs() {
 		return required(this.jobs);
 	}
 
@@ -136,10 +137,10 @@ public final class EngineExtension implements BeforeEachCallback, AfterEachCallb
 	 * would have; its connection is closed after the current test.
 	 * @return the engine
 	 */
-	public Jobs newJobs() {
+	public Engine newEngine() {
 		LettuceConnectionFactory factory = connect(required(this.target));
 		this.others.add(factory);
-		return new Jobs(new ScriptExecutor(new StringRedisTemplate(factory)), this.keyspace);
+		return new Engine(new ScriptExecutor(new StringRedisTemplate(factory)), this.keyspace);
 	}
 
 	private static LettuceConnectionFactory connect(EngineServer.Target target) {

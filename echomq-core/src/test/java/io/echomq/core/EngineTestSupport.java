@@ -1,5 +1,6 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.Engine;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,7 +34,7 @@ public abstract class EngineTestSupport {
 
 	protected StringRedisTemplate redis;
 
-	protected Jobs jobs;
+	protected Engine jobs;
 
 	protected Keyspace keyspace;
 

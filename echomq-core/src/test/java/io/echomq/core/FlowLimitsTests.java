@@ -1,5 +1,6 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.Engine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,14 +40,14 @@ class FlowLimitsTests extends EngineTestSupport {
 	void maxActiveShouldCapClaimsAcrossCallers() {
 		enqueue(10);
 		FlowLimits limits = new FlowLimits(3, null);
-		ClaimResult first = this.jobs.claim(this.queue, LEASE, 2, limits);
+		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 2, limits);
 		assertThat(first.jobs()).hasSize(2);
 		assertThat(first.isLimited()).isFalse();
-		ClaimResult second = this.engine.newJobs().claim(this.queue, LEASE, 5, limits);
+		ClaimResult second = this.engine.newEngine().claims().claim(this.queue, LEASE, 5, limits);
 		assertThat(second.jobs()).hasSize(1);
 		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.MAX_ACTIVE);
 		assertThat(second.retryAfter()).isNull();
-		ClaimResult third = this.jobs.claim(this.queue, LEASE, 5, limits);
+		ClaimResult third = this.jobs.claims().claim(this.queue, LEASE, 5, limits);
 		assertThat(third.jobs()).isEmpty();
 		assertThat(third.limit()).isEqualTo(ClaimResult.Limit.MAX_ACTIVE);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isEqualTo(3);
@@ -57,27 +58,28 @@ class FlowLimitsTests extends EngineTestSupport {
 	void completionUnderACapShouldPushAWakeUpAndFreeASlot() {
 		enqueue(5);
 		FlowLimits limits = new FlowLimits(2, null);
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 5, limits).jobs();
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 5, limits).jobs();
 		assertThat(claimed).hasSize(2);
 		this.redis.delete(key(KeyType.WAKE));
 		ClaimedJob done = claimed.get(0);
-		assertThat(this.jobs.complete(this.queue, done.id(), done.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, done.id(), done.token()).isApplied()).isTrue();
 		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).isEqualTo(1);
 		ClaimedJob failed = claimed.get(1);
-		assertThat(this.jobs.retry(this.queue, failed.id(), failed.token(), "boom", Duration.ofMinutes(1)).isApplied())
-			.isTrue();
+		assertThat(this.jobs.outcomes()
+			.retry(this.queue, failed.id(), failed.token(), "boom", Duration.ofMinutes(1))
+			.isApplied()).isTrue();
 		// the retry heads the empty schedule, so a schedule token ('d') comes with the
 		// wake-up
 		assertThat(this.redis.opsForList().range(key(KeyType.WAKE), 0, -1)).containsExactlyInAnyOrder("1", "1", "d");
-		assertThat(this.jobs.claim(this.queue, LEASE, 5, limits).jobs()).hasSize(2);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 5, limits).jobs()).hasSize(2);
 	}
 
 	@Test
 	void completionWithoutACapShouldNotPushAWakeUp() {
 		enqueue(1);
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1, FlowLimits.none()).jobs().get(0);
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1, FlowLimits.none()).jobs().get(0);
 		this.redis.delete(key(KeyType.WAKE));
-		this.jobs.complete(this.queue, job.id(), job.token());
+		this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).isZero();
 		assertThat(this.redis.hasKey(key(KeyType.STARTS))).isFalse();
 	}
@@ -86,14 +88,14 @@ class FlowLimitsTests extends EngineTestSupport {
 	void rateLimitShouldSayWhenTheWindowReopens() {
 		enqueue(20);
 		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
-		ClaimResult first = this.jobs.claim(this.queue, LEASE, 8, limits);
+		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 8, limits);
 		assertThat(first.jobs()).hasSize(5);
 		assertThat(first.limit()).isEqualTo(ClaimResult.Limit.RATE);
 		// held to part of what it asked for: the window is full now, and says so
 		assertThat(first.retryAfter()).isNotNull()
 			.isGreaterThan(Duration.ofSeconds(50))
 			.isLessThanOrEqualTo(Duration.ofMinutes(1));
-		ClaimResult second = this.engine.newJobs().claim(this.queue, LEASE, 8, limits);
+		ClaimResult second = this.engine.newEngine().claims().claim(this.queue, LEASE, 8, limits);
 		assertThat(second.jobs()).isEmpty();
 		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.RATE);
 		assertThat(second.retryAfter()).isNotNull()
@@ -106,10 +108,10 @@ class FlowLimitsTests extends EngineTestSupport {
 	@Test
 	void rateLimitedClaimOfLaneJobsShouldSayWhenTheWindowReopens() {
 		List<String> payloads = List.of("a1", "a2", "a3", "a4", "a5", "a6");
-		this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane("a"));
-		this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane("b"));
+		this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane("a"));
+		this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane("b"));
 		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
-		ClaimResult first = this.jobs.claim(this.queue, LEASE, 8, limits);
+		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 8, limits);
 		assertThat(first.jobs()).hasSize(5);
 		assertThat(first.limit()).isEqualTo(ClaimResult.Limit.RATE);
 		assertThat(first.retryAfter()).isNotNull()
@@ -121,24 +123,24 @@ class FlowLimitsTests extends EngineTestSupport {
 	void rateLimitedClaimThatRanOutOfJobsShouldNotWaitForTheWindow() {
 		enqueue(3);
 		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
-		ClaimResult first = this.jobs.claim(this.queue, LEASE, 8, limits);
+		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 8, limits);
 		assertThat(first.jobs()).hasSize(3);
 		// the window still has room for 2: a job enqueued now may start at once
 		assertThat(first.retryAfter()).isNull();
 		enqueue(1);
-		assertThat(this.engine.newJobs().claim(this.queue, LEASE, 8, limits).jobs()).hasSize(1);
+		assertThat(this.engine.newEngine().claims().claim(this.queue, LEASE, 8, limits).jobs()).hasSize(1);
 	}
 
 	@Test
 	void rateLimitWindowShouldSlide() {
 		enqueue(10);
 		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(3, Duration.ofMillis(300)));
-		ClaimResult first = this.jobs.claim(this.queue, LEASE, 10, limits);
+		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 10, limits);
 		assertThat(first.jobs()).hasSize(3);
 		Instant claimedAt = first.jobs().get(0).claimedAt();
 		List<ClaimedJob> next = new ArrayList<>();
 		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> {
-			next.addAll(this.jobs.claim(this.queue, LEASE, 10, limits).jobs());
+			next.addAll(this.jobs.claims().claim(this.queue, LEASE, 10, limits).jobs());
 			return !next.isEmpty();
 		});
 		assertThat(next).hasSize(3);
@@ -151,17 +153,17 @@ class FlowLimitsTests extends EngineTestSupport {
 		Duration period = Duration.ofMillis(200);
 		enqueue(60);
 		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(limit, period));
-		List<Jobs> engines = List.of(this.jobs, this.engine.newJobs(), this.engine.newJobs());
+		List<Engine> engines = List.of(this.jobs, this.engine.newEngine(), this.engine.newEngine());
 		List<ClaimedJob> claimed = Collections.synchronizedList(new ArrayList<>());
 		ExecutorService pool = Executors.newFixedThreadPool(engines.size());
 		try {
 			CountDownLatch start = new CountDownLatch(1);
 			List<Future<?>> futures = new ArrayList<>();
-			for (Jobs engine : engines) {
+			for (Engine engine : engines) {
 				futures.add(pool.submit(() -> {
 					start.await();
 					while (claimed.size() < 60) {
-						ClaimResult result = engine.claim(this.queue, LEASE, 3, limits);
+						ClaimResult result = engine.claims().claim(this.queue, LEASE, 3, limits);
 						claimed.addAll(result.jobs());
 						if (result.retryAfter() != null) {
 							TimeUnit.MILLISECONDS.sleep(result.retryAfter().toMillis());
@@ -202,7 +204,7 @@ class FlowLimitsTests extends EngineTestSupport {
 		for (int i = 0; i < count; i++) {
 			payloads.add("p" + i);
 		}
-		this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults());
 	}
 
 	private String key(KeyType type) {

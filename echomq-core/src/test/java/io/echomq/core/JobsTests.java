@@ -1,5 +1,6 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.Engine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void enqueueShouldWritePendingScoreZeroAndRow() {
-		JobId id = this.jobs.enqueue(this.queue, "{\"a\":1}", EnqueueSpec.defaults());
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "{\"a\":1}", EnqueueSpec.defaults());
 		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), id.toString())).isEqualTo(0.0);
 		Map<Object, Object> row = this.redis.opsForHash().entries(this.keyspace.jobKey(this.queue, id));
 		assertThat(row).containsEntry("state", "pending")
@@ -72,7 +73,7 @@ class JobsTests extends EngineTestSupport {
 	@Test
 	void payloadOverSixtyFourBytesShouldBeCutSoTheRowStaysCompactAndClaimJoinIt() {
 		String payload = "{\"order\":\"" + "x".repeat(120) + "\"}";
-		JobId id = this.jobs.enqueue(this.queue, payload, EnqueueSpec.defaults());
+		JobId id = this.jobs.enqueues().enqueue(this.queue, payload, EnqueueSpec.defaults());
 		Map<Object, Object> row = row(id);
 		assertThat(row).containsKeys("payload", "+2", "+3").doesNotContainKey("+4");
 		assertThat(row.values()).allSatisfy((value) -> assertThat(value.toString()).hasSizeLessThanOrEqualTo(64));
@@ -80,7 +81,7 @@ class JobsTests extends EngineTestSupport {
 		assertThat(new QueueInspector(this.jobs).row(this.queue, id)).containsEntry("payload", payload)
 			.doesNotContainKeys("+2", "+3");
 		assertThat(new QueueInspector(this.jobs).job(this.queue, id).payload()).isEqualTo(payload);
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).singleElement()
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).singleElement()
 			.satisfies((job) -> assertThat(job.payload()).isEqualTo(payload))
 			.satisfies((job) -> assertThat(job.fields()).isEmpty());
 	}
@@ -88,18 +89,18 @@ class JobsTests extends EngineTestSupport {
 	@Test
 	void payloadPartsShouldNeverCutAUtf8Sequence() {
 		String payload = "é€😀".repeat(40) + "a";
-		JobId id = this.jobs.enqueue(this.queue, payload, EnqueueSpec.defaults());
+		JobId id = this.jobs.enqueues().enqueue(this.queue, payload, EnqueueSpec.defaults());
 		assertThat(row(id)).containsKey("+2");
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).singleElement()
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).singleElement()
 			.satisfies((job) -> assertThat(job.payload()).isEqualTo(payload));
 	}
 
 	@Test
 	void payloadOverTheSplitLimitShouldBeKeptWhole() {
 		String payload = "y".repeat(RowPayload.SPLIT_MAX + 1);
-		JobId id = this.jobs.enqueue(this.queue, payload, EnqueueSpec.defaults());
+		JobId id = this.jobs.enqueues().enqueue(this.queue, payload, EnqueueSpec.defaults());
 		assertThat(row(id)).containsEntry("payload", payload).doesNotContainKey("+2");
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).singleElement()
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).singleElement()
 			.satisfies((job) -> assertThat(job.payload()).isEqualTo(payload));
 	}
 
@@ -111,28 +112,29 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void scriptsShouldRunAfterTheSharedConnectionIsReset() {
-		JobId first = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
+		JobId first = this.jobs.enqueues().enqueue(this.queue, "a", EnqueueSpec.defaults());
 		// the executor keeps the shared native connection; a reset closes it and opens
 		// another
 		this.connectionFactory.resetConnection();
-		JobId second = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, Duration.ofSeconds(30), 2);
+		JobId second = this.jobs.enqueues().enqueue(this.queue, "b", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, Duration.ofSeconds(30), 2);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(first, second);
 		this.connectionFactory.resetConnection();
-		assertThat(this.jobs.completeAll(this.queue, List.of(first, second),
-				List.of(claimed.get(0).token(), claimed.get(1).token())))
+		assertThat(this.jobs.outcomes()
+			.completeAll(this.queue, List.of(first, second), List.of(claimed.get(0).token(), claimed.get(1).token())))
 			.allSatisfy((result) -> assertThat(result.isApplied()).isTrue());
 		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isZero();
 	}
 
 	@Test
 	void completeAllShouldFenceEachJobOnItsOwn() {
-		JobId first = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
-		JobId second = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, Duration.ofSeconds(30), 2);
+		JobId first = this.jobs.enqueues().enqueue(this.queue, "a", EnqueueSpec.defaults());
+		JobId second = this.jobs.enqueues().enqueue(this.queue, "b", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, Duration.ofSeconds(30), 2);
 		assertThat(claimed).hasSize(2);
-		List<TransitionResult> results = this.jobs.completeAll(this.queue, List.of(first, second),
-				List.of(claimed.get(0).token(), FencingToken.of(claimed.get(1).token().value() + 1)));
+		List<TransitionResult> results = this.jobs.outcomes()
+			.completeAll(this.queue, List.of(first, second),
+					List.of(claimed.get(0).token(), FencingToken.of(claimed.get(1).token().value() + 1)));
 		assertThat(results.get(0).isApplied()).isTrue();
 		assertThat(results.get(1).isStale()).isTrue();
 		assertThat(row(first)).isEmpty();
@@ -141,16 +143,18 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeAllShouldCompleteABatchInOneCallAndCountItOnce() {
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d"), EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 4);
+		List<JobId> ids = this.jobs.enqueues()
+			.enqueueAll(this.queue, List.of("a", "b", "c", "d"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 4);
 		assertThat(claimed).hasSize(4);
 		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, ids.get(2)), "attempts", "x");
 		JobId retired = JobId.mint();
 		long calls = this.jobs.executor().getCalls();
 		List<JobId> batch = List.of(ids.get(0), ids.get(1), ids.get(2), ids.get(3), retired);
-		List<TransitionResult> results = this.jobs.completeAll(this.queue, batch,
-				List.of(claimed.get(0).token(), FencingToken.of(claimed.get(1).token().value() + 1),
-						claimed.get(2).token(), claimed.get(3).token(), FencingToken.of(1)));
+		List<TransitionResult> results = this.jobs.outcomes()
+			.completeAll(this.queue, batch,
+					List.of(claimed.get(0).token(), FencingToken.of(claimed.get(1).token().value() + 1),
+							claimed.get(2).token(), claimed.get(3).token(), FencingToken.of(1)));
 		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(1);
 		assertThat(results.get(0).isApplied()).isTrue();
 		assertThat(results.get(1).reason()).isEqualTo(StaleReason.TOKEN_MISMATCH);
@@ -170,10 +174,10 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeAllShouldRefuseAnIdGivenTwiceAndWriteNothing() {
-		JobId id = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		List<TransitionResult> results = this.jobs.completeAll(this.queue, List.of(id, id),
-				List.of(job.token(), job.token()));
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "a", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		List<TransitionResult> results = this.jobs.outcomes()
+			.completeAll(this.queue, List.of(id, id), List.of(job.token(), job.token()));
 		assertThat(results).containsOnlyNulls();
 		assertThat(row(id)).containsEntry("state", "active");
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isNull();
@@ -181,16 +185,18 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeAllAndClaimShouldClaimTheNextJobsForTheFreedSlotsInOneRoundTrip() {
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
-		List<ClaimedJob> first = this.jobs.claim(this.queue, LEASE, 2);
+		List<JobId> ids = this.jobs.enqueues()
+			.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
+		List<ClaimedJob> first = this.jobs.claims().claim(this.queue, LEASE, 2);
 		assertThat(first).extracting(ClaimedJob::id).containsExactly(ids.get(0), ids.get(1));
 		// a pipelined call that meets NOSCRIPT is sent again alone: load complete_all, so
 		// that the count is exact
-		this.jobs.completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
+		this.jobs.outcomes().completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
 		long calls = this.jobs.executor().getCalls();
-		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0), ids.get(1)),
-				List.of(first.get(0).token(), FencingToken.of(first.get(1).token().value() + 1)), nulls(2), LEASE, 2,
-				FlowLimits.none(), null);
+		CompleteAndClaimResult result = this.jobs.claims()
+			.completeAllAndClaim(this.queue, List.of(ids.get(0), ids.get(1)),
+					List.of(first.get(0).token(), FencingToken.of(first.get(1).token().value() + 1)), nulls(2), LEASE,
+					2, FlowLimits.none(), null);
 		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(2);
 		assertThat(result.completions().get(0).isApplied()).isTrue();
 		assertThat(result.completions().get(1).reason()).isEqualTo(StaleReason.TOKEN_MISMATCH);
@@ -202,8 +208,9 @@ class JobsTests extends EngineTestSupport {
 			.containsExactlyInAnyOrder(ids.get(1).toString(), ids.get(2).toString(), ids.get(3).toString());
 		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(ids.get(4).toString());
 		// the claim that took its maximum left the next candidates for the one after it
-		CompleteAndClaimResult next = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(2)),
-				List.of(result.claim().jobs().get(0).token()), nulls(1), LEASE, 1, FlowLimits.none(), null);
+		CompleteAndClaimResult next = this.jobs.claims()
+			.completeAllAndClaim(this.queue, List.of(ids.get(2)), List.of(result.claim().jobs().get(0).token()),
+					nulls(1), LEASE, 1, FlowLimits.none(), null);
 		assertThat(next.completions().get(0).isApplied()).isTrue();
 		assertThat(next.claim().jobs()).extracting(ClaimedJob::id).containsExactly(ids.get(4));
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isZero();
@@ -211,15 +218,16 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeAllAndClaimShouldOnlyCompleteWhenNoClaimLeftCandidates() {
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b"), EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 1);
+		List<JobId> ids = this.jobs.enqueues().enqueueAll(this.queue, List.of("a", "b"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 1);
 		// a job enqueued after the claim is no candidate yet: the poller's next claim
 		// finds it
-		this.jobs.claim(this.queue, LEASE, 1);
-		JobId later = this.jobs.enqueue(this.queue, "c", EnqueueSpec.defaults());
+		this.jobs.claims().claim(this.queue, LEASE, 1);
+		JobId later = this.jobs.enqueues().enqueue(this.queue, "c", EnqueueSpec.defaults());
 		long calls = this.jobs.executor().getCalls();
-		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0)),
-				List.of(claimed.get(0).token()), nulls(1), LEASE, 1, FlowLimits.none(), null);
+		CompleteAndClaimResult result = this.jobs.claims()
+			.completeAllAndClaim(this.queue, List.of(ids.get(0)), List.of(claimed.get(0).token()), nulls(1), LEASE, 1,
+					FlowLimits.none(), null);
 		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(1);
 		assertThat(result.completions().get(0).isApplied()).isTrue();
 		assertThat(result.claim().jobs()).isEmpty();
@@ -228,31 +236,33 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeAllAndClaimShouldClaimNothingFromAQueuePausedClusterWide() {
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		this.jobs.pause(this.queue, null, "maintenance");
-		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0)),
-				List.of(job.token()), nulls(1), LEASE, 1, FlowLimits.none(), null);
+		List<JobId> ids = this.jobs.enqueues().enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		this.jobs.admin().pause(this.queue, null, "maintenance");
+		CompleteAndClaimResult result = this.jobs.claims()
+			.completeAllAndClaim(this.queue, List.of(ids.get(0)), List.of(job.token()), nulls(1), LEASE, 1,
+					FlowLimits.none(), null);
 		assertThat(result.completions().get(0).isApplied()).isTrue();
 		assertThat(result.claim().jobs()).isEmpty();
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(2);
-		assertThat(this.jobs.lastClaimPause(this.queue)).isNull();
+		assertThat(this.jobs.claims().lastClaimPause(this.queue)).isNull();
 	}
 
 	@Test
 	void completeAllAndClaimShouldKeepTheCapOnActiveJobs() {
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e", "f"),
-				EnqueueSpec.defaults());
+		List<JobId> ids = this.jobs.enqueues()
+			.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e", "f"), EnqueueSpec.defaults());
 		FlowLimits limits = new FlowLimits(3, null);
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2, limits).jobs();
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 2, limits).jobs();
 		assertThat(claimed).hasSize(2);
 		// a pipelined call that meets NOSCRIPT runs again after the others: load
 		// complete_all first, so that
 		// the claim counts active after the completion (before it, it would count one
 		// more and take one fewer)
-		this.jobs.completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
-		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(ids.get(0)),
-				List.of(claimed.get(0).token()), nulls(1), LEASE, 4, limits, null);
+		this.jobs.outcomes().completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
+		CompleteAndClaimResult result = this.jobs.claims()
+			.completeAllAndClaim(this.queue, List.of(ids.get(0)), List.of(claimed.get(0).token()), nulls(1), LEASE, 4,
+					limits, null);
 		assertThat(result.completions().get(0).isApplied()).isTrue();
 		assertThat(result.claim().jobs()).extracting(ClaimedJob::id).containsExactly(ids.get(2), ids.get(3));
 		assertThat(result.claim().limit()).isEqualTo(ClaimResult.Limit.MAX_ACTIVE);
@@ -269,7 +279,8 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void enqueueDelayedShouldWriteSchedule() {
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
+		JobId id = this.jobs.enqueues()
+			.enqueue(this.queue, "x", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
 		Double score = this.redis.opsForZSet().score(key(KeyType.SCHEDULE), id.toString());
 		assertThat(score).isNotNull();
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isZero();
@@ -281,7 +292,8 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void enqueueWithPastRunAtShouldGoToPending() {
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withRunAt(Instant.now().minusSeconds(60)));
+		JobId id = this.jobs.enqueues()
+			.enqueue(this.queue, "x", EnqueueSpec.defaults().withRunAt(Instant.now().minusSeconds(60)));
 		assertThat(row(id)).containsEntry("state", "pending");
 	}
 
@@ -291,7 +303,7 @@ class JobsTests extends EngineTestSupport {
 		for (int i = 0; i < 450; i++) {
 			payloads.add("p" + i);
 		}
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults());
+		List<JobId> ids = this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults());
 		assertThat(ids).hasSize(450).isSorted();
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(450);
 		assertThat(this.redis.opsForHash().get(this.keyspace.jobKey(this.queue, ids.get(449)), "payload"))
@@ -302,8 +314,8 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void claimShouldMovePendingToActiveInMintOrder() {
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		List<JobId> ids = this.jobs.enqueues().enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 2);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(ids.get(0), ids.get(1));
 		assertThat(claimed).extracting(ClaimedJob::payload).containsExactly("a", "b");
 		assertThat(claimed).extracting(ClaimedJob::token).containsOnly(FencingToken.of(1));
@@ -315,8 +327,9 @@ class JobsTests extends EngineTestSupport {
 		assertThat(serverTime() - first.claimedAt().toEpochMilli()).isBetween(0L, 5_000L);
 		assertThat(row(first.id())).containsEntry("state", "active").containsEntry("attempts", "1");
 		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(ids.get(2).toString());
-		assertThat(this.jobs.claim(this.queue, LEASE, 5)).extracting(ClaimedJob::id).containsExactly(ids.get(2));
-		assertThat(this.jobs.claim(this.queue, LEASE, 5)).isEmpty();
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 5)).extracting(ClaimedJob::id)
+			.containsExactly(ids.get(2));
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 5)).isEmpty();
 	}
 
 	@Test
@@ -324,39 +337,41 @@ class JobsTests extends EngineTestSupport {
 		for (int i = 0; i < 8; i++) {
 			this.redis.opsForZSet().add(key(KeyType.PENDING), "AAA-foreign-" + i, 0);
 		}
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		assertThat(this.jobs.claim(this.queue, LEASE, 4)).extracting(ClaimedJob::id).containsExactly(id);
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 4)).extracting(ClaimedJob::id).containsExactly(id);
 	}
 
 	@Test
 	void completeAfterCompleteShouldSayDone() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).reason()).isEqualTo(StaleReason.DONE);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).reason())
+			.isEqualTo(StaleReason.DONE);
 	}
 
 	@Test
 	void claimShouldTakeHigherPriorityFirst() {
-		JobId low = this.jobs.enqueue(this.queue, "low", EnqueueSpec.defaults());
-		JobId high = this.jobs.enqueue(this.queue, "high", EnqueueSpec.defaults().withPriority(5));
+		JobId low = this.jobs.enqueues().enqueue(this.queue, "low", EnqueueSpec.defaults());
+		JobId high = this.jobs.enqueues().enqueue(this.queue, "high", EnqueueSpec.defaults().withPriority(5));
 		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), high.toString())).isEqualTo(-5.0);
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(high);
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(low);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(high);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(low);
 	}
 
 	@Test
 	void claimShouldCarryExtraFields() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withFields(Map.of("traceparent", "00-abc")));
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		this.jobs.enqueues()
+			.enqueue(this.queue, "x", EnqueueSpec.defaults().withFields(Map.of("traceparent", "00-abc")));
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(job.fields()).containsEntry("traceparent", "00-abc");
 	}
 
 	@Test
 	void completeShouldRetireRowAndCount() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.complete(this.queue, job.id(), job.token());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		assertThat(result.isApplied()).isTrue();
 		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, job.id()))).isFalse();
 		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isZero();
@@ -365,9 +380,10 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeWithWrongTokenShouldBeStaleAndChangeNothing() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.complete(this.queue, job.id(), FencingToken.of(job.token().value() + 1));
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes()
+			.complete(this.queue, job.id(), FencingToken.of(job.token().value() + 1));
 		assertThat(result.isStale()).isTrue();
 		assertThat(result.reason()).isEqualTo(StaleReason.TOKEN_MISMATCH);
 		assertThat(row(job.id())).containsEntry("state", "active");
@@ -377,20 +393,20 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeTwiceShouldBeStaleTheSecondTime() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isStale()).isTrue();
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isStale()).isTrue();
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("1");
 	}
 
 	@Test
 	void completeAfterReapBeforeReclaimShouldBeStale() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofMillis(50), 1).get(0);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 10).requeued() == 1);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1).get(0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).requeued() == 1);
 		assertThat(row(job.id())).containsEntry("state", "pending").containsEntry("attempts", "1");
-		TransitionResult result = this.jobs.complete(this.queue, job.id(), job.token());
+		TransitionResult result = this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		assertThat(result.isStale()).isTrue();
 		assertThat(result.reason()).isEqualTo(StaleReason.NOT_ACTIVE);
 		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), job.id().toString())).isNotNull();
@@ -399,25 +415,27 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeWithTokenOfLostLeaseShouldBeStaleAfterReclaim() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob first = this.jobs.claim(this.queue, Duration.ofMillis(50), 1).get(0);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 10).requeued() == 1);
-		ClaimedJob second = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob first = this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1).get(0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).requeued() == 1);
+		ClaimedJob second = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(second.id()).isEqualTo(first.id());
 		assertThat(second.token()).isEqualTo(FencingToken.of(2));
-		assertThat(this.jobs.complete(this.queue, first.id(), first.token()).isStale()).isTrue();
-		assertThat(this.jobs.retry(this.queue, first.id(), first.token(), "late", Duration.ZERO).isStale()).isTrue();
-		assertThat(this.jobs.extend(this.queue, first.id(), first.token(), LEASE).isStale()).isTrue();
-		assertThat(this.jobs.release(this.queue, first.id(), first.token()).isStale()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, first.id(), first.token()).isStale()).isTrue();
+		assertThat(this.jobs.outcomes().retry(this.queue, first.id(), first.token(), "late", Duration.ZERO).isStale())
+			.isTrue();
+		assertThat(this.jobs.outcomes().extend(this.queue, first.id(), first.token(), LEASE).isStale()).isTrue();
+		assertThat(this.jobs.outcomes().release(this.queue, first.id(), first.token()).isStale()).isTrue();
 		assertThat(row(second.id())).containsEntry("state", "active").containsEntry("attempts", "2");
-		assertThat(this.jobs.complete(this.queue, second.id(), second.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, second.id(), second.token()).isApplied()).isTrue();
 	}
 
 	@Test
 	void retryShouldScheduleWithBackoffAndKeepError() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ofMinutes(1));
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes()
+			.retry(this.queue, job.id(), job.token(), "boom", Duration.ofMinutes(1));
 		assertThat(result.isApplied()).isTrue();
 		assertThat(result.state()).isEqualTo(JobState.SCHEDULE);
 		Double runAt = this.redis.opsForZSet().score(key(KeyType.SCHEDULE), job.id().toString());
@@ -431,23 +449,23 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void retryWithZeroBackoffShouldGoToPending() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
 		assertThat(result.state()).isEqualTo(JobState.PENDING);
 		assertThat(row(job.id())).containsEntry("state", "pending");
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::token)
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).extracting(ClaimedJob::token)
 			.containsExactly(FencingToken.of(2));
 	}
 
 	@Test
 	void retryOnLastAttemptShouldDeadLetter() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(2));
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(2));
 		for (int attempt = 1; attempt <= 2; attempt++) {
-			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+			ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 			assertThat(job.token()).isEqualTo(FencingToken.of(attempt));
-			TransitionResult result = this.jobs.retry(this.queue, job.id(), job.token(), "fail " + attempt,
-					Duration.ZERO);
+			TransitionResult result = this.jobs.outcomes()
+				.retry(this.queue, job.id(), job.token(), "fail " + attempt, Duration.ZERO);
 			assertThat(result.state()).isEqualTo((attempt == 2) ? JobState.DEAD : JobState.PENDING);
 		}
 		Set<String> dead = this.redis.opsForZSet().range(key(KeyType.DEAD), 0, -1);
@@ -461,18 +479,20 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void deadLetterShouldSkipRemainingAttempts() {
-		this.jobs.enqueue(this.queue, "not json", EnqueueSpec.defaults().withMaxAttempts(10));
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.deadLetter(this.queue, job.id(), job.token(), "unreadable payload");
+		this.jobs.enqueues().enqueue(this.queue, "not json", EnqueueSpec.defaults().withMaxAttempts(10));
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes()
+			.deadLetter(this.queue, job.id(), job.token(), "unreadable payload");
 		assertThat(result.state()).isEqualTo(JobState.DEAD);
 		assertThat(row(job.id())).containsEntry("state", "dead").containsEntry("last_error", "unreadable payload");
 	}
 
 	@Test
 	void extendShouldMoveTheDeadline() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofSeconds(1), 1).get(0);
-		TransitionResult result = this.jobs.extend(this.queue, job.id(), job.token(), Duration.ofMinutes(10));
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofSeconds(1), 1).get(0);
+		TransitionResult result = this.jobs.outcomes()
+			.extend(this.queue, job.id(), job.token(), Duration.ofMinutes(10));
 		assertThat(result.isApplied()).isTrue();
 		Double deadline = this.redis.opsForZSet().score(key(KeyType.ACTIVE), job.id().toString());
 		assertThat(deadline.longValue()).isEqualTo(result.at().toEpochMilli());
@@ -481,34 +501,34 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void releaseShouldReturnToPendingWithoutSpendingAnAttempt() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.release(this.queue, job.id(), job.token()).state()).isEqualTo(JobState.PENDING);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().release(this.queue, job.id(), job.token()).state()).isEqualTo(JobState.PENDING);
 		assertThat(row(job.id())).containsEntry("state", "pending")
 			.containsEntry("attempts", "1")
 			.containsEntry("released", "1")
 			.containsEntry("max_attempts", "1");
-		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob again = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(again.token()).isEqualTo(FencingToken.of(2));
 		assertThat(again.attempt()).isEqualTo(1);
 		assertThat(again.isLastAttempt()).isTrue();
-		assertThat(this.jobs.retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
+		assertThat(this.jobs.outcomes().retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
 			.isEqualTo(JobState.DEAD);
 	}
 
 	@Test
 	void reapShouldLeaveLiveLeasesAlone() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		this.jobs.claim(this.queue, LEASE, 1);
-		assertThat(this.jobs.reap(this.queue, 10)).isEqualTo(ReapResult.NONE);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.claims().claim(this.queue, LEASE, 1);
+		assertThat(this.jobs.upkeep().reap(this.queue, 10)).isEqualTo(ReapResult.NONE);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isEqualTo(1);
 	}
 
 	@Test
 	void reapOfLastAttemptShouldDeadLetter() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
-		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofMillis(20), 1).get(0);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 10).dead() == 1);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
+		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofMillis(20), 1).get(0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).dead() == 1);
 		assertThat(row(job.id())).containsEntry("state", "dead");
 		assertThat((String) row(job.id()).get("last_error")).contains("lease expired");
 		assertThat(this.redis.opsForZSet().score(key(KeyType.DEAD), job.id().toString())).isNotNull();
@@ -516,9 +536,11 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void promoteShouldMoveDueJobsOnly() {
-		JobId soon = this.jobs.enqueue(this.queue, "soon", EnqueueSpec.defaults().withDelay(Duration.ofMillis(50)));
-		JobId later = this.jobs.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.promote(this.queue, 10) == 1);
+		JobId soon = this.jobs.enqueues()
+			.enqueue(this.queue, "soon", EnqueueSpec.defaults().withDelay(Duration.ofMillis(50)));
+		JobId later = this.jobs.enqueues()
+			.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().promote(this.queue, 10) == 1);
 		assertThat(row(soon)).containsEntry("state", "pending").containsKey("ready_at");
 		assertThat(row(later)).containsEntry("state", "schedule");
 		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), soon.toString())).isEqualTo(0.0);
@@ -527,55 +549,56 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void delayedJobBeforeTheScheduleHeadShouldPushAScheduleToken() {
-		this.jobs.enqueue(this.queue, "first", EnqueueSpec.defaults().withDelay(Duration.ofHours(2)));
+		this.jobs.enqueues().enqueue(this.queue, "first", EnqueueSpec.defaults().withDelay(Duration.ofHours(2)));
 		assertThat(this.redis.opsForList().range(key(KeyType.WAKE), 0, -1)).as("the empty schedule's new head")
 			.containsExactly("d");
 		this.redis.delete(key(KeyType.WAKE));
-		this.jobs.enqueue(this.queue, "after", EnqueueSpec.defaults().withDelay(Duration.ofHours(3)));
+		this.jobs.enqueues().enqueue(this.queue, "after", EnqueueSpec.defaults().withDelay(Duration.ofHours(3)));
 		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).as("not before the head").isZero();
-		this.jobs.enqueue(this.queue, "before", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		this.jobs.enqueues().enqueue(this.queue, "before", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
 		assertThat(this.redis.opsForList().range(key(KeyType.WAKE), 0, -1)).as("before the head").containsExactly("d");
 	}
 
 	@Test
 	void promotePassShouldTellWhenTheNextScheduledJobFallsDue() {
-		JobId soon = this.jobs.enqueue(this.queue, "soon", EnqueueSpec.defaults().withDelay(Duration.ofMillis(50)));
-		this.jobs.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		JobId soon = this.jobs.enqueues()
+			.enqueue(this.queue, "soon", EnqueueSpec.defaults().withDelay(Duration.ofMillis(50)));
+		this.jobs.enqueues().enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
 		double laterAt = this.redis.opsForZSet()
 			.rangeWithScores(key(KeyType.SCHEDULE), 1, 1)
 			.iterator()
 			.next()
 			.getScore();
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.jobs.promotePass(this.queue, 10).moved() == 0
+			.until(() -> this.jobs.upkeep().promotePass(this.queue, 10).moved() == 0
 					&& row(soon).get("state").equals("pending"));
-		MaintenancePass<Integer> pass = this.jobs.promotePass(this.queue, 10);
+		MaintenancePass<Integer> pass = this.jobs.upkeep().promotePass(this.queue, 10);
 		assertThat(pass.nextDueAt()).hasValue((long) laterAt);
 		this.redis.delete(key(KeyType.SCHEDULE));
-		assertThat(this.jobs.promotePass(this.queue, 10).nextDueAt()).isEmpty();
+		assertThat(this.jobs.upkeep().promotePass(this.queue, 10).nextDueAt()).isEmpty();
 	}
 
 	@Test
 	void reapPassShouldTellWhenTheNextLeaseFallsDue() {
-		assertThat(this.jobs.reapPass(this.queue, 10).nextDueAt()).isEmpty();
-		this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, Duration.ofMinutes(5), 1).get(0);
-		MaintenancePass<ReapResult> pass = this.jobs.reapPass(this.queue, 10);
+		assertThat(this.jobs.upkeep().reapPass(this.queue, 10).nextDueAt()).isEmpty();
+		this.jobs.enqueues().enqueue(this.queue, "a", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofMinutes(5), 1).get(0);
+		MaintenancePass<ReapResult> pass = this.jobs.upkeep().reapPass(this.queue, 10);
 		assertThat(pass.moved()).isEqualTo(ReapResult.NONE);
 		assertThat(pass.nextDueAt()).hasValue(job.leaseDeadline().toEpochMilli());
 	}
 
 	@Test
 	void scriptsShouldRecoverFromScriptFlush() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
 		long before = this.jobs.executor().getEvalFallbacks();
 		flushScripts();
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(this.jobs.executor().getEvalFallbacks()).isGreaterThan(before);
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
 		flushScripts();
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, java.util.Collections.nCopies(500, "p"),
-				EnqueueSpec.defaults());
+		List<JobId> ids = this.jobs.enqueues()
+			.enqueueAll(this.queue, java.util.Collections.nCopies(500, "p"), EnqueueSpec.defaults());
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(ids.size());
 	}
 
@@ -623,10 +646,10 @@ class JobsTests extends EngineTestSupport {
 		}
 		flushScripts();
 		long before = this.jobs.executor().getEvalFallbacks();
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
 		assertThat(this.jobs.executor().getEvalFallbacks()).isEqualTo(before + 1);
 		// the body the fall-back sent is cached under the SHA the executor sends
-		this.jobs.enqueue(this.queue, "y", EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(this.queue, "y", EnqueueSpec.defaults());
 		assertThat(this.jobs.executor().getEvalFallbacks()).isEqualTo(before + 1);
 	}
 
@@ -634,21 +657,22 @@ class JobsTests extends EngineTestSupport {
 	void invalidInputShouldBeRejectedBeforeAnyWrite() {
 		long keysBefore = countQueueKeys();
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.jobs.enqueue("bad{name}", "x", EnqueueSpec.defaults()));
+			.isThrownBy(() -> this.jobs.enqueues().enqueue("bad{name}", "x", EnqueueSpec.defaults()));
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.jobs.claim("bad:name", LEASE, 1));
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim(this.queue, Duration.ZERO, 1))
+			.isThrownBy(() -> this.jobs.claims().claim("bad:name", LEASE, 1));
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claims().claim(this.queue, Duration.ZERO, 1))
 			.withMessageContaining("lease");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim(this.queue, LEASE, 0))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claims().claim(this.queue, LEASE, 0))
 			.withMessageContaining("max");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB" + "0".repeat(22)), FencingToken.of(0)))
+			.isThrownBy(() -> this.jobs.outcomes()
+				.complete(this.queue, JobId.parse("JOB" + "0".repeat(22)), FencingToken.of(0)))
 			.withMessageContaining("token");
 		assertThatExceptionOfType(InvalidJobIdException.class)
-			.isThrownBy(() -> this.jobs.complete(this.queue, JobId.parse("JOB123"), FencingToken.of(1)));
+			.isThrownBy(() -> this.jobs.outcomes().complete(this.queue, JobId.parse("JOB123"), FencingToken.of(1)));
 		assertThatIllegalArgumentException()
-			.isThrownBy(
-					() -> this.jobs.retry(this.queue, JobId.mint(), FencingToken.of(1), "e", Duration.ofSeconds(-1)))
+			.isThrownBy(() -> this.jobs.outcomes()
+				.retry(this.queue, JobId.mint(), FencingToken.of(1), "e", Duration.ofSeconds(-1)))
 			.withMessageContaining("backoff");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of("state", "dead")))
@@ -658,11 +682,11 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void auditShouldBeCleanAfterLifecycleAndReportDrift() {
-		this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d"), EnqueueSpec.defaults());
-		this.jobs.enqueue(this.queue, "s", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 3);
-		this.jobs.complete(this.queue, claimed.get(0).id(), claimed.get(0).token());
-		this.jobs.deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "x");
+		this.jobs.enqueues().enqueueAll(this.queue, List.of("a", "b", "c", "d"), EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(this.queue, "s", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 3);
+		this.jobs.outcomes().complete(this.queue, claimed.get(0).id(), claimed.get(0).token());
+		this.jobs.outcomes().deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "x");
 		QueueAuditor auditor = new QueueAuditor(this.jobs);
 		AuditReport report = auditor.audit(this.queue, Duration.ofSeconds(5));
 		assertThat(report.violations()).isEmpty();
@@ -704,7 +728,9 @@ class JobsTests extends EngineTestSupport {
 						if (random.nextInt(4) == 0) {
 							spec = spec.withDelay(Duration.ofMillis(random.nextInt(30)));
 						}
-						this.jobs.enqueueAll(this.queue, payloads, spec).forEach((id) -> enqueued.add(id.toString()));
+						this.jobs.enqueues()
+							.enqueueAll(this.queue, payloads, spec)
+							.forEach((id) -> enqueued.add(id.toString()));
 					}
 					else if (op < 45) {
 						// the last fifth claims nothing, so what moved back to pending
@@ -712,8 +738,8 @@ class JobsTests extends EngineTestSupport {
 						if (i > operationsPerThread * 4 / 5) {
 							continue;
 						}
-						held.addAll(this.jobs.claim(this.queue, Duration.ofMillis(20 + random.nextInt(200)),
-								1 + random.nextInt(4)));
+						held.addAll(this.jobs.claims()
+							.claim(this.queue, Duration.ofMillis(20 + random.nextInt(200)), 1 + random.nextInt(4)));
 					}
 					else if (op < 85) {
 						ClaimedJob job = random.nextBoolean() ? held.pollFirst() : held.pollLast();
@@ -728,36 +754,37 @@ class JobsTests extends EngineTestSupport {
 						TransitionResult result;
 						int verb = random.nextInt(10);
 						if (verb < 5) {
-							result = this.jobs.complete(this.queue, job.id(), job.token());
+							result = this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 							if (result.isApplied()) {
 								completed.add(job.id().toString());
 							}
 						}
 						else if (verb < 7) {
-							result = this.jobs.retry(this.queue, job.id(), job.token(), "e",
-									Duration.ofMillis(random.nextInt(20)));
+							result = this.jobs.outcomes()
+								.retry(this.queue, job.id(), job.token(), "e", Duration.ofMillis(random.nextInt(20)));
 						}
 						else if (verb < 8) {
-							result = this.jobs.extend(this.queue, job.id(), job.token(), Duration.ofMillis(100));
+							result = this.jobs.outcomes()
+								.extend(this.queue, job.id(), job.token(), Duration.ofMillis(100));
 							if (result.isApplied()) {
 								held.addLast(job);
 							}
 						}
 						else if (verb < 9) {
-							result = this.jobs.release(this.queue, job.id(), job.token());
+							result = this.jobs.outcomes().release(this.queue, job.id(), job.token());
 						}
 						else {
-							result = this.jobs.deadLetter(this.queue, job.id(), job.token(), "fatal");
+							result = this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "fatal");
 						}
 						if (result.isStale()) {
 							stale.incrementAndGet();
 						}
 					}
 					else if (op < 93) {
-						this.jobs.reap(this.queue, 1 + random.nextInt(50));
+						this.jobs.upkeep().reap(this.queue, 1 + random.nextInt(50));
 					}
 					else {
-						this.jobs.promote(this.queue, 1 + random.nextInt(50));
+						this.jobs.upkeep().promote(this.queue, 1 + random.nextInt(50));
 					}
 				}
 				return null;
@@ -786,36 +813,36 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void replayShouldMoveDeadToPendingWithFreshBudget() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
 		assertThat(row(job.id())).containsEntry("state", "dead");
-		TransitionResult replayed = this.jobs.replay(this.queue, job.id(), 2);
+		TransitionResult replayed = this.jobs.admin().replay(this.queue, job.id(), 2);
 		assertThat(replayed.state()).isEqualTo(JobState.PENDING);
 		assertThat(row(job.id())).containsEntry("state", "pending")
 			.containsEntry("attempts", "1")
 			.containsEntry("released", "1")
 			.containsEntry("max_attempts", "2")
 			.doesNotContainKey("dead_at");
-		assertThat(this.jobs.replay(this.queue, job.id(), 2).isStale()).isTrue();
-		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.admin().replay(this.queue, job.id(), 2).isStale()).isTrue();
+		ClaimedJob again = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(again.token()).isEqualTo(FencingToken.of(2));
 		assertThat(again.attempt()).isEqualTo(1);
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isStale()).isTrue();
-		assertThat(this.jobs.retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isStale()).isTrue();
+		assertThat(this.jobs.outcomes().retry(this.queue, again.id(), again.token(), "e", Duration.ZERO).state())
 			.isEqualTo(JobState.PENDING);
 	}
 
 	@Test
 	void purgeDeadShouldDeleteDeadJobsAndRows() {
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, java.util.Collections.nCopies(250, "x"),
-				EnqueueSpec.defaults());
-		this.jobs.enqueue(this.queue, "alive", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
-		for (ClaimedJob job : this.jobs.claim(this.queue, LEASE, 250)) {
-			this.jobs.deadLetter(this.queue, job.id(), job.token(), "x");
+		List<JobId> ids = this.jobs.enqueues()
+			.enqueueAll(this.queue, java.util.Collections.nCopies(250, "x"), EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(this.queue, "alive", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		for (ClaimedJob job : this.jobs.claims().claim(this.queue, LEASE, 250)) {
+			this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "x");
 		}
 		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(250);
-		assertThat(this.jobs.purgeDead(this.queue)).isEqualTo(250);
+		assertThat(this.jobs.admin().purgeDead(this.queue)).isEqualTo(250);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isZero();
 		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, ids.get(0)))).isFalse();
 		AuditReport report = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5));
@@ -825,10 +852,10 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void inspectorShouldReportCountsCountersAndDeadPage() {
-		this.jobs.enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
-		this.jobs.deadLetter(this.queue, claimed.get(0).id(), claimed.get(0).token(), "first");
-		this.jobs.deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "second");
+		this.jobs.enqueues().enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 2);
+		this.jobs.outcomes().deadLetter(this.queue, claimed.get(0).id(), claimed.get(0).token(), "first");
+		this.jobs.outcomes().deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "second");
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		QueueStats stats = inspector.stats(this.queue);
 		assertThat(stats.pending()).isEqualTo(1);

@@ -50,12 +50,12 @@ class LanesTests extends EngineTestSupport {
 		enqueue("c", 2);
 		List<String> order = new ArrayList<>();
 		for (int i = 0; i < 15; i++) {
-			List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 1);
+			List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 1);
 			assertThat(claimed).hasSize(1);
 			order.add(claimed.get(0).fields().get("lane"));
 		}
 		assertThat(order).containsExactly("a", "b", "c", "a", "b", "c", "a", "b", "a", "a", "a", "a", "a", "a", "a");
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).isEmpty();
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).isEmpty();
 		assertThat(this.redis.hasKey(key(KeyType.LANES))).isFalse();
 		assertClean();
 	}
@@ -65,7 +65,8 @@ class LanesTests extends EngineTestSupport {
 		enqueue("a", 10);
 		enqueue("b", 2);
 		enqueue("c", 1);
-		List<String> lanes = this.jobs.claim(this.queue, LEASE, 7)
+		List<String> lanes = this.jobs.claims()
+			.claim(this.queue, LEASE, 7)
 			.stream()
 			.map((job) -> job.fields().get("lane"))
 			.toList();
@@ -79,18 +80,19 @@ class LanesTests extends EngineTestSupport {
 		List<JobId> quiet = enqueue("quiet", 10);
 		List<JobId> claimed = new ArrayList<>();
 		for (int i = 0; i < 2; i++) {
-			this.jobs.claim(this.queue, LEASE, 10).forEach((job) -> claimed.add(job.id()));
+			this.jobs.claims().claim(this.queue, LEASE, 10).forEach((job) -> claimed.add(job.id()));
 		}
 		assertThat(claimed).hasSize(20).containsAll(quiet);
 	}
 
 	@Test
 	void jobsWithoutALaneShareTheQueueWithTheLanes() {
-		List<JobId> plain = this.jobs.enqueueAll(this.queue, List.of("p1", "p2", "p3", "p4"), EnqueueSpec.defaults());
+		List<JobId> plain = this.jobs.enqueues()
+			.enqueueAll(this.queue, List.of("p1", "p2", "p3", "p4"), EnqueueSpec.defaults());
 		List<JobId> laned = enqueue("a", 4);
 		List<JobId> claimed = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
-			this.jobs.claim(this.queue, LEASE, 2).forEach((job) -> claimed.add(job.id()));
+			this.jobs.claims().claim(this.queue, LEASE, 2).forEach((job) -> claimed.add(job.id()));
 		}
 		assertThat(claimed).hasSize(8).containsAll(plain).containsAll(laned);
 		assertClean();
@@ -99,10 +101,11 @@ class LanesTests extends EngineTestSupport {
 	@Test
 	void cancelAndDeleteOfAWaitingLaneJobShouldTakeItOutOfItsLaneAndTheLaneOutOfTheRingWhenEmpty() {
 		List<JobId> ids = enqueue("a", 2);
-		assertThat(this.jobs.cancel(this.queue, ids.get(0)).outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
+		assertThat(this.jobs.admin().cancel(this.queue, ids.get(0)).outcome())
+			.isEqualTo(CancelResult.Outcome.CANCELLED);
 		assertThat(this.redis.opsForZSet().score(lanePending("a"), ids.get(0).toString())).isNull();
 		assertThat(this.redis.opsForZSet().score(key(KeyType.LANES), "a")).isNotNull();
-		assertThat(this.jobs.delete(this.queue, ids.get(1)).isApplied()).isTrue();
+		assertThat(this.jobs.admin().delete(this.queue, ids.get(1)).isApplied()).isTrue();
 		assertThat(this.redis.hasKey(lanePending("a"))).isFalse();
 		assertThat(this.redis.opsForZSet().score(key(KeyType.LANES), "a")).isNull();
 		assertThat(row(ids.get(0))).isEmpty();
@@ -113,22 +116,22 @@ class LanesTests extends EngineTestSupport {
 	@Test
 	void aClusterWidePauseShouldHoldLaneJobsToo() {
 		enqueue("a", 2);
-		this.jobs.enqueueAll(this.queue, List.of("plain"), EnqueueSpec.defaults());
-		assertThat(this.jobs.pause(this.queue, null, "test")).isTrue();
+		this.jobs.enqueues().enqueueAll(this.queue, List.of("plain"), EnqueueSpec.defaults());
+		assertThat(this.jobs.admin().pause(this.queue, null, "test")).isTrue();
 		for (int i = 0; i < 4; i++) {
-			assertThat(this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs()).isEmpty();
+			assertThat(this.jobs.claims().claim(this.queue, LEASE, 5, FlowLimits.none()).jobs()).isEmpty();
 		}
-		assertThat(this.jobs.resume(this.queue)).isTrue();
-		assertThat(this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size()
-				+ this.jobs.claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size())
+		assertThat(this.jobs.admin().resume(this.queue)).isTrue();
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size()
+				+ this.jobs.claims().claim(this.queue, LEASE, 5, FlowLimits.none()).jobs().size())
 			.isEqualTo(3);
 		assertClean();
 	}
 
 	@Test
 	void aQueueWithoutLanesShouldWriteNoLaneKey() {
-		this.jobs.enqueueAll(this.queue, List.of("x", "y"), EnqueueSpec.defaults());
-		assertThat(this.jobs.claim(this.queue, LEASE, 5)).hasSize(2);
+		this.jobs.enqueues().enqueueAll(this.queue, List.of("x", "y"), EnqueueSpec.defaults());
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 5)).hasSize(2);
 		assertThat(this.redis.hasKey(key(KeyType.LANES))).isFalse();
 		assertThat(this.redis.keys(this.keyspace.laneKeyPrefix(this.queue) + "*")).isEmpty();
 	}
@@ -138,16 +141,16 @@ class LanesTests extends EngineTestSupport {
 		enqueue("a", 3);
 		enqueue("b", 3);
 		FlowLimits limits = new FlowLimits(null, null, 1, null);
-		ClaimResult first = this.jobs.claim(this.queue, LEASE, 10, limits);
+		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 10, limits);
 		assertThat(first.jobs()).extracting((job) -> job.fields().get("lane")).containsExactlyInAnyOrder("a", "b");
-		ClaimResult second = this.engine.newJobs().claim(this.queue, LEASE, 10, limits);
+		ClaimResult second = this.engine.newEngine().claims().claim(this.queue, LEASE, 10, limits);
 		assertThat(second.jobs()).isEmpty();
 		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.LANE_MAX_ACTIVE);
 		ClaimedJob a = first.jobs().stream().filter((job) -> "a".equals(job.fields().get("lane"))).findFirst().get();
 		this.redis.delete(key(KeyType.WAKE));
-		assertThat(this.jobs.complete(this.queue, a.id(), a.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, a.id(), a.token()).isApplied()).isTrue();
 		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).as("the completion wakes the capped").isOne();
-		ClaimResult third = this.jobs.claim(this.queue, LEASE, 10, limits);
+		ClaimResult third = this.jobs.claims().claim(this.queue, LEASE, 10, limits);
 		assertThat(third.jobs()).extracting((job) -> job.fields().get("lane")).containsExactly("a");
 		assertClean();
 	}
@@ -157,10 +160,10 @@ class LanesTests extends EngineTestSupport {
 		enqueue("a", 5);
 		enqueue("b", 5);
 		FlowLimits limits = new FlowLimits(null, null, null, new FlowLimits.RateLimit(2, Duration.ofMinutes(1)));
-		ClaimResult first = this.jobs.claim(this.queue, LEASE, 10, limits);
+		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 10, limits);
 		assertThat(first.jobs()).extracting((job) -> job.fields().get("lane"))
 			.containsExactlyInAnyOrder("a", "a", "b", "b");
-		ClaimResult second = this.jobs.claim(this.queue, LEASE, 10, limits);
+		ClaimResult second = this.jobs.claims().claim(this.queue, LEASE, 10, limits);
 		assertThat(second.jobs()).isEmpty();
 		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.LANE_RATE);
 		assertThat(second.retryAfter()).isNotNull().isGreaterThan(Duration.ofSeconds(50));
@@ -168,10 +171,10 @@ class LanesTests extends EngineTestSupport {
 
 	@Test
 	void promoteShouldReturnADelayedLaneJobToItsLane() {
-		JobId id = this.jobs.enqueue(this.queue, "x",
-				EnqueueSpec.defaults().withLane("late").withDelay(Duration.ofMillis(20)));
+		JobId id = this.jobs.enqueues()
+			.enqueue(this.queue, "x", EnqueueSpec.defaults().withLane("late").withDelay(Duration.ofMillis(20)));
 		assertThat(row(id)).containsEntry("state", "schedule").containsEntry("lane", "late");
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.promote(this.queue, 10) == 1);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().promote(this.queue, 10) == 1);
 		assertThat(this.redis.opsForZSet().score(lanePending("late"), id.toString())).isNotNull();
 		assertThat(this.redis.opsForZSet().range(key(KeyType.LANES), 0, -1)).containsExactly("late");
 		assertThat(row(id)).containsEntry("state", "pending");
@@ -181,9 +184,9 @@ class LanesTests extends EngineTestSupport {
 	@Test
 	void reapShouldReturnAnExpiredLaneJobToItsLane() {
 		JobId id = enqueue("a", 1).get(0);
-		assertThat(this.jobs.claim(this.queue, Duration.ofMillis(1), 1)).hasSize(1);
+		assertThat(this.jobs.claims().claim(this.queue, Duration.ofMillis(1), 1)).hasSize(1);
 		assertThat(this.redis.hasKey(key(KeyType.LANES))).isFalse();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 10).requeued() == 1);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).requeued() == 1);
 		assertThat(this.redis.opsForZSet().score(lanePending("a"), id.toString())).isNotNull();
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isZero();
 		assertThat(this.redis.opsForZSet().range(key(KeyType.LANES), 0, -1)).containsExactly("a");
@@ -193,17 +196,18 @@ class LanesTests extends EngineTestSupport {
 	@Test
 	void retryReleaseAndReplayShouldReturnALaneJobToItsLaneThroughSchedule() {
 		List<JobId> ids = enqueue("a", 3);
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 3);
-		assertThat(
-				this.jobs.retry(this.queue, claimed.get(0).id(), claimed.get(0).token(), "boom", Duration.ZERO).state())
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 3);
+		assertThat(this.jobs.outcomes()
+			.retry(this.queue, claimed.get(0).id(), claimed.get(0).token(), "boom", Duration.ZERO)
+			.state()).isEqualTo(JobState.SCHEDULE);
+		assertThat(this.jobs.outcomes().release(this.queue, claimed.get(1).id(), claimed.get(1).token()).state())
 			.isEqualTo(JobState.SCHEDULE);
-		assertThat(this.jobs.release(this.queue, claimed.get(1).id(), claimed.get(1).token()).state())
-			.isEqualTo(JobState.SCHEDULE);
-		assertThat(this.jobs.deadLetter(this.queue, claimed.get(2).id(), claimed.get(2).token(), "fatal").isApplied())
-			.isTrue();
-		assertThat(this.jobs.replay(this.queue, claimed.get(2).id(), 3).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes()
+			.deadLetter(this.queue, claimed.get(2).id(), claimed.get(2).token(), "fatal")
+			.isApplied()).isTrue();
+		assertThat(this.jobs.admin().replay(this.queue, claimed.get(2).id(), 3).isApplied()).isTrue();
 		await().atMost(Duration.ofSeconds(5)).until(() -> {
-			this.jobs.promote(this.queue, 10);
+			this.jobs.upkeep().promote(this.queue, 10);
 			return this.redis.opsForZSet().size(lanePending("a")) == 3;
 		});
 		assertThat(this.redis.opsForZSet().range(lanePending("a"), 0, -1))
@@ -233,8 +237,9 @@ class LanesTests extends EngineTestSupport {
 	void statsAndGaugesShouldShowTheLanes() {
 		enqueue("a", 3);
 		enqueue("b", 1);
-		this.jobs.enqueue(this.queue, "plain", EnqueueSpec.defaults());
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::payload).containsExactly("plain");
+		this.jobs.enqueues().enqueue(this.queue, "plain", EnqueueSpec.defaults());
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).extracting(ClaimedJob::payload)
+			.containsExactly("plain");
 		QueueStats stats = new QueueInspector(this.jobs).stats(this.queue);
 		assertThat(stats.pending()).isEqualTo(4);
 		assertThat(stats.lanes()).containsExactly(Map.entry("a", 3L), Map.entry("b", 1L));
@@ -270,7 +275,7 @@ class LanesTests extends EngineTestSupport {
 		for (int i = 0; i < count; i++) {
 			payloads.add(lane + "-" + i);
 		}
-		return this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane(lane));
+		return this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane(lane));
 	}
 
 	private void assertClean() {

@@ -62,7 +62,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	void claimShouldLeaveAMalformedPendingRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.PENDING, -1, malformation);
 		assertLeftAsItIs(id, JobState.PENDING, malformation, () -> {
-			assertThat(this.jobs.claim(this.queue, LEASE, 5)).isEmpty();
+			assertThat(this.jobs.claims().claim(this.queue, LEASE, 5)).isEmpty();
 			return null;
 		});
 	}
@@ -71,7 +71,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	@EnumSource
 	void completeShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.complete(this.queue, id, TOKEN));
+		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.outcomes().complete(this.queue, id, TOKEN));
 	}
 
 	@ParameterizedTest
@@ -79,7 +79,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	void retryShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
 		assertFencedVerbLeavesItAsItIs(id, malformation,
-				() -> this.jobs.retry(this.queue, id, TOKEN, "boom", Duration.ofMinutes(1)));
+				() -> this.jobs.outcomes().retry(this.queue, id, TOKEN, "boom", Duration.ofMinutes(1)));
 	}
 
 	@ParameterizedTest
@@ -87,28 +87,30 @@ class MalformedRowsTests extends EngineTestSupport {
 	void retryToPendingShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
 		assertFencedVerbLeavesItAsItIs(id, malformation,
-				() -> this.jobs.retry(this.queue, id, TOKEN, "boom", Duration.ZERO));
+				() -> this.jobs.outcomes().retry(this.queue, id, TOKEN, "boom", Duration.ZERO));
 	}
 
 	@ParameterizedTest
 	@EnumSource
 	void deadLetterShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.deadLetter(this.queue, id, TOKEN, "fatal"));
+		assertFencedVerbLeavesItAsItIs(id, malformation,
+				() -> this.jobs.outcomes().deadLetter(this.queue, id, TOKEN, "fatal"));
 	}
 
 	@ParameterizedTest
 	@EnumSource
 	void extendShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.extend(this.queue, id, TOKEN, LEASE));
+		assertFencedVerbLeavesItAsItIs(id, malformation,
+				() -> this.jobs.outcomes().extend(this.queue, id, TOKEN, LEASE));
 	}
 
 	@ParameterizedTest
 	@EnumSource
 	void releaseShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.release(this.queue, id, TOKEN));
+		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.outcomes().release(this.queue, id, TOKEN));
 	}
 
 	@ParameterizedTest
@@ -116,7 +118,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	void reapShouldLeaveAMalformedExpiredRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, past(), malformation);
 		assertLeftAsItIs(id, JobState.ACTIVE, malformation, () -> {
-			assertThat(this.jobs.reap(this.queue, 10)).isEqualTo(new ReapResult(0, 0, 1));
+			assertThat(this.jobs.upkeep().reap(this.queue, 10)).isEqualTo(new ReapResult(0, 0, 1));
 			return null;
 		});
 	}
@@ -126,7 +128,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	void promoteShouldLeaveAMalformedDueRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.SCHEDULE, past(), malformation);
 		assertLeftAsItIs(id, JobState.SCHEDULE, malformation, () -> {
-			assertThat(this.jobs.promote(this.queue, 10)).isZero();
+			assertThat(this.jobs.upkeep().promote(this.queue, 10)).isZero();
 			return null;
 		});
 	}
@@ -136,7 +138,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	void replayShouldLeaveAMalformedDeadRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.DEAD, past(), malformation);
 		TransitionResult result = assertLeftAsItIs(id, JobState.DEAD, malformation,
-				() -> this.jobs.replay(this.queue, id, 3));
+				() -> this.jobs.admin().replay(this.queue, id, 3));
 		assertThat(result.isStale()).isTrue();
 		assertThat(result.reason()).isEqualTo(malformation.fencedReason());
 	}
@@ -146,7 +148,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	void purgeShouldLeaveAMalformedDeadRowAsItIs(Malformation malformation) {
 		JobId id = plant(JobState.DEAD, past(), malformation);
 		assertLeftAsItIs(id, JobState.DEAD, malformation, () -> {
-			assertThat(this.jobs.purgeDead(this.queue)).isZero();
+			assertThat(this.jobs.admin().purgeDead(this.queue)).isZero();
 			return null;
 		});
 	}
@@ -158,10 +160,10 @@ class MalformedRowsTests extends EngineTestSupport {
 		this.redis.opsForZSet().add(key, "not-a-job", 0);
 		Map<String, String> before = snapshot();
 		Throwable thrown = catchThrowable(() -> {
-			assertThat(this.jobs.claim(this.queue, LEASE, 5)).isEmpty();
-			assertThat(this.jobs.reap(this.queue, 10).total()).isZero();
-			assertThat(this.jobs.promote(this.queue, 10)).isZero();
-			assertThat(this.jobs.purgeDead(this.queue)).isZero();
+			assertThat(this.jobs.claims().claim(this.queue, LEASE, 5)).isEmpty();
+			assertThat(this.jobs.upkeep().reap(this.queue, 10).total()).isZero();
+			assertThat(this.jobs.upkeep().promote(this.queue, 10)).isZero();
+			assertThat(this.jobs.admin().purgeDead(this.queue)).isZero();
 		});
 		assertThat(snapshot()).as("every key of the queue, DUMP and PTTL").isEqualTo(before);
 		assertThat(thrown).isNull();
@@ -205,13 +207,14 @@ class MalformedRowsTests extends EngineTestSupport {
 		List<JobId> malformed = List.of(plant(JobState.PENDING, 0, Malformation.MISSING_ATTEMPTS),
 				plant(JobState.PENDING, 0, Malformation.PRIORITY_NOT_AN_INTEGER),
 				plant(JobState.PENDING, 0, Malformation.STATE_ELSEWHERE));
-		List<JobId> real = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
+		List<JobId> real = this.jobs.enqueues()
+			.enqueueAll(this.queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
 		List<JobId> claimed = new ArrayList<>();
-		this.jobs.claim(this.queue, LEASE, 4).forEach((job) -> claimed.add(job.id()));
-		this.jobs.claim(this.queue, LEASE, 4).forEach((job) -> claimed.add(job.id()));
+		this.jobs.claims().claim(this.queue, LEASE, 4).forEach((job) -> claimed.add(job.id()));
+		this.jobs.claims().claim(this.queue, LEASE, 4).forEach((job) -> claimed.add(job.id()));
 		assertThat(claimed).containsExactlyElementsOf(real);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(23);
-		QuarantineResult quarantined = this.jobs.quarantineSuspects(this.queue);
+		QuarantineResult quarantined = this.jobs.upkeep().quarantineSuspects(this.queue);
 		assertThat(quarantined.quarantined()).isEqualTo(23);
 		assertThat(quarantined.reasons()).containsEntry("AAA-foreign-0", "not a JOB id")
 			.containsEntry(malformed.get(0).toString(), "field 'attempts' is missing")
@@ -228,7 +231,7 @@ class MalformedRowsTests extends EngineTestSupport {
 		assertThat(report.counts()).containsEntry(JobState.QUARANTINE, 23L).containsEntry(JobState.ACTIVE, 5L);
 		assertThat(report.rows()).isEqualTo(8);
 		assertThat(new QueueInspector(this.jobs).stats(this.queue).quarantine()).isEqualTo(23);
-		assertThat(this.jobs.quarantineSuspects(this.queue)).isEqualTo(QuarantineResult.NONE);
+		assertThat(this.jobs.upkeep().quarantineSuspects(this.queue)).isEqualTo(QuarantineResult.NONE);
 	}
 
 	@Test
@@ -240,8 +243,9 @@ class MalformedRowsTests extends EngineTestSupport {
 			}
 			this.redis.opsForZSet().add(key(KeyType.PENDING), members);
 		}
-		List<JobId> real = this.jobs.enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
-		assertThat(this.jobs.claim(this.queue, LEASE, 3)).extracting(ClaimedJob::id).containsExactlyElementsOf(real);
+		List<JobId> real = this.jobs.enqueues().enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults());
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 3)).extracting(ClaimedJob::id)
+			.containsExactlyElementsOf(real);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(2_500);
 	}
 
@@ -252,48 +256,50 @@ class MalformedRowsTests extends EngineTestSupport {
 			plant(JobState.SCHEDULE, past() - 1_000, Malformation.RELEASED_NOT_AN_INTEGER);
 			plant(JobState.DEAD, past() - 1_000, Malformation.STATE_ELSEWHERE);
 		}
-		this.jobs.enqueueAll(this.queue, List.of("r1", "r2"), EnqueueSpec.defaults());
-		this.jobs.claim(this.queue, Duration.ofMillis(1), 2);
-		JobId scheduled = this.jobs.enqueue(this.queue, "s", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		this.jobs.enqueues().enqueueAll(this.queue, List.of("r1", "r2"), EnqueueSpec.defaults());
+		this.jobs.claims().claim(this.queue, Duration.ofMillis(1), 2);
+		JobId scheduled = this.jobs.enqueues()
+			.enqueue(this.queue, "s", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
 		this.redis.opsForZSet().add(key(KeyType.SCHEDULE), scheduled.toString(), past());
-		JobId dead = this.jobs.enqueue(this.queue, "d", EnqueueSpec.defaults());
-		ClaimedJob toKill = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		JobId dead = this.jobs.enqueues().enqueue(this.queue, "d", EnqueueSpec.defaults());
+		ClaimedJob toKill = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(toKill.id()).isEqualTo(dead);
-		this.jobs.deadLetter(this.queue, dead, toKill.token(), "x");
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.reap(this.queue, 5).requeued() == 2);
-		assertThat(this.jobs.promote(this.queue, 5)).isEqualTo(1);
-		assertThat(this.jobs.purgeDead(this.queue)).isEqualTo(1);
+		this.jobs.outcomes().deadLetter(this.queue, dead, toKill.token(), "x");
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 5).requeued() == 2);
+		assertThat(this.jobs.upkeep().promote(this.queue, 5)).isEqualTo(1);
+		assertThat(this.jobs.admin().purgeDead(this.queue)).isEqualTo(1);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isEqualTo(12);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.SCHEDULE))).isEqualTo(12);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(12);
-		assertThat(this.jobs.quarantineSuspects(this.queue).quarantined()).isEqualTo(36);
+		assertThat(this.jobs.upkeep().quarantineSuspects(this.queue).quarantined()).isEqualTo(36);
 		assertThat(audit().violations()).isEmpty();
 	}
 
 	@Test
 	void quarantineShouldRemoveAStrayCopyAndLeaveWellFormedJobs() {
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		JobId waiting = this.jobs.enqueue(this.queue, "y", EnqueueSpec.defaults());
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		JobId waiting = this.jobs.enqueues().enqueue(this.queue, "y", EnqueueSpec.defaults());
 		this.redis.opsForZSet().add(key(KeyType.PENDING), id.toString(), 0);
 		assertThat(audit().violations()).containsExactly(id + " is in both active and pending");
 		Map<Object, Object> rowBefore = row(id);
-		QuarantineResult result = this.jobs.quarantine(this.queue, JobState.PENDING,
-				List.of(id.toString(), waiting.toString()));
+		QuarantineResult result = this.jobs.upkeep()
+			.quarantine(this.queue, JobState.PENDING, List.of(id.toString(), waiting.toString()));
 		assertThat(result.quarantined()).isZero();
 		assertThat(result.strays()).isEqualTo(1);
 		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(waiting.toString());
 		assertThat(row(id)).isEqualTo(rowBefore);
 		assertThat(audit().violations()).isEmpty();
-		assertThat(this.jobs.complete(this.queue, id, job.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, id, job.token()).isApplied()).isTrue();
 	}
 
 	@Test
 	void locationOfTheWrongTypeShouldRefuseTheTransitionWithNothingWritten() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
 		this.redis.opsForValue().set(key(KeyType.ACTIVE), "not a sorted set");
 		Map<String, String> before = snapshot();
-		assertThatExceptionOfType(WrongKeyTypeException.class).isThrownBy(() -> this.jobs.claim(this.queue, LEASE, 1))
+		assertThatExceptionOfType(WrongKeyTypeException.class)
+			.isThrownBy(() -> this.jobs.claims().claim(this.queue, LEASE, 1))
 			.withMessageContaining(key(KeyType.ACTIVE) + " is a string, not a sorted set");
 		assertThat(snapshot()).isEqualTo(before);
 		assertThat(audit().violations()).contains(key(KeyType.ACTIVE) + " is a string, not a sorted set");
@@ -301,10 +307,10 @@ class MalformedRowsTests extends EngineTestSupport {
 
 	@Test
 	void counterThatIsNotAnIntegerShouldNotBlockTheTransition() {
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
 		this.redis.opsForHash().put(key(KeyType.METRICS), "completed", "many");
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("many");
 		assertThat(audit().violations()).containsExactly(key(KeyType.METRICS) + " field 'completed' is not an integer");
 		assertThat(new QueueInspector(this.jobs).stats(this.queue).counters()).doesNotContainKey("completed")
@@ -314,8 +320,8 @@ class MalformedRowsTests extends EngineTestSupport {
 	@Test
 	void auditShouldPageThroughLargeLocationsExactly() {
 		List<String> payloads = Collections.nCopies(2_345, "p");
-		List<JobId> ids = this.jobs.enqueueAll(this.queue, payloads, EnqueueSpec.defaults());
-		this.jobs.claim(this.queue, LEASE, 1_100);
+		List<JobId> ids = this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults());
+		this.jobs.claims().claim(this.queue, LEASE, 1_100);
 		List<String> expected = new ArrayList<>();
 		for (int index : new int[] { 0, 999, 1_000, 1_999, 2_344 }) {
 			JobId id = ids.get(index);

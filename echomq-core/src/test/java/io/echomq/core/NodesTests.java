@@ -48,12 +48,13 @@ class NodesTests extends EngineTestSupport {
 
 	@Test
 	void claimWritesTheClaimingNodeAndKeepsItAsTheLastClaimant() {
-		JobId id = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults().withMaxAttempts(5));
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "a", EnqueueSpec.defaults().withMaxAttempts(5));
 		ClaimedJob first = claimOne(A);
 		assertThat(first.id()).isEqualTo(id);
 		assertThat(first.fields()).as("not an extra field of the handler's").doesNotContainKey("claimed_by");
 		assertThat(row(id)).containsEntry("state", "active").containsEntry("claimed_by", A.name());
-		assertThat(this.jobs.retry(this.queue, id, first.token(), "boom", Duration.ZERO).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().retry(this.queue, id, first.token(), "boom", Duration.ZERO).isApplied())
+			.isTrue();
 		assertThat(row(id)).as("the last claimant stays").containsEntry("claimed_by", A.name());
 		assertThat(new QueueInspector(this.jobs).job(this.queue, id).claimedBy()).isEqualTo(A.name());
 		ClaimedJob second = claimOne(B);
@@ -61,8 +62,8 @@ class NodesTests extends EngineTestSupport {
 		assertThat(new QueueInspector(this.jobs).jobs(this.queue, JobState.ACTIVE, 0, 10)).singleElement()
 			.extracting(JobView::claimedBy)
 			.isEqualTo(B.name());
-		assertThat(this.jobs.release(this.queue, id, second.token()).isApplied()).isTrue();
-		assertThat(this.jobs.claim(this.queue, LEASE, 1, FlowLimits.none()).jobs()).hasSize(1);
+		assertThat(this.jobs.outcomes().release(this.queue, id, second.token()).isApplied()).isTrue();
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1, FlowLimits.none()).jobs()).hasSize(1);
 		assertThat(row(id)).as("a claim naming no node leaves no earlier name")
 			.containsEntry("state", "active")
 			.doesNotContainKey("claimed_by");
@@ -71,9 +72,9 @@ class NodesTests extends EngineTestSupport {
 
 	@Test
 	void laneClaimWritesTheClaimingNode() {
-		JobId laned = this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults().withLane("tenant-1"));
-		JobId plain = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2, FlowLimits.none(), B).jobs();
+		JobId laned = this.jobs.enqueues().enqueue(this.queue, "a", EnqueueSpec.defaults().withLane("tenant-1"));
+		JobId plain = this.jobs.enqueues().enqueue(this.queue, "b", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 2, FlowLimits.none(), B).jobs();
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactlyInAnyOrder(laned, plain);
 		assertThat(row(laned)).containsEntry("state", "active").containsEntry("claimed_by", B.name());
 		assertThat(row(plain)).containsEntry("state", "active").containsEntry("claimed_by", B.name());
@@ -148,7 +149,7 @@ class NodesTests extends EngineTestSupport {
 	}
 
 	private ClaimedJob claimOne(EchoMqNode owner) {
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 1, FlowLimits.none(), owner).jobs();
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 1, FlowLimits.none(), owner).jobs();
 		assertThat(claimed).hasSize(1);
 		return claimed.get(0);
 	}

@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import io.echomq.core.internal.Engine;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.LocalCluster;
@@ -51,14 +52,17 @@ class QueueInspectorTests {
 		connectionFactory.start();
 		try {
 			Keyspace keyspace = Keyspace.defaults();
-			Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(connectionFactory)), keyspace);
+			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(connectionFactory)), keyspace);
 			StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
 			String queue = "inspect-" + UUID.randomUUID().toString().substring(0, 8);
-			List<JobId> ids = jobs.enqueueAll(queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
-			JobId later = jobs.enqueue(queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
-			JobId latest = jobs.enqueue(queue, "latest", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(9)));
-			List<ClaimedJob> claimed = jobs.claim(queue, LEASE, 2);
-			jobs.deadLetter(queue, claimed.get(0).id(), claimed.get(0).token(), "boom");
+			List<JobId> ids = jobs.enqueues()
+				.enqueueAll(queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
+			JobId later = jobs.enqueues()
+				.enqueue(queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
+			JobId latest = jobs.enqueues()
+				.enqueue(queue, "latest", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(9)));
+			List<ClaimedJob> claimed = jobs.claims().claim(queue, LEASE, 2);
+			jobs.outcomes().deadLetter(queue, claimed.get(0).id(), claimed.get(0).token(), "boom");
 			redis.opsForZSet().add(keyspace.queueKey(queue, KeyType.PENDING), "not-a-job", 0);
 			QueueInspector inspector = new QueueInspector(jobs);
 
@@ -106,12 +110,13 @@ class QueueInspectorTests {
 		connectionFactory.afterPropertiesSet();
 		connectionFactory.start();
 		try {
-			Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(connectionFactory)), Keyspace.defaults());
+			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(connectionFactory)),
+					Keyspace.defaults());
 			QueuePartitions partitions = QueuePartitions.of("merge-" + UUID.randomUUID().toString().substring(0, 8), 3);
-			JobId a = jobs.enqueue(partitions.name(0), "a", EnqueueSpec.defaults());
-			JobId b = jobs.enqueue(partitions.name(0), "b", EnqueueSpec.defaults().withPriority(5));
-			JobId c = jobs.enqueue(partitions.name(1), "c", EnqueueSpec.defaults());
-			JobId d = jobs.enqueue(partitions.name(2), "d", EnqueueSpec.defaults().withPriority(2));
+			JobId a = jobs.enqueues().enqueue(partitions.name(0), "a", EnqueueSpec.defaults());
+			JobId b = jobs.enqueues().enqueue(partitions.name(0), "b", EnqueueSpec.defaults().withPriority(5));
+			JobId c = jobs.enqueues().enqueue(partitions.name(1), "c", EnqueueSpec.defaults());
+			JobId d = jobs.enqueues().enqueue(partitions.name(2), "d", EnqueueSpec.defaults().withPriority(2));
 			QueueInspector inspector = new QueueInspector(jobs);
 
 			List<JobView> all = inspector.jobs(partitions, JobState.PENDING, 0, 10);

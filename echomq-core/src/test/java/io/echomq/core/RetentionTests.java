@@ -36,13 +36,13 @@ class RetentionTests extends EngineTestSupport {
 		JobId id = completeOne("x");
 		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, id))).isFalse();
 		assertThat(this.redis.hasKey(key(KeyType.COMPLETED))).isFalse();
-		assertThat(this.jobs.retention(this.queue, JobState.COMPLETED)).isEqualTo(Retention.NONE);
-		assertThat(this.jobs.retention(this.queue, JobState.DEAD)).isEqualTo(Retention.DEAD_DEFAULT);
+		assertThat(this.jobs.upkeep().retention(this.queue, JobState.COMPLETED)).isEqualTo(Retention.NONE);
+		assertThat(this.jobs.upkeep().retention(this.queue, JobState.DEAD)).isEqualTo(Retention.DEAD_DEFAULT);
 	}
 
 	@Test
 	void retainedCompleteShouldMoveTheJobToCompletedWithItsRowInOneMove() {
-		this.jobs.retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
 		long before = serverTime();
 		JobId id = completeOne("{\"a\":1}");
 		Double score = this.redis.opsForZSet().score(key(KeyType.COMPLETED), id.toString());
@@ -65,11 +65,11 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void aRetainedJobCompletedAgainShouldSayDoneAndChangeNothing() {
-		this.jobs.retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
-		this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
-		TransitionResult again = this.jobs.complete(this.queue, job.id(), job.token());
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		TransitionResult again = this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		assertThat(again.reason()).isEqualTo(StaleReason.DONE);
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("1");
 		assertThat(row(job.id())).containsEntry("state", "completed");
@@ -77,7 +77,7 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void countBoundShouldHoldAfterEveryCompletionAndDeleteTrimmedRows() {
-		this.jobs.retain(this.queue, Retention.ofCount(5), Retention.DEAD_DEFAULT);
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(5), Retention.DEAD_DEFAULT);
 		List<JobId> done = new ArrayList<>();
 		for (int i = 0; i < 40; i++) {
 			done.add(completeOne("job-" + i));
@@ -94,13 +94,13 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void trimShouldBeBoundedPerCompletion() {
-		this.jobs.retain(this.queue, Retention.ofCount(100), Retention.DEAD_DEFAULT);
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(100), Retention.DEAD_DEFAULT);
 		for (int i = 0; i < 60; i++) {
 			completeOne("job-" + i);
 		}
 		// the bound shrinks to 10: each completion removes at most a batch (16) of the 51
 		// over it
-		this.jobs.retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
 		List<Long> sizes = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
 			completeOne("more-" + i);
@@ -115,69 +115,71 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void ageBoundShouldTrimOldJobsOnTheMaintenanceTrim() {
-		this.jobs.retain(this.queue, Retention.ofAge(Duration.ofMillis(300)), Retention.DEAD_DEFAULT);
+		this.jobs.upkeep().retain(this.queue, Retention.ofAge(Duration.ofMillis(300)), Retention.DEAD_DEFAULT);
 		JobId old = completeOne("old");
-		assertThat(this.jobs.trimHistory(this.queue, 100)).isZero();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.trimHistory(this.queue, 100) == 1);
+		assertThat(this.jobs.upkeep().trimHistory(this.queue, 100)).isZero();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.upkeep().trimHistory(this.queue, 100) == 1);
 		assertThat(this.redis.hasKey(key(KeyType.COMPLETED))).isFalse();
 		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, old))).isFalse();
 	}
 
 	@Test
 	void deadShouldBeTrimmedToItsBoundsInTheDeadLetterPathWithItsRows() {
-		this.jobs.retain(this.queue, Retention.NONE, Retention.ofCount(3));
+		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.ofCount(3));
 		List<JobId> dead = new ArrayList<>();
 		for (int i = 0; i < 25; i++) {
-			this.jobs.enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
-			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-			TransitionResult result = (i % 2 == 0) ? this.jobs.deadLetter(this.queue, job.id(), job.token(), "boom")
-					: this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
+			this.jobs.enqueues().enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
+			ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+			TransitionResult result = (i % 2 == 0)
+					? this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "boom")
+					: this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
 			if (i % 2 == 1) {
 				// a retry spends an attempt; the budget of 3 ends in dead on the third
 				for (int attempt = 2; attempt <= 3; attempt++) {
-					ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
-					result = this.jobs.retry(this.queue, again.id(), again.token(), "boom", Duration.ZERO);
+					ClaimedJob again = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+					result = this.jobs.outcomes().retry(this.queue, again.id(), again.token(), "boom", Duration.ZERO);
 				}
 			}
 			assertThat(result.state()).isEqualTo(JobState.DEAD);
 			dead.add(job.id());
 			assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isLessThanOrEqualTo(3);
 		}
-		assertThat(this.jobs.trimHistory(this.queue, 1_000)).isZero();
+		assertThat(this.jobs.upkeep().trimHistory(this.queue, 1_000)).isZero();
 		assertThat(this.redis.opsForZSet().range(key(KeyType.DEAD), 0, -1))
 			.containsExactlyInAnyOrderElementsOf(dead.subList(22, 25).stream().map(JobId::toString).toList());
 		for (JobId id : dead.subList(0, 22)) {
 			assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, id))).isFalse();
 		}
-		assertThat(this.jobs.trimHistory(this.queue, 1_000)).isZero();
+		assertThat(this.jobs.upkeep().trimHistory(this.queue, 1_000)).isZero();
 		assertThat(new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5)).violations()).isEmpty();
 	}
 
 	@Test
 	void trimHistoryShouldTrimDeadJobsOfAnyPathAndStopAtItsLimit() {
-		this.jobs.retain(this.queue, Retention.NONE, Retention.NONE);
+		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.NONE);
 		for (int i = 0; i < 30; i++) {
-			this.jobs.enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
-			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-			this.jobs.deadLetter(this.queue, job.id(), job.token(), "boom");
+			this.jobs.enqueues().enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
+			ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+			this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "boom");
 		}
-		assertThat(this.jobs.trimHistory(this.queue, 1_000)).isZero();
+		assertThat(this.jobs.upkeep().trimHistory(this.queue, 1_000)).isZero();
 		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(30);
-		this.jobs.retain(this.queue, Retention.NONE, Retention.ofCount(1));
-		long first = this.jobs.trimHistory(this.queue, 10);
+		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.ofCount(1));
+		long first = this.jobs.upkeep().trimHistory(this.queue, 10);
 		assertThat(first).isBetween(10L, 10L + 15);
-		assertThat(this.jobs.trimHistory(this.queue, 1_000)).isEqualTo(29 - first);
+		assertThat(this.jobs.upkeep().trimHistory(this.queue, 1_000)).isEqualTo(29 - first);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(1);
 	}
 
 	@Test
 	void trimShouldLeaveTheRowOfAStrayCopyToItsJob() {
-		this.jobs.retain(this.queue, Retention.ofCount(1), Retention.DEAD_DEFAULT);
-		JobId stray = this.jobs.enqueue(this.queue, "live", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(1), Retention.DEAD_DEFAULT);
+		JobId stray = this.jobs.enqueues()
+			.enqueue(this.queue, "live", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
 		this.redis.opsForZSet().add(key(KeyType.COMPLETED), stray.toString(), 1);
 		completeOne("a");
 		completeOne("b");
-		this.jobs.trimHistory(this.queue, 100);
+		this.jobs.upkeep().trimHistory(this.queue, 100);
 		assertThat(this.redis.opsForZSet().score(key(KeyType.COMPLETED), stray.toString())).isNull();
 		assertThat(row(stray)).containsEntry("state", "schedule").containsEntry("payload", "live");
 		assertThat(this.redis.opsForZSet().size(key(KeyType.COMPLETED))).isEqualTo(1);
@@ -190,7 +192,8 @@ class RetentionTests extends EngineTestSupport {
 			.withMessageContaining("PT-5S");
 		assertThatIllegalArgumentException().isThrownBy(() -> Retention.ofAge(Duration.ofNanos(10)))
 			.withMessageContaining("PT0.00000001S");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.retention(this.queue, JobState.PENDING))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.jobs.upkeep().retention(this.queue, JobState.PENDING))
 			.withMessageContaining("pending");
 		assertThat(Set.of(Retention.NONE.isEnabled(), Retention.DEAD_DEFAULT.isEnabled()))
 			.containsExactlyInAnyOrder(false, true);
@@ -198,11 +201,11 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void trimScriptShouldRefuseMalformedArgumentsBeforeAnyWrite() {
-		this.jobs.retain(this.queue, Retention.NONE, Retention.NONE);
+		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.NONE);
 		for (int i = 0; i < 3; i++) {
-			this.jobs.enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
-			ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-			this.jobs.deadLetter(this.queue, job.id(), job.token(), "boom");
+			this.jobs.enqueues().enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
+			ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+			this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "boom");
 		}
 		Script trim = this.jobs.scripts().stream().filter((s) -> s.name().equals("trim")).findFirst().orElseThrow();
 		ScriptExecutor executor = this.jobs.executor();
@@ -219,20 +222,21 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void transitionsShouldCountEachMinuteOnTheServer() {
-		this.jobs.retain(this.queue, Retention.ofCount(2), Retention.DEAD_DEFAULT);
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(2), Retention.DEAD_DEFAULT);
 		completeOne("a");
-		this.jobs.retain(this.queue, Retention.NONE, Retention.DEAD_DEFAULT);
+		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.DEAD_DEFAULT);
 		completeOne("b");
-		this.jobs.enqueueAll(this.queue, List.of("c", "d", "e"), EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 3);
-		assertThat(this.jobs.retry(this.queue, claimed.get(0).id(), claimed.get(0).token(), "x", Duration.ofHours(1))
+		this.jobs.enqueues().enqueueAll(this.queue, List.of("c", "d", "e"), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 3);
+		assertThat(this.jobs.outcomes()
+			.retry(this.queue, claimed.get(0).id(), claimed.get(0).token(), "x", Duration.ofHours(1))
 			.isApplied()).isTrue();
-		assertThat(this.jobs.deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "y").isApplied())
-			.isTrue();
-		assertThat(
-				this.jobs.snooze(this.queue, claimed.get(2).id(), claimed.get(2).token(), "later", Duration.ofHours(1))
-					.isApplied())
-			.isTrue();
+		assertThat(this.jobs.outcomes()
+			.deadLetter(this.queue, claimed.get(1).id(), claimed.get(1).token(), "y")
+			.isApplied()).isTrue();
+		assertThat(this.jobs.outcomes()
+			.snooze(this.queue, claimed.get(2).id(), claimed.get(2).token(), "later", Duration.ofHours(1))
+			.isApplied()).isTrue();
 		long minute = serverTime() / 60_000;
 		List<MinuteCount> series = new QueueInspector(this.jobs).minutes(this.queue, 60);
 		long completed = series.stream().mapToLong(MinuteCount::completed).sum();
@@ -275,27 +279,28 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void deleteShouldRemoveAWaitingOrRestingJobWithItsRowAndRefuseAnActiveOne() {
-		this.jobs.retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
 		JobId completed = completeOne("c");
-		JobId scheduled = this.jobs.enqueue(this.queue, "s", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
-		this.jobs.enqueue(this.queue, "d", EnqueueSpec.defaults());
-		ClaimedJob dying = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		this.jobs.deadLetter(this.queue, dying.id(), dying.token(), "boom");
-		this.jobs.enqueue(this.queue, "a", EnqueueSpec.defaults());
-		ClaimedJob active = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		JobId pending = this.jobs.enqueue(this.queue, "p", EnqueueSpec.defaults());
+		JobId scheduled = this.jobs.enqueues()
+			.enqueue(this.queue, "s", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		this.jobs.enqueues().enqueue(this.queue, "d", EnqueueSpec.defaults());
+		ClaimedJob dying = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		this.jobs.outcomes().deadLetter(this.queue, dying.id(), dying.token(), "boom");
+		this.jobs.enqueues().enqueue(this.queue, "a", EnqueueSpec.defaults());
+		ClaimedJob active = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		JobId pending = this.jobs.enqueues().enqueue(this.queue, "p", EnqueueSpec.defaults());
 
-		assertThat(this.jobs.delete(this.queue, pending).state()).isEqualTo(JobState.PENDING);
-		assertThat(this.jobs.delete(this.queue, scheduled).state()).isEqualTo(JobState.SCHEDULE);
-		assertThat(this.jobs.delete(this.queue, dying.id()).state()).isEqualTo(JobState.DEAD);
-		assertThat(this.jobs.delete(this.queue, completed).state()).isEqualTo(JobState.COMPLETED);
+		assertThat(this.jobs.admin().delete(this.queue, pending).state()).isEqualTo(JobState.PENDING);
+		assertThat(this.jobs.admin().delete(this.queue, scheduled).state()).isEqualTo(JobState.SCHEDULE);
+		assertThat(this.jobs.admin().delete(this.queue, dying.id()).state()).isEqualTo(JobState.DEAD);
+		assertThat(this.jobs.admin().delete(this.queue, completed).state()).isEqualTo(JobState.COMPLETED);
 		for (JobId id : List.of(pending, scheduled, dying.id(), completed)) {
 			assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, id))).isFalse();
 		}
-		TransitionResult refused = this.jobs.delete(this.queue, active.id());
+		TransitionResult refused = this.jobs.admin().delete(this.queue, active.id());
 		assertThat(refused.reason()).isEqualTo(StaleReason.ACTIVE);
 		assertThat(row(active.id())).containsEntry("state", "active");
-		assertThat(this.jobs.delete(this.queue, pending).reason()).isEqualTo(StaleReason.NOT_FOUND);
+		assertThat(this.jobs.admin().delete(this.queue, pending).reason()).isEqualTo(StaleReason.NOT_FOUND);
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "deleted")).isEqualTo("4");
 		AuditReport report = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5));
 		assertThat(report.violations()).isEmpty();
@@ -304,9 +309,9 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void deleteShouldLeaveARowThatNamesAnotherLocationAlone() {
-		JobId id = this.jobs.enqueue(this.queue, "x", EnqueueSpec.defaults());
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
 		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, id), "state", "dead");
-		TransitionResult result = this.jobs.delete(this.queue, id);
+		TransitionResult result = this.jobs.admin().delete(this.queue, id);
 		assertThat(result.reason()).isEqualTo(StaleReason.WRONG_STATE);
 		assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), id.toString())).isNotNull();
 		assertThat(row(id)).containsEntry("payload", "x");
@@ -314,25 +319,26 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void runNowShouldMoveAScheduledJobToPendingAtOnce() {
-		JobId id = this.jobs.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
-		TransitionResult result = this.jobs.runNow(this.queue, id);
+		JobId id = this.jobs.enqueues()
+			.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		TransitionResult result = this.jobs.admin().runNow(this.queue, id);
 		assertThat(result.isApplied()).isTrue();
 		assertThat(result.state()).isEqualTo(JobState.PENDING);
 		assertThat(this.redis.opsForZSet().score(key(KeyType.SCHEDULE), id.toString())).isNull();
 		assertThat(row(id)).containsEntry("state", "pending")
 			.containsEntry("run_at", Long.toString(result.at().toEpochMilli()));
-		assertThat(this.jobs.claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(id);
-		assertThat(this.jobs.runNow(this.queue, id).reason()).isEqualTo(StaleReason.NOT_SCHEDULED);
-		JobId pending = this.jobs.enqueue(this.queue, "now", EnqueueSpec.defaults());
-		assertThat(this.jobs.runNow(this.queue, pending).reason()).isEqualTo(StaleReason.NOT_SCHEDULED);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 1)).extracting(ClaimedJob::id).containsExactly(id);
+		assertThat(this.jobs.admin().runNow(this.queue, id).reason()).isEqualTo(StaleReason.NOT_SCHEDULED);
+		JobId pending = this.jobs.enqueues().enqueue(this.queue, "now", EnqueueSpec.defaults());
+		assertThat(this.jobs.admin().runNow(this.queue, pending).reason()).isEqualTo(StaleReason.NOT_SCHEDULED);
 		assertThat(row(pending)).containsEntry("state", "pending");
 	}
 
 	private JobId completeOne(String payload) {
-		JobId id = this.jobs.enqueue(this.queue, payload, EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		JobId id = this.jobs.enqueues().enqueue(this.queue, payload, EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(job.id()).isEqualTo(id);
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
 		return id;
 	}
 

@@ -10,6 +10,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import io.echomq.core.internal.Engine;
+
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -38,7 +40,7 @@ public final class UniqueEnqueuer {
 		factory.afterPropertiesSet();
 		factory.start();
 		try {
-			Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
+			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
 			String queue = args[2];
 			EnqueueSpec spec = EnqueueSpec.defaults().withUnique(UniqueKey.untilDone(args[3]));
 			int threads = Integer.parseInt(args[4]);
@@ -52,7 +54,7 @@ public final class UniqueEnqueuer {
 				futures.add(executor.submit(() -> {
 					List<EnqueueResult> results = new ArrayList<>();
 					for (int i = 0; i < each; i++) {
-						results.add(jobs.enqueueUnique(queue, JobId.mint(), "child", spec));
+						results.add(jobs.enqueues().enqueueUnique(queue, JobId.mint(), "child", spec));
 					}
 					return results;
 				}));

@@ -64,16 +64,18 @@ class UniqueJobsTests extends EngineTestSupport {
 	@Test
 	void batchedCompleteShouldLeaveAJobWithAnUndeclaredUniqueKeyAndCompleteTheOthers() {
 		EnqueueResult unique = enqueue("a", UniqueKey.untilDone("batch"));
-		JobId plain = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		JobId plain = this.jobs.enqueues().enqueue(this.queue, "b", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 2);
 		assertThat(claimed).extracting(ClaimedJob::id).containsExactly(unique.id(), plain);
-		List<TransitionResult> results = this.jobs.completeAll(this.queue, List.of(unique.id(), plain),
-				List.of(claimed.get(0).token(), claimed.get(1).token()));
+		List<TransitionResult> results = this.jobs.outcomes()
+			.completeAll(this.queue, List.of(unique.id(), plain),
+					List.of(claimed.get(0).token(), claimed.get(1).token()));
 		assertThat(results.get(0)).as("not known to be recorded: the caller completes it declaring the key").isNull();
 		assertThat(results.get(1).isApplied()).isTrue();
 		assertThat(this.redis.opsForZSet().range(key(KeyType.ACTIVE), 0, -1)).containsExactly(unique.id().toString());
 		assertThat(this.redis.opsForValue().get(uniqueKey("batch"))).isEqualTo(unique.id().toString());
-		assertThat(this.jobs.complete(this.queue, unique.id(), claimed.get(0).token(), "batch").isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, unique.id(), claimed.get(0).token(), "batch").isApplied())
+			.isTrue();
 		assertThat(this.redis.hasKey(uniqueKey("batch"))).isFalse();
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("2");
 		assertAuditClean();
@@ -82,20 +84,21 @@ class UniqueJobsTests extends EngineTestSupport {
 	@Test
 	void completeAllAndClaimCompletesAUniqueJobDeclaringItsKeyAndClaimsInTheSameRoundTrip() {
 		EnqueueResult unique = enqueue("a", UniqueKey.untilDone("next"));
-		JobId plain = this.jobs.enqueue(this.queue, "b", EnqueueSpec.defaults());
-		JobId following = this.jobs.enqueue(this.queue, "c", EnqueueSpec.defaults());
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		JobId plain = this.jobs.enqueues().enqueue(this.queue, "b", EnqueueSpec.defaults());
+		JobId following = this.jobs.enqueues().enqueue(this.queue, "c", EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 2);
 		assertThat(claimed).extracting(ClaimedJob::uniqueKey).containsExactly("next", null);
 		List<String> keys = new ArrayList<>();
 		keys.add("next");
 		keys.add(null);
 		// a pipelined call that meets NOSCRIPT is sent again alone: load the scripts, so
 		// that the count is exact
-		this.jobs.completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
-		this.jobs.complete(this.queue, JobId.mint(), FencingToken.of(1), "other");
+		this.jobs.outcomes().completeAll(this.queue, List.of(JobId.mint()), List.of(FencingToken.of(1)));
+		this.jobs.outcomes().complete(this.queue, JobId.mint(), FencingToken.of(1), "other");
 		long calls = this.jobs.executor().getCalls();
-		CompleteAndClaimResult result = this.jobs.completeAllAndClaim(this.queue, List.of(unique.id(), plain),
-				List.of(claimed.get(0).token(), claimed.get(1).token()), keys, LEASE, 2, FlowLimits.none(), null);
+		CompleteAndClaimResult result = this.jobs.claims()
+			.completeAllAndClaim(this.queue, List.of(unique.id(), plain),
+					List.of(claimed.get(0).token(), claimed.get(1).token()), keys, LEASE, 2, FlowLimits.none(), null);
 		// complete_all for the plain job, complete for the unique one, the claim: one
 		// round trip of three calls
 		assertThat(this.jobs.executor().getCalls() - calls).isEqualTo(3);
@@ -109,9 +112,10 @@ class UniqueJobsTests extends EngineTestSupport {
 	@Test
 	void aCancelledJobHandedBackAtStopReleasesItsUniqueKey() {
 		EnqueueResult first = enqueue("a", UniqueKey.untilDone("stopping"));
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.cancel(this.queue, job.id()).outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
-		assertThat(this.jobs.release(this.queue, job.id(), job.token()).reason()).isEqualTo(StaleReason.CANCELLED);
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.admin().cancel(this.queue, job.id()).outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
+		assertThat(this.jobs.outcomes().release(this.queue, job.id(), job.token()).reason())
+			.isEqualTo(StaleReason.CANCELLED);
 		assertThat(this.redis.hasKey(uniqueKey("stopping"))).isFalse();
 		EnqueueResult next = enqueue("b", UniqueKey.untilDone("stopping"));
 		assertThat(next.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
@@ -122,12 +126,13 @@ class UniqueJobsTests extends EngineTestSupport {
 	@Test
 	void untilDoneShouldHoldThroughClaimAndRetryAndReleaseOnComplete() {
 		EnqueueResult first = enqueue("a", UniqueKey.untilDone("k"));
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(enqueue("b", UniqueKey.untilDone("k")).id()).isEqualTo(first.id());
-		assertThat(this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO).isApplied())
+			.isTrue();
 		assertThat(enqueue("b", UniqueKey.untilDone("k")).outcome()).isEqualTo(EnqueueResult.Outcome.DUPLICATE);
-		ClaimedJob again = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.complete(this.queue, again.id(), again.token()).isApplied()).isTrue();
+		ClaimedJob again = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(this.queue, again.id(), again.token()).isApplied()).isTrue();
 		assertThat(this.redis.hasKey(uniqueKey("k"))).isFalse();
 		EnqueueResult next = enqueue("c", UniqueKey.untilDone("k"));
 		assertThat(next.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
@@ -139,16 +144,16 @@ class UniqueJobsTests extends EngineTestSupport {
 	void completeShouldTakeOneCallWhenTheCallerNamesTheKeyAndTwoWhenTheScriptMustAsk() {
 		enqueue("a", UniqueKey.untilDone("one"));
 		enqueue("b", UniqueKey.untilDone("two"));
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, LEASE, 2);
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 2);
 		assertThat(claimed).extracting(ClaimedJob::uniqueKey).containsExactly("one", "two");
 		long before = this.jobs.executor().getCalls();
-		assertThat(
-				this.jobs.complete(this.queue, claimed.get(0).id(), claimed.get(0).token(), claimed.get(0).uniqueKey())
-					.isApplied())
-			.isTrue();
+		assertThat(this.jobs.outcomes()
+			.complete(this.queue, claimed.get(0).id(), claimed.get(0).token(), claimed.get(0).uniqueKey())
+			.isApplied()).isTrue();
 		assertThat(this.jobs.executor().getCalls() - before).isEqualTo(1);
 		before = this.jobs.executor().getCalls();
-		assertThat(this.jobs.complete(this.queue, claimed.get(1).id(), claimed.get(1).token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, claimed.get(1).id(), claimed.get(1).token()).isApplied())
+			.isTrue();
 		assertThat(this.jobs.executor().getCalls() - before).isEqualTo(2);
 		assertThat(this.redis.hasKey(uniqueKey("one"))).isFalse();
 		assertThat(this.redis.hasKey(uniqueKey("two"))).isFalse();
@@ -158,14 +163,14 @@ class UniqueJobsTests extends EngineTestSupport {
 	@Test
 	void untilDoneShouldReleaseWhenTheJobIsDeadLetteredSoANewEnqueueSucceedsAndPurgeLeavesItAlone() {
 		EnqueueResult first = enqueue("a", UniqueKey.untilDone("k"));
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		TransitionResult dead = this.jobs.deadLetter(this.queue, job.id(), job.token(), "fatal");
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		TransitionResult dead = this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "fatal");
 		assertThat(dead.isApplied()).isTrue();
 		assertThat(dead.state()).isEqualTo(JobState.DEAD);
 		assertThat(this.redis.hasKey(uniqueKey("k"))).isFalse();
 		EnqueueResult next = enqueue("b", UniqueKey.untilDone("k"));
 		assertThat(next.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
-		assertThat(this.jobs.purgeDead(this.queue)).isEqualTo(1);
+		assertThat(this.jobs.admin().purgeDead(this.queue)).isEqualTo(1);
 		assertThat(this.redis.opsForValue().get(uniqueKey("k"))).isEqualTo(next.id().toString());
 		assertThat(enqueue("c", UniqueKey.untilDone("k")).id()).isEqualTo(next.id());
 		assertThat(first.id()).isNotEqualTo(next.id());
@@ -175,17 +180,21 @@ class UniqueJobsTests extends EngineTestSupport {
 	@Test
 	void cancelAndDeleteOfAWaitingJobShouldReleaseItsKeyAndACancelledRunningJobToo() {
 		EnqueueResult cancelled = enqueue("a", UniqueKey.untilDone("cancelled"));
-		assertThat(this.jobs.cancel(this.queue, cancelled.id()).outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
+		assertThat(this.jobs.admin().cancel(this.queue, cancelled.id()).outcome())
+			.isEqualTo(CancelResult.Outcome.CANCELLED);
 		assertThat(this.redis.hasKey(uniqueKey("cancelled"))).isFalse();
-		EnqueueResult deleted = this.jobs.enqueueUnique(this.queue, JobId.mint(), "b",
-				EnqueueSpec.defaults().withDelay(Duration.ofHours(1)).withUnique(UniqueKey.untilDone("deleted")));
-		assertThat(this.jobs.delete(this.queue, deleted.id()).isApplied()).isTrue();
+		EnqueueResult deleted = this.jobs.enqueues()
+			.enqueueUnique(this.queue, JobId.mint(), "b",
+					EnqueueSpec.defaults().withDelay(Duration.ofHours(1)).withUnique(UniqueKey.untilDone("deleted")));
+		assertThat(this.jobs.admin().delete(this.queue, deleted.id()).isApplied()).isTrue();
 		assertThat(this.redis.hasKey(uniqueKey("deleted"))).isFalse();
 		EnqueueResult running = enqueue("c", UniqueKey.untilDone("running"));
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.cancel(this.queue, running.id()).outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.admin().cancel(this.queue, running.id()).outcome())
+			.isEqualTo(CancelResult.Outcome.REQUESTED);
 		assertThat(this.redis.hasKey(uniqueKey("running"))).isTrue();
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).reason()).isEqualTo(StaleReason.CANCELLED);
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).reason())
+			.isEqualTo(StaleReason.CANCELLED);
 		assertThat(this.redis.hasKey(uniqueKey("running"))).isFalse();
 		for (String key : List.of("cancelled", "deleted", "running")) {
 			assertThat(enqueue("again", UniqueKey.untilDone(key)).outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
@@ -196,17 +205,17 @@ class UniqueJobsTests extends EngineTestSupport {
 	@Test
 	void untilDoneShouldReleaseWhenTheLastAttemptFailsOrItsLeaseExpires() {
 		enqueue("a", UniqueKey.untilDone("retried"), 1);
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO).state())
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO).state())
 			.isEqualTo(JobState.DEAD);
 		assertThat(this.redis.hasKey(uniqueKey("retried"))).isFalse();
 
 		EnqueueResult reaped = enqueue("b", UniqueKey.untilDone("reaped"), 1);
 		EnqueueResult plain = enqueue("c", UniqueKey.untilDone("other"), 1);
-		List<ClaimedJob> claimed = this.jobs.claim(this.queue, Duration.ofMillis(1), 2);
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, Duration.ofMillis(1), 2);
 		assertThat(claimed).hasSize(2);
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> this.jobs.reap(this.queue, 10).dead() > 0
+			.until(() -> this.jobs.upkeep().reap(this.queue, 10).dead() > 0
 					|| this.redis.opsForZSet().size(key(KeyType.ACTIVE)) == 0);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(3);
 		assertThat(this.redis.hasKey(uniqueKey("reaped"))).isFalse();
@@ -322,8 +331,8 @@ class UniqueJobsTests extends EngineTestSupport {
 		Long ttl = this.redis.execute((RedisCallback<Long>) (connection) -> connection.keyCommands()
 			.pTtl(uniqueKey("report").getBytes(StandardCharsets.UTF_8)));
 		assertThat(ttl).isBetween(1L, window.toMillis());
-		ClaimedJob job = this.jobs.claim(this.queue, LEASE, 1).get(0);
-		assertThat(this.jobs.complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
 		EnqueueResult during = enqueue("b", UniqueKey.throttle("report", window));
 		assertThat(during.outcome()).isEqualTo(EnqueueResult.Outcome.DUPLICATE);
 		assertThat(during.id()).isEqualTo(first.id());
@@ -375,7 +384,7 @@ class UniqueJobsTests extends EngineTestSupport {
 	void debounceShouldMoveAPendingHolderBackToScheduleAndLeaveARunningOneToFinish() {
 		Duration delay = Duration.ofMillis(1);
 		EnqueueResult first = enqueue("v1", UniqueKey.debounce("d", delay));
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.promote(this.queue, 10) == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.upkeep().promote(this.queue, 10) == 1);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(1);
 		EnqueueResult debounced = enqueue("v2", UniqueKey.debounce("d", Duration.ofSeconds(30)));
 		assertThat(debounced.outcome()).isEqualTo(EnqueueResult.Outcome.DEBOUNCED);
@@ -383,13 +392,13 @@ class UniqueJobsTests extends EngineTestSupport {
 		assertThat(this.redis.opsForHash().get(this.keyspace.jobKey(this.queue, first.id()), "state"))
 			.isEqualTo("schedule");
 		this.redis.opsForZSet().add(key(KeyType.SCHEDULE), first.id().toString(), 0);
-		assertThat(this.jobs.promote(this.queue, 10)).isEqualTo(1);
-		ClaimedJob running = this.jobs.claim(this.queue, LEASE, 1).get(0);
+		assertThat(this.jobs.upkeep().promote(this.queue, 10)).isEqualTo(1);
+		ClaimedJob running = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(running.payload()).isEqualTo("v2");
 		EnqueueResult next = enqueue("v3", UniqueKey.debounce("d", Duration.ofSeconds(30)));
 		assertThat(next.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
 		assertThat(next.id()).isNotEqualTo(first.id());
-		assertThat(this.jobs.complete(this.queue, running.id(), running.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, running.id(), running.token()).isApplied()).isTrue();
 		assertThat(this.redis.opsForValue().get(uniqueKey("d"))).isEqualTo(next.id().toString());
 		assertAuditClean();
 	}
@@ -397,7 +406,7 @@ class UniqueJobsTests extends EngineTestSupport {
 	@Test
 	void debounceOfAPendingHolderThatHeadsTheScheduleShouldPushAScheduleToken() {
 		EnqueueResult first = enqueue("v1", UniqueKey.debounce("d", Duration.ofMillis(1)));
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.promote(this.queue, 10) == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.upkeep().promote(this.queue, 10) == 1);
 		this.redis.delete(key(KeyType.WAKE));
 		EnqueueResult debounced = enqueue("v2", UniqueKey.debounce("d", Duration.ofHours(1)));
 		assertThat(debounced.outcome()).isEqualTo(EnqueueResult.Outcome.DEBOUNCED);
@@ -433,7 +442,7 @@ class UniqueJobsTests extends EngineTestSupport {
 			.withMessageContaining("null");
 		EnqueueSpec unique = EnqueueSpec.defaults().withUnique(UniqueKey.untilDone("k"));
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.enqueueAll(this.queue, List.of("a", "b"), unique))
+			.isThrownBy(() -> this.jobs.enqueues().enqueueAll(this.queue, List.of("a", "b"), unique))
 			.withMessageContaining("enqueueUnique");
 		assertThat(this.redis.keys("emq:{" + this.queue + "}:*")).isEmpty();
 	}
@@ -462,10 +471,11 @@ class UniqueJobsTests extends EngineTestSupport {
 		this.redis.opsForValue().set(uniqueKey("other-row"), held.id().toString());
 		this.redis.opsForValue().set(uniqueKey("junk"), "not-a-job");
 		EnqueueResult died = enqueue("b", UniqueKey.untilDone("died"));
-		this.jobs.claim(this.queue, LEASE, 2)
+		this.jobs.claims()
+			.claim(this.queue, LEASE, 2)
 			.stream()
 			.filter((job) -> job.id().equals(died.id()))
-			.forEach((job) -> this.jobs.deadLetter(this.queue, job.id(), job.token(), "fatal"));
+			.forEach((job) -> this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "fatal"));
 		this.redis.opsForValue().set(uniqueKey("died"), died.id().toString());
 		enqueue("c", UniqueKey.throttle("window", Duration.ofMinutes(5)));
 		AuditReport report = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5));
@@ -481,8 +491,9 @@ class UniqueJobsTests extends EngineTestSupport {
 	}
 
 	protected EnqueueResult enqueue(String payload, UniqueKey unique, int maxAttempts) {
-		return this.jobs.enqueueUnique(this.queue, JobId.mint(), payload,
-				EnqueueSpec.defaults().withMaxAttempts(maxAttempts).withUnique(unique));
+		return this.jobs.enqueues()
+			.enqueueUnique(this.queue, JobId.mint(), payload,
+					EnqueueSpec.defaults().withMaxAttempts(maxAttempts).withUnique(unique));
 	}
 
 	protected void assertAuditClean() {

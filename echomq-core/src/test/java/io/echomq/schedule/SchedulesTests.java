@@ -17,7 +17,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.core.EngineTestSupport;
 import io.echomq.core.EngineServer;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.support.JacksonPayloadConverter;
@@ -109,8 +109,8 @@ class SchedulesTests extends EngineTestSupport {
 	@Test
 	void concurrentTicksOfThreeNodesShouldEnqueueExactlyOneJobPerFireTime() throws Exception {
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "p");
-		List<Schedules> nodes = List.of(new Schedules(this.engine.newJobs()), new Schedules(this.engine.newJobs()),
-				new Schedules(this.engine.newJobs()));
+		List<Schedules> nodes = List.of(new Schedules(this.engine.newEngine()), new Schedules(this.engine.newEngine()),
+				new Schedules(this.engine.newEngine()));
 		ExecutorService pool = Executors.newFixedThreadPool(nodes.size());
 		int rounds = 30;
 		Instant base = this.schedules.serverTime();
@@ -186,7 +186,7 @@ class SchedulesTests extends EngineTestSupport {
 
 	@Test
 	void changedSpecShouldBeSeenByAnotherNode() {
-		Schedules other = new Schedules(this.engine.newJobs());
+		Schedules other = new Schedules(this.engine.newEngine());
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "p");
 		Instant before = other.get(this.queue, "s").nextFire();
 		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofMinutes(1)), "p");

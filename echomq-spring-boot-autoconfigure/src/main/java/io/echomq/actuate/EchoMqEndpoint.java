@@ -20,7 +20,7 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueAuditor;
@@ -60,7 +60,7 @@ public class EchoMqEndpoint {
 	/** Most lanes a queue descriptor lists (the next turns first). */
 	public static final int MAX_LANES = 100;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final QueueInspector inspector;
 
@@ -92,7 +92,7 @@ public class EchoMqEndpoint {
 	 * the audit reports it
 	 * @param sanitizer sanitizes payloads
 	 */
-	public EchoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+	public EchoMqEndpoint(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer) {
 		this(jobs, catalog, listeners, maxAttempts, auditTolerance, sanitizer, null);
 	}
@@ -109,7 +109,7 @@ public class EchoMqEndpoint {
 	 * @param sanitizer sanitizes payloads
 	 * @param template the template, or {@code null} to use the engine directly
 	 */
-	public EchoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+	public EchoMqEndpoint(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer,
 			@Nullable EchoMqTemplate template) {
 		Assert.notNull(jobs, "'jobs' must not be null");
@@ -255,7 +255,7 @@ public class EchoMqEndpoint {
 		JobId jobId = JobId.parse(id);
 		String partition = this.partitioning.forQueue(queue).nameOf(jobId);
 		int budget = this.maxAttempts.applyAsInt(queue);
-		TransitionResult result = this.jobs.replay(partition, jobId, budget);
+		TransitionResult result = this.jobs.admin().replay(partition, jobId, budget);
 		if (result.isApplied()) {
 			return new ReplayDescriptor(true, JobState.PENDING.value(), budget);
 		}
@@ -273,7 +273,7 @@ public class EchoMqEndpoint {
 		Keyspace.validateQueueName(queue);
 		long purged = 0;
 		for (String name : this.partitioning.forQueue(queue).names()) {
-			purged += this.jobs.purgeDead(name);
+			purged += this.jobs.admin().purgeDead(name);
 		}
 		return new PurgeDescriptor(purged);
 	}
@@ -338,7 +338,8 @@ public class EchoMqEndpoint {
 	}
 
 	/**
-	 * Cancel a job, whatever its state (see {@link Jobs#cancel(String, JobId)}).
+	 * Cancel a job, whatever its state (see
+	 * {@link io.echomq.core.internal.QueueAdmin#cancel(String, JobId)}).
 	 * @param queue the queue
 	 * @param id the job id
 	 * @return what the cancel did
@@ -349,7 +350,7 @@ public class EchoMqEndpoint {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
 		CancelResult result = (this.template != null) ? this.template.cancel(queue, jobId)
-				: this.jobs.cancel(queue, jobId);
+				: this.jobs.admin().cancel(queue, jobId);
 		JobState state = result.state();
 		return new CancelDescriptor(jobId.toString(), result.outcome().name().toLowerCase(java.util.Locale.ROOT),
 				(state != null) ? state.value() : null, result.requestedAt(), result.detail());
@@ -365,7 +366,7 @@ public class EchoMqEndpoint {
 	public PauseDescriptor pauseQueue(String queue, @Nullable Duration duration) {
 		Keyspace.validateQueueName(queue);
 		boolean changed = (this.template != null) ? this.template.pause(queue, duration)
-				: this.jobs.pause(queue, requirePositive(duration), "paused");
+				: this.jobs.admin().pause(queue, requirePositive(duration), "paused");
 		return describePause(queue, changed);
 	}
 
@@ -377,12 +378,12 @@ public class EchoMqEndpoint {
 	 */
 	public PauseDescriptor resumeQueue(String queue) {
 		Keyspace.validateQueueName(queue);
-		boolean changed = (this.template != null) ? this.template.resume(queue) : this.jobs.resume(queue);
+		boolean changed = (this.template != null) ? this.template.resume(queue) : this.jobs.admin().resume(queue);
 		return describePause(queue, changed);
 	}
 
 	private PauseDescriptor describePause(String queue, boolean changed) {
-		Duration left = this.jobs.pauseLeft(queue);
+		Duration left = this.jobs.admin().pauseLeft(queue);
 		boolean paused = left == null || !left.isZero();
 		return new PauseDescriptor(queue, paused, (left != null && paused) ? left.toMillis() : null, changed);
 	}
@@ -405,7 +406,7 @@ public class EchoMqEndpoint {
 
 	private QueueDescriptor describe(String queue, PartitionedStats partitioned) {
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
-		Duration pause = this.jobs.pauseLeft(this.partitioning.forQueue(queue).name(0));
+		Duration pause = this.jobs.admin().pauseLeft(this.partitioning.forQueue(queue).name(0));
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : null;
 		Long startedInWindow = (limits != null && limits.isLimited()) ? startedInWindow(queue, limits) : null;
 		return QueueDescriptors.describe(partitioned, pause == null || !pause.isZero(),

@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.Jobs;
-import io.echomq.core.QueueInspector;
 import io.echomq.core.PartitionedStats;
+import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueueStats;
 import io.echomq.core.Script;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.EchoMqMaintenance;
@@ -43,7 +43,7 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 	/** Intervals without a successful tick after which maintenance counts as stalled. */
 	public static final int STALL_FACTOR = 10;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
@@ -70,12 +70,12 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 	 * @param deadThreshold dead jobs in one queue at or above which the status is DOWN,
 	 * or {@code null} to report them only
 	 */
-	public EchoMqHealthIndicator(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+	public EchoMqHealthIndicator(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			@Nullable EchoMqMaintenance maintenance, @Nullable Long deadThreshold) {
 		this(jobs, catalog, listeners, maintenance, deadThreshold, Clock.systemUTC());
 	}
 
-	EchoMqHealthIndicator(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+	EchoMqHealthIndicator(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			@Nullable EchoMqMaintenance maintenance, @Nullable Long deadThreshold, Clock clock) {
 		super("EchoMQ health check failed");
 		Assert.notNull(jobs, "'jobs' must not be null");

@@ -6,8 +6,8 @@ import java.util.function.Supplier;
 
 import io.echomq.annotation.EchoJobAnnotationBeanPostProcessor;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
@@ -73,7 +73,7 @@ public final class EchoMqAnnotationDrivenConfiguration {
 	@Bean(name = CONTAINER_FACTORY_BEAN_NAME)
 	@ConditionalOnMissingBean(name = CONTAINER_FACTORY_BEAN_NAME)
 	EchoJobListenerContainerFactory echoJobListenerContainerFactory(
-			EchoJobListenerContainerFactoryConfigurer configurer, Jobs jobs,
+			EchoJobListenerContainerFactoryConfigurer configurer, Engine jobs,
 			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<EchoMqNode> node) {
 		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(jobs);
 		configurer.configure(factory);
@@ -90,7 +90,7 @@ public final class EchoMqAnnotationDrivenConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqMaintenance echoMqMaintenance(Jobs jobs, EchoMqProperties properties,
+	EchoMqMaintenance echoMqMaintenance(Engine jobs, EchoMqProperties properties,
 			ObjectProvider<EchoJobListenerRegistry> registry,
 			ObjectProvider<ThreadPoolTaskSchedulerBuilder> schedulerBuilder,
 			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<QueuePartitioning> partitioning) {

@@ -10,7 +10,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueInterceptor;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
@@ -66,12 +66,12 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Jobs echoMqJobs(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
-		Jobs jobs = new Jobs(scriptExecutor, keyspace);
+	Engine echoMqJobs(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
+		Engine jobs = new Engine(scriptExecutor, keyspace);
 		properties.queues().forEach((queue, overrides) -> {
 			EchoMqProperties.RetentionProperties retention = overrides.retention();
 			if (retention != null) {
-				jobs.retain(queue, retention.completedRetention(), retention.deadRetention());
+				jobs.upkeep().retain(queue, retention.completedRetention(), retention.deadRetention());
 			}
 		});
 		return jobs;
@@ -91,7 +91,7 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqTemplate echoMqTemplate(Jobs jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
+	EchoMqTemplate echoMqTemplate(Engine jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
 			ObjectProvider<EnqueueInterceptor> interceptors, ObjectProvider<ControlListener> controlListeners,
 			QueuePartitioning partitioning) {
 		EchoMqTemplate template = new EchoMqTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
@@ -116,7 +116,7 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PartitionCountVerifier echoMqPartitionCountVerifier(Jobs jobs, QueuePartitioning partitioning,
+	PartitionCountVerifier echoMqPartitionCountVerifier(Engine jobs, QueuePartitioning partitioning,
 			EchoMqProperties properties, ObjectProvider<EchoJobListenerRegistry> registry,
 			ObjectProvider<EchoMqTemplate> template) {
 		Set<String> configured = new LinkedHashSet<>();

@@ -6,8 +6,8 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.schedule.ScheduleTicker;
 
@@ -33,7 +33,7 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration(after = EchoMqAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean(Jobs.class)
+@ConditionalOnBean(Engine.class)
 @ConditionalOnAvailableEndpoint(EchoMqEndpoint.class)
 @EnableConfigurationProperties(EchoMqEndpointProperties.class)
 @Import(EchoMqQueueCatalogConfiguration.class)
@@ -47,7 +47,7 @@ public final class EchoMqEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqEndpoint echoMqEndpoint(Jobs jobs, EchoMqQueueCatalog catalog,
+	EchoMqEndpoint echoMqEndpoint(Engine jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules,
 			ObjectProvider<EchoMqTemplate> template, ObjectProvider<QueuePartitioning> partitioning) {

@@ -2,8 +2,8 @@ package io.echomq.autoconfigure;
 
 import io.echomq.actuate.EchoMqHealthIndicator;
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.maintenance.EchoMqMaintenance;
 
@@ -27,7 +27,7 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration(after = EchoMqAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
-@ConditionalOnBean(Jobs.class)
+@ConditionalOnBean(Engine.class)
 @ConditionalOnEnabledHealthIndicator("echomq")
 @EnableConfigurationProperties(EchoMqHealthProperties.class)
 @Import(EchoMqQueueCatalogConfiguration.class)
@@ -38,7 +38,7 @@ public final class EchoMqHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "echomqHealthContributor")
-	EchoMqHealthIndicator echomqHealthContributor(Jobs jobs, EchoMqQueueCatalog catalog,
+	EchoMqHealthIndicator echomqHealthContributor(Engine jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, ObjectProvider<EchoMqMaintenance> maintenance,
 			EchoMqHealthProperties properties, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(jobs, catalog, listeners.getIfUnique(),

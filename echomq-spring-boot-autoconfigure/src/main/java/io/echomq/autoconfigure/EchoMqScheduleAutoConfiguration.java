@@ -6,7 +6,7 @@ import java.util.Map;
 
 import io.echomq.annotation.EchoScheduleAnnotationBeanPostProcessor;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.micrometer.EchoMqScheduleMetrics;
 import io.echomq.schedule.DeclaredSchedule;
 import io.echomq.schedule.InvalidScheduleException;
@@ -45,7 +45,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 @AutoConfiguration(after = EchoMqAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
-@ConditionalOnBean(Jobs.class)
+@ConditionalOnBean(Engine.class)
 public final class EchoMqScheduleAutoConfiguration {
 
 	EchoMqScheduleAutoConfiguration() {
@@ -60,7 +60,7 @@ public final class EchoMqScheduleAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Schedules echoMqSchedules(Jobs jobs) {
+	Schedules echoMqSchedules(Engine jobs) {
 		return new Schedules(jobs);
 	}
 

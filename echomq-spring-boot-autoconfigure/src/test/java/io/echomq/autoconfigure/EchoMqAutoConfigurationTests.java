@@ -4,10 +4,10 @@ import java.time.Duration;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.Retention;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.support.PayloadConverter;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +40,7 @@ class EchoMqAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(Keyspace.class)
 				.hasSingleBean(ScriptExecutor.class)
-				.hasSingleBean(Jobs.class)
+				.hasSingleBean(Engine.class)
 				.hasSingleBean(PayloadConverter.class)
 				.hasSingleBean(EchoMqTemplate.class);
 			assertThat(context.getBean(Keyspace.class).prefix()).isEqualTo("emq");
@@ -56,13 +56,13 @@ class EchoMqAutoConfigurationTests {
 	@Test
 	void runWhenDisabledShouldNotCreateBeans() {
 		this.contextRunner.withPropertyValues("echomq.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(Jobs.class).doesNotHaveBean(EchoMqTemplate.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(Engine.class).doesNotHaveBean(EchoMqTemplate.class));
 	}
 
 	@Test
 	void runWithoutSpringDataRedisShouldBackOff() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(RedisOperations.class))
-			.run((context) -> assertThat(context).doesNotHaveBean(Jobs.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(Engine.class));
 	}
 
 	@Test
@@ -80,13 +80,14 @@ class EchoMqAutoConfigurationTests {
 					"echomq.queues.mail.retention.completed.age=1h", "echomq.queues.mail.retention.dead.count=50",
 					"echomq.queues.audit.retention.dead.age=0")
 			.run((context) -> {
-				Jobs jobs = context.getBean(Jobs.class);
-				assertThat(jobs.retention("mail", JobState.COMPLETED))
+				Engine jobs = context.getBean(Engine.class);
+				assertThat(jobs.upkeep().retention("mail", JobState.COMPLETED))
 					.isEqualTo(new Retention(1000, Duration.ofHours(1)));
-				assertThat(jobs.retention("mail", JobState.DEAD)).isEqualTo(new Retention(50, Duration.ofDays(7)));
-				assertThat(jobs.retention("audit", JobState.COMPLETED)).isEqualTo(Retention.NONE);
-				assertThat(jobs.retention("audit", JobState.DEAD)).isEqualTo(Retention.ofCount(10_000));
-				assertThat(jobs.retention("other", JobState.DEAD)).isEqualTo(Retention.DEAD_DEFAULT);
+				assertThat(jobs.upkeep().retention("mail", JobState.DEAD))
+					.isEqualTo(new Retention(50, Duration.ofDays(7)));
+				assertThat(jobs.upkeep().retention("audit", JobState.COMPLETED)).isEqualTo(Retention.NONE);
+				assertThat(jobs.upkeep().retention("audit", JobState.DEAD)).isEqualTo(Retention.ofCount(10_000));
+				assertThat(jobs.upkeep().retention("other", JobState.DEAD)).isEqualTo(Retention.DEAD_DEFAULT);
 			});
 	}
 

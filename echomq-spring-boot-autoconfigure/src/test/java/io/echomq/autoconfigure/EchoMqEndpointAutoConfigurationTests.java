@@ -22,7 +22,7 @@ import io.echomq.actuate.QueueDescriptors.ListenerDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -329,7 +329,7 @@ class EchoMqEndpointAutoConfigurationTests {
 		String queue = ObservabilityTestSupport.unique("audit");
 		this.contextRunner.run((context) -> {
 			context.getBean(EchoMqTemplate.class).enqueue(queue, "x");
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			jobs.executor().getTemplate().opsForZSet().add(jobs.keyspace().queueKey(queue, KeyType.DEAD), "forged", 1);
 			AuditDescriptor audit = context.getBean(EchoMqEndpoint.class).audit(queue);
 			assertThat(audit.clean()).isFalse();

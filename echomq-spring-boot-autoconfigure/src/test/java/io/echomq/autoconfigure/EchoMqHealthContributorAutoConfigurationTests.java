@@ -12,9 +12,10 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.ClaimResult;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Claims;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
@@ -64,7 +65,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 	void runWithoutHealthModuleShouldBackOff() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(HealthIndicator.class))
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(Jobs.class)
+				.hasSingleBean(Engine.class)
 				.doesNotHaveBean(EchoMqHealthIndicator.class));
 	}
 
@@ -83,7 +84,8 @@ class EchoMqHealthContributorAutoConfigurationTests {
 				.containsEntry("paused", false)
 				.containsEntry("pollerAlive", true);
 			assertThat(detail(health, "maintenance")).containsEntry("running", true);
-			assertThat(detail(health, "scripts")).containsEntry("total", context.getBean(Jobs.class).scripts().size());
+			assertThat(detail(health, "scripts")).containsEntry("total",
+					context.getBean(Engine.class).scripts().size());
 			assertThat(detail(health, "queues", queue)).containsKeys("pending", "dead", "reaped");
 		});
 	}
@@ -103,7 +105,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 	@Test
 	void flushedScriptsShouldBeADetailNotAStatus() {
 		this.contextRunner.run((context) -> {
-			context.getBean(Jobs.class).executor().getTemplate().execute((RedisCallback<Object>) (connection) -> {
+			context.getBean(Engine.class).executor().getTemplate().execute((RedisCallback<Object>) (connection) -> {
 				connection.scriptingCommands().scriptFlush();
 				return null;
 			});
@@ -142,13 +144,13 @@ class EchoMqHealthContributorAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("echomq.listener.auto-startup=false").run((context) -> {
 			CountDownLatch stuck = new CountDownLatch(1);
 			// every tick blocks before it reaches a queue, as on a hung connection
-			EchoMqMaintenance scheduler = new EchoMqMaintenance(context.getBean(Jobs.class),
+			EchoMqMaintenance scheduler = new EchoMqMaintenance(context.getBean(Engine.class),
 					new MaintenanceSettings(Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofMillis(50)),
 					() -> {
 						block(stuck);
 						return Set.of();
 					}, EchoMqHealthContributorAutoConfigurationTests::ticks, List.of());
-			EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(context.getBean(Jobs.class),
+			EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(context.getBean(Engine.class),
 					context.getBean(EchoMqQueueCatalog.class), null, scheduler, null);
 			scheduler.start();
 			try {
@@ -206,23 +208,34 @@ class EchoMqHealthContributorAutoConfigurationTests {
 
 	}
 
-	static class FailingClaims extends Jobs {
+	static class FailingClaims extends Engine {
 
 		volatile boolean failing;
 
 		volatile boolean thrown;
 
+		private final Claims claims;
+
 		FailingClaims(ScriptExecutor executor, Keyspace keyspace) {
 			super(executor, keyspace);
+			this.claims = new Claims(this) {
+
+				@Override
+				public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits,
+						@Nullable EchoMqNode owner) {
+					if (FailingClaims.this.failing) {
+						FailingClaims.this.thrown = true;
+						throw new OutOfMemoryError("simulated: the poller's claim ran out of memory");
+					}
+					return super.claim(queue, lease, max, limits, owner);
+				}
+
+			};
 		}
 
 		@Override
-		public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
-			if (this.failing) {
-				this.thrown = true;
-				throw new OutOfMemoryError("simulated: the poller's claim ran out of memory");
-			}
-			return super.claim(queue, lease, max, limits, owner);
+		public Claims claims() {
+			return this.claims;
 		}
 
 	}

@@ -7,15 +7,15 @@ import java.util.concurrent.CountDownLatch;
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.ClaimedJob;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.micrometer.EchoMqEnqueueMetrics;
 import io.echomq.micrometer.EchoMqJobMetrics;
 import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.search.MeterNotFoundException;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.search.MeterNotFoundException;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -97,7 +97,7 @@ class EchoMqMetricsAutoConfigurationTests {
 			context.getBean(EchoMqTemplate.class).enqueue(queue, "abandoned");
 			// a worker that claims and vanishes: its lease expires and the reaper takes
 			// it back
-			List<ClaimedJob> claimed = context.getBean(Jobs.class).claim(queue, Duration.ofMillis(100), 1);
+			List<ClaimedJob> claimed = context.getBean(Engine.class).claims().claim(queue, Duration.ofMillis(100), 1);
 			assertThat(claimed).hasSize(1);
 			await().atMost(Duration.ofSeconds(15))
 				.untilAsserted(

@@ -12,7 +12,7 @@ import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.micrometer.EchoMqQueueMetrics;
@@ -50,12 +50,12 @@ class PartitionedQueueObservabilityTests {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			QueuePartitions partitions = context.getBean(QueuePartitioning.class).forQueue("split");
 			List<JobId> ids = template.enqueueAll("split", List.of("a", "b", "c", "d", "e", "f"));
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			JobId doomed = ids.get(0);
 			String doomedPartition = partitions.nameOf(doomed);
-			List<ClaimedJob> claimed = jobs.claim(doomedPartition, java.time.Duration.ofSeconds(30), 2);
+			List<ClaimedJob> claimed = jobs.claims().claim(doomedPartition, java.time.Duration.ofSeconds(30), 2);
 			ClaimedJob first = claimed.stream().filter((job) -> job.id().equals(doomed)).findFirst().orElseThrow();
-			jobs.deadLetter(doomedPartition, doomed, first.token(), "boom");
+			jobs.outcomes().deadLetter(doomedPartition, doomed, first.token(), "boom");
 
 			EchoMqEndpoint endpoint = context.getBean(EchoMqEndpoint.class);
 			QueueDescriptor queue = endpoint.queue("split");

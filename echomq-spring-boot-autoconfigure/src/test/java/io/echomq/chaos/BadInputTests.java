@@ -22,13 +22,13 @@ import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.Retention;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Engine;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConversionException;
 import io.echomq.test.TestRedisServer;
@@ -68,7 +68,7 @@ class BadInputTests {
 
 	private ChaosWorker worker;
 
-	private Jobs jobs;
+	private Engine jobs;
 
 	private EchoMqTemplate template;
 
@@ -96,32 +96,34 @@ class BadInputTests {
 			Map<String, ThrowingCallable> calls = new LinkedHashMap<>();
 			calls.put("template.enqueue", () -> this.template.enqueue(name, "x"));
 			calls.put("template.enqueueAll", () -> this.template.enqueueAll(name, List.of("x", "y")));
-			calls.put("jobs.enqueue", () -> this.jobs.enqueue(name, "x", EnqueueSpec.defaults()));
-			calls.put("jobs.enqueueAll", () -> this.jobs.enqueueAll(name, List.of("x"), EnqueueSpec.defaults()));
-			calls.put("jobs.claim", () -> this.jobs.claim(name, Duration.ofSeconds(1), 1));
-			calls.put("jobs.complete", () -> this.jobs.complete(name, id, FencingToken.of(1)));
-			calls.put("jobs.retry", () -> this.jobs.retry(name, id, FencingToken.of(1), "e", Duration.ZERO));
-			calls.put("jobs.deadLetter", () -> this.jobs.deadLetter(name, id, FencingToken.of(1), "e"));
-			calls.put("jobs.extend", () -> this.jobs.extend(name, id, FencingToken.of(1), Duration.ofSeconds(1)));
-			calls.put("jobs.release", () -> this.jobs.release(name, id, FencingToken.of(1)));
-			calls.put("jobs.reap", () -> this.jobs.reap(name, 10));
-			calls.put("jobs.promote", () -> this.jobs.promote(name, 10));
-			calls.put("jobs.replay", () -> this.jobs.replay(name, id, 1));
-			calls.put("jobs.purgeDead", () -> this.jobs.purgeDead(name));
-			calls.put("jobs.delete", () -> this.jobs.delete(name, id));
-			calls.put("jobs.runNow", () -> this.jobs.runNow(name, id));
-			calls.put("jobs.trimHistory", () -> this.jobs.trimHistory(name, 10));
-			calls.put("jobs.retain", () -> this.jobs.retain(name, Retention.ofCount(1), Retention.NONE));
+			calls.put("jobs.enqueue", () -> this.jobs.enqueues().enqueue(name, "x", EnqueueSpec.defaults()));
+			calls.put("jobs.enqueueAll",
+					() -> this.jobs.enqueues().enqueueAll(name, List.of("x"), EnqueueSpec.defaults()));
+			calls.put("jobs.claim", () -> this.jobs.claims().claim(name, Duration.ofSeconds(1), 1));
+			calls.put("jobs.complete", () -> this.jobs.outcomes().complete(name, id, FencingToken.of(1)));
+			calls.put("jobs.retry", () -> this.jobs.outcomes().retry(name, id, FencingToken.of(1), "e", Duration.ZERO));
+			calls.put("jobs.deadLetter", () -> this.jobs.outcomes().deadLetter(name, id, FencingToken.of(1), "e"));
+			calls.put("jobs.extend",
+					() -> this.jobs.outcomes().extend(name, id, FencingToken.of(1), Duration.ofSeconds(1)));
+			calls.put("jobs.release", () -> this.jobs.outcomes().release(name, id, FencingToken.of(1)));
+			calls.put("jobs.reap", () -> this.jobs.upkeep().reap(name, 10));
+			calls.put("jobs.promote", () -> this.jobs.upkeep().promote(name, 10));
+			calls.put("jobs.replay", () -> this.jobs.admin().replay(name, id, 1));
+			calls.put("jobs.purgeDead", () -> this.jobs.admin().purgeDead(name));
+			calls.put("jobs.delete", () -> this.jobs.admin().delete(name, id));
+			calls.put("jobs.runNow", () -> this.jobs.admin().runNow(name, id));
+			calls.put("jobs.trimHistory", () -> this.jobs.upkeep().trimHistory(name, 10));
+			calls.put("jobs.retain", () -> this.jobs.upkeep().retain(name, Retention.ofCount(1), Retention.NONE));
 			calls.put("registry.register", () -> this.worker.register(name, (job, context) -> {
 			}));
 			calls.put("auditor.audit", () -> new QueueAuditor(this.jobs).audit(name, Duration.ofSeconds(1)));
 			calls.put("inspector.stats", () -> new QueueInspector(this.jobs).stats(name));
 			calls.put("inspector.minutes", () -> new QueueInspector(this.jobs).minutes(name, 60));
 			calls.put("keyspace.jobKey", () -> this.jobs.keyspace().jobKey(name, id));
-			calls.put("jobs.cancel", () -> this.jobs.cancel(name, id));
-			calls.put("jobs.pause", () -> this.jobs.pause(name, null, "x"));
-			calls.put("jobs.resume", () -> this.jobs.resume(name));
-			calls.put("jobs.pauseLeft", () -> this.jobs.pauseLeft(name));
+			calls.put("jobs.cancel", () -> this.jobs.admin().cancel(name, id));
+			calls.put("jobs.pause", () -> this.jobs.admin().pause(name, null, "x"));
+			calls.put("jobs.resume", () -> this.jobs.admin().resume(name));
+			calls.put("jobs.pauseLeft", () -> this.jobs.admin().pauseLeft(name));
 			calls.put("template.cancel", () -> this.template.cancel(name, id.toString()));
 			calls.put("template.pause", () -> this.template.pause(name));
 			calls.put("template.resume", () -> this.template.resume(name));
@@ -174,37 +176,39 @@ class BadInputTests {
 	@Test
 	void wellFormedButUnknownIdsAndForgedTokensChangeNothing() {
 		String queue = "fenced";
-		JobId real = this.jobs.enqueue(queue, "x", EnqueueSpec.defaults());
-		ClaimedJob claimed = this.jobs.claim(queue, Duration.ofSeconds(30), 1).get(0);
+		JobId real = this.jobs.enqueues().enqueue(queue, "x", EnqueueSpec.defaults());
+		ClaimedJob claimed = this.jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
 		JobId unknown = JobId.mint();
 		Map<String, String> rowBefore = row(queue, real);
 		Set<String> keysBefore = keysWithPrefix();
-		List<TransitionResult> results = List.of(this.jobs.complete(queue, unknown, FencingToken.of(1)),
-				this.jobs.retry(queue, unknown, FencingToken.of(1), "e", Duration.ZERO),
-				this.jobs.deadLetter(queue, unknown, FencingToken.of(1), "e"),
-				this.jobs.extend(queue, unknown, FencingToken.of(1), Duration.ofSeconds(5)),
-				this.jobs.release(queue, unknown, FencingToken.of(1)), this.jobs.replay(queue, unknown, 1),
-				this.jobs.complete(queue, real, next(claimed.token())),
-				this.jobs.retry(queue, real, next(claimed.token()), "e", Duration.ZERO),
-				this.jobs.extend(queue, real, next(claimed.token()), Duration.ofSeconds(5)),
-				this.jobs.release(queue, real, next(claimed.token())), this.jobs.replay(queue, real, 1),
-				this.jobs.complete("other", real, claimed.token()));
+		List<TransitionResult> results = List.of(this.jobs.outcomes().complete(queue, unknown, FencingToken.of(1)),
+				this.jobs.outcomes().retry(queue, unknown, FencingToken.of(1), "e", Duration.ZERO),
+				this.jobs.outcomes().deadLetter(queue, unknown, FencingToken.of(1), "e"),
+				this.jobs.outcomes().extend(queue, unknown, FencingToken.of(1), Duration.ofSeconds(5)),
+				this.jobs.outcomes().release(queue, unknown, FencingToken.of(1)),
+				this.jobs.admin().replay(queue, unknown, 1),
+				this.jobs.outcomes().complete(queue, real, next(claimed.token())),
+				this.jobs.outcomes().retry(queue, real, next(claimed.token()), "e", Duration.ZERO),
+				this.jobs.outcomes().extend(queue, real, next(claimed.token()), Duration.ofSeconds(5)),
+				this.jobs.outcomes().release(queue, real, next(claimed.token())),
+				this.jobs.admin().replay(queue, real, 1),
+				this.jobs.outcomes().complete("other", real, claimed.token()));
 		assertThat(results).allSatisfy((result) -> assertThat(result.isStale()).isTrue());
 		for (long token : new long[] { 0, -1, Long.MIN_VALUE }) {
 			assertThatIllegalArgumentException()
-				.isThrownBy(() -> this.jobs.complete(queue, real, FencingToken.of(token)))
+				.isThrownBy(() -> this.jobs.outcomes().complete(queue, real, FencingToken.of(token)))
 				.withMessageContaining("token must be positive");
 		}
 		assertThat(keysWithPrefix()).isEqualTo(keysBefore);
 		assertThat(row(queue, real)).isEqualTo(rowBefore);
-		assertThat(this.jobs.complete(queue, real, claimed.token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(queue, real, claimed.token()).isApplied()).isTrue();
 		assertThat(Chaos.audit(this.jobs, queue).violations()).isEmpty();
 	}
 
 	@Test
 	void idThatIsNotAJobIdInALocationIsReportedByTheAudit() {
 		String queue = "foreign";
-		this.jobs.enqueue(queue, "x", EnqueueSpec.defaults());
+		this.jobs.enqueues().enqueue(queue, "x", EnqueueSpec.defaults());
 		// a foreign writer puts garbage where ids belong
 		this.jobs.executor()
 			.getTemplate()
@@ -226,11 +230,12 @@ class BadInputTests {
 		for (String field : List.of("attempts", "max_attempts", "enqueued_at")) {
 			// written by an older version, by hand, or by a bug: claimable ids minted
 			// before the real jobs
-			JobId id = this.jobs.enqueue(queue, "broken", EnqueueSpec.defaults());
+			JobId id = this.jobs.enqueues().enqueue(queue, "broken", EnqueueSpec.defaults());
 			redis.opsForHash().delete(this.jobs.keyspace().jobKey(queue, id), field);
 			malformed.add(id.toString());
 		}
-		List<String> real = this.jobs.enqueueAll(queue, List.of("1", "2", "3", "4", "5"), EnqueueSpec.defaults())
+		List<String> real = this.jobs.enqueues()
+			.enqueueAll(queue, List.of("1", "2", "3", "4", "5"), EnqueueSpec.defaults())
 			.stream()
 			.map(JobId::toString)
 			.toList();
@@ -253,25 +258,26 @@ class BadInputTests {
 	@Test
 	void everyFieldTheEngineWritesOnARowIsReservedFromCallers() {
 		String queue = "fields";
-		JobId id = this.jobs.enqueue(queue, "x", EnqueueSpec.defaults().withPriority(1).withMaxAttempts(2));
+		JobId id = this.jobs.enqueues().enqueue(queue, "x", EnqueueSpec.defaults().withPriority(1).withMaxAttempts(2));
 		Set<String> seen = new HashSet<>(row(queue, id).keySet());
 		// walk the job through every transition that writes its row
-		ClaimedJob first = this.jobs.claim(queue, Duration.ofSeconds(30), 1).get(0);
-		assertThat(this.jobs.release(queue, id, first.token()).isApplied()).isTrue();
+		ClaimedJob first = this.jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.jobs.outcomes().release(queue, id, first.token()).isApplied()).isTrue();
 		seen.addAll(row(queue, id).keySet());
-		ClaimedJob second = this.jobs.claim(queue, Duration.ofSeconds(30), 1).get(0);
-		assertThat(this.jobs.retry(queue, id, second.token(), "boom", Duration.ofMillis(1)).isApplied()).isTrue();
+		ClaimedJob second = this.jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.jobs.outcomes().retry(queue, id, second.token(), "boom", Duration.ofMillis(1)).isApplied())
+			.isTrue();
 		seen.addAll(row(queue, id).keySet());
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.promote(queue, 10) == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.upkeep().promote(queue, 10) == 1);
 		seen.addAll(row(queue, id).keySet());
-		ClaimedJob third = this.jobs.claim(queue, Duration.ofSeconds(30), 1).get(0);
-		assertThat(this.jobs.deadLetter(queue, id, third.token(), "dead").state()).isEqualTo(JobState.DEAD);
+		ClaimedJob third = this.jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.jobs.outcomes().deadLetter(queue, id, third.token(), "dead").state()).isEqualTo(JobState.DEAD);
 		seen.addAll(row(queue, id).keySet());
-		assertThat(this.jobs.replay(queue, id, 1).isApplied()).isTrue();
+		assertThat(this.jobs.admin().replay(queue, id, 1).isApplied()).isTrue();
 		seen.addAll(row(queue, id).keySet());
-		ClaimedJob fourth = this.jobs.claim(queue, Duration.ofMillis(1), 1).get(0);
+		ClaimedJob fourth = this.jobs.claims().claim(queue, Duration.ofMillis(1), 1).get(0);
 		seen.addAll(row(queue, id).keySet());
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.reap(queue, 10).total() == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.upkeep().reap(queue, 10).total() == 1);
 		seen.addAll(row(queue, id).keySet());
 		assertThat(fourth.token()).isEqualTo(FencingToken.of(4));
 		assertThat(seen).as("fields the engine wrote").contains("state", "attempts", "max_attempts", "payload");
@@ -288,7 +294,7 @@ class BadInputTests {
 	@Test
 	void oversizedPayloadAnywhereInALargeBatchWritesNothing() {
 		List<Object> payloads = new ArrayList<>();
-		for (int i = 0; i < Jobs.ENQUEUE_CHUNK + 50; i++) {
+		for (int i = 0; i < Engine.ENQUEUE_CHUNK + 50; i++) {
 			payloads.add("ok" + i);
 		}
 		payloads.add("x".repeat(2000));
@@ -306,13 +312,14 @@ class BadInputTests {
 			.isThrownBy(() -> this.template.enqueue("utf8", "é".repeat(600)));
 		assertThat(keysWithPrefix()).isEmpty();
 		JobId fits = this.template.enqueue("utf8", "é".repeat(500));
-		assertThat(this.jobs.claim("utf8", Duration.ofSeconds(5), 1)).extracting(ClaimedJob::id).containsExactly(fits);
+		assertThat(this.jobs.claims().claim("utf8", Duration.ofSeconds(5), 1)).extracting(ClaimedJob::id)
+			.containsExactly(fits);
 	}
 
 	@Test
 	void unserializableOrNullPayloadAnywhereInALargeBatchWritesNothing() {
 		List<Object> payloads = new ArrayList<>();
-		for (int i = 0; i < Jobs.ENQUEUE_CHUNK + 50; i++) {
+		for (int i = 0; i < Engine.ENQUEUE_CHUNK + 50; i++) {
 			payloads.add("ok" + i);
 		}
 		List<Object> unserializable = new ArrayList<>(payloads);
@@ -328,7 +335,7 @@ class BadInputTests {
 		payloads.forEach((payload) -> texts.add((String) payload));
 		texts.add(null);
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.enqueueAll("batch", texts, EnqueueSpec.defaults()))
+			.isThrownBy(() -> this.jobs.enqueues().enqueueAll("batch", texts, EnqueueSpec.defaults()))
 			.withMessageContaining("must not contain null");
 		assertThat(keysWithPrefix()).isEmpty();
 	}
@@ -342,23 +349,24 @@ class BadInputTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of("state", "dead")))
 			.withMessageContaining("reserved");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim("q", Duration.ZERO, 1))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claims().claim("q", Duration.ZERO, 1))
 			.withMessageContaining("lease");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim("q", Duration.ofSeconds(-1), 1))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claims().claim("q", Duration.ofSeconds(-1), 1))
 			.withMessageContaining("lease");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claim("q", Duration.ofSeconds(1), 0))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.claims().claim("q", Duration.ofSeconds(1), 0))
 			.withMessageContaining("max");
 		JobId id = JobId.mint();
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.extend("q", id, FencingToken.of(1), Duration.ofMillis(0)))
+			.isThrownBy(() -> this.jobs.outcomes().extend("q", id, FencingToken.of(1), Duration.ofMillis(0)))
 			.withMessageContaining("lease");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.jobs.retry("q", id, FencingToken.of(1), "e", Duration.ofMillis(-5)))
+			.isThrownBy(() -> this.jobs.outcomes().retry("q", id, FencingToken.of(1), "e", Duration.ofMillis(-5)))
 			.withMessageContaining("backoff");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.replay("q", id, 0))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.admin().replay("q", id, 0))
 			.withMessageContaining("budget");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.reap("q", 0)).withMessageContaining("limit");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.promote("q", -1))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.upkeep().reap("q", 0))
+			.withMessageContaining("limit");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.upkeep().promote("q", -1))
 			.withMessageContaining("limit");
 		assertThat(keysWithPrefix()).isEmpty();
 	}

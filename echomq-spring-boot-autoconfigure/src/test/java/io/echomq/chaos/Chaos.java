@@ -17,9 +17,9 @@ import java.util.UUID;
 
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueAuditor;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.RespClient;
 
@@ -66,7 +66,7 @@ final class Chaos {
 	 * @param queue the queue
 	 * @return the counts
 	 */
-	static Locations locations(Jobs jobs, String queue) {
+	static Locations locations(Engine jobs, String queue) {
 		// one read-only script, so that a job moving between two locations (a promote, a
 		// retry) cannot be missed between two separate reads
 		List<String> keys = new ArrayList<>();
@@ -83,7 +83,7 @@ final class Chaos {
 	 * @param queue the queue
 	 * @return the ids
 	 */
-	static Set<String> locatedIds(Jobs jobs, String queue) {
+	static Set<String> locatedIds(Engine jobs, String queue) {
 		StringRedisTemplate template = jobs.executor().getTemplate();
 		Set<String> ids = new HashSet<>();
 		for (JobState state : JobState.values()) {
@@ -102,7 +102,7 @@ final class Chaos {
 	 * @param type the location
 	 * @return the ids
 	 */
-	static Set<String> ids(Jobs jobs, String queue, KeyType type) {
+	static Set<String> ids(Engine jobs, String queue, KeyType type) {
 		Set<String> members = jobs.executor()
 			.getTemplate()
 			.opsForZSet()
@@ -116,7 +116,7 @@ final class Chaos {
 	 * @param queue the queue
 	 * @return the counters by name
 	 */
-	static Map<String, String> metrics(Jobs jobs, String queue) {
+	static Map<String, String> metrics(Engine jobs, String queue) {
 		return jobs.executor()
 			.getTemplate()
 			.<String, String>opsForHash()
@@ -130,7 +130,7 @@ final class Chaos {
 	 * @param name the counter
 	 * @return its value, 0 when absent
 	 */
-	static long metric(Jobs jobs, String queue, String name) {
+	static long metric(Engine jobs, String queue, String name) {
 		String value = metrics(jobs, queue).get(name);
 		return (value != null) ? Long.parseLong(value) : 0;
 	}
@@ -141,7 +141,7 @@ final class Chaos {
 	 * @param queue the queue
 	 * @return the report
 	 */
-	static AuditReport audit(Jobs jobs, String queue) {
+	static AuditReport audit(Engine jobs, String queue) {
 		return new QueueAuditor(jobs).audit(queue, REAP_TOLERANCE);
 	}
 

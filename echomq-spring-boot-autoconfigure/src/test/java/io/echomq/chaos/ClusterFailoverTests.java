@@ -11,8 +11,8 @@ import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.server.LocalCluster;
@@ -76,7 +76,7 @@ class ClusterFailoverTests {
 		Ledger ledger = new Ledger();
 		long start = System.nanoTime();
 		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
-			Jobs jobs = producerSide.jobs();
+			Engine jobs = producerSide.jobs();
 			RedisServerProcess master = this.cluster.masterFor(jobs.keyspace().queueKey(queue, KeyType.PENDING));
 			QueueListenerContainer container = consumer.register(queue, (job, context) -> {
 				// simulated work, not synchronisation

@@ -14,7 +14,7 @@ import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
@@ -110,13 +110,13 @@ class ConnectionFaultTests {
 			flusher.start();
 			List<JobId> ids = new ArrayList<>();
 			try {
-				Jobs jobs = producerSide.jobs();
+				Engine jobs = producerSide.jobs();
 				for (int batch = 0; batch < 4; batch++) {
 					// 500 jobs: three pipelined script calls, each of which may meet
 					// NOSCRIPT; the first surely does, whatever the flusher's timing
 					Chaos.command(this.server, "SCRIPT", "FLUSH");
-					ids.addAll(
-							jobs.enqueueAll(queue, payloads(batch, 500), EnqueueSpec.defaults().withMaxAttempts(10)));
+					ids.addAll(jobs.enqueues()
+						.enqueueAll(queue, payloads(batch, 500), EnqueueSpec.defaults().withMaxAttempts(10)));
 				}
 				await("drained").atMost(Duration.ofSeconds(60))
 					.pollInterval(Duration.ofMillis(50))
@@ -172,8 +172,9 @@ class ConnectionFaultTests {
 				Thread.sleep(ThreadLocalRandom.current().nextLong(1, 12));
 				ledger.ran(job.id());
 			});
-			Jobs jobs = producerSide.jobs();
-			List<JobId> ids = jobs.enqueueAll(queue, payloads(0, JOBS), EnqueueSpec.defaults().withMaxAttempts(10));
+			Engine jobs = producerSide.jobs();
+			List<JobId> ids = jobs.enqueues()
+				.enqueueAll(queue, payloads(0, JOBS), EnqueueSpec.defaults().withMaxAttempts(10));
 			long start = System.nanoTime();
 			worker.start();
 			double slowest = 0;
@@ -198,7 +199,7 @@ class ConnectionFaultTests {
 		}
 	}
 
-	private void verify(String fault, ChaosWorker worker, QueueListenerContainer container, Jobs jobs, String queue,
+	private void verify(String fault, ChaosWorker worker, QueueListenerContainer container, Engine jobs, String queue,
 			List<JobId> ids, Ledger ledger, long start, Object... extra) {
 		await("poller recovered").atMost(Duration.ofSeconds(20)).until(() -> container.getConsecutiveFailures() == 0);
 		long ticks = worker.maintenance().getReapTicks();

@@ -19,7 +19,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
@@ -92,7 +92,7 @@ class DefaultSettingsClusterFailoverTests {
 		ConfigurableApplicationContext first = start(prefix, "first", runs);
 		start(prefix, "second", runs);
 		EchoMqTemplate template = first.getBean(EchoMqTemplate.class);
-		Jobs jobs = first.getBean(Jobs.class);
+		Engine jobs = first.getBean(Engine.class);
 		QueuePartitions partitions = first.getBean(QueuePartitioning.class).forQueue(QUEUE);
 		assertThat(partitions.count()).isEqualTo(PARTITIONS);
 		RedisServerProcess master = this.cluster

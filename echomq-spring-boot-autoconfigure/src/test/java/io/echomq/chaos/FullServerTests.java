@@ -13,8 +13,8 @@ import io.echomq.core.AuditReport;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.ServerOutOfMemoryException;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
@@ -83,13 +83,13 @@ class FullServerTests {
 		try (ChaosWorker worker = new ChaosWorker(
 				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
 				WorkerSettings.of(prefix).withConcurrency(4).withEventListeners(ledger))) {
-			Jobs jobs = worker.jobs();
+			Engine jobs = worker.jobs();
 			List<String> chunk = Collections.nCopies(50, "x".repeat(1000));
 			List<JobId> written = new ArrayList<>();
 			ServerOutOfMemoryException refused = null;
 			for (int i = 0; i < 1000 && refused == null; i++) {
 				try {
-					written.addAll(jobs.enqueueAll(queue, chunk, EnqueueSpec.defaults()));
+					written.addAll(jobs.enqueues().enqueueAll(queue, chunk, EnqueueSpec.defaults()));
 				}
 				catch (ServerOutOfMemoryException ex) {
 					refused = ex;
@@ -106,12 +106,12 @@ class FullServerTests {
 			// transitions on a full server, one by one: each starts by removing an id, so
 			// the server lets it write; a lease renewal must work too, or long handlers
 			// would lose their leases on a full server
-			ClaimedJob claimed = jobs.claim(queue, Duration.ofSeconds(30), 1).get(0);
-			assertThat(jobs.extend(queue, claimed.id(), claimed.token(), Duration.ofSeconds(30)).isApplied())
+			ClaimedJob claimed = jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+			assertThat(jobs.outcomes().extend(queue, claimed.id(), claimed.token(), Duration.ofSeconds(30)).isApplied())
 				.as("lease renewal on a full server")
 				.isTrue();
 			boolean extendRefused = false;
-			assertThat(jobs.release(queue, claimed.id(), claimed.token()).isApplied()).isTrue();
+			assertThat(jobs.outcomes().release(queue, claimed.id(), claimed.token()).isApplied()).isTrue();
 			assertThat(Chaos.audit(jobs, queue).violations()).isEmpty();
 
 			QueueListenerContainer container = worker.register(queue, (job, context) -> ledger.ran(job.id()));
@@ -121,7 +121,7 @@ class FullServerTests {
 				.until(() -> ledger.ranAll(written) && Chaos.locations(jobs, queue).live() == 0);
 			JobId afterwards = await("enqueue accepted again").atMost(Duration.ofSeconds(10))
 				.ignoreExceptionsInstanceOf(ServerOutOfMemoryException.class)
-				.until(() -> jobs.enqueue(queue, "after", EnqueueSpec.defaults()), (id) -> true);
+				.until(() -> jobs.enqueues().enqueue(queue, "after", EnqueueSpec.defaults()), (id) -> true);
 			await().atMost(Duration.ofSeconds(10)).until(() -> ledger.ran(afterwards.toString()));
 			assertThat(container.isPollerAlive()).isTrue();
 			worker.stop();

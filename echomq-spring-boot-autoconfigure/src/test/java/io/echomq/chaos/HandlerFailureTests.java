@@ -18,9 +18,9 @@ import io.echomq.core.AuditReport;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.ListenerSettings;
@@ -83,7 +83,7 @@ class HandlerFailureTests {
 		try (ChaosWorker worker = new ChaosWorker(
 				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
 				WorkerSettings.of(prefix).withEventListeners(ledger))) {
-			Jobs jobs = worker.jobs();
+			Engine jobs = worker.jobs();
 			QueueListenerContainer container = worker.register(queue, (job, context) -> {
 				threads.add(Thread.currentThread().getName());
 				behave(job.payload());
@@ -91,12 +91,12 @@ class HandlerFailureTests {
 			}, ListenerSettings.builder().concurrency(1).build());
 			Map<String, JobId> failing = new LinkedHashMap<>();
 			for (String kind : expectedErrors.keySet()) {
-				failing.put(kind, jobs.enqueue(queue, kind, EnqueueSpec.defaults().withMaxAttempts(1)));
+				failing.put(kind, jobs.enqueues().enqueue(queue, kind, EnqueueSpec.defaults().withMaxAttempts(1)));
 			}
-			JobId interruptsItself = jobs.enqueue(queue, "sets-interrupt-flag", EnqueueSpec.defaults());
+			JobId interruptsItself = jobs.enqueues().enqueue(queue, "sets-interrupt-flag", EnqueueSpec.defaults());
 			List<JobId> good = new ArrayList<>();
 			for (int i = 0; i < 20; i++) {
-				good.add(jobs.enqueue(queue, "good" + i, EnqueueSpec.defaults()));
+				good.add(jobs.enqueues().enqueue(queue, "good" + i, EnqueueSpec.defaults()));
 			}
 			worker.start();
 			await("all handled").atMost(Duration.ofSeconds(30))
@@ -151,15 +151,16 @@ class HandlerFailureTests {
 		try (ChaosWorker worker = new ChaosWorker(
 				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
 				WorkerSettings.of(Chaos.uniquePrefix()).withEventListeners(broken, ledger))) {
-			Jobs jobs = worker.jobs();
+			Engine jobs = worker.jobs();
 			QueueListenerContainer container = worker.register(queue, (job, context) -> {
 				if (job.payload().equals("fail")) {
 					throw new IllegalStateException("fail");
 				}
 				ledger.ran(job.id());
 			});
-			List<JobId> good = jobs.enqueueAll(queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
-			jobs.enqueue(queue, "fail", EnqueueSpec.defaults().withMaxAttempts(1));
+			List<JobId> good = jobs.enqueues()
+				.enqueueAll(queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
+			jobs.enqueues().enqueue(queue, "fail", EnqueueSpec.defaults().withMaxAttempts(1));
 			worker.start();
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> ledger.ranAll(good) && Chaos.locations(jobs, queue).live() == 0);
@@ -182,7 +183,7 @@ class HandlerFailureTests {
 					"echomq.shutdown.timeout=2s")
 			.withUserConfiguration(OrderConfiguration.class)
 			.run((context) -> {
-				Jobs jobs = context.getBean(Jobs.class);
+				Engine jobs = context.getBean(Engine.class);
 				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 				OrderListener listener = context.getBean(OrderListener.class);
 				List<JobId> good = new ArrayList<>();
@@ -192,7 +193,7 @@ class HandlerFailureTests {
 				for (int i = 0; i < garbage.size(); i++) {
 					good.add(template.enqueue("orders", new Order("sku" + i, i)));
 					// written around the template, as another producer might
-					unreadable.add(jobs.enqueue("orders", garbage.get(i), EnqueueSpec.defaults()));
+					unreadable.add(jobs.enqueues().enqueue("orders", garbage.get(i), EnqueueSpec.defaults()));
 				}
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> Chaos.locations(jobs, "orders").live() == 0

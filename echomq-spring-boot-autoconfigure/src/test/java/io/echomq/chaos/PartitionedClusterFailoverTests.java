@@ -18,11 +18,11 @@ import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.PartitionUnavailableException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.test.TestRedisServer;
@@ -107,7 +107,7 @@ class PartitionedClusterFailoverTests {
 				ChaosWorker loaderSide = ChaosWorker.onCluster(this.cluster.seedNodes(), Duration.ofSeconds(10),
 						WorkerSettings.of(prefix))) {
 			consumer.partition(partitioning);
-			Jobs jobs = producerSide.jobs();
+			Engine jobs = producerSide.jobs();
 			EchoMqTemplate template = template(jobs, partitioning);
 			EchoMqTemplate loader = template(loaderSide.jobs(), partitioning);
 			RedisServerProcess master = this.cluster
@@ -254,7 +254,7 @@ class PartitionedClusterFailoverTests {
 		try (ChaosWorker consumer = worker(prefix, new Ledger());
 				ChaosWorker producerSide = worker(prefix, new Ledger())) {
 			consumer.partition(partitioning);
-			Jobs jobs = producerSide.jobs();
+			Engine jobs = producerSide.jobs();
 			EchoMqTemplate template = template(jobs, partitioning);
 			RedisServerProcess master = this.cluster
 				.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
@@ -300,7 +300,7 @@ class PartitionedClusterFailoverTests {
 		}
 	}
 
-	private static EchoMqTemplate template(Jobs jobs, QueuePartitioning partitioning) {
+	private static EchoMqTemplate template(Engine jobs, QueuePartitioning partitioning) {
 		EchoMqTemplate template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
 				4096, (name) -> 10, List.of());
 		template.setPartitioning(partitioning);

@@ -14,7 +14,7 @@ import java.util.function.IntFunction;
 
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Producer implements AutoCloseable {
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final String queue;
 
@@ -64,7 +64,7 @@ final class Producer implements AutoCloseable {
 	 * @param payloads the payload of the n-th job
 	 * @param specs the spec of the n-th job
 	 */
-	Producer(Jobs jobs, String queue, int count, Duration pace, IntFunction<String> payloads,
+	Producer(Engine jobs, String queue, int count, Duration pace, IntFunction<String> payloads,
 			IntFunction<EnqueueSpec> specs) {
 		this.jobs = jobs;
 		this.queue = queue;
@@ -86,7 +86,7 @@ final class Producer implements AutoCloseable {
 	 * @param maxAttempts the attempt budget of each job
 	 * @return the producer, not started
 	 */
-	static Producer plain(Jobs jobs, String queue, int count, Duration pace, int maxAttempts) {
+	static Producer plain(Engine jobs, String queue, int count, Duration pace, int maxAttempts) {
 		EnqueueSpec spec = EnqueueSpec.defaults().withMaxAttempts(maxAttempts);
 		return new Producer(jobs, queue, count, pace, (n) -> "p" + n, (n) -> spec);
 	}
@@ -117,7 +117,7 @@ final class Producer implements AutoCloseable {
 			for (int n = 0; n < this.count && this.stop.getCount() > 0; n++) {
 				Duration pause = this.pace;
 				try {
-					JobId id = this.jobs.enqueue(this.queue, this.payloads.apply(n), this.specs.apply(n));
+					JobId id = this.jobs.enqueues().enqueue(this.queue, this.payloads.apply(n), this.specs.apply(n));
 					this.acknowledgedAt.put(id, System.currentTimeMillis());
 					this.acknowledged.add(id);
 				}

@@ -12,7 +12,7 @@ import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.TestRedisServer;
@@ -73,7 +73,7 @@ class ServerRestartTests {
 		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
 			QueueListenerContainer container = consumer.register(queue, handler(ledger));
 			consumer.start();
-			Jobs jobs = producerSide.jobs();
+			Engine jobs = producerSide.jobs();
 			try (Producer producer = Producer.plain(jobs, queue, 800, Duration.ofMillis(4), 10).start()) {
 				await().atMost(Duration.ofSeconds(30)).until(() -> producer.acknowledgedCount() >= 250);
 				process.kill();
@@ -129,8 +129,8 @@ class ServerRestartTests {
 		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
 			QueueListenerContainer container = consumer.register(queue, handler(ledger));
 			consumer.start();
-			Jobs jobs = producerSide.jobs();
-			List<JobId> before = jobs.enqueueAll(queue, payloads("before", 600), EnqueueSpec.defaults());
+			Engine jobs = producerSide.jobs();
+			List<JobId> before = jobs.enqueues().enqueueAll(queue, payloads("before", 600), EnqueueSpec.defaults());
 			await().atMost(Duration.ofSeconds(30)).until(() -> ledger.distinctRuns() >= 100);
 			process.kill();
 			int ranAtKill = ledger.distinctRuns();
@@ -140,7 +140,8 @@ class ServerRestartTests {
 			long restarted = System.nanoTime();
 			List<JobId> after = await("enqueue accepted again").atMost(Duration.ofSeconds(20))
 				.ignoreExceptions()
-				.until(() -> jobs.enqueueAll(queue, payloads("after", 100), EnqueueSpec.defaults()), (ids) -> true);
+				.until(() -> jobs.enqueues().enqueueAll(queue, payloads("after", 100), EnqueueSpec.defaults()),
+						(ids) -> true);
 			await("new jobs complete").atMost(Duration.ofSeconds(30))
 				.pollInterval(Duration.ofMillis(50))
 				.until(() -> ledger.ranAll(after) && Chaos.locations(jobs, queue).live() == 0);

@@ -16,8 +16,8 @@ import io.echomq.core.AuditReport;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;
@@ -114,7 +114,7 @@ class SoakTests {
 		try (ChaosWorker producerSide = new ChaosWorker(
 				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
 				WorkerSettings.of(this.prefix))) {
-			Jobs jobs = producerSide.jobs();
+			Engine jobs = producerSide.jobs();
 			Producer producer = new Producer(jobs, QUEUE, Integer.MAX_VALUE, Duration.ofMillis(10), (n) -> payload(),
 					(n) -> EnqueueSpec.defaults().withMaxAttempts(MAX_ATTEMPTS));
 			try (producer) {
@@ -189,7 +189,7 @@ class SoakTests {
 		}
 	}
 
-	private static Map<String, Integer> deadReasons(Jobs jobs, Set<String> dead) {
+	private static Map<String, Integer> deadReasons(Engine jobs, Set<String> dead) {
 		Map<String, Integer> reasons = new HashMap<>();
 		for (String id : dead) {
 			String error = jobs.executor()

@@ -18,8 +18,8 @@ import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.ChildJvm;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
@@ -89,13 +89,13 @@ class WorkerKillTests {
 		try (ChaosWorker survivor = new ChaosWorker(
 				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
 				WorkerSettings.of(prefix).withConcurrency(CONCURRENCY).withLease(LEASE))) {
-			Jobs jobs = survivor.jobs();
+			Engine jobs = survivor.jobs();
 			List<String> payloads = new ArrayList<>();
 			for (int i = 0; i < JOBS; i++) {
 				payloads.add("p" + i);
 			}
 			// a budget large enough that a reaped attempt never dead-letters a job
-			List<JobId> ids = jobs.enqueueAll(queue, payloads, EnqueueSpec.defaults().withMaxAttempts(10));
+			List<JobId> ids = jobs.enqueues().enqueueAll(queue, payloads, EnqueueSpec.defaults().withMaxAttempts(10));
 			RedisRunLedger ledger = new RedisRunLedger(survivor.template(), prefix, queue);
 			long start = System.nanoTime();
 			Path log = childLog();

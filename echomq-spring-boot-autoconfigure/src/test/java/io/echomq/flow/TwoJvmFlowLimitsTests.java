@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.AuditReport;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.ChildJvm;
 import io.echomq.test.TestRedisServer;
@@ -154,8 +154,8 @@ class TwoJvmFlowLimitsTests {
 			assertThat(this.ledger.peak(FlowNodeApplication.LANED)).as("the lanes ran side by side").isGreaterThan(1);
 			assertBothNodesStarted(FlowNodeApplication.CAPPED);
 			assertBothNodesStarted(FlowNodeApplication.LANED);
-			assertClean(context.getBean(Jobs.class), FlowNodeApplication.CAPPED);
-			assertClean(context.getBean(Jobs.class), FlowNodeApplication.LANED);
+			assertClean(context.getBean(Engine.class), FlowNodeApplication.CAPPED);
+			assertClean(context.getBean(Engine.class), FlowNodeApplication.LANED);
 		});
 	}
 
@@ -180,7 +180,7 @@ class TwoJvmFlowLimitsTests {
 			// 36 starts at 6 per window need at least five full windows after the first
 			assertThat(starts.get(jobs - 1) - starts.get(0)).isGreaterThanOrEqualTo(5 * period);
 			assertBothNodesStarted(FlowNodeApplication.LIMITED);
-			assertClean(context.getBean(Jobs.class), FlowNodeApplication.LIMITED);
+			assertClean(context.getBean(Engine.class), FlowNodeApplication.LIMITED);
 		});
 	}
 
@@ -189,7 +189,7 @@ class TwoJvmFlowLimitsTests {
 		// this JVM runs no listener: every job of the queue is the child's to claim
 		ListenerTestSupport.runner(this.connection, this.prefix).run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			template.enqueue(FlowNodeApplication.PAUSABLE, "before");
 			await("the child handles the queue").atMost(Duration.ofSeconds(30))
 				.until(() -> this.ledger.done(FlowNodeApplication.PAUSABLE) == 1);
@@ -221,7 +221,7 @@ class TwoJvmFlowLimitsTests {
 		assertThat(this.ledger.startedBy(queue, CHILD)).as("jobs of %s started in the child JVM", queue).isPositive();
 	}
 
-	private static void assertClean(Jobs jobs, String queue) {
+	private static void assertClean(Engine jobs, String queue) {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			AuditReport report = new QueueAuditor(jobs).audit(queue, Duration.ofSeconds(30));
 			assertThat(report.violations()).isEmpty();

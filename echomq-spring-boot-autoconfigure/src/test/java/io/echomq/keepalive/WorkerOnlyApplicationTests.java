@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
+import io.echomq.core.internal.Engine;
 import io.echomq.keepalive.WorkerOnlyApplication.Task;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.ChildJvm;
@@ -38,7 +38,7 @@ class WorkerOnlyApplicationTests {
 		ListenerTestSupport.runner(server, prefix).run((context) -> {
 			context.getBean(EchoMqTemplate.class)
 				.enqueueAll(WorkerOnlyApplication.QUEUE, IntStream.range(0, JOBS).mapToObj(Task::new).toList());
-			QueueInspector inspector = new QueueInspector(context.getBean(Jobs.class));
+			QueueInspector inspector = new QueueInspector(context.getBean(Engine.class));
 			Path log = Files.createTempFile("echomq-worker-only-", ".log");
 			Process worker = start(server, prefix, log);
 			try {

@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
-import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.core.InvalidQueueNameException;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +35,7 @@ class EchoJobListenerContainerFactoryTests {
 			new RedisStandaloneConfiguration("127.0.0.1", 1));
 
 	private final EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(
-			new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults()));
+			new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults()));
 
 	@AfterEach
 	void destroy() {

@@ -21,10 +21,10 @@ import io.echomq.annotation.EchoJob;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.ReapResult;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -130,8 +130,8 @@ class EchoJobListenerIntegrationTests {
 	@Test
 	void unreadablePayloadIsDeadLetteredAtOnce() {
 		runner().withUserConfiguration(OrderConfiguration.class).run((context) -> {
-			Jobs jobs = context.getBean(Jobs.class);
-			JobId id = jobs.enqueue("orders", "{not json", EnqueueSpec.defaults());
+			Engine jobs = context.getBean(Engine.class);
+			JobId id = jobs.enqueues().enqueue("orders", "{not json", EnqueueSpec.defaults());
 			try (ListenerTestSupport.Probe probe = probe()) {
 				await().atMost(TIMEOUT).until(() -> probe.members("orders", KeyType.DEAD).contains(id.toString()));
 				Map<String, String> row = probe.row("orders", id);
@@ -228,15 +228,15 @@ class EchoJobListenerIntegrationTests {
 		runner().withUserConfiguration(LatencyConfiguration.class, EventConfiguration.class)
 			.withPropertyValues("echomq.maintenance.reap-interval=100ms")
 			.run((context) -> {
-				Jobs jobs = context.getBean(Jobs.class);
+				Engine jobs = context.getBean(Engine.class);
 				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
 					.getContainer("latency");
 				// stopped, not paused: a pause lets a claim already on the wire take the
 				// job
 				container.stop();
-				JobId id = jobs.enqueue("latency", "7", EnqueueSpec.defaults());
+				JobId id = jobs.enqueues().enqueue("latency", "7", EnqueueSpec.defaults());
 				// a worker elsewhere claims it and dies
-				List<ClaimedJob> lost = jobs.claim("latency", Duration.ofMillis(200), 1);
+				List<ClaimedJob> lost = jobs.claims().claim("latency", Duration.ofMillis(200), 1);
 				assertThat(lost).extracting(ClaimedJob::id).containsExactly(id);
 				container.start();
 				Long handled = context.getBean(LatencyListener.class).handled.poll(5, TimeUnit.SECONDS);
@@ -244,7 +244,7 @@ class EchoJobListenerIntegrationTests {
 				RecordingEvents events = context.getBean(RecordingEvents.class);
 				await().atMost(TIMEOUT).until(() -> events.events.contains("completed:" + id + ":2"));
 				assertThat(events.events).contains("reaped:latency:1");
-				assertThat(jobs.complete("latency", id, lost.get(0).token()).isStale()).isTrue();
+				assertThat(jobs.outcomes().complete("latency", id, lost.get(0).token()).isStale()).isTrue();
 			});
 	}
 

@@ -13,8 +13,8 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,7 +76,7 @@ class FencingTokenTests {
 					.until(() -> probe.members(QUEUE, KeyType.DEAD).contains(id.toString()));
 			}
 			this.handler.mode = Mode.LONG;
-			assertThat(context.getBean(Jobs.class).replay(QUEUE, id, 3).isApplied()).isTrue();
+			assertThat(context.getBean(Engine.class).admin().replay(QUEUE, id, 3).isApplied()).isTrue();
 			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer(QUEUE);
 			awaitCompleted(id);
 			assertThat(this.handler.runs).hasValue(2);

@@ -18,9 +18,9 @@ import io.echomq.core.ClaimedJob;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueAuditor;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,7 +79,7 @@ class FlowControlTests {
 			assertThat(container.getCompletedCount()).isZero();
 			assertThat(container.getStaleCount()).isZero();
 			assertThat(template.cancel("cancellable", id).outcome()).isEqualTo(CancelResult.Outcome.NOT_FOUND);
-			AuditReport audit = new QueueAuditor(context.getBean(Jobs.class)).audit("cancellable",
+			AuditReport audit = new QueueAuditor(context.getBean(Engine.class)).audit("cancellable",
 					Duration.ofSeconds(5));
 			assertThat(audit.violations()).isEmpty();
 		});
@@ -177,9 +177,9 @@ class FlowControlTests {
 
 		final AtomicReference<@Nullable Duration> pauseAtSnooze = new AtomicReference<>();
 
-		private final ObjectProvider<Jobs> jobs;
+		private final ObjectProvider<Engine> jobs;
 
-		Handlers(ObjectProvider<Jobs> jobs) {
+		Handlers(ObjectProvider<Engine> jobs) {
 			this.jobs = jobs;
 		}
 
@@ -210,7 +210,7 @@ class FlowControlTests {
 
 		@Override
 		public void onSnoozed(ClaimedJob job, Duration delay) {
-			this.pauseAtSnooze.set(this.jobs.getObject().pauseLeft(job.queue()));
+			this.pauseAtSnooze.set(this.jobs.getObject().admin().pauseLeft(job.queue()));
 		}
 
 	}

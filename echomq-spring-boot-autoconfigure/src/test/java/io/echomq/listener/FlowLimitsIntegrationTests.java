@@ -14,8 +14,8 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.AuditReport;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueAuditor;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,7 +62,7 @@ class FlowLimitsIntegrationTests {
 			assertThat(tracker.peak.get()).isEqualTo(3);
 			assertThat(first.getBean(CappedListener.class).handled.get()).isPositive();
 			assertThat(second.getBean(CappedListener.class).handled.get()).isPositive();
-			assertClean(first.getBean(Jobs.class), "capped");
+			assertClean(first.getBean(Engine.class), "capped");
 		}));
 	}
 
@@ -87,7 +87,7 @@ class FlowLimitsIntegrationTests {
 			}
 			// 30 starts at 6 per 400 ms need at least four full windows after the first
 			assertThat(starts.get(29) - starts.get(0)).isGreaterThanOrEqualTo(1600);
-			assertClean(first.getBean(Jobs.class), "limited");
+			assertClean(first.getBean(Engine.class), "limited");
 		}));
 	}
 
@@ -106,11 +106,11 @@ class FlowLimitsIntegrationTests {
 			assertThat(tracker.done.await(30, TimeUnit.SECONDS)).isTrue();
 			assertThat(tracker.lanePeaks).hasSize(3).allSatisfy((lane, peak) -> assertThat(peak.get()).isOne());
 			assertThat(tracker.peak.get()).as("the three lanes ran side by side").isGreaterThan(1);
-			assertClean(first.getBean(Jobs.class), "laned");
+			assertClean(first.getBean(Engine.class), "laned");
 		}));
 	}
 
-	private static void assertClean(Jobs jobs, String queue) {
+	private static void assertClean(Engine jobs, String queue) {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			AuditReport report = new QueueAuditor(jobs).audit(queue, Duration.ofSeconds(30));
 			assertThat(report.violations()).isEmpty();

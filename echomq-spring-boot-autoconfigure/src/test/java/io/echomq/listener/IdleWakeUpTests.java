@@ -13,9 +13,9 @@ import io.echomq.core.ClaimResult;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueNodes;
+import io.echomq.core.internal.Engine;
 import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -125,9 +125,9 @@ class IdleWakeUpTests {
 			.run((nodeA) -> runner().run((nodeB) -> {
 				EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getReapTicks() > 0);
-				Jobs jobs = nodeB.getBean(Jobs.class);
+				Engine jobs = nodeB.getBean(Engine.class);
 				JobId id = nodeB.getBean(EchoMqTemplate.class).enqueue("leases", "lost");
-				ClaimResult claimed = jobs.claim("leases", Duration.ofMillis(2500), 1, FlowLimits.none());
+				ClaimResult claimed = jobs.claims().claim("leases", Duration.ofMillis(2500), 1, FlowLimits.none());
 				assertThat(claimed.jobs()).extracting(ClaimedJob::id).containsExactly(id);
 				Instant deadline = claimed.jobs().get(0).leaseDeadline();
 				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
@@ -167,7 +167,7 @@ class IdleWakeUpTests {
 		runner().withUserConfiguration(ReminderConfiguration.class)
 			.withPropertyValues("echomq.listener.idle-wait=200ms")
 			.run((node) -> {
-				QueueNodes registry = new QueueNodes(node.getBean(Jobs.class));
+				QueueNodes registry = new QueueNodes(node.getBean(Engine.class));
 				Duration idleEvery = ListenerBeacon.IDLE_BEAT.plusMillis(200);
 				// the loop turns every 200 ms: once the figures stopped moving, the next
 				// beat says so

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,7 +54,7 @@ class RerunInTheSameContainerTests {
 				// the lease lapses while the first run's handler still runs: the reaper
 				// hands it back
 				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
-				assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
+				assertThat(jobs.upkeep().reap(QUEUE, 10).requeued()).isOne();
 				// the container's free slot claims it again; the second run returns at
 				// once
 				await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 1);
@@ -86,7 +86,7 @@ class RerunInTheSameContainerTests {
 			LeasedJob first = leaseOne(container);
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
-				assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
+				assertThat(jobs.upkeep().reap(QUEUE, 10).requeued()).isOne();
 				LeasedJob second = leaseOne(container);
 				assertThat(second.claimed().token()).isNotEqualTo(first.claimed().token());
 				second.complete(Duration.ZERO);
@@ -114,14 +114,14 @@ class RerunInTheSameContainerTests {
 		ListenerTestSupport.runner(server, this.prefix)
 			.withBean(Reruns.class, () -> this.handler)
 			.withPropertyValues("echomq.listener.lease=60s")
-			.run((context) -> test.run(context, context.getBean(Jobs.class),
+			.run((context) -> test.run(context, context.getBean(Engine.class),
 					context.getBean(EchoJobListenerRegistry.class).getContainer(QUEUE)));
 	}
 
 	@FunctionalInterface
 	interface ContainerTest {
 
-		void run(AssertableApplicationContext context, Jobs jobs, QueueListenerContainer container) throws Exception;
+		void run(AssertableApplicationContext context, Engine jobs, QueueListenerContainer container) throws Exception;
 
 	}
 

@@ -8,9 +8,9 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.EnqueueResult;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,7 +59,7 @@ class UniqueJobsListenerTests {
 			assertThat(after.duplicate()).isFalse();
 			assertThat(after.id()).isNotEqualTo(first.id());
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> new QueueAuditor(context.getBean(Jobs.class)).audit("sync", Duration.ofSeconds(30))
+				.until(() -> new QueueAuditor(context.getBean(Engine.class)).audit("sync", Duration.ofSeconds(30))
 					.violations()
 					.isEmpty() && handlers.runs == 2);
 		});

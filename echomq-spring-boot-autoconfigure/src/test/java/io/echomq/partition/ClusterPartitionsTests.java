@@ -18,7 +18,6 @@ import io.echomq.core.AuditReport;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
@@ -27,6 +26,7 @@ import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
@@ -65,7 +65,7 @@ class ClusterPartitionsTests {
 
 	private StringRedisTemplate redis;
 
-	private Jobs jobs;
+	private Engine jobs;
 
 	private EchoMqTemplate template;
 
@@ -78,7 +78,8 @@ class ClusterPartitionsTests {
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
+		this.jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)),
+				Keyspace.defaults());
 		this.template = new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 4096,
 				(queue) -> 3, List.of());
 		this.queue = "p-" + UUID.randomUUID().toString().substring(0, 8);
@@ -171,7 +172,8 @@ class ClusterPartitionsTests {
 			.isThrownBy(() -> this.template.enqueue(partitions.name(1), "x"))
 			.withMessageContaining("'#' is reserved");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.jobs.enqueue(this.queue + "#x", "x", io.echomq.core.EnqueueSpec.defaults()))
+			.isThrownBy(
+					() -> this.jobs.enqueues().enqueue(this.queue + "#x", "x", io.echomq.core.EnqueueSpec.defaults()))
 			.withMessageContaining("'#' is reserved");
 		JobId foreign = JobId.mint(9);
 		assertThatExceptionOfType(InvalidPartitionException.class).isThrownBy(() -> partitions.nameOf(foreign))

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.UUID;
 
 import io.echomq.core.EnqueueSpec;
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.maintenance.MaintenanceSettings;
@@ -39,7 +39,7 @@ class IdlePartitionTicksTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
-	private Jobs jobs;
+	private Engine jobs;
 
 	@BeforeEach
 	void setUp() {
@@ -48,7 +48,8 @@ class IdlePartitionTicksTests {
 				new RedisStandaloneConfiguration(server.host(), server.port()));
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)), Keyspace.defaults());
+		this.jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)),
+				Keyspace.defaults());
 	}
 
 	@AfterEach
@@ -76,7 +77,7 @@ class IdlePartitionTicksTests {
 			scheduler.promoteTick();
 		}
 		String partition = partitions.name(2);
-		this.jobs.enqueue(partition, "late", EnqueueSpec.defaults().withDelay(Duration.ofMillis(1)));
+		this.jobs.enqueues().enqueue(partition, "late", EnqueueSpec.defaults().withDelay(Duration.ofMillis(1)));
 		await(() -> this.jobs.executor()
 			.getTemplate()
 			.opsForZSet()

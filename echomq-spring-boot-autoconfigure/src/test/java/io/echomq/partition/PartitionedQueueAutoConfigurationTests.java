@@ -14,13 +14,13 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.PartitionCountChangedException;
 import io.echomq.core.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.WrongKeyTypeException;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.listener.QueueListenerContainer;
@@ -118,10 +118,10 @@ class PartitionedQueueAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed());
 		runner(6).run((context) -> {
 			assertThat(context).hasNotFailed();
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			QueuePartitions partitions = context.getBean(QueuePartitioning.class).forQueue("parts");
 			for (String name : partitions.names()) {
-				jobs.purgeDead(name);
+				jobs.admin().purgeDead(name);
 				StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 				redis.delete(List.of(jobs.keyspace().queueKey(name, KeyType.PENDING)));
 			}
@@ -137,7 +137,7 @@ class PartitionedQueueAutoConfigurationTests {
 	@Test
 	void differentCountsCheckedAtTheSameTimeLetExactlyOneWin() {
 		ListenerTestSupport.runner(server, this.prefix).run((context) -> {
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			for (int round = 0; round < 10; round++) {
 				String queue = "race" + round;
@@ -192,7 +192,7 @@ class PartitionedQueueAutoConfigurationTests {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			QueuePartitions partitions = template.getPartitioning().forQueue("parts");
 			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
-			Jobs jobs = context.getBean(Jobs.class);
+			Engine jobs = context.getBean(Engine.class);
 			redis.opsForValue().set(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING), "not a zset");
 			assertThatExceptionOfType(WrongKeyTypeException.class)
 				.isThrownBy(() -> template.enqueueAll("parts", List.of("a", "b", "c")));

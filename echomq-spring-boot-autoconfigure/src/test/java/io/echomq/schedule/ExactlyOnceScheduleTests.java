@@ -81,7 +81,7 @@ class ExactlyOnceScheduleTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() >= 20);
 			EchoMqTemplate template = third.getBean(EchoMqTemplate.class);
 			assertThat(template.unschedule(QUEUE, "tick")).isTrue();
-			QueueInspector inspector = new QueueInspector(first.getBean(io.echomq.core.Jobs.class));
+			QueueInspector inspector = new QueueInspector(first.getBean(io.echomq.core.internal.Engine.class));
 			await().atMost(Duration.ofSeconds(30)).until(() -> {
 				QueueStats stats = inspector.stats(QUEUE);
 				return stats.pending() + stats.active() + stats.schedule() == 0;

@@ -14,13 +14,13 @@ import io.echomq.autoconfigure.EvictionPolicyCheck;
 import io.echomq.core.AuditReport;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.ScriptExecutor;
 import io.echomq.core.ServerOutOfMemoryException;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerBinary;
@@ -64,7 +64,7 @@ class ServerLimitsTests {
 
 	private StringRedisTemplate redis;
 
-	private Jobs jobs;
+	private Engine jobs;
 
 	@AfterEach
 	void tearDown() throws Exception {
@@ -80,28 +80,29 @@ class ServerLimitsTests {
 	@EnumSource(value = Server.class, names = "ANY", mode = EnumSource.Mode.EXCLUDE)
 	void enqueueOnFullServerShouldFailClearlyAndWriteNothing(Server kind) {
 		start(kind, ServerOptions.builder().maxMemoryPolicy("noeviction").build());
-		List<JobId> written = this.jobs.enqueueAll("full", Collections.nCopies(300, PAYLOAD), EnqueueSpec.defaults());
+		List<JobId> written = this.jobs.enqueues()
+			.enqueueAll("full", Collections.nCopies(300, PAYLOAD), EnqueueSpec.defaults());
 		// well over the limit, further than any request's own buffers could tip it
 		setMaxMemory(usedMemory() / 2);
 		Map<String, String> before = dump();
 		for (int i = 0; i < 20; i++) {
 			assertThatExceptionOfType(ServerOutOfMemoryException.class)
-				.isThrownBy(() -> this.jobs.enqueue("full", PAYLOAD, EnqueueSpec.defaults()))
+				.isThrownBy(() -> this.jobs.enqueues().enqueue("full", PAYLOAD, EnqueueSpec.defaults()))
 				.withMessageContaining("'enqueue'")
 				.withMessageContaining("emq:{full}:pending")
 				.withMessageContaining("out of memory")
 				.withMessageContaining("nothing was written");
 		}
-		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(() -> this.jobs.enqueueAll("full",
-				Collections.nCopies(3 * Jobs.ENQUEUE_CHUNK + 50, PAYLOAD), EnqueueSpec.defaults()));
-		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(
-				() -> this.jobs.enqueue("other", PAYLOAD, EnqueueSpec.defaults().withDelay(Duration.ofMinutes(1))));
+		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(() -> this.jobs.enqueues()
+			.enqueueAll("full", Collections.nCopies(3 * Engine.ENQUEUE_CHUNK + 50, PAYLOAD), EnqueueSpec.defaults()));
+		assertThatExceptionOfType(ServerOutOfMemoryException.class).isThrownBy(() -> this.jobs.enqueues()
+			.enqueue("other", PAYLOAD, EnqueueSpec.defaults().withDelay(Duration.ofMinutes(1))));
 		assertThat(dump()).as("keyspace after the refusals").isEqualTo(before);
 		AuditReport report = audit("full");
 		assertThat(report.violations()).isEmpty();
 		assertThat(report.rows()).isEqualTo(written.size());
 		setMaxMemory(0);
-		JobId accepted = this.jobs.enqueue("full", PAYLOAD, EnqueueSpec.defaults());
+		JobId accepted = this.jobs.enqueues().enqueue("full", PAYLOAD, EnqueueSpec.defaults());
 		assertThat(pending("full")).hasSize(written.size() + 1).contains(accepted.toString());
 	}
 
@@ -110,12 +111,13 @@ class ServerLimitsTests {
 	void batchesAtTheMemoryLimitShouldReportExactlyWhatWasWritten(Server kind) {
 		start(kind, ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
 		// three pipelined script calls per batch: at the limit some of a batch may apply
-		List<String> batch = Collections.nCopies(2 * Jobs.ENQUEUE_CHUNK + 50, PAYLOAD.substring(0, 500));
+		List<String> batch = Collections.nCopies(2 * Engine.ENQUEUE_CHUNK + 50, PAYLOAD.substring(0, 500));
 		Set<String> reported = new HashSet<>();
 		int refusals = 0;
 		for (int i = 0; i < 200 && refusals < 5; i++) {
 			try {
-				this.jobs.enqueueAll("edge", batch, EnqueueSpec.defaults())
+				this.jobs.enqueues()
+					.enqueueAll("edge", batch, EnqueueSpec.defaults())
 					.forEach((id) -> reported.add(id.toString()));
 			}
 			catch (PartialEnqueueException ex) {
@@ -159,7 +161,7 @@ class ServerLimitsTests {
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.jobs = new Jobs(new ScriptExecutor(this.redis), Keyspace.defaults());
+		this.jobs = new Engine(new ScriptExecutor(this.redis), Keyspace.defaults());
 	}
 
 	private AuditReport audit(String queue) {

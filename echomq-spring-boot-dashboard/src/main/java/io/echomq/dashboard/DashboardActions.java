@@ -8,7 +8,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.core.CancelResult;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.StaleReason;
@@ -30,7 +30,7 @@ final class DashboardActions {
 
 	private static final int REPLAY_BATCH = 100;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final QueueInspector inspector;
 
@@ -44,7 +44,7 @@ final class DashboardActions {
 
 	private final @Nullable EchoMqTemplate template;
 
-	DashboardActions(Jobs jobs, QueueInspector inspector, DashboardReads reads,
+	DashboardActions(Engine jobs, QueueInspector inspector, DashboardReads reads,
 			@Nullable EchoJobListenerRegistry listeners, ToIntFunction<String> replayBudget, String node,
 			@Nullable EchoMqTemplate template) {
 		this.jobs = jobs;
@@ -58,7 +58,7 @@ final class DashboardActions {
 
 	Outcome replay(String queue, JobId id) {
 		int budget = this.replayBudget.applyAsInt(queue);
-		TransitionResult result = this.jobs.replay(this.reads.engineName(queue, id), id, budget);
+		TransitionResult result = this.jobs.admin().replay(this.reads.engineName(queue, id), id, budget);
 		if (result.isApplied()) {
 			return Outcome
 				.done("Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
@@ -70,7 +70,7 @@ final class DashboardActions {
 	}
 
 	Outcome delete(String queue, JobId id) {
-		TransitionResult result = this.jobs.delete(this.reads.engineName(queue, id), id);
+		TransitionResult result = this.jobs.admin().delete(this.reads.engineName(queue, id), id);
 		if (result.isApplied()) {
 			return Outcome.done("Job " + id + " deleted (it was " + stateLabel(result.state()) + ")", 1);
 		}
@@ -85,7 +85,7 @@ final class DashboardActions {
 
 	Outcome runNow(String queue, JobId id) {
 		String engineName = this.reads.engineName(queue, id);
-		TransitionResult result = this.jobs.runNow(engineName, id);
+		TransitionResult result = this.jobs.admin().runNow(engineName, id);
 		if (result.isApplied()) {
 			return Outcome.done("Job " + id + " moved to pending: it runs as soon as a worker is free", 1);
 		}
@@ -122,7 +122,7 @@ final class DashboardActions {
 						break;
 					}
 					looked++;
-					if (this.jobs.replay(partition, id, budget).isApplied()) {
+					if (this.jobs.admin().replay(partition, id, budget).isApplied()) {
 						replayed++;
 					}
 					else {
@@ -140,7 +140,7 @@ final class DashboardActions {
 		Keyspace.validateQueueName(queue);
 		long purged = 0;
 		for (String partition : this.reads.partitions(queue).names()) {
-			purged += this.jobs.purgeDead(partition);
+			purged += this.jobs.admin().purgeDead(partition);
 		}
 		return Outcome.done("Purged " + plural(purged, "dead job"), purged);
 	}
@@ -166,7 +166,7 @@ final class DashboardActions {
 	Outcome cancel(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
 		CancelResult result = (this.template != null) ? this.template.cancel(queue, id)
-				: this.jobs.cancel(this.reads.engineName(queue, id), id);
+				: this.jobs.admin().cancel(this.reads.engineName(queue, id), id);
 		return switch (result.outcome()) {
 			case CANCELLED -> Outcome.done("Job " + id + " cancelled (it was " + stateLabel(result.state()) + ")", 1,
 					result.outcome().name());
@@ -188,7 +188,7 @@ final class DashboardActions {
 		}
 		else {
 			for (String partition : this.reads.partitions(queue).names()) {
-				changed |= this.jobs.pause(partition, null, "paused");
+				changed |= this.jobs.admin().pause(partition, null, "paused");
 			}
 		}
 		return Outcome.done(changed ? "Queue '" + queue + "' paused on every node"
@@ -203,7 +203,7 @@ final class DashboardActions {
 		}
 		else {
 			for (String partition : this.reads.partitions(queue).names()) {
-				changed |= this.jobs.resume(partition);
+				changed |= this.jobs.admin().resume(partition);
 			}
 		}
 		return Outcome.done(changed ? "Queue '" + queue + "' resumed on every node"

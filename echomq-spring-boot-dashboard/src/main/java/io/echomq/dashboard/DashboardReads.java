@@ -15,7 +15,7 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.NodeListener;
 import io.echomq.core.PartitionedStats;
@@ -43,7 +43,7 @@ import org.springframework.util.Assert;
  */
 final class DashboardReads {
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final QueueInspector inspector;
 
@@ -65,7 +65,7 @@ final class DashboardReads {
 
 	private volatile Function<String, FlowLimits> limits = (queue) -> FlowLimits.none();
 
-	DashboardReads(Jobs jobs, QueueInspector inspector, EchoMqQueueCatalog catalog,
+	DashboardReads(Engine jobs, QueueInspector inspector, EchoMqQueueCatalog catalog,
 			@Nullable EchoJobListenerRegistry listeners, QueueHistory history, Sanitizer sanitizer, String node) {
 		this.jobs = jobs;
 		this.inspector = inspector;
@@ -207,7 +207,7 @@ final class DashboardReads {
 		QueueStats stats = partitioned.total();
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
 		QueuePartitions partitions = this.partitioning.forQueue(queue);
-		Duration left = this.jobs.pauseLeft(partitions.name(0));
+		Duration left = this.jobs.admin().pauseLeft(partitions.name(0));
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : this.limits.apply(queue);
 		return new QueueSummary(queue, QueueFlows.counts(stats), new LinkedHashMap<>(stats.counters()),
 				(container != null) ? listener(container) : null, left == null || !left.isZero(),

@@ -9,7 +9,7 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
@@ -69,7 +69,7 @@ public class EchoMqDashboard {
 	 * @param sanitizer sanitizes payloads and extra job fields
 	 * @param node the name of this node, shown next to its listeners
 	 */
-	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+	public EchoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node) {
 		this(jobs, catalog, listeners, replayBudget, history, sanitizer, node, null, null);
 	}
@@ -89,7 +89,7 @@ public class EchoMqDashboard {
 	 * @param ticker the schedule tick of this node, which lists the schedules and
 	 * triggers them, or {@code null} if it runs none
 	 */
-	public EchoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+	public EchoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node,
 			@Nullable EchoMqTemplate template, @Nullable ScheduleTicker ticker) {
 		Assert.notNull(jobs, "'jobs' must not be null");
@@ -302,9 +302,10 @@ public class EchoMqDashboard {
 	}
 
 	/**
-	 * Cancel a job, whatever its state (see {@link Jobs#cancel(String, JobId)}): a
-	 * pending, scheduled or dead job is removed with its row, a running job's handler is
-	 * asked to stop and its outcome discarded.
+	 * Cancel a job, whatever its state (see
+	 * {@link io.echomq.core.internal.QueueAdmin#cancel(String, JobId)}): a pending,
+	 * scheduled or dead job is removed with its row, a running job's handler is asked to
+	 * stop and its outcome discarded.
 	 * @param queue the queue
 	 * @param id the job id
 	 * @return the outcome: done when cancelled or requested, not found for a finished or

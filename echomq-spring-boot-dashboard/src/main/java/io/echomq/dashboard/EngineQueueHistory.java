@@ -3,9 +3,10 @@ package io.echomq.dashboard;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.echomq.core.Jobs;
 import io.echomq.core.MinuteCount;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.internal.Engine;
+
 import org.springframework.util.Assert;
 
 /**
@@ -25,7 +26,7 @@ public class EngineQueueHistory implements QueueHistory {
 	 * Create a history over an engine.
 	 * @param jobs the engine
 	 */
-	public EngineQueueHistory(Jobs jobs) {
+	public EngineQueueHistory(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
 		this.inspector = new QueueInspector(jobs);
 	}

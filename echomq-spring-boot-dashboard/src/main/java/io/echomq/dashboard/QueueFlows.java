@@ -8,10 +8,10 @@ import java.util.Map;
 
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
+import io.echomq.core.internal.Engine;
 import io.echomq.dashboard.QueueFlow.LaneSummary;
 import io.echomq.dashboard.QueueFlow.PartitionSummary;
 import org.jspecify.annotations.Nullable;
@@ -31,9 +31,9 @@ final class QueueFlows {
 	/** Most lanes a queue lists. */
 	static final int MAX_LANES = 100;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
-	QueueFlows(Jobs jobs) {
+	QueueFlows(Engine jobs) {
 		this.jobs = jobs;
 	}
 

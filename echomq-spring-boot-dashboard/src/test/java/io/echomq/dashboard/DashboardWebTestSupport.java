@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -39,7 +39,7 @@ abstract class DashboardWebTestSupport {
 	protected EchoMqTemplate template;
 
 	@Autowired
-	protected Jobs jobs;
+	protected Engine jobs;
 
 	protected QueueInspector inspector;
 

@@ -361,7 +361,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			.matches("(9 min \\d\\d s|10 min 00 s) left");
 		click(driver, By.cssSelector("#listener button.cluster-resume[data-queue=shipments]"));
 		awaitText(driver, By.cssSelector("#listener .cluster-state"), "claiming");
-		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.pauseLeft(name)).isZero());
+		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.admin().pauseLeft(name)).isZero());
 	}
 
 	private static void select(WebDriver driver, String partition) {

@@ -10,7 +10,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
@@ -60,7 +60,7 @@ class EchoMqDashboardClusterTests {
 		this.connections = new LettuceConnectionFactory(new RedisClusterConfiguration(this.cluster.seedNodes()));
 		this.connections.afterPropertiesSet();
 		this.connections.start();
-		Jobs jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(this.connections)),
+		Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connections)),
 				new Keyspace(DashboardTestApplication.unique("dash")));
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of("routes", 3));
 		QueuePartitions partitions = partitioning.forQueue("routes");

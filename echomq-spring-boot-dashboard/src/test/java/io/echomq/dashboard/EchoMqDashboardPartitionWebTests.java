@@ -205,12 +205,12 @@ class EchoMqDashboardPartitionWebTests extends DashboardWebTestSupport {
 
 		Response paused = this.client.post(api + "/cluster/pause");
 		assertThat(paused.status()).as("%s", paused).isEqualTo(200);
-		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.pauseLeft(name)).isNull());
+		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.admin().pauseLeft(name)).isNull());
 		JsonNode queue = this.client.get(api).json();
 		assertThat(queue.get("pausedCluster").asBoolean()).isTrue();
 		assertThat(queue.get("flow").get("pauseLeftMillis").isNull()).as("paused until resumed").isTrue();
 		assertThat(this.client.post(api + "/cluster/resume").status()).isEqualTo(200);
-		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.pauseLeft(name)).isZero());
+		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.admin().pauseLeft(name)).isZero());
 		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isFalse();
 		this.template.pause("parcels", Duration.ofMinutes(5));
 		long left = this.client.get(api).json().get("flow").get("pauseLeftMillis").asLong();

@@ -6,8 +6,8 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.internal.Engine;
 import io.echomq.schedule.ScheduleTicker;
 import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
@@ -47,7 +47,7 @@ class SampleApplicationTests {
 	private OnboardingJobs onboardingJobs;
 
 	@Autowired
-	private Jobs jobs;
+	private Engine jobs;
 
 	@Autowired
 	private EchoMqTemplate template;

@@ -2,8 +2,8 @@ package io.echomq.sample;
 
 import java.time.Duration;
 
-import io.echomq.core.Jobs;
 import io.echomq.core.QueueInspector;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +37,7 @@ class SampleUniqueJobTests {
 	private Mailer mailer;
 
 	@Autowired
-	private Jobs jobs;
+	private Engine jobs;
 
 	@Test
 	void manySignUpsShouldMakeOneTeamNotePerWindow() throws Exception {

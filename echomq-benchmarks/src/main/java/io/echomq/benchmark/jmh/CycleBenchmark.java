@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 import io.echomq.benchmark.BenchServer;
 import io.echomq.core.ClaimedJob;
 import io.echomq.core.EnqueueSpec;
-import io.echomq.core.Jobs;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.server.ServerFlavor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -55,7 +55,7 @@ public class CycleBenchmark {
 
 	private BenchServer bench;
 
-	private Jobs jobs;
+	private Engine jobs;
 
 	private final String payload = "x".repeat(100);
 
@@ -65,11 +65,11 @@ public class CycleBenchmark {
 	@Setup(Level.Trial)
 	public void start() {
 		this.bench = BenchServer.start(ServerFlavor.valueOf(this.server.toUpperCase(Locale.ROOT)));
-		this.jobs = this.bench.newJobs();
+		this.jobs = this.bench.newEngine();
 		List<String> batch = Collections.nCopies(1000, this.payload);
 		for (int done = 0; done < this.depth; done += batch.size()) {
-			this.jobs.enqueueAll(QUEUE, batch.subList(0, Math.min(batch.size(), this.depth - done)),
-					EnqueueSpec.defaults());
+			this.jobs.enqueues()
+				.enqueueAll(QUEUE, batch.subList(0, Math.min(batch.size(), this.depth - done)), EnqueueSpec.defaults());
 		}
 	}
 
@@ -87,9 +87,9 @@ public class CycleBenchmark {
 	 */
 	@Benchmark
 	public TransitionResult cycle() {
-		this.jobs.enqueue(QUEUE, this.payload, EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claim(QUEUE, LEASE, 1).get(0);
-		return this.jobs.complete(QUEUE, job.id(), job.token());
+		this.jobs.enqueues().enqueue(QUEUE, this.payload, EnqueueSpec.defaults());
+		ClaimedJob job = this.jobs.claims().claim(QUEUE, LEASE, 1).get(0);
+		return this.jobs.outcomes().complete(QUEUE, job.id(), job.token());
 	}
 
 }

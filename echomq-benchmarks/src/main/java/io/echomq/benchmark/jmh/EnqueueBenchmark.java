@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import io.echomq.benchmark.BenchServer;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.test.server.ServerFlavor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -51,7 +51,7 @@ public class EnqueueBenchmark {
 
 	private BenchServer bench;
 
-	private Jobs jobs;
+	private Engine jobs;
 
 	private final String payload = "x".repeat(100);
 
@@ -63,7 +63,7 @@ public class EnqueueBenchmark {
 	@Setup(Level.Trial)
 	public void start() {
 		this.bench = BenchServer.start(ServerFlavor.valueOf(this.server.toUpperCase(Locale.ROOT)));
-		this.jobs = this.bench.newJobs();
+		this.jobs = this.bench.newEngine();
 	}
 
 	/**
@@ -88,7 +88,7 @@ public class EnqueueBenchmark {
 	 */
 	@Benchmark
 	public JobId enqueue() {
-		return this.jobs.enqueue(QUEUE, this.payload, EnqueueSpec.defaults());
+		return this.jobs.enqueues().enqueue(QUEUE, this.payload, EnqueueSpec.defaults());
 	}
 
 	/**
@@ -98,7 +98,7 @@ public class EnqueueBenchmark {
 	@Benchmark
 	@OperationsPerInvocation(BATCH)
 	public List<JobId> enqueueAll() {
-		return this.jobs.enqueueAll(QUEUE, this.batch, EnqueueSpec.defaults());
+		return this.jobs.enqueues().enqueueAll(QUEUE, this.batch, EnqueueSpec.defaults());
 	}
 
 }

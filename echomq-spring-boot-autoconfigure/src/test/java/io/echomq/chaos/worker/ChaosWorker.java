@@ -3,10 +3,10 @@ package io.echomq.chaos.worker;
 import java.time.Duration;
 import java.util.List;
 
-import io.echomq.core.Jobs;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.Engine;
 import io.echomq.listener.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -47,7 +47,7 @@ public final class ChaosWorker implements AutoCloseable {
 
 	private final WorkerSettings settings;
 
-	private final Jobs jobs;
+	private final Engine jobs;
 
 	private final EchoJobListenerContainerFactory containerFactory;
 
@@ -73,7 +73,7 @@ public final class ChaosWorker implements AutoCloseable {
 		this.connectionFactory = connectionFactory;
 		this.releaseConnection = releaseConnection;
 		this.settings = settings;
-		this.jobs = new Jobs(new ScriptExecutor(new StringRedisTemplate(connectionFactory)),
+		this.jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(connectionFactory)),
 				new Keyspace(settings.prefix()));
 		this.containerFactory = new EchoJobListenerContainerFactory(this.jobs);
 		this.containerFactory.setDefaults(new ContainerDefaults(settings.concurrency(), settings.lease(),
@@ -213,7 +213,7 @@ public final class ChaosWorker implements AutoCloseable {
 	 * Return the engine.
 	 * @return the jobs
 	 */
-	public Jobs jobs() {
+	public Engine jobs() {
 		return this.jobs;
 	}
 

@@ -6,7 +6,7 @@ import io.echomq.autoconfigure.EchoMqQueueCatalogConfiguration;
 import io.echomq.autoconfigure.ReplayBudget;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.Jobs;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.dashboard.EchoMqDashboard;
 import io.echomq.dashboard.EngineQueueHistory;
@@ -52,8 +52,8 @@ import org.springframework.web.servlet.function.ServerResponse;
 		"io.echomq.autoconfigure.EchoMqEndpointAutoConfiguration",
 		"io.echomq.autoconfigure.EchoMqScheduleAutoConfiguration" })
 @ConditionalOnWebApplication(type = Type.SERVLET)
-@ConditionalOnClass({ RouterFunction.class, Sanitizer.class, Jobs.class })
-@ConditionalOnBean(Jobs.class)
+@ConditionalOnClass({ RouterFunction.class, Sanitizer.class, Engine.class })
+@ConditionalOnBean(Engine.class)
 @ConditionalOnBooleanProperty(name = "echomq.dashboard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(EchoMqDashboardProperties.class)
 @Import(EchoMqQueueCatalogConfiguration.class)
@@ -64,13 +64,13 @@ public final class EchoMqDashboardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueHistory echoMqQueueHistory(Jobs jobs) {
+	QueueHistory echoMqQueueHistory(Engine jobs) {
 		return new EngineQueueHistory(jobs);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqDashboard echoMqDashboard(Jobs jobs, EchoMqQueueCatalog catalog,
+	EchoMqDashboard echoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
 			ObjectProvider<EchoMqTemplate> template, ObjectProvider<ScheduleTicker> ticker,

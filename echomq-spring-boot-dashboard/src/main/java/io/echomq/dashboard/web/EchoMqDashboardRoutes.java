@@ -1,5 +1,6 @@
 package io.echomq.dashboard.web;
 
+import io.echomq.core.internal.Engine;
 import java.net.URI;
 import java.security.Principal;
 import java.time.Duration;

@@ -74,7 +74,7 @@ class EchoMqDashboardAutoConfigurationTests {
 	void runInAnApplicationThatIsNotServletWebShouldNotServeTheDashboard() {
 		new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 			.withPropertyValues(redis())
-			.run((context) -> assertThat(context).hasBean("echoMqJobs").doesNotHaveBean(EchoMqDashboard.class));
+			.run((context) -> assertThat(context).hasBean("echoMqEngine").doesNotHaveBean(EchoMqDashboard.class));
 	}
 
 	@Test

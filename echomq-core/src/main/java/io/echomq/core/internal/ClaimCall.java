@@ -1,12 +1,18 @@
-package io.echomq.core;
+package io.echomq.core.internal;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.core.internal.QueueKeys;
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.EchoMqNode;
+import io.echomq.core.FencingToken;
+import io.echomq.core.FlowLimits;
+import io.echomq.core.JobId;
+import io.echomq.core.RowPayload;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -70,7 +76,7 @@ final class ClaimCall {
 		List<ClaimedJob> jobs = new ArrayList<>(entries.size());
 		for (Object value : entries) {
 			List<Object> entry = Replies.list(value);
-			jobs.add(Jobs.toClaimedJob(queue, Replies.string(entry.get(0)), Replies.list(entry.get(1)), now, deadline));
+			jobs.add(toClaimedJob(queue, Replies.string(entry.get(0)), Replies.list(entry.get(1)), now, deadline));
 		}
 		return new Reply(now, jobs, Replies.reasons(reply.get(3)), Replies.string(reply.get(4)),
 				Replies.number(reply.get(5)), Replies.list(reply.get(6)), Replies.number(reply.get(7)),
@@ -107,6 +113,76 @@ final class ClaimCall {
 			return (this.reopen < 0) ? -1 : this.reopen - this.now.toEpochMilli();
 		}
 
+	}
+
+	/**
+	 * How long a claim the rate limit held back should wait: until the server time the
+	 * claim script says the window has room again, once the claim took all the window
+	 * allowed. When the script ran out of candidates first it may have taken fewer, so
+	 * the window may still have room: no wait then ({@code null}), the caller waits for a
+	 * wake-up as on a drained queue.
+	 * @param reopen the script's reopen time (server ms), 0 when not known
+	 * @param now the script's server time
+	 * @param candidatesLeft whether candidates were left when the script stopped taking
+	 */
+	static @Nullable Duration retryAfter(long reopen, Instant now, boolean candidatesLeft) {
+		if (reopen <= 0 || !candidatesLeft) {
+			return null;
+		}
+		return Duration.ofMillis(Math.max(1, reopen - now.toEpochMilli()));
+	}
+
+	/**
+	 * Read a claimed row straight from its flat {@code HGETALL} reply, in one pass: the
+	 * known fields into their components, the rest into {@link ClaimedJob#fields()}.
+	 */
+	static ClaimedJob toClaimedJob(String queue, String id, List<Object> row, Instant now, Instant deadline) {
+		String payload = null;
+		String attempts = null;
+		String maxAttemptsText = null;
+		String enqueuedAtText = null;
+		String readyAt = null;
+		String released = null;
+		Map<String, String> fields = null;
+		RowPayload.Parts parts = null;
+		for (int i = 0; i + 1 < row.size(); i += 2) {
+			String name = Replies.string(row.get(i));
+			switch (name) {
+				case "payload" -> payload = Replies.string(row.get(i + 1));
+				case "attempts" -> attempts = Replies.string(row.get(i + 1));
+				case "max_attempts" -> maxAttemptsText = Replies.string(row.get(i + 1));
+				case "enqueued_at" -> enqueuedAtText = Replies.string(row.get(i + 1));
+				case "ready_at" -> readyAt = Replies.string(row.get(i + 1));
+				case "released" -> released = Replies.string(row.get(i + 1));
+				case "state", EchoMqNode.CLAIMED_BY_FIELD -> {
+				}
+				default -> {
+					if (RowPayload.partNumber(name) > 0) {
+						if (parts == null) {
+							parts = new RowPayload.Parts();
+						}
+						parts.add(name, Replies.string(row.get(i + 1)));
+					}
+					else {
+						if (fields == null) {
+							fields = new HashMap<>();
+						}
+						fields.put(name, Replies.string(row.get(i + 1)));
+					}
+				}
+			}
+		}
+		if (parts != null && payload != null) {
+			parts.add(RowPayload.FIELD, payload);
+			payload = parts.join();
+		}
+		FencingToken token = FencingToken.of(Long.parseLong(attempts));
+		long maxAttempts = Long.parseLong(maxAttemptsText);
+		Instant enqueuedAt = Instant.ofEpochMilli(Long.parseLong(enqueuedAtText));
+		long attempt = token.value() - ((released != null) ? Long.parseLong(released) : 0);
+		return new ClaimedJob(queue, JobId.parse(id), token, attempt, maxAttempts, (payload != null) ? payload : "",
+				enqueuedAt, (readyAt != null) ? Instant.ofEpochMilli(Long.parseLong(readyAt)) : enqueuedAt, now,
+				deadline, (fields != null) ? Map.copyOf(fields) : Map.of());
 	}
 
 }

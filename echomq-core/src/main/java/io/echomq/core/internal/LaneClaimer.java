@@ -1,11 +1,18 @@
-package io.echomq.core;
+package io.echomq.core.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import io.echomq.core.internal.QueueKeys;
+import io.echomq.core.ClaimResult;
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.EchoMqNode;
+import io.echomq.core.FlowLimits;
+import io.echomq.core.JobId;
+import io.echomq.core.LaneKeyType;
+import io.echomq.core.Script;
+import io.echomq.core.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -106,7 +113,7 @@ final class LaneClaimer {
 			String held = reply.limit();
 			if (!held.isEmpty()) {
 				limit = ClaimResult.Limit.valueOf(held);
-				retryAfter = Jobs.retryAfter(reply.reopen(), reply.now(),
+				retryAfter = ClaimCall.retryAfter(reply.reopen(), reply.now(),
 						ids.size() > reply.jobs().size() + reply.skipped().size());
 				if (QUEUE_LIMITS.contains(held) || lanes.size() < size) {
 					break;

@@ -1,4 +1,4 @@
-package io.echomq.core;
+package io.echomq.core.internal;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+
+import io.echomq.core.JobState;
 
 /**
  * The members the verbs met in a location and had to leave where they were (not JOB ids,

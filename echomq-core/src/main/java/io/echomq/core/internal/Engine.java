@@ -1,0 +1,173 @@
+package io.echomq.core.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.echomq.core.JobState;
+import io.echomq.core.Keyspace;
+import io.echomq.core.QueueSignals;
+import io.echomq.core.Script;
+import io.echomq.core.ScriptExecutor;
+
+import org.springframework.util.Assert;
+
+/**
+ * The engine: the job lifecycle verbs, handed out by what callers need. Each transition
+ * is one atomic Lua script that names every key it touches in {@code KEYS[]} and reads
+ * the time from the server.
+ * <ul>
+ * <li>{@link #enqueues()}: new jobs, to pending, schedule or a lane, and unique
+ * enqueues;</li>
+ * <li>{@link #claims()}: pending to active, within the queue's flow limits;</li>
+ * <li>{@link #outcomes()}: complete, retry, snooze, dead-letter, extend and release a
+ * claimed job, fenced by its token;</li>
+ * <li>{@link #upkeep()}: reap, promote, trim history and quarantine, which the
+ * maintenance ticks run;</li>
+ * <li>{@link #admin()}: pause, resume, replay, delete, run now, cancel and purge.</li>
+ * </ul>
+ * Scripts that act on ids chosen from a set (claim, reap, promote) are given their
+ * candidates by the caller, so that the candidates' row keys can be declared: a peek
+ * ({@code ZRANGE}), or the hint a previous claim returned. A candidate that moved in
+ * between is skipped by the script, never moved twice.
+ * <p>
+ * No script writes to what it could not validate. A member a verb cannot move (not a JOB
+ * id, no row, a row breaking the row schema, a state naming another location) is left
+ * exactly as it is and reported; claim, reap, promote and purge page past such members
+ * however many there are, so they cannot stall a queue, and remember them as suspects.
+ * Moving them out of the way is a transition of its own,
+ * {@link Upkeep#quarantine(String, JobState, java.util.Collection) quarantine}, which the
+ * maintenance ticks run for the suspects ({@link Upkeep#quarantineSuspects(String)}).
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class Engine {
+
+	/** Most jobs written by one enqueue script call. */
+	public static final int ENQUEUE_CHUNK = 200;
+
+	/** The most jobs one {@code complete_all} call completes. */
+	public static final int COMPLETE_BATCH = 64;
+
+	final EngineState state;
+
+	final Outcomes outcomes;
+
+	private final Enqueues enqueues;
+
+	private final Claims claims;
+
+	private final Upkeep upkeep;
+
+	private final QueueAdmin admin;
+
+	/**
+	 * Create the engine on an executor and keyspace.
+	 * @param executor the script executor
+	 * @param keyspace the keyspace
+	 */
+	public Engine(ScriptExecutor executor, Keyspace keyspace) {
+		Assert.notNull(executor, "'executor' must not be null");
+		Assert.notNull(keyspace, "'keyspace' must not be null");
+		this.state = new EngineState(executor, keyspace);
+		this.outcomes = new Outcomes(this.state);
+		this.enqueues = new Enqueues(this.state);
+		this.claims = new Claims(this);
+		this.upkeep = new Upkeep(this.state);
+		this.admin = new QueueAdmin(this.state);
+	}
+
+	/**
+	 * Return the enqueue verbs.
+	 * @return the enqueues
+	 */
+	public Enqueues enqueues() {
+		return this.enqueues;
+	}
+
+	/**
+	 * Return the claim verbs.
+	 * @return the claims
+	 */
+	public Claims claims() {
+		return this.claims;
+	}
+
+	/**
+	 * Return the outcomes of claimed jobs.
+	 * @return the outcomes
+	 */
+	public Outcomes outcomes() {
+		return this.outcomes;
+	}
+
+	/**
+	 * Return the maintenance verbs and the history bounds.
+	 * @return the upkeep
+	 */
+	public Upkeep upkeep() {
+		return this.upkeep;
+	}
+
+	/**
+	 * Return an operator's verbs on one queue.
+	 * @return the admin verbs
+	 */
+	public QueueAdmin admin() {
+		return this.admin;
+	}
+
+	/**
+	 * Return the keyspace.
+	 * @return the keyspace
+	 */
+	public Keyspace keyspace() {
+		return this.state.keyspace();
+	}
+
+	/**
+	 * Return a queue's keys, built once per queue.
+	 * @param queue the queue (or partition) name
+	 * @return the keys
+	 * @throws io.echomq.core.InvalidQueueNameException if the queue name is not valid
+	 */
+	public QueueKeys keys(String queue) {
+		return this.state.keys(queue);
+	}
+
+	/**
+	 * Return the script executor.
+	 * @return the executor
+	 */
+	public ScriptExecutor executor() {
+		return this.state.executor();
+	}
+
+	/**
+	 * Return the in-process signals from this node's listeners to its maintenance ticks.
+	 * @return the signals
+	 */
+	public QueueSignals signals() {
+		return this.state.signals();
+	}
+
+	/**
+	 * Return the scripts these verbs run.
+	 * @return every script
+	 */
+	public List<Script> scripts() {
+		List<Script> all = new ArrayList<>(this.state.scripts().all());
+		all.addAll(this.claims.laneScripts());
+		return all;
+	}
+
+	/**
+	 * Return the server time as last learned from a script reply, estimated from the
+	 * local clock.
+	 * @return the estimated server time in epoch ms
+	 */
+	public long estimatedServerTime() {
+		return this.state.estimatedServerTime();
+	}
+
+}

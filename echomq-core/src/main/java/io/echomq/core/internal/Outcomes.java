@@ -1,0 +1,404 @@
+package io.echomq.core.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import io.echomq.core.ClaimedJob;
+import io.echomq.core.EnqueueSpec;
+import io.echomq.core.FencingToken;
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.KeyType;
+import io.echomq.core.QueuePartitions;
+import io.echomq.core.Retention;
+import io.echomq.core.ScriptExecutor;
+import io.echomq.core.TransitionResult;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * What becomes of a claimed job: complete (one, or many in one call per
+ * {@value Engine#COMPLETE_BATCH}), retry, snooze, dead-letter, extend its lease, or
+ * release it. Every outcome is fenced by the token its claim returned.
+ *
+ * @author EchoMQ
+ */
+public final class Outcomes extends EnginePart {
+
+	/** Most trim candidates one script call takes (RETAIN_BATCH of retain.lua). */
+	private static final int RETAIN_BATCH = 16;
+
+	Outcomes(EngineState state) {
+		super(state);
+	}
+
+	/**
+	 * Complete a job: active to done. Without retention the row is retired; with it the
+	 * job moves to {@link KeyType#COMPLETED completed} with its row, and the script trims
+	 * completed to its bounds (a bounded number of ids per call, those the previous call
+	 * of this node named as over the bounds).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token its claim returned
+	 * @return applied, or stale if the caller's lease was lost
+	 */
+	public TransitionResult complete(String queue, JobId id, FencingToken token) {
+		return complete(queue, id, token, null);
+	}
+
+	/**
+	 * Complete a job whose unique key the caller knows ({@link ClaimedJob#uniqueKey()}),
+	 * declaring it up front: one round trip where
+	 * {@link #complete(String, JobId, FencingToken)} needs two for a job with a unique
+	 * key.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token its claim returned
+	 * @param uniqueKey the name of the job's unique key, or {@code null}
+	 * @return applied, or stale if the caller's lease was lost
+	 */
+	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey) {
+		QueuePartitions.validateEngineName(queue);
+		Retention retention = this.state.completedRetention.getOrDefault(queue, Retention.NONE);
+		if (!retention.isEnabled()) {
+			List<String> keys = new ArrayList<>(7);
+			keys.add(this.state.keys(queue).active());
+			keys.add(this.state.keys(queue).row(id));
+			keys.add(this.state.keys(queue).metrics());
+			keys.add(this.state.keys(queue).minutes());
+			keys.add(this.state.keys(queue).wake());
+			keys.add(this.state.keys(queue).throttled());
+			if (uniqueKey != null) {
+				keys.add(this.state.keys(queue).uniquePrefix() + uniqueKey);
+			}
+			List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys,
+					List.of(id.toString(), ScriptCalls.argument(token)));
+			return Replies.fenced(reply);
+		}
+		String[] candidates = this.state.trimHints.remove(queue);
+		if (candidates == null) {
+			candidates = ScriptCalls.NO_IDS;
+		}
+		List<String> keys = new ArrayList<>(8 + candidates.length);
+		keys.add(this.state.keys(queue).active());
+		keys.add(this.state.keys(queue).row(id));
+		keys.add(this.state.keys(queue).metrics());
+		keys.add(this.state.keys(queue).minutes());
+		keys.add(this.state.keys(queue).wake());
+		keys.add(this.state.keys(queue).throttled());
+		keys.add(this.state.keys(queue).completed());
+		List<String> args = new ArrayList<>(4 + candidates.length);
+		args.add(id.toString());
+		args.add(ScriptCalls.argument(token));
+		args.add(Long.toString(retention.count()));
+		args.add(Long.toString(retention.age().toMillis()));
+		String rows = this.state.keys(queue).rowPrefix();
+		for (String candidate : candidates) {
+			keys.add(rows + candidate);
+			args.add(candidate);
+		}
+		if (uniqueKey != null) {
+			keys.add(this.state.keys(queue).uniquePrefix() + uniqueKey);
+		}
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys, args);
+		TransitionResult result = Replies.fenced(reply);
+		if (!result.isStale() && reply.size() > 1) {
+			String[] next = ScriptCalls.jobIds(Replies.list(reply.get(1)));
+			if (next.length > 0) {
+				this.state.trimHints.put(queue, next);
+			}
+		}
+		return result;
+	}
+
+	/**
+	 * Complete several jobs of a queue that hold no unique key; see
+	 * {@link #completeAll(String, List, List, List)}.
+	 * @param queue the queue
+	 * @param ids the job ids
+	 * @param tokens the fencing token of each id, in the same order
+	 * @return per id, in order: applied or stale, or {@code null} when not known to be
+	 * recorded
+	 */
+	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens) {
+		List<@Nullable String> none = new ArrayList<>(ids.size());
+		for (int i = 0; i < ids.size(); i++) {
+			none.add(null);
+		}
+		return completeAll(queue, ids, tokens, none);
+	}
+
+	/**
+	 * Complete several jobs of a queue: those without a unique key in one
+	 * {@code complete_all} script call per {@value Engine#COMPLETE_BATCH} jobs (each job
+	 * fenced on its own, the counters written once per call), the others one
+	 * {@link #complete complete} call each; the calls pipelined on a standalone server. A
+	 * queue that keeps its completed jobs completes them one by one.
+	 * @param queue the queue
+	 * @param ids the job ids
+	 * @param tokens the fencing token of each id, in the same order
+	 * @param uniqueKeys the unique key name of each id ({@link ClaimedJob#uniqueKey()}),
+	 * or {@code null} for none, in the same order
+	 * @return per id, in order: applied or stale like {@link #complete}, or {@code null}
+	 * when it is not known to be recorded (no reply, an error reply, or not sent because
+	 * an earlier call of the batch failed); a caller sends those again one by one
+	 */
+	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<@Nullable String> uniqueKeys) {
+		Assert.notNull(ids, "'ids' must not be null");
+		Assert.notNull(tokens, "'tokens' must not be null");
+		Assert.isTrue(ids.size() == tokens.size() && ids.size() == uniqueKeys.size(),
+				() -> "one token and unique key per id: " + tokens.size() + " tokens and " + uniqueKeys.size()
+						+ " unique keys for " + ids.size() + " ids");
+		if (this.state.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
+			// each completion carries the trim candidates the previous one named
+			List<@Nullable TransitionResult> results = new ArrayList<>(ids.size());
+			for (int i = 0; i < ids.size(); i++) {
+				results.add(complete(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i)));
+			}
+			return results;
+		}
+		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
+		List<Completion> completions = completions(queue, ids, tokens, uniqueKeys);
+		// the complete_all calls pipelined, then the complete calls pipelined
+		for (boolean batched : new boolean[] { true, false }) {
+			List<Completion> group = completions.stream()
+				.filter((completion) -> (completion.call().script() == this.scripts.completeAll) == batched)
+				.toList();
+			List<ScriptExecutor.Outcome> outcomes = this.executor
+				.executeCalls(group.stream().map(Completion::call).toList());
+			for (int c = 0; c < outcomes.size(); c++) {
+				read(group.get(c), outcomes.get(c), results);
+			}
+		}
+		return results;
+	}
+
+	/**
+	 * The script calls that complete jobs: jobs without a unique key in one
+	 * {@code complete_all} call per {@value Engine#COMPLETE_BATCH}, then one
+	 * {@code complete} call per job that holds one, its key declared.
+	 */
+	List<Completion> completions(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<@Nullable String> uniqueKeys) {
+		List<Integer> batched = new ArrayList<>(ids.size());
+		List<Integer> single = new ArrayList<>();
+		for (int i = 0; i < ids.size(); i++) {
+			Assert.notNull(ids.get(i), "ids must not contain null");
+			((uniqueKeys.get(i) == null) ? batched : single).add(i);
+		}
+		List<Completion> completions = new ArrayList<>(single.size() + 1);
+		for (int from = 0; from < batched.size(); from += Engine.COMPLETE_BATCH) {
+			List<Integer> chunk = batched.subList(from, Math.min(from + Engine.COMPLETE_BATCH, batched.size()));
+			completions.add(new Completion(
+					new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, chunk)),
+					chunk));
+		}
+		for (int i : single) {
+			completions.add(new Completion(new ScriptExecutor.Call(this.scripts.complete,
+					completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i))), List.of(i)));
+		}
+		return completions;
+	}
+
+	/**
+	 * Record what a completion call did for each of its jobs: applied or stale, left
+	 * {@code null} when it did not apply or asked for a key it was not given.
+	 */
+	void read(Completion completion, ScriptExecutor.Outcome outcome, List<@Nullable TransitionResult> results) {
+		if (completion.call().script() == this.scripts.completeAll) {
+			readCompleteAll(outcome, completion.jobs(), results);
+		}
+		else {
+			readComplete(outcome, completion.jobs().get(0), results);
+		}
+	}
+
+	/** One {@code complete} call for a job that holds a unique key, the key declared. */
+	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
+			@Nullable String uniqueKey) {
+		return new ScriptExecutor.Invocation(List.of(this.state.keys(queue).active(), this.state.keys(queue).row(id),
+				this.state.keys(queue).metrics(), this.state.keys(queue).minutes(), this.state.keys(queue).wake(),
+				this.state.keys(queue).throttled(), this.state.keys(queue).uniquePrefix() + uniqueKey),
+				List.of(id.toString(), ScriptCalls.argument(token)));
+	}
+
+	private static void readComplete(ScriptExecutor.Outcome outcome, int index,
+			List<@Nullable TransitionResult> results) {
+		if (outcome.status() == ScriptExecutor.Status.APPLIED && ScriptCalls.uniqueKeyNeeded(outcome.reply()) == null) {
+			results.set(index, Replies.fenced(outcome.reply()));
+		}
+	}
+
+	private ScriptExecutor.Invocation completeAllCall(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<Integer> chunk) {
+		String rows = this.state.keys(queue).rowPrefix();
+		List<String> keys = new ArrayList<>(5 + chunk.size());
+		Collections.addAll(keys, this.state.keys(queue).active(), this.state.keys(queue).metrics(),
+				this.state.keys(queue).minutes(), this.state.keys(queue).wake(), this.state.keys(queue).throttled());
+		List<String> args = new ArrayList<>(2 * chunk.size());
+		for (int i : chunk) {
+			String id = ids.get(i).toString();
+			keys.add(rows + id);
+			args.add(id);
+			args.add(ScriptCalls.argument(tokens.get(i)));
+		}
+		return new ScriptExecutor.Invocation(keys, args);
+	}
+
+	private static void readCompleteAll(ScriptExecutor.Outcome outcome, List<Integer> chunk,
+			List<@Nullable TransitionResult> results) {
+		if (outcome.status() != ScriptExecutor.Status.APPLIED) {
+			return;
+		}
+		for (int j = 0; j < chunk.size() && j < outcome.reply().size(); j++) {
+			List<Object> entry = Replies.list(outcome.reply().get(j));
+			// a row naming a unique key the claim did not report is left for complete,
+			// one by one
+			if (ScriptCalls.uniqueKeyNeeded(entry) == null) {
+				results.set(chunk.get(j), Replies.fenced(entry));
+			}
+		}
+	}
+
+	/**
+	 * Fail an attempt: active to schedule after {@code backoff} (to pending when the
+	 * backoff is zero), or to dead when it was the last attempt.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param error the error text kept on the row
+	 * @param backoff how long to wait before the next attempt
+	 * @return applied with the new state, or stale
+	 */
+	public TransitionResult retry(String queue, JobId id, FencingToken token, String error, Duration backoff) {
+		Assert.isTrue(backoff != null && !backoff.isNegative(), () -> "backoff must not be negative, was " + backoff);
+		return fail(queue, id, token, error, backoff, false, false);
+	}
+
+	/**
+	 * Put a claimed job off until {@code delay} from now without spending its attempt
+	 * (the handler asked to run later): active to schedule (to pending when the delay is
+	 * zero), never to dead.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param reason why, kept on the row as its last error
+	 * @param delay how long to wait before the next attempt
+	 * @return applied with the new state, or stale
+	 */
+	public TransitionResult snooze(String queue, JobId id, FencingToken token, String reason, Duration delay) {
+		Assert.isTrue(delay != null && !delay.isNegative(), () -> "delay must not be negative, was " + delay);
+		EnqueueSpec.checkDelay(delay);
+		return fail(queue, id, token, reason, delay, false, true);
+	}
+
+	/**
+	 * Dead-letter a job at once, whatever attempts it has left (an unreadable payload, a
+	 * fatal error).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param error the reason kept on the row
+	 * @return applied, or stale
+	 */
+	public TransitionResult deadLetter(String queue, JobId id, FencingToken token, String error) {
+		return fail(queue, id, token, error, Duration.ZERO, true, false);
+	}
+
+	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff,
+			boolean dead, boolean snooze) {
+		Assert.notNull(error, "'error' must not be null");
+		List<String> keys = new ArrayList<>(9 + RETAIN_BATCH);
+		keys.addAll(List.of(this.state.keys(queue).active(), this.state.keys(queue).schedule(),
+				this.state.keys(queue).dead(), this.state.keys(queue).pending(), this.state.keys(queue).row(id),
+				this.state.keys(queue).metrics(), this.state.keys(queue).wake(), this.state.keys(queue).minutes(),
+				this.state.keys(queue).throttled()));
+		List<String> args = new ArrayList<>(8 + RETAIN_BATCH);
+		args.addAll(List.of(id.toString(), ScriptCalls.argument(token), error, Long.toString(backoff.toMillis()),
+				dead ? "1" : "0", snooze ? "1" : "0"));
+		Retention retention = this.state.retention(queue, JobState.DEAD);
+		String[] candidates = ScriptCalls.NO_IDS;
+		if (retention.isEnabled() && !snooze) {
+			candidates = this.state.deadTrimHints.remove(queue);
+			candidates = (candidates != null) ? candidates : ScriptCalls.NO_IDS;
+			args.add(Long.toString(retention.count()));
+			args.add(Long.toString(retention.age().toMillis()));
+			String rows = this.state.keys(queue).rowPrefix();
+			for (String candidate : candidates) {
+				keys.add(rows + candidate);
+				args.add(candidate);
+			}
+		}
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.retry, keys, args);
+		TransitionResult result = Replies.fenced(reply);
+		if (result.isStale()) {
+			if (candidates.length > 0) {
+				this.state.deadTrimHints.putIfAbsent(queue, candidates);
+			}
+			return result;
+		}
+		JobState state = JobState.fromValue(Replies.string(reply.get(1)));
+		if (reply.size() > 3) {
+			String[] next = ScriptCalls.jobIds(Replies.list(reply.get(3)));
+			if (next.length > 0) {
+				this.state.deadTrimHints.put(queue, next);
+			}
+		}
+		else if (candidates.length > 0) {
+			this.state.deadTrimHints.putIfAbsent(queue, candidates);
+		}
+		return TransitionResult.applied(state, Replies.instant(reply.get(2)));
+	}
+
+	/**
+	 * Renew a job's lease to {@code lease} from server time.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param lease the new lease
+	 * @return applied with the new deadline, or stale
+	 */
+	public TransitionResult extend(String queue, JobId id, FencingToken token, Duration lease) {
+		ScriptCalls.requirePositive(lease, "lease");
+		List<Object> reply = this.executor.execute(this.scripts.extend,
+				List.of(this.state.keys(queue).active(), this.state.keys(queue).row(id)),
+				List.of(id.toString(), ScriptCalls.argument(token), Long.toString(lease.toMillis())));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result : TransitionResult.applied(JobState.ACTIVE, Replies.instant(reply.get(1)));
+	}
+
+	/**
+	 * Hand a claimed job back: active to pending, without spending an attempt (graceful
+	 * stop). A job whose cancel was asked for is retired as cancelled instead, and its
+	 * unique key, if it names one, released.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @return applied, or stale
+	 */
+	public TransitionResult release(String queue, JobId id, FencingToken token) {
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.release,
+				List.of(this.state.keys(queue).active(), this.state.keys(queue).pending(),
+						this.state.keys(queue).row(id), this.state.keys(queue).wake(), this.state.keys(queue).metrics(),
+						this.state.keys(queue).schedule()),
+				List.of(id.toString(), ScriptCalls.argument(token)));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result
+				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);
+	}
+
+	/**
+	 * One script call that completes jobs, and the indexes of the jobs it completes.
+	 *
+	 * @param call the call
+	 * @param jobs the indexes, in the call's order
+	 */
+	record Completion(ScriptExecutor.Call call, List<Integer> jobs) {
+
+	}
+
+}

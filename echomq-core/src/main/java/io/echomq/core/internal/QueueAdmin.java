@@ -1,0 +1,212 @@
+package io.echomq.core.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.core.CancelResult;
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.StaleReason;
+import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Pages.Page;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.Assert;
+
+/**
+ * An operator's verbs on one queue (or partition): pause and resume it cluster-wide,
+ * replay, delete, run now or cancel one job, and purge the dead.
+ *
+ * @author EchoMQ
+ */
+public final class QueueAdmin extends EnginePart {
+
+	QueueAdmin(EngineState state) {
+		super(state);
+	}
+
+	/**
+	 * Pause a queue cluster-wide: claims on every node return nothing until it is
+	 * {@linkplain #resume(String) resumed}, or, for a timed pause, until {@code duration}
+	 * passed (server time). A timed pause never shortens a pause in place: an indefinite
+	 * one stays, a longer one stays.
+	 * @param queue the queue
+	 * @param duration how long the pause lasts, or {@code null} until resumed
+	 * @param reason why, kept as the flag's value
+	 * @return whether the flag changed
+	 */
+	public boolean pause(String queue, @Nullable Duration duration, String reason) {
+		Assert.notNull(reason, "'reason' must not be null");
+		if (duration != null) {
+			ScriptCalls.requirePositive(duration, "pause duration");
+		}
+		List<Object> reply = this.executor.execute(this.scripts.pause, pauseKeys(queue),
+				List.of((duration != null) ? "pause_for" : "pause",
+						(duration != null) ? Long.toString(duration.toMillis()) : "0", reason));
+		return Replies.number(reply.get(0)) == 1;
+	}
+
+	/**
+	 * Resume a queue paused cluster-wide, and wake idle pollers so they claim at once.
+	 * @param queue the queue
+	 * @return whether it was paused
+	 */
+	public boolean resume(String queue) {
+		List<Object> reply = this.executor.execute(this.scripts.pause, pauseKeys(queue), List.of("resume", "0", ""));
+		return Replies.number(reply.get(0)) == 1;
+	}
+
+	/**
+	 * Return how long a queue stays paused cluster-wide, read now.
+	 * @param queue the queue
+	 * @return the time left, {@link Duration#ZERO} when not paused, or {@code null} when
+	 * paused until resumed
+	 */
+	public @Nullable Duration pauseLeft(String queue) {
+		byte[] key = this.state.keys(queue).paused().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		Long left = this.template.execute((RedisCallback<Long>) (connection) -> connection.keyCommands().pTtl(key));
+		if (left == null || left == -2) {
+			return Duration.ZERO;
+		}
+		return (left < 0) ? null : Duration.ofMillis(left);
+	}
+
+	private List<String> pauseKeys(String queue) {
+		return List.of(this.state.keys(queue).paused(), this.state.keys(queue).wake());
+	}
+
+	/**
+	 * Replay a dead job: dead to pending, with a fresh budget of {@code budget} attempts.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param budget the attempts the job gets from now on
+	 * @return applied, or stale when the job is not dead
+	 */
+	public TransitionResult replay(String queue, JobId id, int budget) {
+		Assert.isTrue(budget > 0, () -> "budget must be positive, was " + budget);
+		List<Object> reply = this.executor.execute(this.scripts.replay,
+				List.of(this.state.keys(queue).dead(), this.state.keys(queue).pending(), this.state.keys(queue).row(id),
+						this.state.keys(queue).metrics(), this.state.keys(queue).wake(),
+						this.state.keys(queue).schedule()),
+				List.of(id.toString(), Integer.toString(budget)));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
+	}
+
+	/**
+	 * Delete one job, wherever it waits or rests: pending, schedule, dead or completed,
+	 * with its row, in one atomic move. An active job is refused
+	 * ({@link StaleReason#ACTIVE}): its worker holds a lease.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return applied with the state the job was deleted from, or stale:
+	 * {@link StaleReason#NOT_FOUND}, {@link StaleReason#ACTIVE},
+	 * {@link StaleReason#MALFORMED_ROW}, or {@link StaleReason#WRONG_STATE} when the row
+	 * names a location the id is not in
+	 */
+	public TransitionResult delete(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.delete,
+				List.of(this.state.keys(queue).pending(), this.state.keys(queue).schedule(),
+						this.state.keys(queue).dead(), this.state.keys(queue).completed(),
+						this.state.keys(queue).active(), this.state.keys(queue).row(id),
+						this.state.keys(queue).metrics()),
+				List.of(id.toString()));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result
+				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);
+	}
+
+	/**
+	 * Run a scheduled job now: schedule to pending at once, whatever its run-at.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return applied (state pending, at the server time of the move), or stale:
+	 * {@link StaleReason#NOT_SCHEDULED}, {@link StaleReason#MALFORMED_ROW},
+	 * {@link StaleReason#WRONG_STATE}
+	 */
+	public TransitionResult runNow(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<Object> reply = this.executor.execute(this.scripts.runNow,
+				List.of(this.state.keys(queue).schedule(), this.state.keys(queue).pending(),
+						this.state.keys(queue).row(id), this.state.keys(queue).metrics(),
+						this.state.keys(queue).wake()),
+				List.of(id.toString()));
+		TransitionResult result = Replies.fenced(reply);
+		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, Replies.instant(reply.get(1)));
+	}
+
+	/**
+	 * Cancel a job, whatever its state, in one script: a pending, scheduled or dead job
+	 * leaves its location and its row is retired; a running job is marked, its worker
+	 * stops the handler at the next lease renewal, and whatever the handler comes to is
+	 * discarded (the job is retired as cancelled when it leaves {@code active}, by the
+	 * outcome, a release or the reaper). A finished or unknown job is reported as
+	 * {@link CancelResult.Outcome#NOT_FOUND not found}.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return what the cancel did
+	 */
+	public CancelResult cancel(String queue, JobId id) {
+		Assert.notNull(id, "'id' must not be null");
+		List<String> keys = new ArrayList<>(7);
+		for (JobState location : SOURCES) {
+			keys.add(this.state.keys(queue).location(location));
+		}
+		keys.add(this.state.keys(queue).quarantine());
+		keys.add(this.state.keys(queue).row(id));
+		keys.add(this.state.keys(queue).metrics());
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.cancel, keys, List.of(id.toString()));
+		String code = Replies.string(reply.get(1));
+		return switch (code) {
+			case "CANCELLED" -> new CancelResult(CancelResult.Outcome.CANCELLED,
+					JobState.fromValue(Replies.string(reply.get(2))), null, null);
+			case "REQUESTED" ->
+				new CancelResult(CancelResult.Outcome.REQUESTED, JobState.ACTIVE, Replies.instant(reply.get(3)), null);
+			case "NOT_FOUND" ->
+				new CancelResult(CancelResult.Outcome.NOT_FOUND, null, null, Replies.string(reply.get(2)));
+			case "REFUSED" -> new CancelResult(CancelResult.Outcome.REFUSED, null, null, Replies.string(reply.get(2)));
+			default -> throw new IllegalStateException("Unexpected cancel reply '" + code + "'");
+		};
+	}
+
+	/**
+	 * Delete every dead job of a queue, with its row. Members of dead no transition can
+	 * move (not JOB ids, malformed rows, a state other than {@code dead}) are left where
+	 * they are and passed over.
+	 * @param queue the queue
+	 * @return how many were deleted
+	 */
+	public long purgeDead(String queue) {
+		String dead = this.state.keys(queue).dead();
+		List<String> fixed = List.of(dead, this.state.keys(queue).metrics());
+		long total = 0;
+		long offset = 0;
+		while (true) {
+			Page page = this.pages.page(queue, JobState.DEAD, dead, offset, Engine.ENQUEUE_CHUNK);
+			if (page.members() == 0) {
+				return total;
+			}
+			int passed = page.foreign();
+			long purged = 0;
+			if (page.ids().length > 0) {
+				List<Object> reply = this.executor.execute(this.scripts.purge,
+						this.calls.withRows(queue, fixed, page.ids()), List.of(page.ids()));
+				purged = Replies.number(reply.get(0));
+				Map<String, String> reasons = Replies.reasons(reply.get(1));
+				this.state.suspects.addAll(queue, JobState.DEAD, reasons.keySet());
+				passed += reasons.size();
+			}
+			total += purged;
+			if (purged == 0 && passed == 0) {
+				return total;
+			}
+			offset += passed;
+		}
+	}
+
+}

@@ -1,0 +1,152 @@
+package io.echomq.core.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.echomq.core.FencingToken;
+import io.echomq.core.JobId;
+import io.echomq.core.LaneKeyType;
+import io.echomq.core.Script;
+import io.echomq.core.ScriptExecutor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * The script calls the engine parts share: calls that declare the rows of their
+ * candidates, the lanes a script asks for, or the unique key a row names.
+ *
+ * @author EchoMQ
+ */
+final class ScriptCalls {
+
+	static final String[] NO_IDS = {};
+
+	private static final String UNIQUE_KEY_REPLY = "UNIQUE_KEY";
+
+	private final EngineState state;
+
+	private final ScriptExecutor executor;
+
+	ScriptCalls(EngineState state) {
+		this.state = state;
+		this.executor = state.executor();
+	}
+
+	/**
+	 * Run a fenced transition that may release a unique key: first with none declared;
+	 * when the script answers that the row names one (nothing was written), again with
+	 * that key declared. Jobs without a unique key pay nothing.
+	 */
+	List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args) {
+		List<Object> reply = this.executor.execute(script, keys, args);
+		List<String> declared = null;
+		// at most one unique key and one lane: a third answer asking for keys is a bug
+		for (int round = 0; round < 2; round++) {
+			String name = uniqueKeyNeeded(reply);
+			String lane = laneKeyNeeded(reply);
+			if (name == null && lane == null) {
+				return reply;
+			}
+			declared = (declared != null) ? declared : new ArrayList<>(keys);
+			if (name != null) {
+				declared.add(this.state.keys(queue).uniquePrefix() + name);
+			}
+			if (lane != null) {
+				declared.add(this.state.keys(queue).lane(lane, LaneKeyType.PENDING));
+				declared.add(this.state.keys(queue).lanes());
+			}
+			reply = this.executor.execute(script, declared, args);
+		}
+		if (uniqueKeyNeeded(reply) != null || laneKeyNeeded(reply) != null) {
+			throw new IllegalStateException(
+					script.name() + " asked again for keys it was given: " + declared + "; nothing was written");
+		}
+		return reply;
+	}
+
+	static @Nullable String laneKeyNeeded(List<Object> reply) {
+		if (reply.size() == 3 && reply.get(0) instanceof Long flag && flag == 0
+				&& "LANE_KEY".equals(Replies.string(reply.get(1)))) {
+			return Replies.string(reply.get(2));
+		}
+		return null;
+	}
+
+	static @Nullable String uniqueKeyNeeded(List<Object> reply) {
+		if (reply.size() == 3 && reply.get(0) instanceof Long flag && flag == 0
+				&& UNIQUE_KEY_REPLY.equals(Replies.string(reply.get(1)))) {
+			return Replies.string(reply.get(2));
+		}
+		return null;
+	}
+
+	/**
+	 * Run a script that may return jobs to their lanes (promote, reap): the fixed keys,
+	 * then the declared lanes' pending keys, then the candidates' rows; the arguments are
+	 * the number of declared lanes, their keys, then the candidates.
+	 */
+	List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids) {
+		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length);
+		keys.addAll(fixed);
+		for (String lane : lanes) {
+			keys.add(this.state.keys(queue).lane(lane, LaneKeyType.PENDING));
+		}
+		String rows = this.state.keys(queue).rowPrefix();
+		for (String id : ids) {
+			keys.add(rows + id);
+		}
+		List<String> args = new ArrayList<>(1 + lanes.size() + ids.length);
+		args.add(Integer.toString(lanes.size()));
+		args.addAll(lanes);
+		args.addAll(List.of(ids));
+		List<Object> reply = this.executor.execute(script, keys, args);
+		this.state.learnClock(reply);
+		return reply;
+	}
+
+	/** The lanes a promote or reap reply asks the caller to declare ({id, lane, ...}). */
+	static Set<String> needs(Object value) {
+		List<Object> pairs = Replies.list(value);
+		Set<String> lanes = new LinkedHashSet<>();
+		for (int i = 1; i < pairs.size(); i += 2) {
+			lanes.add(Replies.string(pairs.get(i)));
+		}
+		return lanes;
+	}
+
+	List<String> withRows(String queue, List<String> fixed, String[] ids) {
+		List<String> keys = new ArrayList<>(fixed.size() + ids.length);
+		keys.addAll(fixed);
+		String rows = this.state.keys(queue).rowPrefix();
+		for (String id : ids) {
+			keys.add(rows + id);
+		}
+		return keys;
+	}
+
+	static String[] jobIds(List<Object> raw) {
+		List<String> ids = new ArrayList<>(raw.size());
+		for (Object value : raw) {
+			String id = Replies.string(value);
+			if (JobId.isValid(id)) {
+				ids.add(id);
+			}
+		}
+		return ids.toArray(NO_IDS);
+	}
+
+	static String argument(FencingToken token) {
+		Assert.notNull(token, "'token' must not be null");
+		return Long.toString(token.value());
+	}
+
+	static void requirePositive(@Nullable Duration duration, String name) {
+		Assert.isTrue(duration != null && duration.toMillis() > 0,
+				() -> name + " must be at least 1ms, was " + duration);
+	}
+
+}

@@ -1,0 +1,54 @@
+package io.echomq.core.internal;
+
+import java.util.List;
+
+import io.echomq.core.Script;
+
+/**
+ * The scripts the engine runs, loaded once per engine.
+ *
+ * @author EchoMQ
+ */
+final class Scripts {
+
+	final Script enqueue = Script.load("enqueue");
+
+	final Script claim = Script.load("claim");
+
+	final Script complete = Script.load("complete");
+
+	final Script completeAll = Script.load("complete_all");
+
+	final Script retry = Script.load("retry");
+
+	final Script extend = Script.load("extend");
+
+	final Script release = Script.load("release");
+
+	final Script reap = Script.load("reap");
+
+	final Script promote = Script.load("promote");
+
+	final Script replay = Script.load("replay");
+
+	final Script purge = Script.load("purge");
+
+	final Script quarantine = Script.load("quarantine");
+
+	final Script trim = Script.load("trim");
+
+	final Script delete = Script.load("delete");
+
+	final Script runNow = Script.load("run_now");
+
+	final Script cancel = Script.load("cancel");
+
+	final Script pause = Script.load("pause");
+
+	List<Script> all() {
+		return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
+				this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow,
+				this.cancel, this.pause);
+	}
+
+}
