@@ -81,13 +81,7 @@ public final class Outcomes extends EnginePart {
 		List<String> args = new ArrayList<>(4 + candidates.length);
 		args.add(id.toString());
 		args.add(ScriptCalls.argument(token));
-		args.add(Long.toString(retention.count()));
-		args.add(Long.toString(retention.age().toMillis()));
-		String rows = this.state.keys(queue).rowPrefix();
-		for (String candidate : candidates) {
-			keys.add(rows + candidate);
-			args.add(candidate);
-		}
+		addTrim(queue, retention, candidates, keys, args);
 		if (uniqueKey != null) {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
 		}
@@ -307,13 +301,7 @@ public final class Outcomes extends EnginePart {
 		if (retention.isEnabled() && !snooze) {
 			candidates = this.state.deadTrimHints.remove(queue);
 			candidates = (candidates != null) ? candidates : ScriptCalls.NO_IDS;
-			args.add(Long.toString(retention.count()));
-			args.add(Long.toString(retention.age().toMillis()));
-			String rows = this.state.keys(queue).rowPrefix();
-			for (String candidate : candidates) {
-				keys.add(rows + candidate);
-				args.add(candidate);
-			}
+			addTrim(queue, retention, candidates, keys, args);
 		}
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.retry, keys, args);
 		TransitionResult result = Replies.fenced(reply);
@@ -334,6 +322,20 @@ public final class Outcomes extends EnginePart {
 			this.state.deadTrimHints.putIfAbsent(queue, candidates);
 		}
 		return TransitionResult.applied(state, Replies.instant(reply.get(2)));
+	}
+
+	/**
+	 * Add the trim of a history location to a completion's call: its bounds, then each
+	 * candidate the previous call named as over them, its row declared.
+	 */
+	private void addTrim(String queue, Retention retention, String[] candidates, List<String> keys, List<String> args) {
+		args.add(Long.toString(retention.count()));
+		args.add(Long.toString(retention.age().toMillis()));
+		String rows = this.state.keys(queue).rowPrefix();
+		for (String candidate : candidates) {
+			keys.add(rows + candidate);
+			args.add(candidate);
+		}
 	}
 
 	/**
