@@ -338,17 +338,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 	private EnqueueSpec spec(String queue, EnqueueOptions options, Map<String, String> fields) {
 		int maxAttempts = (options.maxAttempts() != null) ? options.maxAttempts()
 				: this.defaultMaxAttempts.apply(queue);
-		EnqueueSpec spec = EnqueueSpec.defaults()
-			.withMaxAttempts(maxAttempts)
-			.withPriority(options.priority())
-			.withRunAt(options.runAt())
-			.withTimeout(options.timeout())
-			.withLane(options.lane())
-			.withFields(fields);
-		if (options.delay() != null) {
-			spec = spec.withDelay(options.delay());
-		}
-		return spec.withUnique(options.unique());
+		return options.toSpec(maxAttempts, fields);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +24,8 @@ import io.echomq.test.ChildJvm;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -82,6 +85,10 @@ class TwoJvmFlowLimitsTests {
 
 	@BeforeParameterizedClassInvocation
 	void startChild() throws Exception {
+		if (this.server.unavailability().isPresent()) {
+			// each test is skipped with the reason
+			return;
+		}
 		this.connection = this.server.connection();
 		this.connectionFactory = this.server.probeConnection();
 		this.connectionFactory.afterPropertiesSet();
@@ -99,6 +106,11 @@ class TwoJvmFlowLimitsTests {
 			.pollInterval(Duration.ofMillis(100))
 			.failFast("child JVM exited", () -> !started.isAlive())
 			.until(() -> Files.readString(this.childLog).contains(FlowNodeApplication.READY));
+	}
+
+	@BeforeEach
+	void skipWithoutServer() {
+		this.server.unavailability().ifPresent(Assumptions::abort);
 	}
 
 	@AfterParameterizedClassInvocation
@@ -243,6 +255,14 @@ class TwoJvmFlowLimitsTests {
 
 		/** The local cluster of three masters this JVM shares. */
 		CLUSTER;
+
+		/**
+		 * Return why the server cannot be supplied here, if it cannot.
+		 * @return the reason, or empty (a local cluster forms from any binary)
+		 */
+		Optional<String> unavailability() {
+			return (this == CLUSTER) ? Optional.empty() : TestRedisServer.unavailability(ServerFlavor.valueOf(name()));
+		}
 
 		/**
 		 * Return the {@code spring.data.redis.*} properties of the server (or cluster).

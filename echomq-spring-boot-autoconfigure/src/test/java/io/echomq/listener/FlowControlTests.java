@@ -24,7 +24,6 @@ import io.echomq.core.QueueAuditor;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,14 +43,9 @@ import static org.awaitility.Awaitility.await;
  */
 class FlowControlTests {
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void cancelOfARunningJobInterruptsItsHandlerAndDiscardsTheOutcome() {

@@ -261,24 +261,4 @@ class EchoMqDashboardPartitionWebTests extends DashboardWebTestSupport {
 		return PartitionedStats.read(this.inspector, this.template.getPartitioning().forQueue(queue)).total();
 	}
 
-	private static JsonNode queue(JsonNode overview, String name) {
-		for (JsonNode queue : overview.get("queues")) {
-			if (name.equals(queue.get("name").asString())) {
-				return queue;
-			}
-		}
-		throw new AssertionError("No queue " + name + " in " + overview);
-	}
-
-	private static List<String> ids(JsonNode page) {
-		List<String> ids = new ArrayList<>();
-		page.get("jobs").forEach((job) -> ids.add(job.get("id").asString()));
-		return ids;
-	}
-
-	private static void assertClientError(Response response, int status, String message) {
-		assertThat(response.status()).as("%s", response).isEqualTo(status);
-		assertThat(response.message()).contains(message);
-	}
-
 }
