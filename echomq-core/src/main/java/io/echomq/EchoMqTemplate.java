@@ -8,22 +8,22 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.echomq.core.EnqueueResult;
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.ServerFailures;
+import io.echomq.core.internal.ServerFailures;
 import io.echomq.core.UniqueKey;
 import io.echomq.schedule.InvalidScheduleException;
-import io.echomq.schedule.ScheduleDefinition;
+import io.echomq.schedule.internal.ScheduleDefinition;
 import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
-import io.echomq.schedule.Schedules;
+import io.echomq.schedule.internal.Schedules;
 import io.echomq.support.PayloadConverter;
-import io.echomq.support.PayloadText;
+import io.echomq.support.internal.PayloadText;
 
 import org.springframework.util.Assert;
 
@@ -302,8 +302,8 @@ public class EchoMqTemplate implements EchoMqOperations {
 	/**
 	 * Refuse every enqueue to a queue from now on, throwing {@code reason}: its partition
 	 * count changed under this application
-	 * ({@link io.echomq.core.PartitionCountCheck#renew}), so what it would write would be
-	 * stranded.
+	 * ({@link io.echomq.core.internal.PartitionCountCheck#renew}), so what it would write
+	 * would be stranded.
 	 * @param queue the logical queue name
 	 * @param reason what enqueues throw
 	 */

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.UniqueKey;

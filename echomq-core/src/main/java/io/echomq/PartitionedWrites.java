@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.echomq.core.JobId;
 import io.echomq.core.PartialEnqueueException;
-import io.echomq.core.PartitionOutages;
+import io.echomq.core.internal.PartitionOutages;
 import io.echomq.core.PartitionUnavailableException;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.ServerFailures;
+import io.echomq.core.internal.ServerFailures;
 import io.echomq.core.UniqueKey;
 import org.jspecify.annotations.Nullable;
 

@@ -9,12 +9,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import io.echomq.core.ClaimedJob;
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConversionException;

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
 import io.echomq.core.JobId;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.AfterEach;

@@ -7,7 +7,7 @@ import java.util.Set;
 
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobState;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.internal.Engine;
 

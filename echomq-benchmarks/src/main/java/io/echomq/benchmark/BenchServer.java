@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 import io.echomq.core.Keyspace;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.RespClient;

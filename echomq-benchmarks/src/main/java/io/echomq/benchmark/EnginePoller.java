@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.echomq.core.ClaimedJob;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;

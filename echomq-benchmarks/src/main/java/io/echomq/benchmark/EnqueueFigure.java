@@ -7,7 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Engine;
 
 /**

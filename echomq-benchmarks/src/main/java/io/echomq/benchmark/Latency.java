@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Engine;
 
 /**

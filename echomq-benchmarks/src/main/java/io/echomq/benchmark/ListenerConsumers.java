@@ -9,8 +9,8 @@ import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqMaintenance;
-import io.echomq.maintenance.MaintenanceSettings;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.maintenance.internal.MaintenanceSettings;
 
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.echomq.core.JobId;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Engine;
 
 /**

@@ -1,5 +1,7 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.KeyType;
+
 /**
  * Where a job lives. The {@code state} field of a job row always names the key type its
  * id is in.

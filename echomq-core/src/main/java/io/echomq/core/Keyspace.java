@@ -1,5 +1,8 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.LaneKeyType;
+
 import java.util.regex.Pattern;
 
 /**

@@ -15,6 +15,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.LaneKeyType;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;

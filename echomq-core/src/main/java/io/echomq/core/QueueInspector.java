@@ -13,7 +13,13 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.LaneKeyType;
+import io.echomq.core.internal.MinuteCount;
 import io.echomq.core.internal.Replies;
+import io.echomq.core.internal.RowPayload;
+import io.echomq.core.internal.Script;
+import io.echomq.core.internal.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;

@@ -6,7 +6,10 @@ import java.util.Comparator;
 import java.util.List;
 
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Replies;
+import io.echomq.core.internal.Script;
+import io.echomq.core.internal.ScriptExecutor;
 
 import org.springframework.util.Assert;
 

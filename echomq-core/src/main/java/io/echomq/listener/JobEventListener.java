@@ -2,8 +2,8 @@ package io.echomq.listener;
 
 import java.time.Duration;
 
-import io.echomq.core.ClaimedJob;
-import io.echomq.core.ReapResult;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.ReapResult;
 import io.echomq.core.TransitionResult;
 
 /**

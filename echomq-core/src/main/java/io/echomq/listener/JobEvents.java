@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
-import io.echomq.core.ClaimedJob;
-import io.echomq.core.ReapResult;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.ReapResult;
 import io.echomq.core.TransitionResult;
-import io.echomq.support.RateLimitedLog;
+import io.echomq.support.internal.RateLimitedLog;
 
 import org.springframework.core.log.LogAccessor;
 

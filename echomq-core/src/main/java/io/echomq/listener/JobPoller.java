@@ -3,8 +3,8 @@ package io.echomq.listener;
 import java.time.Duration;
 import java.util.List;
 
-import io.echomq.core.ClaimResult;
-import io.echomq.support.RateLimitedLog;
+import io.echomq.core.internal.ClaimResult;
+import io.echomq.support.internal.RateLimitedLog;
 
 import org.springframework.core.log.LogAccessor;
 

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.QueuePartitions;
-import io.echomq.support.RateLimitedLog;
+import io.echomq.support.internal.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;

@@ -6,7 +6,7 @@ import java.time.Instant;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.NodeListener;
 import io.echomq.core.QueueNodes;
-import io.echomq.support.RateLimitedLog;
+import io.echomq.support.internal.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;

@@ -6,7 +6,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.echomq.core.ClaimedJob;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.support.PayloadConversionException;
 import io.echomq.support.PayloadConverter;
 import org.jspecify.annotations.Nullable;

@@ -9,10 +9,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.internal.Engine;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueueNodes;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.QueueSignals;
+import io.echomq.core.internal.QueueSignals;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;

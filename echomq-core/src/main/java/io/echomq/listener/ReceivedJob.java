@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import io.echomq.core.ClaimedJob;
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import org.jspecify.annotations.Nullable;
 

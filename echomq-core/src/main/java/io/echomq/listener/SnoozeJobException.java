@@ -3,7 +3,7 @@ package io.echomq.listener;
 import java.time.Duration;
 
 import io.echomq.core.EchoMqException;
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 
 /**
  * Thrown by a handler to run the job again after {@code delay} without spending an

@@ -6,10 +6,10 @@ import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
-import io.echomq.core.ClaimedJob;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobState;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.ReapResult;
+import io.echomq.core.internal.ReapResult;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.JobEventListener;

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobState;
-import io.echomq.core.PartitionedStats;
+import io.echomq.core.internal.PartitionedStats;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;

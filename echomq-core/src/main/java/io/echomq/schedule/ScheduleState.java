@@ -1,5 +1,7 @@
 package io.echomq.schedule;
 
+import io.echomq.schedule.internal.ScheduleDefinition;
+
 import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;

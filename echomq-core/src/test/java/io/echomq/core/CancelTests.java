@@ -1,5 +1,9 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.KeyType;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

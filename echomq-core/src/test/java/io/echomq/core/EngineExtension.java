@@ -1,6 +1,7 @@
 package io.echomq.core;
 
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.ScriptExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

@@ -1,6 +1,10 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.ClaimResult;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.KeyType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

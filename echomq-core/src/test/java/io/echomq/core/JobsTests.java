@@ -1,6 +1,17 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.ClaimResult;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.CompleteAndClaimResult;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.FencingToken;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.MaintenancePass;
+import io.echomq.core.internal.ReapResult;
+import io.echomq.core.internal.RowPayload;
+import io.echomq.core.internal.Script;
+import io.echomq.core.internal.ScriptExecutor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.KeyType;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

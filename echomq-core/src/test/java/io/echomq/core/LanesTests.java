@@ -8,6 +8,11 @@ import java.util.Set;
 
 import io.echomq.EnqueueOptions;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.internal.ClaimResult;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.LaneKeyType;
 import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,13 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.FencingToken;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.QuarantineResult;
+import io.echomq.core.internal.ReapResult;
+import io.echomq.core.internal.Script;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.KeyType;
+
 import java.util.ArrayList;
 import java.util.List;
 

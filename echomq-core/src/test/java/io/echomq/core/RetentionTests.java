@@ -1,5 +1,12 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.MinuteCount;
+import io.echomq.core.internal.Script;
+import io.echomq.core.internal.ScriptExecutor;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

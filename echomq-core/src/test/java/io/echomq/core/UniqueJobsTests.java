@@ -1,5 +1,12 @@
 package io.echomq.core;
 
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.CompleteAndClaimResult;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.FencingToken;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.Script;
+
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.core.ClaimedJob;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;

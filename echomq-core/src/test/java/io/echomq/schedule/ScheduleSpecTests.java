@@ -1,5 +1,7 @@
 package io.echomq.schedule;
 
+import io.echomq.schedule.internal.FirePlan;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

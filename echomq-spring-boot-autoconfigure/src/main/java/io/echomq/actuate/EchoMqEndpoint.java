@@ -22,7 +22,7 @@ import io.echomq.core.JobState;
 import io.echomq.core.JobView;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
-import io.echomq.core.PartitionedStats;
+import io.echomq.core.internal.PartitionedStats;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
@@ -30,7 +30,7 @@ import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleFire;
-import io.echomq.schedule.ScheduleTicker;
+import io.echomq.schedule.internal.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;

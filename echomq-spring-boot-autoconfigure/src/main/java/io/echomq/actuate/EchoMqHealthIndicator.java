@@ -9,15 +9,15 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.PartitionedStats;
+import io.echomq.core.internal.PartitionedStats;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueueStats;
-import io.echomq.core.Script;
+import io.echomq.core.internal.Script;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

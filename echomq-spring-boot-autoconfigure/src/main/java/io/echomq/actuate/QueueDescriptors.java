@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.echomq.core.FlowLimits;
-import io.echomq.core.PartitionedStats;
+import io.echomq.core.internal.PartitionedStats;
 import io.echomq.core.QueueStats;
 import io.echomq.listener.QueueListenerContainer;
 import org.jspecify.annotations.Nullable;

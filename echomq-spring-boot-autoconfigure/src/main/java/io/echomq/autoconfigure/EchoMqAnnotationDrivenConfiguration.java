@@ -13,8 +13,8 @@ import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobExecutorFactory;
 import io.echomq.listener.JobInvocationInterceptor;
-import io.echomq.maintenance.EchoMqMaintenance;
-import io.echomq.maintenance.MaintenanceSettings;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.maintenance.internal.MaintenanceSettings;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;

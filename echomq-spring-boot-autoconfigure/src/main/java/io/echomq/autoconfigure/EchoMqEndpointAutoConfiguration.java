@@ -9,7 +9,7 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.schedule.ScheduleTicker;
+import io.echomq.schedule.internal.ScheduleTicker;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

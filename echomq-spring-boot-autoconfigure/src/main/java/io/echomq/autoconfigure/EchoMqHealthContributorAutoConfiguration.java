@@ -5,7 +5,7 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

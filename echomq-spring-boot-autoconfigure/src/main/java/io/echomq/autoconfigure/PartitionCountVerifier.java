@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.PartitionCountChangedException;
-import io.echomq.core.PartitionCountCheck;
+import io.echomq.core.internal.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
 import org.jspecify.annotations.Nullable;
 
 import org.apache.commons.logging.Log;

@@ -19,7 +19,7 @@ import io.echomq.listener.JobContext;
 import io.echomq.listener.ReceivedJob;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqMaintenance;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.test.TestServer;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
 import io.echomq.core.Retention;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import io.echomq.support.PayloadConverter;
 import org.junit.jupiter.api.Test;

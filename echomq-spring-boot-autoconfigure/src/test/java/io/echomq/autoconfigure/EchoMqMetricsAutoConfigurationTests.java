@@ -6,7 +6,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
-import io.echomq.core.ClaimedJob;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;

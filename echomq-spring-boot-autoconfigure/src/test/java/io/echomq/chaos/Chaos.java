@@ -17,7 +17,7 @@ import java.util.UUID;
 
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobState;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;

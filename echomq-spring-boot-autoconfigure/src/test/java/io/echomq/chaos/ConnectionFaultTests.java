@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.QueueListenerContainer;

@@ -21,7 +21,7 @@ import io.echomq.annotation.EchoJob;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.listener.JobContext;

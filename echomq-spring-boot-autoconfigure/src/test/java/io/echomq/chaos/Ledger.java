@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.echomq.core.ClaimedJob;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.JobEventListener;

@@ -10,9 +10,9 @@ import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
-import io.echomq.core.ClaimedJob;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.Keyspace;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

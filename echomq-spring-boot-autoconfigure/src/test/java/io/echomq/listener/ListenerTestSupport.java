@@ -7,7 +7,7 @@ import java.util.UUID;
 
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.core.JobId;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;

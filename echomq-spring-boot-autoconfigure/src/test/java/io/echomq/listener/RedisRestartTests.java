@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.RedisServerProcess;

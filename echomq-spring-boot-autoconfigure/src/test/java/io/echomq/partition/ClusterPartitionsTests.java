@@ -18,14 +18,14 @@ import io.echomq.core.AuditReport;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.ListenerSettings;
@@ -172,8 +172,8 @@ class ClusterPartitionsTests {
 			.isThrownBy(() -> this.template.enqueue(partitions.name(1), "x"))
 			.withMessageContaining("'#' is reserved");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(
-					() -> this.jobs.enqueues().enqueue(this.queue + "#x", "x", io.echomq.core.EnqueueSpec.defaults()))
+			.isThrownBy(() -> this.jobs.enqueues()
+				.enqueue(this.queue + "#x", "x", io.echomq.core.internal.EnqueueSpec.defaults()))
 			.withMessageContaining("'#' is reserved");
 		JobId foreign = JobId.mint(9);
 		assertThatExceptionOfType(InvalidPartitionException.class).isThrownBy(() -> partitions.nameOf(foreign))

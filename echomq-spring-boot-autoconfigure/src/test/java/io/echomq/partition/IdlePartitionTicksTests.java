@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.ListenerTestSupport;
-import io.echomq.maintenance.EchoMqMaintenance;
-import io.echomq.maintenance.MaintenanceSettings;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.maintenance.internal.MaintenanceSettings;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,12 +81,12 @@ class IdlePartitionTicksTests {
 		await(() -> this.jobs.executor()
 			.getTemplate()
 			.opsForZSet()
-			.zCard(this.jobs.keyspace().queueKey(partition, io.echomq.core.KeyType.SCHEDULE)) == 1);
+			.zCard(this.jobs.keyspace().queueKey(partition, io.echomq.core.internal.KeyType.SCHEDULE)) == 1);
 		int ticks = 0;
 		while (this.jobs.executor()
 			.getTemplate()
 			.opsForZSet()
-			.zCard(this.jobs.keyspace().queueKey(partition, io.echomq.core.KeyType.PENDING)) == 0) {
+			.zCard(this.jobs.keyspace().queueKey(partition, io.echomq.core.internal.KeyType.PENDING)) == 0) {
 			scheduler.promoteTick();
 			ticks++;
 			assertThat(ticks).as("ticks until promoted").isLessThanOrEqualTo(8);

@@ -19,6 +19,7 @@ import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
 import io.echomq.listener.JobContext;
 import io.echomq.micrometer.EchoMqScheduleMetrics;
+import io.echomq.schedule.internal.ScheduleTicker;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;

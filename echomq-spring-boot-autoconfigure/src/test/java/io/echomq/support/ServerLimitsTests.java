@@ -12,13 +12,13 @@ import java.util.TreeMap;
 
 import io.echomq.autoconfigure.EvictionPolicyCheck;
 import io.echomq.core.AuditReport;
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueueAuditor;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.TestRedisServer;

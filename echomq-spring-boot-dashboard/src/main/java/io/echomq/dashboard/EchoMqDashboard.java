@@ -13,7 +13,7 @@ import io.echomq.core.internal.Engine;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.schedule.ScheduleTicker;
+import io.echomq.schedule.internal.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Sanitizer;

@@ -3,7 +3,7 @@ package io.echomq.dashboard;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.echomq.core.MinuteCount;
+import io.echomq.core.internal.MinuteCount;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.internal.Engine;
 
@@ -11,9 +11,9 @@ import org.springframework.util.Assert;
 
 /**
  * The per-minute history the engine keeps in each queue's keyspace
- * ({@link io.echomq.core.KeyType#MINUTES}), counted by the complete and retry scripts on
- * every node: one {@code HGETALL} of at most 242 fields and one {@code TIME} per queue
- * per read.
+ * ({@link io.echomq.core.internal.KeyType#MINUTES}), counted by the complete and retry
+ * scripts on every node: one {@code HGETALL} of at most 242 fields and one {@code TIME}
+ * per queue per read.
  *
  * @author EchoMQ
  * @since 0.1.0

@@ -8,7 +8,7 @@ import java.util.Map;
 
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobState;
-import io.echomq.core.PartitionedStats;
+import io.echomq.core.internal.PartitionedStats;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.core.internal.Engine;

@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.PartitionedStats;
+import io.echomq.core.internal.PartitionedStats;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
 import io.echomq.listener.ListenerSettings;

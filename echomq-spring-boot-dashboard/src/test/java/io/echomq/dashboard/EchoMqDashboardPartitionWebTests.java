@@ -9,7 +9,7 @@ import java.util.Set;
 
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.PartitionedStats;
+import io.echomq.core.internal.PartitionedStats;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.dashboard.DashboardClient.Response;

@@ -8,7 +8,7 @@ import java.time.ZoneId;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.internal.Engine;
-import io.echomq.schedule.ScheduleTicker;
+import io.echomq.schedule.internal.ScheduleTicker;
 import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
 

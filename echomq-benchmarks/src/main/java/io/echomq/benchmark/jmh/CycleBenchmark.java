@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import io.echomq.benchmark.BenchServer;
-import io.echomq.core.ClaimedJob;
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.server.ServerFlavor;

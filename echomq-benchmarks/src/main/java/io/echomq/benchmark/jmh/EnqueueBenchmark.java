@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import io.echomq.benchmark.BenchServer;
-import io.echomq.core.EnqueueSpec;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.server.ServerFlavor;

@@ -5,9 +5,9 @@ import java.util.List;
 
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
-import io.echomq.core.QueueSignals;
-import io.echomq.core.Script;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.QueueSignals;
+import io.echomq.core.internal.Script;
+import io.echomq.core.internal.ScriptExecutor;
 
 import org.springframework.util.Assert;
 

@@ -1,6 +1,6 @@
 package io.echomq.core.internal;
 
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 

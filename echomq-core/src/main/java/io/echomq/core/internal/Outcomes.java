@@ -5,15 +5,15 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import io.echomq.core.ClaimedJob;
-import io.echomq.core.EnqueueSpec;
-import io.echomq.core.FencingToken;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.FencingToken;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.TransitionResult;
 import org.jspecify.annotations.Nullable;
 

@@ -6,9 +6,9 @@ import java.util.List;
 
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.KeyType;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
-import io.echomq.core.LaneKeyType;
+import io.echomq.core.internal.LaneKeyType;
 
 /**
  * A queue's key set as one value: every key of the queue's hash slot a script call

@@ -6,11 +6,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.echomq.core.FencingToken;
+import io.echomq.core.internal.FencingToken;
 import io.echomq.core.JobId;
-import io.echomq.core.LaneKeyType;
-import io.echomq.core.Script;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.LaneKeyType;
+import io.echomq.core.internal.Script;
+import io.echomq.core.internal.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;

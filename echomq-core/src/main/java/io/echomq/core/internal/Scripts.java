@@ -2,7 +2,7 @@ package io.echomq.core.internal;
 
 import java.util.List;
 
-import io.echomq.core.Script;
+import io.echomq.core.internal.Script;
 
 /**
  * The scripts the engine runs, loaded once per engine.

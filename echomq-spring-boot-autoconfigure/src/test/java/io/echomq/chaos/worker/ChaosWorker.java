@@ -5,7 +5,7 @@ import java.util.List;
 
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.ScriptExecutor;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
@@ -14,8 +14,8 @@ import io.echomq.listener.JobExecutorFactory;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.EchoMqMaintenance;
-import io.echomq.maintenance.MaintenanceSettings;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.maintenance.internal.MaintenanceSettings;
 import io.echomq.autoconfigure.EchoMqClusterAutoConfiguration;
 
 import org.springframework.boot.Banner;

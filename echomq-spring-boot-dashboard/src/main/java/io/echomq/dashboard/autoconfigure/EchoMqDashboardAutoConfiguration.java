@@ -17,7 +17,7 @@ import io.echomq.dashboard.web.EchoMqDashboardRoutes;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.schedule.ScheduleTicker;
+import io.echomq.schedule.internal.ScheduleTicker;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.Sanitizer;

@@ -1,0 +1,69 @@
+package io.echomq.core.internal;
+
+import io.echomq.core.JobId;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A job leased to a worker by a claim.
+ *
+ * @param queue the queue
+ * @param id the job id
+ * @param token the fencing token: the row's {@code attempts} after this claim, which
+ * counts every claim and never goes down
+ * @param attempt the attempt number this claim counts as against the budget: the token
+ * less the claims that no longer count (released on a graceful stop, or made before a
+ * replay)
+ * @param maxAttempts the attempt number after which a failure dead-letters the job
+ * @param payload the payload text
+ * @param enqueuedAt when the job was enqueued (server time)
+ * @param readyAt when the job last became claimable (server time)
+ * @param claimedAt when it was claimed (server time)
+ * @param leaseDeadline when the lease expires unless extended (server time)
+ * @param fields the other row fields (such as trace headers), never {@code null}
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public record ClaimedJob(String queue, JobId id, FencingToken token, long attempt, long maxAttempts, String payload,
+		Instant enqueuedAt, Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
+
+	/**
+	 * Return the job's own handler timeout, set at enqueue (row field {@code timeout}, in
+	 * milliseconds).
+	 * @return the timeout, or {@code null} when the job sets none
+	 */
+	public @Nullable Duration timeout() {
+		String millis = this.fields.get(EnqueueSpec.TIMEOUT_FIELD);
+		if (millis == null) {
+			return null;
+		}
+		try {
+			long value = Long.parseLong(millis);
+			return (value > 0) ? Duration.ofMillis(value) : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Return the name of the job's unique key, set at enqueue (row field {@code unique}).
+	 * @return the name, or {@code null} when the job has none
+	 */
+	public @Nullable String uniqueKey() {
+		return this.fields.get(EnqueueSpec.UNIQUE_FIELD);
+	}
+
+	/**
+	 * Return whether a failure of this attempt would dead-letter the job.
+	 * @return {@code true} if this is the last attempt
+	 */
+	public boolean isLastAttempt() {
+		return this.attempt >= this.maxAttempts;
+	}
+
+}

@@ -1,0 +1,106 @@
+package io.echomq.core.internal;
+
+/**
+ * The per-queue keys of the EchoMQ keyspace, each {@code <prefix>:{<queue>}:<suffix>}.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public enum KeyType {
+
+	/** Score-0 sorted set of claimable ids; byte order is mint order. */
+	PENDING("pending"),
+
+	/** Sorted set of claimed ids, scored by lease deadline (server time, ms). */
+	ACTIVE("active"),
+
+	/** Sorted set of delayed ids, scored by run-at (ms). */
+	SCHEDULE("schedule"),
+
+	/** Sorted set of dead-lettered ids, scored by the time they died (ms). */
+	DEAD("dead"),
+
+	/**
+	 * Sorted set of completed ids a queue retains (see {@link Retention}), scored by the
+	 * time they completed (ms). Empty unless the queue retains completed jobs.
+	 */
+	COMPLETED("completed"),
+
+	/**
+	 * Sorted set of members no transition could move (not JOB ids, rows missing or
+	 * breaking the row schema, a state naming another location), scored by the time they
+	 * were quarantined (ms). Only the quarantine transition writes to it; nothing leaves
+	 * it but by hand.
+	 */
+	QUARANTINE("quarantine"),
+
+	/** Hash of cumulative counters (enqueued, completed, retried, ...). */
+	METRICS("metrics"),
+
+	/**
+	 * Hash of per-minute counts, field {@code <minute>:<kind>} ({@code minute} = epoch ms
+	 * / 60,000, {@code kind} = {@code completed} or {@code failed}), written by the
+	 * complete and retry scripts and kept to the last 120 minutes by them.
+	 */
+	MINUTES("minutes"),
+
+	/** Short list of wake-up tokens that idle consumers block on. */
+	WAKE("wake"),
+
+	/** Hash of the queue's recurring schedules: name to definition. */
+	SCHEDULES("schedules"),
+
+	/** Sorted set of schedule names, scored by their next fire time (ms). */
+	SCHEDULE_NEXT("schedule-next"),
+
+	/** Hash of schedule names to the fire time (ms) of their last occurrence. */
+	SCHEDULE_LAST("schedule-last"),
+
+	/**
+	 * String flag, present while the queue is paused cluster-wide: the claim script
+	 * claims nothing while it exists. Its value is the reason; a timed pause expires by
+	 * itself ({@code PX}).
+	 */
+	PAUSED("paused"),
+
+	/**
+	 * Sorted set of the lanes that have ready work, the claim's round-robin ring: the
+	 * lowest score is the next lane's turn, and a lane served goes to the tail. Not a
+	 * location: the lanes' pending ids are in their own {@link LaneKeyType#PENDING} keys.
+	 */
+	LANES("lanes"),
+
+	/**
+	 * Sorted set logging the queue's recent starts (one member per claim, scored by
+	 * server time, ms): the sliding window of the queue-wide rate limit. Not a location.
+	 */
+	STARTS("starts"),
+
+	/**
+	 * String set (with a TTL) while a concurrency cap holds claims back, so that the
+	 * transitions freeing a slot push a wake-up. Not a location.
+	 */
+	THROTTLED("throttled"),
+
+	/**
+	 * Hash of the nodes listening to the queue, node name to its listener's last beat
+	 * ({@link NodeListener}), kept by {@link QueueNodes}: each running container beats
+	 * every few seconds, an entry three intervals old is dead and pruned. Not a location.
+	 */
+	NODES("nodes");
+
+	private final String suffix;
+
+	KeyType(String suffix) {
+		this.suffix = suffix;
+	}
+
+	/**
+	 * Return the key suffix.
+	 * @return the suffix, e.g. {@code pending}
+	 */
+	public String suffix() {
+		return this.suffix;
+	}
+
+}

@@ -1,0 +1,133 @@
+package io.echomq.core.internal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Tests for {@link Script}: the include lines of the shipped scripts, and how they are
+ * expanded. That the server names the expanded body by the same SHA is checked on real
+ * servers ({@code AbstractJobsTests}).
+ *
+ * @author EchoMQ
+ */
+class ScriptTests {
+
+	private static final Path SOURCES = Path.of("src/main/resources/io/echomq/core/scripts");
+
+	@Test
+	void everyShippedScriptShouldExpandFullyAndNameItsKeysAndArguments() throws IOException {
+		List<String> names = luaFiles(SOURCES).stream().map(ScriptTests::baseName).toList();
+		assertThat(names).contains("enqueue", "claim", "complete", "retry", "extend", "release", "reap", "promote",
+				"replay", "purge", "quarantine");
+		for (String name : names) {
+			Script script = Script.load(name);
+			assertThat(script.body()).as(name).doesNotContain("@include");
+			String header = header(Files.readString(SOURCES.resolve(name + ".lua")));
+			assertThat(header).as(name + " header").contains("-- KEYS[").contains("-- ARGV[").contains("-- returns");
+		}
+	}
+
+	@Test
+	void everyIncludeShouldBeUsedAndEveryScriptShouldHoldOneCopyOfEachPiece() throws IOException {
+		List<String> pieces = luaFiles(SOURCES.resolve("includes")).stream().map(ScriptTests::baseName).toList();
+		assertThat(pieces).contains("clock", "int", "row", "fence", "keys", "wake", "pending");
+		Map<String, Integer> uses = new HashMap<>();
+		for (Path file : luaFiles(SOURCES)) {
+			String source = Files.readString(file);
+			String body = Script.load(baseName(file)).body();
+			for (String piece : pieces) {
+				String definition = firstDefinition(Files.readString(SOURCES.resolve("includes/" + piece + ".lua")));
+				int copies = count(body, definition);
+				assertThat(copies).as(baseName(file) + " copies of " + piece).isLessThanOrEqualTo(1);
+				if (source.contains("--- @include \"" + piece + "\"")) {
+					assertThat(copies).as(baseName(file) + " includes " + piece).isEqualTo(1);
+				}
+				uses.merge(piece, copies, Integer::sum);
+			}
+			// no piece is copied into a script by hand
+			assertThat(source).as(baseName(file))
+				.doesNotContain("redis.call('TIME')")
+				.doesNotContain("redis.call('LPUSH'")
+				.doesNotContain("'TOKEN_MISMATCH'");
+		}
+		assertThat(uses).allSatisfy((piece, count) -> assertThat(count).as(piece).isPositive());
+	}
+
+	@Test
+	void includesShouldExpandOnceInPlaceAndNested() {
+		Map<String, String> pieces = Map.of("a", "local function a() end\n", "b",
+				"--- @include \"a\"\nlocal function b() return a() end\n");
+		String expanded = Script.expand("s", "-- s\n--- @include \"b\"\n--- @include \"a\"\nreturn b()\n", pieces::get);
+		assertThat(expanded).isEqualTo("-- s\nlocal function a() end\nlocal function b() return a() end\nreturn b()\n");
+	}
+
+	@Test
+	void missingMalformedOrCircularIncludesShouldFailNamingThem() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> Script.expand("s", "--- @include \"nope\"\n", (piece) -> null))
+			.withMessageContaining("'s' includes 'nope'")
+			.withMessageContaining("includes/nope.lua");
+		assertThatIllegalStateException().isThrownBy(() -> Script.expand("s", "-- @include 'a'\n", (piece) -> "x\n"))
+			.withMessageContaining("malformed include line '-- @include 'a''");
+		Map<String, String> circular = Map.of("a", "--- @include \"b\"\n", "b", "--- @include \"a\"\n");
+		assertThatIllegalStateException().isThrownBy(() -> Script.expand("s", "--- @include \"a\"\n", circular::get))
+			.withMessageContaining("circular include of 'a'");
+		assertThatIllegalStateException().isThrownBy(() -> Script.load("no-such-script"))
+			.withMessageContaining("no-such-script.lua' is not on the class path");
+	}
+
+	@Test
+	void shaShouldBeTheSha1OfTheExpandedBody() {
+		Script script = Script.load("claim");
+		assertThat(script.sha()).isEqualTo(Script.of("claim", script.body()).sha()).hasSize(40);
+		assertThat(Script.of("x", "return 1").sha()).isEqualTo("e0e1f9fabfc9d4800c877a703b823ac0578ff8db");
+	}
+
+	private static List<Path> luaFiles(Path directory) throws IOException {
+		try (Stream<Path> files = Files.list(directory)) {
+			return files.filter((file) -> file.toString().endsWith(".lua")).sorted().toList();
+		}
+	}
+
+	private static String baseName(Path file) {
+		String name = file.getFileName().toString();
+		return name.substring(0, name.length() - ".lua".length());
+	}
+
+	private static String header(String source) {
+		StringBuilder header = new StringBuilder();
+		for (String line : source.split("\n")) {
+			if (!line.startsWith("--")) {
+				break;
+			}
+			header.append(line).append('\n');
+		}
+		return header.toString();
+	}
+
+	private static String firstDefinition(String piece) {
+		return piece.lines()
+			.filter((line) -> line.startsWith("local function ") || line.startsWith("local ROW_FIELDS"))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	private static int count(String text, String part) {
+		int count = 0;
+		for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+			count++;
+		}
+		return count;
+	}
+
+}
