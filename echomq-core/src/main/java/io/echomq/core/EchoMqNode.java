@@ -10,7 +10,8 @@ import org.springframework.util.StringUtils;
 /**
  * The identity of one node (one JVM running EchoMQ): the name its claims write to a job's
  * row ({@value #CLAIMED_BY_FIELD}), its listeners are registered under in each queue's
- * {@linkplain KeyType#NODES node registry}, and the dashboard shows.
+ * {@linkplain io.echomq.core.internal.KeyType#NODES node registry}, and the dashboard
+ * shows.
  *
  * @param name the node's name: {@code <application> <pid>@<host>} unless set
  * @author EchoMQ

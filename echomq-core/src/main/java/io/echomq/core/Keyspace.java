@@ -221,8 +221,8 @@ public record Keyspace(String prefix) {
 
 	/**
 	 * Return the key of the applications holding a queue's partition count
-	 * ({@link PartitionCountCheck}): a sorted set on the same slot as
-	 * {@link #partitionsKey(String)}.
+	 * ({@link io.echomq.core.internal.PartitionCountCheck}): a sorted set on the same
+	 * slot as {@link #partitionsKey(String)}.
 	 * @param queue the logical queue name
 	 * @return the key, e.g. {@code emq:{mail}:partitions:holders}
 	 */

@@ -9,7 +9,7 @@ import org.springframework.util.Assert;
 
 /**
  * One node's listener of a queue, as its last beat in the queue's
- * {@linkplain KeyType#NODES node registry} told it.
+ * {@linkplain io.echomq.core.internal.KeyType#NODES node registry} told it.
  * <p>
  * Stored as {@code <seen ms> <every ms> <concurrency> <state> <in-flight> <completed>
  * <retried> <dead> <stale> <listener id>}: the script prefixes the server time and the

@@ -5,7 +5,8 @@ package io.echomq.core;
  * because its id was already handed out) cannot be written because the server of that
  * partition is unavailable. Jobs with no key fail over to another partition instead.
  * Whether the job was written is told by the cause: a refusal
- * ({@link ServerFailures#isRefusal}) was not; a call that got no reply may have been.
+ * ({@link io.echomq.core.internal.ServerFailures#isRefusal}) was not; a call that got no
+ * reply may have been.
  *
  * @author EchoMQ
  * @since 0.2.0

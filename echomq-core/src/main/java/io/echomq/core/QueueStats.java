@@ -12,7 +12,7 @@ import java.util.Map;
  * @param schedule ids waiting for their run-at
  * @param dead dead-lettered ids
  * @param quarantine members no transition could move, set aside (see
- * {@link KeyType#QUARANTINE})
+ * {@link io.echomq.core.internal.KeyType#QUARANTINE})
  * @param completed completed ids retained (see {@link Retention})
  * @param counters the queue's cumulative counters ({@code enqueued}, {@code completed},
  * {@code retried}, {@code dead}, {@code reaped}, {@code promoted}, ...)

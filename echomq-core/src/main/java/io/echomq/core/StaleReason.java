@@ -49,8 +49,8 @@ public enum StaleReason {
 	 * changed: a script never writes to a row it could not validate. Such a job is left
 	 * for the quarantine sweep
 	 * ({@link io.echomq.core.internal.Upkeep#quarantineSuspects(String)}), which moves it
-	 * to the {@link KeyType#QUARANTINE quarantine} location, and the {@link QueueAuditor
-	 * audit} reports it.
+	 * to the {@link io.echomq.core.internal.KeyType#QUARANTINE quarantine} location, and
+	 * the {@link QueueAuditor audit} reports it.
 	 */
 	MALFORMED_ROW,
 

@@ -6,8 +6,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a claim under {@link FlowLimits} returned: the jobs, and whether a limit held it
- * back.
+ * What a claim under {@link io.echomq.core.FlowLimits} returned: the jobs, and whether a
+ * limit held it back.
  *
  * @param jobs the claimed jobs, possibly none
  * @param limit the limit that held the claim below what was asked, or {@code null}

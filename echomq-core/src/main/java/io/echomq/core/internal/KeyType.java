@@ -21,8 +21,9 @@ public enum KeyType {
 	DEAD("dead"),
 
 	/**
-	 * Sorted set of completed ids a queue retains (see {@link Retention}), scored by the
-	 * time they completed (ms). Empty unless the queue retains completed jobs.
+	 * Sorted set of completed ids a queue retains (see {@link io.echomq.core.Retention}),
+	 * scored by the time they completed (ms). Empty unless the queue retains completed
+	 * jobs.
 	 */
 	COMPLETED("completed"),
 
@@ -84,8 +85,9 @@ public enum KeyType {
 
 	/**
 	 * Hash of the nodes listening to the queue, node name to its listener's last beat
-	 * ({@link NodeListener}), kept by {@link QueueNodes}: each running container beats
-	 * every few seconds, an entry three intervals old is dead and pruned. Not a location.
+	 * ({@link io.echomq.core.NodeListener}), kept by {@link io.echomq.core.QueueNodes}:
+	 * each running container beats every few seconds, an entry three intervals old is
+	 * dead and pruned. Not a location.
 	 */
 	NODES("nodes");
 

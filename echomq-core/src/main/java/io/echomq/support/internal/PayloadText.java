@@ -5,10 +5,11 @@ import io.echomq.support.PayloadConversionException;
 import java.util.Locale;
 
 /**
- * Checks the text a {@link PayloadConverter} wrote before it is stored. Redis stores
- * bytes, and the text goes over the wire as UTF-8: an unpaired UTF-16 surrogate (such as
- * {@code "a\uD800b"}) has no UTF-8 form, and Java's encoder would silently store it as
- * {@code '?'}. Such a payload is refused instead, before anything is written.
+ * Checks the text a {@link io.echomq.support.PayloadConverter} wrote before it is stored.
+ * Redis stores bytes, and the text goes over the wire as UTF-8: an unpaired UTF-16
+ * surrogate (such as {@code "a\uD800b"}) has no UTF-8 form, and Java's encoder would
+ * silently store it as {@code '?'}. Such a payload is refused instead, before anything is
+ * written.
  *
  * @author EchoMQ
  * @since 0.1.0
