@@ -1,0 +1,109 @@
+package io.echomq.core;
+
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.TestServer;
+import io.echomq.test.server.LocalCluster;
+import io.echomq.test.server.ServerFlavor;
+import io.echomq.test.server.ServerOptions;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The servers an engine test runs on, one parameterised class invocation each (reports
+ * read {@code ... on VALKEY}). Standalone servers and the cluster are shared by the whole
+ * JVM; the embedded Redis is started on first use and stopped when the test run ends.
+ *
+ * @author EchoMQ
+ * @see EngineExtension
+ */
+public enum EngineServer {
+
+	/** A Valkey server from {@code PATH}. */
+	VALKEY {
+
+		@Override
+		Target target(ExtensionContext context) {
+			return standalone(TestRedisServer.shared(ServerFlavor.VALKEY));
+		}
+
+	},
+
+	/** A Redis server from {@code PATH}. */
+	REDIS {
+
+		@Override
+		Target target(ExtensionContext context) {
+			return standalone(TestRedisServer.shared(ServerFlavor.REDIS));
+		}
+
+	},
+
+	/**
+	 * A local 3-master cluster: every transition must run unchanged because every key of
+	 * a queue is declared and hashes to one slot.
+	 */
+	CLUSTER {
+
+		@Override
+		Target target(ExtensionContext context) {
+			LocalCluster cluster = TestRedisServer.sharedCluster();
+			return new Target(new RedisClusterConfiguration(cluster.seedNodes()),
+					new String[] { "cluster", String.join(",", cluster.seedNodes()) });
+		}
+
+	},
+
+	/**
+	 * Redis 6.2, the oldest server EchoMQ runs on: the binary inside the embedded-redis
+	 * jar, which every build has, so this runs whatever is installed.
+	 */
+	EMBEDDED_REDIS {
+
+		@Override
+		Target target(ExtensionContext context) {
+			TestServer server = context.getRoot()
+				.getStore(NAMESPACE)
+				.computeIfAbsent(EMBEDDED_REDIS, (key) -> startEmbedded(), TestServer.class);
+			return standalone(server);
+		}
+
+		private TestServer startEmbedded() {
+			TestServer server = TestRedisServer.startEmbedded(ServerOptions.defaults());
+			assertThat(server.version()).startsWith("6.2.");
+			return server;
+		}
+
+	};
+
+	private static final Namespace NAMESPACE = Namespace.create(EngineServer.class);
+
+	/**
+	 * Resolve the server, starting it if this is its first use.
+	 * @param context the context of the test about to run
+	 * @return how to reach it
+	 */
+	abstract Target target(ExtensionContext context);
+
+	private static Target standalone(TestServer server) {
+		return new Target(new RedisStandaloneConfiguration(server.host(), server.port()),
+				new String[] { "standalone", server.host() + ":" + server.port() });
+	}
+
+	/**
+	 * How to reach a server.
+	 *
+	 * @param configuration the Lettuce configuration
+	 * @param arguments how a child JVM reaches the same server:
+	 * {@code standalone host:port} or {@code cluster host:port,...}
+	 */
+	record Target(RedisConfiguration configuration, String[] arguments) {
+
+	}
+
+}
