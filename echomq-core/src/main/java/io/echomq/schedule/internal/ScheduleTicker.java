@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
+import io.echomq.core.internal.Guard;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.ScheduleFire;
@@ -68,7 +68,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	private final List<ScheduleFireListener> listeners;
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final Guard guard = new Guard();
 
 	private final Object reconcileLock = new Object();
 
@@ -138,8 +138,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.scheduler != null) {
 				return;
 			}
@@ -151,10 +150,7 @@ public class ScheduleTicker implements SmartLifecycle {
 			created.initialize();
 			this.scheduler = created;
 			this.tick = created.scheduleWithFixedDelay(this::tick, this.interval);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	/**
@@ -221,8 +217,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.tick != null) {
 				this.tick.cancel(false);
 				this.tick = null;
@@ -231,10 +226,7 @@ public class ScheduleTicker implements SmartLifecycle {
 				this.scheduler.shutdown();
 				this.scheduler = null;
 			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
@@ -244,13 +236,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	@Override
 	public boolean isRunning() {
-		this.lock.lock();
-		try {
-			return this.scheduler != null;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.guard.get(() -> this.scheduler != null);
 	}
 
 	/**
