@@ -4,13 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import io.echomq.core.EnqueueSpec;
+import io.echomq.core.Keyspace;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.UniqueKey;
 import io.echomq.core.UniqueMode;
-import io.echomq.core.QueuePartitions;
-import io.echomq.core.Keyspace;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,11 +24,18 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EnqueueOptions {
 
-	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(new Values());
+	private static final EnqueueOptions DEFAULTS = new EnqueueOptions(EnqueueSpec.defaults(), new Values());
+
+	/**
+	 * What these options share with the spec the engine writes: run-at, priority, timeout
+	 * and lane (the spec's other settings stay at their defaults here).
+	 */
+	private final EnqueueSpec spec;
 
 	private final Values values;
 
-	private EnqueueOptions(Values values) {
+	private EnqueueOptions(EnqueueSpec spec, Values values) {
+		this.spec = spec;
 		this.values = values;
 	}
 
@@ -62,7 +70,7 @@ public final class EnqueueOptions {
 	 * @return the run-at, or {@code null} for none
 	 */
 	public @Nullable Instant runAt() {
-		return this.values.runAt;
+		return this.spec.runAt();
 	}
 
 	/**
@@ -70,7 +78,7 @@ public final class EnqueueOptions {
 	 * @return the priority
 	 */
 	public int priority() {
-		return this.values.priority;
+		return this.spec.priority();
 	}
 
 	/**
@@ -86,7 +94,7 @@ public final class EnqueueOptions {
 	 * @return the timeout, or {@code null} for the listener's
 	 */
 	public @Nullable Duration timeout() {
-		return this.values.timeout;
+		return this.spec.timeout();
 	}
 
 	/**
@@ -196,8 +204,7 @@ public final class EnqueueOptions {
 		if (runAt == null) {
 			throw new IllegalArgumentException("runAt must not be null");
 		}
-		EnqueueSpec.checkRunAt(runAt);
-		return with((values) -> values.runAt = runAt);
+		return withSpec(this.spec.withRunAt(runAt));
 	}
 
 	/**
@@ -206,7 +213,7 @@ public final class EnqueueOptions {
 	 * @return the copy
 	 */
 	public EnqueueOptions withPriority(int priority) {
-		return with((values) -> values.priority = priority);
+		return withSpec(this.spec.withPriority(priority));
 	}
 
 	/**
@@ -231,7 +238,7 @@ public final class EnqueueOptions {
 		if (timeout == null || timeout.toMillis() <= 0) {
 			throw new IllegalArgumentException("timeout must be at least 1ms, was " + timeout);
 		}
-		return with((values) -> values.timeout = timeout);
+		return withSpec(this.spec.withTimeout(timeout));
 	}
 
 	/**
@@ -245,7 +252,7 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions withLane(String lane) {
 		Keyspace.validateLane(lane);
-		return with((values) -> values.lane = lane);
+		return withSpec(this.spec.withLane(lane));
 	}
 
 	/**
@@ -253,7 +260,7 @@ public final class EnqueueOptions {
 	 * @return the lane, or {@code null} for none
 	 */
 	public @Nullable String lane() {
-		return this.values.lane;
+		return this.spec.lane();
 	}
 
 	/**
@@ -267,41 +274,65 @@ public final class EnqueueOptions {
 		return with((values) -> values.afterCommit = afterCommit);
 	}
 
+	/**
+	 * Return the spec an enqueue with these options writes: these options over the spec's
+	 * defaults, with the attempt budget the caller resolved (these options'
+	 * {@link #maxAttempts()}, or the queue's default) and the extra row fields.
+	 * @param maxAttempts the attempt budget
+	 * @param fields the extra row fields (such as trace headers)
+	 * @return the spec
+	 */
+	public EnqueueSpec toSpec(int maxAttempts, Map<String, String> fields) {
+		EnqueueSpec spec = this.spec.withMaxAttempts(maxAttempts).withFields(fields);
+		if (this.values.delay != null) {
+			spec = spec.withDelay(this.values.delay);
+		}
+		return spec.withUnique(this.values.unique);
+	}
+
 	private EnqueueOptions with(Consumer<Values> change) {
 		Values copy = this.values.copy();
 		change.accept(copy);
-		return new EnqueueOptions(copy);
+		return new EnqueueOptions(this.spec, copy);
+	}
+
+	private EnqueueOptions withSpec(EnqueueSpec spec) {
+		return new EnqueueOptions(spec, this.values);
+	}
+
+	private List<Object> all() {
+		return Arrays.asList(this.values.delay, this.spec.runAt(), this.spec.priority(), this.values.maxAttempts,
+				this.spec.timeout(), this.values.afterCommit, this.values.unique, this.values.partitionKey,
+				this.spec.lane());
 	}
 
 	@Override
 	public boolean equals(@Nullable Object other) {
-		return (this == other) || (other instanceof EnqueueOptions options && this.values.equals(options.values));
+		return (this == other) || (other instanceof EnqueueOptions options && all().equals(options.all()));
 	}
 
 	@Override
 	public int hashCode() {
-		return this.values.hashCode();
+		return all().hashCode();
 	}
 
 	@Override
 	public String toString() {
-		return "EnqueueOptions" + this.values;
+		return "EnqueueOptions[delay=" + this.values.delay + ", runAt=" + this.spec.runAt() + ", priority="
+				+ this.spec.priority() + ", maxAttempts=" + this.values.maxAttempts + ", timeout=" + this.spec.timeout()
+				+ ", afterCommit=" + this.values.afterCommit + ", unique=" + this.values.unique + ", partitionKey="
+				+ this.values.partitionKey + ", lane=" + this.spec.lane() + "]";
 	}
 
 	/**
-	 * The mutable copy a {@code with*} method changes before it is frozen in new options.
+	 * The options a spec does not hold, or holds otherwise: a mutable copy a
+	 * {@code with*} method changes before it is frozen in new options.
 	 */
 	private static final class Values {
 
 		@Nullable Duration delay;
 
-		@Nullable Instant runAt;
-
-		int priority;
-
 		@Nullable Integer maxAttempts;
-
-		@Nullable Duration timeout;
 
 		@Nullable Boolean afterCommit;
 
@@ -309,42 +340,14 @@ public final class EnqueueOptions {
 
 		@Nullable String partitionKey;
 
-		@Nullable String lane;
-
 		Values copy() {
 			Values copy = new Values();
 			copy.delay = this.delay;
-			copy.runAt = this.runAt;
-			copy.priority = this.priority;
 			copy.maxAttempts = this.maxAttempts;
-			copy.timeout = this.timeout;
 			copy.afterCommit = this.afterCommit;
 			copy.unique = this.unique;
 			copy.partitionKey = this.partitionKey;
-			copy.lane = this.lane;
 			return copy;
-		}
-
-		private List<Object> all() {
-			return Arrays.asList(this.delay, this.runAt, this.priority, this.maxAttempts, this.timeout,
-					this.afterCommit, this.unique, this.partitionKey, this.lane);
-		}
-
-		@Override
-		public boolean equals(@Nullable Object other) {
-			return other instanceof Values values && all().equals(values.all());
-		}
-
-		@Override
-		public int hashCode() {
-			return all().hashCode();
-		}
-
-		@Override
-		public String toString() {
-			return "[delay=" + this.delay + ", runAt=" + this.runAt + ", priority=" + this.priority + ", maxAttempts="
-					+ this.maxAttempts + ", timeout=" + this.timeout + ", afterCommit=" + this.afterCommit + ", unique="
-					+ this.unique + ", partitionKey=" + this.partitionKey + ", lane=" + this.lane + "]";
 		}
 
 	}

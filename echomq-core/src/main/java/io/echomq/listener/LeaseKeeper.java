@@ -13,9 +13,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.Guard;
 import io.echomq.support.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 
@@ -49,7 +49,7 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private static final long NONE = Long.MAX_VALUE;
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final Guard guard = new Guard();
 
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
 
@@ -96,8 +96,7 @@ final class LeaseKeeper implements AutoCloseable {
 	}
 
 	private void sweepBy(long due) {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (due >= this.sweepAt) {
 				return;
 			}
@@ -109,22 +108,15 @@ final class LeaseKeeper implements AutoCloseable {
 			this.pending = current.schedule(this::sweep, Instant.now().plusNanos(delay));
 			this.sweepAt = due;
 			this.sweepAtHint = due;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	private void sweep() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			this.pending = null;
 			this.sweepAt = NONE;
 			this.sweepAtHint = NONE;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 		long next = NONE;
 		Map<String, List<Watched>> partitioned = new LinkedHashMap<>();
 		for (Watched watched : this.watched.values()) {
@@ -178,8 +170,7 @@ final class LeaseKeeper implements AutoCloseable {
 	}
 
 	private ExecutorService partitionRenewer() {
-		this.lock.lock();
-		try {
+		return this.guard.get(() -> {
 			ExecutorService renewer = this.partitionRenewer;
 			if (renewer == null) {
 				AtomicInteger count = new AtomicInteger();
@@ -191,10 +182,7 @@ final class LeaseKeeper implements AutoCloseable {
 				this.partitionRenewer = renewer;
 			}
 			return renewer;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	private void renew(Watched watched) {
@@ -210,8 +198,7 @@ final class LeaseKeeper implements AutoCloseable {
 	}
 
 	private ThreadPoolTaskScheduler scheduler() {
-		this.lock.lock();
-		try {
+		return this.guard.get(() -> {
 			if (this.scheduler == null) {
 				ThreadPoolTaskScheduler created = new ThreadPoolTaskScheduler();
 				created.setPoolSize(1);
@@ -223,16 +210,12 @@ final class LeaseKeeper implements AutoCloseable {
 				this.scheduler = created;
 			}
 			return this.scheduler;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
 	public void close() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.scheduler != null) {
 				this.scheduler.shutdown();
 				this.scheduler = null;
@@ -246,10 +229,7 @@ final class LeaseKeeper implements AutoCloseable {
 			this.sweepAt = NONE;
 			this.sweepAtHint = NONE;
 			this.watched.clear();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	/**

@@ -8,15 +8,15 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.echomq.core.internal.Engine;
 import io.echomq.core.MaintenancePass;
 import io.echomq.core.QuarantineResult;
 import io.echomq.core.QueueSignals;
 import io.echomq.core.ReapResult;
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Guard;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobEvents;
@@ -88,7 +88,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 
 	private final JobEvents events;
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final Guard guard = new Guard();
 
 	private final AtomicLong failedTicks = new AtomicLong();
 
@@ -125,8 +125,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.scheduler != null) {
 				return;
 			}
@@ -143,16 +142,12 @@ public class EchoMqMaintenance implements SmartLifecycle {
 			long now = System.nanoTime();
 			reapTask.runBy(now);
 			promoteTask.runBy(now);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
 	public void stop() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.unsubscribe != null) {
 				this.unsubscribe.run();
 				this.unsubscribe = null;
@@ -169,21 +164,12 @@ public class EchoMqMaintenance implements SmartLifecycle {
 				this.scheduler.shutdown();
 				this.scheduler = null;
 			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
 	public boolean isRunning() {
-		this.lock.lock();
-		try {
-			return this.scheduler != null;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.guard.get(() -> this.scheduler != null);
 	}
 
 	@Override

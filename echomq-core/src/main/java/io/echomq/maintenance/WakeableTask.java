@@ -3,9 +3,9 @@ package io.echomq.maintenance;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
+import io.echomq.core.internal.Guard;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.scheduling.TaskScheduler;
@@ -26,7 +26,7 @@ final class WakeableTask {
 
 	private final Duration afterFailure;
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final Guard guard = new Guard();
 
 	private @Nullable ScheduledFuture<?> next;
 
@@ -55,8 +55,7 @@ final class WakeableTask {
 	 * @param nanoTime a {@link System#nanoTime()} value
 	 */
 	void runBy(long nanoTime) {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.stopped) {
 				return;
 			}
@@ -73,56 +72,44 @@ final class WakeableTask {
 			long delay = Math.max(0, nanoTime - System.nanoTime());
 			this.nextAt = nanoTime;
 			this.next = this.scheduler.schedule(this::run, Instant.now().plus(Duration.ofNanos(delay)));
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	/**
 	 * Cancel the next run; a run in progress finishes and plans none.
 	 */
 	void stop() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			this.stopped = true;
 			if (this.next != null) {
 				this.next.cancel(false);
 				this.next = null;
 			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	private void run() {
-		this.lock.lock();
-		try {
+		boolean started = this.guard.get(() -> {
 			if (this.running || this.stopped) {
-				return;
+				return false;
 			}
 			this.running = true;
 			this.next = null;
 			this.askedDuringRun = Long.MAX_VALUE;
-		}
-		finally {
-			this.lock.unlock();
+			return true;
+		});
+		if (!started) {
+			return;
 		}
 		long planned = System.nanoTime() + this.afterFailure.toNanos();
 		try {
 			planned = this.body.getAsLong();
 		}
 		finally {
-			long asked;
-			this.lock.lock();
-			try {
+			long asked = this.guard.get(() -> {
 				this.running = false;
-				asked = this.askedDuringRun;
-			}
-			finally {
-				this.lock.unlock();
-			}
+				return this.askedDuringRun;
+			});
 			runBy((asked != Long.MAX_VALUE && asked - planned < 0) ? asked : planned);
 		}
 	}

@@ -12,7 +12,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.FlowLimits;
@@ -23,6 +22,7 @@ import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Guard;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import io.micrometer.core.instrument.Gauge;
@@ -69,7 +69,7 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 
 	private final List<Bound> bound = new CopyOnWriteArrayList<>();
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final Guard guard = new Guard();
 
 	private volatile Map<String, QueueStats> sample = Map.of();
 
@@ -294,8 +294,7 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 
 	@Override
 	public void start() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.executor != null) {
 				return;
 			}
@@ -308,10 +307,7 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 			created.scheduleWithFixedDelay(this::sampleQuietly, 0, this.sampleInterval.toMillis(),
 					TimeUnit.MILLISECONDS);
 			this.executor = created;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	private void sampleQuietly() {
@@ -326,27 +322,17 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 
 	@Override
 	public void stop() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.executor != null) {
 				this.executor.shutdownNow();
 				this.executor = null;
 			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
 	public boolean isRunning() {
-		this.lock.lock();
-		try {
-			return this.executor != null;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.guard.get(() -> this.executor != null);
 	}
 
 	private static void addLimits(List<MultiGauge.Row<?>> rows, String queue, FlowLimits limits) {

@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
+import io.echomq.core.internal.Guard;
 import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.support.PayloadConverter;
 import io.echomq.support.RateLimitedLog;
@@ -63,7 +63,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	private final List<ScheduleFireListener> listeners;
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final Guard guard = new Guard();
 
 	private final Object reconcileLock = new Object();
 
@@ -133,8 +133,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.scheduler != null) {
 				return;
 			}
@@ -146,10 +145,7 @@ public class ScheduleTicker implements SmartLifecycle {
 			created.initialize();
 			this.scheduler = created;
 			this.tick = created.scheduleWithFixedDelay(this::tick, this.interval);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	/**
@@ -216,8 +212,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		this.lock.lock();
-		try {
+		this.guard.run(() -> {
 			if (this.tick != null) {
 				this.tick.cancel(false);
 				this.tick = null;
@@ -226,10 +221,7 @@ public class ScheduleTicker implements SmartLifecycle {
 				this.scheduler.shutdown();
 				this.scheduler = null;
 			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	@Override
@@ -239,13 +231,7 @@ public class ScheduleTicker implements SmartLifecycle {
 
 	@Override
 	public boolean isRunning() {
-		this.lock.lock();
-		try {
-			return this.scheduler != null;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.guard.get(() -> this.scheduler != null);
 	}
 
 	/**

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,15 +17,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
 class CancelTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
-
-	CancelTests(EngineServer server) {
-		super(server, "c-");
-	}
 
 	@Test
 	void cancelOfPendingJobRemovesItAndItsRow() {

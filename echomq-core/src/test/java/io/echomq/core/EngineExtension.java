@@ -4,6 +4,7 @@ import io.echomq.core.internal.Engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -19,15 +20,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * The engine set-up of the tests that drive {@link Engine} against a real server: before
  * each test a connection, an engine and a new queue name; after it, that connection and
  * those of the extra engines the test asked for are closed. Engine test classes get it
- * through {@link EngineTestSupport}, which builds it from the class's
- * {@link EngineServer} parameter (constructor injection, so the class keeps the default
- * per-method lifecycle).
+ * through {@link EngineTestSupport}, which builds it on the class's {@link EngineServer}
+ * parameter.
  *
  * @author EchoMQ
  */
 public final class EngineExtension implements BeforeEachCallback, AfterEachCallback {
 
-	private final EngineServer server;
+	private final Supplier<EngineServer> server;
 
 	private final String queuePrefix;
 
@@ -47,17 +47,18 @@ public final class EngineExtension implements BeforeEachCallback, AfterEachCallb
 
 	/**
 	 * Create an extension for the given server.
-	 * @param server the server
+	 * @param server the server, read before each test (a parameterised class injects it
+	 * after creating the test instance)
 	 * @param queuePrefix the start of each test's queue name
 	 */
-	public EngineExtension(EngineServer server, String queuePrefix) {
+	public EngineExtension(Supplier<EngineServer> server, String queuePrefix) {
 		this.server = server;
 		this.queuePrefix = queuePrefix;
 	}
 
 	@Override
 	public void beforeEach(ExtensionContext context) {
-		this.target = this.server.target(context);
+		this.target = this.server.get().target(context);
 		LettuceConnectionFactory factory = connect(this.target);
 		this.connectionFactory = factory;
 		this.redis = new StringRedisTemplate(factory);
@@ -81,7 +82,7 @@ public final class EngineExtension implements BeforeEachCallback, AfterEachCallb
 	 * @return the server
 	 */
 	public EngineServer server() {
-		return this.server;
+		return this.server.get();
 	}
 
 	/**

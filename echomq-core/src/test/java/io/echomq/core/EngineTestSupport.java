@@ -1,34 +1,43 @@
 package io.echomq.core;
 
+import java.time.Duration;
+import java.util.Locale;
+
 import io.echomq.core.internal.Engine;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * What an engine test class extends: the {@link EngineExtension} for the server the class
- * is invoked with, and the current test's connection, template, engine, keyspace and
- * queue name as fields. A subclass is a {@code @ParameterizedClass} over
- * {@link EngineServer}:
+ * What an engine test class extends: a {@code @ParameterizedClass} (reported as
+ * {@code ... on VALKEY}) whose subclass names the servers with an {@code @EnumSource} of
+ * {@link EngineServer}, the {@link EngineExtension} for the server of the current
+ * invocation, and the current test's connection, template, engine, keyspace and queue
+ * name (the class's simple name, then a random part) as fields:
  *
  * <pre class="code">
- * &#64;ParameterizedClass(name = "on {0}")
- * &#64;EnumSource(EngineServer.class)
+ * &#64;EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
  * class CancelTests extends EngineTestSupport {
- *
- *     CancelTests(EngineServer server) {
- *         super(server, "c-");
- *     }
  * </pre>
  *
  * @author EchoMQ
  */
+@ParameterizedClass(name = "on {0}")
 public abstract class EngineTestSupport {
 
+	/** The lease of the jobs the tests claim. */
+	protected static final Duration LEASE = Duration.ofSeconds(30);
+
+	@Parameter
+	protected EngineServer server;
+
 	@RegisterExtension
-	protected final EngineExtension engine;
+	protected final EngineExtension engine = new EngineExtension(() -> this.server,
+			getClass().getSimpleName().replace("Tests", "").toLowerCase(Locale.ROOT) + "-");
 
 	protected LettuceConnectionFactory connectionFactory;
 
@@ -39,15 +48,6 @@ public abstract class EngineTestSupport {
 	protected Keyspace keyspace;
 
 	protected String queue;
-
-	/**
-	 * Create a test on the given server.
-	 * @param server the server
-	 * @param queuePrefix the start of each test's queue name
-	 */
-	protected EngineTestSupport(EngineServer server, String queuePrefix) {
-		this.engine = new EngineExtension(server, queuePrefix);
-	}
 
 	@BeforeEach
 	void bindEngine() {

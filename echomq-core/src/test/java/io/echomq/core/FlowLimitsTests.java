@@ -13,7 +13,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,15 +25,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
 class FlowLimitsTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
-
-	FlowLimitsTests(EngineServer server) {
-		super(server, "limits-");
-	}
 
 	@Test
 	void maxActiveShouldCapClaimsAcrossCallers() {

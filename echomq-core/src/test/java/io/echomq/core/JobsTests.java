@@ -10,7 +10,6 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.core.RedisCallback;
@@ -25,20 +24,13 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(EngineServer.class)
 class JobsTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	/** Counts its runs per key, or fails before any write when told to. */
 	private static final Script COUNTING = Script.of("counting",
 			"if ARGV[1] == 'fail' then return redis.error_reply('EMQTEST refused') end\n"
 					+ "return {redis.call('INCR', KEYS[1])}\n");
-
-	JobsTests(EngineServer server) {
-		super(server, "q-");
-	}
 
 	private String minuteField(String kind) {
 		return this.redis.<String, String>opsForHash()

@@ -11,7 +11,6 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,15 +22,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
 class LanesTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
-
-	LanesTests(EngineServer server) {
-		super(server, "lanes-");
-	}
 
 	@Test
 	void enqueueWithALaneShouldWriteTheLanesPendingAndTheRing() {

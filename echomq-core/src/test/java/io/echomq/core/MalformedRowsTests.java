@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -42,20 +41,13 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
 class MalformedRowsTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	private static final Duration TOLERANCE = Duration.ofHours(1);
 
 	/** The token of the planted rows, whose attempts is 1. */
 	private static final FencingToken TOKEN = FencingToken.of(1);
-
-	MalformedRowsTests(EngineServer server) {
-		super(server, "m-");
-	}
 
 	@ParameterizedTest
 	@EnumSource

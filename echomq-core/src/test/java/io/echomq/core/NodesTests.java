@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,21 +24,14 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS" })
 class NodesTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	private static final EchoMqNode A = new EchoMqNode("shop 101@host-a");
 
 	private static final EchoMqNode B = new EchoMqNode("warehouse 202@host-b");
 
 	private QueueNodes nodes;
-
-	NodesTests(EngineServer server) {
-		super(server, "n-");
-	}
 
 	@BeforeEach
 	void setUp() {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,15 +18,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
 class PauseTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
-
-	PauseTests(EngineServer server) {
-		super(server, "p-");
-	}
 
 	@Test
 	void pausedQueueClaimsNothingUntilResumed() {

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,15 +20,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
 class RetentionTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
-
-	RetentionTests(EngineServer server) {
-		super(server, "r-");
-	}
 
 	@Test
 	void withoutRetentionCompleteShouldRetireTheRowAndKeepNoHistory() {

@@ -16,7 +16,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.core.RedisCallback;
@@ -31,15 +30,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(EngineServer.class)
 class UniqueJobsTests extends EngineTestSupport {
-
-	private static final Duration LEASE = Duration.ofSeconds(30);
-
-	UniqueJobsTests(EngineServer server) {
-		super(server, "u-");
-	}
 
 	@Test
 	void untilDoneShouldAnswerDuplicateWithTheHolderWhileTheJobExists() {

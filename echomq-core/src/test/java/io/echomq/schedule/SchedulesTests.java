@@ -23,7 +23,6 @@ import io.echomq.core.ScriptExecutor;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -36,7 +35,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author EchoMQ
  */
-@ParameterizedClass(name = "on {0}")
 @EnumSource(EngineServer.class)
 class SchedulesTests extends EngineTestSupport {
 
@@ -47,10 +45,6 @@ class SchedulesTests extends EngineTestSupport {
 	private Schedules schedules;
 
 	private EchoMqTemplate template;
-
-	SchedulesTests(EngineServer server) {
-		super(server, "s-");
-	}
 
 	@BeforeEach
 	void setUp() {

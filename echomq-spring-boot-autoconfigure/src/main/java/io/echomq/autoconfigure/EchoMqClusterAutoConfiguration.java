@@ -22,7 +22,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *
  * @author EchoMQ
  * @since 0.1.0
- * @see ClusterTopologyRefreshCustomizer
+ * @see ClusterClientOptionsCustomizer
  * @see ClusterTopologyRefreshCheck
  */
 @AutoConfiguration(before = DataRedisAutoConfiguration.class)
@@ -34,9 +34,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 public final class EchoMqClusterAutoConfiguration {
 
 	@Bean
-	ClusterTopologyRefreshCustomizer echoMqClusterTopologyRefreshCustomizer(Environment environment,
+	ClusterClientOptionsCustomizer echoMqClusterClientOptionsCustomizer(Environment environment,
 			EchoMqClusterProperties properties) {
-		ClusterTopologyRefreshCustomizer customizer = ClusterTopologyRefreshCustomizer.of(environment);
+		ClusterClientOptionsCustomizer customizer = ClusterClientOptionsCustomizer.of(environment);
 		customizer.setRejectWhileDisconnected(properties.rejectWhileDisconnected());
 		return customizer;
 	}

@@ -22,7 +22,6 @@ import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.test.TestServer;
 import org.aopalliance.intercept.MethodInterceptor;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.framework.ProxyFactory;
@@ -41,12 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EchoJobAnnotationBeanPostProcessorTests {
 
-	private static TestServer server;
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private ApplicationContextRunner runner() {
 		return ListenerTestSupport.runner(server, ListenerTestSupport.uniquePrefix());

@@ -94,7 +94,7 @@ class EchoMqClusterAutoConfigurationTests {
 	@Test
 	void runWhenTurnedOffShouldLeaveLettucesDefaultsAndStart() {
 		this.clusterRunner.withPropertyValues("echomq.cluster.topology-refresh.enabled=false").run((context) -> {
-			assertThat(context).doesNotHaveBean(ClusterTopologyRefreshCustomizer.class);
+			assertThat(context).doesNotHaveBean(ClusterClientOptionsCustomizer.class);
 			ClusterTopologyRefreshOptions refresh = refresh(context);
 			assertThat(refresh.isPeriodicRefreshEnabled()).isFalse();
 			assertThat(refresh.getAdaptiveRefreshTriggers()).isEmpty();

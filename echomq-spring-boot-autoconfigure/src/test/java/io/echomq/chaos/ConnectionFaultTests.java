@@ -21,6 +21,8 @@ import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerBinary;
 import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -65,6 +67,10 @@ class ConnectionFaultTests {
 
 	@BeforeParameterizedClassInvocation
 	void startServer() {
+		if (TestRedisServer.unavailability(this.flavor).isPresent()) {
+			// each test is skipped with the reason
+			return;
+		}
 		Optional<ServerBinary> binary = ServerBinary.onPath(this.flavor);
 		// DEBUG is off by default since Redis 7; Redis 6.2 (the embedded binary) knows no
 		// such option and allows DEBUG as it is
@@ -74,6 +80,11 @@ class ConnectionFaultTests {
 		this.server = TestRedisServer.startOwned(this.flavor, options);
 		int major = majorVersion(this.server.version());
 		this.debugCommand = enableDebug || (major > 0 && major < 7);
+	}
+
+	@BeforeEach
+	void skipWithoutServer() {
+		TestRedisServer.unavailability(this.flavor).ifPresent(Assumptions::abort);
 	}
 
 	@AfterParameterizedClassInvocation

@@ -5,10 +5,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.AuditReport;
@@ -22,6 +24,8 @@ import io.echomq.test.ChildJvm;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -81,6 +85,10 @@ class TwoJvmFlowLimitsTests {
 
 	@BeforeParameterizedClassInvocation
 	void startChild() throws Exception {
+		if (this.server.unavailability().isPresent()) {
+			// each test is skipped with the reason
+			return;
+		}
 		this.connection = this.server.connection();
 		this.connectionFactory = this.server.probeConnection();
 		this.connectionFactory.afterPropertiesSet();
@@ -98,6 +106,11 @@ class TwoJvmFlowLimitsTests {
 			.pollInterval(Duration.ofMillis(100))
 			.failFast("child JVM exited", () -> !started.isAlive())
 			.until(() -> Files.readString(this.childLog).contains(FlowNodeApplication.READY));
+	}
+
+	@BeforeEach
+	void skipWithoutServer() {
+		this.server.unavailability().ifPresent(Assumptions::abort);
 	}
 
 	@AfterParameterizedClassInvocation
@@ -193,7 +206,7 @@ class TwoJvmFlowLimitsTests {
 			template.enqueue(FlowNodeApplication.PAUSABLE, "before");
 			await("the child handles the queue").atMost(Duration.ofSeconds(30))
 				.until(() -> this.ledger.done(FlowNodeApplication.PAUSABLE) == 1);
-			assertThat(template.pause(FlowNodeApplication.PAUSABLE)).isTrue();
+			assertThat(context.getBean(EchoMqAdmin.class).pause(FlowNodeApplication.PAUSABLE)).isTrue();
 			for (int i = 0; i < 10; i++) {
 				template.enqueue(FlowNodeApplication.PAUSABLE, "while-paused-" + i);
 			}
@@ -201,7 +214,7 @@ class TwoJvmFlowLimitsTests {
 				.atMost(Duration.ofSeconds(5))
 				.until(() -> this.ledger.startedBy(FlowNodeApplication.PAUSABLE, CHILD) == 1
 						&& new QueueInspector(jobs).stats(FlowNodeApplication.PAUSABLE).pending() == 10);
-			assertThat(template.resume(FlowNodeApplication.PAUSABLE)).isTrue();
+			assertThat(context.getBean(EchoMqAdmin.class).resume(FlowNodeApplication.PAUSABLE)).isTrue();
 			await("the child claims again once resumed").atMost(Duration.ofSeconds(10))
 				.until(() -> this.ledger.done(FlowNodeApplication.PAUSABLE) == 11);
 			assertThat(this.ledger.startedBy(FlowNodeApplication.PAUSABLE, CHILD)).isEqualTo(11);
@@ -242,6 +255,14 @@ class TwoJvmFlowLimitsTests {
 
 		/** The local cluster of three masters this JVM shares. */
 		CLUSTER;
+
+		/**
+		 * Return why the server cannot be supplied here, if it cannot.
+		 * @return the reason, or empty (a local cluster forms from any binary)
+		 */
+		Optional<String> unavailability() {
+			return (this == CLUSTER) ? Optional.empty() : TestRedisServer.unavailability(ServerFlavor.valueOf(name()));
+		}
 
 		/**
 		 * Return the {@code spring.data.redis.*} properties of the server (or cluster).

@@ -14,7 +14,6 @@ import io.echomq.core.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.KeyType;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.annotation.Bean;
@@ -34,14 +33,9 @@ class CompletionBatchingTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void everyCompletionOfABusyContainerIsRecordedOnceByTheCompletionThreadItsIdBelongsTo() {

@@ -26,7 +26,6 @@ import io.echomq.core.ReapResult;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -45,14 +44,9 @@ class EchoJobListenerIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	private ApplicationContextRunner runner() {
 		return ListenerTestSupport.runner(server, this.prefix);

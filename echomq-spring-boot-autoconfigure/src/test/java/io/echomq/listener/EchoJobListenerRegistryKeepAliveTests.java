@@ -5,7 +5,6 @@ import java.util.List;
 
 import io.echomq.annotation.EchoJob;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -24,14 +23,9 @@ import static org.awaitility.Awaitility.await;
  */
 class EchoJobListenerRegistryKeepAliveTests {
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void runningListenersHoldOneNonDaemonThreadUntilTheRegistryStops() {

@@ -16,7 +16,6 @@ import io.echomq.core.JobId;
 import io.echomq.core.KeyType;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -40,16 +39,11 @@ class FencingTokenTests {
 	/** Three leases: the lease must be renewed at least twice while the handler runs. */
 	private static final Duration LONG_RUN = LEASE.multipliedBy(3);
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
 
 	private final LongJobs handler = new LongJobs();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void jobReleasedByGracefulStopCompletesOnceInAnotherContext() {

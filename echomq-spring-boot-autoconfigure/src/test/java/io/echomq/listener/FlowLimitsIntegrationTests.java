@@ -17,7 +17,6 @@ import io.echomq.core.AuditReport;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -38,14 +37,9 @@ class FlowLimitsIntegrationTests {
 
 	private static final Tracker tracker = new Tracker();
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void maxActiveIsNeverExceededAcrossTwoContexts() {

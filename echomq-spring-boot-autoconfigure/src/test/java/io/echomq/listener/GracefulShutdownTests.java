@@ -11,7 +11,6 @@ import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.KeyType;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.annotation.Bean;
@@ -28,14 +27,9 @@ import static org.awaitility.Awaitility.await;
  */
 class GracefulShutdownTests {
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void unfinishedJobsAreReleasedToPendingWhenTheTimeoutPasses() {

@@ -18,7 +18,6 @@ import io.echomq.core.QueueNodes;
 import io.echomq.core.internal.Engine;
 import io.echomq.maintenance.EchoMqMaintenance;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -45,14 +44,9 @@ class IdleWakeUpTests {
 
 	private static final long BOUND_MS = 250;
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	private ApplicationContextRunner runner() {
 		return ListenerTestSupport.runner(server, this.prefix);

@@ -12,7 +12,6 @@ import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.KeyType;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -34,16 +33,11 @@ class RerunInTheSameContainerTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
 
 	private final Reruns handler = new Reruns();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void eachRunOfAJobClaimedAgainWhileItsFirstRunStillRunsHoldsASlotUntilItReturns() {

@@ -19,7 +19,6 @@ import io.echomq.core.KeyType;
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
 import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -39,14 +38,9 @@ import static org.awaitility.Awaitility.await;
  */
 class RetryRulesTests {
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void noRetryForMatchesACauseAndDeadLettersAtOnce() {

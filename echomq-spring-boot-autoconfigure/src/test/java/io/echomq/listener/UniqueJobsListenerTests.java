@@ -12,7 +12,6 @@ import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -28,14 +27,9 @@ import static org.awaitility.Awaitility.await;
  */
 class UniqueJobsListenerTests {
 
-	private static TestServer server;
+	private static final TestServer server = ListenerTestSupport.sharedServer();
 
 	private final String prefix = ListenerTestSupport.uniquePrefix();
-
-	@BeforeAll
-	static void startServer() {
-		server = ListenerTestSupport.sharedServer();
-	}
 
 	@Test
 	void keyIsHeldWhileTheHandlerRunsAndReleasedWhenItCompletes() {

@@ -4,24 +4,30 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
+import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * What the dashboard's web tests share: the application's port, template, engine and
- * listener registry, a client of the dashboard at {@code /echomq}, and the handlers a
- * test registered, released after it. Each subclass keeps its own
- * {@code @DynamicPropertySource} calling {@link DashboardTestApplication#redis}, so that
- * each test class has a context, and a key prefix, of its own.
+ * What the dashboard's web tests share: the application's port, template, admin, engine
+ * and listener registry, a client of the dashboard at {@code /echomq}, the handlers a
+ * test registered, released after it, and helpers that read the API's replies. Each
+ * subclass keeps its own {@code @DynamicPropertySource} calling
+ * {@link DashboardTestApplication#redis}, so that each test class has a context, and a
+ * key prefix, of its own.
  *
  * @author EchoMQ
  */
@@ -37,6 +43,9 @@ abstract class DashboardWebTestSupport {
 
 	@Autowired
 	protected EchoMqTemplate template;
+
+	@Autowired
+	protected EchoMqAdmin admin;
 
 	@Autowired
 	protected Engine jobs;
@@ -77,6 +86,43 @@ abstract class DashboardWebTestSupport {
 	 */
 	protected QueueStats stats(String queue) {
 		return this.inspector.stats(queue);
+	}
+
+	/**
+	 * Return the entry of the named queue in an overview.
+	 * @param overview the overview, as the API returns it
+	 * @param name the queue
+	 * @return the queue's entry
+	 */
+	protected static JsonNode queue(JsonNode overview, String name) {
+		for (JsonNode queue : overview.get("queues")) {
+			if (name.equals(queue.get("name").asString())) {
+				return queue;
+			}
+		}
+		throw new AssertionError("No queue " + name + " in " + overview);
+	}
+
+	/**
+	 * Return the ids of a page of jobs.
+	 * @param page the page, as the API returns it
+	 * @return the ids, in page order
+	 */
+	protected static List<String> ids(JsonNode page) {
+		List<String> ids = new ArrayList<>();
+		page.get("jobs").forEach((job) -> ids.add(job.get("id").asString()));
+		return ids;
+	}
+
+	/**
+	 * Assert that a response is a client error with the given status and message.
+	 * @param response the response
+	 * @param status the status
+	 * @param message a part of the message
+	 */
+	protected static void assertClientError(Response response, int status, String message) {
+		assertThat(response.status()).as("%s", response).isEqualTo(status);
+		assertThat(response.message()).contains(message);
 	}
 
 }

@@ -66,7 +66,7 @@ class EchoMqDashboardNodesWebTests extends DashboardWebTestSupport {
 		JobId job = this.template.enqueue(queue, "hold parcel 7");
 
 		await().atMost(WAIT).untilAsserted(() -> {
-			JsonNode summary = queueOf(this.client.get("/api/overview").json(), queue);
+			JsonNode summary = queue(this.client.get("/api/overview").json(), queue);
 			assertThat(summary.get("listener").isNull()).as("no listener of A").isTrue();
 			JsonNode nodes = summary.get("nodes");
 			assertThat(nodes).hasSize(1);
@@ -84,14 +84,14 @@ class EchoMqDashboardNodesWebTests extends DashboardWebTestSupport {
 		assertThat(detail.get("fields").get("claimed_by").asString()).isEqualTo(b);
 		await().atMost(WAIT)
 			.untilAsserted(() -> assertThat(
-					queueOf(this.client.get("/api/overview").json(), queue).get("nodes").get(0).get("inFlight").asInt())
+					queue(this.client.get("/api/overview").json(), queue).get("nodes").get(0).get("inFlight").asInt())
 				.isEqualTo(1));
 
 		held.release();
 		await().atMost(WAIT)
 			.until(() -> new QueueInspector(this.jobs).stats(queue).counters().getOrDefault("completed", 0L) == 1);
 		warehouse.close();
-		assertThat(queueOf(this.client.get("/api/overview").json(), queue).get("nodes")).isEmpty();
+		assertThat(queue(this.client.get("/api/overview").json(), queue).get("nodes")).isEmpty();
 		assertThat(this.client.get("/api/queues/" + queue).json().get("nodes")).isEmpty();
 	}
 
@@ -123,15 +123,6 @@ class EchoMqDashboardNodesWebTests extends DashboardWebTestSupport {
 			assertThat(warehouse.listeners().getContainer(queue).getPartitions()).hasSize(3);
 		}
 		assertThat(new QueueNodes(this.jobs).live(queue)).isEmpty();
-	}
-
-	private static JsonNode queueOf(JsonNode overview, String queue) {
-		for (JsonNode each : overview.get("queues")) {
-			if (queue.equals(each.get("name").asString())) {
-				return each;
-			}
-		}
-		throw new AssertionError("no queue " + queue + " in " + overview);
 	}
 
 }

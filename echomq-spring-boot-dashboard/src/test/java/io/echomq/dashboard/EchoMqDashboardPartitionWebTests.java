@@ -212,10 +212,10 @@ class EchoMqDashboardPartitionWebTests extends DashboardWebTestSupport {
 		assertThat(this.client.post(api + "/cluster/resume").status()).isEqualTo(200);
 		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.admin().pauseLeft(name)).isZero());
 		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isFalse();
-		this.template.pause("parcels", Duration.ofMinutes(5));
+		this.admin.pause("parcels", Duration.ofMinutes(5));
 		long left = this.client.get(api).json().get("flow").get("pauseLeftMillis").asLong();
 		assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(5).toMillis());
-		this.template.resume("parcels");
+		this.admin.resume("parcels");
 	}
 
 	@Test
@@ -259,26 +259,6 @@ class EchoMqDashboardPartitionWebTests extends DashboardWebTestSupport {
 
 	private QueueStats total(String queue) {
 		return PartitionedStats.read(this.inspector, this.template.getPartitioning().forQueue(queue)).total();
-	}
-
-	private static JsonNode queue(JsonNode overview, String name) {
-		for (JsonNode queue : overview.get("queues")) {
-			if (name.equals(queue.get("name").asString())) {
-				return queue;
-			}
-		}
-		throw new AssertionError("No queue " + name + " in " + overview);
-	}
-
-	private static List<String> ids(JsonNode page) {
-		List<String> ids = new ArrayList<>();
-		page.get("jobs").forEach((job) -> ids.add(job.get("id").asString()));
-		return ids;
-	}
-
-	private static void assertClientError(Response response, int status, String message) {
-		assertThat(response.status()).as("%s", response).isEqualTo(status);
-		assertThat(response.message()).contains(message);
 	}
 
 }

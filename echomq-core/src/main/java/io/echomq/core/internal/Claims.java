@@ -24,7 +24,6 @@ import io.echomq.core.internal.Outcomes.Completion;
 import io.echomq.core.internal.Pages.Page;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 
 /**

@@ -1,6 +1,5 @@
 package io.echomq.core.internal;
 
-import io.echomq.core.JobState;
 import io.echomq.core.ScriptExecutor;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -12,8 +11,6 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * @author EchoMQ
  */
 abstract class EnginePart {
-
-	static final JobState[] SOURCES = { JobState.PENDING, JobState.ACTIVE, JobState.SCHEDULE, JobState.DEAD };
 
 	final EngineState state;
 

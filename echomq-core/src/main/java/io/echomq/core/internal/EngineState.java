@@ -104,7 +104,9 @@ final class EngineState {
 	}
 
 	QueueKeys keys(String queue) {
-		return this.queueKeys.computeIfAbsent(queue, (name) -> QueueKeys.of(this.keyspace, name));
+		QueueKeys keys = (queue != null) ? this.queueKeys.get(queue) : null;
+		return (keys != null) ? keys : this.queueKeys.computeIfAbsent(QueuePartitions.validateEngineName(queue),
+				(name) -> QueueKeys.of(this.keyspace, name));
 	}
 
 	/**

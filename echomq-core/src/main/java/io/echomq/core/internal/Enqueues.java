@@ -206,12 +206,7 @@ public final class Enqueues extends EnginePart {
 	}
 
 	private List<String> enqueueKeys(String queue, int jobs) {
-		List<String> keys = new ArrayList<>(6 + jobs);
-		keys.add(this.state.keys(queue).pending());
-		keys.add(this.state.keys(queue).schedule());
-		keys.add(this.state.keys(queue).metrics());
-		keys.add(this.state.keys(queue).wake());
-		return keys;
+		return this.state.keys(queue).forEnqueue(2 + jobs);
 	}
 
 	private static List<String> enqueueArgs(EnqueueSpec spec, int jobs) {

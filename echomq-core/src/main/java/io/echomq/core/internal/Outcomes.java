@@ -64,15 +64,9 @@ public final class Outcomes extends EnginePart {
 		QueuePartitions.validateEngineName(queue);
 		Retention retention = this.state.completedRetention.getOrDefault(queue, Retention.NONE);
 		if (!retention.isEnabled()) {
-			List<String> keys = new ArrayList<>(7);
-			keys.add(this.state.keys(queue).active());
-			keys.add(this.state.keys(queue).row(id));
-			keys.add(this.state.keys(queue).metrics());
-			keys.add(this.state.keys(queue).minutes());
-			keys.add(this.state.keys(queue).wake());
-			keys.add(this.state.keys(queue).throttled());
+			List<String> keys = this.state.keys(queue).forComplete(id, 1);
 			if (uniqueKey != null) {
-				keys.add(this.state.keys(queue).uniquePrefix() + uniqueKey);
+				keys.add(this.state.keys(queue).unique(uniqueKey));
 			}
 			List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys,
 					List.of(id.toString(), ScriptCalls.argument(token)));
@@ -82,26 +76,14 @@ public final class Outcomes extends EnginePart {
 		if (candidates == null) {
 			candidates = ScriptCalls.NO_IDS;
 		}
-		List<String> keys = new ArrayList<>(8 + candidates.length);
-		keys.add(this.state.keys(queue).active());
-		keys.add(this.state.keys(queue).row(id));
-		keys.add(this.state.keys(queue).metrics());
-		keys.add(this.state.keys(queue).minutes());
-		keys.add(this.state.keys(queue).wake());
-		keys.add(this.state.keys(queue).throttled());
+		List<String> keys = this.state.keys(queue).forComplete(id, 2 + candidates.length);
 		keys.add(this.state.keys(queue).completed());
 		List<String> args = new ArrayList<>(4 + candidates.length);
 		args.add(id.toString());
 		args.add(ScriptCalls.argument(token));
-		args.add(Long.toString(retention.count()));
-		args.add(Long.toString(retention.age().toMillis()));
-		String rows = this.state.keys(queue).rowPrefix();
-		for (String candidate : candidates) {
-			keys.add(rows + candidate);
-			args.add(candidate);
-		}
+		addTrim(queue, retention, candidates, keys, args);
 		if (uniqueKey != null) {
-			keys.add(this.state.keys(queue).uniquePrefix() + uniqueKey);
+			keys.add(this.state.keys(queue).unique(uniqueKey));
 		}
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys, args);
 		TransitionResult result = Replies.fenced(reply);
@@ -220,10 +202,9 @@ public final class Outcomes extends EnginePart {
 	/** One {@code complete} call for a job that holds a unique key, the key declared. */
 	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
 			@Nullable String uniqueKey) {
-		return new ScriptExecutor.Invocation(List.of(this.state.keys(queue).active(), this.state.keys(queue).row(id),
-				this.state.keys(queue).metrics(), this.state.keys(queue).minutes(), this.state.keys(queue).wake(),
-				this.state.keys(queue).throttled(), this.state.keys(queue).uniquePrefix() + uniqueKey),
-				List.of(id.toString(), ScriptCalls.argument(token)));
+		List<String> keys = this.state.keys(queue).forComplete(id, 1);
+		keys.add(this.state.keys(queue).unique(uniqueKey));
+		return new ScriptExecutor.Invocation(keys, List.of(id.toString(), ScriptCalls.argument(token)));
 	}
 
 	private static void readComplete(ScriptExecutor.Outcome outcome, int index,
@@ -236,9 +217,7 @@ public final class Outcomes extends EnginePart {
 	private ScriptExecutor.Invocation completeAllCall(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<Integer> chunk) {
 		String rows = this.state.keys(queue).rowPrefix();
-		List<String> keys = new ArrayList<>(5 + chunk.size());
-		Collections.addAll(keys, this.state.keys(queue).active(), this.state.keys(queue).metrics(),
-				this.state.keys(queue).minutes(), this.state.keys(queue).wake(), this.state.keys(queue).throttled());
+		List<String> keys = this.state.keys(queue).forCompleteAll(chunk.size());
 		List<String> args = new ArrayList<>(2 * chunk.size());
 		for (int i : chunk) {
 			String id = ids.get(i).toString();
@@ -313,10 +292,7 @@ public final class Outcomes extends EnginePart {
 			boolean dead, boolean snooze) {
 		Assert.notNull(error, "'error' must not be null");
 		List<String> keys = new ArrayList<>(9 + RETAIN_BATCH);
-		keys.addAll(List.of(this.state.keys(queue).active(), this.state.keys(queue).schedule(),
-				this.state.keys(queue).dead(), this.state.keys(queue).pending(), this.state.keys(queue).row(id),
-				this.state.keys(queue).metrics(), this.state.keys(queue).wake(), this.state.keys(queue).minutes(),
-				this.state.keys(queue).throttled()));
+		keys.addAll(this.state.keys(queue).forRetry(id, 0));
 		List<String> args = new ArrayList<>(8 + RETAIN_BATCH);
 		args.addAll(List.of(id.toString(), ScriptCalls.argument(token), error, Long.toString(backoff.toMillis()),
 				dead ? "1" : "0", snooze ? "1" : "0"));
@@ -325,13 +301,7 @@ public final class Outcomes extends EnginePart {
 		if (retention.isEnabled() && !snooze) {
 			candidates = this.state.deadTrimHints.remove(queue);
 			candidates = (candidates != null) ? candidates : ScriptCalls.NO_IDS;
-			args.add(Long.toString(retention.count()));
-			args.add(Long.toString(retention.age().toMillis()));
-			String rows = this.state.keys(queue).rowPrefix();
-			for (String candidate : candidates) {
-				keys.add(rows + candidate);
-				args.add(candidate);
-			}
+			addTrim(queue, retention, candidates, keys, args);
 		}
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.retry, keys, args);
 		TransitionResult result = Replies.fenced(reply);
@@ -355,6 +325,20 @@ public final class Outcomes extends EnginePart {
 	}
 
 	/**
+	 * Add the trim of a history location to a completion's call: its bounds, then each
+	 * candidate the previous call named as over them, its row declared.
+	 */
+	private void addTrim(String queue, Retention retention, String[] candidates, List<String> keys, List<String> args) {
+		args.add(Long.toString(retention.count()));
+		args.add(Long.toString(retention.age().toMillis()));
+		String rows = this.state.keys(queue).rowPrefix();
+		for (String candidate : candidates) {
+			keys.add(rows + candidate);
+			args.add(candidate);
+		}
+	}
+
+	/**
 	 * Renew a job's lease to {@code lease} from server time.
 	 * @param queue the queue
 	 * @param id the job id
@@ -364,8 +348,7 @@ public final class Outcomes extends EnginePart {
 	 */
 	public TransitionResult extend(String queue, JobId id, FencingToken token, Duration lease) {
 		ScriptCalls.requirePositive(lease, "lease");
-		List<Object> reply = this.executor.execute(this.scripts.extend,
-				List.of(this.state.keys(queue).active(), this.state.keys(queue).row(id)),
+		List<Object> reply = this.executor.execute(this.scripts.extend, this.state.keys(queue).forExtend(id),
 				List.of(id.toString(), ScriptCalls.argument(token), Long.toString(lease.toMillis())));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.ACTIVE, Replies.instant(reply.get(1)));
@@ -382,10 +365,7 @@ public final class Outcomes extends EnginePart {
 	 */
 	public TransitionResult release(String queue, JobId id, FencingToken token) {
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.release,
-				List.of(this.state.keys(queue).active(), this.state.keys(queue).pending(),
-						this.state.keys(queue).row(id), this.state.keys(queue).wake(), this.state.keys(queue).metrics(),
-						this.state.keys(queue).schedule()),
-				List.of(id.toString(), ScriptCalls.argument(token)));
+				this.state.keys(queue).forRelease(id), List.of(id.toString(), ScriptCalls.argument(token)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
 				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);

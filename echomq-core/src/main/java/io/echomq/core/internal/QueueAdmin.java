@@ -1,7 +1,6 @@
 package io.echomq.core.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -14,7 +13,6 @@ import io.echomq.core.internal.Pages.Page;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 
 /**
@@ -76,7 +74,7 @@ public final class QueueAdmin extends EnginePart {
 	}
 
 	private List<String> pauseKeys(String queue) {
-		return List.of(this.state.keys(queue).paused(), this.state.keys(queue).wake());
+		return this.state.keys(queue).forPause();
 	}
 
 	/**
@@ -88,10 +86,7 @@ public final class QueueAdmin extends EnginePart {
 	 */
 	public TransitionResult replay(String queue, JobId id, int budget) {
 		Assert.isTrue(budget > 0, () -> "budget must be positive, was " + budget);
-		List<Object> reply = this.executor.execute(this.scripts.replay,
-				List.of(this.state.keys(queue).dead(), this.state.keys(queue).pending(), this.state.keys(queue).row(id),
-						this.state.keys(queue).metrics(), this.state.keys(queue).wake(),
-						this.state.keys(queue).schedule()),
+		List<Object> reply = this.executor.execute(this.scripts.replay, this.state.keys(queue).forReplay(id),
 				List.of(id.toString(), Integer.toString(budget)));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
@@ -110,11 +105,7 @@ public final class QueueAdmin extends EnginePart {
 	 */
 	public TransitionResult delete(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
-		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.delete,
-				List.of(this.state.keys(queue).pending(), this.state.keys(queue).schedule(),
-						this.state.keys(queue).dead(), this.state.keys(queue).completed(),
-						this.state.keys(queue).active(), this.state.keys(queue).row(id),
-						this.state.keys(queue).metrics()),
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.delete, this.state.keys(queue).forDelete(id),
 				List.of(id.toString()));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
@@ -131,10 +122,7 @@ public final class QueueAdmin extends EnginePart {
 	 */
 	public TransitionResult runNow(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
-		List<Object> reply = this.executor.execute(this.scripts.runNow,
-				List.of(this.state.keys(queue).schedule(), this.state.keys(queue).pending(),
-						this.state.keys(queue).row(id), this.state.keys(queue).metrics(),
-						this.state.keys(queue).wake()),
+		List<Object> reply = this.executor.execute(this.scripts.runNow, this.state.keys(queue).forRunNow(id),
 				List.of(id.toString()));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, Replies.instant(reply.get(1)));
@@ -153,13 +141,7 @@ public final class QueueAdmin extends EnginePart {
 	 */
 	public CancelResult cancel(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
-		List<String> keys = new ArrayList<>(7);
-		for (JobState location : SOURCES) {
-			keys.add(this.state.keys(queue).location(location));
-		}
-		keys.add(this.state.keys(queue).quarantine());
-		keys.add(this.state.keys(queue).row(id));
-		keys.add(this.state.keys(queue).metrics());
+		List<String> keys = this.state.keys(queue).forCancel(id);
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.cancel, keys, List.of(id.toString()));
 		String code = Replies.string(reply.get(1));
 		return switch (code) {

@@ -1,5 +1,9 @@
 package io.echomq.core.internal;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.KeyType;
@@ -104,6 +108,147 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	 */
 	public String lane(String lane, LaneKeyType type) {
 		return this.keyspace.laneKey(this.queue, lane, type);
+	}
+
+	/**
+	 * Return the keys {@code enqueue.lua} starts with: pending, schedule, metrics, wake.
+	 * @param extra room for the keys the caller adds
+	 * @return a new list
+	 */
+	public List<String> forEnqueue(int extra) {
+		return list(extra, this.pending, this.schedule, this.metrics, this.wake);
+	}
+
+	/**
+	 * Return the keys {@code complete.lua} starts with: active, the row, metrics,
+	 * minutes, wake, throttled.
+	 * @param id the job id
+	 * @param extra room for the keys the caller adds
+	 * @return a new list
+	 */
+	public List<String> forComplete(JobId id, int extra) {
+		return list(extra, this.active, row(id), this.metrics, this.minutes, this.wake, this.throttled);
+	}
+
+	/**
+	 * Return the keys {@code complete_all.lua} starts with: active, metrics, minutes,
+	 * wake, throttled.
+	 * @param extra room for the rows
+	 * @return a new list
+	 */
+	public List<String> forCompleteAll(int extra) {
+		return list(extra, this.active, this.metrics, this.minutes, this.wake, this.throttled);
+	}
+
+	/**
+	 * Return the keys {@code retry.lua} starts with: active, schedule, dead, pending, the
+	 * row, metrics, wake, minutes, throttled.
+	 * @param id the job id
+	 * @param extra room for the keys the caller adds
+	 * @return a new list
+	 */
+	public List<String> forRetry(JobId id, int extra) {
+		return list(extra, this.active, this.schedule, this.dead, this.pending, row(id), this.metrics, this.wake,
+				this.minutes, this.throttled);
+	}
+
+	/**
+	 * Return the keys of {@code extend.lua}: active, the row.
+	 * @param id the job id
+	 * @return a new list
+	 */
+	public List<String> forExtend(JobId id) {
+		return list(0, this.active, row(id));
+	}
+
+	/**
+	 * Return the keys of {@code release.lua}: active, pending, the row, wake, metrics,
+	 * schedule.
+	 * @param id the job id
+	 * @return a new list
+	 */
+	public List<String> forRelease(JobId id) {
+		return list(0, this.active, this.pending, row(id), this.wake, this.metrics, this.schedule);
+	}
+
+	/**
+	 * Return the keys {@code reap.lua} starts with: active, pending, dead, metrics, wake,
+	 * lanes.
+	 * @return a new list
+	 */
+	public List<String> forReap() {
+		return list(0, this.active, this.pending, this.dead, this.metrics, this.wake, this.lanes);
+	}
+
+	/**
+	 * Return the keys {@code promote.lua} starts with: schedule, pending, metrics, wake,
+	 * lanes.
+	 * @return a new list
+	 */
+	public List<String> forPromote() {
+		return list(0, this.schedule, this.pending, this.metrics, this.wake, this.lanes);
+	}
+
+	/**
+	 * Return the keys {@code quarantine.lua} starts with: pending, active, schedule,
+	 * dead, quarantine, metrics.
+	 * @return a new list
+	 */
+	public List<String> forQuarantine() {
+		return list(0, this.pending, this.active, this.schedule, this.dead, this.quarantine, this.metrics);
+	}
+
+	/**
+	 * Return the keys of {@code replay.lua}: dead, pending, the row, metrics, wake,
+	 * schedule.
+	 * @param id the job id
+	 * @return a new list
+	 */
+	public List<String> forReplay(JobId id) {
+		return list(0, this.dead, this.pending, row(id), this.metrics, this.wake, this.schedule);
+	}
+
+	/**
+	 * Return the keys {@code delete.lua} starts with: pending, schedule, dead, completed,
+	 * active, the row, metrics.
+	 * @param id the job id
+	 * @return a new list
+	 */
+	public List<String> forDelete(JobId id) {
+		return list(0, this.pending, this.schedule, this.dead, this.completed, this.active, row(id), this.metrics);
+	}
+
+	/**
+	 * Return the keys of {@code run_now.lua}: schedule, pending, the row, metrics, wake.
+	 * @param id the job id
+	 * @return a new list
+	 */
+	public List<String> forRunNow(JobId id) {
+		return list(0, this.schedule, this.pending, row(id), this.metrics, this.wake);
+	}
+
+	/**
+	 * Return the keys {@code cancel.lua} starts with: pending, active, schedule, dead,
+	 * quarantine, the row, metrics.
+	 * @param id the job id
+	 * @return a new list
+	 */
+	public List<String> forCancel(JobId id) {
+		return list(0, this.pending, this.active, this.schedule, this.dead, this.quarantine, row(id), this.metrics);
+	}
+
+	/**
+	 * Return the keys of {@code pause.lua}: paused, wake.
+	 * @return a new list
+	 */
+	public List<String> forPause() {
+		return list(0, this.paused, this.wake);
+	}
+
+	private static List<String> list(int extra, String... keys) {
+		List<String> list = new ArrayList<>(keys.length + extra);
+		Collections.addAll(list, keys);
+		return list;
 	}
 
 }

@@ -53,7 +53,7 @@ final class ScriptCalls {
 			}
 			declared = (declared != null) ? declared : new ArrayList<>(keys);
 			if (name != null) {
-				declared.add(this.state.keys(queue).uniquePrefix() + name);
+				declared.add(this.state.keys(queue).unique(name));
 			}
 			if (lane != null) {
 				declared.add(this.state.keys(queue).lane(lane, LaneKeyType.PENDING));

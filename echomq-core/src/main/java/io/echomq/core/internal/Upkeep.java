@@ -29,6 +29,8 @@ import org.springframework.util.Assert;
  */
 public final class Upkeep extends EnginePart {
 
+	private static final JobState[] SOURCES = { JobState.PENDING, JobState.ACTIVE, JobState.SCHEDULE, JobState.DEAD };
+
 	private static final JobState[] HISTORY = { JobState.COMPLETED, JobState.DEAD };
 
 	Upkeep(EngineState state) {
@@ -130,8 +132,7 @@ public final class Upkeep extends EnginePart {
 	public MaintenancePass<ReapResult> reapPass(String queue, int limit) {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String active = this.state.keys(queue).active();
-		List<String> fixed = List.of(active, this.state.keys(queue).pending(), this.state.keys(queue).dead(),
-				this.state.keys(queue).metrics(), this.state.keys(queue).wake(), this.state.keys(queue).lanes());
+		List<String> fixed = this.state.keys(queue).forReap();
 		int requeued = 0;
 		int dead = 0;
 		int skipped = 0;
@@ -230,8 +231,7 @@ public final class Upkeep extends EnginePart {
 	public MaintenancePass<Integer> promotePass(String queue, int limit) {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String schedule = this.state.keys(queue).schedule();
-		List<String> fixed = List.of(schedule, this.state.keys(queue).pending(), this.state.keys(queue).metrics(),
-				this.state.keys(queue).wake(), this.state.keys(queue).lanes());
+		List<String> fixed = this.state.keys(queue).forPromote();
 		int promoted = 0;
 		long offset = 0;
 		NextDue next = new NextDue();
@@ -284,12 +284,7 @@ public final class Upkeep extends EnginePart {
 		Assert.isTrue(location != JobState.QUARANTINE && location != JobState.COMPLETED,
 				() -> "location must be pending, active, schedule or dead, was " + location.value());
 		Assert.notNull(members, "'members' must not be null");
-		List<String> fixed = new ArrayList<>(6);
-		for (JobState source : SOURCES) {
-			fixed.add(this.state.keys(queue).location(source));
-		}
-		fixed.add(this.state.keys(queue).quarantine());
-		fixed.add(this.state.keys(queue).metrics());
+		List<String> fixed = this.state.keys(queue).forQuarantine();
 		List<String> all = new ArrayList<>(new LinkedHashSet<>(members));
 		QuarantineResult result = QuarantineResult.NONE;
 		for (int start = 0; start < all.size(); start += Engine.ENQUEUE_CHUNK) {

@@ -32,7 +32,7 @@ import org.springframework.core.env.Environment;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class ClusterTopologyRefreshCustomizer implements LettuceClientOptionsBuilderCustomizer, Ordered {
+public class ClusterClientOptionsCustomizer implements LettuceClientOptionsBuilderCustomizer, Ordered {
 
 	/**
 	 * The periodic refresh when {@code spring.data.redis.lettuce.cluster.refresh.period}
@@ -68,7 +68,7 @@ public class ClusterTopologyRefreshCustomizer implements LettuceClientOptionsBui
 	 * @param dynamicRefreshSources
 	 * {@code spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources}
 	 */
-	public ClusterTopologyRefreshCustomizer(@Nullable Duration period, @Nullable Boolean adaptive,
+	public ClusterClientOptionsCustomizer(@Nullable Duration period, @Nullable Boolean adaptive,
 			boolean dynamicRefreshSources) {
 		this.period = period;
 		this.adaptive = adaptive;
@@ -81,9 +81,9 @@ public class ClusterTopologyRefreshCustomizer implements LettuceClientOptionsBui
 	 * @param environment the environment
 	 * @return the customizer
 	 */
-	public static ClusterTopologyRefreshCustomizer of(Environment environment) {
+	public static ClusterClientOptionsCustomizer of(Environment environment) {
 		Binder binder = Binder.get(environment);
-		return new ClusterTopologyRefreshCustomizer(binder.bind(REFRESH + "period", Duration.class).orElse(null),
+		return new ClusterClientOptionsCustomizer(binder.bind(REFRESH + "period", Duration.class).orElse(null),
 				binder.bind(REFRESH + "adaptive", Boolean.class).orElse(null),
 				binder.bind(REFRESH + "dynamic-refresh-sources", Boolean.class).orElse(true));
 	}
