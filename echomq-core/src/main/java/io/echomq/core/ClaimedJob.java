@@ -35,17 +35,7 @@ public record ClaimedJob(String queue, JobId id, FencingToken token, long attemp
 	 * @return the timeout, or {@code null} when the job sets none
 	 */
 	public @Nullable Duration timeout() {
-		String millis = this.fields.get(EnqueueSpec.TIMEOUT_FIELD);
-		if (millis == null) {
-			return null;
-		}
-		try {
-			long value = Long.parseLong(millis);
-			return (value > 0) ? Duration.ofMillis(value) : null;
-		}
-		catch (NumberFormatException ex) {
-			return null;
-		}
+		return EnqueueSpec.timeoutOf(this.fields);
 	}
 
 	/**

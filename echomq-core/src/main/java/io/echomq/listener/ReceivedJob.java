@@ -45,17 +45,7 @@ public record ReceivedJob(String queue, JobId id, long attempt, long maxAttempts
 	 * @return the timeout, or {@code null} when the job sets none
 	 */
 	public @Nullable Duration timeout() {
-		String millis = this.fields.get(EnqueueSpec.TIMEOUT_FIELD);
-		if (millis == null) {
-			return null;
-		}
-		try {
-			long value = Long.parseLong(millis);
-			return (value > 0) ? Duration.ofMillis(value) : null;
-		}
-		catch (NumberFormatException ex) {
-			return null;
-		}
+		return EnqueueSpec.timeoutOf(this.fields);
 	}
 
 	/**
