@@ -7,12 +7,12 @@ import io.echomq.core.JobId;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Hears of the cancels, pauses and resumes made through an {@link EchoMqTemplate}, after
+ * Hears of the cancels, pauses and resumes made through an {@link EchoMqAdmin}, after
  * each was written. What it throws is logged, never rethrown.
  *
  * @author EchoMQ
  * @since 0.1.0
- * @see EchoMqTemplate
+ * @see EchoMqAdmin
  */
 public interface ControlListener {
 

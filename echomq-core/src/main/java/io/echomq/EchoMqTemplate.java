@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import io.echomq.core.CancelResult;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.EnqueueSpec;
 import io.echomq.core.JobId;
@@ -25,7 +24,6 @@ import io.echomq.schedule.ScheduleState;
 import io.echomq.schedule.Schedules;
 import io.echomq.support.PayloadConverter;
 import io.echomq.support.PayloadText;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
@@ -44,7 +42,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class EchoMqTemplate {
+public class EchoMqTemplate implements EchoMqOperations {
 
 	private final Engine jobs;
 
@@ -59,8 +57,6 @@ public class EchoMqTemplate {
 	private volatile boolean enqueueAfterCommit = true;
 
 	private final Schedules schedules;
-
-	private volatile List<ControlListener> controlListeners = List.of();
 
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
@@ -89,32 +85,12 @@ public class EchoMqTemplate {
 		this.schedules = new Schedules(jobs);
 	}
 
-	/**
-	 * Enqueue a job to run now.
-	 * @param queue the queue
-	 * @param payload the payload
-	 * @return the job id
-	 */
+	@Override
 	public JobId enqueue(String queue, Object payload) {
 		return enqueue(queue, payload, EnqueueOptions.defaults());
 	}
 
-	/**
-	 * Enqueue a job.
-	 * <p>
-	 * With a unique key in the options, the returned id is that of the job holding the
-	 * key, which is not a new job when the key was held (use
-	 * {@link #enqueueUnique(String, Object, EnqueueOptions)} to know which). A unique
-	 * enqueue deferred to a transaction's commit returns the id the job gets if the key
-	 * is free at commit time; if it is held then, no job has that id.
-	 * @param queue the queue
-	 * @param payload the payload
-	 * @param options delay, run-at, priority, attempts, unique key
-	 * @return the job id
-	 * @throws IllegalArgumentException if the payload is {@code null}
-	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing
-	 * was written)
-	 */
+	@Override
 	public JobId enqueue(String queue, Object payload, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
 		checkNotRefused(queue);
@@ -133,22 +109,7 @@ public class EchoMqTemplate {
 		return enqueueAll(queue, List.of(payload), options).get(0);
 	}
 
-	/**
-	 * Enqueue a job with a unique key ({@link EnqueueOptions#withUniqueKey},
-	 * {@link EnqueueOptions#withThrottle}, {@link EnqueueOptions#withDebounce}) and say
-	 * what happened: a new job, or the id of the job that already holds the key. A
-	 * duplicate is an answer, not an exception. Always written at once: the outcome of a
-	 * unique enqueue is known only once it is written, so inside a transaction that would
-	 * defer it this method refuses (pass {@code withAfterCommit(false)}, or call
-	 * {@link #enqueue(String, Object, EnqueueOptions)}).
-	 * @param queue the queue
-	 * @param payload the payload
-	 * @param options the options, with a unique key
-	 * @return the job holding the key, and whether it is new
-	 * @throws IllegalArgumentException if the options have no unique key or the payload
-	 * is {@code null} (nothing was written)
-	 * @throws IllegalStateException if called in a transaction that would defer it
-	 */
+	@Override
 	public EnqueueResult enqueueUnique(String queue, Object payload, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
 		checkNotRefused(queue);
@@ -184,29 +145,12 @@ public class EchoMqTemplate {
 		return text;
 	}
 
-	/**
-	 * Enqueue many jobs to run now, in pipelined batches.
-	 * @param queue the queue
-	 * @param payloads the payloads
-	 * @return the job ids, in payload order
-	 */
+	@Override
 	public List<JobId> enqueueAll(String queue, Collection<?> payloads) {
 		return enqueueAll(queue, payloads, EnqueueOptions.defaults());
 	}
 
-	/**
-	 * Enqueue many jobs with the same options, in pipelined batches. Every payload is
-	 * serialized and checked before the first write.
-	 * @param queue the queue
-	 * @param payloads the payloads
-	 * @param options delay, run-at, priority, attempts
-	 * @return the job ids, in payload order
-	 * @throws IllegalArgumentException if a payload is {@code null}
-	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing
-	 * was written)
-	 * @throws io.echomq.core.PartialEnqueueException if a batch of more than
-	 * {@value Engine#ENQUEUE_CHUNK} was written only in part, naming the jobs that were
-	 */
+	@Override
 	public List<JobId> enqueueAll(String queue, Collection<?> payloads, EnqueueOptions options) {
 		Keyspace.validateQueueName(queue);
 		checkNotRefused(queue);
@@ -278,21 +222,7 @@ public class EchoMqTemplate {
 		}
 	}
 
-	/**
-	 * Put a recurring schedule in the store: from its next fire time on, every node's
-	 * tick enqueues one job per fire time to {@code queue} with the payload. Putting a
-	 * schedule of the same name again replaces it (a changed spec takes effect on every
-	 * node's next tick); putting the same definition again changes nothing. Schedules put
-	 * here are kept until {@link #unschedule(String, String)}; start-up never removes
-	 * them.
-	 * @param queue the queue the occurrences go to
-	 * @param name the schedule name, unique within the queue
-	 * @param spec when it fires
-	 * @param payload the payload of each occurrence
-	 * @return whether the store changed
-	 * @throws InvalidScheduleException naming the bad name, queue, spec or payload,
-	 * before anything is written
-	 */
+	@Override
 	public boolean schedule(String queue, String name, ScheduleSpec spec, Object payload) {
 		ScheduleDefinition.validateName(name);
 		ScheduleDefinition.validateQueue(name, queue);
@@ -306,23 +236,13 @@ public class EchoMqTemplate {
 		return this.schedules.put(new ScheduleDefinition(queue, name, spec, text, ScheduleOrigin.API));
 	}
 
-	/**
-	 * Remove a recurring schedule, whichever way it was declared. Occurrences already
-	 * enqueued stay. A schedule declared by annotation or property comes back at the next
-	 * start-up of an application that declares it.
-	 * @param queue the queue
-	 * @param name the schedule name
-	 * @return whether it existed
-	 */
+	@Override
 	public boolean unschedule(String queue, String name) {
 		ScheduleDefinition.validateQueue(name, queue);
 		return this.schedules.remove(queue, name);
 	}
 
-	/**
-	 * Return every recurring schedule in the store, of every queue that has one.
-	 * @return the schedules with their last and next fire time, by queue and name
-	 */
+	@Override
 	public List<ScheduleState> schedules() {
 		List<ScheduleState> all = new ArrayList<>();
 		for (String queue : this.schedules.queues()) {
@@ -331,122 +251,10 @@ public class EchoMqTemplate {
 		return all;
 	}
 
-	/**
-	 * Return the recurring schedules of one queue.
-	 * @param queue the queue
-	 * @return the schedules with their last and next fire time, by name
-	 */
+	@Override
 	public List<ScheduleState> schedules(String queue) {
 		Keyspace.validateQueueName(queue);
 		return this.schedules.list(queue);
-	}
-
-	/**
-	 * Cancel a job, whatever its state, in one atomic script. A pending, scheduled or
-	 * dead job is removed with its row; a running job is marked, its worker interrupts
-	 * the handler at the next lease renewal (every third of the lease), and what the
-	 * handler comes to is discarded; a finished or unknown job is reported as not found.
-	 * @param queue the queue
-	 * @param id the job id
-	 * @return what the cancel did
-	 */
-	public CancelResult cancel(String queue, JobId id) {
-		Keyspace.validateQueueName(queue);
-		Assert.notNull(id, "'id' must not be null");
-		CancelResult result = this.jobs.admin().cancel(this.partitioning.forQueue(queue).nameOf(id), id);
-		for (ControlListener listener : this.controlListeners) {
-			EnqueueCallbacks.notify(listener, () -> listener.onCancel(queue, id, result));
-		}
-		return result;
-	}
-
-	/**
-	 * Cancel a job by the text of its id (see {@link #cancel(String, JobId)}).
-	 * @param queue the queue
-	 * @param id the job id text
-	 * @return what the cancel did
-	 * @throws io.echomq.core.InvalidJobIdException if the id is not a well-formed JOB id
-	 * (nothing was written)
-	 */
-	public CancelResult cancel(String queue, String id) {
-		Keyspace.validateQueueName(queue);
-		return cancel(queue, JobId.parse(id));
-	}
-
-	/**
-	 * Pause a queue cluster-wide until it is {@linkplain #resume(String) resumed}: no
-	 * node claims from it (running jobs finish; enqueues, retries and promotions go on).
-	 * This is a flag in the queue's keyspace, unlike a listener container's own pause,
-	 * which stops one node.
-	 * @param queue the queue
-	 * @return whether the queue was not paused until resumed already
-	 */
-	public boolean pause(String queue) {
-		return pause(queue, null);
-	}
-
-	/**
-	 * Pause a queue cluster-wide for {@code duration} (server time), or until resumed
-	 * when {@code null}. A timed pause never shortens a pause in place.
-	 * @param queue the queue
-	 * @param duration how long, at least 1 ms, or {@code null} until resumed
-	 * @return whether the pause flag changed
-	 */
-	public boolean pause(String queue, @Nullable Duration duration) {
-		Keyspace.validateQueueName(queue);
-		if (duration != null && duration.toMillis() < 1) {
-			throw new IllegalArgumentException(
-					"Pause of queue '" + queue + "' must last at least 1ms, was " + duration);
-		}
-		boolean changed = false;
-		for (String partition : this.partitioning.forQueue(queue).names()) {
-			changed |= this.jobs.admin()
-				.pause(partition, duration, (duration != null) ? "paused for " + duration : "paused");
-		}
-		boolean anyChanged = changed;
-		for (ControlListener listener : this.controlListeners) {
-			EnqueueCallbacks.notify(listener, () -> listener.onPause(queue, duration, anyChanged));
-		}
-		return anyChanged;
-	}
-
-	/**
-	 * Resume a queue paused cluster-wide; idle pollers on every node are woken up.
-	 * @param queue the queue
-	 * @return whether it was paused
-	 */
-	public boolean resume(String queue) {
-		Keyspace.validateQueueName(queue);
-		boolean resumed = false;
-		for (String partition : this.partitioning.forQueue(queue).names()) {
-			resumed |= this.jobs.admin().resume(partition);
-		}
-		boolean changed = resumed;
-		for (ControlListener listener : this.controlListeners) {
-			EnqueueCallbacks.notify(listener, () -> listener.onResume(queue, changed));
-		}
-		return changed;
-	}
-
-	/**
-	 * Return whether a queue is paused cluster-wide.
-	 * @param queue the queue
-	 * @return {@code true} while the pause flag exists
-	 */
-	public boolean isPaused(String queue) {
-		Keyspace.validateQueueName(queue);
-		Duration left = this.jobs.admin().pauseLeft(this.partitioning.forQueue(queue).name(0));
-		return left == null || !left.isZero();
-	}
-
-	/**
-	 * Set the listeners told of every cancel, pause and resume made through this template
-	 * (such as the cancellation meter).
-	 * @param listeners the listeners
-	 */
-	public void setControlListeners(List<ControlListener> listeners) {
-		Assert.notNull(listeners, "'listeners' must not be null");
-		this.controlListeners = List.copyOf(listeners);
 	}
 
 	/**

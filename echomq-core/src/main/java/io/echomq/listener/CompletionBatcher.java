@@ -189,7 +189,9 @@ final class CompletionBatcher {
 		finally {
 			// every completion handed over is recorded, sent again alone if need be
 			for (Pending pending : batch) {
-				pending.reply().complete(new Reply(null, null));
+				if (!pending.reply().isDone()) {
+					pending.reply().complete(new Reply(null, null));
+				}
 			}
 		}
 	}

@@ -79,10 +79,10 @@ public interface JobContext {
 
 	/**
 	 * Return whether the job was cancelled while it runs
-	 * ({@link io.echomq.EchoMqTemplate#cancel(String, JobId)}). The worker learns it at
-	 * the lease renewal (every third of the lease) and then interrupts the handler
-	 * thread; whatever the handler returns or throws afterwards is discarded, and the job
-	 * is retired as cancelled. A handler that checks this between steps can stop cleanly.
+	 * ({@link io.echomq.EchoMqAdmin#cancel(String, JobId)}). The worker learns it at the
+	 * lease renewal (every third of the lease) and then interrupts the handler thread;
+	 * whatever the handler returns or throws afterwards is discarded, and the job is
+	 * retired as cancelled. A handler that checks this between steps can stop cleanly.
 	 * @return {@code true} once the cancel is known here
 	 */
 	boolean isCancelled();

@@ -16,7 +16,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts the cancels, pauses and resumes made through the template:
+ * Counts the cancels, pauses and resumes made through the admin:
  * {@code echomq.jobs.cancelled} tagged {@code queue} and {@code outcome} =
  * {@code cancelled|requested|not_found|refused} (one per cancel call, as its
  * {@link CancelResult.Outcome}), and {@code echomq.queue.pauses} tagged {@code queue} and
@@ -64,11 +64,11 @@ public class EchoMqControlMetrics implements MeterBinder, ControlListener {
 
 		Meters(MeterRegistry registry) {
 			this.cancelled = Counter.builder("echomq.jobs.cancelled")
-				.description("Cancel calls made through the template, by what each did")
+				.description("Cancel calls made through the admin, by what each did")
 				.baseUnit(BaseUnits.TASKS)
 				.withRegistry(registry);
 			this.pauses = Counter.builder("echomq.queue.pauses")
-				.description("Cluster-wide pauses and resumes made through the template")
+				.description("Cluster-wide pauses and resumes made through the admin")
 				.baseUnit(BaseUnits.OPERATIONS)
 				.withRegistry(registry);
 		}

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 
-import io.echomq.EchoMqTemplate;
+import io.echomq.EchoMqAdmin;
 import io.echomq.actuate.QueueDescriptors.ListenerDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
@@ -25,7 +25,6 @@ import io.echomq.core.Keyspace;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
-import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -72,7 +71,7 @@ public class EchoMqEndpoint {
 
 	private final ToIntFunction<String> maxAttempts;
 
-	private final @Nullable EchoMqTemplate template;
+	private final EchoMqAdmin admin;
 
 	private final Duration auditTolerance;
 
@@ -80,11 +79,11 @@ public class EchoMqEndpoint {
 
 	private volatile @Nullable ScheduleTicker schedules;
 
-	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
-
 	/**
 	 * Create an endpoint.
 	 * @param jobs the engine
+	 * @param admin the admin its replays, purges, cancels and cluster-wide pauses go
+	 * through, whose partitioning it reads queues by
 	 * @param catalog the queues to list
 	 * @param listeners the listener registry, or {@code null}
 	 * @param maxAttempts the attempt budget of a queue, given to a replayed job
@@ -92,32 +91,17 @@ public class EchoMqEndpoint {
 	 * the audit reports it
 	 * @param sanitizer sanitizes payloads
 	 */
-	public EchoMqEndpoint(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
-			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer) {
-		this(jobs, catalog, listeners, maxAttempts, auditTolerance, sanitizer, null);
-	}
-
-	/**
-	 * Create an endpoint whose cancels, pauses and resumes go through a template, so that
-	 * its {@linkplain io.echomq.ControlListener listeners} (the meters) hear of them.
-	 * @param jobs the engine
-	 * @param catalog the queues to list
-	 * @param listeners the listener registry, or {@code null}
-	 * @param maxAttempts the attempt budget of a queue, given to a replayed job
-	 * @param auditTolerance how far past its lease deadline an active job may be before
-	 * the audit reports it
-	 * @param sanitizer sanitizes payloads
-	 * @param template the template, or {@code null} to use the engine directly
-	 */
-	public EchoMqEndpoint(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
-			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer,
-			@Nullable EchoMqTemplate template) {
+	public EchoMqEndpoint(Engine jobs, EchoMqAdmin admin, EchoMqQueueCatalog catalog,
+			@Nullable EchoJobListenerRegistry listeners, ToIntFunction<String> maxAttempts, Duration auditTolerance,
+			Sanitizer sanitizer) {
 		Assert.notNull(jobs, "'jobs' must not be null");
+		Assert.notNull(admin, "'admin' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
 		Assert.notNull(maxAttempts, "'maxAttempts' must not be null");
 		Assert.notNull(auditTolerance, "'auditTolerance' must not be null");
 		Assert.notNull(sanitizer, "'sanitizer' must not be null");
 		this.jobs = jobs;
+		this.admin = admin;
 		this.inspector = new QueueInspector(jobs);
 		this.auditor = new QueueAuditor(jobs);
 		this.catalog = catalog;
@@ -125,18 +109,6 @@ public class EchoMqEndpoint {
 		this.maxAttempts = maxAttempts;
 		this.auditTolerance = auditTolerance;
 		this.sanitizer = sanitizer;
-		this.template = template;
-	}
-
-	/**
-	 * Set how many partitions each queue has: a partitioned queue is shown as the sums
-	 * over its partitions, with each partition's counts under {@code partitions}, and a
-	 * job id goes to the partition it names.
-	 * @param partitioning the partitioning
-	 */
-	public void setPartitioning(QueuePartitioning partitioning) {
-		Assert.notNull(partitioning, "'partitioning' must not be null");
-		this.partitioning = partitioning;
 	}
 
 	/**
@@ -182,7 +154,7 @@ public class EchoMqEndpoint {
 		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
 		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
 				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
-		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		QueuePartitions partitions = this.admin.getPartitioning().forQueue(queue);
 		long total = 0;
 		List<JobView> views = new ArrayList<>();
 		for (String name : partitions.names()) {
@@ -212,7 +184,7 @@ public class EchoMqEndpoint {
 	 */
 	public AuditDescriptor audit(String queue) {
 		Keyspace.validateQueueName(queue);
-		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		QueuePartitions partitions = this.admin.getPartitioning().forQueue(queue);
 		if (!partitions.isPartitioned()) {
 			return describe(this.auditor.audit(queue, this.auditTolerance), null);
 		}
@@ -253,13 +225,12 @@ public class EchoMqEndpoint {
 	public @Nullable ReplayDescriptor replay(String queue, String id) {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
-		String partition = this.partitioning.forQueue(queue).nameOf(jobId);
 		int budget = this.maxAttempts.applyAsInt(queue);
-		TransitionResult result = this.jobs.admin().replay(partition, jobId, budget);
+		TransitionResult result = this.admin.replay(queue, jobId, budget);
 		if (result.isApplied()) {
 			return new ReplayDescriptor(true, JobState.PENDING.value(), budget);
 		}
-		JobView view = this.inspector.job(partition, jobId);
+		JobView view = this.inspector.job(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId);
 		return (view != null) ? new ReplayDescriptor(false, view.state().value(), budget) : null;
 	}
 
@@ -270,12 +241,7 @@ public class EchoMqEndpoint {
 	 * @throws IllegalArgumentException if the name is not a valid queue name
 	 */
 	public PurgeDescriptor purgeDead(String queue) {
-		Keyspace.validateQueueName(queue);
-		long purged = 0;
-		for (String name : this.partitioning.forQueue(queue).names()) {
-			purged += this.jobs.admin().purgeDead(name);
-		}
-		return new PurgeDescriptor(purged);
+		return new PurgeDescriptor(this.admin.purgeDead(queue));
 	}
 
 	/**
@@ -338,8 +304,7 @@ public class EchoMqEndpoint {
 	}
 
 	/**
-	 * Cancel a job, whatever its state (see
-	 * {@link io.echomq.core.internal.QueueAdmin#cancel(String, JobId)}).
+	 * Cancel a job, whatever its state (see {@link EchoMqAdmin#cancel(String, JobId)}).
 	 * @param queue the queue
 	 * @param id the job id
 	 * @return what the cancel did
@@ -349,8 +314,7 @@ public class EchoMqEndpoint {
 	public CancelDescriptor cancel(String queue, String id) {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
-		CancelResult result = (this.template != null) ? this.template.cancel(queue, jobId)
-				: this.jobs.admin().cancel(queue, jobId);
+		CancelResult result = this.admin.cancel(queue, jobId);
 		JobState state = result.state();
 		return new CancelDescriptor(jobId.toString(), result.outcome().name().toLowerCase(java.util.Locale.ROOT),
 				(state != null) ? state.value() : null, result.requestedAt(), result.detail());
@@ -365,8 +329,7 @@ public class EchoMqEndpoint {
 	 */
 	public PauseDescriptor pauseQueue(String queue, @Nullable Duration duration) {
 		Keyspace.validateQueueName(queue);
-		boolean changed = (this.template != null) ? this.template.pause(queue, duration)
-				: this.jobs.admin().pause(queue, requirePositive(duration), "paused");
+		boolean changed = this.admin.pause(queue, duration);
 		return describePause(queue, changed);
 	}
 
@@ -378,7 +341,7 @@ public class EchoMqEndpoint {
 	 */
 	public PauseDescriptor resumeQueue(String queue) {
 		Keyspace.validateQueueName(queue);
-		boolean changed = (this.template != null) ? this.template.resume(queue) : this.jobs.admin().resume(queue);
+		boolean changed = this.admin.resume(queue);
 		return describePause(queue, changed);
 	}
 
@@ -388,25 +351,18 @@ public class EchoMqEndpoint {
 		return new PauseDescriptor(queue, paused, (left != null && paused) ? left.toMillis() : null, changed);
 	}
 
-	private static @Nullable Duration requirePositive(@Nullable Duration duration) {
-		if (duration != null && duration.toMillis() < 1) {
-			throw new IllegalArgumentException("Pause must last at least 1ms, was " + duration);
-		}
-		return duration;
-	}
-
 	private @Nullable QueueListenerContainer container(String queue) {
 		Keyspace.validateQueueName(queue);
 		return (this.listeners != null) ? this.listeners.getContainer(queue) : null;
 	}
 
 	private PartitionedStats stats(String queue) {
-		return PartitionedStats.read(this.inspector, this.partitioning.forQueue(queue));
+		return PartitionedStats.read(this.inspector, this.admin.getPartitioning().forQueue(queue));
 	}
 
 	private QueueDescriptor describe(String queue, PartitionedStats partitioned) {
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
-		Duration pause = this.jobs.admin().pauseLeft(this.partitioning.forQueue(queue).name(0));
+		Duration pause = this.jobs.admin().pauseLeft(this.admin.getPartitioning().forQueue(queue).name(0));
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : null;
 		Long startedInWindow = (limits != null && limits.isLimited()) ? startedInWindow(queue, limits) : null;
 		return QueueDescriptors.describe(partitioned, pause == null || !pause.isZero(),
@@ -423,7 +379,7 @@ public class EchoMqEndpoint {
 			return null;
 		}
 		long started = 0;
-		for (String name : this.partitioning.forQueue(queue).names()) {
+		for (String name : this.admin.getPartitioning().forQueue(queue).names()) {
 			started += this.inspector.startedInWindow(name, rate.period());
 		}
 		return started;

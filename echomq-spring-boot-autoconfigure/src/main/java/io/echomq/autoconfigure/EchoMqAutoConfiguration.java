@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.echomq.ControlListener;
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueInterceptor;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
@@ -37,7 +38,7 @@ import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Auto-configuration for the EchoMQ engine and producer.
+ * Auto-configuration for the EchoMQ engine, producer and admin.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -92,14 +93,22 @@ public final class EchoMqAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	EchoMqTemplate echoMqTemplate(Engine jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
-			ObjectProvider<EnqueueInterceptor> interceptors, ObjectProvider<ControlListener> controlListeners,
-			QueuePartitioning partitioning) {
+			ObjectProvider<EnqueueInterceptor> interceptors, QueuePartitioning partitioning) {
 		EchoMqTemplate template = new EchoMqTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
-		template.setControlListeners(controlListeners.orderedStream().toList());
 		template.setPartitioning(partitioning);
 		return template;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqAdmin echoMqAdmin(Engine jobs, QueuePartitioning partitioning,
+			ObjectProvider<ControlListener> controlListeners) {
+		EchoMqAdmin admin = new EchoMqAdmin(jobs);
+		admin.setPartitioning(partitioning);
+		admin.setControlListeners(controlListeners.orderedStream().toList());
+		return admin;
 	}
 
 	@Bean

@@ -2,7 +2,7 @@ package io.echomq.autoconfigure;
 
 import java.time.Duration;
 
-import io.echomq.EchoMqTemplate;
+import io.echomq.EchoMqAdmin;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.catalog.EchoMqQueueCatalog;
@@ -50,13 +50,13 @@ public final class EchoMqEndpointAutoConfiguration {
 	EchoMqEndpoint echoMqEndpoint(Engine jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules,
-			ObjectProvider<EchoMqTemplate> template, ObjectProvider<QueuePartitioning> partitioning) {
+			ObjectProvider<EchoMqAdmin> admin, ObjectProvider<QueuePartitioning> partitioning) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
-		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, catalog, registry, new ReplayBudget(registry, properties),
+		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, admin.getIfUnique(() -> admin(jobs, partitioning)), catalog,
+				registry, new ReplayBudget(registry, properties),
 				properties.maintenance().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
-				new Sanitizer(sanitizingFunctions.orderedStream().toList()), template.getIfUnique());
+				new Sanitizer(sanitizingFunctions.orderedStream().toList()));
 		endpoint.setSchedules(schedules.getIfUnique());
-		endpoint.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		return endpoint;
 	}
 
@@ -67,6 +67,16 @@ public final class EchoMqEndpointAutoConfiguration {
 	EchoMqEndpointWebExtension echoMqEndpointWebExtension(EchoMqEndpoint endpoint,
 			EchoMqEndpointProperties properties) {
 		return new EchoMqEndpointWebExtension(endpoint, properties.showValues(), properties.roles());
+	}
+
+	/**
+	 * An admin of the endpoint's own, when the application has none (the engine was
+	 * declared without EchoMQ's main auto-configuration).
+	 */
+	private static EchoMqAdmin admin(Engine jobs, ObjectProvider<QueuePartitioning> partitioning) {
+		EchoMqAdmin admin = new EchoMqAdmin(jobs);
+		admin.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		return admin;
 	}
 
 }

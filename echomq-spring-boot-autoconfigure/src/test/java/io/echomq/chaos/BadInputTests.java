@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.PayloadTooLargeException;
 import io.echomq.chaos.worker.ChaosWorker;
@@ -124,10 +125,11 @@ class BadInputTests {
 			calls.put("jobs.pause", () -> this.jobs.admin().pause(name, null, "x"));
 			calls.put("jobs.resume", () -> this.jobs.admin().resume(name));
 			calls.put("jobs.pauseLeft", () -> this.jobs.admin().pauseLeft(name));
-			calls.put("template.cancel", () -> this.template.cancel(name, id.toString()));
-			calls.put("template.pause", () -> this.template.pause(name));
-			calls.put("template.resume", () -> this.template.resume(name));
-			calls.put("template.isPaused", () -> this.template.isPaused(name));
+			EchoMqAdmin admin = new EchoMqAdmin(this.jobs);
+			calls.put("admin.cancel", () -> admin.cancel(name, id.toString()));
+			calls.put("admin.pause", () -> admin.pause(name));
+			calls.put("admin.resume", () -> admin.resume(name));
+			calls.put("admin.isPaused", () -> admin.isPaused(name));
 			calls.forEach(
 					(api, call) -> assertThatExceptionOfType(InvalidQueueNameException.class).as(api + "(" + name + ")")
 						.isThrownBy(call)

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.AuditReport;
@@ -205,7 +206,7 @@ class TwoJvmFlowLimitsTests {
 			template.enqueue(FlowNodeApplication.PAUSABLE, "before");
 			await("the child handles the queue").atMost(Duration.ofSeconds(30))
 				.until(() -> this.ledger.done(FlowNodeApplication.PAUSABLE) == 1);
-			assertThat(template.pause(FlowNodeApplication.PAUSABLE)).isTrue();
+			assertThat(context.getBean(EchoMqAdmin.class).pause(FlowNodeApplication.PAUSABLE)).isTrue();
 			for (int i = 0; i < 10; i++) {
 				template.enqueue(FlowNodeApplication.PAUSABLE, "while-paused-" + i);
 			}
@@ -213,7 +214,7 @@ class TwoJvmFlowLimitsTests {
 				.atMost(Duration.ofSeconds(5))
 				.until(() -> this.ledger.startedBy(FlowNodeApplication.PAUSABLE, CHILD) == 1
 						&& new QueueInspector(jobs).stats(FlowNodeApplication.PAUSABLE).pending() == 10);
-			assertThat(template.resume(FlowNodeApplication.PAUSABLE)).isTrue();
+			assertThat(context.getBean(EchoMqAdmin.class).resume(FlowNodeApplication.PAUSABLE)).isTrue();
 			await("the child claims again once resumed").atMost(Duration.ofSeconds(10))
 				.until(() -> this.ledger.done(FlowNodeApplication.PAUSABLE) == 11);
 			assertThat(this.ledger.startedBy(FlowNodeApplication.PAUSABLE, CHILD)).isEqualTo(11);

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
@@ -53,7 +54,7 @@ class FlowControlTests {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			JobId id = template.enqueue("cancellable", "x", EnqueueOptions.defaults().withMaxAttempts(1));
 			assertThat(handlers.started.await(10, TimeUnit.SECONDS)).isTrue();
-			CancelResult result = template.cancel("cancellable", id.toString());
+			CancelResult result = context.getBean(EchoMqAdmin.class).cancel("cancellable", id.toString());
 			assertThat(result.outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
 			assertThat(result.state()).isEqualTo(JobState.ACTIVE);
 			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
@@ -72,7 +73,8 @@ class FlowControlTests {
 			}
 			assertThat(container.getCompletedCount()).isZero();
 			assertThat(container.getStaleCount()).isZero();
-			assertThat(template.cancel("cancellable", id).outcome()).isEqualTo(CancelResult.Outcome.NOT_FOUND);
+			assertThat(context.getBean(EchoMqAdmin.class).cancel("cancellable", id).outcome())
+				.isEqualTo(CancelResult.Outcome.NOT_FOUND);
 			AuditReport audit = new QueueAuditor(context.getBean(Engine.class)).audit("cancellable",
 					Duration.ofSeconds(5));
 			assertThat(audit.violations()).isEmpty();
@@ -82,10 +84,10 @@ class FlowControlTests {
 	@Test
 	void cancelWithAMalformedIdFailsBeforeAnyWrite() {
 		ListenerTestSupport.runner(server, this.prefix).run((context) -> {
-			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-			assertThatExceptionOfType(InvalidJobIdException.class).isThrownBy(() -> template.cancel("q", "JOB' OR 1"))
+			EchoMqAdmin admin = context.getBean(EchoMqAdmin.class);
+			assertThatExceptionOfType(InvalidJobIdException.class).isThrownBy(() -> admin.cancel("q", "JOB' OR 1"))
 				.withMessageContaining("JOB' OR 1");
-			assertThatIllegalArgumentException().isThrownBy(() -> template.pause("q", Duration.ZERO))
+			assertThatIllegalArgumentException().isThrownBy(() -> admin.pause("q", Duration.ZERO))
 				.withMessageContaining("PT0S");
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				assertThat(probe.metrics("q")).isEmpty();
@@ -104,8 +106,9 @@ class FlowControlTests {
 				.getContainer("gated");
 			ListenerTestSupport.runner(server, this.prefix).run((controlContext) -> {
 				EchoMqTemplate control = controlContext.getBean(EchoMqTemplate.class);
-				assertThat(control.pause("gated")).isTrue();
-				assertThat(workerContext.getBean(EchoMqTemplate.class).isPaused("gated")).isTrue();
+				EchoMqAdmin controlAdmin = controlContext.getBean(EchoMqAdmin.class);
+				assertThat(controlAdmin.pause("gated")).isTrue();
+				assertThat(workerContext.getBean(EchoMqAdmin.class).isPaused("gated")).isTrue();
 				JobId id = control.enqueue("gated", "x");
 				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 					await().during(Duration.ofSeconds(2))
@@ -115,11 +118,11 @@ class FlowControlTests {
 				assertThat(handlers.gated).isEmpty();
 				assertThat(container.isPaused()).isFalse();
 				long resumed = System.nanoTime();
-				assertThat(control.resume("gated")).isTrue();
+				assertThat(controlAdmin.resume("gated")).isTrue();
 				await().atMost(Duration.ofSeconds(5)).until(() -> handlers.gated.contains(id));
 				Duration took = Duration.ofNanos(System.nanoTime() - resumed);
 				assertThat(took).isLessThan(Duration.ofSeconds(5));
-				assertThat(control.isPaused("gated")).isFalse();
+				assertThat(controlAdmin.isPaused("gated")).isFalse();
 			});
 		});
 	}

@@ -1,14 +1,12 @@
 package io.echomq.dashboard;
 
-import java.util.List;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 
-import io.echomq.EchoMqTemplate;
+import io.echomq.EchoMqAdmin;
 import io.echomq.core.CancelResult;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.StaleReason;
@@ -28,9 +26,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class DashboardActions {
 
-	private static final int REPLAY_BATCH = 100;
-
-	private final Engine jobs;
+	private final EchoMqAdmin admin;
 
 	private final QueueInspector inspector;
 
@@ -42,23 +38,19 @@ final class DashboardActions {
 
 	private final String node;
 
-	private final @Nullable EchoMqTemplate template;
-
-	DashboardActions(Engine jobs, QueueInspector inspector, DashboardReads reads,
-			@Nullable EchoJobListenerRegistry listeners, ToIntFunction<String> replayBudget, String node,
-			@Nullable EchoMqTemplate template) {
-		this.jobs = jobs;
+	DashboardActions(EchoMqAdmin admin, QueueInspector inspector, DashboardReads reads,
+			@Nullable EchoJobListenerRegistry listeners, ToIntFunction<String> replayBudget, String node) {
+		this.admin = admin;
 		this.inspector = inspector;
 		this.reads = reads;
 		this.listeners = listeners;
 		this.replayBudget = replayBudget;
 		this.node = node;
-		this.template = template;
 	}
 
 	Outcome replay(String queue, JobId id) {
 		int budget = this.replayBudget.applyAsInt(queue);
-		TransitionResult result = this.jobs.admin().replay(this.reads.engineName(queue, id), id, budget);
+		TransitionResult result = this.admin.replay(queue, id, budget);
 		if (result.isApplied()) {
 			return Outcome
 				.done("Job " + id + " replayed: pending again, with a fresh budget of " + plural(budget, "attempt"), 1);
@@ -70,7 +62,7 @@ final class DashboardActions {
 	}
 
 	Outcome delete(String queue, JobId id) {
-		TransitionResult result = this.jobs.admin().delete(this.reads.engineName(queue, id), id);
+		TransitionResult result = this.admin.delete(queue, id);
 		if (result.isApplied()) {
 			return Outcome.done("Job " + id + " deleted (it was " + stateLabel(result.state()) + ")", 1);
 		}
@@ -84,15 +76,14 @@ final class DashboardActions {
 	}
 
 	Outcome runNow(String queue, JobId id) {
-		String engineName = this.reads.engineName(queue, id);
-		TransitionResult result = this.jobs.admin().runNow(engineName, id);
+		TransitionResult result = this.admin.runNow(queue, id);
 		if (result.isApplied()) {
 			return Outcome.done("Job " + id + " moved to pending: it runs as soon as a worker is free", 1);
 		}
 		if (result.reason() == StaleReason.MALFORMED_ROW) {
 			return malformed(id, "run now", result.detail());
 		}
-		Map<String, String> row = this.inspector.row(engineName, id);
+		Map<String, String> row = this.inspector.row(this.reads.engineName(queue, id), id);
 		if (row.isEmpty()) {
 			return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no job " + id, 0);
 		}
@@ -106,42 +97,14 @@ final class DashboardActions {
 
 	Outcome replayAllDead(String queue) {
 		Keyspace.validateQueueName(queue);
-		int budget = this.replayBudget.applyAsInt(queue);
-		long replayed = 0;
-		int looked = 0;
-		long left = 0;
-		for (String partition : this.reads.partitions(queue).names()) {
-			int skipped = 0;
-			while (looked < EchoMqDashboard.MAX_REPLAY_ALL) {
-				List<JobId> ids = this.inspector.ids(partition, JobState.DEAD, skipped, REPLAY_BATCH);
-				if (ids.isEmpty()) {
-					break;
-				}
-				for (JobId id : ids) {
-					if (looked >= EchoMqDashboard.MAX_REPLAY_ALL) {
-						break;
-					}
-					looked++;
-					if (this.jobs.admin().replay(partition, id, budget).isApplied()) {
-						replayed++;
-					}
-					else {
-						skipped++;
-					}
-				}
-			}
-			left += this.inspector.stats(partition).dead();
-		}
-		String still = (left > 0) ? "; " + left + " still dead" : "";
-		return Outcome.done("Replayed " + plural(replayed, "dead job") + still, replayed);
+		EchoMqAdmin.DeadReplay replay = this.admin.replayDead(queue, this.replayBudget.applyAsInt(queue),
+				EchoMqDashboard.MAX_REPLAY_ALL);
+		String still = (replay.stillDead() > 0) ? "; " + replay.stillDead() + " still dead" : "";
+		return Outcome.done("Replayed " + plural(replay.replayed(), "dead job") + still, replay.replayed());
 	}
 
 	Outcome purgeDead(String queue) {
-		Keyspace.validateQueueName(queue);
-		long purged = 0;
-		for (String partition : this.reads.partitions(queue).names()) {
-			purged += this.jobs.admin().purgeDead(partition);
-		}
+		long purged = this.admin.purgeDead(queue);
 		return Outcome.done("Purged " + plural(purged, "dead job"), purged);
 	}
 
@@ -165,8 +128,7 @@ final class DashboardActions {
 
 	Outcome cancel(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
-		CancelResult result = (this.template != null) ? this.template.cancel(queue, id)
-				: this.jobs.admin().cancel(this.reads.engineName(queue, id), id);
+		CancelResult result = this.admin.cancel(queue, id);
 		return switch (result.outcome()) {
 			case CANCELLED -> Outcome.done("Job " + id + " cancelled (it was " + stateLabel(result.state()) + ")", 1,
 					result.outcome().name());
@@ -181,31 +143,13 @@ final class DashboardActions {
 	}
 
 	Outcome pauseCluster(String queue) {
-		Keyspace.validateQueueName(queue);
-		boolean changed = false;
-		if (this.template != null) {
-			changed = this.template.pause(queue);
-		}
-		else {
-			for (String partition : this.reads.partitions(queue).names()) {
-				changed |= this.jobs.admin().pause(partition, null, "paused");
-			}
-		}
+		boolean changed = this.admin.pause(queue);
 		return Outcome.done(changed ? "Queue '" + queue + "' paused on every node"
 				: "Queue '" + queue + "' was already paused on every node", changed ? 1 : 0);
 	}
 
 	Outcome resumeCluster(String queue) {
-		Keyspace.validateQueueName(queue);
-		boolean changed = false;
-		if (this.template != null) {
-			changed = this.template.resume(queue);
-		}
-		else {
-			for (String partition : this.reads.partitions(queue).names()) {
-				changed |= this.jobs.admin().resume(partition);
-			}
-		}
+		boolean changed = this.admin.resume(queue);
 		return Outcome.done(changed ? "Queue '" + queue + "' resumed on every node"
 				: "Queue '" + queue + "' was not paused cluster-wide", changed ? 1 : 0);
 	}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.EnqueueSpec;
@@ -21,7 +22,6 @@ import io.echomq.core.NodeListener;
 import io.echomq.core.PartitionedStats;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueNodes;
-import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -61,13 +61,14 @@ final class DashboardReads {
 
 	private final QueueFlows flows;
 
-	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
+	private final EchoMqAdmin admin;
 
 	private volatile Function<String, FlowLimits> limits = (queue) -> FlowLimits.none();
 
-	DashboardReads(Engine jobs, QueueInspector inspector, EchoMqQueueCatalog catalog,
+	DashboardReads(Engine jobs, EchoMqAdmin admin, QueueInspector inspector, EchoMqQueueCatalog catalog,
 			@Nullable EchoJobListenerRegistry listeners, QueueHistory history, Sanitizer sanitizer, String node) {
 		this.jobs = jobs;
+		this.admin = admin;
 		this.inspector = inspector;
 		this.nodes = new QueueNodes(jobs);
 		this.catalog = catalog;
@@ -78,16 +79,12 @@ final class DashboardReads {
 		this.flows = new QueueFlows(jobs);
 	}
 
-	void setPartitioning(QueuePartitioning partitioning) {
-		this.partitioning = partitioning;
-	}
-
 	void setLimits(Function<String, FlowLimits> limits) {
 		this.limits = limits;
 	}
 
 	QueuePartitions partitions(String queue) {
-		return this.partitioning.forQueue(queue);
+		return this.admin.getPartitioning().forQueue(queue);
 	}
 
 	Overview overview() {
@@ -112,7 +109,7 @@ final class DashboardReads {
 		Assert.isTrue(limit > 0 && limit <= EchoMqDashboard.MAX_PAGE,
 				() -> "limit must be between 1 and " + EchoMqDashboard.MAX_PAGE + ", was " + limit);
 		Keyspace.validateQueueName(queue);
-		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		QueuePartitions partitions = this.admin.getPartitioning().forQueue(queue);
 		String engineName = (partition != null) ? partitions.name(partition) : null;
 		QueueSummary summary = queue(queue);
 		if (summary == null) {
@@ -145,7 +142,7 @@ final class DashboardReads {
 
 	@Nullable JobDetail job(String queue, JobId id, boolean show) {
 		Keyspace.validateQueueName(queue);
-		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		QueuePartitions partitions = this.admin.getPartitioning().forQueue(queue);
 		String engineName = partitions.nameOf(id);
 		Map<String, String> row = this.inspector.row(engineName, id);
 		if (row.isEmpty()) {
@@ -175,7 +172,7 @@ final class DashboardReads {
 
 	@Nullable String findQueue(JobId id) {
 		for (String queue : this.catalog.queues()) {
-			QueuePartitions partitions = this.partitioning.forQueue(queue);
+			QueuePartitions partitions = this.admin.getPartitioning().forQueue(queue);
 			if (partitions.isPartitioned() && id.partition() >= partitions.count()) {
 				continue;
 			}
@@ -192,7 +189,7 @@ final class DashboardReads {
 		Map<String, List<QueueHistory.Minute>> queues = new LinkedHashMap<>();
 		if (this.history.isKept()) {
 			for (String queue : this.catalog.queues()) {
-				queues.put(queue, minutes(this.partitioning.forQueue(queue), minutes));
+				queues.put(queue, minutes(this.admin.getPartitioning().forQueue(queue), minutes));
 			}
 		}
 		return new History(this.history.isKept(), queues);
@@ -200,13 +197,13 @@ final class DashboardReads {
 
 	String engineName(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
-		return this.partitioning.forQueue(queue).nameOf(id);
+		return this.admin.getPartitioning().forQueue(queue).nameOf(id);
 	}
 
 	private QueueSummary summary(String queue, PartitionedStats partitioned) {
 		QueueStats stats = partitioned.total();
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
-		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		QueuePartitions partitions = this.admin.getPartitioning().forQueue(queue);
 		Duration left = this.jobs.admin().pauseLeft(partitions.name(0));
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : this.limits.apply(queue);
 		return new QueueSummary(queue, QueueFlows.counts(stats), new LinkedHashMap<>(stats.counters()),
@@ -228,7 +225,7 @@ final class DashboardReads {
 	}
 
 	private PartitionedStats stats(String queue) {
-		return PartitionedStats.read(this.inspector, this.partitioning.forQueue(queue));
+		return PartitionedStats.read(this.inspector, this.admin.getPartitioning().forQueue(queue));
 	}
 
 	private List<QueueHistory.Minute> minutes(QueuePartitions partitions, int minutes) {

@@ -3,7 +3,7 @@ package io.echomq.dashboard;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
-import io.echomq.EchoMqTemplate;
+import io.echomq.EchoMqAdmin;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.InvalidPartitionException;
@@ -11,7 +11,6 @@ import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.QueueInspector;
-import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.schedule.ScheduleTicker;
@@ -59,8 +58,8 @@ public class EchoMqDashboard {
 	private final DashboardSchedules schedules;
 
 	/**
-	 * Create a dashboard model without a template or a schedule tick: cancels and
-	 * cluster-wide pauses go to the engine directly and no schedule is shown.
+	 * Create a dashboard model without a schedule tick over an admin of its own, with one
+	 * partition per queue and no control listeners; no schedule is shown.
 	 * @param jobs the engine
 	 * @param catalog the queues to list
 	 * @param listeners the listener registry of this node, or {@code null}
@@ -71,28 +70,30 @@ public class EchoMqDashboard {
 	 */
 	public EchoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
 			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node) {
-		this(jobs, catalog, listeners, replayBudget, history, sanitizer, node, null, null);
+		this(jobs, new EchoMqAdmin(jobs), catalog, listeners, replayBudget, history, sanitizer, node, null);
 	}
 
 	/**
 	 * Create a dashboard model.
 	 * @param jobs the engine
+	 * @param admin the admin its actions go through, whose partitioning it reads queues
+	 * by: a partitioned queue is shown as the sums over its partitions with each
+	 * partition's counts, its pages list the jobs of every partition, and a job id goes
+	 * to the partition it names
 	 * @param catalog the queues to list
 	 * @param listeners the listener registry of this node, or {@code null}
 	 * @param replayBudget the attempt budget a replayed job of a queue gets
 	 * @param history the per-minute history
 	 * @param sanitizer sanitizes payloads and extra job fields
 	 * @param node the name of this node, shown next to its listeners
-	 * @param template the template cancels and cluster-wide pauses go through, so that
-	 * its listeners (the meters) hear of them, or {@code null} to go to the engine
-	 * directly
 	 * @param ticker the schedule tick of this node, which lists the schedules and
 	 * triggers them, or {@code null} if it runs none
 	 */
-	public EchoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
-			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node,
-			@Nullable EchoMqTemplate template, @Nullable ScheduleTicker ticker) {
+	public EchoMqDashboard(Engine jobs, EchoMqAdmin admin, EchoMqQueueCatalog catalog,
+			@Nullable EchoJobListenerRegistry listeners, ToIntFunction<String> replayBudget, QueueHistory history,
+			Sanitizer sanitizer, String node, @Nullable ScheduleTicker ticker) {
 		Assert.notNull(jobs, "'jobs' must not be null");
+		Assert.notNull(admin, "'admin' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
 		Assert.notNull(replayBudget, "'replayBudget' must not be null");
 		Assert.notNull(history, "'history' must not be null");
@@ -100,20 +101,9 @@ public class EchoMqDashboard {
 		Assert.hasText(node, "'node' must not be empty");
 		QueueInspector inspector = new QueueInspector(jobs);
 		this.node = node;
-		this.reads = new DashboardReads(jobs, inspector, catalog, listeners, history, sanitizer, node);
-		this.actions = new DashboardActions(jobs, inspector, this.reads, listeners, replayBudget, node, template);
+		this.reads = new DashboardReads(jobs, admin, inspector, catalog, listeners, history, sanitizer, node);
+		this.actions = new DashboardActions(admin, inspector, this.reads, listeners, replayBudget, node);
 		this.schedules = new DashboardSchedules(ticker, node);
-	}
-
-	/**
-	 * Set how many partitions each queue has: a partitioned queue is shown as the sums
-	 * over its partitions with each partition's counts, its pages list the jobs of every
-	 * partition, and a job id goes to the partition it names.
-	 * @param partitioning the partitioning
-	 */
-	public void setPartitioning(QueuePartitioning partitioning) {
-		Assert.notNull(partitioning, "'partitioning' must not be null");
-		this.reads.setPartitioning(partitioning);
 	}
 
 	/**

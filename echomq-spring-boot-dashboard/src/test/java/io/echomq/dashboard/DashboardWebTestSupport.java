@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.QueueInspector;
@@ -21,10 +22,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the dashboard's web tests share: the application's port, template, engine and
- * listener registry, a client of the dashboard at {@code /echomq}, the handlers a test
- * registered, released after it, and helpers that read the API's replies. Each subclass
- * keeps its own {@code @DynamicPropertySource} calling
+ * What the dashboard's web tests share: the application's port, template, admin, engine
+ * and listener registry, a client of the dashboard at {@code /echomq}, the handlers a
+ * test registered, released after it, and helpers that read the API's replies. Each
+ * subclass keeps its own {@code @DynamicPropertySource} calling
  * {@link DashboardTestApplication#redis}, so that each test class has a context, and a
  * key prefix, of its own.
  *
@@ -42,6 +43,9 @@ abstract class DashboardWebTestSupport {
 
 	@Autowired
 	protected EchoMqTemplate template;
+
+	@Autowired
+	protected EchoMqAdmin admin;
 
 	@Autowired
 	protected Engine jobs;

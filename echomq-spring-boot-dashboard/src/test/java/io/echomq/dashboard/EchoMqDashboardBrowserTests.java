@@ -266,13 +266,13 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			return true;
 		});
 		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "paused (cluster)");
-		assertThat(this.template.isPaused("parcels")).isTrue();
+		assertThat(this.admin.isPaused("parcels")).isTrue();
 		browser.screenshot("overview-paused");
 		click(driver, By.cssSelector("#queue-parcels a.queue-link"));
 		awaitText(driver, By.cssSelector("#listener .cluster-state"), "paused (cluster)");
 		click(driver, By.cssSelector("button.cluster-resume[data-queue=parcels]"));
 		awaitText(driver, By.cssSelector("#listener .cluster-state"), "claiming");
-		assertThat(this.template.isPaused("parcels")).isFalse();
+		assertThat(this.admin.isPaused("parcels")).isFalse();
 
 		click(driver, By.id("nav-schedules"));
 		By row = By.cssSelector("#schedule-parcels-nightly-manifest");
@@ -354,7 +354,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		awaitText(driver, By.id("job-partition"), partitions.nameOf(acme.get(2)));
 		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/shipments/jobs/" + acme.get(2));
 
-		this.template.pause("shipments", Duration.ofMinutes(10));
+		this.admin.pause("shipments", Duration.ofMinutes(10));
 		driver.get(base + "/queues/shipments");
 		awaitText(driver, By.cssSelector("#limit-pause .cluster-state"), "paused (cluster)");
 		assertThat(text(driver, By.cssSelector("#limit-pause .pause-left")))

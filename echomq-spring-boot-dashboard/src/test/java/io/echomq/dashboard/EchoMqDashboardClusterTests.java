@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.JobId;
@@ -67,9 +68,10 @@ class EchoMqDashboardClusterTests {
 		EchoMqTemplate template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()),
 				4096, (queue) -> 3, List.of());
 		template.setPartitioning(partitioning);
-		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, new EchoMqQueueCatalog(Set::of, Set.of("routes")), null,
-				(queue) -> 3, QueueHistory.none(), new Sanitizer(), "cluster-test");
-		dashboard.setPartitioning(partitioning);
+		EchoMqAdmin admin = new EchoMqAdmin(jobs);
+		admin.setPartitioning(partitioning);
+		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, admin, new EchoMqQueueCatalog(Set::of, Set.of("routes")),
+				null, (queue) -> 3, QueueHistory.none(), new Sanitizer(), "cluster-test", null);
 		List<JobId> ids = template.enqueueAll("routes", List.of("r1", "r2", "r3", "r4", "r5", "r6"));
 
 		QueueSummary routes = dashboard.overview().queues().get(0);

@@ -212,10 +212,10 @@ class EchoMqDashboardPartitionWebTests extends DashboardWebTestSupport {
 		assertThat(this.client.post(api + "/cluster/resume").status()).isEqualTo(200);
 		assertThat(partitions.names()).allSatisfy((name) -> assertThat(this.jobs.admin().pauseLeft(name)).isZero());
 		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isFalse();
-		this.template.pause("parcels", Duration.ofMinutes(5));
+		this.admin.pause("parcels", Duration.ofMinutes(5));
 		long left = this.client.get(api).json().get("flow").get("pauseLeftMillis").asLong();
 		assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(5).toMillis());
-		this.template.resume("parcels");
+		this.admin.resume("parcels");
 	}
 
 	@Test

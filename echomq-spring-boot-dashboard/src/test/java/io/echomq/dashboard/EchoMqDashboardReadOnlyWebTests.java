@@ -72,7 +72,7 @@ class EchoMqDashboardReadOnlyWebTests extends DashboardWebTestSupport {
 		Response trigger = client.post("/api/schedules/" + queue + "/read-only-tick/trigger");
 		assertThat(trigger.status()).as("%s", trigger).isEqualTo(403);
 		assertThat(trigger.message()).contains("read-only");
-		assertThat(this.template.isPaused(queue)).isFalse();
+		assertThat(this.admin.isPaused(queue)).isFalse();
 		assertThat(inspector.stats(queue).pending()).isZero();
 		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
 		assertThat(inspector.stats(queue).dead()).isEqualTo(1);

@@ -103,7 +103,7 @@ class EchoMqDashboardSecurityTests extends DashboardWebTestSupport {
 		Response trigger = viewer.post("/api/schedules/" + queue + "/viewer-tick/trigger");
 		assertThat(trigger.status()).as("%s", trigger).isEqualTo(403);
 		assertThat(trigger.message()).contains("ECHOMQ_ADMIN");
-		assertThat(this.template.isPaused(queue)).isFalse();
+		assertThat(this.admin.isPaused(queue)).isFalse();
 		assertThat(inspector.row(later, scheduled)).containsEntry("state", "schedule");
 		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
 
@@ -136,9 +136,9 @@ class EchoMqDashboardSecurityTests extends DashboardWebTestSupport {
 		assertThat(inspector.row(later, scheduled)).isEmpty();
 		Response paused = admin.post("/api/queues/" + queue + "/cluster/pause");
 		assertThat(paused.status()).as("%s", paused).isEqualTo(200);
-		assertThat(this.template.isPaused(queue)).isTrue();
+		assertThat(this.admin.isPaused(queue)).isTrue();
 		assertThat(admin.post("/api/queues/" + queue + "/cluster/resume").status()).isEqualTo(200);
-		assertThat(this.template.isPaused(queue)).isFalse();
+		assertThat(this.admin.isPaused(queue)).isFalse();
 	}
 
 	@Configuration(proxyBeanMethods = false)

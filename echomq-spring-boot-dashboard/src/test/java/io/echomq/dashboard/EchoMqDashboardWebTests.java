@@ -258,7 +258,7 @@ class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 		assertClientError(
 				this.client.post("/api/schedules/" + queue + "/forged-tick/trigger", Map.of("Origin", origin), ""), 403,
 				"Missing CSRF token");
-		assertThat(this.template.isPaused(queue)).isFalse();
+		assertThat(this.admin.isPaused(queue)).isFalse();
 		assertThat(stats(queue).pending()).isEqualTo(pending);
 
 		assertThat(this.inspector.row(queue, dead)).containsEntry("state", "dead");
@@ -399,7 +399,7 @@ class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 		Response paused = this.client.post(api + "/cluster/pause");
 		assertThat(paused.status()).as("%s", paused).isEqualTo(200);
 		assertThat(paused.message()).contains("paused on every node");
-		assertThat(this.template.isPaused(queue)).isTrue();
+		assertThat(this.admin.isPaused(queue)).isTrue();
 		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isTrue();
 		assertThat(queue(this.client.get("/api/overview").json(), queue).get("pausedCluster").asBoolean()).isTrue();
 		assertThat(this.listeners.getContainer(queue).isPaused()).as("the node's own pause is another").isFalse();
@@ -407,7 +407,7 @@ class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 		JobId waiting = this.template.enqueue(queue, "waits for resume");
 		Response resumed = this.client.post(api + "/cluster/resume");
 		assertThat(resumed.status()).as("%s", resumed).isEqualTo(200);
-		assertThat(this.template.isPaused(queue)).isFalse();
+		assertThat(this.admin.isPaused(queue)).isFalse();
 		assertThat(this.client.get(api).json().get("pausedCluster").asBoolean()).isFalse();
 		await().atMost(WAIT).until(() -> this.inspector.row(queue, waiting).isEmpty());
 

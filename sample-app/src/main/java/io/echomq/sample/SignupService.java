@@ -3,7 +3,7 @@ package io.echomq.sample;
 import java.time.Duration;
 import java.util.List;
 
-import io.echomq.EchoMqTemplate;
+import io.echomq.EchoMqOperations;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
 
@@ -29,13 +29,13 @@ public class SignupService {
 
 	static final String DIGEST_KEY = "new-signups";
 
-	private final EchoMqTemplate echoMq;
+	private final EchoMqOperations echoMq;
 
 	private final Duration tipsDelay;
 
 	private final EnqueueOptions digest;
 
-	public SignupService(EchoMqTemplate echoMq, SampleProperties properties) {
+	public SignupService(EchoMqOperations echoMq, SampleProperties properties) {
 		this.echoMq = echoMq;
 		this.tipsDelay = properties.tipsDelay();
 		this.digest = EnqueueOptions.defaults().withThrottle(DIGEST_KEY, properties.digestWindow());

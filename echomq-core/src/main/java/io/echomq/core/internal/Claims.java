@@ -295,12 +295,12 @@ public class Claims extends EnginePart {
 	}
 
 	/**
-	 * Complete several jobs as {@link #completeAll(String, List, List, List)} does and,
-	 * in the same round trip, claim up to {@code max} jobs from the queue's pending set
-	 * for the slots the completions free: a busy worker's next jobs come back with the
-	 * reply to its last ones. The completions and the claim are two script calls,
-	 * pipelined in that order, each its own atomic transition: a claim that fails leaves
-	 * the completions' outcomes as they are.
+	 * Complete several jobs as {@link Outcomes#completeAll(String, List, List, List)}
+	 * does and, in the same round trip, claim up to {@code max} jobs from the queue's
+	 * pending set for the slots the completions free: a busy worker's next jobs come back
+	 * with the reply to its last ones. The completions and the claim are two script
+	 * calls, pipelined in that order, each its own atomic transition: a claim that fails
+	 * leaves the completions' outcomes as they are.
 	 * <p>
 	 * The claim is made only where it can be one call: the candidates are the head of
 	 * pending the last claim returned (shared by concurrent callers: a candidate another

@@ -105,7 +105,7 @@ final class EngineState {
 
 	QueueKeys keys(String queue) {
 		QueueKeys keys = (queue != null) ? this.queueKeys.get(queue) : null;
-		return (keys != null) ? keys : this.queueKeys.computeIfAbsent(Keyspace.validateQueueName(queue),
+		return (keys != null) ? keys : this.queueKeys.computeIfAbsent(QueuePartitions.validateEngineName(queue),
 				(name) -> QueueKeys.of(this.keyspace, name));
 	}
 

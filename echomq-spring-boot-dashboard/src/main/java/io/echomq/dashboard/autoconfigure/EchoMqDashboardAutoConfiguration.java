@@ -1,6 +1,6 @@
 package io.echomq.dashboard.autoconfigure;
 
-import io.echomq.EchoMqTemplate;
+import io.echomq.EchoMqAdmin;
 import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.autoconfigure.EchoMqQueueCatalogConfiguration;
 import io.echomq.autoconfigure.ReplayBudget;
@@ -73,16 +73,15 @@ public final class EchoMqDashboardAutoConfiguration {
 	EchoMqDashboard echoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
 			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
-			ObjectProvider<EchoMqTemplate> template, ObjectProvider<ScheduleTicker> ticker,
+			ObjectProvider<EchoMqAdmin> admin, ObjectProvider<ScheduleTicker> ticker,
 			ObjectProvider<QueuePartitioning> partitioning,
 			ObjectProvider<EchoJobListenerContainerFactory> containerFactory, ObjectProvider<EchoMqNode> node) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
 		EchoMqNode self = node
 			.getIfAvailable(() -> EchoMqNode.local(environment.getProperty("spring.application.name")));
-		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, catalog, registry, new ReplayBudget(registry, properties),
-				history, new Sanitizer(sanitizingFunctions.orderedStream().toList()), self.name(),
-				template.getIfUnique(), ticker.getIfUnique());
-		dashboard.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, admin.getIfUnique(() -> admin(jobs, partitioning)),
+				catalog, registry, new ReplayBudget(registry, properties), history,
+				new Sanitizer(sanitizingFunctions.orderedStream().toList()), self.name(), ticker.getIfUnique());
 		EchoJobListenerContainerFactory factory = containerFactory.getIfUnique();
 		if (factory != null) {
 			dashboard.setLimits(factory::getQueueLimits);
@@ -115,6 +114,16 @@ public final class EchoMqDashboardAutoConfiguration {
 			return new SpringSecurityDashboardSecurity(properties.writeRole());
 		}
 
+	}
+
+	/**
+	 * An admin of the dashboard's own, when the application has none (the engine was
+	 * declared without EchoMQ's main auto-configuration).
+	 */
+	private static EchoMqAdmin admin(Engine jobs, ObjectProvider<QueuePartitioning> partitioning) {
+		EchoMqAdmin admin = new EchoMqAdmin(jobs);
+		admin.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		return admin;
 	}
 
 }

@@ -1,0 +1,283 @@
+package io.echomq;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.echomq.core.CancelResult;
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.Keyspace;
+import io.echomq.core.QueueInspector;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
+import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Engine;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * Administers queues and their jobs: replay, delete, run now and cancel one job, replay
+ * or purge every dead job, and pause and resume a queue cluster-wide. A job id goes to
+ * the partition it names and a queue-wide action to every partition of a
+ * {@linkplain #setPartitioning partitioned} queue, so callers (the actuator endpoint, the
+ * dashboard, an application) name the logical queue only. Cancels, pauses and resumes are
+ * told to the {@linkplain #setControlListeners control listeners} (such as the
+ * cancellation meter).
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ * @see EchoMqTemplate
+ */
+public class EchoMqAdmin {
+
+	private static final int REPLAY_BATCH = 100;
+
+	private final Engine engine;
+
+	private final QueueInspector inspector;
+
+	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
+
+	private volatile List<ControlListener> controlListeners = List.of();
+
+	/**
+	 * Create an admin over an engine; every queue has one partition until
+	 * {@link #setPartitioning} says otherwise.
+	 * @param engine the engine
+	 */
+	public EchoMqAdmin(Engine engine) {
+		Assert.notNull(engine, "'engine' must not be null");
+		this.engine = engine;
+		this.inspector = new QueueInspector(engine);
+	}
+
+	/**
+	 * Set how many partitions each queue has.
+	 * @param partitioning the partitioning
+	 */
+	public void setPartitioning(QueuePartitioning partitioning) {
+		Assert.notNull(partitioning, "'partitioning' must not be null");
+		this.partitioning = partitioning;
+	}
+
+	/**
+	 * Return how many partitions each queue has.
+	 * @return the partitioning
+	 */
+	public QueuePartitioning getPartitioning() {
+		return this.partitioning;
+	}
+
+	/**
+	 * Set the listeners told of every cancel, pause and resume made through this admin
+	 * (such as the cancellation meter).
+	 * @param listeners the listeners
+	 */
+	public void setControlListeners(List<ControlListener> listeners) {
+		Assert.notNull(listeners, "'listeners' must not be null");
+		this.controlListeners = List.copyOf(listeners);
+	}
+
+	/**
+	 * Replay a dead job: back to pending with a fresh budget of attempts.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param budget the attempts the job gets
+	 * @return what the replay did
+	 */
+	public TransitionResult replay(String queue, JobId id, int budget) {
+		return this.engine.admin().replay(partitionOf(queue, id), id, budget);
+	}
+
+	/**
+	 * Replay the dead jobs of a queue, partition after partition, looking at no more than
+	 * {@code limit} of them; a job that cannot be replayed (its row changed or is
+	 * malformed) is passed over.
+	 * @param queue the queue
+	 * @param budget the attempts each replayed job gets
+	 * @param limit the most dead jobs looked at
+	 * @return how many were replayed, and how many are still dead
+	 */
+	public DeadReplay replayDead(String queue, int budget, int limit) {
+		Keyspace.validateQueueName(queue);
+		long replayed = 0;
+		int looked = 0;
+		long left = 0;
+		for (String partition : partitions(queue).names()) {
+			int skipped = 0;
+			while (looked < limit) {
+				List<JobId> ids = this.inspector.ids(partition, JobState.DEAD, skipped, REPLAY_BATCH);
+				if (ids.isEmpty()) {
+					break;
+				}
+				for (JobId id : ids) {
+					if (looked >= limit) {
+						break;
+					}
+					looked++;
+					if (this.engine.admin().replay(partition, id, budget).isApplied()) {
+						replayed++;
+					}
+					else {
+						skipped++;
+					}
+				}
+			}
+			left += this.inspector.stats(partition).dead();
+		}
+		return new DeadReplay(replayed, left);
+	}
+
+	/**
+	 * Delete a job that no worker holds, whatever its state.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return what the delete did
+	 */
+	public TransitionResult delete(String queue, JobId id) {
+		return this.engine.admin().delete(partitionOf(queue, id), id);
+	}
+
+	/**
+	 * Move a scheduled job to pending, to run as soon as a worker is free.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return what the move did
+	 */
+	public TransitionResult runNow(String queue, JobId id) {
+		return this.engine.admin().runNow(partitionOf(queue, id), id);
+	}
+
+	/**
+	 * Delete every dead job of a queue.
+	 * @param queue the queue
+	 * @return how many were deleted
+	 */
+	public long purgeDead(String queue) {
+		Keyspace.validateQueueName(queue);
+		long purged = 0;
+		for (String partition : partitions(queue).names()) {
+			purged += this.engine.admin().purgeDead(partition);
+		}
+		return purged;
+	}
+
+	/**
+	 * Cancel a job, whatever its state, in one atomic script. A pending, scheduled or
+	 * dead job is removed with its row; a running job is marked, its worker interrupts
+	 * the handler at the next lease renewal (every third of the lease), and what the
+	 * handler comes to is discarded; a finished or unknown job is reported as not found.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @return what the cancel did
+	 */
+	public CancelResult cancel(String queue, JobId id) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(id, "'id' must not be null");
+		CancelResult result = this.engine.admin().cancel(partitionOf(queue, id), id);
+		for (ControlListener listener : this.controlListeners) {
+			EnqueueCallbacks.notify(listener, () -> listener.onCancel(queue, id, result));
+		}
+		return result;
+	}
+
+	/**
+	 * Cancel a job by the text of its id (see {@link #cancel(String, JobId)}).
+	 * @param queue the queue
+	 * @param id the job id text
+	 * @return what the cancel did
+	 * @throws io.echomq.core.InvalidJobIdException if the id is not a well-formed JOB id
+	 * (nothing was written)
+	 */
+	public CancelResult cancel(String queue, String id) {
+		Keyspace.validateQueueName(queue);
+		return cancel(queue, JobId.parse(id));
+	}
+
+	/**
+	 * Pause a queue cluster-wide until it is {@linkplain #resume(String) resumed}: no
+	 * node claims from it (running jobs finish; enqueues, retries and promotions go on).
+	 * This is a flag in the queue's keyspace, unlike a listener container's own pause,
+	 * which stops one node.
+	 * @param queue the queue
+	 * @return whether the queue was not paused until resumed already
+	 */
+	public boolean pause(String queue) {
+		return pause(queue, null);
+	}
+
+	/**
+	 * Pause a queue cluster-wide for {@code duration} (server time), or until resumed
+	 * when {@code null}. A timed pause never shortens a pause in place.
+	 * @param queue the queue
+	 * @param duration how long, at least 1 ms, or {@code null} until resumed
+	 * @return whether the pause flag changed
+	 */
+	public boolean pause(String queue, @Nullable Duration duration) {
+		Keyspace.validateQueueName(queue);
+		if (duration != null && duration.toMillis() < 1) {
+			throw new IllegalArgumentException(
+					"Pause of queue '" + queue + "' must last at least 1ms, was " + duration);
+		}
+		boolean changed = false;
+		for (String partition : partitions(queue).names()) {
+			changed |= this.engine.admin()
+				.pause(partition, duration, (duration != null) ? "paused for " + duration : "paused");
+		}
+		boolean anyChanged = changed;
+		for (ControlListener listener : this.controlListeners) {
+			EnqueueCallbacks.notify(listener, () -> listener.onPause(queue, duration, anyChanged));
+		}
+		return anyChanged;
+	}
+
+	/**
+	 * Resume a queue paused cluster-wide; idle pollers on every node are woken up.
+	 * @param queue the queue
+	 * @return whether it was paused
+	 */
+	public boolean resume(String queue) {
+		Keyspace.validateQueueName(queue);
+		boolean resumed = false;
+		for (String partition : partitions(queue).names()) {
+			resumed |= this.engine.admin().resume(partition);
+		}
+		boolean changed = resumed;
+		for (ControlListener listener : this.controlListeners) {
+			EnqueueCallbacks.notify(listener, () -> listener.onResume(queue, changed));
+		}
+		return changed;
+	}
+
+	/**
+	 * Return whether a queue is paused cluster-wide.
+	 * @param queue the queue
+	 * @return {@code true} while the pause flag exists
+	 */
+	public boolean isPaused(String queue) {
+		Keyspace.validateQueueName(queue);
+		Duration left = this.engine.admin().pauseLeft(partitions(queue).name(0));
+		return left == null || !left.isZero();
+	}
+
+	private QueuePartitions partitions(String queue) {
+		return this.partitioning.forQueue(queue);
+	}
+
+	private String partitionOf(String queue, JobId id) {
+		Keyspace.validateQueueName(queue);
+		return partitions(queue).nameOf(id);
+	}
+
+	/**
+	 * What a {@linkplain #replayDead replay of the dead jobs} did.
+	 *
+	 * @param replayed how many jobs were replayed
+	 * @param stillDead how many are dead after it
+	 */
+	public record DeadReplay(long replayed, long stillDead) {
+
+	}
+
+}

@@ -1,0 +1,131 @@
+package io.echomq;
+
+import java.util.Collection;
+import java.util.List;
+
+import io.echomq.core.EnqueueResult;
+import io.echomq.core.JobId;
+import io.echomq.core.internal.Engine;
+import io.echomq.schedule.InvalidScheduleException;
+import io.echomq.schedule.ScheduleSpec;
+import io.echomq.schedule.ScheduleState;
+
+/**
+ * The operations of the producer side: enqueue jobs, and put, remove and list recurring
+ * schedules. Implemented by {@link EchoMqTemplate}; queue administration (pause, resume,
+ * cancel, replay) is {@link EchoMqAdmin}'s.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ * @see EchoMqTemplate
+ */
+public interface EchoMqOperations {
+
+	/**
+	 * Enqueue a job to run now.
+	 * @param queue the queue
+	 * @param payload the payload
+	 * @return the job id
+	 */
+	JobId enqueue(String queue, Object payload);
+
+	/**
+	 * Enqueue a job.
+	 * <p>
+	 * With a unique key in the options, the returned id is that of the job holding the
+	 * key, which is not a new job when the key was held (use
+	 * {@link #enqueueUnique(String, Object, EnqueueOptions)} to know which). A unique
+	 * enqueue deferred to a transaction's commit returns the id the job gets if the key
+	 * is free at commit time; if it is held then, no job has that id.
+	 * @param queue the queue
+	 * @param payload the payload
+	 * @param options delay, run-at, priority, attempts, unique key
+	 * @return the job id
+	 * @throws IllegalArgumentException if the payload is {@code null}
+	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing
+	 * was written)
+	 */
+	JobId enqueue(String queue, Object payload, EnqueueOptions options);
+
+	/**
+	 * Enqueue a job with a unique key ({@link EnqueueOptions#withUniqueKey},
+	 * {@link EnqueueOptions#withThrottle}, {@link EnqueueOptions#withDebounce}) and say
+	 * what happened: a new job, or the id of the job that already holds the key. A
+	 * duplicate is an answer, not an exception. Always written at once: the outcome of a
+	 * unique enqueue is known only once it is written, so inside a transaction that would
+	 * defer it this method refuses (pass {@code withAfterCommit(false)}, or call
+	 * {@link #enqueue(String, Object, EnqueueOptions)}).
+	 * @param queue the queue
+	 * @param payload the payload
+	 * @param options the options, with a unique key
+	 * @return the job holding the key, and whether it is new
+	 * @throws IllegalArgumentException if the options have no unique key or the payload
+	 * is {@code null} (nothing was written)
+	 * @throws IllegalStateException if called in a transaction that would defer it
+	 */
+	EnqueueResult enqueueUnique(String queue, Object payload, EnqueueOptions options);
+
+	/**
+	 * Enqueue many jobs to run now, in pipelined batches.
+	 * @param queue the queue
+	 * @param payloads the payloads
+	 * @return the job ids, in payload order
+	 */
+	List<JobId> enqueueAll(String queue, Collection<?> payloads);
+
+	/**
+	 * Enqueue many jobs with the same options, in pipelined batches. Every payload is
+	 * serialized and checked before the first write.
+	 * @param queue the queue
+	 * @param payloads the payloads
+	 * @param options delay, run-at, priority, attempts
+	 * @return the job ids, in payload order
+	 * @throws IllegalArgumentException if a payload is {@code null}
+	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing
+	 * was written)
+	 * @throws io.echomq.core.PartialEnqueueException if a batch of more than
+	 * {@value Engine#ENQUEUE_CHUNK} was written only in part, naming the jobs that were
+	 */
+	List<JobId> enqueueAll(String queue, Collection<?> payloads, EnqueueOptions options);
+
+	/**
+	 * Put a recurring schedule in the store: from its next fire time on, every node's
+	 * tick enqueues one job per fire time to {@code queue} with the payload. Putting a
+	 * schedule of the same name again replaces it (a changed spec takes effect on every
+	 * node's next tick); putting the same definition again changes nothing. Schedules put
+	 * here are kept until {@link #unschedule(String, String)}; start-up never removes
+	 * them.
+	 * @param queue the queue the occurrences go to
+	 * @param name the schedule name, unique within the queue
+	 * @param spec when it fires
+	 * @param payload the payload of each occurrence
+	 * @return whether the store changed
+	 * @throws InvalidScheduleException naming the bad name, queue, spec or payload,
+	 * before anything is written
+	 */
+	boolean schedule(String queue, String name, ScheduleSpec spec, Object payload);
+
+	/**
+	 * Remove a recurring schedule, whichever way it was declared. Occurrences already
+	 * enqueued stay. A schedule declared by annotation or property comes back at the next
+	 * start-up of an application that declares it.
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @return whether it existed
+	 */
+	boolean unschedule(String queue, String name);
+
+	/**
+	 * Return every recurring schedule in the store, of every queue that has one.
+	 * @return the schedules with their last and next fire time, by queue and name
+	 */
+	List<ScheduleState> schedules();
+
+	/**
+	 * Return the recurring schedules of one queue.
+	 * @param queue the queue
+	 * @return the schedules with their last and next fire time, by name
+	 */
+	List<ScheduleState> schedules(String queue);
+
+}
