@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.echomq.core.internal.Engine;
@@ -325,19 +326,8 @@ public class QueueAuditor {
 		String lanePrefix = keyspace.laneKeyPrefix(queue);
 		String suffix = ":" + LaneKeyType.PENDING.suffix();
 		Set<String> lanes = new TreeSet<>(ring);
-		ScanOptions options = ScanOptions.scanOptions()
-			.match(AuditReads.escapeGlob(lanePrefix) + "*" + suffix)
-			.count(SCAN_COUNT)
-			.build();
-		this.template.execute((RedisCallback<Void>) (connection) -> {
-			try (Cursor<byte[]> cursor = AuditReads.scan(connection, lanePrefix, options)) {
-				while (cursor.hasNext()) {
-					String key = new String(cursor.next(), StandardCharsets.UTF_8);
-					lanes.add(key.substring(lanePrefix.length(), key.length() - suffix.length()));
-				}
-			}
-			return null;
-		});
+		scanKeys(lanePrefix, "*" + suffix,
+				(key) -> lanes.add(key.substring(lanePrefix.length(), key.length() - suffix.length())));
 		List<String> valid = new ArrayList<>();
 		for (String lane : lanes) {
 			try {
@@ -430,26 +420,17 @@ public class QueueAuditor {
 	private long auditRows(String queue, String prefix, List<String> lanes, AuditReads.Findings findings) {
 		Set<String> orphans = new HashSet<>();
 		List<String> batch = new ArrayList<>(SCAN_COUNT);
-		ScanOptions options = ScanOptions.scanOptions()
-			.match(AuditReads.escapeGlob(prefix) + "*")
-			.count(SCAN_COUNT)
-			.build();
-		this.template.execute((RedisCallback<Void>) (connection) -> {
-			try (Cursor<byte[]> cursor = AuditReads.scan(connection, prefix, options)) {
-				while (cursor.hasNext()) {
-					String id = new String(cursor.next(), StandardCharsets.UTF_8).substring(prefix.length());
-					if (!JobId.isValid(id)) {
-						findings.add("key " + prefix + id + " is not the row of a JOB id");
-						continue;
-					}
-					batch.add(id);
-					if (batch.size() == SCAN_COUNT) {
-						findOrphans(queue, lanes, batch, orphans);
-						batch.clear();
-					}
-				}
+		scanKeys(prefix, "*", (key) -> {
+			String id = key.substring(prefix.length());
+			if (!JobId.isValid(id)) {
+				findings.add("key " + prefix + id + " is not the row of a JOB id");
+				return;
 			}
-			return null;
+			batch.add(id);
+			if (batch.size() == SCAN_COUNT) {
+				findOrphans(queue, lanes, batch, orphans);
+				batch.clear();
+			}
 		});
 		findOrphans(queue, lanes, batch, orphans);
 		for (String id : orphans) {
@@ -464,23 +445,37 @@ public class QueueAuditor {
 	private void auditUniqueKeys(String queue, String rowPrefix, AuditReads.Findings findings) {
 		String prefix = this.jobs.keyspace().uniqueKeyPrefix(queue);
 		List<String> batch = new ArrayList<>(SCAN_COUNT);
+		scanKeys(prefix, "*", (key) -> {
+			batch.add(key);
+			if (batch.size() == SCAN_COUNT) {
+				checkUniqueKeys(rowPrefix, prefix, batch, findings);
+				batch.clear();
+			}
+		});
+		checkUniqueKeys(rowPrefix, prefix, batch, findings);
+	}
+
+	/**
+	 * Scan the keys that start with {@code prefix} and match {@code pattern} after it
+	 * ({@code COUNT} {@value #SCAN_COUNT}), on the node of the prefix's slot in a
+	 * cluster.
+	 * @param prefix the literal key prefix
+	 * @param pattern the glob pattern of the rest of the key
+	 * @param each takes each key found
+	 */
+	private void scanKeys(String prefix, String pattern, Consumer<String> each) {
 		ScanOptions options = ScanOptions.scanOptions()
-			.match(AuditReads.escapeGlob(prefix) + "*")
+			.match(AuditReads.escapeGlob(prefix) + pattern)
 			.count(SCAN_COUNT)
 			.build();
 		this.template.execute((RedisCallback<Void>) (connection) -> {
 			try (Cursor<byte[]> cursor = AuditReads.scan(connection, prefix, options)) {
 				while (cursor.hasNext()) {
-					batch.add(new String(cursor.next(), StandardCharsets.UTF_8));
-					if (batch.size() == SCAN_COUNT) {
-						checkUniqueKeys(rowPrefix, prefix, batch, findings);
-						batch.clear();
-					}
+					each.accept(new String(cursor.next(), StandardCharsets.UTF_8));
 				}
 			}
 			return null;
 		});
-		checkUniqueKeys(rowPrefix, prefix, batch, findings);
 	}
 
 	private void checkUniqueKeys(String rowPrefix, String prefix, List<String> keys, AuditReads.Findings findings) {

@@ -6,16 +6,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyValue;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisListAsyncCommands;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
@@ -33,13 +25,9 @@ final class LettuceWakeChannel extends WakeChannel {
 	 */
 	static final Duration REPLY_GUARD = Duration.ofSeconds(1);
 
-	private static final Duration MIN_BLOCK = Duration.ofMillis(50);
-
 	private final LettuceConnectionFactory factory;
 
-	private volatile @Nullable StatefulConnection<byte[], byte[]> connection;
-
-	private volatile @Nullable RedisListAsyncCommands<byte[], byte[]> commands;
+	private final WakeConnection connection;
 
 	private volatile @Nullable RedisFuture<?> current;
 
@@ -49,6 +37,7 @@ final class LettuceWakeChannel extends WakeChannel {
 	LettuceWakeChannel(LettuceConnectionFactory factory, String key) {
 		super(key);
 		this.factory = factory;
+		this.connection = new WakeConnection(factory);
 	}
 
 	@Override
@@ -56,10 +45,8 @@ final class LettuceWakeChannel extends WakeChannel {
 		if (this.aborted) {
 			return false;
 		}
-		RedisListAsyncCommands<byte[], byte[]> open = open();
-		Duration block = blockFor(timeout);
-		RedisFuture<KeyValue<byte[], byte[]>> reply = (block.toMillis() % 1000 == 0)
-				? open.blpop(block.toSeconds(), this.key) : open.blpop(block.toMillis() / 1000.0, this.key);
+		Duration block = WakeConnection.blockFor(this.factory, timeout);
+		RedisFuture<KeyValue<byte[], byte[]>> reply = this.connection.blpop(block, this.key);
 		this.current = reply;
 		if (this.aborted) {
 			reply.cancel(true);
@@ -95,50 +82,6 @@ final class LettuceWakeChannel extends WakeChannel {
 		}
 	}
 
-	private Duration blockFor(Duration timeout) {
-		Duration block = timeout;
-		Duration commandTimeout = this.factory.getClientConfiguration().getCommandTimeout();
-		if (commandTimeout != null && commandTimeout.compareTo(block) <= 0) {
-			// Lettuce applies its command timeout to blocking commands too
-			block = commandTimeout.dividedBy(2);
-		}
-		return (block.compareTo(MIN_BLOCK) < 0) ? MIN_BLOCK : block;
-	}
-
-	private RedisListAsyncCommands<byte[], byte[]> open() {
-		RedisListAsyncCommands<byte[], byte[]> open = this.commands;
-		StatefulConnection<byte[], byte[]> openConnection = this.connection;
-		if (open != null && openConnection != null && openConnection.isOpen()) {
-			return open;
-		}
-		close();
-		AbstractRedisClient client = this.factory.getRequiredNativeClient();
-		try {
-			if (client instanceof RedisClusterClient cluster) {
-				StatefulRedisClusterConnection<byte[], byte[]> opened = cluster.connect(ByteArrayCodec.INSTANCE);
-				this.connection = opened;
-				open = opened.async();
-			}
-			else if (client instanceof RedisClient standalone) {
-				StatefulRedisConnection<byte[], byte[]> opened = standalone.connect(ByteArrayCodec.INSTANCE);
-				this.connection = opened;
-				if (this.factory.getDatabase() != 0) {
-					opened.sync().select(this.factory.getDatabase());
-				}
-				open = opened.async();
-			}
-			else {
-				throw new IllegalStateException("Unsupported Lettuce client " + client.getClass().getName());
-			}
-		}
-		catch (RuntimeException ex) {
-			close();
-			throw new RedisConnectionFailureException("Cannot open wake connection: " + ex.getMessage(), ex);
-		}
-		this.commands = open;
-		return open;
-	}
-
 	@Override
 	void abort() {
 		this.aborted = true;
@@ -150,17 +93,7 @@ final class LettuceWakeChannel extends WakeChannel {
 
 	@Override
 	public void close() {
-		StatefulConnection<byte[], byte[]> open = this.connection;
-		this.connection = null;
-		this.commands = null;
-		if (open != null) {
-			try {
-				open.closeAsync();
-			}
-			catch (RuntimeException ex) {
-				// closing a broken connection
-			}
-		}
+		this.connection.close();
 	}
 
 }

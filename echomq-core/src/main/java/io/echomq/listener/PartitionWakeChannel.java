@@ -11,17 +11,10 @@ import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyValue;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisListAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -41,8 +34,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * @author EchoMQ
  */
 final class PartitionWakeChannel extends WakeChannel {
-
-	private static final Duration MIN_BLOCK = Duration.ofMillis(50);
 
 	private final LettuceConnectionFactory factory;
 
@@ -72,7 +63,7 @@ final class PartitionWakeChannel extends WakeChannel {
 			return false;
 		}
 		List<Wait> all = waits();
-		Duration block = blockFor(timeout);
+		Duration block = WakeConnection.blockFor(this.factory, timeout);
 		RuntimeException failure = null;
 		List<CompletableFuture<?>> armed = new ArrayList<>(all.size());
 		for (Wait wait : all) {
@@ -126,15 +117,6 @@ final class PartitionWakeChannel extends WakeChannel {
 		return this.waits;
 	}
 
-	private Duration blockFor(Duration timeout) {
-		Duration block = timeout;
-		Duration commandTimeout = this.factory.getClientConfiguration().getCommandTimeout();
-		if (commandTimeout != null && commandTimeout.compareTo(block) <= 0) {
-			block = commandTimeout.dividedBy(2);
-		}
-		return (block.compareTo(MIN_BLOCK) < 0) ? MIN_BLOCK : block;
-	}
-
 	@Override
 	void abort() {
 		this.aborted = true;
@@ -156,9 +138,7 @@ final class PartitionWakeChannel extends WakeChannel {
 
 		private final byte[][] keys;
 
-		private @Nullable StatefulConnection<byte[], byte[]> connection;
-
-		private @Nullable RedisListAsyncCommands<byte[], byte[]> commands;
+		private final WakeConnection connection = new WakeConnection(PartitionWakeChannel.this.factory);
 
 		private volatile @Nullable RedisFuture<KeyValue<byte[], byte[]>> pending;
 
@@ -177,9 +157,7 @@ final class PartitionWakeChannel extends WakeChannel {
 				// the reply is overdue: count it lost, drop the connection
 				close();
 			}
-			RedisListAsyncCommands<byte[], byte[]> open = open();
-			RedisFuture<KeyValue<byte[], byte[]>> reply = (block.toMillis() % 1000 == 0)
-					? open.blpop(block.toSeconds(), this.keys) : open.blpop(block.toMillis() / 1000.0, this.keys);
+			RedisFuture<KeyValue<byte[], byte[]>> reply = this.connection.blpop(block, this.keys);
 			this.pending = reply;
 			this.lostAfter = System.nanoTime() + block.plus(LettuceWakeChannel.REPLY_GUARD).toNanos();
 			return reply.toCompletableFuture();
@@ -205,57 +183,13 @@ final class PartitionWakeChannel extends WakeChannel {
 			}
 		}
 
-		private RedisListAsyncCommands<byte[], byte[]> open() {
-			RedisListAsyncCommands<byte[], byte[]> open = this.commands;
-			StatefulConnection<byte[], byte[]> openConnection = this.connection;
-			if (open != null && openConnection != null && openConnection.isOpen()) {
-				return open;
-			}
-			close();
-			AbstractRedisClient client = PartitionWakeChannel.this.factory.getRequiredNativeClient();
-			try {
-				if (client instanceof RedisClusterClient cluster) {
-					StatefulRedisClusterConnection<byte[], byte[]> opened = cluster.connect(ByteArrayCodec.INSTANCE);
-					this.connection = opened;
-					open = opened.async();
-				}
-				else if (client instanceof RedisClient standalone) {
-					StatefulRedisConnection<byte[], byte[]> opened = standalone.connect(ByteArrayCodec.INSTANCE);
-					this.connection = opened;
-					if (PartitionWakeChannel.this.factory.getDatabase() != 0) {
-						opened.sync().select(PartitionWakeChannel.this.factory.getDatabase());
-					}
-					open = opened.async();
-				}
-				else {
-					throw new IllegalStateException("Unsupported Lettuce client " + client.getClass().getName());
-				}
-			}
-			catch (RuntimeException ex) {
-				close();
-				throw new RedisConnectionFailureException("Cannot open wake connection: " + ex.getMessage(), ex);
-			}
-			this.commands = open;
-			return open;
-		}
-
 		void close() {
 			RedisFuture<?> current = this.pending;
 			this.pending = null;
 			if (current != null) {
 				current.cancel(true);
 			}
-			StatefulConnection<byte[], byte[]> open = this.connection;
-			this.connection = null;
-			this.commands = null;
-			if (open != null) {
-				try {
-					open.closeAsync();
-				}
-				catch (RuntimeException ex) {
-					// closing a broken connection
-				}
-			}
+			this.connection.close();
 		}
 
 	}

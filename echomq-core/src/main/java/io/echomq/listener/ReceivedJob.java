@@ -1,13 +1,11 @@
 package io.echomq.listener;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
+import io.echomq.core.JobAttempt;
 import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A claimed job as its handler receives it: what the handler needs to know of it, without
@@ -28,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 public record ReceivedJob(String queue, JobId id, long attempt, long maxAttempts, String payload, Instant enqueuedAt,
-		Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
+		Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) implements JobAttempt {
 
 	/**
 	 * Return what a handler receives of a claimed job.
@@ -38,41 +36,6 @@ public record ReceivedJob(String queue, JobId id, long attempt, long maxAttempts
 	static ReceivedJob of(ClaimedJob job) {
 		return new ReceivedJob(job.queue(), job.id(), job.attempt(), job.maxAttempts(), job.payload(), job.enqueuedAt(),
 				job.readyAt(), job.claimedAt(), job.leaseDeadline(), job.fields());
-	}
-
-	/**
-	 * Return the job's own handler timeout, set at enqueue.
-	 * @return the timeout, or {@code null} when the job sets none
-	 */
-	public @Nullable Duration timeout() {
-		String millis = this.fields.get(EnqueueSpec.TIMEOUT_FIELD);
-		if (millis == null) {
-			return null;
-		}
-		try {
-			long value = Long.parseLong(millis);
-			return (value > 0) ? Duration.ofMillis(value) : null;
-		}
-		catch (NumberFormatException ex) {
-			return null;
-		}
-	}
-
-	/**
-	 * Return the name of the job's unique key, set at enqueue.
-	 * @return the name, or {@code null} when the job has none
-	 */
-	public @Nullable String uniqueKey() {
-		return this.fields.get(EnqueueSpec.UNIQUE_FIELD);
-	}
-
-	/**
-	 * Return whether a failure of this attempt would dead-letter the job (by the row's
-	 * budget).
-	 * @return {@code true} if this is the last attempt
-	 */
-	public boolean isLastAttempt() {
-		return this.attempt >= this.maxAttempts;
 	}
 
 }

@@ -115,31 +115,32 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		MultiGauge jobs = MultiGauge.builder("echomq.queue.jobs")
-			.description("Engine in each location of a queue, as last sampled")
-			.baseUnit(BaseUnits.TASKS)
-			.register(registry);
-		MultiGauge partitionJobs = MultiGauge.builder("echomq.queue.partition.jobs")
-			.description("Engine in each location of each partition of a partitioned queue, as last sampled")
-			.baseUnit(BaseUnits.TASKS)
-			.register(registry);
-		MultiGauge lanes = MultiGauge.builder("echomq.queue.lanes")
-			.description("Fair lanes of a queue with ready work, as last sampled")
-			.register(registry);
-		MultiGauge deepestLane = MultiGauge.builder("echomq.queue.lanes.deepest")
-			.description("Pending jobs of a queue's fullest fair lane, as last sampled")
-			.baseUnit(BaseUnits.TASKS)
-			.register(registry);
-		MultiGauge limits = MultiGauge.builder("echomq.queue.limit")
-			.description("Cluster-wide flow limits this application's listener applies (rates per second)")
-			.register(registry);
-		MultiGauge limitsUsed = MultiGauge.builder("echomq.queue.limit.used")
-			.description("Current use of each flow limit across every node: active jobs, and starts in the rate "
-					+ "window per second, as last sampled")
-			.register(registry);
+		MultiGauge jobs = multiGauge(registry, "echomq.queue.jobs",
+				"Engine in each location of a queue, as last sampled", BaseUnits.TASKS);
+		MultiGauge partitionJobs = multiGauge(registry, "echomq.queue.partition.jobs",
+				"Engine in each location of each partition of a partitioned queue, as last sampled", BaseUnits.TASKS);
+		MultiGauge lanes = multiGauge(registry, "echomq.queue.lanes",
+				"Fair lanes of a queue with ready work, as last sampled", null);
+		MultiGauge deepestLane = multiGauge(registry, "echomq.queue.lanes.deepest",
+				"Pending jobs of a queue's fullest fair lane, as last sampled", BaseUnits.TASKS);
+		MultiGauge limits = multiGauge(registry, "echomq.queue.limit",
+				"Cluster-wide flow limits this application's listener applies (rates per second)", null);
+		MultiGauge limitsUsed = multiGauge(registry, "echomq.queue.limit.used",
+				"Current use of each flow limit across every node: active jobs, and starts in the rate "
+						+ "window per second, as last sampled",
+				null);
 		Bound created = new Bound(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed);
 		this.bound.add(created);
 		publish(created, this.sample);
+	}
+
+	private static MultiGauge multiGauge(MeterRegistry registry, String name, String description,
+			@Nullable String baseUnit) {
+		MultiGauge.Builder builder = MultiGauge.builder(name).description(description);
+		if (baseUnit != null) {
+			builder.baseUnit(baseUnit);
+		}
+		return builder.register(registry);
 	}
 
 	/**

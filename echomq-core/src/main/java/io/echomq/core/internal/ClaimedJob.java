@@ -1,12 +1,10 @@
 package io.echomq.core.internal;
 
+import io.echomq.core.JobAttempt;
 import io.echomq.core.JobId;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * A job leased to a worker by a claim.
@@ -29,41 +27,7 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 public record ClaimedJob(String queue, JobId id, FencingToken token, long attempt, long maxAttempts, String payload,
-		Instant enqueuedAt, Instant readyAt, Instant claimedAt, Instant leaseDeadline, Map<String, String> fields) {
-
-	/**
-	 * Return the job's own handler timeout, set at enqueue (row field {@code timeout}, in
-	 * milliseconds).
-	 * @return the timeout, or {@code null} when the job sets none
-	 */
-	public @Nullable Duration timeout() {
-		String millis = this.fields.get(EnqueueSpec.TIMEOUT_FIELD);
-		if (millis == null) {
-			return null;
-		}
-		try {
-			long value = Long.parseLong(millis);
-			return (value > 0) ? Duration.ofMillis(value) : null;
-		}
-		catch (NumberFormatException ex) {
-			return null;
-		}
-	}
-
-	/**
-	 * Return the name of the job's unique key, set at enqueue (row field {@code unique}).
-	 * @return the name, or {@code null} when the job has none
-	 */
-	public @Nullable String uniqueKey() {
-		return this.fields.get(EnqueueSpec.UNIQUE_FIELD);
-	}
-
-	/**
-	 * Return whether a failure of this attempt would dead-letter the job.
-	 * @return {@code true} if this is the last attempt
-	 */
-	public boolean isLastAttempt() {
-		return this.attempt >= this.maxAttempts;
-	}
+		Instant enqueuedAt, Instant readyAt, Instant claimedAt, Instant leaseDeadline,
+		Map<String, String> fields) implements JobAttempt {
 
 }

@@ -72,6 +72,26 @@ public final class EnqueueSpec {
 	}
 
 	/**
+	 * Return the handler timeout a job row's fields carry (field {@value #TIMEOUT_FIELD},
+	 * in milliseconds, as {@link #withTimeout(Duration)} writes it).
+	 * @param fields the row fields
+	 * @return the timeout, or {@code null} when the row sets none or an unreadable one
+	 */
+	public static @Nullable Duration timeoutOf(Map<String, String> fields) {
+		String millis = fields.get(TIMEOUT_FIELD);
+		if (millis == null) {
+			return null;
+		}
+		try {
+			long value = Long.parseLong(millis);
+			return (value > 0) ? Duration.ofMillis(value) : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/**
 	 * Check a delay: not negative and at most {@link #MAX_DELAY}.
 	 * @param delay the delay
 	 * @throws IllegalArgumentException naming the delay when it is out of range
