@@ -103,10 +103,19 @@ final class EngineState {
 		return this.signals;
 	}
 
+	/**
+	 * A queue's keys, built (and its name validated) the first time the queue is named: a
+	 * name that is not valid, {@code null} included, is refused as the keyspace refuses
+	 * it.
+	 */
 	QueueKeys keys(String queue) {
 		QueueKeys keys = (queue != null) ? this.queueKeys.get(queue) : null;
-		return (keys != null) ? keys : this.queueKeys.computeIfAbsent(QueuePartitions.validateEngineName(queue),
-				(name) -> QueueKeys.of(this.keyspace, name));
+		if (keys == null) {
+			keys = QueueKeys.of(this.keyspace, queue);
+			QueueKeys known = this.queueKeys.putIfAbsent(queue, keys);
+			keys = (known != null) ? known : keys;
+		}
+		return keys;
 	}
 
 	/**
