@@ -21,6 +21,7 @@ import io.echomq.core.Keyspace;
 import io.echomq.micrometer.EchoMqScheduleMetrics;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -55,7 +56,7 @@ class EchoScheduleDeclarationTests {
 
 	private static final String QUEUE = "reports";
 
-	private final TestServer server = TestRedisServer.shared();
+	private final TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 
 	private String prefix;
 
