@@ -511,30 +511,19 @@ public class Jobs {
 	 */
 	private ScriptExecutor.Invocation claimCall(String queue, Duration lease, int want, int full, int size, Page page,
 			FlowLimits limits, @Nullable EchoMqNode owner) {
-		FlowLimits.RateLimit rate = limits.rateLimit();
-		List<String> keys = new ArrayList<>(6 + page.ids().length);
+		List<String> keys = ClaimCall.keys(this.keyspace, queue, 1 + page.ids().length);
 		keys.add(this.keyspace.queueKey(queue, KeyType.PENDING));
-		keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
-		keys.add(this.keyspace.queueKey(queue, KeyType.STARTS));
-		keys.add(this.keyspace.queueKey(queue, KeyType.THROTTLED));
-		keys.add(this.keyspace.queueKey(queue, KeyType.LANES));
-		List<String> args = new ArrayList<>(10 + page.ids().length);
-		args.add(Long.toString(lease.toMillis()));
-		args.add(Integer.toString(want));
+		List<String> args = ClaimCall.args(lease, want, limits, owner, 4 + page.ids().length);
 		args.add(Integer.toString(full));
 		args.add(Integer.toString(size));
 		args.add(Long.toString(page.offset()));
 		args.add(Integer.toString(page.foreign()));
-		args.add((limits.maxActive() != null) ? Integer.toString(limits.maxActive()) : "0");
-		args.add((rate != null) ? Integer.toString(rate.limit()) : "0");
-		args.add((rate != null) ? Long.toString(rate.period().toMillis()) : "1");
-		args.add((owner != null) ? owner.name() : "");
 		String rows = this.keyspace.jobKeyPrefix(queue);
 		for (String candidate : page.ids()) {
 			keys.add(rows + candidate);
 			args.add(candidate);
 		}
-		keys.add(this.keyspace.queueKey(queue, KeyType.PAUSED));
+		keys.add(ClaimCall.pausedKey(this.keyspace, queue));
 		return new ScriptExecutor.Invocation(keys, args);
 	}
 
@@ -542,33 +531,25 @@ public class Jobs {
 	 * Read a {@code claim} reply, noting what it says of the queue: its clock, whether it
 	 * is paused cluster-wide, whether lanes have work, the rows it skipped.
 	 */
-	private ClaimRound claimRound(String queue, Page page, List<Object> reply) {
-		Instant now = Replies.instant(reply.get(0));
-		learnClock(reply);
-		if (reply.size() > 9) {
-			this.pauses.put(queue, Replies.number(reply.get(9)));
+	private ClaimRound claimRound(String queue, Page page, List<Object> raw) {
+		learnClock(raw);
+		ClaimCall.Reply reply = ClaimCall.read(queue, raw);
+		if (reply.paused()) {
+			this.pauses.put(queue, reply.pauseLeft());
 			return new ClaimRound(List.of(), 0, page, -1, null, null, true);
 		}
 		this.pauses.remove(queue);
-		noteLanes(queue, Replies.number(reply.get(8)));
-		Instant deadline = Replies.instant(reply.get(1));
-		List<Object> entries = Replies.list(reply.get(2));
-		List<ClaimedJob> jobs = new ArrayList<>(entries.size());
-		for (Object value : entries) {
-			List<Object> entry = Replies.list(value);
-			jobs.add(toClaimedJob(queue, Replies.string(entry.get(0)), Replies.list(entry.get(1)), now, deadline));
-		}
-		Map<String, String> skipped = Replies.reasons(reply.get(5));
+		noteLanes(queue, reply.lanes());
+		Map<String, String> skipped = reply.skipped();
 		this.suspects.addAll(queue, JobState.PENDING, skipped.keySet());
-		long hintFrom = Replies.number(reply.get(4));
-		Page next = toPage(queue, Replies.list(reply.get(3)), hintFrom);
-		String held = Replies.string(reply.get(6));
-		if (held.isEmpty()) {
-			return new ClaimRound(jobs, skipped.size(), next, hintFrom, null, null, false);
+		Page next = toPage(queue, reply.hint(), reply.hintFrom());
+		if (reply.limit().isEmpty()) {
+			return new ClaimRound(reply.jobs(), skipped.size(), next, reply.hintFrom(), null, null, false);
 		}
-		Duration retryAfter = retryAfter(Replies.number(reply.get(7)), now,
-				page.ids().length > entries.size() + skipped.size());
-		return new ClaimRound(jobs, skipped.size(), next, hintFrom, ClaimResult.Limit.valueOf(held), retryAfter, false);
+		Duration retryAfter = retryAfter(reply.reopen(), reply.now(),
+				page.ids().length > reply.jobs().size() + skipped.size());
+		return new ClaimRound(reply.jobs(), skipped.size(), next, reply.hintFrom(),
+				ClaimResult.Limit.valueOf(reply.limit()), retryAfter, false);
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package io.echomq.core;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -73,18 +72,10 @@ final class LaneClaimer {
 				pendingKeys.add(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING));
 			}
 			List<Object> heads = this.executor.execute(this.peek, pendingKeys, List.of(Integer.toString(perLane)));
-			List<String> keys = new ArrayList<>();
-			keys.add(this.keyspace.queueKey(queue, KeyType.ACTIVE));
-			keys.add(this.keyspace.queueKey(queue, KeyType.STARTS));
-			keys.add(this.keyspace.queueKey(queue, KeyType.THROTTLED));
-			keys.add(ring);
-			List<String> args = new ArrayList<>();
-			args.add(Long.toString(lease.toMillis()));
-			args.add(Integer.toString(want));
-			addLimits(args, limits.maxActive(), limits.rateLimit());
-			addLimits(args, limits.laneMaxActive(), limits.laneRateLimit());
+			List<String> keys = ClaimCall.keys(this.keyspace, queue, 3 * lanes.size() + want);
+			List<String> args = ClaimCall.args(lease, want, limits, owner, 4 + 2 * lanes.size() + want);
+			ClaimCall.addLimits(args, limits.laneMaxActive(), limits.laneRateLimit());
 			args.add(Integer.toString(lanes.size()));
-			args.add((owner != null) ? owner.name() : "");
 			List<String> ids = new ArrayList<>();
 			for (int j = 0; j < lanes.size(); j++) {
 				String lane = lanes.get(j);
@@ -106,32 +97,23 @@ final class LaneClaimer {
 			for (String id : ids) {
 				keys.add(rows + id);
 			}
-			keys.add(this.keyspace.queueKey(queue, KeyType.PAUSED));
+			keys.add(ClaimCall.pausedKey(this.keyspace, queue));
 			args.addAll(ids);
-			List<Object> reply = this.executor.execute(this.claim, keys, args);
-			Instant now = Replies.instant(reply.get(0));
-			Instant deadline = Replies.instant(reply.get(1));
-			List<Object> entries = Replies.list(reply.get(2));
-			for (Object value : entries) {
-				List<Object> entry = Replies.list(value);
-				claimed.add(Jobs.toClaimedJob(queue, Replies.string(entry.get(0)), Replies.list(entry.get(1)), now,
-						deadline));
-			}
-			String held = Replies.string(reply.get(3));
-			if ("PAUSED".equals(held)) {
+			ClaimCall.Reply reply = ClaimCall.read(queue, this.executor.execute(this.claim, keys, args));
+			if (reply.paused()) {
 				break;
 			}
-			long reopen = Replies.number(reply.get(4));
-			long stale = Replies.number(reply.get(5));
+			claimed.addAll(reply.jobs());
+			String held = reply.limit();
 			if (!held.isEmpty()) {
 				limit = ClaimResult.Limit.valueOf(held);
-				retryAfter = Jobs.retryAfter(reopen, now,
-						ids.size() > entries.size() + Replies.list(reply.get(6)).size() / 2);
+				retryAfter = Jobs.retryAfter(reply.reopen(), reply.now(),
+						ids.size() > reply.jobs().size() + reply.skipped().size());
 				if (QUEUE_LIMITS.contains(held) || lanes.size() < size) {
 					break;
 				}
 			}
-			else if (entries.isEmpty() && stale == 0 && lanes.size() < size) {
+			else if (reply.jobs().isEmpty() && reply.stale() == 0 && lanes.size() < size) {
 				break;
 			}
 		}
@@ -140,12 +122,6 @@ final class LaneClaimer {
 			retryAfter = null;
 		}
 		return new Outcome(new ClaimResult(claimed, limit, retryAfter), ringEmpty);
-	}
-
-	private static void addLimits(List<String> args, @Nullable Integer maxActive, FlowLimits.@Nullable RateLimit rate) {
-		args.add((maxActive != null) ? Integer.toString(maxActive) : "0");
-		args.add((rate != null) ? Integer.toString(rate.limit()) : "0");
-		args.add((rate != null) ? Long.toString(rate.period().toMillis()) : "1");
 	}
 
 	static boolean isQueueLimit(ClaimResult.@Nullable Limit limit) {

@@ -5,15 +5,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
-import io.echomq.core.ClaimedJob;
-import io.echomq.core.CompleteAndClaimResult;
-import io.echomq.core.FencingToken;
 import io.echomq.core.JobId;
 import io.echomq.core.TransitionResult;
 import org.jspecify.annotations.Nullable;
@@ -27,10 +24,14 @@ import org.springframework.core.log.LogAccessor;
  * ({@link io.echomq.core.Jobs#completeAll}), each still its own fenced {@code complete}
  * script call. Per job this saves the worker's wait for its reply and the wake-ups of the
  * connection's event loop and of the worker, which were most of the client's CPU per job.
- * The job stays in flight (its slot taken) until its completion is recorded, so a stop
- * still waits for it; a completion whose batched call had no clear reply is sent again
- * alone, with the usual retries ({@link LeasedJob#completed}). On a partitioned queue
- * such a job gives its slot back first: its partition's master may be down, and the
+ * The batcher calls no one back: each completion handed over comes with a
+ * {@link CompletableFuture} that it completes with the {@link Reply} (the script's reply,
+ * and the job claimed for the slot it frees), on the sending thread, and whoever handed
+ * it over records it from there. The job stays in flight (its slot taken) until its
+ * completion is recorded, so a stop still waits for it; a completion whose batched call
+ * had no clear reply is sent again alone, with the usual retries
+ * ({@link LeasedJob#completed}). On a partitioned queue such a job gives its slot back
+ * here first ({@link Runs#giveBackSlot}): its partition's master may be down, and the
  * retries must not hold the slots the live partitions need.
  * <p>
  * Each job id belongs to one thread, so the completions of one job, whatever run they
@@ -41,9 +42,8 @@ import org.springframework.core.log.LogAccessor;
  * {@link LeasedJob#claimedAgain}.)
  * <p>
  * While the queue has a backlog, the same round trip claims the next jobs for the slots
- * the batch frees ({@link io.echomq.core.Jobs#completeAllAndClaim}): each such slot
- * passes straight from a settled job to a claimed one, with no turn of the poller in
- * between.
+ * the batch frees ({@link ContainerClaims#completeAll}): each such slot passes straight
+ * from a settled job to a claimed one, with no turn of the poller in between.
  *
  * @author EchoMQ
  */
@@ -62,18 +62,22 @@ final class CompletionBatcher {
 
 	private static final Duration IDLE_WAIT = Duration.ofSeconds(30);
 
-	private final QueueListenerContainer container;
+	private final String queue;
+
+	private final Runs runs;
+
+	private final ContainerClaims claims;
 
 	private final Sender[] senders = new Sender[THREADS];
-
-	private final LongAdder claimed = new LongAdder();
 
 	private volatile boolean stopping;
 
 	private @Nullable Executor partitionSender;
 
-	CompletionBatcher(QueueListenerContainer container) {
-		this.container = container;
+	CompletionBatcher(String queue, Runs runs, ContainerClaims claims) {
+		this.queue = queue;
+		this.runs = runs;
+		this.claims = claims;
 		for (int i = 0; i < THREADS; i++) {
 			this.senders[i] = new Sender();
 		}
@@ -92,12 +96,16 @@ final class CompletionBatcher {
 	}
 
 	/**
-	 * Hand over a settled job's completion.
+	 * Hand over a settled job's completion. Register what follows the reply on
+	 * {@code reply} before: the sending thread completes it, and runs it then, before it
+	 * sends the next completions of the same job.
+	 * @param job the settled job
+	 * @param reply completed with the reply once the completion was sent
 	 * @return whether it will be sent from here; {@code false} once this batcher ended
-	 * (the caller sends it itself)
+	 * (the caller sends it itself, and {@code reply} is never completed)
 	 */
-	boolean add(LeasedJob job, Duration took) {
-		return this.senders[senderOf(job.id())].add(new Pending(job, took));
+	boolean add(LeasedJob job, CompletableFuture<Reply> reply) {
+		return this.senders[senderOf(job.id())].add(new Pending(job, reply));
 	}
 
 	/**
@@ -107,14 +115,6 @@ final class CompletionBatcher {
 	 */
 	static int senderOf(JobId id) {
 		return Math.floorMod(id.hashCode(), THREADS);
-	}
-
-	/**
-	 * Return how many jobs were claimed with completions, in their round trip.
-	 * @return the count since the container started
-	 */
-	long claimedWithCompletions() {
-		return this.claimed.sum();
 	}
 
 	/**
@@ -134,7 +134,7 @@ final class CompletionBatcher {
 		for (Pending pending : batch) {
 			byQueue.computeIfAbsent(pending.job().queue(), (queue) -> new ArrayList<>()).add(pending);
 		}
-		if (this.container.getPartitions().size() == 1) {
+		if (!this.claims.isPartitioned()) {
 			byQueue.forEach(this::send);
 			return;
 		}
@@ -149,7 +149,7 @@ final class CompletionBatcher {
 	private synchronized Executor partitionSender() {
 		Executor sender = this.partitionSender;
 		if (sender == null) {
-			String name = "echomq-acks-" + this.container.getQueue() + "-partition-";
+			String name = "echomq-acks-" + this.queue + "-partition-";
 			AtomicInteger count = new AtomicInteger();
 			sender = Executors.newCachedThreadPool((task) -> {
 				Thread thread = new Thread(task, name + count.incrementAndGet());
@@ -162,90 +162,51 @@ final class CompletionBatcher {
 	}
 
 	private void send(String queue, List<Pending> batch) {
-		List<JobId> ids = new ArrayList<>(batch.size());
-		List<FencingToken> tokens = new ArrayList<>(batch.size());
-		List<@Nullable String> uniqueKeys = new ArrayList<>(batch.size());
+		List<LeasedJob> settled = new ArrayList<>(batch.size());
 		for (Pending pending : batch) {
-			ids.add(pending.job().id());
-			tokens.add(pending.job().job().token());
-			uniqueKeys.add(pending.job().job().uniqueKey());
+			settled.add(pending.job());
 		}
-		List<@Nullable TransitionResult> results = null;
-		List<ClaimedJob> next = List.of();
 		try {
-			int claimable = this.container.claimsWithCompletions(batch.size());
-			if (claimable > 0) {
-				ContainerSettings settings = this.container.getSettings();
-				CompleteAndClaimResult reply = this.container.jobs()
-					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, settings.lease(), claimable, settings.limits(),
-							this.container.getNode());
-				results = reply.completions();
-				next = reply.claim().jobs();
+			ContainerClaims.Completions sent = this.claims.completeAll(queue, settled);
+			// a partition's master may be down: the completions sent again alone wait out
+			// its timeouts, and their slots must not wait with them, or the live
+			// partitions' jobs find none free
+			if (this.claims.isPartitioned()) {
+				for (int i = 0; i < batch.size(); i++) {
+					if (sent.result(i) == null) {
+						this.runs.giveBackSlot(batch.get(i).job());
+					}
+				}
 			}
-			else {
-				results = this.container.jobs().completeAll(queue, ids, tokens, uniqueKeys);
-			}
-		}
-		catch (Throwable ex) {
-			logger.debug(ex, () -> "Batch of " + batch.size() + " completions failed; sending them one by one");
-		}
-		List<LeasedJob> leased = new ArrayList<>(next.size());
-		for (ClaimedJob job : next) {
-			leased.add(this.container.lease(job));
-		}
-		if (!leased.isEmpty() && this.container.isPaused()) {
-			// paused while the claim was on the wire: hand the jobs back rather than run
-			// them
-			leased.forEach(this::release);
-			leased.clear();
-		}
-		this.claimed.add(leased.size());
-		// a partition's master may be down: the completions sent again alone wait out its
-		// timeouts, and
-		// their slots must not wait with them, or the live partitions' jobs find none
-		// free
-		if (this.container.getPartitions().size() > 1) {
+			List<LeasedJob> next = sent.next();
 			for (int i = 0; i < batch.size(); i++) {
-				if (results == null || results.get(i) == null) {
-					this.container.giveBackSlot(batch.get(i).job());
-				}
+				batch.get(i).reply().complete(new Reply(sent.result(i), (i < next.size()) ? next.get(i) : null));
 			}
-		}
-		int handed = 0;
-		for (int i = 0; i < batch.size(); i++) {
-			Pending pending = batch.get(i);
-			try {
-				pending.job().completed((results != null) ? results.get(i) : null, pending.took());
-			}
-			catch (Throwable ex) {
-				logger.error(ex, () -> "Unexpected failure while recording the completion of " + pending.job());
-			}
-			finally {
-				// a slot given back above is no longer the job's to hand over
-				if (handed < leased.size() && this.container.handOver(pending.job())) {
-					this.container.dispatch(leased.get(handed++));
-				}
-				else {
-					this.container.finished(pending.job());
-				}
-			}
-		}
-		for (int i = handed; i < leased.size(); i++) {
-			release(leased.get(i));
-		}
-	}
-
-	private void release(LeasedJob job) {
-		this.container.forget(job);
-		try {
-			job.release();
 		}
 		catch (Throwable ex) {
-			logger.warn(ex, () -> "Cannot hand back " + job + "; it runs again when its lease expires");
+			logger.error(ex, () -> "Unexpected failure while sending " + batch.size() + " completions");
+		}
+		finally {
+			// every completion handed over is recorded, sent again alone if need be
+			for (Pending pending : batch) {
+				pending.reply().complete(new Reply(null, null));
+			}
 		}
 	}
 
-	private record Pending(LeasedJob job, Duration took) {
+	/**
+	 * What came of a completion sent in a batch.
+	 *
+	 * @param result the script's reply, or {@code null} when the batch could not tell
+	 * whether it applied (it is then sent again alone)
+	 * @param next a job claimed with the completion to take the slot it frees, or
+	 * {@code null}
+	 */
+	record Reply(@Nullable TransitionResult result, @Nullable LeasedJob next) {
+
+	}
+
+	private record Pending(LeasedJob job, CompletableFuture<Reply> reply) {
 
 	}
 

@@ -23,7 +23,9 @@ final class ContainerDrain implements Runnable {
 
 	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-	private final QueueListenerContainer container;
+	private final ContainerSettings settings;
+
+	private final Runs runs;
 
 	private final @Nullable Thread poller;
 
@@ -31,9 +33,10 @@ final class ContainerDrain implements Runnable {
 
 	private final Runnable callback;
 
-	ContainerDrain(QueueListenerContainer container, @Nullable Thread poller, @Nullable TaskExecutor executor,
+	ContainerDrain(ContainerSettings settings, Runs runs, @Nullable Thread poller, @Nullable TaskExecutor executor,
 			Runnable callback) {
-		this.container = container;
+		this.settings = settings;
+		this.runs = runs;
 		this.poller = poller;
 		this.executor = executor;
 		this.callback = callback;
@@ -48,7 +51,7 @@ final class ContainerDrain implements Runnable {
 			Thread.currentThread().interrupt();
 		}
 		catch (Throwable ex) {
-			logger.error(ex, () -> "Failed to drain listener for queue '" + this.container.getQueue() + "'");
+			logger.error(ex, () -> "Failed to drain listener for queue '" + this.settings.queue() + "'");
 		}
 		finally {
 			this.callback.run();
@@ -56,27 +59,26 @@ final class ContainerDrain implements Runnable {
 	}
 
 	private void drain() throws InterruptedException {
-		long deadline = System.nanoTime() + this.container.getSettings().shutdownTimeout().toNanos();
+		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
 		if (this.poller != null) {
 			this.poller.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
 		}
-		while (!this.container.inFlightJobs().isEmpty() && deadline - System.nanoTime() > 0) {
-			this.container.drainSignal().await(Duration.ofNanos(Math.min(deadline - System.nanoTime(), RECHECK_NANOS)));
+		while (this.runs.inFlight() > 0 && deadline - System.nanoTime() > 0) {
+			this.runs.awaitDrainSignal(Duration.ofNanos(Math.min(deadline - System.nanoTime(), RECHECK_NANOS)));
 		}
-		for (LeasedJob job : this.container.inFlightJobs()) {
+		for (LeasedJob job : this.runs.inFlightRuns()) {
 			job.release();
 		}
 		if (this.executor != null) {
 			shutdown(this.executor);
 		}
-		logger.debug(
-				() -> "Stopped listener '" + this.container.getId() + "' on queue '" + this.container.getQueue() + "'");
+		logger.debug(() -> "Stopped listener '" + this.settings.id() + "' on queue '" + this.settings.queue() + "'");
 	}
 
 	private static void shutdown(TaskExecutor executor) {
 		if (executor instanceof ThreadPoolTaskExecutor pool) {
 			for (Runnable queued : pool.getThreadPoolExecutor().shutdownNow()) {
-				if (queued instanceof JobExecution execution) {
+				if (queued instanceof Workers.Execution execution) {
 					execution.abandon();
 				}
 			}

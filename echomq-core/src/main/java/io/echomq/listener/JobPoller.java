@@ -1,19 +1,17 @@
 package io.echomq.listener;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Semaphore;
 
 import io.echomq.core.ClaimResult;
-import io.echomq.core.ClaimedJob;
 import io.echomq.support.RateLimitedLog;
 
 import org.springframework.core.log.LogAccessor;
 
 /**
- * The claim loop of one container, on a platform thread of its own. It claims as many
- * jobs as there are free slots and hands them to the container. When a claim comes back
+ * The claim loop of one container, on a platform thread of its own. It takes the free
+ * slots from the container's {@link Runs}, claims as many jobs through its
+ * {@link ContainerClaims} and hands them to its {@link Workers}. When a claim comes back
  * short the queue is drained, so it blocks on the queue's wake list (the enqueue,
  * promote, reap, retry and release scripts push a token there) for at most the idle wait,
  * then claims again. When every slot is busy it waits for a local signal that a slot
@@ -37,7 +35,15 @@ final class JobPoller implements Runnable {
 
 	static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
-	private final QueueListenerContainer container;
+	private final ContainerSettings settings;
+
+	private final Runs runs;
+
+	private final ContainerClaims claims;
+
+	private final Workers workers;
+
+	private final ListenerBeacon beacon;
 
 	private final WakeChannel wake;
 
@@ -55,8 +61,13 @@ final class JobPoller implements Runnable {
 
 	private boolean busy;
 
-	JobPoller(QueueListenerContainer container, WakeChannel wake) {
-		this.container = container;
+	JobPoller(ContainerSettings settings, Runs runs, ContainerClaims claims, Workers workers, ListenerBeacon beacon,
+			WakeChannel wake) {
+		this.settings = settings;
+		this.runs = runs;
+		this.claims = claims;
+		this.workers = workers;
+		this.beacon = beacon;
 		this.wake = wake;
 	}
 
@@ -64,12 +75,12 @@ final class JobPoller implements Runnable {
 	public void run() {
 		Duration backoff = MIN_BACKOFF;
 		try {
-			while (this.container.isRunning()) {
+			while (this.runs.isRunning()) {
 				try {
-					this.container.beacon().beatIfDue();
+					this.beacon.beatIfDue();
 					poll();
 					if (this.consecutiveFailures > 0) {
-						logger.info(() -> "Listener for queue '" + this.container.getQueue() + "' reconnected after "
+						logger.info(() -> "Listener for queue '" + this.settings.queue() + "' reconnected after "
 								+ this.consecutiveFailures + " failed attempts");
 						this.consecutiveFailures = 0;
 						this.failures.reset();
@@ -77,17 +88,17 @@ final class JobPoller implements Runnable {
 					backoff = MIN_BACKOFF;
 				}
 				catch (Error ex) {
-					logger.error(ex, () -> "Listener for queue '" + this.container.getQueue()
+					logger.error(ex, () -> "Listener for queue '" + this.settings.queue()
 							+ "' stopped claiming: its poller failed with an error; restart the container");
 					return;
 				}
 				catch (Exception ex) {
-					if (!this.container.isRunning()) {
+					if (!this.runs.isRunning()) {
 						break;
 					}
 					this.consecutiveFailures++;
 					Duration wait = backoff;
-					this.failures.warn(ex, () -> "Listener for queue '" + this.container.getQueue()
+					this.failures.warn(ex, () -> "Listener for queue '" + this.settings.queue()
 							+ "' cannot reach Redis; trying again in " + wait.toMillis() + " ms");
 					this.wake.close();
 					this.stopSignal.await(backoff);
@@ -100,60 +111,44 @@ final class JobPoller implements Runnable {
 		}
 		finally {
 			this.wake.close();
-			this.container.closeClaims();
-			logger.debug(() -> "Poller for queue '" + this.container.getQueue() + "' stopped");
+			this.claims.close();
+			logger.debug(() -> "Poller for queue '" + this.settings.queue() + "' stopped");
 		}
 	}
 
 	private void poll() {
-		ContainerSettings settings = this.container.getSettings();
-		if (this.container.isPaused()) {
-			this.container.pollerSignal().await(settings.idleWait());
+		ContainerSettings settings = this.settings;
+		if (this.runs.isPaused()) {
+			this.runs.awaitPollerSignal(settings.idleWait());
 			return;
 		}
-		Semaphore slots = this.container.slots();
-		int free = slots.drainPermits();
+		int free = this.runs.takeFreeSlots();
 		if (free == 0) {
-			this.container.pollerSignal().await(settings.idleWait());
+			this.runs.awaitPollerSignal(settings.idleWait());
 			return;
 		}
-		free += linger(settings, slots, free);
+		free += linger(settings, free);
 		ClaimResult result;
+		List<LeasedJob> leased;
 		try {
-			result = this.container.claim(free);
+			result = this.claims.claim(free);
+			this.busy = result.jobs().size() == free;
+			leased = this.claims.lease(result.jobs());
 		}
 		catch (Throwable ex) {
-			slots.release(free);
+			this.runs.returnSlots(free);
 			throw ex;
 		}
-		List<ClaimedJob> claimed = result.jobs();
-		if (claimed.size() < free) {
-			slots.release(free - claimed.size());
-		}
-		this.busy = claimed.size() == free;
-		List<LeasedJob> leased = new ArrayList<>(claimed.size());
-		for (ClaimedJob job : claimed) {
-			leased.add(this.container.lease(job));
-		}
-		if (this.container.isPaused() && !leased.isEmpty()) {
-			// paused while the claim was on the wire: hand the jobs back rather than run
-			// them
-			try {
-				leased.forEach(this.container::forget);
-				leased.forEach(LeasedJob::release);
-			}
-			finally {
-				slots.release(leased.size());
-			}
-			return;
-		}
+		// the slots of jobs not claimed, or handed back as the container was paused
+		this.runs.returnSlots(free - leased.size());
 		for (LeasedJob job : leased) {
-			this.container.dispatch(job);
+			this.workers.dispatch(job);
 		}
-		if (claimed.size() < free && this.container.isRunning() && !this.container.isPaused()) {
+		int claimed = result.jobs().size();
+		if (claimed < free && this.runs.isRunning() && !this.runs.isPaused()) {
 			Duration idleWait = idleWait(settings);
 			// a partition's claim is still out, or a partition is down: claim again soon
-			awaitWork(result, (this.container.claimsRecovering() && PartitionClaims.PATIENCE.compareTo(idleWait) < 0)
+			awaitWork(result, (this.claims.isRecovering() && PartitionClaims.PATIENCE.compareTo(idleWait) < 0)
 					? PartitionClaims.PATIENCE : idleWait);
 		}
 	}
@@ -163,7 +158,7 @@ final class JobPoller implements Runnable {
 	 * timed pause ends with no wake-up, so the poller claims again when it ends.
 	 */
 	private Duration idleWait(ContainerSettings settings) {
-		Duration pause = this.container.jobs().lastClaimPause(settings.queue());
+		Duration pause = this.claims.lastClaimPause();
 		Duration wait = settings.idleWait();
 		return (pause != null && !pause.isZero() && pause.compareTo(wait) < 0) ? pause : wait;
 	}
@@ -190,7 +185,7 @@ final class JobPoller implements Runnable {
 	 * container claims one job per freed slot, one script call each. An idle container
 	 * never lingers, so the first job after a quiet spell is claimed at once.
 	 */
-	private int linger(ContainerSettings settings, Semaphore slots, int free) {
+	private int linger(ContainerSettings settings, int free) {
 		int wanted = Math.max(1, settings.concurrency() / 2);
 		if (!this.busy || free >= wanted) {
 			return 0;
@@ -199,15 +194,15 @@ final class JobPoller implements Runnable {
 		long deadline = System.nanoTime() + LINGER.toNanos();
 		long left = LINGER.toNanos();
 		try {
-			while (free + more < wanted && left > 0 && this.container.isRunning()) {
-				this.container.pollerWants(wanted - free - more);
-				this.container.pollerSignal().await(Duration.ofNanos(left));
-				more += slots.drainPermits();
+			while (free + more < wanted && left > 0 && this.runs.isRunning()) {
+				this.runs.pollerWants(wanted - free - more);
+				this.runs.awaitPollerSignal(Duration.ofNanos(left));
+				more += this.runs.takeFreeSlots();
 				left = deadline - System.nanoTime();
 			}
 		}
 		finally {
-			this.container.pollerWants(1);
+			this.runs.pollerWants(1);
 		}
 		return more;
 	}

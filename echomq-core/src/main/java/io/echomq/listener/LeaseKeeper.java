@@ -29,9 +29,11 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * Renewals are one timer for all watched jobs, not one per job: a sweep runs when the
  * earliest renewal is due, renews every job that is due and sleeps until the next one.
  * Watching and forgetting a job is a set insert and removal (a timer per job cost a heap
- * insert, a removal and a lock on the claim path). The renewal itself is the job's own
- * ({@link LeasedJob#renew()}: a stale reply marks it lost); one that fails (Redis
- * unreachable) is tried again an interval later.
+ * insert, a removal and a lock on the claim path). Each watched job holds a
+ * {@link Renewal} handle, through which it stops its renewals and its timeout without
+ * calling the keeper; a stopped handle is dropped at the next sweep. The renewal itself
+ * is the job's own ({@link LeasedJob#renew()}: a stale reply marks it lost); one that
+ * fails (Redis unreachable) is tried again an interval later.
  * <p>
  * The renewals of a partition's jobs go out on a thread of that partition: a killed
  * master's command timeouts then hold up only the renewals of its own partitions, never
@@ -51,7 +53,7 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
 
-	private final Set<LeasedJob> watched = ConcurrentHashMap.newKeySet();
+	private final Set<Renewal> watched = ConcurrentHashMap.newKeySet();
 
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
@@ -73,26 +75,24 @@ final class LeaseKeeper implements AutoCloseable {
 
 	private volatile @Nullable ExecutorService partitionRenewer;
 
+	/**
+	 * Renew a job's lease until it stops its {@link Renewal}, and time its handler out
+	 * when it has a timeout. The job holds the handle before the first renewal or the
+	 * timeout can happen.
+	 * @param job the job, just dispatched
+	 */
 	void watch(LeasedJob job) {
 		long due = System.nanoTime() + job.renewalIntervalNanos();
-		job.nextRenewal(due);
-		job.keeper(this);
-		this.watched.add(job);
+		Renewal renewal = new Renewal(job, due);
+		job.renewal(renewal);
+		this.watched.add(renewal);
 		if (due < this.sweepAtHint) {
 			sweepBy(due);
 		}
 		Duration timeout = job.timeout();
 		if (timeout != null) {
-			job.deadline(scheduler().schedule(job::timeOut, Instant.now().plus(timeout)));
+			renewal.deadline(scheduler().schedule(job::timeOut, Instant.now().plus(timeout)));
 		}
-	}
-
-	/**
-	 * Stop renewing a job's lease (it settled, was released, lost its lease or timed
-	 * out).
-	 */
-	void forget(LeasedJob job) {
-		this.watched.remove(job);
 	}
 
 	private void sweepBy(long due) {
@@ -126,25 +126,29 @@ final class LeaseKeeper implements AutoCloseable {
 			this.lock.unlock();
 		}
 		long next = NONE;
-		Map<String, List<LeasedJob>> partitioned = new LinkedHashMap<>();
-		for (LeasedJob job : this.watched) {
-			if (!job.isRunning()) {
-				this.watched.remove(job);
+		Map<String, List<Renewal>> partitioned = new LinkedHashMap<>();
+		for (Renewal renewal : this.watched) {
+			LeasedJob job = renewal.job();
+			if (renewal.isStopped() || !job.isRunning()) {
+				this.watched.remove(renewal);
 				continue;
 			}
-			long due = job.nextRenewal();
+			long due = renewal.next();
 			if (due - System.nanoTime() <= 0) {
 				String queue = job.queue();
 				if (QueuePartitions.logicalName(queue).equals(queue)) {
-					renew(job);
+					renew(renewal);
 				}
 				else {
-					partitioned.computeIfAbsent(queue, (name) -> new ArrayList<>()).add(job);
+					partitioned.computeIfAbsent(queue, (name) -> new ArrayList<>()).add(renewal);
 				}
 				due = System.nanoTime() + job.renewalIntervalNanos();
-				job.nextRenewal(due);
+				renewal.next(due);
 			}
-			if (this.watched.contains(job)) {
+			if (renewal.isStopped()) {
+				this.watched.remove(renewal);
+			}
+			else {
 				next = Math.min(next, due);
 			}
 		}
@@ -154,7 +158,7 @@ final class LeaseKeeper implements AutoCloseable {
 		}
 	}
 
-	private void renewPartition(String partition, List<LeasedJob> jobs) {
+	private void renewPartition(String partition, List<Renewal> jobs) {
 		if (!this.renewing.add(partition)) {
 			return;
 		}
@@ -193,12 +197,15 @@ final class LeaseKeeper implements AutoCloseable {
 		}
 	}
 
-	private void renew(LeasedJob job) {
+	private void renew(Renewal renewal) {
+		if (renewal.isStopped()) {
+			return;
+		}
 		try {
-			job.renew();
+			renewal.job().renew();
 		}
 		catch (Throwable ex) {
-			this.failures.warn(ex, () -> "Cannot renew the lease of " + job + "; trying again");
+			this.failures.warn(ex, () -> "Cannot renew the lease of " + renewal.job() + "; trying again");
 		}
 	}
 

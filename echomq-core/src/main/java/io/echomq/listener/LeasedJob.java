@@ -3,7 +3,6 @@ package io.echomq.listener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -66,12 +65,8 @@ final class LeasedJob implements JobContext {
 
 	private volatile Duration lease;
 
-	private volatile @Nullable LeaseKeeper keeper;
-
-	/** When the lease is next renewed ({@link System#nanoTime()}); the keeper's alone. */
-	private long nextRenewal;
-
-	private volatile @Nullable ScheduledFuture<?> deadline;
+	/** The keeper's handle on the renewals and the timeout, once it watches the job. */
+	private volatile @Nullable Renewal renewal;
 
 	private final Object workerLock = new Object();
 
@@ -190,32 +185,29 @@ final class LeasedJob implements JobContext {
 	 * @param took how long the handler ran
 	 */
 	void complete(Duration took) {
-		if (!settle()) {
-			return;
+		if (settle()) {
+			sendCompletion(took);
 		}
-		recordCompletion(send("completion",
-				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
 	}
 
 	/**
-	 * Settle the job as completed and leave sending it to the container's
-	 * {@link CompletionBatcher}, which calls {@link #completed} once it is sent.
-	 * @param took how long the handler ran
-	 * @param batcher the batcher
-	 * @return whether the batcher took it; {@code false} when the job was released or its
-	 * lease lost meanwhile (nothing to record), or the batcher had ended and the
-	 * completion was sent from here
+	 * Settle the job as completed, to send its completion later: in a batch, then
+	 * {@link #completed}, or alone, {@link #sendCompletion}.
+	 * @return {@code false} when the job was released or its lease lost meanwhile
+	 * (nothing to record)
 	 */
-	boolean completeLater(Duration took, CompletionBatcher batcher) {
-		if (!settle()) {
-			return false;
-		}
-		if (batcher.add(this, took)) {
-			return true;
-		}
+	boolean settleCompleted() {
+		return settle();
+	}
+
+	/**
+	 * Send the completion of a job settled by {@link #settleCompleted()} alone, and
+	 * record it.
+	 * @param took how long the handler ran
+	 */
+	void sendCompletion(Duration took) {
 		recordCompletion(send("completion",
 				() -> this.jobs.complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false), took);
-		return false;
 	}
 
 	/**
@@ -460,38 +452,30 @@ final class LeasedJob implements JobContext {
 		this.claimedAgain = true;
 	}
 
-	void deadline(@Nullable ScheduledFuture<?> deadline) {
-		this.deadline = deadline;
-	}
-
 	long renewalIntervalNanos() {
 		// not Duration.dividedBy: it divides through BigDecimal, once per claimed job
 		return Math.max(MIN_RENEWAL_INTERVAL_NANOS, this.settings.lease().toNanos() / 3);
 	}
 
-	void keeper(LeaseKeeper keeper) {
-		this.keeper = keeper;
+	/**
+	 * Hold the handle of the keeper that renews the lease (before it first renews it).
+	 * @param renewal the handle
+	 */
+	void renewal(Renewal renewal) {
+		this.renewal = renewal;
 	}
 
-	long nextRenewal() {
-		return this.nextRenewal;
-	}
-
-	void nextRenewal(long nanoTime) {
-		this.nextRenewal = nanoTime;
-	}
-
-	void stopRenewing() {
-		LeaseKeeper current = this.keeper;
+	private void stopRenewing() {
+		Renewal current = this.renewal;
 		if (current != null) {
-			current.forget(this);
+			current.stop();
 		}
 	}
 
 	private void stopTimer() {
-		ScheduledFuture<?> current = this.deadline;
+		Renewal current = this.renewal;
 		if (current != null) {
-			current.cancel(false);
+			current.stopTimer();
 		}
 	}
 

@@ -34,7 +34,11 @@ final class ListenerBeacon {
 
 	private static final LogAccessor logger = new LogAccessor(ListenerBeacon.class);
 
-	private final QueueListenerContainer container;
+	private final ContainerSettings settings;
+
+	private final Runs runs;
+
+	private final ListenerCounters counters;
 
 	private final QueueNodes nodes;
 
@@ -54,13 +58,16 @@ final class ListenerBeacon {
 
 	private volatile boolean due = true;
 
-	ListenerBeacon(QueueListenerContainer container, QueueNodes nodes, EchoMqNode node) {
-		this.container = container;
+	ListenerBeacon(ContainerSettings settings, Runs runs, ListenerCounters counters, QueueNodes nodes,
+			EchoMqNode node) {
+		this.settings = settings;
+		this.runs = runs;
+		this.counters = counters;
 		this.nodes = nodes;
 		this.node = node;
 		// a beat is late by at most one turn of the healthy poller loop: one idle wait
-		this.every = BEAT.plus(container.getSettings().idleWait());
-		this.idleEvery = IDLE_BEAT.plus(container.getSettings().idleWait());
+		this.every = BEAT.plus(settings.idleWait());
+		this.idleEvery = IDLE_BEAT.plus(settings.idleWait());
 	}
 
 	/**
@@ -86,12 +93,12 @@ final class ListenerBeacon {
 		this.lastBeat = now;
 		this.last = summary;
 		try {
-			this.nodes.beat(this.container.getQueue(), summary);
+			this.nodes.beat(this.settings.queue(), summary);
 		}
 		catch (RuntimeException ex) {
 			// not written: the next beat is a full one, whether the figures moved or not
 			this.last = null;
-			this.failures.warn(ex, () -> "Cannot register the listener of queue '" + this.container.getQueue()
+			this.failures.warn(ex, () -> "Cannot register the listener of queue '" + this.settings.queue()
 					+ "' in its node registry; trying again in " + BEAT.toSeconds() + " s");
 		}
 	}
@@ -115,18 +122,18 @@ final class ListenerBeacon {
 	void leave() {
 		this.due = true;
 		try {
-			this.nodes.leave(this.container.getQueue(), this.node);
+			this.nodes.leave(this.settings.queue(), this.node);
 		}
 		catch (RuntimeException ex) {
-			logger.debug(ex, () -> "Cannot remove the listener of queue '" + this.container.getQueue()
+			logger.debug(ex, () -> "Cannot remove the listener of queue '" + this.settings.queue()
 					+ "' from its node registry; it expires after " + NodeListener.MISSED_BEATS + " beats");
 		}
 	}
 
 	private NodeListener summary(Duration announced) {
-		QueueListenerContainer c = this.container;
-		return new NodeListener(this.node.name(), c.getId(), c.getSettings().concurrency(), c.isPaused(), c.inFlight(),
-				c.getCompletedCount(), c.getRetriedCount(), c.getDeadCount(), c.getStaleCount(), announced,
+		ListenerCounters c = this.counters;
+		return new NodeListener(this.node.name(), this.settings.id(), this.settings.concurrency(), this.runs.isPaused(),
+				this.runs.inFlight(), c.completed.sum(), c.retried.sum(), c.dead.sum(), c.stale.sum(), announced,
 				Instant.EPOCH);
 	}
 

@@ -3,17 +3,11 @@ package io.echomq.listener;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.echomq.core.ClaimResult;
-import io.echomq.core.ClaimedJob;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.JobId;
 import io.echomq.core.Jobs;
 import io.echomq.core.KeyType;
 import io.echomq.core.QueueNodes;
@@ -26,9 +20,11 @@ import org.springframework.core.task.TaskExecutor;
 import org.springframework.util.Assert;
 
 /**
- * Consumes one queue: a {@link JobPoller} thread claims jobs up to the concurrency, a
- * per-run executor runs their handler, and a {@link LeaseKeeper} renews their leases
- * while they run.
+ * Consumes one queue: a {@link JobPoller} thread claims jobs up to the concurrency
+ * ({@link ContainerClaims}), {@link Workers} run their handler on a per-start executor, a
+ * {@link LeaseKeeper} renews their leases while they run, and a {@link CompletionBatcher}
+ * sends their completions. The container builds these parts and gives each the ledger
+ * they share ({@link Runs}: slots, runs, signals); none of them calls the container back.
  * <p>
  * {@link #stop(Runnable)} stops claiming at once, waits up to the shutdown timeout for
  * in-flight handlers, then hands back to pending whatever did not finish
@@ -64,37 +60,15 @@ public class QueueListenerContainer {
 
 	private final ReentrantLock lifecycleLock = new ReentrantLock();
 
-	/**
-	 * Jobs holding a slot, by run: a job whose lease lapsed while its handler still ran
-	 * can be claimed again here, and then both runs hold a slot until they settle.
-	 */
-	private final Set<LeasedJob> inFlight = ConcurrentHashMap.newKeySet();
-
-	/**
-	 * The latest run of each job this container claimed whose outcome is not recorded
-	 * yet: claiming a job again tells its earlier run ({@link LeasedJob#claimedAgain}).
-	 */
-	private final Map<JobId, LeasedJob> runs = new ConcurrentHashMap<>();
-
-	private final Semaphore slots;
-
-	private final Signal pollerSignal = new Signal();
-
-	private final Signal drainSignal = new Signal();
+	private final Runs runs;
 
 	private final ListenerCounters counters = new ListenerCounters();
 
-	private final PartitionClaims claims;
+	private final ContainerClaims claims;
 
 	private final EchoMqNode node;
 
 	private final ListenerBeacon beacon;
-
-	private volatile boolean running;
-
-	private volatile int pollerWants = 1;
-
-	private volatile boolean paused;
 
 	private volatile @Nullable TaskExecutor executor;
 
@@ -125,7 +99,6 @@ public class QueueListenerContainer {
 		Assert.notNull(node, "'node' must not be null");
 		Assert.isTrue(partitions.queue().equals(settings.queue()),
 				() -> "partitions of '" + partitions.queue() + "' for queue '" + settings.queue() + "'");
-		this.claims = new PartitionClaims(partitions);
 		Assert.notNull(handler, "'handler' must not be null");
 		this.settings = settings;
 		this.handler = handler;
@@ -134,9 +107,11 @@ public class QueueListenerContainer {
 		this.executorFactory = executorFactory;
 		this.leaseKeeper = leaseKeeper;
 		this.events = events;
-		this.slots = new Semaphore(settings.concurrency());
 		this.node = node;
-		this.beacon = new ListenerBeacon(this, new QueueNodes(jobs), node);
+		this.runs = new Runs(settings.concurrency());
+		this.claims = new ContainerClaims(new PartitionClaims(partitions), jobs, settings, node, this.runs,
+				this.counters, events);
+		this.beacon = new ListenerBeacon(settings, this.runs, this.counters, new QueueNodes(jobs), node);
 	}
 
 	/**
@@ -145,11 +120,12 @@ public class QueueListenerContainer {
 	public void start() {
 		this.lifecycleLock.lock();
 		try {
-			if (this.running) {
+			if (this.runs.isRunning()) {
 				return;
 			}
 			String queue = this.settings.queue();
-			this.executor = this.executorFactory.createExecutor(queue, this.settings.concurrency());
+			TaskExecutor created = this.executorFactory.createExecutor(queue, this.settings.concurrency());
+			this.executor = created;
 			Map<String, String> partitionsByWakeKey = new LinkedHashMap<>();
 			this.claims.names()
 				.forEach((partition) -> partitionsByWakeKey.put(this.jobs.keyspace().queueKey(partition, KeyType.WAKE),
@@ -163,13 +139,15 @@ public class QueueListenerContainer {
 					signals.scheduleChanged(partition);
 				}
 			});
-			JobPoller created = new JobPoller(this, wake);
-			this.poller = created;
-			CompletionBatcher batcher = new CompletionBatcher(this);
+			CompletionBatcher batcher = new CompletionBatcher(queue, this.runs, this.claims);
 			batcher.start("echomq-acks-" + queue + "-");
 			this.completions = batcher;
-			this.running = true;
-			Thread thread = new Thread(created, "echomq-poller-" + queue);
+			Workers workers = new Workers(this.settings, this.handler, this.interceptors, this.runs, this.claims,
+					this.leaseKeeper, this.events, created, batcher);
+			JobPoller poller = new JobPoller(this.settings, this.runs, this.claims, workers, this.beacon, wake);
+			this.poller = poller;
+			this.runs.running(true);
+			Thread thread = new Thread(poller, "echomq-poller-" + queue);
 			thread.setDaemon(true);
 			this.pollerThread = thread;
 			thread.start();
@@ -207,11 +185,11 @@ public class QueueListenerContainer {
 		CompletionBatcher previousCompletions;
 		this.lifecycleLock.lock();
 		try {
-			if (!this.running) {
+			if (!this.runs.isRunning()) {
 				callback.run();
 				return;
 			}
-			this.running = false;
+			this.runs.running(false);
 			previousPoller = this.pollerThread;
 			previous = this.poller;
 			previousExecutor = this.executor;
@@ -226,7 +204,7 @@ public class QueueListenerContainer {
 		if (previous != null) {
 			previous.abort();
 		}
-		this.pollerSignal.raise();
+		this.runs.wakePoller();
 		Runnable drained = () -> {
 			if (previousCompletions != null) {
 				previousCompletions.stop();
@@ -234,7 +212,8 @@ public class QueueListenerContainer {
 			this.beacon.leave();
 			callback.run();
 		};
-		Thread drainer = new Thread(new ContainerDrain(this, previousPoller, previousExecutor, drained),
+		Thread drainer = new Thread(
+				new ContainerDrain(this.settings, this.runs, previousPoller, previousExecutor, drained),
 				"echomq-stop-" + getQueue());
 		drainer.setDaemon(true);
 		drainer.start();
@@ -245,14 +224,14 @@ public class QueueListenerContainer {
 	 * @return whether it runs
 	 */
 	public boolean isRunning() {
-		return this.running;
+		return this.runs.isRunning();
 	}
 
 	/**
 	 * Stop claiming new jobs; in-flight jobs go on.
 	 */
 	public void pause() {
-		this.paused = true;
+		this.runs.paused(true);
 		this.beacon.beatSoon();
 	}
 
@@ -260,9 +239,9 @@ public class QueueListenerContainer {
 	 * Claim again after {@link #pause()}.
 	 */
 	public void resume() {
-		this.paused = false;
+		this.runs.paused(false);
 		this.beacon.beatSoon();
-		this.pollerSignal.raise();
+		this.runs.wakePoller();
 	}
 
 	/**
@@ -270,7 +249,7 @@ public class QueueListenerContainer {
 	 * @return whether it is paused
 	 */
 	public boolean isPaused() {
-		return this.paused;
+		return this.runs.isPaused();
 	}
 
 	/**
@@ -278,7 +257,7 @@ public class QueueListenerContainer {
 	 * @return the in-flight count
 	 */
 	public int inFlight() {
-		return this.inFlight.size();
+		return this.runs.inFlight();
 	}
 
 	/**
@@ -401,157 +380,18 @@ public class QueueListenerContainer {
 		return "QueueListenerContainer[id=" + getId() + ", queue=" + getQueue() + ", handler=" + this.handler + "]";
 	}
 
-	void invokeHandler(ClaimedJob job, JobContext context) throws Exception {
-		invoke(0, job, context);
-	}
-
-	private void invoke(int index, ClaimedJob job, JobContext context) throws Exception {
-		if (index == this.interceptors.size()) {
-			this.handler.handle(job, context);
-			return;
-		}
-		this.interceptors.get(index).intercept(job, this.settings, () -> invoke(index + 1, job, context));
-	}
-
 	/**
-	 * Take charge of a job a claim returned: from here on its token is used only through
-	 * the returned {@link LeasedJob}.
+	 * Return the ledger of slots and runs (for tests).
 	 */
-	LeasedJob lease(ClaimedJob claimed) {
-		LeasedJob run = new LeasedJob(claimed, this.jobs, this.settings, this.counters, this.events);
-		LeasedJob earlier = this.runs.put(claimed.id(), run);
-		if (earlier != null) {
-			earlier.claimedAgain();
-		}
-		return run;
-	}
-
-	/**
-	 * Forget a run whose outcome is recorded, or that was handed back unrun.
-	 */
-	void forget(LeasedJob job) {
-		this.runs.remove(job.id(), job);
-	}
-
-	void dispatch(LeasedJob job) {
-		TaskExecutor current = this.executor;
-		if (!this.running || current == null) {
-			job.release();
-			forget(job);
-			this.slots.release();
-			return;
-		}
-		this.inFlight.add(job);
-		try {
-			this.leaseKeeper.watch(job);
-			current.execute(new JobExecution(this, job));
-		}
-		catch (RuntimeException ex) {
-			logger.warn(ex, () -> "Cannot run " + job + "; releasing it");
-			job.release();
-			finished(job);
-		}
-	}
-
-	void finished(LeasedJob job) {
-		forget(job);
-		giveBackSlot(job);
-	}
-
-	/**
-	 * Free a job's slot before its outcome is recorded (its completion is still being
-	 * sent); {@link #finished} follows once it is.
-	 */
-	void giveBackSlot(LeasedJob job) {
-		if (this.inFlight.remove(job)) {
-			this.slots.release();
-		}
-		if (this.slots.availablePermits() >= this.pollerWants) {
-			this.pollerSignal.raise();
-		}
-		this.drainSignal.raise();
-	}
-
-	/**
-	 * Pass a settled job's slot on to a job claimed with its completion, rather than free
-	 * it: the slot stays taken and the poller is not woken for it.
-	 * @return whether the job held a slot to pass on
-	 */
-	boolean handOver(LeasedJob job) {
-		if (!this.inFlight.remove(job)) {
-			return false;
-		}
-		forget(job);
-		this.drainSignal.raise();
-		return true;
-	}
-
-	/**
-	 * Return how many jobs the completions of {@code settled} jobs may claim for the
-	 * slots they free, in their own round trip: all of them while the container runs and
-	 * is not paused, on a queue of one partition (the claims of a partitioned queue go
-	 * through its poller, which spreads them and copes with a partition that is down).
-	 */
-	int claimsWithCompletions(int settled) {
-		return (this.running && !this.paused && this.claims.names().size() == 1) ? settled : 0;
-	}
-
-	/**
-	 * Wake the poller only once this many slots are free (a lingering poller waits for
-	 * several; waking it for each costs a thread switch per job); 1 otherwise.
-	 */
-	void pollerWants(int slots) {
-		this.pollerWants = Math.max(1, slots);
-	}
-
-	Map<JobId, LeasedJob> latestRuns() {
+	Runs runs() {
 		return this.runs;
 	}
 
-	Set<LeasedJob> inFlightJobs() {
-		return this.inFlight;
-	}
-
-	@Nullable CompletionBatcher completions() {
-		return this.completions;
-	}
-
-	Signal drainSignal() {
-		return this.drainSignal;
-	}
-
-	Semaphore slots() {
-		return this.slots;
-	}
-
-	Signal pollerSignal() {
-		return this.pollerSignal;
-	}
-
-	Jobs jobs() {
-		return this.jobs;
-	}
-
 	/**
-	 * Claim up to {@code max} jobs across the partitions of the queue (poller thread).
+	 * Return the claim path (for tests).
 	 */
-	ClaimResult claim(int max) {
-		return this.claims.claim(this.jobs, this.settings.lease(), max, this.settings.limits(), this.node);
-	}
-
-	/**
-	 * Return whether a partition's claim is still out or a partition is down (poller
-	 * thread).
-	 */
-	boolean claimsRecovering() {
-		return this.claims.isRecovering();
-	}
-
-	/**
-	 * Stop the partition claim threads (poller thread, as it ends).
-	 */
-	void closeClaims() {
-		this.claims.close();
+	ContainerClaims claims() {
+		return this.claims;
 	}
 
 	/**
@@ -570,14 +410,6 @@ public class QueueListenerContainer {
 	 */
 	public EchoMqNode getNode() {
 		return this.node;
-	}
-
-	ListenerBeacon beacon() {
-		return this.beacon;
-	}
-
-	JobEvents events() {
-		return this.events;
 	}
 
 }

@@ -10,6 +10,9 @@ import java.util.Map;
 import java.util.function.ToIntFunction;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.actuate.QueueDescriptors.ListenerDescriptor;
+import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
+import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.AuditReport;
 import io.echomq.core.CancelResult;
@@ -24,7 +27,6 @@ import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.QueueStats;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
@@ -161,7 +163,7 @@ public class EchoMqEndpoint {
 	public @Nullable QueueDescriptor queue(String queue) {
 		Keyspace.validateQueueName(queue);
 		PartitionedStats stats = stats(queue);
-		if (!this.catalog.contains(queue) && isEmpty(stats.total())) {
+		if (!this.catalog.contains(queue) && QueueDescriptors.isEmpty(stats.total())) {
 			return null;
 		}
 		return describe(queue, stats);
@@ -288,7 +290,7 @@ public class EchoMqEndpoint {
 			return null;
 		}
 		container.pause();
-		return describe(container);
+		return QueueDescriptors.describe(container);
 	}
 
 	/**
@@ -302,7 +304,7 @@ public class EchoMqEndpoint {
 			return null;
 		}
 		container.resume();
-		return describe(container);
+		return QueueDescriptors.describe(container);
 	}
 
 	/**
@@ -404,26 +406,11 @@ public class EchoMqEndpoint {
 
 	private QueueDescriptor describe(String queue, PartitionedStats partitioned) {
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
-		QueueStats stats = partitioned.total();
-		Map<String, PartitionDescriptor> partitions = null;
-		if (partitioned.isPartitioned()) {
-			partitions = new LinkedHashMap<>();
-			for (Map.Entry<String, QueueStats> entry : partitioned.partitions().entrySet()) {
-				QueueStats each = entry.getValue();
-				partitions.put(entry.getKey(), new PartitionDescriptor(each.pending(), each.active(), each.schedule(),
-						each.dead(), each.quarantine(), new LinkedHashMap<>(each.counters())));
-			}
-		}
 		Duration pause = this.jobs.pauseLeft(this.partitioning.forQueue(queue).name(0));
-		Map<String, Long> lanes = new LinkedHashMap<>();
-		stats.lanes().entrySet().stream().limit(MAX_LANES).forEach((lane) -> lanes.put(lane.getKey(), lane.getValue()));
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : null;
-		LimitsDescriptor limitsDescriptor = (limits != null && limits.isLimited())
-				? LimitsDescriptor.of(limits, startedInWindow(queue, limits)) : null;
-		return new QueueDescriptor(stats.pending(), stats.active(), stats.schedule(), stats.dead(), stats.quarantine(),
-				pause == null || !pause.isZero(), new LinkedHashMap<>(stats.counters()),
-				this.maxAttempts.applyAsInt(queue), (container != null) ? describe(container) : null, partitions,
-				stats.lanes().size(), lanes, limitsDescriptor);
+		Long startedInWindow = (limits != null && limits.isLimited()) ? startedInWindow(queue, limits) : null;
+		return QueueDescriptors.describe(partitioned, pause == null || !pause.isZero(),
+				this.maxAttempts.applyAsInt(queue), container, startedInWindow);
 	}
 
 	/**
@@ -442,122 +429,10 @@ public class EchoMqEndpoint {
 		return started;
 	}
 
-	private static ListenerDescriptor describe(QueueListenerContainer container) {
-		return new ListenerDescriptor(container.getId(), container.getSettings().concurrency(), container.isRunning(),
-				container.isPaused(), container.isPollerAlive(), container.inFlight(), container.getCompletedCount(),
-				container.getRetriedCount(), container.getDeadCount(), container.getStaleCount());
-	}
-
 	private DeadJobDescriptor describe(JobView view, boolean showPayloads) {
 		Object payload = this.sanitizer.sanitize(new SanitizableData(null, "payload", view.payload()), showPayloads);
 		return new DeadJobDescriptor(view.id().toString(), view.attempts(), view.maxAttempts(), view.enqueuedAt(),
 				view.at(), view.lastError(), payload);
-	}
-
-	private static boolean isEmpty(QueueStats stats) {
-		return stats.pending() + stats.active() + stats.schedule() + stats.dead() + stats.quarantine() == 0
-				&& stats.counters().isEmpty();
-	}
-
-	/**
-	 * Every known queue, by name.
-	 *
-	 * @param queues the queues
-	 */
-	public record QueuesDescriptor(Map<String, QueueDescriptor> queues) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * A queue: how many jobs each location holds, its cumulative counters, and its
-	 * listener in this application.
-	 *
-	 * @param pending jobs waiting to be claimed
-	 * @param active jobs leased to workers, here or elsewhere
-	 * @param schedule jobs waiting for their run-at (delayed or backing off)
-	 * @param dead dead-lettered jobs
-	 * @param quarantine members no transition could move (not JOB ids, malformed rows),
-	 * set aside in the queue's quarantine location; the audit tells more
-	 * @param paused whether the queue is paused cluster-wide (no node claims from it)
-	 * @param counters the queue's cumulative counters, across all applications
-	 * @param maxAttempts the attempt budget a replayed job gets
-	 * @param listener the listener here, or {@code null}
-	 * @param partitions each partition of a partitioned queue (the fields above are their
-	 * sums), by partition name; {@code null} for a queue with one partition
-	 * @param laneCount how many fair lanes have ready work
-	 * @param lanes pending jobs per lane with ready work, in ring order (the next turn
-	 * first), at most {@value #MAX_LANES} of them
-	 * @param limits the queue's cluster-wide flow limits as this application applies
-	 * them, or {@code null} when it applies none (or has no listener for the queue)
-	 */
-	public record QueueDescriptor(long pending, long active, long schedule, long dead, long quarantine, boolean paused,
-			Map<String, Long> counters, int maxAttempts, @Nullable ListenerDescriptor listener,
-			@Nullable Map<String, PartitionDescriptor> partitions, long laneCount, Map<String, Long> lanes,
-			@Nullable LimitsDescriptor limits) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * One partition of a partitioned queue.
-	 *
-	 * @param pending jobs waiting to be claimed
-	 * @param active jobs leased to workers
-	 * @param schedule jobs waiting for their run-at
-	 * @param dead dead-lettered jobs
-	 * @param quarantine members set aside in the quarantine location
-	 * @param counters the partition's cumulative counters
-	 */
-	public record PartitionDescriptor(long pending, long active, long schedule, long dead, long quarantine,
-			Map<String, Long> counters) {
-
-	}
-
-	/**
-	 * A queue's flow limits, each {@code null} when not set.
-	 *
-	 * @param maxActive most jobs active at once across every node
-	 * @param rateLimit most jobs started per period across every node
-	 * @param ratePeriod the rate limit's period
-	 * @param laneMaxActive most jobs of one lane active at once
-	 * @param laneRateLimit most jobs of one lane started per period
-	 * @param laneRatePeriod the lane rate limit's period
-	 * @param startedInWindow the rate limit's current use: jobs started on every node in
-	 * the period that ends now, on server time, from the log the claims keep
-	 * ({@code null} without a rate limit); the max-active cap's current use is the
-	 * queue's {@code active}
-	 */
-	public record LimitsDescriptor(@Nullable Integer maxActive, @Nullable Integer rateLimit,
-			@Nullable Duration ratePeriod, @Nullable Integer laneMaxActive, @Nullable Integer laneRateLimit,
-			@Nullable Duration laneRatePeriod, @Nullable Long startedInWindow) implements OperationResponseBody {
-
-		static LimitsDescriptor of(FlowLimits limits, @Nullable Long startedInWindow) {
-			FlowLimits.RateLimit rate = limits.rateLimit();
-			FlowLimits.RateLimit laneRate = limits.laneRateLimit();
-			return new LimitsDescriptor(limits.maxActive(), (rate != null) ? rate.limit() : null,
-					(rate != null) ? rate.period() : null, limits.laneMaxActive(),
-					(laneRate != null) ? laneRate.limit() : null, (laneRate != null) ? laneRate.period() : null,
-					startedInWindow);
-		}
-
-	}
-
-	/**
-	 * A queue's listener in this application.
-	 *
-	 * @param id the listener id
-	 * @param concurrency how many handlers run at once
-	 * @param running whether it was started
-	 * @param paused whether it is paused
-	 * @param pollerAlive whether its claim loop runs
-	 * @param inFlight jobs claimed and not yet settled
-	 * @param completed jobs completed here
-	 * @param retried failed attempts scheduled for a retry here
-	 * @param dead jobs dead-lettered here
-	 * @param stale jobs whose lease was lost while running here
-	 */
-	public record ListenerDescriptor(String id, int concurrency, boolean running, boolean paused, boolean pollerAlive,
-			int inFlight, long completed, long retried, long dead, long stale) implements OperationResponseBody {
-
 	}
 
 	/**

@@ -54,7 +54,7 @@ class CompletionBatchingTests {
 				assertThat(container.getCompletedCount()).isEqualTo(count);
 				assertThat(container.getStaleCount()).isZero();
 				assertThat(container.getUnrecordedCount()).isZero();
-				assertThat(container.latestRuns()).as("runs whose outcome is recorded are forgotten").isEmpty();
+				assertThat(container.runs().latest()).as("runs whose outcome is recorded are forgotten").isEmpty();
 				// each job's completion is sent by the thread its id belongs to, so a
 				// job's completions
 				// from two runs can never be sent side by side; both threads take their
@@ -65,9 +65,7 @@ class CompletionBatchingTests {
 				assertThat(Set.copyOf(events.threads.values())).hasSize(CompletionBatcher.THREADS);
 				// with a backlog, the completions' round trips claim the next jobs for
 				// the slots they free
-				CompletionBatcher batcher = container.completions();
-				assertThat(batcher).isNotNull();
-				assertThat(batcher.claimedWithCompletions()).isGreaterThan(count / 4);
+				assertThat(container.claims().claimedWithCompletions()).isGreaterThan(count / 4);
 				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 					assertThat(probe.metrics("busy")).containsEntry("completed", Integer.toString(count));
 					assertThat(probe.members("busy", KeyType.PENDING)).isEmpty();
@@ -94,7 +92,7 @@ class CompletionBatchingTests {
 				// nothing is left active
 				assertThat(container.inFlight()).isZero();
 				assertThat(container.getCompletedCount()).isEqualTo(listener.handled.get());
-				assertThat(container.latestRuns()).isEmpty();
+				assertThat(container.runs().latest()).isEmpty();
 				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 					assertThat(probe.members("busy", KeyType.ACTIVE)).isEmpty();
 					assertThat(probe.metrics("busy")).containsEntry("completed",

@@ -67,7 +67,7 @@ class RerunInTheSameContainerTests {
 				.isTrue();
 			await().atMost(TIMEOUT).until(() -> container.getCompletedCount() == 3);
 			await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
-			assertThat(container.latestRuns()).isEmpty();
+			assertThat(container.runs().latest()).isEmpty();
 		});
 	}
 
@@ -77,11 +77,11 @@ class RerunInTheSameContainerTests {
 			// the test claims for the container, as its poller and its completions do
 			container.stop();
 			JobId id = context.getBean(EchoMqTemplate.class).enqueue(QUEUE, "claimed by the test");
-			LeasedJob first = container.lease(container.claim(1).jobs().get(0));
+			LeasedJob first = leaseOne(container);
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
 				assertThat(jobs.reap(QUEUE, 10).requeued()).isOne();
-				LeasedJob second = container.lease(container.claim(1).jobs().get(0));
+				LeasedJob second = leaseOne(container);
 				assertThat(second.job().token()).isNotEqualTo(first.job().token());
 				second.complete(Duration.ZERO);
 				assertThat(probe.row(QUEUE, id)).isEmpty();
@@ -93,6 +93,11 @@ class RerunInTheSameContainerTests {
 			assertThat(container.getCompletedCount()).isOne();
 			assertThat(container.getStaleCount()).isOne();
 		});
+	}
+
+	private static LeasedJob leaseOne(QueueListenerContainer container) {
+		ContainerClaims claims = container.claims();
+		return claims.lease(claims.claim(1).jobs()).get(0);
 	}
 
 	/**

@@ -16,7 +16,6 @@ import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.ScriptExecutor;
-import io.echomq.dashboard.EchoMqDashboard.QueueSummary;
 import io.echomq.dashboard.QueueFlow.PartitionSummary;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.test.TestRedisServer;
@@ -93,7 +92,7 @@ class EchoMqDashboardClusterTests {
 		JobId last = ids.get(5);
 		assertThat(dashboard.findQueue(last)).isEqualTo("routes");
 		assertThat(dashboard.job("routes", last, false).partition()).isEqualTo(partitions.nameOf(last));
-		assertThat(dashboard.delete("routes", last).status()).isEqualTo(EchoMqDashboard.Outcome.Status.DONE);
+		assertThat(dashboard.delete("routes", last).status()).isEqualTo(Outcome.Status.DONE);
 		assertThat(dashboard.job("routes", last, false)).isNull();
 		assertThat(dashboard.overview().queues().get(0).counts()).containsEntry("pending", 5L);
 	}

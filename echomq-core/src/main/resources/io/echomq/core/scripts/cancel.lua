@@ -35,9 +35,7 @@
 --- @include "clock"
 --- @include "int"
 --- @include "row"
---- @include "keys"
---- @include "unique"
---- @include "lanes"
+--- @include "waiting"
 
 -- validate
 local id = ARGV[1]
@@ -66,15 +64,9 @@ end
 if not LOCATION_KEYS[state] then
   return {0, 'REFUSED', "state '" .. state .. "' is not a location cancel knows"}
 end
-local lane = (state == 'pending') and redis.call('HGET', KEYS[6], 'lane')
-local lane_ring = nil
-if lane then
-  local lane_pending
-  lane_pending, lane_ring = lane_declared(string.sub(KEYS[1], 1, #KEYS[1] - #'pending'), lane, 8)
-  if not lane_pending then
-    return {0, 'LANE_KEY', lane}
-  end
-  LOCATION_KEYS.pending = lane_pending
+local lane, ring = waiting_lane(LOCATION_KEYS, state)
+if lane == nil then
+  return ring
 end
 if not redis.call('ZSCORE', LOCATION_KEYS[state], id) then
   return {0, 'REFUSED', "state is '" .. state .. "' but the id is not there"}
@@ -96,21 +88,11 @@ if state == 'active' then
   return {1, 'REQUESTED', 'active', now}
 end
 
-local counted = counter_ok(KEYS[7], 'cancelled')
-local unique, unique_name = unique_releasable(KEYS[6], id, unique_declared(8))
-if unique == false then
-  return {0, 'UNIQUE_KEY', unique_name}
+local plan, refused = waiting_plan(id, 'cancelled')
+if not plan then
+  return refused
 end
 
 -- write
-if lane then
-  from_lane(LOCATION_KEYS.pending, lane_ring, id, lane)
-else
-  redis.call('ZREM', LOCATION_KEYS[state], id)
-end
-redis.call('DEL', KEYS[6])
-unique_release(unique)
-if counted then
-  redis.call('HINCRBY', KEYS[7], 'cancelled', 1)
-end
+waiting_remove(plan, LOCATION_KEYS[state], id, lane, ring)
 return {1, 'CANCELLED', state}

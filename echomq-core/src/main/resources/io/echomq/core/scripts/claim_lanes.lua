@@ -17,46 +17,31 @@
 -- ones no longer in active dropped as they are counted), and at most lane-rate starts per
 -- lane-period. A cap that holds claims back sets the throttled marker (completions push wake-ups).
 --
--- KEYS[1]       emq:{q}:active     ZSET
--- KEYS[2]       emq:{q}:starts     ZSET, the queue's rate log
--- KEYS[3]       emq:{q}:throttled  STRING
--- KEYS[4]       emq:{q}:lanes      ZSET, the ring
+-- The keys, arguments and reply claim.lua shares are described in includes/claim_rows.lua.
+-- KEYS[1..4]    emq:{q}:active, emq:{q}:starts, emq:{q}:throttled, emq:{q}:lanes (the ring)
 -- KEYS[5..4+3L] per lane: emq:{q}:lane:<lane>:pending (ZSET), :held (SET), :starts (ZSET)
 -- KEYS[5+3L..]  emq:{q}:job:<id>   HASH, one row per candidate, in ARGV order
--- KEYS[last]    emq:{q}:paused     STRING, while the queue is paused cluster-wide (pause.lua): then
---               nothing is claimed and the reply is {now, now, {}, 'PAUSED', 0, 0, {}}
--- ARGV[1]       lease in ms (>= 1)
--- ARGV[2]       most jobs to claim (>= 1)
--- ARGV[3..5]    queue max-active, rate, period ms (0, 0, 1 for none)
--- ARGV[6..8]    lane max-active, lane rate, lane period ms (0, 0, 1 for none)
--- ARGV[9]       L, the number of lanes
--- ARGV[10]      the claiming node's name, written to each claimed row's 'claimed_by' ('' writes none)
+-- KEYS[last]    emq:{q}:paused     STRING
+-- ARGV[1..6]    lease ms, most to claim, max-active, rate, period ms, the claiming node's name
+-- ARGV[7..9]    lane max-active, lane rate, lane period ms (0, 0, 1 for none)
+-- ARGV[10]      L, the number of lanes
 -- ARGV[11..10+2L] per lane: lane key, number of candidates
 -- then          the candidate ids, lane after lane
--- returns       {now, deadline, {{id, {row fields...}}...}, limit, reopen, stale lanes,
---               {skipped id, reason, ...}}: limit is MAX_ACTIVE or RATE when a queue limit held the
---               claim below ARGV[2], LANE_MAX_ACTIVE or LANE_RATE when nothing was claimed because
---               every lane with candidates was at its limit, '' otherwise; reopen the server time
---               (ms) a rate window has room again (0 when not known)
---- @include "clock"
---- @include "int"
---- @include "row"
---- @include "keys"
---- @include "limits"
+-- returns       {now, deadline, {{id, {row fields...}}...}, {skipped id, reason, ...}, limit, reopen,
+--               {}, 0, lanes, stale lanes} (claim_rows.lua): limit is MAX_ACTIVE or RATE when a queue
+--               limit held the claim below ARGV[2], LANE_MAX_ACTIVE or LANE_RATE when nothing was
+--               claimed because every lane with candidates was at its limit, '' otherwise; stale lanes
+--               counts the lanes no longer in the ring
+--- @include "claim_rows"
+--- @include "candidates"
 --- @include "lanes"
---- @include "owner"
 
 -- validate
-local lease = arg_int(1, 1)
-local max = arg_int(2, 1)
-local max_active = arg_int(3, 0)
-local rate = arg_int(4, 0)
-local period = arg_int(5, 1)
-local lane_max_active = arg_int(6, 0)
-local lane_rate = arg_int(7, 0)
-local lane_period = arg_int(8, 1)
-local lane_count = arg_int(9, 1)
-local owner = ARGV[10]
+local c = claim_args()
+local lane_max_active = arg_int(7, 0)
+local lane_rate = arg_int(8, 0)
+local lane_period = arg_int(9, 1)
+local lane_count = arg_int(10, 1)
 local lanes = {}
 local candidates = 0
 for j = 1, lane_count do
@@ -73,21 +58,11 @@ if #ARGV ~= ids_at - 1 + candidates or #KEYS ~= rows_at + candidates then
     .. (rows_at + candidates) .. ' keys and ' .. (ids_at - 1 + candidates) .. ' arguments, got '
     .. #KEYS .. ' and ' .. #ARGV)
 end
-if redis.call('EXISTS', KEYS[#KEYS]) == 1 then
-  local now = now_ms()
-  return {now, now, {}, 'PAUSED', 0, 0, {}}
+local paused, now, want, limit, reopen = claim_open(c)
+if paused then
+  return paused
 end
-require_zset(KEYS[1])
 require_zset(KEYS[4])
-
-local now = now_ms()
-local allowed, limit, reopen = allowance(KEYS[1], KEYS[2], max_active, rate, period, now)
-local want = max
-if allowed < want then
-  want = allowed
-else
-  limit = ''
-end
 
 local stale = 0
 local skipped = {}
@@ -132,25 +107,15 @@ for _, lane in ipairs(lanes) do
         end
       end
     end
-    for c = 1, lane.n do
-      local i = ids_at + lane.first + c - 1
-      local id = ARGV[i]
-      if not seen[id] and redis.call('ZSCORE', lane.pending, id) then
-        seen[id] = true
-        local row = KEYS[rows_at + lane.first + c - 1]
-        local f, problem = valid_row(row, 'pending')
-        if f and redis.call('HGET', row, 'lane') ~= lane.name then
-          f, problem = nil, "field 'lane' does not name lane " .. lane.name
+    scan({location = lane.pending, state = 'pending', first = ids_at + lane.first,
+      last = ids_at + lane.first + lane.n - 1, rows = rows_at + lane.first, seen = seen, skipped = skipped,
+      visit = function(i, _, row, f)
+        if redis.call('HGET', row, 'lane') ~= lane.name then
+          return "field 'lane' does not name lane " .. lane.name
         end
-        if f then
-          lane.valid[#lane.valid + 1] = i
-          next_token[i] = int(f[2]) + 1
-        else
-          skipped[#skipped + 1] = id
-          skipped[#skipped + 1] = problem
-        end
-      end
-    end
+        lane.valid[#lane.valid + 1] = i
+        next_token[i] = int(f[2]) + 1
+      end})
     if lane.limited and #lane.valid > 0 then
       lane_limit = (lane_limit == '' or lane_limit == lane.limited) and lane.limited or 'LANE_MAX_ACTIVE'
     end
@@ -172,7 +137,7 @@ while total < want and more do
   end
   round = round + 1
 end
-local deadline = now + lease
+local deadline = now + c.lease
 
 -- write
 local claimed = {}
@@ -185,9 +150,7 @@ for _, lane in ipairs(lanes) do
     redis.call('ZREM', lane.pending, id)
     redis.call('ZADD', KEYS[1], deadline, id)
     local attempts = next_token[i]
-    claim_row(row, attempts, owner)
-    claimed[#claimed + 1] = {id, redis.call('HGETALL', row)}
-    starts[#starts + 1] = id .. ':' .. attempts
+    claim_job(row, id, attempts, c, claimed, starts)
     lane_starts[#lane_starts + 1] = id .. ':' .. attempts
     if lane_max_active > 0 then
       redis.call('SADD', lane.held, id)
@@ -207,14 +170,9 @@ for _, lane in ipairs(lanes) do
     end
   end
 end
-if rate > 0 and #starts > 0 then
-  log_starts(KEYS[2], period, now, starts)
-end
 if limit == '' and total == 0 and lane_limit ~= '' then
   limit = lane_limit
   reopen = (lane_limit == 'LANE_RATE') and lane_reopen or 0
 end
-if (limit == 'MAX_ACTIVE' and total == want) or limit == 'LANE_MAX_ACTIVE' then
-  redis.call('SET', KEYS[3], 1, 'PX', 60000)
-end
-return {now, deadline, claimed, limit, reopen, stale, skipped}
+claim_finish(c, now, starts, (limit == 'MAX_ACTIVE' and total == want) or limit == 'LANE_MAX_ACTIVE')
+return claim_reply(now, deadline, claimed, skipped, limit, reopen, {}, 0, stale)

@@ -22,35 +22,24 @@
 --          location the id is not in; [unique] UNIQUE_KEY (nothing written) when the row names a key
 --          not declared
 --- @include "row"
---- @include "keys"
---- @include "unique"
---- @include "lanes"
+--- @include "waiting"
 
 -- validate
 local id = ARGV[1]
 local LOCATION_KEYS = {pending = KEYS[1], schedule = KEYS[2], dead = KEYS[3], completed = KEYS[4],
   active = KEYS[5]}
 local f, problem = read_row(KEYS[6])
-if not f then
-  if problem == 'no row' then
-    return {0, 'NOT_FOUND', 'no row'}
-  end
-  return {0, 'MALFORMED_ROW', problem}
+if problem == 'no row' then
+  return {0, 'NOT_FOUND', 'no row'}
 end
-problem = field_problem(f)
+problem = problem or field_problem(f)
 if problem then
   return {0, 'MALFORMED_ROW', problem}
 end
 local state = f[1]
-local lane = (state == 'pending') and redis.call('HGET', KEYS[6], 'lane')
-local lane_ring = nil
-if lane then
-  local lane_pending
-  lane_pending, lane_ring = lane_declared(string.sub(KEYS[1], 1, #KEYS[1] - #'pending'), lane, 8)
-  if not lane_pending then
-    return {0, 'LANE_KEY', lane}
-  end
-  LOCATION_KEYS.pending = lane_pending
+local lane, ring = waiting_lane(LOCATION_KEYS, state)
+if lane == nil then
+  return ring
 end
 local location = LOCATION_KEYS[state]
 if not location or not redis.call('ZSCORE', location, id) then
@@ -59,21 +48,11 @@ end
 if state == 'active' then
   return {0, 'ACTIVE', 'the job is active (leased to a worker)'}
 end
-local counted = counter_ok(KEYS[7], 'deleted')
-local unique, unique_name = unique_releasable(KEYS[6], id, unique_declared(8))
-if unique == false then
-  return {0, 'UNIQUE_KEY', unique_name}
+local plan, refused = waiting_plan(id, 'deleted')
+if not plan then
+  return refused
 end
 
 -- write
-if lane then
-  from_lane(location, lane_ring, id, lane)
-else
-  redis.call('ZREM', location, id)
-end
-redis.call('DEL', KEYS[6])
-unique_release(unique)
-if counted then
-  redis.call('HINCRBY', KEYS[7], 'deleted', 1)
-end
+waiting_remove(plan, location, id, lane, ring)
 return {1, state}

@@ -104,10 +104,7 @@ local wakeable = wake_ok(KEYS[4])
 local head = (state == 'schedule') and schedule_head(KEYS[2])
 
 -- write
-local extra_pairs = {}
-for e = 7, 6 + 2 * extras do
-  extra_pairs[#extra_pairs + 1] = ARGV[e]
-end
+local extra_pairs = {unpack(ARGV, 7, 6 + 2 * extras)}
 if lane ~= '' then
   extra_pairs[#extra_pairs + 1] = 'lane'
   extra_pairs[#extra_pairs + 1] = lane

@@ -36,10 +36,7 @@ local holder = ARGV[4]
 if not holder or holder == '' then
   return redis.error_reply('EMQARG ARGV[4] must name the holder; nothing was written')
 end
-local t = key_type(KEYS[1])
-if t ~= 'string' and t ~= 'none' then
-  error('EMQKEYTYPE ' .. KEYS[1] .. ' is a ' .. t .. ', not a string; nothing was written', 0)
-end
+require_type(KEYS[1], 'string', 'string')
 require_zset(KEYS[2])
 local member = count .. ':' .. holder
 

@@ -20,54 +20,33 @@
 --             its lane and call again
 --- @include "clock"
 --- @include "int"
---- @include "row"
+--- @include "candidates"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
 --- @include "lanes"
 
 -- validate
-local declared = arg_int(1, 0)
-local lanes = declared_lanes(6, 2, declared)
-local first = 2 + declared
-local rows = 6 + declared
-if #KEYS ~= rows + #ARGV - first then
-  return redis.error_reply('EMQARG ' .. (#ARGV - first + 1) .. ' candidates and ' .. declared
-    .. ' lanes need as many keys, got ' .. (#KEYS - 5))
+local lanes, first, rows, _, problem = lane_args(5, false)
+if problem then
+  return redis.error_reply(problem)
 end
 local now = now_ms()
 local moves = {}
-local skipped = {}
 local needs = {}
-local seen = {}
-for i = first, #ARGV do
-  local id = ARGV[i]
-  local score = redis.call('ZSCORE', KEYS[1], id)
-  if not seen[id] and score and tonumber(score) <= now then
-    seen[id] = true
-    local row = KEYS[rows + i - first]
-    local f, problem = valid_row(row, 'schedule')
-    local lane = false
-    if f then
-      lane, problem = row_lane(row)
-      if lane == nil then
-        f = nil
-      end
-    end
-    if f and lane and not lanes[lane] then
+local skipped = scan({location = KEYS[1], state = 'schedule', first = first, rows = rows, due = now,
+  lane = true,
+  visit = function(i, id, row, f, lane)
+    if lane and not lanes[lane] then
       needs[#needs + 1] = id
       needs[#needs + 1] = lane
-    elseif f then
-      if lane then
-        require_zset(lanes[lane])
-      end
-      moves[#moves + 1] = {i, int(f[5]) or 0, lane, row}
-    else
-      skipped[#skipped + 1] = id
-      skipped[#skipped + 1] = problem
+      return nil
     end
-  end
-end
+    if lane then
+      require_zset(lanes[lane])
+    end
+    moves[#moves + 1] = {i, int(f[5]) or 0, lane, row}
+  end})
 if #moves > 0 then
   require_zset(KEYS[2])
   require_zset(KEYS[5])

@@ -9,7 +9,7 @@
 -- KEYS[3..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
 -- ARGV[1..]   candidate ids
 -- returns     {purged, {skipped id, reason, ...}}
---- @include "row"
+--- @include "candidates"
 --- @include "keys"
 
 -- validate
@@ -17,21 +17,10 @@ if #KEYS ~= 2 + #ARGV then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 2))
 end
 local purge = {}
-local skipped = {}
-local seen = {}
-for i = 1, #ARGV do
-  local id = ARGV[i]
-  if not seen[id] and redis.call('ZSCORE', KEYS[1], id) then
-    seen[id] = true
-    local f, problem = valid_row(KEYS[2 + i], 'dead')
-    if f then
-      purge[#purge + 1] = i
-    else
-      skipped[#skipped + 1] = id
-      skipped[#skipped + 1] = problem
-    end
-  end
-end
+local skipped = scan({location = KEYS[1], state = 'dead', first = 1, rows = 3,
+  visit = function(i)
+    purge[#purge + 1] = i
+  end})
 local counted = counter_ok(KEYS[2], 'purged')
 
 -- write

@@ -27,7 +27,7 @@
 --             call again
 --- @include "clock"
 --- @include "int"
---- @include "row"
+--- @include "candidates"
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
@@ -36,61 +36,39 @@
 --- @include "cancel"
 
 -- validate
-local declared = arg_int(1, 0)
-local lanes = declared_lanes(7, 2, declared)
-local first = 2 + declared
-local rows = 7 + declared
-local candidates = #ARGV - first + 1
-if #KEYS < rows + candidates - 1 then
-  return redis.error_reply('EMQARG ' .. (#ARGV - first + 1) .. ' candidates and ' .. declared
-    .. ' lanes need as many keys, got ' .. (#KEYS - 6))
-end
 local now = now_ms()
-local moves = {}
-local skipped = {}
-local needs = {}
+local lanes, first, rows, candidates, problem = lane_args(6, true)
+if problem then
+  return redis.error_reply(problem)
+end
 local unique_declared_keys = unique_declared(rows + candidates)
 local unique_needed = {}
-local seen = {}
-for i = first, #ARGV do
-  local id = ARGV[i]
-  local score = redis.call('ZSCORE', KEYS[1], id)
-  if not seen[id] and score and tonumber(score) <= now then
-    seen[id] = true
-    local row = KEYS[rows + i - first]
-    local f, problem = valid_row(row, 'active')
-    local lane = false
-    if f then
-      lane, problem = row_lane(row)
-      if lane == nil then
-        f = nil
-      end
-    end
+local moves = {}
+local needs = {}
+local skipped = scan({location = KEYS[1], state = 'active', first = first, rows = rows, due = now,
+  lane = true,
+  visit = function(i, id, row, f, lane)
     -- compute
-    local to_dead = f and int(f[2]) - (int(f[4]) or 0) >= int(f[3])
-    local cancelling = f and cancel_requested(row)
+    local to_dead = int(f[2]) - (int(f[4]) or 0) >= int(f[3])
+    local cancelling = cancel_requested(row)
     -- [unique] released when the job dies or is retired as cancelled
     local unique, unique_name = nil, nil
-    if f and (to_dead or cancelling) then
+    if to_dead or cancelling then
       unique, unique_name = unique_releasable(row, id, unique_declared_keys)
     end
     if unique == false then
       unique_needed[#unique_needed + 1] = id
       unique_needed[#unique_needed + 1] = unique_name
-    elseif f and not to_dead and not cancelling and lane and not lanes[lane] then
+    elseif not to_dead and not cancelling and lane and not lanes[lane] then
       needs[#needs + 1] = id
       needs[#needs + 1] = lane
-    elseif f then
+    else
       if lane and not to_dead and not cancelling then
         require_zset(lanes[lane])
       end
       moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row, unique, cancelling}
-    else
-      skipped[#skipped + 1] = id
-      skipped[#skipped + 1] = problem
     end
-  end
-end
+  end})
 local reaped = 0
 local dead = 0
 local cancelled = 0

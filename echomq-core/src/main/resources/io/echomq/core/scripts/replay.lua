@@ -10,6 +10,8 @@
 -- KEYS[3]  emq:{q}:job:<id> HASH
 -- KEYS[4]  emq:{q}:metrics  HASH, field 'replayed'
 -- KEYS[5]  emq:{q}:wake     LIST
+-- KEYS[6]  emq:{q}:schedule ZSET: a job of a lane (row field 'lane') goes there, due now, and the
+--          next promote tick returns it to its lane (this script does not know the lane's keys)
 -- ARGV[1]  id
 -- ARGV[2]  budget (>= 1)
 -- returns  {1} applied, or {0, code, detail}: NOT_DEAD when the id is not in dead, MALFORMED_ROW,
@@ -25,16 +27,9 @@
 -- validate
 local id = ARGV[1]
 local budget = arg_int(2, 1)
-if not redis.call('ZSCORE', KEYS[1], id) then
-  return {0, 'NOT_DEAD', 'not dead'}
-end
-local f, problem = read_row(KEYS[3])
-problem = problem or field_problem(f)
-if problem then
-  return {0, 'MALFORMED_ROW', problem}
-end
-if f[1] ~= 'dead' then
-  return {0, 'WRONG_STATE', 'state is ' .. f[1]}
+local f, refused = row_at(KEYS[1], KEYS[3], id, 'dead', 'NOT_DEAD', 'not dead')
+if not f then
+  return refused
 end
 local lane = redis.call('HGET', KEYS[3], 'lane')
 require_zset(lane and KEYS[6] or KEYS[2])

@@ -22,10 +22,7 @@ end
 if #KEYS ~= 2 or ARGV[1] == '' or ARGV[2] == '' then
   return redis.error_reply('EMQARG reschedule takes 2 keys, a name and a definition; nothing was written')
 end
-local t = key_type(KEYS[1])
-if t ~= 'hash' and t ~= 'none' then
-  error('EMQKEYTYPE ' .. KEYS[1] .. ' is a ' .. t .. ', not a hash; nothing was written', 0)
-end
+require_type(KEYS[1], 'hash', 'hash')
 require_zset(KEYS[2])
 local now = now_ms()
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then

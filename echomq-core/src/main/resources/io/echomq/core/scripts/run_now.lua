@@ -22,16 +22,9 @@
 
 -- validate
 local id = ARGV[1]
-if not redis.call('ZSCORE', KEYS[1], id) then
-  return {0, 'NOT_SCHEDULED', 'not scheduled'}
-end
-local f, problem = read_row(KEYS[3])
-problem = problem or field_problem(f)
-if problem then
-  return {0, 'MALFORMED_ROW', problem}
-end
-if f[1] ~= 'schedule' then
-  return {0, 'WRONG_STATE', 'state is ' .. f[1]}
+local f, refused = row_at(KEYS[1], KEYS[3], id, 'schedule', 'NOT_SCHEDULED', 'not scheduled')
+if not f then
+  return refused
 end
 local lane = redis.call('HGET', KEYS[3], 'lane')
 require_zset(KEYS[2])

@@ -6,6 +6,7 @@ import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.dashboard.EchoMqDashboard;
 import io.echomq.dashboard.EngineQueueHistory;
+import io.echomq.dashboard.History;
 import io.echomq.dashboard.QueueHistory;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.test.TestRedisServer;
@@ -96,7 +97,7 @@ class EchoMqDashboardAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(KeptHistory.class)
 			.withPropertyValues("echomq.queues.billing.max-attempts=2")
 			.run((context) -> {
-				EchoMqDashboard.History history = context.getBean(EchoMqDashboard.class).history(5);
+				History history = context.getBean(EchoMqDashboard.class).history(5);
 				assertThat(history.kept()).isTrue();
 				assertThat(history.queues().get("billing")).containsExactly(new QueueHistory.Minute(60_000, 3, 1));
 			});

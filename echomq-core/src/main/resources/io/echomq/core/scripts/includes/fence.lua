@@ -11,16 +11,9 @@
 --- @include "row"
 
 local function fence(active, row, id, token, fields)
-  if not redis.call('ZSCORE', active, id) then
-    return nil, {0, 'NOT_ACTIVE', 'not active'}
-  end
-  local f, problem = read_row(row, fields)
-  problem = problem or field_problem(f)
-  if problem then
-    return nil, {0, 'MALFORMED_ROW', problem}
-  end
-  if f[1] ~= 'active' then
-    return nil, {0, 'WRONG_STATE', 'state is ' .. f[1]}
+  local f, stale = row_at(active, row, id, 'active', 'NOT_ACTIVE', 'not active', fields)
+  if not f then
+    return nil, stale
   end
   if f[2] ~= token then
     return nil, {0, 'TOKEN_MISMATCH', 'token ' .. token .. ' does not match attempts ' .. f[2]}

@@ -1,7 +1,9 @@
 -- include keys: what a script checks about the queue's own keys before it writes to them.
 --
--- require_zset(key)         raises an EMQKEYTYPE error (nothing written yet) unless the key is a
---                           sorted set or absent: a location a script is about to ZADD to
+-- require_type(key, type, name)
+--                           raises an EMQKEYTYPE error (nothing written yet) unless the key is of the
+--                           type (as TYPE names it; name is how the message names it) or absent
+-- require_zset(key)         the same for a sorted set: a location a script is about to ZADD to
 -- counter_ok(key, field)    whether HINCRBY key field can apply: the key a hash or absent, the field
 --                           absent or an integer. A counter that cannot be bumped is left as it is
 --                           (the audit reports it); the transition itself still applies.
@@ -12,11 +14,15 @@ local function key_type(key)
   return redis.call('TYPE', key).ok
 end
 
-local function require_zset(key)
+local function require_type(key, wanted, name)
   local t = key_type(key)
-  if t ~= 'zset' and t ~= 'none' then
-    error('EMQKEYTYPE ' .. key .. ' is a ' .. t .. ', not a sorted set; nothing was written', 0)
+  if t ~= wanted and t ~= 'none' then
+    error('EMQKEYTYPE ' .. key .. ' is a ' .. t .. ', not a ' .. name .. '; nothing was written', 0)
   end
+end
+
+local function require_zset(key)
+  require_type(key, 'zset', 'sorted set')
 end
 
 local function counter_ok(key, field)

@@ -14,6 +14,8 @@
 --                              from lane key to pending key. A script that returns a job to its lane
 --                              (promote, reap) can move only jobs whose lane was declared, and reports
 --                              the others so that the caller declares them and calls again.
+--- @include "int"
+
 local function declared_lanes(first_key, first_arg, n)
   local map = {}
   for i = 0, n - 1 do
@@ -22,14 +24,24 @@ local function declared_lanes(first_key, first_arg, n)
   return map
 end
 
--- row_lane(row)                the row's lane key: false when it has none, or nil and the problem
---                              when the field is not a valid lane key (1-64 of [A-Za-z0-9._-])
-local function row_lane(row)
-  local lane = redis.call('HGET', row, 'lane')
-  if lane and (#lane > 64 or not string.match(lane, '^[A-Za-z0-9._-]+$')) then
-    return nil, "field 'lane' is not a valid lane key"
+-- lane_args(fixed, more)       the arguments of a script that moves candidates and may return them to
+--                              their lanes (promote, reap): ARGV[1] is D, the number of declared lanes,
+--                              ARGV[2..1+D] their keys, then the candidate ids; KEYS[fixed+1..fixed+D]
+--                              the lanes' pending keys, then one row per candidate (then more keys
+--                              when more). Returns the declared lanes (declared_lanes), the first
+--                              candidate's ARGV index, the first row's KEYS index, the number of
+--                              candidates, and the EMQARG message when the keys do not match
+local function lane_args(fixed, more)
+  local declared = arg_int(1, 0)
+  local first = 2 + declared
+  local rows = fixed + 1 + declared
+  local candidates = #ARGV - first + 1
+  local problem = nil
+  if #KEYS < rows + candidates - 1 or (not more and #KEYS ~= rows + candidates - 1) then
+    problem = 'EMQARG ' .. candidates .. ' candidates and ' .. declared .. ' lanes need as many keys, got '
+      .. (#KEYS - fixed)
   end
-  return lane
+  return declared_lanes(fixed + 1, 2, declared), first, rows, candidates, problem
 end
 
 -- via_schedule(schedule, row, id, now)

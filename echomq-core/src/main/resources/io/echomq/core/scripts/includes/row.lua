@@ -16,6 +16,13 @@
 --   enqueued_at   required, integer (ms)
 --   ready_at      optional, integer (ms)
 -- state_problem(f, state)  nil when the row's state is the expected location, else what it is
+-- row_at(location, key, id, state, code, detail[, fields])
+--                           the row's fields (read_row) when the id is in the sorted set location and
+--                           its row is well-formed and in state; else nil and the reply: {0, code,
+--                           detail} when the id is not in location, {0, 'MALFORMED_ROW', problem},
+--                           or {0, 'WRONG_STATE', 'state is ...'}
+-- row_lane(row)             the row's lane key: false when it has none, or nil and the problem when
+--                           the field is not a valid lane key (1-64 of [A-Za-z0-9._-])
 -- valid_row(key, state)     read_row, field_problem and state_problem in one: the fields, or nil and
 --                           the first problem found
 --
@@ -92,6 +99,29 @@ local function valid_row(key, state)
   problem = field_problem(f) or state_problem(f, state)
   if problem then
     return nil, problem
+  end
+  return f
+end
+
+local function row_lane(row)
+  local lane = redis.call('HGET', row, 'lane')
+  if lane and (#lane > 64 or not string.match(lane, '^[A-Za-z0-9._-]+$')) then
+    return nil, "field 'lane' is not a valid lane key"
+  end
+  return lane
+end
+
+local function row_at(location, key, id, state, code, detail, fields)
+  if not redis.call('ZSCORE', location, id) then
+    return nil, {0, code, detail}
+  end
+  local f, problem = read_row(key, fields)
+  problem = problem or field_problem(f)
+  if problem then
+    return nil, {0, 'MALFORMED_ROW', problem}
+  end
+  if f[1] ~= state then
+    return nil, {0, 'WRONG_STATE', 'state is ' .. f[1]}
   end
   return f
 end

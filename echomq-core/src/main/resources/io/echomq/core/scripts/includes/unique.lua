@@ -95,13 +95,10 @@ local function unique_arg(first_extra, extras, count, pending_key, at)
 end
 
 local function unique_held(u, now, run_at, pending, schedule, payload)
-  local t = key_type(u.key)
-  if t == 'none' then
+  if key_type(u.key) == 'none' then
     return nil
   end
-  if t ~= 'string' then
-    error('EMQKEYTYPE ' .. u.key .. ' is a ' .. t .. ', not a string; nothing was written', 0)
-  end
+  require_type(u.key, 'string', 'string')
   local holder = redis.call('GET', u.key)
   if u.mode == 'throttle' then
     return {now, 'throttled', 0, 'duplicate', holder}

@@ -1,0 +1,76 @@
+package io.echomq.dashboard;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.echomq.schedule.ScheduleDefinition;
+import io.echomq.schedule.ScheduleFire;
+import io.echomq.schedule.ScheduleSpec;
+import io.echomq.schedule.ScheduleState;
+import io.echomq.schedule.ScheduleTicker;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The recurring schedules the dashboard lists and triggers, through the schedule tick of
+ * this node.
+ *
+ * @author EchoMQ
+ * @see EchoMqDashboard
+ */
+final class DashboardSchedules {
+
+	private final @Nullable ScheduleTicker ticker;
+
+	private final String node;
+
+	DashboardSchedules(@Nullable ScheduleTicker ticker, String node) {
+		this.ticker = ticker;
+		this.node = node;
+	}
+
+	ScheduleList schedules() {
+		ScheduleTicker ticker = this.ticker;
+		if (ticker == null) {
+			return new ScheduleList(false, List.of());
+		}
+		List<ScheduleItem> items = new ArrayList<>();
+		for (ScheduleState state : ticker.schedules()) {
+			ScheduleDefinition definition = state.definition();
+			items.add(new ScheduleItem(definition.queue(), definition.name(), describe(definition.spec()),
+					definition.origin().name().toLowerCase(Locale.ROOT), millis(state.lastFire()),
+					millis(state.nextFire())));
+		}
+		return new ScheduleList(true, items);
+	}
+
+	Outcome trigger(String queue, String name) {
+		ScheduleDefinition.validateName(name);
+		ScheduleDefinition.validateQueue(name, queue);
+		ScheduleTicker ticker = this.ticker;
+		if (ticker == null) {
+			return new Outcome(Outcome.Status.NOT_FOUND,
+					"No schedule tick runs on " + this.node + " (echomq.schedule.enabled=false): nothing to trigger",
+					0);
+		}
+		ScheduleFire fire = ticker.trigger(queue, name);
+		if (fire == null) {
+			return new Outcome(Outcome.Status.NOT_FOUND, "Queue '" + queue + "' has no schedule '" + name + "'", 0);
+		}
+		return Outcome.done("Schedule '" + name + "' triggered: job " + fire.id() + " enqueued to '" + queue + "'", 1);
+	}
+
+	private static String describe(ScheduleSpec spec) {
+		Duration every = spec.every();
+		String when = (spec.cron() != null) ? "cron " + spec.cron() + " " + spec.zone()
+				: "every " + ((every != null) ? every.toString().substring(2).toLowerCase(Locale.ROOT) : "?");
+		return when + ", misfire " + spec.misfire().name().toLowerCase(Locale.ROOT);
+	}
+
+	private static @Nullable Long millis(@Nullable Instant instant) {
+		return (instant != null) ? instant.toEpochMilli() : null;
+	}
+
+}
