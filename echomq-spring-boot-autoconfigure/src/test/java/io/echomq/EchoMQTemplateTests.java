@@ -20,6 +20,7 @@ import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConversionException;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,7 @@ class EchoMqTemplateTests {
 
 	@BeforeEach
 	void setUp() {
-		TestServer server = TestRedisServer.shared();
+		TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 		this.connectionFactory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(server.host(), server.port()));
 		this.connectionFactory.afterPropertiesSet();

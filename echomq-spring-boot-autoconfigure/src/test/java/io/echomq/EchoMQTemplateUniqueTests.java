@@ -15,6 +15,7 @@ import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class EchoMqTemplateUniqueTests {
 
 	@BeforeEach
 	void setUp() {
-		TestServer server = TestRedisServer.shared();
+		TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 		this.connectionFactory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(server.host(), server.port()));
 		this.connectionFactory.afterPropertiesSet();

@@ -14,6 +14,7 @@ import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.LocalCluster;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,7 +39,7 @@ class QueueInspectorTests {
 
 	static Stream<Arguments> servers() {
 		Supplier<LettuceConnectionFactory> standalone = () -> {
-			TestServer server = TestRedisServer.shared();
+			TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 			return new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port()));
 		};
 		Supplier<LettuceConnectionFactory> cluster = () -> {

@@ -10,9 +10,9 @@ import io.echomq.EnqueueOptions;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
-
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -34,7 +34,7 @@ final class ObservabilityTestSupport {
 	}
 
 	static TestServer server() {
-		return TestRedisServer.shared();
+		return TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 	}
 
 	static String unique(String name) {

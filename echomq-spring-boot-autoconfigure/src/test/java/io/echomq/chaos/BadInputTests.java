@@ -34,6 +34,7 @@ import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConversionException;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -75,7 +76,7 @@ class BadInputTests {
 
 	@BeforeEach
 	void setUp() {
-		this.server = TestRedisServer.shared();
+		this.server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 		this.prefix = Chaos.uniquePrefix();
 		this.worker = new ChaosWorker(
 				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),

@@ -28,6 +28,7 @@ import io.echomq.listener.QueueListenerContainer;
 import io.echomq.listener.UnreadablePayloadException;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,7 +58,7 @@ class HandlerFailureTests {
 
 	@BeforeEach
 	void useServer() {
-		this.server = TestRedisServer.shared();
+		this.server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 	}
 
 	@Test

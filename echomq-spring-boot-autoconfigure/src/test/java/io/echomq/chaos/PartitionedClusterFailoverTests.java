@@ -43,9 +43,9 @@ import static org.awaitility.Awaitility.await;
  * master of two of its partitions while a producer and one consuming container work
  * through a backlog. The four partitions on the other masters keep draining while the
  * replica takes over; after the failover every acknowledged job ran or is in a location
- * (except, as in {@link AbstractClusterFailoverTests}, an enqueue the old master
- * acknowledged within the replication window before the kill), and the audit of each
- * partition is clean.
+ * (except, as in {@link ClusterFailoverTests}, an enqueue the old master acknowledged
+ * within the replication window before the kill), and the audit of each partition is
+ * clean.
  *
  * @author EchoMQ
  */

@@ -11,6 +11,7 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -36,7 +37,7 @@ public final class ListenerTestSupport {
 	 * @return the server
 	 */
 	public static TestServer sharedServer() {
-		return TestRedisServer.shared();
+		return TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 	}
 
 	/**

@@ -23,6 +23,7 @@ import io.echomq.schedule.internal.ScheduleTicker;
 import io.echomq.schedule.internal.Schedules;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +58,7 @@ class EchoScheduleDeclarationTests {
 
 	private static final String QUEUE = "reports";
 
-	private final TestServer server = TestRedisServer.shared();
+	private final TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 
 	private String prefix;
 

@@ -4,6 +4,7 @@ import java.util.UUID;
 
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -20,7 +21,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 public class DashboardTestApplication {
 
 	static TestServer server() {
-		return TestRedisServer.shared();
+		return TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 	}
 
 	static String unique(String name) {

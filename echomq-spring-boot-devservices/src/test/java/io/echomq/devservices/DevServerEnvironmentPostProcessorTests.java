@@ -9,6 +9,7 @@ import java.util.Map;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.RespClient;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -84,7 +85,7 @@ class DevServerEnvironmentPostProcessorTests {
 
 	@Test
 	void answeringServerIsUsedAsConfigured() {
-		TestServer server = TestRedisServer.shared();
+		TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 		StandardEnvironment environment = environment(
 				Map.of("spring.data.redis.host", server.host(), "spring.data.redis.port", server.port()));
 		process(DEVELOPMENT, environment);

@@ -51,8 +51,11 @@ final class SharedServers {
 	private SharedServers() {
 	}
 
-	static synchronized TestServer server(@Nullable ServerFlavor flavor, Supplier<TestServer> starter) {
-		String key = (flavor != null) ? flavor.name() : ANY;
+	static TestServer server(@Nullable ServerFlavor flavor, Supplier<TestServer> starter) {
+		return serverNamed((flavor != null) ? flavor.name() : ANY, starter);
+	}
+
+	static synchronized TestServer serverNamed(String key, Supplier<TestServer> starter) {
 		SharedTestServer server = servers.get(key);
 		if (server != null && !server.process().map(RedisServerProcess::isAlive).orElse(true)) {
 			server.release();

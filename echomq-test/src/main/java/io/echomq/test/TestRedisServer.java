@@ -274,6 +274,20 @@ public final class TestRedisServer {
 	}
 
 	/**
+	 * Return a server shared by the tests of this JVM that prefer the given flavor but
+	 * are not about it: a server of the flavor when its binary is on {@code PATH} (or on
+	 * CI, which requires it), else any server, as {@link #start()} supplies, rather than
+	 * a skip. It is kept apart from the servers of {@link #shared()} and
+	 * {@link #shared(ServerFlavor)}, so that these tests see no other tests' traffic.
+	 * @param flavor the preferred flavor
+	 * @return the shared server
+	 */
+	public static TestServer sharedPreferring(ServerFlavor flavor) {
+		boolean required = ServerBinary.onPath(flavor).isPresent() || "true".equalsIgnoreCase(System.getenv("CI"));
+		return SharedServers.serverNamed("preferring " + flavor.name(), () -> required ? start(flavor) : start());
+	}
+
+	/**
 	 * Return a cluster of three masters without replicas shared by all tests of this JVM,
 	 * started on first use and closed when the JVM exits. Do not close it; one found
 	 * closed or with a dead node is replaced.

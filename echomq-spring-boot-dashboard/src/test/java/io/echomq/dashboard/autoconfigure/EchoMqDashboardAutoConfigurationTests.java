@@ -11,6 +11,7 @@ import io.echomq.dashboard.QueueHistory;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -103,7 +104,7 @@ class EchoMqDashboardAutoConfigurationTests {
 	}
 
 	private static String[] redis() {
-		TestServer server = TestRedisServer.shared();
+		TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
 		return new String[] { "spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
 				"echomq.key-prefix=dashboard-autoconfig" };
 	}
