@@ -28,7 +28,7 @@ public class EchoMqEnqueueMetrics implements MeterBinder, EnqueueInterceptor {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.enqueued.add(Counter.builder("echomq.jobs.enqueued")
-			.description("Engine written by the template")
+			.description("Jobs written by the template")
 			.baseUnit(BaseUnits.TASKS)
 			.withRegistry(registry));
 	}

@@ -168,14 +168,14 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 		final MeterProvider<Timer> wait;
 
 		Meters(MeterRegistry registry) {
-			this.completed = counter(registry, "echomq.jobs.completed", "Engine whose handler returned");
+			this.completed = counter(registry, "echomq.jobs.completed", "Jobs whose handler returned");
 			this.failed = counter(registry, "echomq.jobs.failed", "Failed attempts, by exception");
 			this.retried = counter(registry, "echomq.jobs.retried", "Failed attempts scheduled for a retry");
-			this.dead = counter(registry, "echomq.jobs.dead", "Engine dead-lettered");
+			this.dead = counter(registry, "echomq.jobs.dead", "Jobs dead-lettered");
 			this.reaped = counter(registry, "echomq.jobs.reaped", "Expired leases moved by the reaper");
 			this.promoted = counter(registry, "echomq.jobs.promoted", "Scheduled jobs promoted to pending");
 			this.stale = counter(registry, "echomq.jobs.stale",
-					"Engine whose lease was lost while running here, their outcome not recorded");
+					"Jobs whose lease was lost while running here, their outcome not recorded");
 			this.duration = Timer.builder("echomq.job.duration")
 				.description("Time the handler of an attempt ran")
 				.withRegistry(registry);

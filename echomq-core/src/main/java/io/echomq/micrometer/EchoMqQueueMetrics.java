@@ -115,10 +115,10 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		MultiGauge jobs = multiGauge(registry, "echomq.queue.jobs",
-				"Engine in each location of a queue, as last sampled", BaseUnits.TASKS);
+		MultiGauge jobs = multiGauge(registry, "echomq.queue.jobs", "Jobs in each location of a queue, as last sampled",
+				BaseUnits.TASKS);
 		MultiGauge partitionJobs = multiGauge(registry, "echomq.queue.partition.jobs",
-				"Engine in each location of each partition of a partitioned queue, as last sampled", BaseUnits.TASKS);
+				"Jobs in each location of each partition of a partitioned queue, as last sampled", BaseUnits.TASKS);
 		MultiGauge lanes = multiGauge(registry, "echomq.queue.lanes",
 				"Fair lanes of a queue with ready work, as last sampled", null);
 		MultiGauge deepestLane = multiGauge(registry, "echomq.queue.lanes.deepest",
@@ -279,7 +279,7 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 					continue;
 				}
 				Gauge.builder("echomq.listener.in.flight", this.listeners, (registry) -> inFlight(registry, queue))
-					.description("Engine claimed by this application's listener and not yet settled")
+					.description("Jobs claimed by this application's listener and not yet settled")
 					.baseUnit(BaseUnits.TASKS)
 					.tag("queue", queue)
 					.strongReference(true)
