@@ -67,7 +67,7 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Engine echoMqJobs(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
+	Engine echoMqEngine(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
 		Engine jobs = new Engine(scriptExecutor, keyspace);
 		properties.queues().forEach((queue, overrides) -> {
 			EchoMqProperties.RetentionProperties retention = overrides.retention();
