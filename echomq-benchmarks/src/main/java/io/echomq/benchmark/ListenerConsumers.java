@@ -7,7 +7,7 @@ import java.util.function.BiConsumer;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;

@@ -15,7 +15,7 @@ import java.util.function.Function;
 import io.echomq.core.EchoMqException;
 import io.echomq.core.Keyspace;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.MethodJobHandler;
 import io.echomq.support.PayloadConverter;
 import org.jspecify.annotations.Nullable;

@@ -13,17 +13,18 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.echomq.core.EchoMqNode;
+import io.echomq.core.FlowLimits;
+import io.echomq.core.JobId;
+import io.echomq.core.QueuePartitions;
+import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.ClaimResult;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.CompleteAndClaimResult;
-import io.echomq.core.EchoMqNode;
-import io.echomq.core.internal.FencingToken;
-import io.echomq.core.FlowLimits;
-import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.FencingToken;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.QueuePartitions;
-import io.echomq.core.TransitionResult;
+import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;

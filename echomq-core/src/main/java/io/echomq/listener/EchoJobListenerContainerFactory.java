@@ -9,6 +9,9 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
+import io.echomq.listener.internal.ContainerDefaults;
+import io.echomq.listener.internal.ContainerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;

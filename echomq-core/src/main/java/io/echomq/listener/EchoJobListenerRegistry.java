@@ -1,5 +1,7 @@
 package io.echomq.listener;
 
+import io.echomq.listener.internal.ListenerSettings;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -6,12 +6,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.Engine;
 import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.Engine;
+import io.echomq.listener.internal.ContainerSettings;
 import io.echomq.support.internal.ErrorText;
 import org.jspecify.annotations.Nullable;
 

@@ -6,6 +6,7 @@ import java.time.Instant;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.NodeListener;
 import io.echomq.core.QueueNodes;
+import io.echomq.listener.internal.ContainerSettings;
 import io.echomq.support.internal.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 

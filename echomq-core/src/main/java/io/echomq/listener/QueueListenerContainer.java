@@ -8,11 +8,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.internal.Engine;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueueNodes;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.QueueSignals;
+import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;

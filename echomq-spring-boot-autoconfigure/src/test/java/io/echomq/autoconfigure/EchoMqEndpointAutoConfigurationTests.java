@@ -26,7 +26,7 @@ import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

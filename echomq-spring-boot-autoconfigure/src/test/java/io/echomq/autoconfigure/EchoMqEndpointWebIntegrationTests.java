@@ -11,7 +11,7 @@ import java.util.List;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;

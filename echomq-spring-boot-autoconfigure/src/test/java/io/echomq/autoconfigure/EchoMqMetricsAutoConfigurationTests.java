@@ -9,7 +9,7 @@ import io.echomq.EnqueueOptions;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.micrometer.EchoMqEnqueueMetrics;
 import io.echomq.micrometer.EchoMqJobMetrics;
 import io.echomq.micrometer.EchoMqQueueMetrics;

@@ -23,7 +23,7 @@ import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.listener.UnreadablePayloadException;
 import io.echomq.test.TestRedisServer;

@@ -28,7 +28,7 @@ import io.echomq.core.QueueStats;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.test.TestRedisServer;

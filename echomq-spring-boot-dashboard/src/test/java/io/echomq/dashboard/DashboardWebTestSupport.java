@@ -11,7 +11,7 @@ import io.echomq.core.QueueInspector;
 import io.echomq.core.QueueStats;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import tools.jackson.databind.JsonNode;

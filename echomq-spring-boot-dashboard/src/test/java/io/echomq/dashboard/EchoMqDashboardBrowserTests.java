@@ -9,7 +9,7 @@ import io.echomq.core.JobId;
 import io.echomq.core.internal.PartitionedStats;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.AfterAll;

@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.echomq.core.JobId;
 import io.echomq.core.QueueInspector;
 import io.echomq.dashboard.DashboardClient.Response;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.Test;
 

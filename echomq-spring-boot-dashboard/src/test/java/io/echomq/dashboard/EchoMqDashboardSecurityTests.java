@@ -11,7 +11,7 @@ import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
-import io.echomq.listener.ListenerSettings;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.schedule.ScheduleSpec;
 import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.AfterEach;

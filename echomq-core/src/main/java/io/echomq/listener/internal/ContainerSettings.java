@@ -1,8 +1,9 @@
-package io.echomq.listener;
+package io.echomq.listener.internal;
 
 import java.time.Duration;
 
 import io.echomq.core.FlowLimits;
+import io.echomq.listener.BackoffPolicy;
 
 import org.jspecify.annotations.Nullable;
 

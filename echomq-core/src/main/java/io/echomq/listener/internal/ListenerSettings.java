@@ -1,4 +1,4 @@
-package io.echomq.listener;
+package io.echomq.listener.internal;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,6 @@
-package io.echomq.listener;
+package io.echomq.listener.internal;
+
+import io.echomq.listener.BackoffPolicy;
 
 import java.time.Duration;
 import java.util.List;
