@@ -279,7 +279,7 @@ public final class EnqueueSpec {
 	 * @param lane the lane key, 1-64 characters of {@code [A-Za-z0-9._-]}, or
 	 * {@code null} for none
 	 * @return the new spec
-	 * @throws InvalidQueueNameException if the lane key is not valid
+	 * @throws io.echomq.core.InvalidQueueNameException if the lane key is not valid
 	 */
 	public EnqueueSpec withLane(@Nullable String lane) {
 		if (lane != null) {
