@@ -96,7 +96,9 @@ class SoakTests {
 
 	@AfterEach
 	void stopServer() {
-		this.server.close();
+		if (this.server != null) {
+			this.server.close();
+		}
 	}
 
 	@Test

@@ -78,7 +78,9 @@ class WorkerKillTests {
 			this.child.destroyForcibly();
 			this.child.waitFor(10, TimeUnit.SECONDS);
 		}
-		this.server.close();
+		if (this.server != null) {
+			this.server.close();
+		}
 	}
 
 	@Test
