@@ -50,14 +50,7 @@ if max == 0 then
   return claim_reply(now, now + c.lease, {}, {}, limit, reopen, {}, 0, 0)
 end
 
-local take = {}
-local skipped = scan({location = KEYS[5], state = 'pending', first = 11, rows = 6,
-  more = function()
-    return #take < max
-  end,
-  visit = function(i, _, _, f)
-    take[#take + 1] = {i, int(f[2]) + 1}
-  end})
+local valid, skipped = scan(KEYS[5], 'pending', 11, #ARGV, 6, false, false, max, false, false)
 
 -- compute
 local deadline = now + c.lease
@@ -65,25 +58,27 @@ local deadline = now + c.lease
 -- write
 local claimed = {}
 local starts = {}
-if #take > 0 then
+local taken = #valid / 4
+if taken > 0 then
   -- one ZREM and one ZADD for all the ids: the moves of a batch cost one command each, not one per job
   local ids, scored = {}, {}
-  for n, t in ipairs(take) do
-    ids[n] = ARGV[t[1]]
+  for n = 1, taken do
+    local id = ARGV[valid[4 * n - 3]]
+    ids[n] = id
     scored[2 * n - 1] = deadline
-    scored[2 * n] = ARGV[t[1]]
+    scored[2 * n] = id
   end
   redis.call('ZREM', KEYS[5], unpack(ids))
   redis.call('ZADD', KEYS[1], unpack(scored))
 end
-for _, t in ipairs(take) do
-  claim_job(KEYS[t[1] - 5], ARGV[t[1]], t[2], c, claimed, starts)
+for n = 1, #valid, 4 do
+  claim_job(valid[n + 1], ARGV[valid[n]], int(valid[n + 2][2]) + 1, c, claimed, starts)
 end
-claim_finish(c, now, starts, limit == 'MAX_ACTIVE' and #take == max)
+claim_finish(c, now, starts, limit == 'MAX_ACTIVE' and taken == max)
 
 local hint_from = 0
 local size = full_size
-if #take < max then
+if taken < max then
   hint_from = offset + foreign + #skipped / 2
   size = page_size
 end

@@ -107,15 +107,18 @@ for _, lane in ipairs(lanes) do
         end
       end
     end
-    scan({location = lane.pending, state = 'pending', first = ids_at + lane.first,
-      last = ids_at + lane.first + lane.n - 1, rows = rows_at + lane.first, seen = seen, skipped = skipped,
-      visit = function(i, _, row, f)
-        if redis.call('HGET', row, 'lane') ~= lane.name then
-          return "field 'lane' does not name lane " .. lane.name
-        end
+    local valid = scan(lane.pending, 'pending', ids_at + lane.first, ids_at + lane.first + lane.n - 1,
+      rows_at + lane.first, false, false, false, seen, skipped)
+    for n = 1, #valid, 4 do
+      local i = valid[n]
+      if redis.call('HGET', valid[n + 1], 'lane') ~= lane.name then
+        skipped[#skipped + 1] = ARGV[i]
+        skipped[#skipped + 1] = "field 'lane' does not name lane " .. lane.name
+      else
         lane.valid[#lane.valid + 1] = i
-        next_token[i] = int(f[2]) + 1
-      end})
+        next_token[i] = int(valid[n + 2][2]) + 1
+      end
+    end
     if lane.limited and #lane.valid > 0 then
       lane_limit = (lane_limit == '' or lane_limit == lane.limited) and lane.limited or 'LANE_MAX_ACTIVE'
     end

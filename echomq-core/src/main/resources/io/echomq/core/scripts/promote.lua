@@ -34,19 +34,19 @@ end
 local now = now_ms()
 local moves = {}
 local needs = {}
-local skipped = scan({location = KEYS[1], state = 'schedule', first = first, rows = rows, due = now,
-  lane = true,
-  visit = function(i, id, row, f, lane)
-    if lane and not lanes[lane] then
-      needs[#needs + 1] = id
-      needs[#needs + 1] = lane
-      return nil
-    end
+local valid, skipped = scan(KEYS[1], 'schedule', first, #ARGV, rows, now, true, false, false, false)
+for n = 1, #valid, 4 do
+  local i, row, f, lane = valid[n], valid[n + 1], valid[n + 2], valid[n + 3]
+  if lane and not lanes[lane] then
+    needs[#needs + 1] = ARGV[i]
+    needs[#needs + 1] = lane
+  else
     if lane then
       require_zset(lanes[lane])
     end
     moves[#moves + 1] = {i, int(f[5]) or 0, lane, row}
-  end})
+  end
+end
 if #moves > 0 then
   require_zset(KEYS[2])
   require_zset(KEYS[5])

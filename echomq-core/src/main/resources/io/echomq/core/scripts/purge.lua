@@ -16,11 +16,11 @@
 if #KEYS ~= 2 + #ARGV then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 2))
 end
+local valid, skipped = scan(KEYS[1], 'dead', 1, #ARGV, 3, false, false, false, false, false)
 local purge = {}
-local skipped = scan({location = KEYS[1], state = 'dead', first = 1, rows = 3,
-  visit = function(i)
-    purge[#purge + 1] = i
-  end})
+for n = 1, #valid, 4 do
+  purge[#purge + 1] = valid[n]
+end
 local counted = counter_ok(KEYS[2], 'purged')
 
 -- write

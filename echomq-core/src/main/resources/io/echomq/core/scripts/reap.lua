@@ -45,30 +45,31 @@ local unique_declared_keys = unique_declared(rows + candidates)
 local unique_needed = {}
 local moves = {}
 local needs = {}
-local skipped = scan({location = KEYS[1], state = 'active', first = first, rows = rows, due = now,
-  lane = true,
-  visit = function(i, id, row, f, lane)
-    -- compute
-    local to_dead = int(f[2]) - (int(f[4]) or 0) >= int(f[3])
-    local cancelling = cancel_requested(row)
-    -- [unique] released when the job dies or is retired as cancelled
-    local unique, unique_name = nil, nil
-    if to_dead or cancelling then
-      unique, unique_name = unique_releasable(row, id, unique_declared_keys)
+local valid, skipped = scan(KEYS[1], 'active', first, #ARGV, rows, now, true, false, false, false)
+for n = 1, #valid, 4 do
+  local i, row, f, lane = valid[n], valid[n + 1], valid[n + 2], valid[n + 3]
+  local id = ARGV[i]
+  -- compute
+  local to_dead = int(f[2]) - (int(f[4]) or 0) >= int(f[3])
+  local cancelling = cancel_requested(row)
+  -- [unique] released when the job dies or is retired as cancelled
+  local unique, unique_name = nil, nil
+  if to_dead or cancelling then
+    unique, unique_name = unique_releasable(row, id, unique_declared_keys)
+  end
+  if unique == false then
+    unique_needed[#unique_needed + 1] = id
+    unique_needed[#unique_needed + 1] = unique_name
+  elseif not to_dead and not cancelling and lane and not lanes[lane] then
+    needs[#needs + 1] = id
+    needs[#needs + 1] = lane
+  else
+    if lane and not to_dead and not cancelling then
+      require_zset(lanes[lane])
     end
-    if unique == false then
-      unique_needed[#unique_needed + 1] = id
-      unique_needed[#unique_needed + 1] = unique_name
-    elseif not to_dead and not cancelling and lane and not lanes[lane] then
-      needs[#needs + 1] = id
-      needs[#needs + 1] = lane
-    else
-      if lane and not to_dead and not cancelling then
-        require_zset(lanes[lane])
-      end
-      moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row, unique, cancelling}
-    end
-  end})
+    moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row, unique, cancelling}
+  end
+end
 local reaped = 0
 local dead = 0
 local cancelled = 0

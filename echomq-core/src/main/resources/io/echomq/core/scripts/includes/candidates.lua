@@ -2,45 +2,48 @@
 -- (claim, claim_lanes, promote, reap, purge). The caller names the candidates, so that every row
 -- key is declared; a candidate that left the location since the caller read it is passed over.
 --
--- scan(s)   for each candidate ARGV[s.first..#ARGV] (or ..s.last), once per call: when it is still in
---           the sorted set s.location (and, with s.due, scored at or before s.due), its row
---           KEYS[s.rows + i - s.first] is validated for the state s.state (valid_row, row.lua). A
---           valid candidate goes to s.visit(i, id, row, f, lane), which may return a problem to skip
---           it after all; the others are skipped. With s.lane, the row's lane field is checked too
---           (row_lane: lane is its key, false for none; a malformed one skips the candidate). Returns the skipped list {id, reason, ...}: s.skipped
---           with them appended, or a new list. Optional: s.seen, the ids already seen (to share
---           across scans of one call), and s.more(), checked before each candidate (the scan stops
---           when it returns false).
+-- scan(location, state, first, last, rows, due, lane, max, seen, skipped)
+--           for each candidate ARGV[first..last], once per call: when it is still in the sorted set
+--           location (and, with due, scored at or before due), its row KEYS[rows + i - first] is
+--           validated for the state (valid_row, row.lua); with lane, the row's lane field too
+--           (row_lane: a malformed one skips the candidate). The scan stops once max candidates
+--           are valid (false: no bound). seen holds the ids already seen, to share across scans of
+--           one call (false: a new one); skipped, the list {id, reason, ...} the skipped candidates
+--           are appended to (false: a new one). Returns the valid candidates as one flat list of
+--           (ARGV index, row key, fields, lane key or false) quadruples, and skipped. The caller
+--           loops over the quadruples: the scan makes no closure, per call or per candidate, and
+--           no table per candidate.
 --- @include "row"
 
-local function scan(s)
-  local seen = s.seen or {}
-  local skipped = s.skipped or {}
-  for i = s.first, s.last or #ARGV do
-    if s.more and not s.more() then
+local function scan(location, state, first, last, rows, due, lane, max, seen, skipped)
+  seen = seen or {}
+  skipped = skipped or {}
+  local valid = {}
+  local bound = max and 4 * max
+  for i = first, last do
+    if bound and #valid >= bound then
       break
     end
     local id = ARGV[i]
-    local score = not seen[id] and redis.call('ZSCORE', s.location, id)
-    if score and (not s.due or tonumber(score) <= s.due) then
+    local score = not seen[id] and redis.call('ZSCORE', location, id)
+    if score and (not due or tonumber(score) <= due) then
       seen[id] = true
-      local row = KEYS[s.rows + i - s.first]
-      local f, problem = valid_row(row, s.state)
-      local lane = false
-      if f and s.lane then
-        lane, problem = row_lane(row)
-        if lane == nil then
-          f = nil
-        end
+      local row = KEYS[rows + i - first]
+      local f, problem = valid_row(row, state)
+      local row_lane_key = false
+      if f and lane then
+        row_lane_key, problem = row_lane(row)
       end
-      if f then
-        problem = s.visit(i, id, row, f, lane)
-      end
-      if problem then
+      if f and row_lane_key ~= nil then
+        valid[#valid + 1] = i
+        valid[#valid + 1] = row
+        valid[#valid + 1] = f
+        valid[#valid + 1] = row_lane_key
+      else
         skipped[#skipped + 1] = id
         skipped[#skipped + 1] = problem
       end
     end
   end
-  return skipped
+  return valid, skipped
 end
