@@ -31,13 +31,6 @@
 
 local ROW_FIELDS = {'state', 'attempts', 'max_attempts', 'released', 'priority', 'enqueued_at', 'ready_at'}
 
-local LOCATIONS = {pending = true, active = true, schedule = true, dead = true, quarantine = true,
-  completed = true}
-
--- {index in ROW_FIELDS, name, required, minimum (or false)}
-local ROW_INTS = {{2, 'attempts', true, 0}, {3, 'max_attempts', true, 1}, {4, 'released', false, 0},
-  {5, 'priority', false, false}, {6, 'enqueued_at', true, false}, {7, 'ready_at', false, false}}
-
 local function row_fields_and(extra)
   local fields = {unpack(ROW_FIELDS)}
   for _, name in ipairs(extra) do
@@ -57,26 +50,36 @@ local function read_row(key, fields)
   return f
 end
 
+-- no table of the rules: a script runs its includes' top level on every call, so a constant table
+-- would be built again each time
+local function int_problem(raw, name, required, minimum)
+  if not raw then
+    return required and ("field '" .. name .. "' is missing") or nil
+  end
+  local value = int(raw)
+  if not value then
+    return "field '" .. name .. "' is not an integer"
+  end
+  if minimum and value < minimum then
+    return "field '" .. name .. "' is less than " .. minimum
+  end
+  return nil
+end
+
 local function field_problem(f)
-  if not f[1] then
+  local state = f[1]
+  if not state then
     return "field 'state' is missing"
   end
-  if not LOCATIONS[f[1]] then
+  if state ~= 'pending' and state ~= 'active' and state ~= 'schedule' and state ~= 'dead'
+      and state ~= 'quarantine' and state ~= 'completed' then
     return "field 'state' names no location"
   end
-  for _, spec in ipairs(ROW_INTS) do
-    local raw = f[spec[1]]
-    if raw then
-      local value = int(raw)
-      if not value then
-        return "field '" .. spec[2] .. "' is not an integer"
-      end
-      if spec[4] and value < spec[4] then
-        return "field '" .. spec[2] .. "' is less than " .. spec[4]
-      end
-    elseif spec[3] then
-      return "field '" .. spec[2] .. "' is missing"
-    end
+  local problem = int_problem(f[2], 'attempts', true, 0) or int_problem(f[3], 'max_attempts', true, 1)
+    or int_problem(f[4], 'released', false, 0) or int_problem(f[5], 'priority', false, false)
+    or int_problem(f[6], 'enqueued_at', true, false) or int_problem(f[7], 'ready_at', false, false)
+  if problem then
+    return problem
   end
   if f[4] and int(f[4]) > int(f[2]) then
     return "field 'released' is greater than 'attempts'"
