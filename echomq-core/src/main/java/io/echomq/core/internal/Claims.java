@@ -219,19 +219,20 @@ public class Claims extends EnginePart {
 	 */
 	private ScriptExecutor.Invocation claimCall(String queue, Duration lease, int want, int full, int size, Page page,
 			FlowLimits limits, @Nullable EchoMqNode owner) {
-		List<String> keys = ClaimCall.keys(this.state.keys(queue), 1 + page.ids().length);
-		keys.add(this.state.keys(queue).pending());
+		QueueKeys queueKeys = this.state.keys(queue);
+		List<String> keys = ClaimCall.keys(queueKeys, 1 + page.ids().length);
+		keys.add(queueKeys.pending());
 		List<String> args = ClaimCall.args(lease, want, limits, owner, 4 + page.ids().length);
 		args.add(Integer.toString(full));
 		args.add(Integer.toString(size));
 		args.add(Long.toString(page.offset()));
 		args.add(Integer.toString(page.foreign()));
-		String rows = this.state.keys(queue).rowPrefix();
+		String rows = queueKeys.rowPrefix();
 		for (String candidate : page.ids()) {
 			keys.add(rows + candidate);
 			args.add(candidate);
 		}
-		keys.add(this.state.keys(queue).paused());
+		keys.add(queueKeys.paused());
 		return new ScriptExecutor.Invocation(keys, args);
 	}
 

@@ -216,8 +216,9 @@ public final class Outcomes extends EnginePart {
 
 	private ScriptExecutor.Invocation completeAllCall(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<Integer> chunk) {
-		String rows = this.state.keys(queue).rowPrefix();
-		List<String> keys = this.state.keys(queue).forCompleteAll(chunk.size());
+		QueueKeys queueKeys = this.state.keys(queue);
+		String rows = queueKeys.rowPrefix();
+		List<String> keys = queueKeys.forCompleteAll(chunk.size());
 		List<String> args = new ArrayList<>(2 * chunk.size());
 		for (int i : chunk) {
 			String id = ids.get(i).toString();
