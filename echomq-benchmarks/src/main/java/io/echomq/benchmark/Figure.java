@@ -1,6 +1,8 @@
 package io.echomq.benchmark;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A group of figures measured together, such as every drain figure: its name, the names
@@ -71,6 +73,22 @@ abstract class Figure {
 		for (String metric : metrics) {
 			names.add(base + "." + metric);
 		}
+	}
+
+	/**
+	 * Return {@code base.metric} for each metric under the figure name of each item.
+	 * @param <T> the type of the items
+	 * @param items the items, such as the consumer kinds of a run
+	 * @param base the figure name of an item
+	 * @param metrics the metrics, in order
+	 * @return the figure names, item by item
+	 */
+	static <T> List<String> metricsPer(List<T> items, Function<T, String> base, String... metrics) {
+		List<String> names = new ArrayList<>();
+		for (T item : items) {
+			addMetrics(names, base.apply(item), metrics);
+		}
+		return names;
 	}
 
 }

@@ -27,10 +27,8 @@ final class IdleFigure extends Figure {
 	@Override
 	public List<String> names(HarnessOptions options) {
 		List<String> names = new ArrayList<>(List.of("idle.none.jvm_cpu", "idle.none.server_cpu"));
-		for (ConsumerKind kind : options.consumers()) {
-			addMetrics(names, "idle." + kind.label(), "jvm_cpu", "server_cpu", "commands_per_s",
-					"server_commands_per_s_per_queue");
-		}
+		names.addAll(metricsPer(options.consumers(), (kind) -> "idle." + kind.label(), "jvm_cpu", "server_cpu",
+				"commands_per_s", "server_commands_per_s_per_queue"));
 		return names;
 	}
 

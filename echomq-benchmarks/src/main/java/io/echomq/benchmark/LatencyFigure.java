@@ -21,11 +21,7 @@ final class LatencyFigure extends Figure {
 
 	@Override
 	public List<String> names(HarnessOptions options) {
-		List<String> names = new ArrayList<>();
-		for (ConsumerKind kind : options.consumers()) {
-			addMetrics(names, "latency." + kind.label(), "p50", "p99", "max");
-		}
-		return names;
+		return metricsPer(options.consumers(), (kind) -> "latency." + kind.label(), "p50", "p99", "max");
 	}
 
 	/**

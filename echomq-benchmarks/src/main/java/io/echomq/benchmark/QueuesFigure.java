@@ -21,13 +21,8 @@ final class QueuesFigure extends Figure {
 
 	@Override
 	public List<String> names(HarnessOptions options) {
-		List<String> names = new ArrayList<>();
-		for (int count : options.queueCounts()) {
-			String base = base(options, count);
-			addMetrics(names, base, "drain", "drain.jvm_us_per_job", "drain.server_us_per_job", "latency.p50",
-					"latency.p99", "idle_jvm_cpu", "idle_server_cpu");
-		}
-		return names;
+		return metricsPer(options.queueCounts(), (count) -> base(options, count), "drain", "drain.jvm_us_per_job",
+				"drain.server_us_per_job", "latency.p50", "latency.p99", "idle_jvm_cpu", "idle_server_cpu");
 	}
 
 	@Override

@@ -157,13 +157,7 @@ public record Keyspace(String prefix) {
 	 * {@code [A-Za-z0-9._-]} (no braces, colons or spaces)
 	 */
 	public static String validateLane(String lane) {
-		if (lane == null) {
-			throw new InvalidQueueNameException("Invalid EchoMQ lane key: must not be null");
-		}
-		if (lane.isEmpty() || lane.length() > MAX_LANE_LENGTH) {
-			throw new InvalidQueueNameException("Invalid EchoMQ lane key '" + abbreviate(lane) + "': must be 1-"
-					+ MAX_LANE_LENGTH + " characters, was " + lane.length());
-		}
+		validateLength("lane key", lane, MAX_LANE_LENGTH);
 		if (!NAME.matcher(lane).matches()) {
 			throw new InvalidQueueNameException("Invalid EchoMQ lane key '" + lane
 					+ "': only letters, digits, '.', '_' and '-' are allowed (no braces, colons or spaces)");
@@ -179,19 +173,23 @@ public record Keyspace(String prefix) {
 	 * {@code [A-Za-z0-9._-]}
 	 */
 	public static String validateQueueName(String queue) {
-		if (queue == null) {
-			throw new InvalidQueueNameException("Invalid EchoMQ queue name: must not be null");
-		}
-		if (queue.isEmpty() || queue.length() > MAX_QUEUE_NAME_LENGTH) {
-			throw new InvalidQueueNameException("Invalid EchoMQ queue name '" + abbreviate(queue) + "': must be 1-"
-					+ MAX_QUEUE_NAME_LENGTH + " characters, was " + queue.length());
-		}
+		validateLength("queue name", queue, MAX_QUEUE_NAME_LENGTH);
 		if (!isName(queue)) {
 			throw new InvalidQueueNameException("Invalid EchoMQ queue name '" + queue
 					+ "': only letters, digits, '.', '_' and '-' are allowed (no braces, colons or spaces; '#' is reserved "
 					+ "for the partition names EchoMQ generates)");
 		}
 		return queue;
+	}
+
+	private static void validateLength(String what, String value, int max) {
+		if (value == null) {
+			throw new InvalidQueueNameException("Invalid EchoMQ " + what + ": must not be null");
+		}
+		if (value.isEmpty() || value.length() > max) {
+			throw new InvalidQueueNameException("Invalid EchoMQ " + what + " '" + abbreviate(value) + "': must be 1-"
+					+ max + " characters, was " + value.length());
+		}
 	}
 
 	/**

@@ -17,32 +17,19 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
  * handlers up to the shutdown timeout, release what is left to pending, shut the executor
  * down (interrupting stragglers), then call back.
  *
+ * @param settings the container's settings
+ * @param runs the container's runs
+ * @param poller the poller thread, if it started
+ * @param executor the handler executor, if it started
+ * @param callback what to run once drained
  * @author EchoMQ
  */
-final class ContainerDrain implements Runnable {
+record ContainerDrain(ContainerSettings settings, Runs runs, @Nullable Thread poller, @Nullable TaskExecutor executor,
+		Runnable callback) implements Runnable {
 
 	private static final LogAccessor logger = new LogAccessor(ContainerDrain.class);
 
 	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-	private final ContainerSettings settings;
-
-	private final Runs runs;
-
-	private final @Nullable Thread poller;
-
-	private final @Nullable TaskExecutor executor;
-
-	private final Runnable callback;
-
-	ContainerDrain(ContainerSettings settings, Runs runs, @Nullable Thread poller, @Nullable TaskExecutor executor,
-			Runnable callback) {
-		this.settings = settings;
-		this.runs = runs;
-		this.poller = poller;
-		this.executor = executor;
-		this.callback = callback;
-	}
 
 	@Override
 	public void run() {

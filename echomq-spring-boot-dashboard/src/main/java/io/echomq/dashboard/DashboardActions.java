@@ -1,6 +1,7 @@
 package io.echomq.dashboard;
 
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 import io.echomq.EchoMqAdmin;
@@ -109,21 +110,20 @@ final class DashboardActions {
 	}
 
 	Outcome pause(String queue) {
-		QueueListenerContainer container = container(queue);
-		if (container == null) {
-			return noListener(queue);
-		}
-		container.pause();
-		return Outcome.done("Listener of '" + queue + "' paused on " + this.node, 1);
+		return onListener(queue, QueueListenerContainer::pause, "paused");
 	}
 
 	Outcome resume(String queue) {
+		return onListener(queue, QueueListenerContainer::resume, "resumed");
+	}
+
+	private Outcome onListener(String queue, Consumer<QueueListenerContainer> action, String done) {
 		QueueListenerContainer container = container(queue);
 		if (container == null) {
 			return noListener(queue);
 		}
-		container.resume();
-		return Outcome.done("Listener of '" + queue + "' resumed on " + this.node, 1);
+		action.accept(container);
+		return Outcome.done("Listener of '" + queue + "' " + done + " on " + this.node, 1);
 	}
 
 	Outcome cancel(String queue, JobId id) {

@@ -12,32 +12,8 @@ import org.jspecify.annotations.Nullable;
  * @author EchoMQ
  * @since 0.1.0
  */
-final class ResolvedTestServer implements TestServer {
-
-	private final String host;
-
-	private final int port;
-
-	private final ServerFlavor flavor;
-
-	private final String version;
-
-	private final ServerSource source;
-
-	private final @Nullable RedisServerProcess process;
-
-	private final Runnable release;
-
-	private ResolvedTestServer(String host, int port, ServerFlavor flavor, String version, ServerSource source,
-			@Nullable RedisServerProcess process, Runnable release) {
-		this.host = host;
-		this.port = port;
-		this.flavor = flavor;
-		this.version = version;
-		this.source = source;
-		this.process = process;
-		this.release = release;
-	}
+record ResolvedTestServer(String host, int port, ServerFlavor flavor, String version, ServerSource source,
+		@Nullable RedisServerProcess ownedProcess, Runnable release) implements TestServer {
 
 	static ResolvedTestServer owned(RedisServerProcess process, ServerSource source) {
 		return new ResolvedTestServer(process.host(), process.port(), process.flavor(), process.version(), source,
@@ -50,33 +26,8 @@ final class ResolvedTestServer implements TestServer {
 	}
 
 	@Override
-	public String host() {
-		return this.host;
-	}
-
-	@Override
-	public int port() {
-		return this.port;
-	}
-
-	@Override
-	public ServerFlavor flavor() {
-		return this.flavor;
-	}
-
-	@Override
-	public String version() {
-		return this.version;
-	}
-
-	@Override
-	public ServerSource source() {
-		return this.source;
-	}
-
-	@Override
 	public Optional<RedisServerProcess> process() {
-		return Optional.ofNullable(this.process);
+		return Optional.ofNullable(this.ownedProcess);
 	}
 
 	@Override
