@@ -7,6 +7,7 @@ import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
+import io.echomq.test.TestServer;
 import io.echomq.listener.internal.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -97,6 +98,17 @@ public final class ChaosWorker implements AutoCloseable {
 	public static LettuceConnectionFactory standalone(String host, int port, Duration commandTimeout) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
 		return started(new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port), client));
+	}
+
+	/**
+	 * Create a worker on a standalone server.
+	 * @param server the server
+	 * @param commandTimeout the command timeout
+	 * @param settings how to consume
+	 * @return a new worker, not started
+	 */
+	public static ChaosWorker onServer(TestServer server, Duration commandTimeout, WorkerSettings settings) {
+		return new ChaosWorker(standalone(server.host(), server.port(), commandTimeout), settings);
 	}
 
 	/**
