@@ -201,7 +201,7 @@ class SoakTests extends ChaosOnEachFlavor {
 		int action = this.random.nextInt(4);
 		switch (action) {
 			case 0 -> {
-				QueueListenerContainer container = worker.registry().getContainer(QUEUE);
+				QueueListenerContainer container = worker.containers().get(QUEUE);
 				container.stop();
 				container.start();
 				this.counts.containers++;
@@ -213,11 +213,11 @@ class SoakTests extends ChaosOnEachFlavor {
 			}
 			default -> {
 				worker.close();
-				if (worker.settings().shutdownTimeout().isZero()) {
-					this.counts.abrupt++;
+				if (worker.drainsOnStop()) {
+					this.counts.graceful++;
 				}
 				else {
-					this.counts.graceful++;
+					this.counts.abrupt++;
 				}
 			}
 		}

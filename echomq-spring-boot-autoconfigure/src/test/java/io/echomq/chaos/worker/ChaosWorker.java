@@ -2,6 +2,7 @@ package io.echomq.chaos.worker;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
@@ -230,11 +231,11 @@ public final class ChaosWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Return the registry.
-	 * @return the registry
+	 * Return the registered containers.
+	 * @return the containers by queue
 	 */
-	public EchoJobListenerRegistry registry() {
-		return this.registry;
+	public Map<String, QueueListenerContainer> containers() {
+		return this.registry.getContainers();
 	}
 
 	/**
@@ -246,11 +247,11 @@ public final class ChaosWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Return the settings.
-	 * @return the settings
+	 * Return whether a stop drains the running jobs, or stops without waiting for them.
+	 * @return {@code true} if the shutdown timeout is positive
 	 */
-	public WorkerSettings settings() {
-		return this.settings;
+	public boolean drainsOnStop() {
+		return !this.settings.shutdownTimeout().isZero();
 	}
 
 	/**
