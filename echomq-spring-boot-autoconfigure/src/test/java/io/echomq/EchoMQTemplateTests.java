@@ -7,28 +7,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
-import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConversionException;
-import io.echomq.test.TestRedisServer;
-import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
-
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -41,40 +30,20 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class EchoMqTemplateTests {
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private StringRedisTemplate redis;
-
-	private Engine jobs;
+	@RegisterExtension
+	final EngineConnection engine = EngineConnection.toSharedServer("t-");
 
 	private EchoMqTemplate template;
 
-	private String queue;
-
 	@BeforeEach
 	void setUp() {
-		TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
-		this.connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(server.host(), server.port()));
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)),
-				Keyspace.defaults());
-		this.template = new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
-				(queue) -> 4, List.of((queue, fields) -> Map.of("origin", "test")));
-		this.queue = "t-" + UUID.randomUUID().toString().substring(0, 8);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.connectionFactory.destroy();
+		this.template = this.engine.template(1024, 4, List.of((queue, fields) -> Map.of("origin", "test")));
 	}
 
 	@Test
 	void enqueueShouldWriteJsonPayloadAndDefaults() {
-		JobId id = this.template.enqueue(this.queue, new Greeting("hi", 3));
-		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofSeconds(30), 1).get(0);
+		JobId id = this.template.enqueue(this.engine.queue(), new Greeting("hi", 3));
+		ClaimedJob job = this.engine.jobs().claims().claim(this.engine.queue(), Duration.ofSeconds(30), 1).get(0);
 		assertThat(job.id()).isEqualTo(id);
 		assertThat(job.payload()).isEqualTo("{\"text\":\"hi\",\"times\":3}");
 		assertThat(job.maxAttempts()).isEqualTo(4);
@@ -83,42 +52,50 @@ class EchoMqTemplateTests {
 
 	@Test
 	void enqueueWithOptionsShouldApplyThem() {
-		JobId delayed = this.template.enqueue(this.queue, "later", EnqueueOptions.delayed(Duration.ofMinutes(1)));
-		JobId at = this.template.enqueue(this.queue, "at",
+		JobId delayed = this.template.enqueue(this.engine.queue(), "later",
+				EnqueueOptions.delayed(Duration.ofMinutes(1)));
+		JobId at = this.template.enqueue(this.engine.queue(), "at",
 				EnqueueOptions.defaults().withRunAt(Instant.now().plusSeconds(3600)).withMaxAttempts(9));
-		JobId urgent = this.template.enqueue(this.queue, "urgent", EnqueueOptions.defaults().withPriority(10));
-		String schedule = Keyspace.defaults().queueKey(this.queue, KeyType.SCHEDULE);
-		assertThat(this.redis.opsForZSet().range(schedule, 0, -1)).containsExactly(delayed.toString(), at.toString());
-		assertThat(this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, at), "max_attempts"))
-			.isEqualTo("9");
-		assertThat(this.redis.opsForZSet()
-			.score(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING), urgent.toString())).isEqualTo(-10.0);
+		JobId urgent = this.template.enqueue(this.engine.queue(), "urgent", EnqueueOptions.defaults().withPriority(10));
+		String schedule = Keyspace.defaults().queueKey(this.engine.queue(), KeyType.SCHEDULE);
+		assertThat(this.engine.redis().opsForZSet().range(schedule, 0, -1)).containsExactly(delayed.toString(),
+				at.toString());
+		assertThat(this.engine.redis()
+			.opsForHash()
+			.get(Keyspace.defaults().jobKey(this.engine.queue(), at), "max_attempts")).isEqualTo("9");
+		assertThat(this.engine.redis()
+			.opsForZSet()
+			.score(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING), urgent.toString()))
+			.isEqualTo(-10.0);
 	}
 
 	@Test
 	void enqueueAllShouldReturnIdsInOrder() {
-		List<JobId> ids = this.template.enqueueAll(this.queue, List.of(1, 2, 3));
+		List<JobId> ids = this.template.enqueueAll(this.engine.queue(), List.of(1, 2, 3));
 		assertThat(ids).hasSize(3).isSorted();
-		assertThat(this.jobs.claims().claim(this.queue, Duration.ofSeconds(30), 3)).extracting(ClaimedJob::payload)
+		assertThat(this.engine.jobs().claims().claim(this.engine.queue(), Duration.ofSeconds(30), 3))
+			.extracting(ClaimedJob::payload)
 			.containsExactly("1", "2", "3");
-		assertThat(this.template.enqueueAll(this.queue, List.of())).isEmpty();
+		assertThat(this.template.enqueueAll(this.engine.queue(), List.of())).isEmpty();
 	}
 
 	@Test
 	void oversizedPayloadShouldBeRejectedBeforeAnyWrite() {
 		assertThatExceptionOfType(PayloadTooLargeException.class)
-			.isThrownBy(() -> this.template.enqueueAll(this.queue, List.of("ok", "x".repeat(2000))))
-			.withMessageContaining("'" + this.queue + "'")
+			.isThrownBy(() -> this.template.enqueueAll(this.engine.queue(), List.of("ok", "x".repeat(2000))))
+			.withMessageContaining("'" + this.engine.queue() + "'")
 			.withMessageContaining("echomq.max-payload-size (1024 bytes)");
-		assertThat(this.redis.hasKey(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING))).isFalse();
+		assertThat(this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING)))
+			.isFalse();
 	}
 
 	@Test
 	void unserializablePayloadShouldBeRejectedBeforeAnyWrite() {
 		assertThatExceptionOfType(PayloadConversionException.class)
-			.isThrownBy(() -> this.template.enqueueAll(this.queue, List.of("fine", new Unserializable())))
+			.isThrownBy(() -> this.template.enqueueAll(this.engine.queue(), List.of("fine", new Unserializable())))
 			.withMessageContaining(Unserializable.class.getName());
-		assertThat(this.redis.hasKey(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING))).isFalse();
+		assertThat(this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING)))
+			.isFalse();
 	}
 
 	@Test
@@ -127,7 +104,7 @@ class EchoMqTemplateTests {
 			.isThrownBy(() -> this.template.enqueue("no spaces", "x"))
 			.withMessageContaining("'no spaces'");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.template.enqueueAll(this.queue, java.util.Arrays.asList((Object) null)))
+			.isThrownBy(() -> this.template.enqueueAll(this.engine.queue(), java.util.Arrays.asList((Object) null)))
 			.withMessageContaining("must not be null");
 		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().withMaxAttempts(0))
 			.withMessageContaining("maxAttempts");
@@ -137,14 +114,14 @@ class EchoMqTemplateTests {
 
 	@Test
 	void nullPayloadShouldBeRejectedByNameBeforeAnyWrite() {
-		assertThatIllegalArgumentException().isThrownBy(() -> this.template.enqueue(this.queue, null))
-			.withMessage("Payload for queue '" + this.queue + "' must not be null");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.enqueue(this.engine.queue(), null))
+			.withMessage("Payload for queue '" + this.engine.queue() + "' must not be null");
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> this.template.enqueue(this.engine.queue(), null, EnqueueOptions.delayed(Duration.ofMinutes(1))))
+			.withMessage("Payload for queue '" + this.engine.queue() + "' must not be null");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.template.enqueue(this.queue, null, EnqueueOptions.delayed(Duration.ofMinutes(1))))
-			.withMessage("Payload for queue '" + this.queue + "' must not be null");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.template.enqueueAll(this.queue, Arrays.asList("a", null, "c")))
-			.withMessage("Payload 2 of 3 for queue '" + this.queue + "' must not be null");
+			.isThrownBy(() -> this.template.enqueueAll(this.engine.queue(), Arrays.asList("a", null, "c")))
+			.withMessage("Payload 2 of 3 for queue '" + this.engine.queue() + "' must not be null");
 		assertThat(queueKeys()).isEmpty();
 	}
 
@@ -175,22 +152,26 @@ class EchoMqTemplateTests {
 
 	@Test
 	void latestRunAtAndLongestDelayShouldBeKeptExactly() {
-		JobId latest = this.template.enqueue(this.queue, "late",
+		JobId latest = this.template.enqueue(this.engine.queue(), "late",
 				EnqueueOptions.defaults().withRunAt(EnqueueSpec.LATEST_RUN_AT));
-		JobId longest = this.template.enqueue(this.queue, "long", EnqueueOptions.delayed(EnqueueSpec.MAX_DELAY));
-		String schedule = Keyspace.defaults().queueKey(this.queue, KeyType.SCHEDULE);
-		assertThat(this.redis.opsForZSet().score(schedule, latest.toString()))
+		JobId longest = this.template.enqueue(this.engine.queue(), "long",
+				EnqueueOptions.delayed(EnqueueSpec.MAX_DELAY));
+		String schedule = Keyspace.defaults().queueKey(this.engine.queue(), KeyType.SCHEDULE);
+		assertThat(this.engine.redis().opsForZSet().score(schedule, latest.toString()))
 			.isEqualTo((double) EnqueueSpec.LATEST_RUN_AT.toEpochMilli());
-		assertThat(this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, latest), "run_at"))
+		assertThat(
+				this.engine.redis().opsForHash().get(Keyspace.defaults().jobKey(this.engine.queue(), latest), "run_at"))
 			.isEqualTo(Long.toString(EnqueueSpec.LATEST_RUN_AT.toEpochMilli()));
-		Object runAt = this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, longest), "run_at");
+		Object runAt = this.engine.redis()
+			.opsForHash()
+			.get(Keyspace.defaults().jobKey(this.engine.queue(), longest), "run_at");
 		assertThat(runAt).asString().containsOnlyDigits();
 		assertThat(Long.parseLong((String) runAt))
 			.isGreaterThan(EnqueueSpec.MAX_DELAY.toMillis() + Instant.now().minusSeconds(60).toEpochMilli());
 	}
 
 	private Set<String> queueKeys() {
-		Set<String> keys = this.redis.keys("*{" + this.queue + "}*");
+		Set<String> keys = this.engine.redis().keys("*{" + this.engine.queue() + "}*");
 		return (keys != null) ? keys : Set.of();
 	}
 

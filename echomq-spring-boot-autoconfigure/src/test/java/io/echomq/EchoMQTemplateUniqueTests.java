@@ -4,26 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
-import io.echomq.core.internal.ScriptExecutor;
-import io.echomq.support.JacksonPayloadConverter;
-import io.echomq.test.TestRedisServer;
-import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,26 +26,15 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 class EchoMqTemplateUniqueTests {
 
-	private LettuceConnectionFactory connectionFactory;
-
-	private StringRedisTemplate redis;
+	@RegisterExtension
+	final EngineConnection engine = EngineConnection.toSharedServer("t-");
 
 	private EchoMqTemplate template;
 
 	private final List<String> heard = new ArrayList<>();
 
-	private String queue;
-
 	@BeforeEach
 	void setUp() {
-		TestServer server = TestRedisServer.sharedPreferring(ServerFlavor.VALKEY);
-		this.connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(server.host(), server.port()));
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)),
-				Keyspace.defaults());
 		EnqueueInterceptor interceptor = new EnqueueInterceptor() {
 
 			@Override
@@ -70,26 +48,21 @@ class EchoMqTemplateUniqueTests {
 			}
 
 		};
-		this.template = new EchoMqTemplate(jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024,
-				(queue) -> 4, List.of(interceptor));
-		this.queue = "t-" + UUID.randomUUID().toString().substring(0, 8);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.connectionFactory.destroy();
+		this.template = this.engine.template(1024, 4, List.of(interceptor));
 	}
 
 	@Test
 	void enqueueUniqueShouldSayWhetherItMadeAJob() {
 		EnqueueOptions options = EnqueueOptions.defaults().withUniqueKey("order-1");
-		EnqueueResult first = this.template.enqueueUnique(this.queue, Map.of("order", 1), options);
-		EnqueueResult second = this.template.enqueueUnique(this.queue, Map.of("order", 2), options);
+		EnqueueResult first = this.template.enqueueUnique(this.engine.queue(), Map.of("order", 1), options);
+		EnqueueResult second = this.template.enqueueUnique(this.engine.queue(), Map.of("order", 2), options);
 		assertThat(first.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
 		assertThat(second.outcome()).isEqualTo(EnqueueResult.Outcome.DUPLICATE);
 		assertThat(second.id()).isEqualTo(first.id());
-		assertThat(this.template.enqueue(this.queue, "third", options)).isEqualTo(first.id());
-		assertThat(this.redis.<String, String>opsForHash().entries(Keyspace.defaults().jobKey(this.queue, first.id())))
+		assertThat(this.template.enqueue(this.engine.queue(), "third", options)).isEqualTo(first.id());
+		assertThat(this.engine.redis()
+			.<String, String>opsForHash()
+			.entries(Keyspace.defaults().jobKey(this.engine.queue(), first.id())))
 			.containsEntry("payload", "{\"order\":1}")
 			.containsEntry("origin", "test")
 			.containsEntry("max_attempts", "4");
@@ -99,11 +72,11 @@ class EchoMqTemplateUniqueTests {
 	@Test
 	void debounceThroughTheTemplateShouldKeepTheLastPayload() {
 		EnqueueOptions options = EnqueueOptions.defaults().withDebounce("search-index", Duration.ofMinutes(1));
-		JobId id = this.template.enqueue(this.queue, "v1", options);
-		EnqueueResult last = this.template.enqueueUnique(this.queue, "v2", options);
+		JobId id = this.template.enqueue(this.engine.queue(), "v1", options);
+		EnqueueResult last = this.template.enqueueUnique(this.engine.queue(), "v2", options);
 		assertThat(last.outcome()).isEqualTo(EnqueueResult.Outcome.DEBOUNCED);
 		assertThat(last.id()).isEqualTo(id);
-		assertThat(this.redis.opsForHash().get(Keyspace.defaults().jobKey(this.queue, id), "payload"))
+		assertThat(this.engine.redis().opsForHash().get(Keyspace.defaults().jobKey(this.engine.queue(), id), "payload"))
 			.isEqualTo("\"v2\"");
 	}
 
@@ -120,14 +93,15 @@ class EchoMqTemplateUniqueTests {
 			.isThrownBy(() -> EnqueueOptions.defaults().withDebounce("t", Duration.ZERO))
 			.withMessageContaining("PT0S");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.template.enqueueUnique(this.queue, "x", EnqueueOptions.defaults()))
+			.isThrownBy(() -> this.template.enqueueUnique(this.engine.queue(), "x", EnqueueOptions.defaults()))
 			.withMessageContaining("unique key");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.template.enqueueAll(this.queue, List.of("a", "b"),
+			.isThrownBy(() -> this.template.enqueueAll(this.engine.queue(), List.of("a", "b"),
 					EnqueueOptions.defaults().withUniqueKey("k")))
 			.withMessageContaining("'k'");
-		assertThat(this.redis.hasKey(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING))).isFalse();
-		assertThat(this.redis.keys("emq:{" + this.queue + "}:*")).isEmpty();
+		assertThat(this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING)))
+			.isFalse();
+		assertThat(this.engine.redis().keys("emq:{" + this.engine.queue() + "}:*")).isEmpty();
 	}
 
 	@Test
@@ -136,9 +110,10 @@ class EchoMqTemplateUniqueTests {
 		TransactionSynchronizationManager.setActualTransactionActive(true);
 		try {
 			EnqueueOptions options = EnqueueOptions.defaults().withUniqueKey("k");
-			assertThatIllegalStateException().isThrownBy(() -> this.template.enqueueUnique(this.queue, "x", options))
+			assertThatIllegalStateException()
+				.isThrownBy(() -> this.template.enqueueUnique(this.engine.queue(), "x", options))
 				.withMessageContaining("withAfterCommit(false)");
-			EnqueueResult now = this.template.enqueueUnique(this.queue, "x", options.withAfterCommit(false));
+			EnqueueResult now = this.template.enqueueUnique(this.engine.queue(), "x", options.withAfterCommit(false));
 			assertThat(now.duplicate()).isFalse();
 		}
 		finally {

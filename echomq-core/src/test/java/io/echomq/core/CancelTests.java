@@ -53,8 +53,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void cancelOfDeadJobRemovesItAndItsRow() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "boom");
 		CancelResult result = this.jobs.admin().cancel(this.queue, job.id());
 		assertThat(result.outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
@@ -83,8 +82,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void cancelOfActiveJobMarksItAndTheOutcomeRetiresItAsCancelled() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		CancelResult result = this.jobs.admin().cancel(this.queue, job.id());
 		assertThat(result.outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
 		assertThat(result.state()).isEqualTo(JobState.ACTIVE);
@@ -108,8 +106,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void aFailureOfACancelledJobIsDiscardedToo() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		this.jobs.admin().cancel(this.queue, job.id());
 		assertThat(this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "e", Duration.ZERO).reason())
 			.isEqualTo(StaleReason.CANCELLED);
@@ -120,8 +117,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void aReleaseOfACancelledJobRetiresIt() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		this.jobs.admin().cancel(this.queue, job.id());
 		assertThat(this.jobs.outcomes().release(this.queue, job.id(), job.token()).reason())
 			.isEqualTo(StaleReason.CANCELLED);
@@ -131,8 +127,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void theReaperRetiresACancelledJobWhoseLeaseExpired() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1).get(0);
+		ClaimedJob job = enqueueAndClaim(Duration.ofMillis(50));
 		this.jobs.admin().cancel(this.queue, job.id());
 		await().atMost(Duration.ofSeconds(5)).until(() -> {
 			this.jobs.upkeep().reap(this.queue, 10);
@@ -146,8 +141,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void cancelOfAFinishedOrUnknownJobSaysSoAndWritesNothing() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		Map<Object, Object> metrics = this.redis.opsForHash().entries(key(KeyType.METRICS));
 		CancelResult finished = this.jobs.admin().cancel(this.queue, job.id());

@@ -3,6 +3,8 @@ package io.echomq.core;
 import java.time.Duration;
 import java.util.Locale;
 
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Engine;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -56,6 +58,16 @@ public abstract class EngineTestSupport {
 		this.keyspace = this.engine.keyspace();
 		this.jobs = this.engine.jobs();
 		this.queue = this.engine.queue();
+	}
+
+	/**
+	 * Enqueue a job with payload {@code x} on the test's queue and claim it.
+	 * @param lease the lease of the claim
+	 * @return the claimed job
+	 */
+	protected ClaimedJob enqueueAndClaim(Duration lease) {
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		return this.jobs.claims().claim(this.queue, lease, 1).get(0);
 	}
 
 }

@@ -83,20 +83,10 @@ class FlowLimitsTests extends EngineTestSupport {
 	@Test
 	void rateLimitShouldSayWhenTheWindowReopens() {
 		enqueue(20);
-		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
-		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 8, limits);
-		assertThat(first.jobs()).hasSize(5);
-		assertThat(first.limit()).isEqualTo(ClaimResult.Limit.RATE);
+		FlowLimits limits = fivePerMinute();
 		// held to part of what it asked for: the window is full now, and says so
-		assertThat(first.retryAfter()).isNotNull()
-			.isGreaterThan(Duration.ofSeconds(50))
-			.isLessThanOrEqualTo(Duration.ofMinutes(1));
-		ClaimResult second = this.engine.newEngine().claims().claim(this.queue, LEASE, 8, limits);
-		assertThat(second.jobs()).isEmpty();
-		assertThat(second.limit()).isEqualTo(ClaimResult.Limit.RATE);
-		assertThat(second.retryAfter()).isNotNull()
-			.isGreaterThan(Duration.ofSeconds(50))
-			.isLessThanOrEqualTo(Duration.ofMinutes(1));
+		assertHeldByTheRate(this.jobs.claims().claim(this.queue, LEASE, 8, limits), 5);
+		assertHeldByTheRate(this.engine.newEngine().claims().claim(this.queue, LEASE, 8, limits), 0);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.STARTS))).isEqualTo(5);
 		assertThat(this.redis.getExpire(key(KeyType.STARTS))).isPositive();
 	}
@@ -106,19 +96,13 @@ class FlowLimitsTests extends EngineTestSupport {
 		List<String> payloads = List.of("a1", "a2", "a3", "a4", "a5", "a6");
 		this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane("a"));
 		this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane("b"));
-		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
-		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 8, limits);
-		assertThat(first.jobs()).hasSize(5);
-		assertThat(first.limit()).isEqualTo(ClaimResult.Limit.RATE);
-		assertThat(first.retryAfter()).isNotNull()
-			.isGreaterThan(Duration.ofSeconds(50))
-			.isLessThanOrEqualTo(Duration.ofMinutes(1));
+		assertHeldByTheRate(this.jobs.claims().claim(this.queue, LEASE, 8, fivePerMinute()), 5);
 	}
 
 	@Test
 	void rateLimitedClaimThatRanOutOfJobsShouldNotWaitForTheWindow() {
 		enqueue(3);
-		FlowLimits limits = new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
+		FlowLimits limits = fivePerMinute();
 		ClaimResult first = this.jobs.claims().claim(this.queue, LEASE, 8, limits);
 		assertThat(first.jobs()).hasSize(3);
 		// the window still has room for 2: a job enqueued now may start at once
@@ -193,6 +177,18 @@ class FlowLimitsTests extends EngineTestSupport {
 			.withMessageContaining("rate-limit.limit must be positive, was 0");
 		assertThatIllegalArgumentException().isThrownBy(() -> new FlowLimits.RateLimit(5, Duration.ZERO))
 			.withMessageContaining("rate-limit.period must be at least 1ms, was PT0S");
+	}
+
+	private static FlowLimits fivePerMinute() {
+		return new FlowLimits(null, new FlowLimits.RateLimit(5, Duration.ofMinutes(1)));
+	}
+
+	private static void assertHeldByTheRate(ClaimResult result, int claimed) {
+		assertThat(result.jobs()).hasSize(claimed);
+		assertThat(result.limit()).isEqualTo(ClaimResult.Limit.RATE);
+		assertThat(result.retryAfter()).isNotNull()
+			.isGreaterThan(Duration.ofSeconds(50))
+			.isLessThanOrEqualTo(Duration.ofMinutes(1));
 	}
 
 	private void enqueue(int count) {

@@ -346,8 +346,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeAfterCompleteShouldSayDone() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
 		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).reason())
 			.isEqualTo(StaleReason.DONE);
@@ -372,8 +371,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeShouldRetireRowAndCount() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		TransitionResult result = this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		assertThat(result.isApplied()).isTrue();
 		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, job.id()))).isFalse();
@@ -383,8 +381,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeWithWrongTokenShouldBeStaleAndChangeNothing() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		TransitionResult result = this.jobs.outcomes()
 			.complete(this.queue, job.id(), FencingToken.of(job.token().value() + 1));
 		assertThat(result.isStale()).isTrue();
@@ -396,8 +393,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeTwiceShouldBeStaleTheSecondTime() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
 		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isStale()).isTrue();
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "completed")).isEqualTo("1");
@@ -405,8 +401,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeAfterReapBeforeReclaimShouldBeStale() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1).get(0);
+		ClaimedJob job = enqueueAndClaim(Duration.ofMillis(50));
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).requeued() == 1);
 		assertThat(row(job.id())).containsEntry("state", "pending").containsEntry("attempts", "1");
 		TransitionResult result = this.jobs.outcomes().complete(this.queue, job.id(), job.token());
@@ -418,8 +413,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void completeWithTokenOfLostLeaseShouldBeStaleAfterReclaim() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob first = this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1).get(0);
+		ClaimedJob first = enqueueAndClaim(Duration.ofMillis(50));
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).requeued() == 1);
 		ClaimedJob second = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(second.id()).isEqualTo(first.id());
@@ -435,8 +429,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void retryShouldScheduleWithBackoffAndKeepError() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		TransitionResult result = this.jobs.outcomes()
 			.retry(this.queue, job.id(), job.token(), "boom", Duration.ofMinutes(1));
 		assertThat(result.isApplied()).isTrue();
@@ -452,8 +445,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void retryWithZeroBackoffShouldGoToPending() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		TransitionResult result = this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "boom", Duration.ZERO);
 		assertThat(result.state()).isEqualTo(JobState.PENDING);
 		assertThat(row(job.id())).containsEntry("state", "pending");
@@ -492,8 +484,7 @@ class JobsTests extends EngineTestSupport {
 
 	@Test
 	void extendShouldMoveTheDeadline() {
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, Duration.ofSeconds(1), 1).get(0);
+		ClaimedJob job = enqueueAndClaim(Duration.ofSeconds(1));
 		TransitionResult result = this.jobs.outcomes()
 			.extend(this.queue, job.id(), job.token(), Duration.ofMinutes(10));
 		assertThat(result.isApplied()).isTrue();

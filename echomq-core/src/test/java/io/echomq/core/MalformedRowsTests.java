@@ -4,6 +4,7 @@ import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.FencingToken;
 import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.Outcomes;
 import io.echomq.core.internal.QuarantineResult;
 import io.echomq.core.internal.ReapResult;
 import io.echomq.core.internal.Script;
@@ -11,6 +12,7 @@ import io.echomq.core.internal.Script;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -21,10 +23,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -67,50 +72,17 @@ class MalformedRowsTests extends EngineTestSupport {
 		});
 	}
 
-	@ParameterizedTest
-	@EnumSource
-	void completeShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
+	@ParameterizedTest(name = "{0} of a row with {1}")
+	@MethodSource("fencedVerbsAndMalformations")
+	void fencedVerbShouldLeaveAMalformedActiveRowAsItIs(FencedVerb verb, Malformation malformation) {
 		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.outcomes().complete(this.queue, id, TOKEN));
+		assertFencedVerbLeavesItAsItIs(id, malformation, () -> verb.call.apply(this.jobs.outcomes(), this.queue, id));
 	}
 
-	@ParameterizedTest
-	@EnumSource
-	void retryShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
-		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation,
-				() -> this.jobs.outcomes().retry(this.queue, id, TOKEN, "boom", Duration.ofMinutes(1)));
-	}
-
-	@ParameterizedTest
-	@EnumSource
-	void retryToPendingShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
-		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation,
-				() -> this.jobs.outcomes().retry(this.queue, id, TOKEN, "boom", Duration.ZERO));
-	}
-
-	@ParameterizedTest
-	@EnumSource
-	void deadLetterShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
-		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation,
-				() -> this.jobs.outcomes().deadLetter(this.queue, id, TOKEN, "fatal"));
-	}
-
-	@ParameterizedTest
-	@EnumSource
-	void extendShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
-		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation,
-				() -> this.jobs.outcomes().extend(this.queue, id, TOKEN, LEASE));
-	}
-
-	@ParameterizedTest
-	@EnumSource
-	void releaseShouldLeaveAMalformedActiveRowAsItIs(Malformation malformation) {
-		JobId id = plant(JobState.ACTIVE, future(), malformation);
-		assertFencedVerbLeavesItAsItIs(id, malformation, () -> this.jobs.outcomes().release(this.queue, id, TOKEN));
+	static Stream<Arguments> fencedVerbsAndMalformations() {
+		return Arrays.stream(FencedVerb.values())
+			.flatMap((verb) -> Arrays.stream(Malformation.values())
+				.map((malformation) -> Arguments.of(verb, malformation)));
 	}
 
 	@ParameterizedTest
@@ -431,95 +403,87 @@ class MalformedRowsTests extends EngineTestSupport {
 	}
 
 	/**
+	 * A verb fenced by the attempts token, called with a token the row does not hold.
+	 */
+	enum FencedVerb {
+
+		COMPLETE((outcomes, queue, id) -> outcomes.complete(queue, id, TOKEN)),
+
+		RETRY((outcomes, queue, id) -> outcomes.retry(queue, id, TOKEN, "boom", Duration.ofMinutes(1))),
+
+		RETRY_TO_PENDING((outcomes, queue, id) -> outcomes.retry(queue, id, TOKEN, "boom", Duration.ZERO)),
+
+		DEAD_LETTER((outcomes, queue, id) -> outcomes.deadLetter(queue, id, TOKEN, "fatal")),
+
+		EXTEND((outcomes, queue, id) -> outcomes.extend(queue, id, TOKEN, LEASE)),
+
+		RELEASE((outcomes, queue, id) -> outcomes.release(queue, id, TOKEN));
+
+		private final Call call;
+
+		FencedVerb(Call call) {
+			this.call = call;
+		}
+
+		interface Call {
+
+			TransitionResult apply(Outcomes outcomes, String queue, JobId id);
+
+		}
+
+	}
+
+	/**
 	 * A way to break a well-formed row.
 	 */
 	enum Malformation {
 
-		MISSING_ATTEMPTS("field 'attempts' is missing") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().delete(row, "attempts");
-			}
-		},
+		MISSING_ATTEMPTS("field 'attempts' is missing", deleting("attempts")),
 
-		ATTEMPTS_NOT_AN_INTEGER("field 'attempts' is not an integer") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().put(row, "attempts", "01");
-			}
-		},
+		ATTEMPTS_NOT_AN_INTEGER("field 'attempts' is not an integer", setting("attempts", "01")),
 
-		MISSING_MAX_ATTEMPTS("field 'max_attempts' is missing") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().delete(row, "max_attempts");
-			}
-		},
+		MISSING_MAX_ATTEMPTS("field 'max_attempts' is missing", deleting("max_attempts")),
 
-		MAX_ATTEMPTS_NOT_AN_INTEGER("field 'max_attempts' is not an integer") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().put(row, "max_attempts", "three");
-			}
-		},
+		MAX_ATTEMPTS_NOT_AN_INTEGER("field 'max_attempts' is not an integer", setting("max_attempts", "three")),
 
-		PRIORITY_NOT_AN_INTEGER("field 'priority' is not an integer") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().put(row, "priority", "high");
-			}
-		},
+		PRIORITY_NOT_AN_INTEGER("field 'priority' is not an integer", setting("priority", "high")),
 
-		RELEASED_NOT_AN_INTEGER("field 'released' is not an integer") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().put(row, "released", "1.5");
-			}
-		},
+		RELEASED_NOT_AN_INTEGER("field 'released' is not an integer", setting("released", "1.5")),
 
-		MISSING_ENQUEUED_AT("field 'enqueued_at' is missing") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().delete(row, "enqueued_at");
-			}
-		},
+		MISSING_ENQUEUED_AT("field 'enqueued_at' is missing", deleting("enqueued_at")),
 
-		STATE_ELSEWHERE(null) {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().put(row, "state", elsewhere(location).value());
-			}
-		},
+		STATE_ELSEWHERE(null,
+				(redis, row, location) -> redis.opsForHash().put(row, "state", elsewhere(location).value())),
 
-		STATE_UNKNOWN("field 'state' names no location") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.opsForHash().put(row, "state", "done");
-			}
-		},
+		STATE_UNKNOWN("field 'state' names no location", setting("state", "done")),
 
-		NO_ROW("no row") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.delete(row);
-			}
-		},
+		NO_ROW("no row", (redis, row, location) -> redis.delete(row)),
 
-		ROW_NOT_A_HASH("row is not a hash") {
-			@Override
-			void apply(StringRedisTemplate redis, String row, JobState location) {
-				redis.delete(row);
-				redis.opsForValue().set(row, "{}");
-			}
-		};
+		ROW_NOT_A_HASH("row is not a hash", (redis, row, location) -> {
+			redis.delete(row);
+			redis.opsForValue().set(row, "{}");
+		});
 
 		private final String problem;
 
-		Malformation(String problem) {
+		private final Breaker breaker;
+
+		Malformation(String problem, Breaker breaker) {
 			this.problem = problem;
+			this.breaker = breaker;
 		}
 
-		abstract void apply(StringRedisTemplate redis, String row, JobState location);
+		void apply(StringRedisTemplate redis, String row, JobState location) {
+			this.breaker.apply(redis, row, location);
+		}
+
+		private static Breaker deleting(String field) {
+			return (redis, row, location) -> redis.opsForHash().delete(row, field);
+		}
+
+		private static Breaker setting(String field, String value) {
+			return (redis, row, location) -> redis.opsForHash().put(row, field, value);
+		}
 
 		String violation(JobId id, JobState location) {
 			if (this == STATE_ELSEWHERE) {
@@ -535,6 +499,16 @@ class MalformedRowsTests extends EngineTestSupport {
 		static JobState elsewhere(JobState location) {
 			return (location == JobState.PENDING) ? JobState.DEAD : JobState.PENDING;
 		}
+
+	}
+
+	/**
+	 * Breaks one row.
+	 */
+	@FunctionalInterface
+	interface Breaker {
+
+		void apply(StringRedisTemplate redis, String row, JobState location);
 
 	}
 

@@ -52,13 +52,10 @@ class QueueInspectorTests {
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("servers")
 	void pagesShouldListEveryLocationNewestFirstWithRows(String name, Supplier<LettuceConnectionFactory> factory) {
-		LettuceConnectionFactory connectionFactory = factory.get();
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
-		try {
+		try (Connection connection = new Connection(factory.get())) {
 			Keyspace keyspace = Keyspace.defaults();
-			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(connectionFactory)), keyspace);
-			StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
+			Engine jobs = connection.jobs(keyspace);
+			StringRedisTemplate redis = new StringRedisTemplate(connection.factory());
 			String queue = "inspect-" + UUID.randomUUID().toString().substring(0, 8);
 			List<JobId> ids = jobs.enqueues()
 				.enqueueAll(queue, List.of("a", "b", "c", "d", "e"), EnqueueSpec.defaults());
@@ -103,20 +100,13 @@ class QueueInspectorTests {
 				.isThrownBy(() -> inspector.jobs(queue, JobState.DEAD, 0, QueueInspector.MAX_PAGE + 1))
 				.withMessageContaining("limit");
 		}
-		finally {
-			connectionFactory.destroy();
-		}
 	}
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("servers")
 	void pagesOfEveryPartitionShouldMergeInOneOrder(String name, Supplier<LettuceConnectionFactory> factory) {
-		LettuceConnectionFactory connectionFactory = factory.get();
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
-		try {
-			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(connectionFactory)),
-					Keyspace.defaults());
+		try (Connection connection = new Connection(factory.get())) {
+			Engine jobs = connection.jobs(Keyspace.defaults());
 			QueuePartitions partitions = QueuePartitions.of("merge-" + UUID.randomUUID().toString().substring(0, 8), 3);
 			JobId a = jobs.enqueues().enqueue(partitions.name(0), "a", EnqueueSpec.defaults());
 			JobId b = jobs.enqueues().enqueue(partitions.name(0), "b", EnqueueSpec.defaults().withPriority(5));
@@ -138,9 +128,27 @@ class QueueInspectorTests {
 				.isThrownBy(() -> inspector.jobs(partitions, JobState.PENDING, QueueInspector.MAX_PAGE - 1, 2))
 				.withMessageContaining("read one partition at a time");
 		}
-		finally {
-			connectionFactory.destroy();
+	}
+
+	/**
+	 * A started connection, destroyed on close.
+	 */
+	private record Connection(LettuceConnectionFactory factory) implements AutoCloseable {
+
+		Connection {
+			factory.afterPropertiesSet();
+			factory.start();
 		}
+
+		Engine jobs(Keyspace keyspace) {
+			return new Engine(new ScriptExecutor(new StringRedisTemplate(this.factory)), keyspace);
+		}
+
+		@Override
+		public void close() {
+			this.factory.destroy();
+		}
+
 	}
 
 }

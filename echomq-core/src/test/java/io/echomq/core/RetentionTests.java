@@ -65,8 +65,7 @@ class RetentionTests extends EngineTestSupport {
 	@Test
 	void aRetainedJobCompletedAgainShouldSayDoneAndChangeNothing() {
 		this.jobs.upkeep().retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
-		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
-		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob job = enqueueAndClaim(LEASE);
 		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
 		TransitionResult again = this.jobs.outcomes().complete(this.queue, job.id(), job.token());
 		assertThat(again.reason()).isEqualTo(StaleReason.DONE);
@@ -155,12 +154,7 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void trimHistoryShouldTrimDeadJobsOfAnyPathAndStopAtItsLimit() {
-		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.NONE);
-		for (int i = 0; i < 30; i++) {
-			this.jobs.enqueues().enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
-			ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
-			this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "boom");
-		}
+		deadLettersKeptForever(30);
 		assertThat(this.jobs.upkeep().trimHistory(this.queue, 1_000)).isZero();
 		assertThat(this.redis.opsForZSet().size(key(KeyType.DEAD))).isEqualTo(30);
 		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.ofCount(1));
@@ -200,12 +194,7 @@ class RetentionTests extends EngineTestSupport {
 
 	@Test
 	void trimScriptShouldRefuseMalformedArgumentsBeforeAnyWrite() {
-		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.NONE);
-		for (int i = 0; i < 3; i++) {
-			this.jobs.enqueues().enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
-			ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
-			this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "boom");
-		}
+		deadLettersKeptForever(3);
 		Script trim = this.jobs.scripts().stream().filter((s) -> s.name().equals("trim")).findFirst().orElseThrow();
 		ScriptExecutor executor = this.jobs.executor();
 		String dead = key(KeyType.DEAD);
@@ -353,6 +342,15 @@ class RetentionTests extends EngineTestSupport {
 		return this.redis.execute(
 				(org.springframework.data.redis.core.RedisCallback<Long>) (connection) -> connection.serverCommands()
 					.time());
+	}
+
+	private void deadLettersKeptForever(int count) {
+		this.jobs.upkeep().retain(this.queue, Retention.NONE, Retention.NONE);
+		for (int i = 0; i < count; i++) {
+			this.jobs.enqueues().enqueue(this.queue, "d" + i, EnqueueSpec.defaults());
+			ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+			this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "boom");
+		}
 	}
 
 }

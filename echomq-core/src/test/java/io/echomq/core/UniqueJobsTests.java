@@ -115,10 +115,7 @@ class UniqueJobsTests extends EngineTestSupport {
 		assertThat(this.jobs.admin().cancel(this.queue, job.id()).outcome()).isEqualTo(CancelResult.Outcome.REQUESTED);
 		assertThat(this.jobs.outcomes().release(this.queue, job.id(), job.token()).reason())
 			.isEqualTo(StaleReason.CANCELLED);
-		assertThat(this.redis.hasKey(uniqueKey("stopping"))).isFalse();
-		EnqueueResult next = enqueue("b", UniqueKey.untilDone("stopping"));
-		assertThat(next.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
-		assertThat(next.id()).isNotEqualTo(first.id());
+		assertKeyFreedFor(first, "stopping", "b");
 		assertAuditClean();
 	}
 
@@ -132,10 +129,7 @@ class UniqueJobsTests extends EngineTestSupport {
 		assertThat(enqueue("b", UniqueKey.untilDone("k")).outcome()).isEqualTo(EnqueueResult.Outcome.DUPLICATE);
 		ClaimedJob again = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
 		assertThat(this.jobs.outcomes().complete(this.queue, again.id(), again.token()).isApplied()).isTrue();
-		assertThat(this.redis.hasKey(uniqueKey("k"))).isFalse();
-		EnqueueResult next = enqueue("c", UniqueKey.untilDone("k"));
-		assertThat(next.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
-		assertThat(next.id()).isNotEqualTo(first.id());
+		assertKeyFreedFor(first, "k", "c");
 		assertAuditClean();
 	}
 
@@ -510,6 +504,13 @@ class UniqueJobsTests extends EngineTestSupport {
 
 	protected long serverTime() {
 		return this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+	}
+
+	private void assertKeyFreedFor(EnqueueResult first, String key, String payload) {
+		assertThat(this.redis.hasKey(uniqueKey(key))).isFalse();
+		EnqueueResult next = enqueue(payload, UniqueKey.untilDone(key));
+		assertThat(next.outcome()).isEqualTo(EnqueueResult.Outcome.CREATED);
+		assertThat(next.id()).isNotEqualTo(first.id());
 	}
 
 	private long enqueuedAt(JobId id) {

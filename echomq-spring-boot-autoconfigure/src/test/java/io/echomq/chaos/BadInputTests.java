@@ -136,7 +136,7 @@ class BadInputTests {
 						.isThrownBy(call)
 						.withMessageStartingWith("Invalid EchoMQ queue name"));
 		}
-		assertThat(this.worker.registry().getContainers()).isEmpty();
+		assertThat(this.worker.containers()).isEmpty();
 		assertThat(keysWithPrefix()).isEmpty();
 	}
 

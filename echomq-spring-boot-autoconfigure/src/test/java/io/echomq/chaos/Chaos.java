@@ -20,7 +20,10 @@ import io.echomq.core.JobState;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.QueuePartitions;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.LocalCluster;
+import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.RespClient;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -179,6 +182,45 @@ final class Chaos {
 	 */
 	static String describe(TestServer server) {
 		return server.flavor().name().toLowerCase(Locale.ROOT) + "-" + server.version();
+	}
+
+	/**
+	 * Describe a cluster of three masters with one replica each for a summary line.
+	 * @param master one of its masters
+	 * @return e.g. {@code valkey-8.0.1-cluster-3x1}
+	 */
+	static String describeCluster(RedisServerProcess master) {
+		return master.flavor().name().toLowerCase(Locale.ROOT) + "-" + master.version() + "-cluster-3x1";
+	}
+
+	/**
+	 * Return the master that serves a queue's keys.
+	 * @param cluster the cluster
+	 * @param jobs the engine whose keyspace names the keys
+	 * @param queue the queue, or one partition of it
+	 * @return the master
+	 */
+	static RedisServerProcess masterOf(LocalCluster cluster, Engine jobs, String queue) {
+		return cluster.masterFor(jobs.keyspace().queueKey(queue, KeyType.PENDING));
+	}
+
+	/**
+	 * Return the partitions of a queue that a master serves.
+	 * @param cluster the cluster
+	 * @param master the master
+	 * @param jobs the engine whose keyspace names the keys
+	 * @param partitions the queue's partitions
+	 * @return the indexes of the partitions on the master
+	 */
+	static Set<Integer> partitionsOn(LocalCluster cluster, RedisServerProcess master, Engine jobs,
+			QueuePartitions partitions) {
+		Set<Integer> on = new HashSet<>();
+		for (int i = 0; i < partitions.count(); i++) {
+			if (masterOf(cluster, jobs, partitions.name(i)) == master) {
+				on.add(i);
+			}
+		}
+		return on;
 	}
 
 	/**

@@ -3,7 +3,6 @@ package io.echomq.chaos;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -11,19 +10,13 @@ import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.test.TestRedisServer;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
-import io.echomq.test.server.ServerFlavor;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,9 +34,7 @@ import static org.awaitility.Awaitility.await;
  * @author EchoMQ
  */
 @Tag("chaos")
-@ParameterizedClass(name = "on {0}")
-@EnumSource(ServerFlavor.class)
-class ClusterFailoverTests {
+class ClusterFailoverTests extends ChaosOnEachFlavor {
 
 	private static final int JOBS = 1200;
 
@@ -52,32 +43,19 @@ class ClusterFailoverTests {
 	 */
 	private static final long REPLICATION_WINDOW_MS = 1000;
 
-	private final ServerFlavor flavor;
-
 	private LocalCluster cluster;
-
-	ClusterFailoverTests(ServerFlavor flavor) {
-		this.flavor = flavor;
-	}
-
-	@AfterEach
-	void stopCluster() {
-		if (this.cluster != null) {
-			this.cluster.close();
-		}
-	}
 
 	@Test
 	@Timeout(180)
 	void killedMasterOfTheQueueSlotFailsOverAndWorkGoesOn() throws Exception {
-		this.cluster = TestRedisServer.cluster(this.flavor, 3, 1);
+		this.cluster = this.servers.cluster(this.flavor, 3, 1);
 		String prefix = Chaos.uniquePrefix();
 		String queue = "failover";
 		Ledger ledger = new Ledger();
 		long start = System.nanoTime();
 		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
 			Engine jobs = producerSide.jobs();
-			RedisServerProcess master = this.cluster.masterFor(jobs.keyspace().queueKey(queue, KeyType.PENDING));
+			RedisServerProcess master = Chaos.masterOf(this.cluster, jobs, queue);
 			QueueListenerContainer container = consumer.register(queue, (job, context) -> {
 				// simulated work, not synchronisation
 				Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10));
@@ -120,10 +98,9 @@ class ClusterFailoverTests {
 					.filter((id) -> producer.acknowledgedAt(id) < killedAt - REPLICATION_WINDOW_MS)
 					.count();
 				AuditReport report = Chaos.audit(jobs, queue);
-				Chaos.report("cluster-failover", "server",
-						master.flavor().name().toLowerCase(Locale.ROOT) + "-" + master.version() + "-cluster-3x1",
-						"enqueued", acknowledged.size(), "enqueueErrors", producer.failures(), "ambiguousWritten",
-						ambiguous, "completed", ledger.distinctRuns(), "reruns", Chaos.metric(jobs, queue, "reaped"),
+				Chaos.report("cluster-failover", "server", Chaos.describeCluster(master), "enqueued",
+						acknowledged.size(), "enqueueErrors", producer.failures(), "ambiguousWritten", ambiguous,
+						"completed", ledger.distinctRuns(), "reruns", Chaos.metric(jobs, queue, "reaped"),
 						"duplicateRuns", ledger.reruns(), "lost", lost.size(), "failoverSeconds", failover,
 						"producerGapSeconds", producerGap, "seconds", Chaos.secondsSince(start));
 				assertThat(report.violations()).isEmpty();

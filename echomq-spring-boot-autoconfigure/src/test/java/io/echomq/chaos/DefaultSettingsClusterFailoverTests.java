@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -21,16 +20,15 @@ import io.echomq.annotation.EchoJob;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.listener.JobContext;
-import io.echomq.test.TestRedisServer;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.RespClient;
 import io.echomq.test.server.ServerFlavor;
-import org.junit.jupiter.api.AfterEach;
+import io.echomq.test.OwnedServers;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -72,22 +70,17 @@ class DefaultSettingsClusterFailoverTests {
 	 */
 	private static final Duration STALL_BOUND = Duration.ofSeconds(20);
 
+	@RegisterExtension
+	final OwnedServers servers = new OwnedServers();
+
 	private final List<ConfigurableApplicationContext> applications = new ArrayList<>();
 
 	private LocalCluster cluster;
 
-	@AfterEach
-	void stop() {
-		this.applications.forEach(ConfigurableApplicationContext::close);
-		if (this.cluster != null) {
-			this.cluster.close();
-		}
-	}
-
 	@Test
 	@Timeout(180)
 	void partitionsOfAKilledMasterResumeOnTheReplicaWithBootsDefaultClientSettings() throws Exception {
-		this.cluster = TestRedisServer.cluster(ServerFlavor.VALKEY, 3, 1);
+		this.cluster = this.servers.cluster(ServerFlavor.VALKEY, 3, 1);
 		String prefix = Chaos.uniquePrefix();
 		Queue<Run> runs = new ConcurrentLinkedQueue<>();
 		ConfigurableApplicationContext first = start(prefix, "first", runs);
@@ -96,14 +89,8 @@ class DefaultSettingsClusterFailoverTests {
 		Engine jobs = first.getBean(Engine.class);
 		QueuePartitions partitions = first.getBean(QueuePartitioning.class).forQueue(QUEUE);
 		assertThat(partitions.count()).isEqualTo(PARTITIONS);
-		RedisServerProcess master = this.cluster
-			.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
-		Set<Integer> onKilled = new HashSet<>();
-		for (int i = 0; i < PARTITIONS; i++) {
-			if (this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(i), KeyType.PENDING)) == master) {
-				onKilled.add(i);
-			}
-		}
+		RedisServerProcess master = Chaos.masterOf(this.cluster, jobs, partitions.name(0));
+		Set<Integer> onKilled = Chaos.partitionsOn(this.cluster, master, jobs, partitions);
 		assertThat(onKilled).as("partitions on the killed master").hasSize(2);
 
 		List<JobId> enqueued = new ArrayList<>();
@@ -142,8 +129,7 @@ class DefaultSettingsClusterFailoverTests {
 
 		long lost = enqueued.stream().filter((id) -> !ran.contains(id.toString())).count();
 		long runsByFirst = runs.stream().filter((run) -> run.application().equals("first")).count();
-		Chaos.report("default-settings-cluster-failover", "server",
-				master.flavor().name().toLowerCase(Locale.ROOT) + "-" + master.version() + "-cluster-3x1", "partitions",
+		Chaos.report("default-settings-cluster-failover", "server", Chaos.describeCluster(master), "partitions",
 				PARTITIONS, "enqueued", enqueued.size(), "completed", ran.size(), "runs", runs.size(), "lost", lost,
 				"reruns", reaped, "duplicateRuns", runs.size() - ran.size(), "runsByFirst", runsByFirst, "runsBySecond",
 				runs.size() - runsByFirst, "failoverMillis", Math.round(failover * 1000), "killedPartitionsStallMillis",
@@ -185,7 +171,7 @@ class DefaultSettingsClusterFailoverTests {
 			.run("--spring.data.redis.cluster.nodes=" + String.join(",", this.cluster.seedNodes()),
 					"--spring.application.name=" + name, "--echomq.key-prefix=" + prefix,
 					"--echomq.queues." + QUEUE + ".partitions=" + PARTITIONS);
-		this.applications.add(context);
+		this.applications.add(this.servers.own(context));
 		return context;
 	}
 

@@ -16,17 +16,12 @@ import io.echomq.core.JobId;
 import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -52,36 +47,20 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(OutputCaptureExtension.class)
 @Tag("chaos")
-@ParameterizedClass(name = "on {0}")
-@EnumSource(ServerFlavor.class)
-class FullServerTests {
-
-	private final ServerFlavor flavor;
+class FullServerTests extends ChaosOnEachFlavor {
 
 	private TestServer server;
-
-	FullServerTests(ServerFlavor flavor) {
-		this.flavor = flavor;
-	}
-
-	@AfterEach
-	void stopServer() {
-		if (this.server != null) {
-			this.server.close();
-		}
-	}
 
 	@Test
 	@Timeout(120)
 	void fullServerRefusesEnqueuesButAConsumingContainerStillDrainsIt() {
-		this.server = TestRedisServer.startOwned(this.flavor,
+		this.server = this.servers.start(this.flavor,
 				ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
 		String prefix = Chaos.uniquePrefix();
 		String queue = "full";
 		Ledger ledger = new Ledger();
 		long start = System.nanoTime();
-		try (ChaosWorker worker = new ChaosWorker(
-				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
+		try (ChaosWorker worker = ChaosWorker.onServer(this.server, Duration.ofSeconds(5),
 				WorkerSettings.of(prefix).withConcurrency(4).withEventListeners(ledger))) {
 			Engine jobs = worker.jobs();
 			List<String> chunk = Collections.nCopies(50, "x".repeat(1000));
@@ -142,7 +121,7 @@ class FullServerTests {
 	@Test
 	@Timeout(60)
 	void evictingPolicyIsWarnedAboutAtStartUp(CapturedOutput output) {
-		this.server = TestRedisServer.startOwned(this.flavor,
+		this.server = this.servers.start(this.flavor,
 				ServerOptions.builder().maxMemory("64mb").maxMemoryPolicy("allkeys-lru").build());
 		contextRunner().run((context) -> {
 			assertThat(context).hasNotFailed();

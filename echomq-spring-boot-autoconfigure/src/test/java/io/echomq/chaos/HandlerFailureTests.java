@@ -37,8 +37,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -182,7 +180,7 @@ class HandlerFailureTests {
 			.withPropertyValues("spring.data.redis.host=" + this.server.host(),
 					"spring.data.redis.port=" + this.server.port(), "echomq.key-prefix=" + prefix,
 					"echomq.shutdown.timeout=2s")
-			.withUserConfiguration(OrderConfiguration.class)
+			.withUserConfiguration(OrderListener.class)
 			.run((context) -> {
 				Engine jobs = context.getBean(Engine.class);
 				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
@@ -249,16 +247,6 @@ class HandlerFailureTests {
 	@SuppressWarnings("unchecked")
 	private static <T extends Throwable> T sneaky(Throwable throwable) throws T {
 		throw (T) throwable;
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class OrderConfiguration {
-
-		@Bean
-		OrderListener orderListener() {
-			return new OrderListener();
-		}
-
 	}
 
 	static class OrderListener {

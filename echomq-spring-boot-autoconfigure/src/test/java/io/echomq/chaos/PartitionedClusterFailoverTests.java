@@ -18,18 +18,17 @@ import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.AuditReport;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.PartitionUnavailableException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.support.JacksonPayloadConverter;
-import io.echomq.test.TestRedisServer;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.ServerFlavor;
-import org.junit.jupiter.api.AfterEach;
+import io.echomq.test.OwnedServers;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -83,19 +82,15 @@ class PartitionedClusterFailoverTests {
 	 */
 	private static final double LIVE_PROGRESS_BOUND_SECONDS = 1.5;
 
-	private LocalCluster cluster;
+	@RegisterExtension
+	final OwnedServers servers = new OwnedServers();
 
-	@AfterEach
-	void stopCluster() {
-		if (this.cluster != null) {
-			this.cluster.close();
-		}
-	}
+	private LocalCluster cluster;
 
 	@Test
 	@Timeout(240)
 	void killedMasterOfTwoPartitionsLeavesTheOthersDrainingAndLosesNothingAcknowledged() throws Exception {
-		this.cluster = TestRedisServer.cluster(ServerFlavor.VALKEY, 3, 1);
+		this.cluster = this.servers.cluster(ServerFlavor.VALKEY, 3, 1);
 		String prefix = Chaos.uniquePrefix();
 		String queue = "pfailover";
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));
@@ -110,14 +105,8 @@ class PartitionedClusterFailoverTests {
 			Engine jobs = producerSide.jobs();
 			EchoMqTemplate template = template(jobs, partitioning);
 			EchoMqTemplate loader = template(loaderSide.jobs(), partitioning);
-			RedisServerProcess master = this.cluster
-				.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
-			Set<Integer> onKilled = new HashSet<>();
-			for (int i = 0; i < PARTITIONS; i++) {
-				if (this.cluster.masterFor(jobs.keyspace().queueKey(partitions.name(i), KeyType.PENDING)) == master) {
-					onKilled.add(i);
-				}
-			}
+			RedisServerProcess master = Chaos.masterOf(this.cluster, jobs, partitions.name(0));
+			Set<Integer> onKilled = Chaos.partitionsOn(this.cluster, master, jobs, partitions);
 			assertThat(onKilled).as("partitions on the killed master").hasSize(2);
 			Map<Integer, AtomicInteger> runsByPartition = new ConcurrentHashMap<>();
 			java.util.Queue<Long> liveRunsAt = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -200,8 +189,7 @@ class PartitionedClusterFailoverTests {
 				long duringTimeouts = liveRunsAt.stream()
 					.filter((at) -> at - killed >= TIMEOUTS_FROM.toNanos() && at - killed < TIMEOUTS_UNTIL.toNanos())
 					.count();
-				Chaos.report("partitioned-cluster-failover", "server",
-						master.flavor().name().toLowerCase() + "-" + master.version() + "-cluster-3x1", "partitions",
+				Chaos.report("partitioned-cluster-failover", "server", Chaos.describeCluster(master), "partitions",
 						PARTITIONS, "enqueued", producer.acknowledged.size(), "enqueueErrors", producer.failures.get(),
 						"completed", ledger.distinctRuns(), "reruns", reaped, "duplicateRuns", ledger.reruns(), "lost",
 						lost.size(), "liveProgressMillis", Math.round(liveProgress * 1000), "liveRunsDuringTimeouts",
@@ -246,7 +234,7 @@ class PartitionedClusterFailoverTests {
 	@Test
 	@Timeout(120)
 	void slotsOfJobsOnTheKilledMasterAreGivenBackWhileTheirCompletionsWaitOutItsTimeouts() throws Exception {
-		this.cluster = TestRedisServer.cluster(ServerFlavor.VALKEY, 3, 1);
+		this.cluster = this.servers.cluster(ServerFlavor.VALKEY, 3, 1);
 		String prefix = Chaos.uniquePrefix();
 		String queue = "pheld";
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));
@@ -256,11 +244,10 @@ class PartitionedClusterFailoverTests {
 			consumer.partition(partitioning);
 			Engine jobs = producerSide.jobs();
 			EchoMqTemplate template = template(jobs, partitioning);
-			RedisServerProcess master = this.cluster
-				.masterFor(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING));
+			RedisServerProcess master = Chaos.masterOf(this.cluster, jobs, partitions.name(0));
 			String keyOnKilled = keyOf(partitions, (partition) -> partition == 0);
-			String keyOnLive = keyOf(partitions, (partition) -> this.cluster
-				.masterFor(jobs.keyspace().queueKey(partitions.name(partition), KeyType.PENDING)) != master);
+			String keyOnLive = keyOf(partitions,
+					(partition) -> Chaos.masterOf(this.cluster, jobs, partitions.name(partition)) != master);
 			CountDownLatch kill = new CountDownLatch(1);
 			AtomicInteger held = new AtomicInteger();
 			java.util.Queue<Long> liveRunsAt = new java.util.concurrent.ConcurrentLinkedQueue<>();

@@ -15,17 +15,12 @@ import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.RedisServerProcess;
-import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,31 +34,16 @@ import static org.awaitility.Awaitility.await;
  * @author EchoMQ
  */
 @Tag("chaos")
-@ParameterizedClass(name = "on {0}")
-@EnumSource(ServerFlavor.class)
-class ServerRestartTests {
+class ServerRestartTests extends ChaosOnEachFlavor {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
-	private final ServerFlavor flavor;
-
 	private TestServer server;
-
-	ServerRestartTests(ServerFlavor flavor) {
-		this.flavor = flavor;
-	}
-
-	@AfterEach
-	void stopServer() {
-		if (this.server != null) {
-			this.server.close();
-		}
-	}
 
 	@Test
 	@Timeout(150)
 	void killedServerWithFsyncedAppendOnlyFileLosesNoAcknowledgedJob() throws Exception {
-		this.server = TestRedisServer.startOwned(this.flavor,
+		this.server = this.servers.start(this.flavor,
 				ServerOptions.builder().appendOnly(true).appendFsync("always").build());
 		RedisServerProcess process = this.server.process().orElseThrow();
 		String prefix = Chaos.uniquePrefix();
@@ -120,7 +100,7 @@ class ServerRestartTests {
 	@Test
 	@Timeout(120)
 	void killedServerWithoutPersistenceLosesItsDataButClientsReconnectAndNewJobsFlow() throws Exception {
-		this.server = TestRedisServer.startOwned(this.flavor, ServerOptions.defaults());
+		this.server = this.servers.start(this.flavor, ServerOptions.defaults());
 		RedisServerProcess process = this.server.process().orElseThrow();
 		String prefix = Chaos.uniquePrefix();
 		String queue = "volatile";
@@ -167,7 +147,7 @@ class ServerRestartTests {
 	}
 
 	private ChaosWorker worker(String prefix, Ledger ledger) {
-		return new ChaosWorker(ChaosWorker.standalone(this.server.host(), this.server.port(), COMMAND_TIMEOUT),
+		return ChaosWorker.onServer(this.server, COMMAND_TIMEOUT,
 				WorkerSettings.of(prefix).withConcurrency(4).withEventListeners(ledger));
 	}
 

@@ -21,15 +21,10 @@ import io.echomq.core.internal.Engine;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,9 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * @author EchoMQ
  */
 @Tag("soak")
-@ParameterizedClass(name = "on {0}")
-@EnumSource(ServerFlavor.class)
-class SoakTests {
+class SoakTests extends ChaosOnEachFlavor {
 
 	/** System property with the soak duration per flavor, an ISO-8601 duration. */
 	static final String DURATION_PROPERTY = "echomq.soak.duration";
@@ -78,27 +71,14 @@ class SoakTests {
 
 	};
 
-	private final ServerFlavor flavor;
-
 	private TestServer server;
 
 	private String prefix;
 
-	SoakTests(ServerFlavor flavor) {
-		this.flavor = flavor;
-	}
-
 	@BeforeEach
 	void startServer() {
-		this.server = TestRedisServer.startOwned(this.flavor);
+		this.server = this.servers.start(this.flavor);
 		this.prefix = Chaos.uniquePrefix();
-	}
-
-	@AfterEach
-	void stopServer() {
-		if (this.server != null) {
-			this.server.close();
-		}
 	}
 
 	@Test
@@ -113,8 +93,7 @@ class SoakTests {
 		long start = System.nanoTime();
 		long deadline = start + duration.toNanos();
 		ChaosWorker[] workers = { startWorker(), startWorker() };
-		try (ChaosWorker producerSide = new ChaosWorker(
-				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
+		try (ChaosWorker producerSide = ChaosWorker.onServer(this.server, Duration.ofSeconds(5),
 				WorkerSettings.of(this.prefix))) {
 			Engine jobs = producerSide.jobs();
 			Producer producer = new Producer(jobs, QUEUE, Integer.MAX_VALUE, Duration.ofMillis(10), (n) -> payload(),
@@ -208,8 +187,7 @@ class SoakTests {
 	private ChaosWorker startWorker() {
 		// half the workers drain for 2 s on stop, the other half stop without draining
 		Duration drain = this.random.nextBoolean() ? Duration.ofSeconds(2) : Duration.ZERO;
-		ChaosWorker worker = new ChaosWorker(
-				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
+		ChaosWorker worker = ChaosWorker.onServer(this.server, Duration.ofSeconds(5),
 				WorkerSettings.of(this.prefix)
 					.withConcurrency(6)
 					.withShutdownTimeout(drain)
@@ -223,7 +201,7 @@ class SoakTests {
 		int action = this.random.nextInt(4);
 		switch (action) {
 			case 0 -> {
-				QueueListenerContainer container = worker.registry().getContainer(QUEUE);
+				QueueListenerContainer container = worker.containers().get(QUEUE);
 				container.stop();
 				container.start();
 				this.counts.containers++;
@@ -235,11 +213,11 @@ class SoakTests {
 			}
 			default -> {
 				worker.close();
-				if (worker.settings().shutdownTimeout().isZero()) {
-					this.counts.abrupt++;
+				if (worker.drainsOnStop()) {
+					this.counts.graceful++;
 				}
 				else {
-					this.counts.graceful++;
+					this.counts.abrupt++;
 				}
 			}
 		}

@@ -21,16 +21,12 @@ import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.ChildJvm;
-import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,9 +39,7 @@ import static org.awaitility.Awaitility.await;
  * @author EchoMQ
  */
 @Tag("chaos")
-@ParameterizedClass(name = "on {0}")
-@EnumSource(ServerFlavor.class)
-class WorkerKillTests {
+class WorkerKillTests extends ChaosOnEachFlavor {
 
 	private static final int JOBS = 300;
 
@@ -57,29 +51,20 @@ class WorkerKillTests {
 
 	private static final long MAX_WORK_MS = 300;
 
-	private final ServerFlavor flavor;
-
 	private TestServer server;
 
 	private Process child;
 
-	WorkerKillTests(ServerFlavor flavor) {
-		this.flavor = flavor;
-	}
-
 	@BeforeEach
 	void startServer() {
-		this.server = TestRedisServer.startOwned(this.flavor);
+		this.server = this.servers.start(this.flavor);
 	}
 
 	@AfterEach
-	void stopAll() throws InterruptedException {
+	void stopChild() throws InterruptedException {
 		if (this.child != null && this.child.isAlive()) {
 			this.child.destroyForcibly();
 			this.child.waitFor(10, TimeUnit.SECONDS);
-		}
-		if (this.server != null) {
-			this.server.close();
 		}
 	}
 
@@ -88,8 +73,7 @@ class WorkerKillTests {
 	void workerJvmKilledMidBatchLosesNoJob() throws Exception {
 		String prefix = Chaos.uniquePrefix();
 		String queue = "kill9";
-		try (ChaosWorker survivor = new ChaosWorker(
-				ChaosWorker.standalone(this.server.host(), this.server.port(), Duration.ofSeconds(5)),
+		try (ChaosWorker survivor = ChaosWorker.onServer(this.server, Duration.ofSeconds(5),
 				WorkerSettings.of(prefix).withConcurrency(CONCURRENCY).withLease(LEASE))) {
 			Engine jobs = survivor.jobs();
 			List<String> payloads = new ArrayList<>();

@@ -16,9 +16,6 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,7 +37,7 @@ class CompletionBatchingTests {
 	@Test
 	void everyCompletionOfABusyContainerIsRecordedOnceByTheCompletionThreadItsIdBelongsTo() {
 		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(BusyConfiguration.class)
+			.withUserConfiguration(BusyListener.class, CompletionThreads.class)
 			.run((context) -> {
 				int count = 2_000;
 				List<JobId> ids = context.getBean(EchoMqTemplate.class)
@@ -79,7 +76,7 @@ class CompletionBatchingTests {
 	@Test
 	void stopWaitsForCompletionsOnTheirWay() {
 		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(BusyConfiguration.class)
+			.withUserConfiguration(BusyListener.class, CompletionThreads.class)
 			.run((context) -> {
 				int count = 500;
 				context.getBean(EchoMqTemplate.class)
@@ -100,21 +97,6 @@ class CompletionBatchingTests {
 					assertThat(probe.members("busy", KeyType.PENDING)).hasSize(count - listener.handled.get());
 				}
 			});
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class BusyConfiguration {
-
-		@Bean
-		BusyListener busyListener() {
-			return new BusyListener();
-		}
-
-		@Bean
-		CompletionThreads completionThreads() {
-			return new CompletionThreads();
-		}
-
 	}
 
 	static class BusyListener {

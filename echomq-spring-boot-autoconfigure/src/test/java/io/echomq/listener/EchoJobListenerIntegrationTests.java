@@ -30,8 +30,6 @@ import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,7 +57,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void handlerIsInvokedWithTypedPayloadAndJobContext() {
-		runner().withUserConfiguration(OrderConfiguration.class).run((context) -> {
+		runner().withUserConfiguration(OrderListener.class).run((context) -> {
 			JobId id = context.getBean(EchoMqTemplate.class).enqueue("orders", new Order("sku-1", 3));
 			Invocation invocation = context.getBean(OrderListener.class).invocations.poll(10, TimeUnit.SECONDS);
 			assertThat(invocation).isNotNull();
@@ -82,7 +80,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void failingHandlerIsRetriedWithBackoffThenDeadLettered() {
-		runner().withUserConfiguration(FailingConfiguration.class)
+		runner().withUserConfiguration(FailingListener.class)
 			.withPropertyValues("echomq.queues.failing.backoff.initial=200ms", "echomq.queues.failing.backoff.jitter=0",
 					"echomq.queues.failing.backoff.multiplier=2")
 			.run((context) -> {
@@ -111,7 +109,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void listenerMaxAttemptsCapsTheProducersBudget() {
-		runner().withUserConfiguration(CappedConfiguration.class).run((context) -> {
+		runner().withUserConfiguration(CappedListener.class).run((context) -> {
 			JobId id = context.getBean(EchoMqTemplate.class)
 				.enqueue("capped", "boom", EnqueueOptions.defaults().withMaxAttempts(10));
 			try (ListenerTestSupport.Probe probe = probe()) {
@@ -124,7 +122,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void unreadablePayloadIsDeadLetteredAtOnce() {
-		runner().withUserConfiguration(OrderConfiguration.class).run((context) -> {
+		runner().withUserConfiguration(OrderListener.class).run((context) -> {
 			Engine jobs = context.getBean(Engine.class);
 			JobId id = jobs.enqueues().enqueue("orders", "{not json", EnqueueSpec.defaults());
 			try (ListenerTestSupport.Probe probe = probe()) {
@@ -140,7 +138,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void errorThrownByHandlerDoesNotKillTheContainer() {
-		runner().withUserConfiguration(ErrorConfiguration.class).run((context) -> {
+		runner().withUserConfiguration(ErrorListener.class).run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			ErrorListener listener = context.getBean(ErrorListener.class);
 			JobId overflow = template.enqueue("errors", "overflow", EnqueueOptions.defaults().withMaxAttempts(1));
@@ -165,7 +163,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void enqueueToAnIdleContainerIsClaimedWithinMilliseconds() {
-		runner().withUserConfiguration(LatencyConfiguration.class).run((context) -> {
+		runner().withUserConfiguration(LatencyListener.class).run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			LatencyListener listener = context.getBean(LatencyListener.class);
 			List<Long> latencies = new ArrayList<>();
@@ -185,7 +183,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void delayedJobRunsWithinOnePromoteIntervalOfItsDueTime() {
-		runner().withUserConfiguration(LatencyConfiguration.class)
+		runner().withUserConfiguration(LatencyListener.class)
 			.withPropertyValues("echomq.maintenance.promote-interval=200ms")
 			.run((context) -> {
 				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
@@ -201,7 +199,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void leaseIsRenewedWhileTheHandlerRuns() {
-		runner().withUserConfiguration(SlowConfiguration.class)
+		runner().withUserConfiguration(SlowListener.class)
 			.withPropertyValues("echomq.maintenance.reap-interval=100ms")
 			.run((context) -> {
 				SlowListener listener = context.getBean(SlowListener.class);
@@ -220,7 +218,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void expiredLeaseIsReapedAndTheJobRunsAgain() {
-		runner().withUserConfiguration(LatencyConfiguration.class, EventConfiguration.class)
+		runner().withUserConfiguration(LatencyListener.class, ThrowingEvents.class, RecordingEvents.class)
 			.withPropertyValues("echomq.maintenance.reap-interval=100ms")
 			.run((context) -> {
 				Engine jobs = context.getBean(Engine.class);
@@ -245,7 +243,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void eventListenersAreCalledAndTheirFailuresSwallowed() {
-		runner().withUserConfiguration(FailingConfiguration.class, EventConfiguration.class)
+		runner().withUserConfiguration(FailingListener.class, ThrowingEvents.class, RecordingEvents.class)
 			.withPropertyValues("echomq.queues.failing.backoff.initial=100ms")
 			.run((context) -> {
 				JobId id = context.getBean(EchoMqTemplate.class)
@@ -260,7 +258,7 @@ class EchoJobListenerIntegrationTests {
 
 	@Test
 	void pausedContainerClaimsNothingUntilResumed() {
-		runner().withUserConfiguration(LatencyConfiguration.class).run((context) -> {
+		runner().withUserConfiguration(LatencyListener.class).run((context) -> {
 			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("latency");
 			LatencyListener listener = context.getBean(LatencyListener.class);
 			container.pause();
@@ -336,16 +334,6 @@ class EchoJobListenerIntegrationTests {
 			String thread) {
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class OrderConfiguration {
-
-		@Bean
-		OrderListener orderListener() {
-			return new OrderListener();
-		}
-
-	}
-
 	static class OrderListener {
 
 		final BlockingQueue<Invocation> invocations = new LinkedBlockingQueue<>();
@@ -354,16 +342,6 @@ class EchoJobListenerIntegrationTests {
 		void handle(JobContext context, Order order) {
 			this.invocations.add(new Invocation(order, context.id(), context.queue(), context.attempt(),
 					context.maxAttempts(), context.enqueuedAt(), Thread.currentThread().getName()));
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class FailingConfiguration {
-
-		@Bean
-		FailingListener failingListener() {
-			return new FailingListener();
 		}
 
 	}
@@ -380,16 +358,6 @@ class EchoJobListenerIntegrationTests {
 
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class CappedConfiguration {
-
-		@Bean
-		CappedListener cappedListener() {
-			return new CappedListener();
-		}
-
-	}
-
 	static class CappedListener {
 
 		final List<Long> maxAttemptsSeen = new CopyOnWriteArrayList<>();
@@ -398,16 +366,6 @@ class EchoJobListenerIntegrationTests {
 		void handle(String payload, JobContext context) {
 			this.maxAttemptsSeen.add(context.maxAttempts());
 			throw new IllegalStateException(payload);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class ErrorConfiguration {
-
-		@Bean
-		ErrorListener errorListener() {
-			return new ErrorListener();
 		}
 
 	}
@@ -433,16 +391,6 @@ class EchoJobListenerIntegrationTests {
 
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class LatencyConfiguration {
-
-		@Bean
-		LatencyListener latencyListener() {
-			return new LatencyListener();
-		}
-
-	}
-
 	static class LatencyListener {
 
 		final BlockingQueue<Long> handled = new LinkedBlockingQueue<>();
@@ -450,16 +398,6 @@ class EchoJobListenerIntegrationTests {
 		@EchoJob(queue = "latency")
 		void handle(int payload) {
 			this.handled.add(System.nanoTime());
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class SlowConfiguration {
-
-		@Bean
-		SlowListener slowListener() {
-			return new SlowListener();
 		}
 
 	}
@@ -476,21 +414,6 @@ class EchoJobListenerIntegrationTests {
 			// three lease lengths of work
 			new CountDownLatch(1).await(3, TimeUnit.SECONDS);
 			this.finished.incrementAndGet();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class EventConfiguration {
-
-		@Bean
-		ThrowingEvents throwingEvents() {
-			return new ThrowingEvents();
-		}
-
-		@Bean
-		RecordingEvents recordingEvents() {
-			return new RecordingEvents();
 		}
 
 	}

@@ -8,8 +8,6 @@ import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -54,7 +52,7 @@ class EchoJobListenerRegistryKeepAliveTests {
 
 	private ApplicationContextRunner runner() {
 		return ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(TwoQueues.class)
+			.withUserConfiguration(Handlers.class)
 			.withPropertyValues("echomq.listener.idle-wait=200ms");
 	}
 
@@ -69,16 +67,6 @@ class EchoJobListenerRegistryKeepAliveTests {
 			.filter((thread) -> thread.getName().equals(EchoJobListenerRegistry.KEEP_ALIVE_THREAD_NAME))
 			.filter(Thread::isAlive)
 			.toList();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class TwoQueues {
-
-		@Bean
-		Handlers handlers() {
-			return new Handlers();
-		}
-
 	}
 
 	static class Handlers {

@@ -20,8 +20,6 @@ import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,7 +43,7 @@ class FlowLimitsIntegrationTests {
 	void maxActiveIsNeverExceededAcrossTwoContexts() {
 		tracker.reset(24);
 		ApplicationContextRunner runner = ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(CappedConfiguration.class)
+			.withUserConfiguration(CappedListener.class)
 			.withPropertyValues("echomq.queues.capped.max-active=3");
 		runner.run((first) -> runner.run((second) -> {
 			EchoMqTemplate template = first.getBean(EchoMqTemplate.class);
@@ -64,7 +62,7 @@ class FlowLimitsIntegrationTests {
 	void rateLimitIsNeverExceededAcrossTwoContexts() {
 		tracker.reset(30);
 		ApplicationContextRunner runner = ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(RateLimitedConfiguration.class)
+			.withUserConfiguration(RateLimitedListener.class)
 			.withPropertyValues("echomq.queues.limited.rate-limit.limit=6",
 					"echomq.queues.limited.rate-limit.period=400ms");
 		runner.run((first) -> runner.run((second) -> {
@@ -89,7 +87,7 @@ class FlowLimitsIntegrationTests {
 	void laneMutexHoldsAcrossTwoContextsAndEveryLaneIsServed() {
 		tracker.reset(30);
 		ApplicationContextRunner runner = ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(LanedConfiguration.class)
+			.withUserConfiguration(LanedListener.class)
 			.withPropertyValues("echomq.queues.laned.lanes.max-active=1");
 		runner.run((first) -> runner.run((second) -> {
 			EchoMqTemplate template = first.getBean(EchoMqTemplate.class);
@@ -164,16 +162,6 @@ class FlowLimitsIntegrationTests {
 
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class CappedConfiguration {
-
-		@Bean
-		CappedListener cappedListener() {
-			return new CappedListener();
-		}
-
-	}
-
 	static class CappedListener {
 
 		final AtomicInteger handled = new AtomicInteger();
@@ -187,32 +175,12 @@ class FlowLimitsIntegrationTests {
 
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class LanedConfiguration {
-
-		@Bean
-		LanedListener lanedListener() {
-			return new LanedListener();
-		}
-
-	}
-
 	static class LanedListener {
 
 		@EchoJob(queue = "laned", concurrency = "4")
 		void handle(String payload, JobContext context) throws InterruptedException {
 			tracker.run(context, Duration.ofMillis(40));
 			tracker.done.countDown();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class RateLimitedConfiguration {
-
-		@Bean
-		RateLimitedListener rateLimitedListener() {
-			return new RateLimitedListener();
 		}
 
 	}

@@ -13,9 +13,6 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,7 +31,7 @@ class GracefulShutdownTests {
 	@Test
 	void unfinishedJobsAreReleasedToPendingWhenTheTimeoutPasses() {
 		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(BlockedConfiguration.class)
+			.withUserConfiguration(BlockedListener.class)
 			.withPropertyValues("echomq.shutdown.timeout=300ms")
 			.run((context) -> {
 				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
@@ -70,7 +67,7 @@ class GracefulShutdownTests {
 	@Test
 	void jobsThatFinishWithinTheTimeoutAreCompleted() {
 		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(QuickConfiguration.class)
+			.withUserConfiguration(QuickListener.class)
 			.withPropertyValues("echomq.shutdown.timeout=5s")
 			.run((context) -> {
 				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
@@ -90,16 +87,6 @@ class GracefulShutdownTests {
 			});
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class BlockedConfiguration {
-
-		@Bean
-		BlockedListener blockedListener() {
-			return new BlockedListener();
-		}
-
-	}
-
 	static class BlockedListener {
 
 		final CountDownLatch started = new CountDownLatch(2);
@@ -117,16 +104,6 @@ class GracefulShutdownTests {
 			catch (InterruptedException ex) {
 				this.interrupted.incrementAndGet();
 			}
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class QuickConfiguration {
-
-		@Bean
-		QuickListener quickListener() {
-			return new QuickListener();
 		}
 
 	}

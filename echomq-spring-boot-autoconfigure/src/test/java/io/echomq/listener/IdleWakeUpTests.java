@@ -21,8 +21,6 @@ import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.RedisCallback;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,7 +54,7 @@ class IdleWakeUpTests {
 	void delayedJobsEnqueuedByAnotherNodeRunAtTheirRunAt() {
 		// node A listens, with an idle check far longer than the delays: only a wake-up
 		// can make it promote in time
-		runner().withUserConfiguration(ReminderConfiguration.class)
+		runner().withUserConfiguration(ReminderListener.class)
 			.withPropertyValues("echomq.maintenance.idle-check=60s")
 			.run((nodeA) -> runner().run((nodeB) -> {
 				EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
@@ -92,7 +90,7 @@ class IdleWakeUpTests {
 	void delayedJobOfAnotherNodeOnAPartitionedQueueRunsAtItsRunAt() {
 		// the token lands on one partition's wake list; node A's one BLPOP names them all
 		String partitions = "echomq.queues.reminders.partitions=4";
-		runner().withUserConfiguration(ReminderConfiguration.class)
+		runner().withUserConfiguration(ReminderListener.class)
 			.withPropertyValues(partitions, "echomq.maintenance.idle-check=60s")
 			.run((nodeA) -> runner().withPropertyValues(partitions).run((nodeB) -> {
 				EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
@@ -138,7 +136,7 @@ class IdleWakeUpTests {
 
 	@Test
 	void idleListenerAndTicksSendAlmostNothing() {
-		runner().withUserConfiguration(ReminderConfiguration.class).run((node) -> {
+		runner().withUserConfiguration(ReminderListener.class).run((node) -> {
 			EchoMqMaintenance scheduler = node.getBean(EchoMqMaintenance.class);
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> scheduler.getPromoteTicks() > 1 && scheduler.getReapTicks() > 1);
@@ -158,7 +156,7 @@ class IdleWakeUpTests {
 
 	@Test
 	void anIdleListenerBeatsIntoItsNodeRegistryOnlyOnceAMinute() {
-		runner().withUserConfiguration(ReminderConfiguration.class)
+		runner().withUserConfiguration(ReminderListener.class)
 			.withPropertyValues("echomq.listener.idle-wait=200ms")
 			.run((node) -> {
 				QueueNodes registry = new QueueNodes(node.getBean(Engine.class));
@@ -197,16 +195,6 @@ class IdleWakeUpTests {
 			}
 		}
 		return calls;
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class ReminderConfiguration {
-
-		@Bean
-		ReminderListener reminderListener() {
-			return new ReminderListener();
-		}
-
 	}
 
 	static class ReminderListener {

@@ -21,9 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -52,7 +49,7 @@ class RedisRestartTests {
 	void listenerSurvivesAServerKillAndRestart() {
 		RedisServerProcess process = server.process().orElseThrow();
 		ListenerTestSupport.runner(server, ListenerTestSupport.uniquePrefix())
-			.withUserConfiguration(RecordingConfiguration.class)
+			.withUserConfiguration(RecordingListener.class)
 			.withPropertyValues("spring.data.redis.timeout=1s", "echomq.listener.lease=2s")
 			.run((context) -> {
 				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
@@ -96,7 +93,7 @@ class RedisRestartTests {
 		RedisServerProcess process = server.process().orElseThrow();
 		String prefix = ListenerTestSupport.uniquePrefix();
 		ListenerTestSupport.runner(server, prefix)
-			.withUserConfiguration(GatedConfiguration.class)
+			.withUserConfiguration(GatedListener.class)
 			.withPropertyValues("spring.data.redis.timeout=2s", "echomq.queues.gated.lease=1s",
 					"echomq.maintenance.reap-interval=200ms")
 			.run((context) -> {
@@ -125,7 +122,7 @@ class RedisRestartTests {
 		process.kill();
 		try {
 			ListenerTestSupport.runner(server, ListenerTestSupport.uniquePrefix())
-				.withUserConfiguration(RecordingConfiguration.class)
+				.withUserConfiguration(RecordingListener.class)
 				.withPropertyValues("spring.data.redis.timeout=2s")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
@@ -146,16 +143,6 @@ class RedisRestartTests {
 		}
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class GatedConfiguration {
-
-		@Bean
-		GatedListener gatedListener() {
-			return new GatedListener();
-		}
-
-	}
-
 	static class GatedListener {
 
 		final CountDownLatch firstStarted = new CountDownLatch(1);
@@ -169,16 +156,6 @@ class RedisRestartTests {
 			this.runs.incrementAndGet();
 			this.firstStarted.countDown();
 			this.gate.await(30, TimeUnit.SECONDS);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class RecordingConfiguration {
-
-		@Bean
-		RecordingListener recordingListener() {
-			return new RecordingListener();
 		}
 
 	}

@@ -7,43 +7,34 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.EngineConnection;
 import io.echomq.EnqueueOptions;
 import io.echomq.core.AuditReport;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.Keyspace;
 import io.echomq.core.QueueAuditor;
 import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.QueueStats;
-import io.echomq.core.internal.ScriptExecutor;
-import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.test.TestRedisServer;
-import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
-import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -59,52 +50,33 @@ import static org.awaitility.Awaitility.await;
  */
 class ClusterPartitionsTests {
 
-	private LocalCluster cluster;
-
-	private LettuceConnectionFactory connectionFactory;
-
-	private StringRedisTemplate redis;
-
-	private Engine jobs;
+	@RegisterExtension
+	final EngineConnection engine = EngineConnection.toSharedCluster("p-");
 
 	private EchoMqTemplate template;
 
-	private String queue;
-
 	@BeforeEach
 	void setUp() {
-		this.cluster = TestRedisServer.sharedCluster();
-		this.connectionFactory = new LettuceConnectionFactory(new RedisClusterConfiguration(this.cluster.seedNodes()));
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
-		this.redis = new StringRedisTemplate(this.connectionFactory);
-		this.jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connectionFactory)),
-				Keyspace.defaults());
-		this.template = new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 4096,
-				(queue) -> 3, List.of());
-		this.queue = "p-" + UUID.randomUUID().toString().substring(0, 8);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.connectionFactory.destroy();
+		this.template = this.engine.template(4096, 3, List.of());
 	}
 
 	@Test
 	void sixPartitionsSpreadTwoPerMasterWhateverTheName() {
-		for (String name : List.of("orders", "mail", "q", this.queue)) {
+		for (String name : List.of("orders", "mail", "q", this.engine.queue())) {
 			QueuePartitions partitions = QueuePartitions.of(name, 6);
 			Map<Integer, List<String>> byMaster = new LinkedHashMap<>();
 			StringBuilder mapping = new StringBuilder(name + ":");
 			for (String partition : partitions.names()) {
-				String key = this.jobs.keyspace().queueKey(partition, KeyType.PENDING);
+				String key = this.engine.jobs().keyspace().queueKey(partition, KeyType.PENDING);
 				int slot = QueuePartitions.slot(key);
-				try (RedisClusterConnection connection = this.connectionFactory.getClusterConnection()) {
+				try (RedisClusterConnection connection = this.engine.redis()
+					.getRequiredConnectionFactory()
+					.getClusterConnection()) {
 					assertThat(connection.clusterGetSlotForKey(key.getBytes(StandardCharsets.UTF_8)))
 						.as("CLUSTER KEYSLOT of %s", key)
 						.isEqualTo(slot);
 				}
-				RedisServerProcess master = this.cluster.masterFor(key);
+				RedisServerProcess master = TestRedisServer.sharedCluster().masterFor(key);
 				byMaster.computeIfAbsent(master.port(), (port) -> new ArrayList<>()).add(partition);
 				mapping.append(" {")
 					.append(partition)
@@ -121,49 +93,53 @@ class ClusterPartitionsTests {
 
 	@Test
 	void singlePartitionKeepsTodaysKeys() {
-		QueuePartitions partitions = QueuePartitions.of(this.queue, 1);
-		assertThat(partitions.names()).containsExactly(this.queue);
-		JobId id = this.template.enqueue(this.queue, "x");
-		assertThat(this.redis.opsForZSet().score("emq:{" + this.queue + "}:pending", id.toString())).isZero();
+		QueuePartitions partitions = QueuePartitions.of(this.engine.queue(), 1);
+		assertThat(partitions.names()).containsExactly(this.engine.queue());
+		JobId id = this.template.enqueue(this.engine.queue(), "x");
+		assertThat(this.engine.redis().opsForZSet().score("emq:{" + this.engine.queue() + "}:pending", id.toString()))
+			.isZero();
 	}
 
 	@Test
 	void partitionKeyRoutesToOnePartitionAndIdFindsIt() {
 		QueuePartitions partitions = partition(6);
 		List<JobId> sameKey = IntStream.range(0, 20)
-			.mapToObj((i) -> this.template.enqueue(this.queue, "k" + i,
+			.mapToObj((i) -> this.template.enqueue(this.engine.queue(), "k" + i,
 					EnqueueOptions.defaults().withPartitionKey("customer-42")))
 			.toList();
 		int expected = partitions.partitionForKey("customer-42");
 		assertThat(sameKey).allSatisfy((id) -> assertThat(partitions.partitionOf(id)).isEqualTo(expected));
 		String name = partitions.name(expected);
-		List<String> pending = new ArrayList<>(
-				this.redis.opsForZSet().range(this.jobs.keyspace().queueKey(name, KeyType.PENDING), 0, -1));
+		List<String> pending = new ArrayList<>(this.engine.redis()
+			.opsForZSet()
+			.range(this.engine.jobs().keyspace().queueKey(name, KeyType.PENDING), 0, -1));
 		assertThat(pending).as("FIFO within the partition")
 			.containsExactlyElementsOf(sameKey.stream().map(JobId::toString).toList());
-		QueueInspector inspector = new QueueInspector(this.jobs);
+		QueueInspector inspector = new QueueInspector(this.engine.jobs());
 		assertThat(inspector.job(partitions.nameOf(sameKey.get(3)), sameKey.get(3))).isNotNull();
 	}
 
 	@Test
 	void roundRobinSpreadsABatchEvenly() {
 		QueuePartitions partitions = partition(6);
-		List<JobId> ids = this.template.enqueueAll(this.queue,
+		List<JobId> ids = this.template.enqueueAll(this.engine.queue(),
 				IntStream.range(0, 600).mapToObj((i) -> "j" + i).toList());
-		QueueInspector inspector = new QueueInspector(this.jobs);
+		QueueInspector inspector = new QueueInspector(this.engine.jobs());
 		for (String name : partitions.names()) {
 			assertThat(inspector.stats(name).pending()).as(name).isEqualTo(100);
 		}
-		assertThat(ids).allSatisfy((id) -> assertThat(this.redis.opsForZSet()
-			.score(this.jobs.keyspace().queueKey(partitions.nameOf(id), KeyType.PENDING), id.toString())).isZero());
+		assertThat(ids).allSatisfy((id) -> assertThat(this.engine.redis()
+			.opsForZSet()
+			.score(this.engine.jobs().keyspace().queueKey(partitions.nameOf(id), KeyType.PENDING), id.toString()))
+			.isZero());
 	}
 
 	@Test
 	void badInputIsRefusedBeforeAnyWrite() {
 		QueuePartitions partitions = partition(4);
-		assertThatIllegalArgumentException().isThrownBy(() -> QueuePartitions.of(this.queue, 0))
+		assertThatIllegalArgumentException().isThrownBy(() -> QueuePartitions.of(this.engine.queue(), 0))
 			.withMessageContaining("Invalid partition count 0");
-		assertThatIllegalArgumentException().isThrownBy(() -> QueuePartitions.of(this.queue, 257))
+		assertThatIllegalArgumentException().isThrownBy(() -> QueuePartitions.of(this.engine.queue(), 257))
 			.withMessageContaining("between 1 and 256");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> EnqueueOptions.defaults().withPartitionKey("k".repeat(1025)))
@@ -172,15 +148,16 @@ class ClusterPartitionsTests {
 			.isThrownBy(() -> this.template.enqueue(partitions.name(1), "x"))
 			.withMessageContaining("'#' is reserved");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.jobs.enqueues()
-				.enqueue(this.queue + "#x", "x", io.echomq.core.internal.EnqueueSpec.defaults()))
+			.isThrownBy(() -> this.engine.jobs()
+				.enqueues()
+				.enqueue(this.engine.queue() + "#x", "x", io.echomq.core.internal.EnqueueSpec.defaults()))
 			.withMessageContaining("'#' is reserved");
 		JobId foreign = JobId.mint(9);
 		assertThatExceptionOfType(InvalidPartitionException.class).isThrownBy(() -> partitions.nameOf(foreign))
 			.withMessageContaining("names partition 9")
 			.withMessageContaining("has 4 partition(s)");
 		assertThatExceptionOfType(InvalidPartitionException.class).isThrownBy(() -> partitions.name(4));
-		Set<String> keys = this.redis.keys("emq:{" + this.queue + "*");
+		Set<String> keys = this.engine.redis().keys("emq:{" + this.engine.queue() + "*");
 		assertThat(keys).isEmpty();
 	}
 
@@ -192,13 +169,13 @@ class ClusterPartitionsTests {
 		List<JobId> ids = new ArrayList<>(total);
 		for (int batch = 0; batch < total / 1000; batch++) {
 			int offset = batch * 1000;
-			ids.addAll(this.template.enqueueAll(this.queue,
+			ids.addAll(this.template.enqueueAll(this.engine.queue(),
 					IntStream.range(offset, offset + 1000).mapToObj((i) -> "job-" + i).toList()));
 		}
 		Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
-		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(this.jobs);
+		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(this.engine.jobs());
 		factory.setPartitioning(this.template.getPartitioning());
-		QueueListenerContainer container = factory.createContainer(this.queue, (job,
+		QueueListenerContainer container = factory.createContainer(this.engine.queue(), (job,
 				context) -> runs.computeIfAbsent(job.id().toString(), (id) -> new AtomicInteger()).incrementAndGet(),
 				ListenerSettings.builder().concurrency(16).build());
 		long start = System.nanoTime();
@@ -218,8 +195,8 @@ class ClusterPartitionsTests {
 		assertThat(runs).hasSize(total);
 		assertThat(runs.values()).allSatisfy((count) -> assertThat(count.get()).isEqualTo(1));
 		assertThat(ids).allSatisfy((id) -> assertThat(runs).containsKey(id.toString()));
-		QueueInspector inspector = new QueueInspector(this.jobs);
-		QueueAuditor auditor = new QueueAuditor(this.jobs);
+		QueueInspector inspector = new QueueInspector(this.engine.jobs());
+		QueueAuditor auditor = new QueueAuditor(this.engine.jobs());
 		long completed = 0;
 		for (String name : partitions.names()) {
 			QueueStats stats = inspector.stats(name);
@@ -240,8 +217,8 @@ class ClusterPartitionsTests {
 	}
 
 	private QueuePartitions partition(int count) {
-		this.template.setPartitioning(QueuePartitioning.of(Map.of(this.queue, count)));
-		return this.template.getPartitioning().forQueue(this.queue);
+		this.template.setPartitioning(QueuePartitioning.of(Map.of(this.engine.queue(), count)));
+		return this.template.getPartitioning().forQueue(this.engine.queue());
 	}
 
 }

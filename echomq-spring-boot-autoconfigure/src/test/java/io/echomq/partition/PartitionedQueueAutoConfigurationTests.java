@@ -29,8 +29,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,7 +60,7 @@ class PartitionedQueueAutoConfigurationTests {
 
 	@Test
 	void idleContainerWakesAtOnceForAJobOnAnyPartition() {
-		runner(6).withUserConfiguration(PartsConfiguration.class).run((context) -> {
+		runner(6).withUserConfiguration(PartsListener.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("parts");
@@ -86,7 +84,7 @@ class PartitionedQueueAutoConfigurationTests {
 
 	@Test
 	void schedulerPromotesDelayedJobsOnEveryPartition() {
-		runner(4).withUserConfiguration(PartsConfiguration.class).run((context) -> {
+		runner(4).withUserConfiguration(PartsListener.class).run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			PartsListener listener = context.getBean(PartsListener.class);
 			List<JobId> ids = template.enqueueAll("parts", List.of("d0", "d1", "d2", "d3"),
@@ -240,16 +238,6 @@ class PartitionedQueueAutoConfigurationTests {
 
 	private static void await(java.util.concurrent.Callable<Boolean> condition) {
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(condition);
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class PartsConfiguration {
-
-		@Bean
-		PartsListener partsListener() {
-			return new PartsListener();
-		}
-
 	}
 
 	static class PartsListener {

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 
+import io.echomq.test.server.Durability;
 import io.echomq.test.server.LocalCluster;
-import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.RespClient;
 import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
@@ -137,15 +137,7 @@ class TestRedisServerTests {
 	void ownedServerCanBeKilledAndRestartedWithItsData() throws IOException {
 		ServerOptions options = ServerOptions.builder().appendOnly(true).appendFsync("always").build();
 		try (TestServer server = TestRedisServer.startOwned(options)) {
-			RedisServerProcess process = server.process().orElseThrow();
-			try (RespClient client = process.openClient()) {
-				client.command("SET", "echomq:owned", "kept");
-			}
-			process.kill();
-			process.restart();
-			try (RespClient client = process.openClient()) {
-				assertThat(client.command("GET", "echomq:owned")).isEqualTo("kept");
-			}
+			Durability.assertWriteSurvivesKillAndRestart(server.process().orElseThrow(), "echomq:owned");
 		}
 	}
 

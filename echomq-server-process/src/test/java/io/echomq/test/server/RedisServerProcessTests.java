@@ -98,14 +98,7 @@ class RedisServerProcessTests {
 	void writeSurvivesKillAndRestartWithAppendFsyncAlways() throws IOException {
 		ServerOptions options = ServerOptions.builder().appendOnly(true).appendFsync("always").build();
 		try (RedisServerProcess server = RedisServerProcess.start(binary, options)) {
-			try (RespClient client = server.openClient()) {
-				assertThat(client.command("SET", "echomq:durable", "yes")).isEqualTo("OK");
-			}
-			server.kill();
-			server.restart();
-			try (RespClient client = server.openClient()) {
-				assertThat(client.command("GET", "echomq:durable")).isEqualTo("yes");
-			}
+			Durability.assertWriteSurvivesKillAndRestart(server, "echomq:durable");
 		}
 	}
 

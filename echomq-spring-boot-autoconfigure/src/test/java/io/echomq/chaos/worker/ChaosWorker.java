@@ -2,11 +2,13 @@ package io.echomq.chaos.worker;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
+import io.echomq.test.TestServer;
 import io.echomq.listener.internal.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -97,6 +99,17 @@ public final class ChaosWorker implements AutoCloseable {
 	public static LettuceConnectionFactory standalone(String host, int port, Duration commandTimeout) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
 		return started(new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port), client));
+	}
+
+	/**
+	 * Create a worker on a standalone server.
+	 * @param server the server
+	 * @param commandTimeout the command timeout
+	 * @param settings how to consume
+	 * @return a new worker, not started
+	 */
+	public static ChaosWorker onServer(TestServer server, Duration commandTimeout, WorkerSettings settings) {
+		return new ChaosWorker(standalone(server.host(), server.port(), commandTimeout), settings);
 	}
 
 	/**
@@ -218,11 +231,11 @@ public final class ChaosWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Return the registry.
-	 * @return the registry
+	 * Return the registered containers.
+	 * @return the containers by queue
 	 */
-	public EchoJobListenerRegistry registry() {
-		return this.registry;
+	public Map<String, QueueListenerContainer> containers() {
+		return this.registry.getContainers();
 	}
 
 	/**
@@ -234,11 +247,11 @@ public final class ChaosWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Return the settings.
-	 * @return the settings
+	 * Return whether a stop drains the running jobs, or stops without waiting for them.
+	 * @return {@code true} if the shutdown timeout is positive
 	 */
-	public WorkerSettings settings() {
-		return this.settings;
+	public boolean drainsOnStop() {
+		return !this.settings.shutdownTimeout().isZero();
 	}
 
 	/**
