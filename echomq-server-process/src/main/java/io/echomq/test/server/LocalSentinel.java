@@ -160,6 +160,29 @@ public final class LocalSentinel implements AutoCloseable {
 	}
 
 	/**
+	 * Ask a Sentinel for a failover while the primary is up ({@code SENTINEL FAILOVER}),
+	 * as an operator does before maintenance: a replica is promoted and the old primary,
+	 * still running, is made its replica.
+	 * @param timeout how long to wait for the new primary
+	 * @return the new primary
+	 * @throws IllegalStateException if there is none in time
+	 */
+	public RedisServerProcess switchover(Duration timeout) {
+		RedisServerProcess previous = primary();
+		RedisServerProcess asked = this.sentinels.stream()
+			.filter(RedisServerProcess::isAlive)
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("No Sentinel of " + this + " is running"));
+		try (RespClient client = asked.openClient()) {
+			client.command("SENTINEL", "FAILOVER", MASTER_NAME);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot ask " + asked.address() + " for a failover", ex);
+		}
+		return awaitFailover(previous, timeout);
+	}
+
+	/**
 	 * Wait until the Sentinels name a live primary other than the given one, and that
 	 * server answers {@code ROLE} as a primary: the failover after a {@link #kill} of it.
 	 * @param previous the primary that was killed

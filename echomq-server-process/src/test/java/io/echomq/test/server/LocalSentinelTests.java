@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link LocalSentinel}.
@@ -37,6 +38,17 @@ class LocalSentinelTests {
 			try (RespClient client = promoted.openClient()) {
 				assertThat(client.command("GET", "echomq:sentinel")).isEqualTo("kept");
 			}
+		}
+	}
+
+	@Test
+	void switchoverMakesTheOldPrimaryAReplicaOfTheNewOne() {
+		try (LocalSentinel sentinel = LocalSentinel.start(TestBinaries.onPath(ServerFlavor.VALKEY), 1, 3)) {
+			RedisServerProcess primary = sentinel.primary();
+			RedisServerProcess promoted = sentinel.switchover(Duration.ofSeconds(30));
+			assertThat(promoted).isSameAs(sentinel.servers().get(1));
+			await().atMost(Duration.ofSeconds(30)).until(() -> sentinel.replicas().contains(primary));
+			assertThat(primary.isAlive()).isTrue();
 		}
 	}
 
