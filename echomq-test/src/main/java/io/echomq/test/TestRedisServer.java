@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import io.echomq.test.server.LocalCluster;
+import io.echomq.test.server.LocalSentinel;
 import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.ServerBinary;
 import io.echomq.test.server.ServerFlavor;
@@ -246,6 +247,30 @@ public final class TestRedisServer {
 			.orElseGet(() -> ServerBinary.locate(env));
 		logger.log(Level.INFO, () -> "Starting a test cluster from " + binary.describe());
 		return LocalCluster.start(binary, masters, replicasPerMaster);
+	}
+
+	/**
+	 * Start a primary with replicas and the Sentinels that watch it, from the given
+	 * flavor's binary on {@code PATH}, run as a Sentinel with {@code --sentinel} (for
+	 * {@link ServerFlavor#REDIS}, else the embedded Redis).
+	 * @param flavor the flavor
+	 * @param replicas the number of replicas, at least 1
+	 * @param sentinels the number of Sentinels, at least 3
+	 * @return the deployment, to be closed by the caller
+	 * @throws IllegalStateException on CI when the binary is missing, or if the
+	 * deployment does not form
+	 * @throws org.opentest4j.TestAbortedException outside CI when no server of the flavor
+	 * is available, so that the test is skipped with the reason
+	 */
+	public static LocalSentinel sentinel(ServerFlavor flavor, int replicas, int sentinels) {
+		return sentinel(flavor, replicas, sentinels, System::getenv);
+	}
+
+	static LocalSentinel sentinel(ServerFlavor flavor, int replicas, int sentinels,
+			Function<String, @Nullable String> env) {
+		ServerBinary binary = requiredOnCi(flavor, env).orElseGet(() -> fallback(flavor));
+		logger.log(Level.INFO, () -> "Starting Sentinels and their servers from " + binary.describe());
+		return LocalSentinel.start(binary, replicas, sentinels);
 	}
 
 	/**

@@ -93,6 +93,9 @@ class TestRedisServerTests {
 			.withMessageContaining("CI requires valkey-server on PATH");
 		assertThatIllegalStateException().isThrownBy(() -> TestRedisServer.cluster(ServerFlavor.REDIS, 3, 0, env::get))
 			.withMessageContaining("CI requires redis-server on PATH");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> TestRedisServer.sentinel(ServerFlavor.VALKEY, 1, 3, env::get))
+			.withMessageContaining("CI requires valkey-server on PATH");
 	}
 
 	@Test
@@ -106,6 +109,9 @@ class TestRedisServerTests {
 			.withMessageContaining("required on CI");
 		assertThatExceptionOfType(TestAbortedException.class)
 			.isThrownBy(() -> TestRedisServer.cluster(ServerFlavor.VALKEY, 3, 0, env::get));
+		assertThatExceptionOfType(TestAbortedException.class)
+			.isThrownBy(() -> TestRedisServer.sentinel(ServerFlavor.VALKEY, 1, 3, env::get))
+			.withMessageContaining("Valkey is unavailable: no valkey-server on PATH");
 		assertThat(TestRedisServer.unavailability(ServerFlavor.VALKEY, env::get))
 			.hasValueSatisfying((reason) -> assertThat(reason).contains("valkey-server"));
 		assertThat(TestRedisServer.unavailability(ServerFlavor.VALKEY, Map.of("CI", "true", "PATH", NO_BINARIES)::get))

@@ -236,7 +236,7 @@ public final class LocalCluster implements AutoCloseable {
 		return matching;
 	}
 
-	private static String roleOf(RedisServerProcess node) {
+	static String roleOf(RedisServerProcess node) {
 		try (RespClient client = node.openClient()) {
 			Object role = client.command("ROLE");
 			if (role instanceof List<?> parts && !parts.isEmpty() && parts.get(0) instanceof String name) {

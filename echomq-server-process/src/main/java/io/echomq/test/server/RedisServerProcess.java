@@ -46,6 +46,8 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private static final String OUTPUT_FILE = "output.log";
 
+	private static final String SENTINEL_CONFIG_FILE = "sentinel.conf";
+
 	private final ServerBinary binary;
 
 	private final ServerOptions options;
@@ -398,6 +400,10 @@ public final class RedisServerProcess implements AutoCloseable {
 	private static Process launch(ServerBinary binary, ServerOptions options, Path directory, int port) {
 		List<String> command = commandLine(binary, options, directory, port);
 		try {
+			if (options.sentinel() && !Files.exists(directory.resolve(SENTINEL_CONFIG_FILE))) {
+				// a Sentinel refuses to start without a configuration file it can rewrite
+				Files.createFile(directory.resolve(SENTINEL_CONFIG_FILE));
+			}
 			Process started = new ProcessBuilder(command).directory(directory.toFile())
 				.redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve(OUTPUT_FILE).toFile()))
@@ -412,10 +418,13 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	static List<String> commandLine(ServerBinary binary, ServerOptions options, Path directory, int port) {
-		List<String> command = new ArrayList<>(List.of(binary.executable().toString(), "--port", String.valueOf(port),
-				"--bind", HOST, "--save", "", "--appendonly", options.appendOnly() ? "yes" : "no", "--dir",
-				directory.toString(), "--daemonize", "no", "--protected-mode", "no", "--logfile",
-				directory.resolve(LOG_FILE).toString()));
+		List<String> command = new ArrayList<>(List.of(binary.executable().toString()));
+		if (options.sentinel()) {
+			command.addAll(List.of(directory.resolve(SENTINEL_CONFIG_FILE).toString(), "--sentinel"));
+		}
+		command.addAll(List.of("--port", String.valueOf(port), "--bind", HOST, "--save", "", "--appendonly",
+				options.appendOnly() ? "yes" : "no", "--dir", directory.toString(), "--daemonize", "no",
+				"--protected-mode", "no", "--logfile", directory.resolve(LOG_FILE).toString()));
 		if (options.clusterEnabled()) {
 			command.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
 					"--cluster-node-timeout", "2000"));

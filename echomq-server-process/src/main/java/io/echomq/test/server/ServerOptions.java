@@ -20,11 +20,13 @@ import org.jspecify.annotations.Nullable;
  * {@code null} for the server default
  * @param extraArgs further command line arguments, appended last, e.g.
  * {@code --loglevel verbose}
+ * @param sentinel whether to run as a Sentinel ({@code --sentinel}, with a configuration
+ * file of its own in the server's directory that the Sentinel rewrites)
  * @author EchoMQ
  * @since 0.1.0
  */
 public record ServerOptions(int port, boolean clusterEnabled, boolean appendOnly, @Nullable String appendFsync,
-		@Nullable String maxMemory, @Nullable String maxMemoryPolicy, List<String> extraArgs) {
+		@Nullable String maxMemory, @Nullable String maxMemoryPolicy, List<String> extraArgs, boolean sentinel) {
 
 	/**
 	 * Validate and copy the components.
@@ -35,6 +37,7 @@ public record ServerOptions(int port, boolean clusterEnabled, boolean appendOnly
 	 * @param maxMemory the {@code maxmemory} limit, or {@code null}
 	 * @param maxMemoryPolicy the {@code maxmemory-policy}, or {@code null}
 	 * @param extraArgs further command line arguments
+	 * @param sentinel whether to run as a Sentinel
 	 */
 	public ServerOptions {
 		if (port < 0 || port > 65535) {
@@ -43,6 +46,9 @@ public record ServerOptions(int port, boolean clusterEnabled, boolean appendOnly
 		if (clusterEnabled && port > 55535) {
 			throw new IllegalArgumentException(
 					"A cluster node also listens on port + 10000, so port " + port + " is too high");
+		}
+		if (sentinel && clusterEnabled) {
+			throw new IllegalArgumentException("A server runs as a Sentinel or as a cluster node, not both");
 		}
 		extraArgs = List.copyOf(extraArgs);
 	}
@@ -76,6 +82,7 @@ public record ServerOptions(int port, boolean clusterEnabled, boolean appendOnly
 		builder.maxMemory = this.maxMemory;
 		builder.maxMemoryPolicy = this.maxMemoryPolicy;
 		builder.extraArgs.addAll(this.extraArgs);
+		builder.sentinel = this.sentinel;
 		return builder;
 	}
 
@@ -109,6 +116,8 @@ public record ServerOptions(int port, boolean clusterEnabled, boolean appendOnly
 		private @Nullable String maxMemoryPolicy;
 
 		private final List<String> extraArgs = new ArrayList<>();
+
+		private boolean sentinel;
 
 		private Builder() {
 		}
@@ -184,12 +193,22 @@ public record ServerOptions(int port, boolean clusterEnabled, boolean appendOnly
 		}
 
 		/**
+		 * Set whether to run as a Sentinel rather than a data server.
+		 * @param sentinel {@code true} for a Sentinel
+		 * @return this builder
+		 */
+		public Builder sentinel(boolean sentinel) {
+			this.sentinel = sentinel;
+			return this;
+		}
+
+		/**
 		 * Build the options.
 		 * @return the options
 		 */
 		public ServerOptions build() {
 			return new ServerOptions(this.port, this.clusterEnabled, this.appendOnly, this.appendFsync, this.maxMemory,
-					this.maxMemoryPolicy, this.extraArgs);
+					this.maxMemoryPolicy, this.extraArgs, this.sentinel);
 		}
 
 	}
