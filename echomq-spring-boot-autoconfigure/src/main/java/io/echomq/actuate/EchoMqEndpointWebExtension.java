@@ -21,6 +21,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.log.LogAccessor;
 import org.springframework.util.Assert;
 
 /**
@@ -45,6 +46,14 @@ import org.springframework.util.Assert;
  * </ul>
  * A malformed queue name, job id or page answers 400, an unknown queue, listener or job
  * 404, a job that is not dead 409; each with a message.
+ * <p>
+ * Every {@code POST} takes a JSON body ({@code Content-Type: application/json};
+ * {@code {}} will do, and it may carry the operation's parameters and a {@code reason},
+ * logged with the write). A page on another site cannot send that without a CORS
+ * preflight, which the actuator refuses unless
+ * {@code management.endpoints.web.cors.allowed-origins} names that site; a bare
+ * {@code POST}, or one with a form or text body (what a page can send without a
+ * preflight), answers 415 and changes nothing. {@code DELETE} always needs a preflight.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -62,6 +71,8 @@ public class EchoMqEndpointWebExtension {
 	private static final String DEAD = "dead";
 
 	private static final String SCHEDULES = "schedules";
+
+	private static final LogAccessor logger = new LogAccessor(EchoMqEndpointWebExtension.class);
 
 	private final EchoMqEndpoint delegate;
 
@@ -132,14 +143,16 @@ public class EchoMqEndpointWebExtension {
 	 * @param scope {@code cluster} for the queue on every node, else ({@code null} or
 	 * {@code listener}) this application's listener
 	 * @param duration how long a cluster-wide pause lasts, {@code null} until resumed
+	 * @param reason why, logged with the write, or {@code null}
 	 * @return the listener, 404 if the queue has none here; or the queue's pause
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> control(@Selector String queues, @Selector String queue, @Selector String action,
-			@Nullable String scope, @Nullable String duration) {
+			@Nullable String scope, @Nullable String duration, @Nullable String reason) {
 		if (!QUEUES.equals(queues)) {
 			return notFound("No such resource '" + queues + "'; try 'queues'");
 		}
+		log(action + " (scope " + ((scope != null) ? scope : "listener") + ")", queue, reason);
 		if ("cluster".equals(scope)) {
 			return switch (action) {
 				case "pause" -> handle(() -> this.delegate.pauseQueue(queue,
@@ -169,13 +182,15 @@ public class EchoMqEndpointWebExtension {
 	 * @param id the job id
 	 * @param action {@code replay} (with {@code dead}) or {@code cancel} (with
 	 * {@code jobs})
+	 * @param reason why, logged with the write, or {@code null}
 	 * @return the outcome: for a replay 404 if the queue has no such job, 409 if it is
 	 * not dead; for a cancel what it did, 404 if the job is finished or unknown, 409 if
 	 * it was refused
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> jobAction(@Selector String queues, @Selector String queue,
-			@Selector String collection, @Selector String id, @Selector String action) {
+			@Selector String collection, @Selector String id, @Selector String action, @Nullable String reason) {
+		log(action + " " + id, queue, reason);
 		if (QUEUES.equals(queues) && "jobs".equals(collection) && "cancel".equals(action)) {
 			return cancel(queue, id);
 		}
@@ -238,16 +253,24 @@ public class EchoMqEndpointWebExtension {
 	 * @param queue the queue
 	 * @param name the schedule name
 	 * @param action must be {@code trigger}
+	 * @param reason why, logged with the write, or {@code null}
 	 * @return the occurrence, 404 if there is no such schedule
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> triggerSchedule(@Selector String schedules, @Selector String queue,
-			@Selector String name, @Selector String action) {
+			@Selector String name, @Selector String action, @Nullable String reason) {
+		log(action + " schedule '" + name + "'", queue, reason);
 		if (!SCHEDULES.equals(schedules) || !"trigger".equals(action)) {
 			return notFound("No such resource; try POST schedules/{queue}/{name}/trigger");
 		}
 		return handle(() -> this.delegate.triggerSchedule(queue, name),
 				() -> "Queue '" + queue + "' has no schedule '" + name + "'");
+	}
+
+	private static void log(String write, String queue, @Nullable String reason) {
+		logger.info(() -> ("echomq endpoint: " + write + " on queue '" + queue + "'"
+				+ ((reason != null) ? ": " + reason : ""))
+			.replaceAll("\\p{Cntrl}", "?"));
 	}
 
 	private static WebEndpointResponse<Object> handle(Supplier<@Nullable Object> operation, Supplier<String> notFound) {

@@ -165,7 +165,7 @@ class EchoMqEndpointAutoConfigurationTests {
 			context.getBean(EchoJobListenerRegistry.class).getContainer(queue).pause();
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 			String id = dead.get(0).toString();
-			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay"),
+			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay", null),
 					ReplayDescriptor.class);
 			assertThat(replay.replayed()).isTrue();
 			assertThat(replay.state()).isEqualTo("pending");
@@ -173,12 +173,13 @@ class EchoMqEndpointAutoConfigurationTests {
 			QueueDescriptor after = context.getBean(EchoMqEndpoint.class).queue(queue);
 			assertThat(after.pending()).isEqualTo(1);
 			assertThat(after.dead()).isEqualTo(2);
-			assertError(web.jobAction("queues", queue, "dead", id, "replay"), 409, "is pending, not dead");
-			assertError(web.jobAction("queues", queue, "dead", "JOB' OR 1=1", "replay"), 400, "Invalid JOB id");
-			assertError(web.jobAction("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay"), 400,
-					"Invalid JOB id");
-			assertError(web.jobAction("queues", queue, "dead", JobId.mint().toString(), "replay"), 404, "has no job");
-			assertError(web.jobAction("queues", queue, "dead", id, "resurrect"), 404, "replay");
+			assertError(web.jobAction("queues", queue, "dead", id, "replay", null), 409, "is pending, not dead");
+			assertError(web.jobAction("queues", queue, "dead", "JOB' OR 1=1", "replay", null), 400, "Invalid JOB id");
+			assertError(web.jobAction("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay", null),
+					400, "Invalid JOB id");
+			assertError(web.jobAction("queues", queue, "dead", JobId.mint().toString(), "replay", null), 404,
+					"has no job");
+			assertError(web.jobAction("queues", queue, "dead", id, "resurrect", null), 404, "replay");
 		});
 	}
 
@@ -205,7 +206,7 @@ class EchoMqEndpointAutoConfigurationTests {
 				.register(queue, (job, jobContext) -> {
 				});
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-			assertThat(body(web.control("queues", queue, "pause", null, null), ListenerDescriptor.class).paused())
+			assertThat(body(web.control("queues", queue, "pause", null, null, null), ListenerDescriptor.class).paused())
 				.isTrue();
 			assertThat(container.isPaused()).isTrue();
 			context.getBean(EchoMqTemplate.class).enqueue(queue, "waits");
@@ -214,14 +215,15 @@ class EchoMqEndpointAutoConfigurationTests {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).pending() == 1);
 			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).counters()).doesNotContainKey("completed");
-			assertThat(body(web.control("queues", queue, "resume", null, null), ListenerDescriptor.class).paused())
+			assertThat(
+					body(web.control("queues", queue, "resume", null, null, null), ListenerDescriptor.class).paused())
 				.isFalse();
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> context.getBean(EchoMqEndpoint.class).queue(queue).counters().get("completed"),
 						(completed) -> completed != null && completed == 1L);
-			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause", null, null), 404,
+			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause", null, null, null), 404,
 					"no listener");
-			assertError(web.control("queues", queue, "stop", null, null), 404, "try 'pause' or 'resume'");
+			assertError(web.control("queues", queue, "stop", null, null, null), 404, "try 'pause' or 'resume'");
 		});
 	}
 
@@ -271,16 +273,17 @@ class EchoMqEndpointAutoConfigurationTests {
 				String id = template.enqueue(queue, "x", EnqueueOptions.defaults().withDelay(Duration.ofHours(1)))
 					.toString();
 				EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-				CancelDescriptor cancel = body(web.jobAction("queues", queue, "jobs", id, "cancel"),
+				CancelDescriptor cancel = body(web.jobAction("queues", queue, "jobs", id, "cancel", null),
 						CancelDescriptor.class);
 				assertThat(cancel.outcome()).isEqualTo("cancelled");
 				assertThat(cancel.state()).isEqualTo("schedule");
 				QueueDescriptor afterCancel = context.getBean(EchoMqEndpoint.class).queue(queue);
 				assertThat(afterCancel.schedule()).isZero();
 				assertThat(afterCancel.counters()).containsEntry("cancelled", 1L);
-				assertError(web.jobAction("queues", queue, "jobs", id, "cancel"), 404, "has no job");
-				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel"), 400, "Invalid JOB id");
-				assertError(web.jobAction("queues", queue, "jobs", id, "delete"), 404, "cancel");
+				assertError(web.jobAction("queues", queue, "jobs", id, "cancel", null), 404, "has no job");
+				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel", null), 400,
+						"Invalid JOB id");
+				assertError(web.jobAction("queues", queue, "jobs", id, "delete", null), 404, "cancel");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				assertThat(registry.get("echomq.jobs.cancelled")
 					.tags("queue", queue, "outcome", "cancelled")
@@ -303,7 +306,7 @@ class EchoMqEndpointAutoConfigurationTests {
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			EchoMqAdmin admin = context.getBean(EchoMqAdmin.class);
-			PauseDescriptor paused = body(web.control("queues", queue, "pause", "cluster", "10m"),
+			PauseDescriptor paused = body(web.control("queues", queue, "pause", "cluster", "10m", null),
 					PauseDescriptor.class);
 			assertThat(paused.paused()).isTrue();
 			assertThat(paused.changed()).isTrue();
@@ -311,17 +314,17 @@ class EchoMqEndpointAutoConfigurationTests {
 			assertThat(admin.isPaused(queue)).isTrue();
 			template.enqueue(queue, "x");
 			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).paused()).isTrue();
-			PauseDescriptor indefinite = body(web.control("queues", queue, "pause", "cluster", null),
+			PauseDescriptor indefinite = body(web.control("queues", queue, "pause", "cluster", null, null),
 					PauseDescriptor.class);
 			assertThat(indefinite.remainingMillis()).isNull();
-			PauseDescriptor resumed = body(web.control("queues", queue, "resume", "cluster", null),
+			PauseDescriptor resumed = body(web.control("queues", queue, "resume", "cluster", null, null),
 					PauseDescriptor.class);
 			assertThat(resumed.paused()).isFalse();
 			assertThat(resumed.changed()).isTrue();
 			assertThat(admin.isPaused(queue)).isFalse();
-			assertError(web.control("queues", queue, "pause", "cluster", "soon"), 400, "soon");
-			assertError(web.control("queues", queue, "pause", "cluster", "0s"), 400, "at least 1ms");
-			assertError(web.control("queues", queue, "pause", "galaxy", null), 400, "No such scope 'galaxy'");
+			assertError(web.control("queues", queue, "pause", "cluster", "soon", null), 400, "soon");
+			assertError(web.control("queues", queue, "pause", "cluster", "0s", null), 400, "at least 1ms");
+			assertError(web.control("queues", queue, "pause", "galaxy", null, null), 400, "No such scope 'galaxy'");
 			assertThat(admin.isPaused(queue)).isFalse();
 		});
 	}

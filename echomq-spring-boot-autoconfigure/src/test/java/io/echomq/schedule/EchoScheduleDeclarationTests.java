@@ -233,9 +233,9 @@ class EchoScheduleDeclarationTests {
 				assertThat(endpoint.schedules().schedules().get(0).nextFire()).isEqualTo(schedules.get(0).nextFire());
 				EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 				assertThat(web.schedules("schedules").getStatus()).isEqualTo(200);
-				assertThat(web.triggerSchedule("schedules", QUEUE, "missing", "trigger").getStatus())
+				assertThat(web.triggerSchedule("schedules", QUEUE, "missing", "trigger", null).getStatus())
 					.isEqualTo(WebEndpointResponse.STATUS_NOT_FOUND);
-				assertThat(web.triggerSchedule("schedules", "bad{q}", "hourly", "trigger").getStatus())
+				assertThat(web.triggerSchedule("schedules", "bad{q}", "hourly", "trigger", null).getStatus())
 					.isEqualTo(WebEndpointResponse.STATUS_BAD_REQUEST);
 			});
 	}
