@@ -21,7 +21,7 @@ class UniqueEnqueues {
 		this.echoMq = echoMq;
 	}
 
-	void enqueue(Invoice invoice, Report report, DocumentChange change) {
+	EnqueueResult enqueue(Invoice invoice, Report report, DocumentChange change) {
 		EnqueueResult result = this.echoMq.enqueueUnique("billing", invoice,
 				EnqueueOptions.defaults().withUniqueKey("invoice-" + invoice.id()));
 		if (result.duplicate()) {
@@ -31,6 +31,7 @@ class UniqueEnqueues {
 				EnqueueOptions.defaults().withThrottle("daily-report", Duration.ofMinutes(10)));
 		this.echoMq.enqueue("search", change,
 				EnqueueOptions.defaults().withDebounce("reindex-" + change.document(), Duration.ofSeconds(5)));
+		return result;
 	}
 
 }
