@@ -1,16 +1,11 @@
 package com.example.readme;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import io.echomq.annotation.EchoJob;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.stereotype.Component;
 
 /**
- * The smallest application the README describes: one listener.
+ * The application the README's getting-started builds: a producer ({@link Signups}) and a
+ * listener ({@link WelcomeEmails}).
  *
  * @author EchoMQ
  */
@@ -19,18 +14,6 @@ public class ReadmeApplication {
 
 	public static void main(String[] args) {
 		SpringApplication.run(ReadmeApplication.class, args);
-	}
-
-	@Component
-	static class Greeter {
-
-		final List<String> greeted = new CopyOnWriteArrayList<>();
-
-		@EchoJob(queue = "greetings")
-		void greet(String name) {
-			this.greeted.add(name);
-		}
-
 	}
 
 }

@@ -2,7 +2,6 @@ package com.example.readme;
 
 import java.time.Duration;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
 
@@ -12,25 +11,22 @@ import org.springframework.boot.test.context.SpringBootTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/**
- * The application's test, as the README's "Testing your application" writes one.
- *
- * @author EchoMQ
- */
 @SpringBootTest
 @AutoConfigureEchoMqServer
 class ReadmeApplicationTests {
 
 	@Autowired
-	EchoMqTemplate echoMq;
+	Signups signups;
 
 	@Autowired
-	ReadmeApplication.Greeter greeter;
+	WelcomeEmails welcomeEmails;
 
 	@Test
-	void listenerReceivesEnqueuedJob() {
-		this.echoMq.enqueue("greetings", "Ada");
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(this.greeter.greeted).contains("Ada"));
+	void signUpSendsTheWelcomeEmail() {
+		this.signups.signUp("ada@example.com", "Ada");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(
+					() -> assertThat(this.welcomeEmails.sent()).contains("ada@example.com: Welcome, Ada! (attempt 1)"));
 	}
 
 }

@@ -1,0 +1,5 @@
+package com.example.readme;
+
+public record WelcomeEmail(String email, String name) {
+
+}

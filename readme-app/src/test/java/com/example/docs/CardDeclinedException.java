@@ -1,0 +1,9 @@
+package com.example.docs;
+
+class CardDeclinedException extends RuntimeException {
+
+	CardDeclinedException(String message) {
+		super(message);
+	}
+
+}

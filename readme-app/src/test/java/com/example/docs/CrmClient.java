@@ -1,0 +1,11 @@
+package com.example.docs;
+
+import java.net.http.HttpResponse;
+
+interface CrmClient {
+
+	HttpResponse<String> push(Contact contact);
+
+	void confirm(Contact contact);
+
+}

@@ -1,0 +1,5 @@
+package com.example.docs;
+
+record Order(String customerId) {
+
+}
