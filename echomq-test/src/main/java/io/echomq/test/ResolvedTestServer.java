@@ -9,6 +9,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link TestServer} with a fixed address and an action that releases it.
  *
+ * @param host the host to connect to
+ * @param port the port to connect to
+ * @param flavor the kind of server
+ * @param version the server version
+ * @param source which step of the resolution chain supplied the server
+ * @param ownedProcess the server process when this JVM owns it, else {@code null}
+ * @param release what {@link #close()} runs
  * @author EchoMQ
  * @since 0.1.0
  */
