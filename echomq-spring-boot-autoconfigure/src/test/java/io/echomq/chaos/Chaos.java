@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -250,6 +251,25 @@ final class Chaos {
 			// the figures file is a convenience; the line is on standard output
 		}
 		return result;
+	}
+
+	/**
+	 * Return the longest time between a start and the first of some instants, or between
+	 * two of them in a row, counting only those from the start up to an end.
+	 * @param instants the instants ({@link System#nanoTime()}), in any order
+	 * @param from the start
+	 * @param until the end ({@code Long.MAX_VALUE} for none)
+	 * @return the longest gap in nanoseconds
+	 */
+	static long longestGap(Collection<Long> instants, long from, long until) {
+		List<Long> times = instants.stream().filter((at) -> at >= from && at <= until).sorted().toList();
+		long longest = 0;
+		long previous = from;
+		for (long at : times) {
+			longest = Math.max(longest, at - previous);
+			previous = at;
+		}
+		return longest;
 	}
 
 	/**

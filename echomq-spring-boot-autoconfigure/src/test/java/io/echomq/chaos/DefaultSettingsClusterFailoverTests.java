@@ -146,19 +146,8 @@ class DefaultSettingsClusterFailoverTests {
 		});
 	}
 
-	/**
-	 * Return the longest time between the kill and the first of some runs, or between two
-	 * of them in a row.
-	 */
 	private static long longestGap(Queue<Run> runs, long killed, Predicate<Run> which) {
-		List<Long> times = runs.stream().filter(which).map(Run::at).filter((at) -> at >= killed).sorted().toList();
-		long longest = 0;
-		long previous = killed;
-		for (long at : times) {
-			longest = Math.max(longest, at - previous);
-			previous = at;
-		}
-		return longest;
+		return Chaos.longestGap(runs.stream().filter(which).map(Run::at).toList(), killed, Long.MAX_VALUE);
 	}
 
 	private ConfigurableApplicationContext start(String prefix, String name, Queue<Run> runs) {
