@@ -81,6 +81,9 @@ final class LeasedJob implements JobContext {
 
 	private volatile boolean claimedAgain;
 
+	/** The handler's result as the payload converter wrote it, or null for none. */
+	private volatile @Nullable String result;
+
 	LeasedJob(ClaimedJob job, Engine jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.received = ReceivedJob.of(job);
@@ -192,6 +195,25 @@ final class LeasedJob implements JobContext {
 	}
 
 	/**
+	 * Keep the handler's result, to be stored by the completion.
+	 * @param text the result as the payload converter wrote it
+	 * @throws io.echomq.core.ResultTooLargeException if it is over the size cap (the
+	 * attempt then fails)
+	 */
+	void result(String text) {
+		this.jobs.results().check(queue(), id(), text);
+		this.result = text;
+	}
+
+	/**
+	 * Return the handler's result, once it returned one.
+	 * @return the result as the payload converter wrote it, or {@code null}
+	 */
+	@Nullable String result() {
+		return this.result;
+	}
+
+	/**
 	 * Record that the handler returned: the job completes, unless it was released or its
 	 * lease lost meanwhile.
 	 * @param took how long the handler ran
@@ -218,8 +240,11 @@ final class LeasedJob implements JobContext {
 	 * @param took how long the handler ran
 	 */
 	void sendCompletion(Duration took) {
-		recordCompletion(send("completion",
-				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false),
+		recordCompletion(
+				send("completion",
+						() -> this.jobs.outcomes()
+							.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.result),
+						false),
 				took);
 	}
 
@@ -231,7 +256,8 @@ final class LeasedJob implements JobContext {
 	 */
 	void completed(@Nullable TransitionResult result, Duration took) {
 		Sent sent = (result != null) ? new Sent(result, false) : send("completion",
-				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
+				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.result),
+				true);
 		recordCompletion(sent, took);
 	}
 
