@@ -13,6 +13,8 @@ import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.internal.ContainerSettings;
+import io.echomq.support.PayloadConversionException;
+import io.echomq.support.PayloadConverter;
 import io.echomq.support.internal.ErrorText;
 import org.jspecify.annotations.Nullable;
 
@@ -80,6 +82,9 @@ final class LeasedJob implements JobContext {
 	private volatile boolean cancelled;
 
 	private volatile boolean claimedAgain;
+
+	/** The converter of the handler's method, for progress objects; null for others. */
+	private volatile @Nullable PayloadConverter converter;
 
 	/** The handler's result as the payload converter wrote it, or null for none. */
 	private volatile @Nullable String result;
@@ -192,6 +197,35 @@ final class LeasedJob implements JobContext {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * Use the converter of the handler's method for progress objects.
+	 * @param converter the converter
+	 */
+	void converter(PayloadConverter converter) {
+		this.converter = converter;
+	}
+
+	@Override
+	public boolean progress(int percent) {
+		return this.jobs.outcomes().progress(queue(), id(), this.job.token(), percent).isApplied();
+	}
+
+	@Override
+	public boolean progress(Object progress) {
+		Assert.notNull(progress, "'progress' must not be null");
+		PayloadConverter writer = this.converter;
+		Assert.state(writer != null, "progress(Object) needs the payload converter of an @EchoJob method");
+		String text;
+		try {
+			text = writer.write(progress);
+		}
+		catch (RuntimeException ex) {
+			throw new PayloadConversionException("Progress of job " + id() + " (a " + progress.getClass().getName()
+					+ ") cannot be written by the payload converter: " + ex.getMessage(), ex);
+		}
+		return this.jobs.outcomes().progress(queue(), id(), this.job.token(), text).isApplied();
 	}
 
 	/**

@@ -144,6 +144,9 @@ public final class MethodJobHandler implements JobHandler {
 
 	@Override
 	public void handle(ReceivedJob job, JobContext context) throws Exception {
+		if (context instanceof LeasedJob leased) {
+			leased.converter(this.converter);
+		}
 		Object[] args = new Object[this.kinds.length];
 		for (int i = 0; i < this.kinds.length; i++) {
 			args[i] = switch (this.kinds[i]) {

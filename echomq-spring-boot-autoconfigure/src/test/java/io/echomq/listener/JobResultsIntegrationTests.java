@@ -2,6 +2,8 @@ package io.echomq.listener;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
@@ -106,6 +108,25 @@ class JobResultsIntegrationTests {
 			});
 	}
 
+	@Test
+	void progressIsOnTheRowWhileTheJobRuns() {
+		ListenerTestSupport.runner(server, this.prefix)
+			.withUserConfiguration(QuoteConfiguration.class)
+			.run((context) -> {
+				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+				QuoteListener listener = context.getBean(QuoteListener.class);
+				JobId id = template.enqueue("reports", new Request("r", 1));
+				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+					await().atMost(TIMEOUT).until(() -> "50".equals(probe.row("reports", id).get("progress")));
+					assertThat(probe.row("reports", id)).containsEntry("progress_data", "{\"step\":\"half\"}")
+						.containsEntry("state", "active");
+				}
+				listener.release.countDown();
+				await().atMost(TIMEOUT).until(() -> template.result("reports", id, String.class) != null);
+				assertThat(template.result("reports", id, String.class)).isEqualTo("report r");
+			});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class QuoteConfiguration {
 
@@ -117,6 +138,16 @@ class JobResultsIntegrationTests {
 	}
 
 	static class QuoteListener {
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		@EchoJob(queue = "reports")
+		String report(JobContext context, Request request) throws InterruptedException {
+			context.progress(50);
+			context.progress(new Step("half"));
+			this.release.await(10, TimeUnit.SECONDS);
+			return "report " + request.sku();
+		}
 
 		@EchoJob(queue = "quotes")
 		Quote quote(Request request) {
@@ -133,6 +164,10 @@ class JobResultsIntegrationTests {
 	}
 
 	record Quote(String sku, int cents) {
+
+	}
+
+	record Step(String step) {
 
 	}
 

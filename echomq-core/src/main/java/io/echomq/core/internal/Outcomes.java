@@ -1,5 +1,6 @@
 package io.echomq.core.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -444,6 +445,46 @@ public final class Outcomes extends EnginePart {
 				List.of(id.toString(), ScriptCalls.argument(token), Long.toString(lease.toMillis())));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.ACTIVE, Replies.instant(reply.get(1)));
+	}
+
+	/**
+	 * Record how far a running job got, in percent, on its row (field {@code progress}).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param percent from 0 to 100
+	 * @return applied, or stale if the caller's lease was lost (nothing written)
+	 * @throws IllegalArgumentException if the percent is outside 0-100 (nothing written)
+	 */
+	public TransitionResult progress(String queue, JobId id, FencingToken token, int percent) {
+		Assert.isTrue(percent >= 0 && percent <= 100, () -> "progress must be between 0 and 100, was " + percent);
+		return progress(queue, id, token, "percent", Integer.toString(percent));
+	}
+
+	/**
+	 * Record a running job's progress as an object, on its row (field
+	 * {@code progress_data}).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param data the object as the payload converter wrote it, at most
+	 * {@link Results#MAX_PROGRESS_BYTES}
+	 * @return applied, or stale if the caller's lease was lost (nothing written)
+	 * @throws IllegalArgumentException if the data is over its cap (nothing written)
+	 */
+	public TransitionResult progress(String queue, JobId id, FencingToken token, String data) {
+		Assert.notNull(data, "'data' must not be null");
+		long size = data.getBytes(StandardCharsets.UTF_8).length;
+		Assert.isTrue(size <= Results.MAX_PROGRESS_BYTES, () -> "progress of job " + id + " is " + size
+				+ " bytes, larger than " + Results.MAX_PROGRESS_BYTES + " bytes; nothing was written");
+		return progress(queue, id, token, "data", data);
+	}
+
+	private TransitionResult progress(String queue, JobId id, FencingToken token, String kind, String value) {
+		QueuePartitions.validateEngineName(queue);
+		List<Object> reply = this.executor.execute(this.scripts.progress, this.state.keys(queue).forExtend(id),
+				List.of(id.toString(), ScriptCalls.argument(token), kind, value));
+		return Replies.fenced(reply);
 	}
 
 	/**

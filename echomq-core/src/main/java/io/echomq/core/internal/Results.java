@@ -25,6 +25,9 @@ public final class Results extends EnginePart {
 	/** The default size cap of a serialized result: 64 KB. */
 	public static final long DEFAULT_MAX_BYTES = 64 * 1024;
 
+	/** The size cap of a progress object, as the payload converter writes it: 4 KB. */
+	public static final long MAX_PROGRESS_BYTES = 4 * 1024;
+
 	/** How long a queue without retention keeps a result by default. */
 	public static final Duration DEFAULT_TTL = Duration.ofMinutes(10);
 
