@@ -194,7 +194,7 @@ final class ContainerClaims {
 			ids.add(job.id());
 			tokens.add(job.token());
 			uniqueKeys.add(job.uniqueKey());
-			jobResults.add(run.result());
+			jobResults.add(run.output().result());
 		}
 		List<@Nullable TransitionResult> results = null;
 		List<ClaimedJob> next = List.of();

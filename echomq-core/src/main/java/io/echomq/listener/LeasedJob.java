@@ -13,8 +13,6 @@ import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.internal.ContainerSettings;
-import io.echomq.support.PayloadConversionException;
-import io.echomq.support.PayloadConverter;
 import io.echomq.support.internal.ErrorText;
 import org.jspecify.annotations.Nullable;
 
@@ -83,15 +81,12 @@ final class LeasedJob implements JobContext {
 
 	private volatile boolean claimedAgain;
 
-	/** The converter of the handler's method, for progress objects; null for others. */
-	private volatile @Nullable PayloadConverter converter;
-
-	/** The handler's result as the payload converter wrote it, or null for none. */
-	private volatile @Nullable String result;
+	private final JobOutput output;
 
 	LeasedJob(ClaimedJob job, Engine jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.received = ReceivedJob.of(job);
+		this.output = new JobOutput(jobs, job.queue(), job.id());
 		this.jobs = jobs;
 		this.settings = settings;
 		this.counters = counters;
@@ -199,12 +194,9 @@ final class LeasedJob implements JobContext {
 		return true;
 	}
 
-	/**
-	 * Use the converter of the handler's method for progress objects.
-	 * @param converter the converter
-	 */
-	void converter(PayloadConverter converter) {
-		this.converter = converter;
+	/** What this run reports besides its outcome: its result and progress. */
+	JobOutput output() {
+		return this.output;
 	}
 
 	@Override
@@ -214,37 +206,8 @@ final class LeasedJob implements JobContext {
 
 	@Override
 	public boolean progress(Object progress) {
-		Assert.notNull(progress, "'progress' must not be null");
-		PayloadConverter writer = this.converter;
-		Assert.state(writer != null, "progress(Object) needs the payload converter of an @EchoJob method");
-		String text;
-		try {
-			text = writer.write(progress);
-		}
-		catch (RuntimeException ex) {
-			throw new PayloadConversionException("Progress of job " + id() + " (a " + progress.getClass().getName()
-					+ ") cannot be written by the payload converter: " + ex.getMessage(), ex);
-		}
+		String text = this.output.progressText(progress);
 		return this.jobs.outcomes().progress(queue(), id(), this.job.token(), text).isApplied();
-	}
-
-	/**
-	 * Keep the handler's result, to be stored by the completion.
-	 * @param text the result as the payload converter wrote it
-	 * @throws io.echomq.core.ResultTooLargeException if it is over the size cap (the
-	 * attempt then fails)
-	 */
-	void result(String text) {
-		this.jobs.results().check(queue(), id(), text);
-		this.result = text;
-	}
-
-	/**
-	 * Return the handler's result, once it returned one.
-	 * @return the result as the payload converter wrote it, or {@code null}
-	 */
-	@Nullable String result() {
-		return this.result;
 	}
 
 	/**
@@ -274,12 +237,10 @@ final class LeasedJob implements JobContext {
 	 * @param took how long the handler ran
 	 */
 	void sendCompletion(Duration took) {
-		recordCompletion(
-				send("completion",
-						() -> this.jobs.outcomes()
-							.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.result),
-						false),
-				took);
+		recordCompletion(send("completion",
+				() -> this.jobs.outcomes()
+					.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.output.result()),
+				false), took);
 	}
 
 	/**
@@ -289,9 +250,11 @@ final class LeasedJob implements JobContext {
 	 * @param took how long the handler ran
 	 */
 	void completed(@Nullable TransitionResult result, Duration took) {
-		Sent sent = (result != null) ? new Sent(result, false) : send("completion",
-				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.result),
-				true);
+		Sent sent = (result != null) ? new Sent(result, false)
+				: send("completion",
+						() -> this.jobs.outcomes()
+							.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.output.result()),
+						true);
 		recordCompletion(sent, took);
 	}
 

@@ -145,7 +145,7 @@ public final class MethodJobHandler implements JobHandler {
 	@Override
 	public void handle(ReceivedJob job, JobContext context) throws Exception {
 		if (context instanceof LeasedJob leased) {
-			leased.converter(this.converter);
+			leased.output().converter(this.converter);
 		}
 		Object[] args = new Object[this.kinds.length];
 		for (int i = 0; i < this.kinds.length; i++) {
@@ -170,7 +170,7 @@ public final class MethodJobHandler implements JobHandler {
 			throw new IllegalStateException(target);
 		}
 		if (result != null && context instanceof LeasedJob leased) {
-			leased.result(writeResult(job, result));
+			leased.output().result(writeResult(job, result));
 		}
 	}
 
