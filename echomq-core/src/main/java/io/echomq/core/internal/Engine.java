@@ -61,6 +61,8 @@ public class Engine {
 
 	private final QueueAdmin admin;
 
+	private final Results results;
+
 	/**
 	 * Create the engine on an executor and keyspace.
 	 * @param executor the script executor
@@ -75,6 +77,7 @@ public class Engine {
 		this.claims = new Claims(this);
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
+		this.results = new Results(this.state);
 	}
 
 	/**
@@ -115,6 +118,14 @@ public class Engine {
 	 */
 	public QueueAdmin admin() {
 		return this.admin;
+	}
+
+	/**
+	 * Return the results' bounds and reads.
+	 * @return the results
+	 */
+	public Results results() {
+		return this.results;
 	}
 
 	/**
