@@ -1,6 +1,8 @@
 package io.echomq.test.queues;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.echomq.EchoMqOperations;
 import io.echomq.EnqueueOptions;
@@ -57,7 +59,7 @@ class EchoMqTestQueuesTests {
 	@Test
 	void drainRunsScheduledJobsOnlyOnceTimeIsMovedPastTheirRunAt() {
 		this.echoMq.enqueue("later", new Email("later@example.com"), EnqueueOptions.delayed(Duration.ofHours(1)));
-		java.util.List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<String> ran = new CopyOnWriteArrayList<>();
 
 		assertThat(this.queues.drain("later", (job, context) -> ran.add(job.payload())).ran()).isZero();
 		assertThat(this.queues.drain("later", (job, context) -> ran.add(job.payload()), Duration.ofMinutes(30)).ran())
