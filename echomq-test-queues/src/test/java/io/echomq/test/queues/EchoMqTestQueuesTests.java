@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * an application with {@code @EchoJob} listeners that do not start on their own.
  */
 @SpringBootTest(classes = QueuesTestApplication.class,
-		properties = { "echomq.listener.auto-startup=false", "echomq.key-prefix=queues-${random.uuid}" })
+		properties = { "echomq.listener.auto-startup=false", "echomq.key-prefix=queues-${random.uuid}",
+				"echomq.queues.orders.partitions=3" })
 @AutoConfigureEchoMqServer
 class EchoMqTestQueuesTests {
 
@@ -112,6 +113,21 @@ class EchoMqTestQueuesTests {
 			.containsExactly(fire.id());
 		assertThat(this.queues.drain("reports").completed()).isOne();
 		assertThat(this.mailer.reports).containsExactly(fire.id().toString());
+	}
+
+	@Test
+	void aPartitionedQueueIsCountedAndDrainedOverAllItsPartitions() {
+		for (int i = 0; i < 9; i++) {
+			this.echoMq.enqueue("orders", "order-" + i);
+		}
+		assertThat(this.queues).queue("orders").hasPending(9).hasEnqueued("\"order-8\"");
+		List<String> ran = new CopyOnWriteArrayList<>();
+
+		DrainResult drained = this.queues.drain("orders", (job, context) -> ran.add(job.payload()));
+
+		assertThat(drained.completed()).isEqualTo(9);
+		assertThat(ran).hasSize(9).contains("\"order-0\"", "\"order-8\"");
+		assertThat(this.queues).queue("orders").isDrained();
 	}
 
 	@Test
