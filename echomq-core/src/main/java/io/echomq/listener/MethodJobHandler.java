@@ -69,12 +69,7 @@ public final class MethodJobHandler implements JobHandler {
 		Assert.notNull(converter, "'converter' must not be null");
 		String description = describe(method);
 		Kind[] kinds = inspect(method, description);
-		Type payloadType = null;
-		for (int i = 0; i < kinds.length; i++) {
-			if (kinds[i] == Kind.PAYLOAD) {
-				payloadType = new MethodParameter(method, i).getGenericParameterType();
-			}
-		}
+		Type payloadType = payloadType(method, kinds);
 		Method invocable;
 		try {
 			invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
@@ -94,6 +89,26 @@ public final class MethodJobHandler implements JobHandler {
 	 */
 	public static void validate(Method method) {
 		inspect(method, describe(method));
+	}
+
+	/**
+	 * Return the generic type a handler method reads its payload into.
+	 * @param method the method
+	 * @return the payload parameter's generic type, or {@code null} if the method takes
+	 * no payload
+	 * @throws IllegalStateException if the method cannot be a job handler
+	 */
+	public static @Nullable Type payloadType(Method method) {
+		return payloadType(method, inspect(method, describe(method)));
+	}
+
+	private static @Nullable Type payloadType(Method method, Kind[] kinds) {
+		for (int i = 0; i < kinds.length; i++) {
+			if (kinds[i] == Kind.PAYLOAD) {
+				return new MethodParameter(method, i).getGenericParameterType();
+			}
+		}
+		return null;
 	}
 
 	private static Kind[] inspect(Method method, String description) {

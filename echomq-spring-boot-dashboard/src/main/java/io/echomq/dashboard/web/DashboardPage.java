@@ -23,7 +23,7 @@ import org.springframework.web.util.HtmlUtils;
  */
 final class DashboardPage {
 
-	private static final String LOCATION = "io/echomq/dashboard/static/";
+	static final String LOCATION = "io/echomq/dashboard/static/";
 
 	private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z]+)\\}\\}");
 
