@@ -1,5 +1,6 @@
 package io.echomq;
 
+import java.lang.reflect.Type;
 import java.util.Collection;
 import java.util.List;
 
@@ -9,6 +10,7 @@ import io.echomq.core.internal.Engine;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The operations of the producer side: enqueue jobs, and put, remove and list recurring
@@ -127,5 +129,32 @@ public interface EchoMqOperations {
 	 * @return the schedules with their last and next fire time, by name
 	 */
 	List<ScheduleState> schedules(String queue);
+
+	/**
+	 * Read a completed job's result, the value its handler method returned, through the
+	 * payload converter. It is kept on the job's row while the queue retains its
+	 * completed jobs, else for {@code echomq.queues.<queue>.results.ttl} after the
+	 * completion.
+	 * @param <T> the result type
+	 * @param queue the queue the job was enqueued to
+	 * @param id the job id
+	 * @param type the type to read the result as
+	 * @return the result, or {@code null} when none is stored: the job has not completed,
+	 * returned nothing, or its result expired or was trimmed with its row
+	 * @throws io.echomq.core.InvalidQueueNameException if the queue name is not valid
+	 * @throws io.echomq.support.PayloadConversionException if the stored result cannot be
+	 * read as {@code type}
+	 */
+	<T> @Nullable T result(String queue, JobId id, Class<T> type);
+
+	/**
+	 * Read a completed job's result as a generic type (see
+	 * {@link #result(String, JobId, Class)}).
+	 * @param queue the queue the job was enqueued to
+	 * @param id the job id
+	 * @param type the type to read the result as, e.g. a {@code ParameterizedType}
+	 * @return the result, or {@code null} when none is stored
+	 */
+	@Nullable Object result(String queue, JobId id, Type type);
 
 }

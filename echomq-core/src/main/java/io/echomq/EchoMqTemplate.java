@@ -1,5 +1,6 @@
 package io.echomq;
 
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,8 +23,11 @@ import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
 import io.echomq.schedule.internal.Schedules;
+import io.echomq.support.PayloadConversionException;
 import io.echomq.support.PayloadConverter;
 import io.echomq.support.internal.PayloadText;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
@@ -255,6 +259,29 @@ public class EchoMqTemplate implements EchoMqOperations {
 	public List<ScheduleState> schedules(String queue) {
 		Keyspace.validateQueueName(queue);
 		return this.schedules.list(queue);
+	}
+
+	@Override
+	public <T> @Nullable T result(String queue, JobId id, Class<T> type) {
+		return type.cast(result(queue, id, (Type) type));
+	}
+
+	@Override
+	public @Nullable Object result(String queue, JobId id, Type type) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(id, "'id' must not be null");
+		Assert.notNull(type, "'type' must not be null");
+		String text = this.jobs.results().read(this.partitioning.forQueue(queue).nameOf(id), id);
+		if (text == null) {
+			return null;
+		}
+		try {
+			return this.converter.read(text, type);
+		}
+		catch (RuntimeException ex) {
+			throw new PayloadConversionException("Result of job " + id + " on queue '" + queue + "' cannot be read as "
+					+ type.getTypeName() + ": " + ex.getMessage(), ex);
+		}
 	}
 
 	/**

@@ -31,6 +31,8 @@ public record Keyspace(String prefix) {
 
 	private static final String UNIQUE = "unique:";
 
+	private static final String RESULT = "result:";
+
 	private static final String LANE = "lane:";
 
 	/** Maximum length of a lane key. */
@@ -95,6 +97,17 @@ public record Keyspace(String prefix) {
 	 */
 	public String jobKeyPrefix(String queue) {
 		return base(queue) + JOB;
+	}
+
+	/**
+	 * Build the key that holds a job's result while its queue retains no completed jobs:
+	 * a string with the queue's result TTL, written by the completing script.
+	 * @param queue the queue name
+	 * @param id the job id
+	 * @return the key, e.g. {@code emq:{mail}:result:JOB0Nt...}
+	 */
+	public String resultKey(String queue, JobId id) {
+		return base(queue) + RESULT + id;
 	}
 
 	/**

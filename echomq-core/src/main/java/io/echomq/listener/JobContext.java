@@ -87,4 +87,32 @@ public interface JobContext {
 	 */
 	boolean isCancelled();
 
+	/**
+	 * Record how far the job got, in percent, on its row (readable through the inspector,
+	 * the endpoint and the dashboard while the job runs). Written by a script fenced by
+	 * the claim: a worker that lost its lease writes nothing.
+	 * @param percent from 0 to 100
+	 * @return {@code true} if written, {@code false} if the lease was already lost
+	 * @throws IllegalArgumentException if the percent is outside 0-100 (nothing written)
+	 * @since 0.2.0
+	 */
+	default boolean progress(int percent) {
+		throw new UnsupportedOperationException("progress needs the context of a listener container");
+	}
+
+	/**
+	 * Record the job's progress as a small object, written with the payload converter (at
+	 * most 4 KB) on its row, fenced like {@link #progress(int)}.
+	 * @param progress the object
+	 * @return {@code true} if written, {@code false} if the lease was already lost
+	 * @throws IllegalArgumentException if the object is over 4 KB once written (nothing
+	 * written)
+	 * @throws io.echomq.support.PayloadConversionException if the converter cannot write
+	 * it
+	 * @since 0.2.0
+	 */
+	default boolean progress(Object progress) {
+		throw new UnsupportedOperationException("progress needs the context of a listener container");
+	}
+
 }

@@ -81,9 +81,12 @@ final class LeasedJob implements JobContext {
 
 	private volatile boolean claimedAgain;
 
+	private final JobOutput output;
+
 	LeasedJob(ClaimedJob job, Engine jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.received = ReceivedJob.of(job);
+		this.output = new JobOutput(jobs, job.queue(), job.id());
 		this.jobs = jobs;
 		this.settings = settings;
 		this.counters = counters;
@@ -191,6 +194,22 @@ final class LeasedJob implements JobContext {
 		return true;
 	}
 
+	/** What this run reports besides its outcome: its result and progress. */
+	JobOutput output() {
+		return this.output;
+	}
+
+	@Override
+	public boolean progress(int percent) {
+		return this.jobs.outcomes().progress(queue(), id(), this.job.token(), percent).isApplied();
+	}
+
+	@Override
+	public boolean progress(Object progress) {
+		String text = this.output.progressText(progress);
+		return this.jobs.outcomes().progress(queue(), id(), this.job.token(), text).isApplied();
+	}
+
 	/**
 	 * Record that the handler returned: the job completes, unless it was released or its
 	 * lease lost meanwhile.
@@ -219,8 +238,9 @@ final class LeasedJob implements JobContext {
 	 */
 	void sendCompletion(Duration took) {
 		recordCompletion(send("completion",
-				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), false),
-				took);
+				() -> this.jobs.outcomes()
+					.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.output.result()),
+				false), took);
 	}
 
 	/**
@@ -230,8 +250,11 @@ final class LeasedJob implements JobContext {
 	 * @param took how long the handler ran
 	 */
 	void completed(@Nullable TransitionResult result, Duration took) {
-		Sent sent = (result != null) ? new Sent(result, false) : send("completion",
-				() -> this.jobs.outcomes().complete(queue(), id(), this.job.token(), this.job.uniqueKey()), true);
+		Sent sent = (result != null) ? new Sent(result, false)
+				: send("completion",
+						() -> this.jobs.outcomes()
+							.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.output.result()),
+						true);
 		recordCompletion(sent, took);
 	}
 

@@ -20,9 +20,12 @@ import org.springframework.util.ReflectionUtils;
 /**
  * A {@link JobHandler} that invokes a bean method. Each parameter is either the payload
  * (at most one, read from JSON into the parameter's generic type), a {@link JobContext}
- * or the {@link ReceivedJob}, in any order. The return value is ignored. A payload that
- * cannot be read throws {@link UnreadablePayloadException}, which dead-letters the job at
- * once; what the method itself throws is rethrown unwrapped.
+ * or the {@link ReceivedJob}, in any order. A value the method returns (neither
+ * {@code void} nor {@code null}) is the job's result: written with the payload converter
+ * and stored by the completion (see {@code docs/results.md}); a result the converter
+ * cannot write, or one over {@code echomq.results.max-size}, fails the attempt. A payload
+ * that cannot be read throws {@link UnreadablePayloadException}, which dead-letters the
+ * job at once; what the method itself throws is rethrown unwrapped.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -141,6 +144,9 @@ public final class MethodJobHandler implements JobHandler {
 
 	@Override
 	public void handle(ReceivedJob job, JobContext context) throws Exception {
+		if (context instanceof LeasedJob leased) {
+			leased.output().converter(this.converter);
+		}
 		Object[] args = new Object[this.kinds.length];
 		for (int i = 0; i < this.kinds.length; i++) {
 			args[i] = switch (this.kinds[i]) {
@@ -149,8 +155,9 @@ public final class MethodJobHandler implements JobHandler {
 				case PAYLOAD -> readPayload(job);
 			};
 		}
+		Object result;
 		try {
-			this.method.invoke(this.bean, args);
+			result = this.method.invoke(this.bean, args);
 		}
 		catch (InvocationTargetException ex) {
 			Throwable target = ex.getTargetException();
@@ -161,6 +168,21 @@ public final class MethodJobHandler implements JobHandler {
 				throw error;
 			}
 			throw new IllegalStateException(target);
+		}
+		if (result != null && context instanceof LeasedJob leased) {
+			leased.output().result(writeResult(job, result));
+		}
+	}
+
+	private String writeResult(ReceivedJob job, Object result) {
+		try {
+			return this.converter.write(result);
+		}
+		catch (RuntimeException ex) {
+			throw new PayloadConversionException(
+					"Result of job " + job.id() + " (a " + result.getClass().getName() + " returned by "
+							+ this.description + ") cannot be written by the payload converter: " + ex.getMessage(),
+					ex);
 		}
 	}
 

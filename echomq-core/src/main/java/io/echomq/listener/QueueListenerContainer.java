@@ -17,6 +17,7 @@ import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
+import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.core.task.TaskExecutor;
 import org.springframework.util.Assert;
 
@@ -69,6 +70,8 @@ public class QueueListenerContainer {
 
 	private final EchoMqNode node;
 
+	private final QueuePartitions partitions;
+
 	private final ListenerBeacon beacon;
 
 	private volatile @Nullable TaskExecutor executor;
@@ -109,6 +112,7 @@ public class QueueListenerContainer {
 		this.leaseKeeper = leaseKeeper;
 		this.events = events;
 		this.node = node;
+		this.partitions = partitions;
 		this.runs = new Runs(settings.concurrency());
 		this.claims = new ContainerClaims(partitions, jobs, settings, node, this.runs, this.counters, events);
 		this.beacon = new ListenerBeacon(settings, this.runs, this.counters, new QueueNodes(jobs), node);
@@ -218,6 +222,36 @@ public class QueueListenerContainer {
 				"echomq-stop-" + getQueue());
 		drainer.setDaemon(true);
 		drainer.start();
+	}
+
+	/**
+	 * Claim up to {@code max} jobs now and run them one after the other on the calling
+	 * thread, as the container's workers run a claimed job: through the invocation
+	 * interceptors, the lease renewed and the timeout kept while the handler runs, and
+	 * the outcome recorded with the job's fencing token (complete on return; retry with
+	 * the backoff, or dead-letter once the attempts are used up, on a throw). The
+	 * container need not be started; its counters and event listeners see these jobs as
+	 * their own. This is what a test's drain calls.
+	 * @param max the most jobs to claim, positive
+	 * @return how many jobs ran (none when nothing was pending, the queue is paused or
+	 * its flow limits held the claim back)
+	 */
+	public int runNow(int max) {
+		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
+		Runs callerRuns = new Runs(max);
+		callerRuns.running(true);
+		ContainerClaims callerClaims = new ContainerClaims(this.partitions, this.jobs, this.settings, this.node,
+				callerRuns, this.counters, this.events);
+		try {
+			Workers workers = new Workers(this.settings, this.handler, this.interceptors, callerRuns, callerClaims,
+					this.leaseKeeper, this.events, new SyncTaskExecutor(), null);
+			List<LeasedJob> leased = callerClaims.lease(callerClaims.claim(max).jobs());
+			leased.forEach(workers::dispatch);
+			return leased.size();
+		}
+		finally {
+			callerClaims.close();
+		}
 	}
 
 	/**

@@ -106,8 +106,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void aFailureOfACancelledJobIsDiscardedToo() {
-		ClaimedJob job = enqueueAndClaim(LEASE);
-		this.jobs.admin().cancel(this.queue, job.id());
+		ClaimedJob job = claimedThenCancelled(LEASE);
 		assertThat(this.jobs.outcomes().retry(this.queue, job.id(), job.token(), "e", Duration.ZERO).reason())
 			.isEqualTo(StaleReason.CANCELLED);
 		assertGone(job.id());
@@ -117,8 +116,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void aReleaseOfACancelledJobRetiresIt() {
-		ClaimedJob job = enqueueAndClaim(LEASE);
-		this.jobs.admin().cancel(this.queue, job.id());
+		ClaimedJob job = claimedThenCancelled(LEASE);
 		assertThat(this.jobs.outcomes().release(this.queue, job.id(), job.token()).reason())
 			.isEqualTo(StaleReason.CANCELLED);
 		assertGone(job.id());
@@ -127,8 +125,7 @@ class CancelTests extends EngineTestSupport {
 
 	@Test
 	void theReaperRetiresACancelledJobWhoseLeaseExpired() {
-		ClaimedJob job = enqueueAndClaim(Duration.ofMillis(50));
-		this.jobs.admin().cancel(this.queue, job.id());
+		ClaimedJob job = claimedThenCancelled(Duration.ofMillis(50));
 		await().atMost(Duration.ofSeconds(5)).until(() -> {
 			this.jobs.upkeep().reap(this.queue, 10);
 			return !this.redis.hasKey(this.keyspace.jobKey(this.queue, job.id()));
@@ -205,6 +202,12 @@ class CancelTests extends EngineTestSupport {
 		assertThat(ran.size() + cancelled).isEqualTo(200);
 		assertThat(this.redis.opsForZSet().size(key(KeyType.ACTIVE))).isZero();
 		assertAuditClean();
+	}
+
+	private ClaimedJob claimedThenCancelled(Duration lease) {
+		ClaimedJob job = enqueueAndClaim(lease);
+		this.jobs.admin().cancel(this.queue, job.id());
+		return job;
 	}
 
 	private void assertGone(JobId id) {

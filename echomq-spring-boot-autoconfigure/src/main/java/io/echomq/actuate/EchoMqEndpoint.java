@@ -1,5 +1,6 @@
 package io.echomq.actuate;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -385,6 +386,25 @@ public class EchoMqEndpoint {
 		return started;
 	}
 
+	/**
+	 * Return a completed job's stored result (see {@code docs/results.md}).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param showValues whether the result is shown unsanitized
+	 * @return the result, or {@code null} when none is stored
+	 * @throws IllegalArgumentException if the queue name or the id is not valid
+	 */
+	public @Nullable ResultDescriptor result(String queue, String id, boolean showValues) {
+		Keyspace.validateQueueName(queue);
+		JobId jobId = JobId.parse(id);
+		String text = this.jobs.results().read(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId);
+		if (text == null) {
+			return null;
+		}
+		Object result = this.sanitizer.sanitize(new SanitizableData(null, "result", text), showValues);
+		return new ResultDescriptor(id, text.getBytes(StandardCharsets.UTF_8).length, result);
+	}
+
 	private DeadJobDescriptor describe(JobView view, boolean showPayloads) {
 		Object payload = this.sanitizer.sanitize(new SanitizableData(null, "payload", view.payload()), showPayloads);
 		return new DeadJobDescriptor(view.id().toString(), view.attempts(), view.maxAttempts(), view.enqueuedAt(),
@@ -486,6 +506,17 @@ public class EchoMqEndpoint {
 	 * @param purged how many dead jobs were deleted
 	 */
 	public record PurgeDescriptor(long purged) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A completed job's result.
+	 *
+	 * @param id the job id
+	 * @param size its size in bytes, as the payload converter wrote it
+	 * @param result the result, sanitized unless shown
+	 */
+	public record ResultDescriptor(String id, long size, @Nullable Object result) implements OperationResponseBody {
 
 	}
 

@@ -206,6 +206,27 @@ public class EchoMqEndpointWebExtension {
 		return response;
 	}
 
+	/**
+	 * Return a completed job's stored result.
+	 * @param securityContext the security context
+	 * @param queues must be {@code queues}
+	 * @param queue the queue
+	 * @param jobs must be {@code jobs}
+	 * @param id the job id
+	 * @param detail must be {@code result}
+	 * @return the result, 404 when none is stored, 400 for a malformed id
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> jobDetail(SecurityContext securityContext, @Selector String queues,
+			@Selector String queue, @Selector String jobs, @Selector String id, @Selector String detail) {
+		if (!QUEUES.equals(queues) || !"jobs".equals(jobs) || !"result".equals(detail)) {
+			return notFound("No such resource; try GET queues/{queue}/jobs/{id}/result");
+		}
+		boolean show = this.showValues.isShown(securityContext, this.roles);
+		return handle(() -> this.delegate.result(queue, id, show), () -> "Queue '" + queue
+				+ "' has no stored result for job " + id + " (not completed, returned nothing, or expired)");
+	}
+
 	private WebEndpointResponse<Object> cancel(String queue, String id) {
 		WebEndpointResponse<Object> response = handle(() -> this.delegate.cancel(queue, id), () -> "");
 		if (response.getBody() instanceof CancelDescriptor cancel) {

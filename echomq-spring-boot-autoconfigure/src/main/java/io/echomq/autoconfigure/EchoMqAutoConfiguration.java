@@ -69,10 +69,16 @@ public final class EchoMqAutoConfiguration {
 	@ConditionalOnMissingBean
 	Engine echoMqEngine(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
 		Engine jobs = new Engine(scriptExecutor, keyspace);
+		jobs.results().maxBytes(properties.results().maxSize().toBytes());
+		jobs.results().ttl(properties.results().ttl());
 		properties.queues().forEach((queue, overrides) -> {
 			EchoMqProperties.RetentionProperties retention = overrides.retention();
 			if (retention != null) {
 				jobs.upkeep().retain(queue, retention.completedRetention(), retention.deadRetention());
+			}
+			EchoMqResultsProperties.Queue results = overrides.results();
+			if (results != null && results.ttl() != null) {
+				jobs.results().ttl(queue, results.ttl());
 			}
 		});
 		return jobs;

@@ -27,6 +27,7 @@ import org.springframework.util.unit.DataSize;
  * @param template The producer.
  * @param schedules Recurring schedules declared by configuration, by schedule name.
  * @param schedule The schedule tick, which every node runs.
+ * @param results Job results: their size cap and how long they are kept.
  * @author EchoMQ
  * @since 0.1.0
  */
@@ -34,8 +35,8 @@ import org.springframework.util.unit.DataSize;
 public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultValue("emq") String keyPrefix,
 		@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue Listener listener,
 		@DefaultValue Maintenance maintenance, @DefaultValue Shutdown shutdown, Map<String, QueueProperties> queues,
-		@DefaultValue Template template, @Nullable Map<String, Schedule> schedules,
-		@DefaultValue ScheduleTick schedule) {
+		@DefaultValue Template template, @Nullable Map<String, Schedule> schedules, @DefaultValue ScheduleTick schedule,
+		@DefaultValue EchoMqResultsProperties results) {
 
 	/**
 	 * Validate the properties.
@@ -49,13 +50,35 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param template The producer.
 	 * @param schedules The declared schedules.
 	 * @param schedule The schedule tick.
+	 * @param results The results.
 	 */
+	@ConstructorBinding
 	public EchoMqProperties {
 		if (maxPayloadSize.toBytes() <= 0) {
 			throw new IllegalArgumentException("echomq.max-payload-size must be positive, was " + maxPayloadSize);
 		}
 		queues = (queues != null) ? Map.copyOf(queues) : Map.of();
 		schedules = (schedules != null) ? Map.copyOf(schedules) : Map.of();
+	}
+
+	/**
+	 * Create the properties with the default results settings.
+	 * @param enabled Whether EchoMQ is enabled.
+	 * @param keyPrefix The key prefix.
+	 * @param maxPayloadSize The largest payload.
+	 * @param listener Listener defaults.
+	 * @param maintenance Maintenance settings.
+	 * @param shutdown Shutdown settings.
+	 * @param queues Per-queue overrides.
+	 * @param template The producer.
+	 * @param schedules The declared schedules.
+	 * @param schedule The schedule tick.
+	 */
+	public EchoMqProperties(boolean enabled, String keyPrefix, DataSize maxPayloadSize, Listener listener,
+			Maintenance maintenance, Shutdown shutdown, @Nullable Map<String, QueueProperties> queues,
+			Template template, @Nullable Map<String, Schedule> schedules, ScheduleTick schedule) {
+		this(enabled, keyPrefix, maxPayloadSize, listener, maintenance, shutdown, queues, template, schedules, schedule,
+				EchoMqResultsProperties.defaults());
 	}
 
 	/**
@@ -242,12 +265,14 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param rateLimit Most jobs of the queue started per period across every node; unset
 	 * for no limit.
 	 * @param lanes Limits of each fair lane of the queue, across every node.
+	 * @param results The queue's results: how long it keeps them without retention.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
 			@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
-			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes) {
+			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
+			EchoMqResultsProperties.@Nullable Queue results) {
 
 		/**
 		 * Create overrides of an unpartitioned queue.
@@ -265,7 +290,33 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable List<Class<? extends Throwable>> retryFor,
 				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null, null,
-					null, null);
+					null, null, null);
+		}
+
+		/**
+		 * Create overrides without result settings.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
+		 * @param retention The history kept.
+		 * @param partitions The partition count.
+		 * @param maxActive The cluster-wide cap on active jobs.
+		 * @param rateLimit The cluster-wide rate limit.
+		 * @param lanes The per-lane limits.
+		 */
+		public QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease, @Nullable Integer maxAttempts,
+				@Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
+				@Nullable List<Class<? extends Throwable>> retryFor,
+				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout,
+				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
+				@Nullable RateLimit rateLimit, @Nullable Lanes lanes) {
+			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
+					partitions, maxActive, rateLimit, lanes, null);
 		}
 
 		/**
@@ -283,6 +334,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param maxActive The cluster-wide cap on active jobs.
 		 * @param rateLimit The cluster-wide rate limit.
 		 * @param lanes The per-lane limits.
+		 * @param results The result settings.
 		 */
 		@ConstructorBinding
 		public QueueProperties {

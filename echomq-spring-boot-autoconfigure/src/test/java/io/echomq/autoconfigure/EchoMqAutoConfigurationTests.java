@@ -93,37 +93,23 @@ class EchoMqAutoConfigurationTests {
 
 	@Test
 	void runWithNegativeRetentionShouldFailNamingThePropertyAndValue() {
-		this.contextRunner.withPropertyValues("echomq.queues.mail.retention.completed.count=-3").run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("echomq.queues.*.retention.*.count")
-				.hasMessageContaining("-3");
-		});
+		assertStartupFails("echomq.queues.mail.retention.completed.count=-3", "echomq.queues.*.retention.*.count",
+				"-3");
 	}
 
 	@Test
 	void runWithZeroLeaseShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("echomq.listener.lease=0s").run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("echomq.listener.lease");
-		});
+		assertStartupFails("echomq.listener.lease=0s", "echomq.listener.lease");
 	}
 
 	@Test
 	void runWithNegativeIntervalShouldFailNamingTheProperty() {
-		this.contextRunner.withPropertyValues("echomq.maintenance.promote-interval=-1s").run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("echomq.maintenance.promote-interval");
-		});
+		assertStartupFails("echomq.maintenance.promote-interval=-1s", "echomq.maintenance.promote-interval");
 	}
 
 	@Test
 	void runWithBadKeyPrefixShouldFailNamingIt() {
-		this.contextRunner.withPropertyValues("echomq.key-prefix=a:b").run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("'a:b'");
-		});
+		assertStartupFails("echomq.key-prefix=a:b", "'a:b'");
 	}
 
 	@Test
@@ -145,6 +131,15 @@ class EchoMqAutoConfigurationTests {
 				assertThat(properties.queues().get("mail").concurrency()).isEqualTo(9);
 				assertThat(properties.queues().get("mail").maxAttempts()).isEqualTo(7);
 			});
+	}
+
+	private void assertStartupFails(String property, String... messageParts) {
+		this.contextRunner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			for (String part : messageParts) {
+				assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(part);
+			}
+		});
 	}
 
 	@Configuration(proxyBeanMethods = false)

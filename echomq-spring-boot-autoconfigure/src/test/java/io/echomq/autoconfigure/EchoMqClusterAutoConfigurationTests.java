@@ -111,22 +111,13 @@ class EchoMqClusterAutoConfigurationTests {
 
 	@Test
 	void runWithCustomizerThatTurnsRefreshOffShouldRefuseToStart() {
-		this.clusterRunner.withUserConfiguration(NoRefreshCustomizer.class)
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.isInstanceOf(IllegalStateException.class)
-				.hasMessageContaining("Redis Cluster connection has no topology refresh")
-				.hasMessageContaining("spring.data.redis.lettuce.cluster.refresh.period")
-				.hasMessageContaining("echomq.cluster.topology-refresh.enabled=false"));
+		assertRefusedWithoutRefresh(this.clusterRunner.withUserConfiguration(NoRefreshCustomizer.class),
+				"spring.data.redis.lettuce.cluster.refresh.period", "echomq.cluster.topology-refresh.enabled=false");
 	}
 
 	@Test
 	void runWithOwnClusterConnectionFactoryWithoutRefreshShouldRefuseToStart() {
-		this.contextRunner.withUserConfiguration(OwnClusterConnectionFactory.class)
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.isInstanceOf(IllegalStateException.class)
-				.hasMessageContaining("Redis Cluster connection has no topology refresh"));
+		assertRefusedWithoutRefresh(this.contextRunner.withUserConfiguration(OwnClusterConnectionFactory.class));
 	}
 
 	@Test
@@ -146,6 +137,18 @@ class EchoMqClusterAutoConfigurationTests {
 	private static ClusterTopologyRefreshOptions refresh(AssertableApplicationContext context) {
 		assertThat(context).hasNotFailed();
 		return ((ClusterClientOptions) clientOptions(context)).getTopologyRefreshOptions();
+	}
+
+	private static void assertRefusedWithoutRefresh(ApplicationContextRunner runner, String... hints) {
+		runner.run((context) -> {
+			assertThat(context).hasFailed()
+				.getFailure()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("Redis Cluster connection has no topology refresh");
+			for (String hint : hints) {
+				assertThat(context.getStartupFailure()).hasMessageContaining(hint);
+			}
+		});
 	}
 
 	@Configuration(proxyBeanMethods = false)

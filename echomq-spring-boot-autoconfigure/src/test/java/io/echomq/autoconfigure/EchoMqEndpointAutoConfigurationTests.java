@@ -192,9 +192,7 @@ class EchoMqEndpointAutoConfigurationTests {
 			assertThat(body(web.purge("queues", queue, "dead"), PurgeDescriptor.class).purged()).isEqualTo(3);
 			assertThat(context.getBean(EchoMqEndpoint.class).queue(queue).dead()).isZero();
 			assertThat(body(web.purge("queues", queue, "dead"), PurgeDescriptor.class).purged()).isZero();
-			assertThat(body(web.queueDetail(SecurityContext.NONE, "queues", queue, "audit", null, null),
-					AuditDescriptor.class)
-				.clean()).isTrue();
+			assertAuditClean(web, queue);
 		});
 	}
 
@@ -293,9 +291,7 @@ class EchoMqEndpointAutoConfigurationTests {
 					.tags("queue", queue, "outcome", "not_found")
 					.counter()
 					.count()).isEqualTo(1);
-				assertThat(body(web.queueDetail(SecurityContext.NONE, "queues", queue, "audit", null, null),
-						AuditDescriptor.class)
-					.clean()).isTrue();
+				assertAuditClean(web, queue);
 			});
 	}
 
@@ -356,6 +352,13 @@ class EchoMqEndpointAutoConfigurationTests {
 		List<JobId> ids = context.getBean(EchoMqTemplate.class).enqueueAll(queue, List.of("card", "card", "card"));
 		await().atMost(Duration.ofSeconds(10)).until(container::getDeadCount, (dead) -> dead == 3);
 		return ids;
+	}
+
+	private static void assertAuditClean(EchoMqEndpointWebExtension web, String queue) {
+		assertThat(
+				body(web.queueDetail(SecurityContext.NONE, "queues", queue, "audit", null, null), AuditDescriptor.class)
+					.clean())
+			.isTrue();
 	}
 
 	private static <T> T body(WebEndpointResponse<Object> response, Class<T> type) {

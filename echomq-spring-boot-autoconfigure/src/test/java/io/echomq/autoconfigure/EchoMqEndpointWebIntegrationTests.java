@@ -10,6 +10,7 @@ import java.util.List;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
@@ -110,6 +111,24 @@ class EchoMqEndpointWebIntegrationTests {
 		JsonNode health = get("/actuator/health", 200).get("components").get("echomq");
 		assertThat(health.get("status").asString()).isEqualTo("UP");
 		assertThat(health.get("details").get("listeners").get(QUEUE).get("pollerAlive").asBoolean()).isTrue();
+	}
+
+	@Test
+	void storedResultShouldBeReadOverHttpSanitized() throws Exception {
+		String queue = ObservabilityTestSupport.unique("results");
+		JobId id = this.template.enqueue(queue, "x");
+		ClaimedJob job = this.template.getEngine().claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.template.getEngine()
+			.outcomes()
+			.complete(queue, id, job.token(), null, "{\"total\":3}")
+			.isApplied()).isTrue();
+		JsonNode result = get("/actuator/echomq/queues/" + queue + "/jobs/" + id + "/result", 200);
+		assertThat(result.get("id").asString()).isEqualTo(id.toString());
+		assertThat(result.get("size").asLong()).isEqualTo(11);
+		assertThat(result.get("result").asString()).isEqualTo("******");
+		get("/actuator/echomq/queues/" + queue + "/jobs/" + JobId.mint() + "/result", 404);
+		assertThat(get("/actuator/echomq/queues/" + queue + "/jobs/JOBforged/result", 400).get("message").asString())
+			.contains("Invalid JOB id");
 	}
 
 	private JsonNode get(String path, int status) throws IOException, InterruptedException {

@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
@@ -63,8 +62,7 @@ class FencingTokenTests {
 	void jobReplayedFromDeadCompletesOnce() {
 		this.handler.mode = Mode.FAIL;
 		runner().run((context) -> {
-			JobId id = context.getBean(EchoMqTemplate.class)
-				.enqueue(QUEUE, "x", EnqueueOptions.defaults().withMaxAttempts(1));
+			JobId id = ListenerTestSupport.enqueueWithOneAttempt(context, QUEUE);
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> probe.members(QUEUE, KeyType.DEAD).contains(id.toString()));

@@ -131,8 +131,7 @@ class FlowControlTests {
 	void rateLimitedHandlerRunsAgainWithoutSpendingAnAttemptAndPausesTheQueue() {
 		worker().run((context) -> {
 			Handlers handlers = context.getBean(Handlers.class);
-			JobId id = context.getBean(EchoMqTemplate.class)
-				.enqueue("limited", "x", EnqueueOptions.defaults().withMaxAttempts(1));
+			JobId id = ListenerTestSupport.enqueueWithOneAttempt(context, "limited");
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				await().atMost(Duration.ofSeconds(15)).until(() -> probe.row("limited", id).isEmpty());
 				assertThat(probe.metrics("limited")).containsEntry("snoozed", "1")

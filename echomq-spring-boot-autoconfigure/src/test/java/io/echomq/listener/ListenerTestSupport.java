@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import io.echomq.EchoMqTemplate;
+import io.echomq.EnqueueOptions;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
@@ -17,6 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -46,6 +49,17 @@ public final class ListenerTestSupport {
 	 */
 	public static String uniquePrefix() {
 		return "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+	}
+
+	/**
+	 * Enqueue a job with payload {@code x} and a budget of one attempt through the
+	 * context's template.
+	 * @param context the application context
+	 * @param queue the queue
+	 * @return the job's id
+	 */
+	public static JobId enqueueWithOneAttempt(ApplicationContext context, String queue) {
+		return context.getBean(EchoMqTemplate.class).enqueue(queue, "x", EnqueueOptions.defaults().withMaxAttempts(1));
 	}
 
 	/**

@@ -96,8 +96,7 @@ class RetryRulesTests {
 	@Test
 	void handlerWhoseDeadlinePassedBeforeItsThreadStartedIsInterruptedAtOnce() {
 		runner().withUserConfiguration(LateStartConfiguration.class).run((context) -> {
-			JobId id = context.getBean(EchoMqTemplate.class)
-				.enqueue("slow", "x", EnqueueOptions.defaults().withMaxAttempts(1));
+			JobId id = ListenerTestSupport.enqueueWithOneAttempt(context, "slow");
 			assertDead("slow", id, "1", "JobTimeoutException: Handler timed out after PT0.3S");
 			assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
 		});
@@ -106,8 +105,7 @@ class RetryRulesTests {
 	@Test
 	void timeoutFromQueueProperties() {
 		runner().withPropertyValues("echomq.queues.slow-by-property.timeout=200ms").run((context) -> {
-			JobId id = context.getBean(EchoMqTemplate.class)
-				.enqueue("slow-by-property", "x", EnqueueOptions.defaults().withMaxAttempts(1));
+			JobId id = ListenerTestSupport.enqueueWithOneAttempt(context, "slow-by-property");
 			assertDead("slow-by-property", id, "1", "timed out after PT0.2S");
 			assertThat(context.getBean(Handlers.class).interrupted).hasValue(1);
 		});
@@ -128,8 +126,7 @@ class RetryRulesTests {
 	void snoozedJobRunsAgainWithoutSpendingAnAttempt() {
 		runner().run((context) -> {
 			Handlers handlers = context.getBean(Handlers.class);
-			JobId id = context.getBean(EchoMqTemplate.class)
-				.enqueue("snoozing", "x", EnqueueOptions.defaults().withMaxAttempts(1));
+			JobId id = ListenerTestSupport.enqueueWithOneAttempt(context, "snoozing");
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				await().atMost(Duration.ofSeconds(10)).until(() -> probe.row("snoozing", id).isEmpty());
 				assertThat(probe.metrics("snoozing")).containsEntry("snoozed", "2").containsEntry("completed", "1");

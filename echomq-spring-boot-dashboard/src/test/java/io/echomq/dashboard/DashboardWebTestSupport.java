@@ -12,6 +12,7 @@ import io.echomq.core.QueueStats;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import tools.jackson.databind.JsonNode;
@@ -123,6 +124,31 @@ abstract class DashboardWebTestSupport {
 	protected static void assertClientError(Response response, int status, String message) {
 		assertThat(response.status()).as("%s", response).isEqualTo(status);
 		assertThat(response.message()).contains(message);
+	}
+
+	/**
+	 * Assert that the dashboard refused a write.
+	 * @param response the reply to the write
+	 * @param what the write, for the failure message
+	 * @param reason what the refusal must say
+	 */
+	protected static void assertRefused(Response response, String what, String reason) {
+		assertThat(response.status()).as("%s %s", what, response).isEqualTo(403);
+		assertThat(response.message()).contains(reason);
+	}
+
+	/**
+	 * Declare a daily schedule on the queue and assert that the client may not trigger
+	 * it.
+	 * @param client the client
+	 * @param queue the queue
+	 * @param schedule the schedule's name
+	 * @param reason what the refusal must say
+	 */
+	protected void assertTriggerRefused(DashboardClient client, String queue, String schedule, String reason) {
+		this.template.schedule(queue, schedule, ScheduleSpec.every(Duration.ofDays(1)), "tick");
+		String trigger = "/api/schedules/" + queue + "/" + schedule + "/trigger";
+		assertRefused(client.post(trigger), trigger, reason);
 	}
 
 }

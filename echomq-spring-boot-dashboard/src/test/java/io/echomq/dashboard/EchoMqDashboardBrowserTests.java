@@ -224,10 +224,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		click(driver, By.id("tab-pending"));
 		awaitText(driver, By.cssSelector("#job-" + waiting.get(0) + " td.payload"), "******");
 		click(driver, By.cssSelector("#job-" + waiting.get(0) + " button.delete"));
-		await().atMost(WAIT).ignoreExceptions().until(() -> {
-			driver.switchTo().alert().accept();
-			return true;
-		});
+		acceptConfirmation(driver);
 		awaitText(driver, By.id("toast"), "deleted (it was pending)");
 		awaitText(driver, By.cssSelector("#tab-pending .count-pending"), "2");
 		assertThat(inspector.row("letters", waiting.get(0))).isEmpty();
@@ -246,10 +243,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		driver.get(base + "/queues/parcels?state=pending");
 		awaitText(driver, By.cssSelector("#job-" + parcels.get(0) + " td.payload"), "******");
 		click(driver, By.cssSelector("#job-" + parcels.get(0) + " button.cancel"));
-		await().atMost(WAIT).ignoreExceptions().until(() -> {
-			driver.switchTo().alert().accept();
-			return true;
-		});
+		acceptConfirmation(driver);
 		awaitText(driver, By.id("toast"), "cancelled (it was pending)");
 		awaitText(driver, By.cssSelector("#tab-pending .count-pending"), "1");
 		await().atMost(WAIT)
@@ -261,10 +255,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		driver.get(base);
 		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "claiming");
 		click(driver, By.cssSelector("button.cluster-pause[data-queue=parcels]"));
-		await().atMost(WAIT).ignoreExceptions().until(() -> {
-			driver.switchTo().alert().accept();
-			return true;
-		});
+		acceptConfirmation(driver);
 		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "paused (cluster)");
 		assertThat(this.admin.isPaused("parcels")).isTrue();
 		browser.screenshot("overview-paused");
@@ -410,6 +401,13 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 
 	private static void click(WebDriver driver, By by) {
 		await().atMost(WAIT).ignoreExceptions().until(clicked(driver, by));
+	}
+
+	private static void acceptConfirmation(WebDriver driver) {
+		await().atMost(WAIT).ignoreExceptions().until(() -> {
+			driver.switchTo().alert().accept();
+			return true;
+		});
 	}
 
 	private static Callable<Boolean> clicked(WebDriver driver, By by) {

@@ -4,9 +4,7 @@ import java.time.Duration;
 
 import io.echomq.core.JobId;
 import io.echomq.core.QueueInspector;
-import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.listener.internal.ListenerSettings;
-import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -64,14 +62,9 @@ class EchoMqDashboardReadOnlyWebTests extends DashboardWebTestSupport {
 		for (String action : new String[] { "/jobs/" + dead + "/replay", "/jobs/" + dead + "/delete",
 				"/jobs/" + dead + "/run", "/jobs/" + dead + "/cancel", "/dead/replay", "/dead/purge", "/pause",
 				"/resume", "/cluster/pause", "/cluster/resume" }) {
-			Response refused = client.post("/api/queues/" + queue + action);
-			assertThat(refused.status()).as("%s %s", action, refused).isEqualTo(403);
-			assertThat(refused.message()).contains("read-only");
+			assertRefused(client.post("/api/queues/" + queue + action), action, "read-only");
 		}
-		this.template.schedule(queue, "read-only-tick", ScheduleSpec.every(Duration.ofDays(1)), "tick");
-		Response trigger = client.post("/api/schedules/" + queue + "/read-only-tick/trigger");
-		assertThat(trigger.status()).as("%s", trigger).isEqualTo(403);
-		assertThat(trigger.message()).contains("read-only");
+		assertTriggerRefused(client, queue, "read-only-tick", "read-only");
 		assertThat(this.admin.isPaused(queue)).isFalse();
 		assertThat(inspector.stats(queue).pending()).isZero();
 		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");

@@ -63,6 +63,8 @@ public class Engine {
 
 	private final StoredFormat formats;
 
+	private final Results results;
+
 	/**
 	 * Create the engine on an executor and keyspace.
 	 * @param executor the script executor
@@ -78,6 +80,7 @@ public class Engine {
 		this.claims = new Claims(this);
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
+		this.results = new Results(this.state);
 	}
 
 	/**
@@ -126,6 +129,14 @@ public class Engine {
 	 */
 	public StoredFormat formats() {
 		return this.formats;
+	}
+
+	/**
+	 * Return the results' bounds and reads.
+	 * @return the results
+	 */
+	public Results results() {
+		return this.results;
 	}
 
 	/**

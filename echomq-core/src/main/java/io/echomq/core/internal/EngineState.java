@@ -1,5 +1,6 @@
 package io.echomq.core.internal;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +41,12 @@ final class EngineState {
 	final Map<String, Retention> deadRetention = new ConcurrentHashMap<>();
 
 	final Map<String, String[]> trimHints = new ConcurrentHashMap<>();
+
+	final Map<String, Duration> resultTtls = new ConcurrentHashMap<>();
+
+	volatile long maxResultBytes = Results.DEFAULT_MAX_BYTES;
+
+	volatile Duration resultTtl = Results.DEFAULT_TTL;
 
 	final Map<String, String[]> deadTrimHints = new ConcurrentHashMap<>();
 

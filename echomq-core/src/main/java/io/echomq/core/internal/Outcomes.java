@@ -1,5 +1,6 @@
 package io.echomq.core.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,6 +32,9 @@ public final class Outcomes extends EnginePart {
 	/** Most trim candidates one script call takes (RETAIN_BATCH of retain.lua). */
 	private static final int RETAIN_BATCH = 16;
 
+	/** The argument that introduces a result (RESULT_TAG of result.lua). */
+	private static final String RESULT_TAG = "=result";
+
 	Outcomes(EngineState state) {
 		super(state);
 	}
@@ -61,16 +65,28 @@ public final class Outcomes extends EnginePart {
 	 * @return applied, or stale if the caller's lease was lost
 	 */
 	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey) {
+		return complete(queue, id, token, uniqueKey, null);
+	}
+
+	/**
+	 * Complete a job and store its result in the same move: on the row when the queue
+	 * retains its completed jobs, else in its {@link QueueKeys#result(JobId) key} for the
+	 * queue's {@link Results#ttl(String) result TTL}. A stale completion writes neither.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token its claim returned
+	 * @param uniqueKey the name of the job's unique key, or {@code null}
+	 * @param result the result as the payload converter wrote it (checked with
+	 * {@link Results#check}), or {@code null} for none
+	 * @return applied, or stale if the caller's lease was lost
+	 */
+	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey,
+			@Nullable String result) {
 		QueuePartitions.validateEngineName(queue);
 		Retention retention = this.state.completedRetention.getOrDefault(queue, Retention.NONE);
 		if (!retention.isEnabled()) {
-			List<String> keys = this.state.keys(queue).forComplete(id, 1);
-			if (uniqueKey != null) {
-				keys.add(this.state.keys(queue).unique(uniqueKey));
-			}
-			List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys,
-					List.of(id.toString(), ScriptCalls.argument(token)));
-			return Replies.fenced(reply);
+			ScriptExecutor.Invocation call = completeCall(queue, id, token, uniqueKey, result);
+			return Replies.fenced(this.calls.withUniqueKey(queue, this.scripts.complete, call.keys(), call.args()));
 		}
 		String[] candidates = this.state.trimHints.remove(queue);
 		if (candidates == null) {
@@ -78,22 +94,37 @@ public final class Outcomes extends EnginePart {
 		}
 		List<String> keys = this.state.keys(queue).forComplete(id, 2 + candidates.length);
 		keys.add(this.state.keys(queue).completed());
-		List<String> args = new ArrayList<>(4 + candidates.length);
+		List<String> args = new ArrayList<>(7 + candidates.length);
 		args.add(id.toString());
 		args.add(ScriptCalls.argument(token));
 		addTrim(queue, retention, candidates, keys, args);
+		addResult(queue, result, args);
 		if (uniqueKey != null) {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
 		}
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys, args);
-		TransitionResult result = Replies.fenced(reply);
-		if (!result.isStale() && reply.size() > 1) {
+		TransitionResult transition = Replies.fenced(reply);
+		if (!transition.isStale() && reply.size() > 1) {
 			String[] next = ScriptCalls.jobIds(Replies.list(reply.get(1)));
 			if (next.length > 0) {
 				this.state.trimHints.put(queue, next);
 			}
 		}
-		return result;
+		return transition;
+	}
+
+	/** The tail of a completion's arguments that carries a result (result.lua). */
+	private void addResult(String queue, @Nullable String result, List<String> args) {
+		if (result != null) {
+			args.add(RESULT_TAG);
+			args.add(result);
+			args.add(Long.toString(resultTtl(queue)));
+		}
+	}
+
+	private long resultTtl(String queue) {
+		Duration ttl = this.state.resultTtls.get(queue);
+		return ((ttl != null) ? ttl : this.state.resultTtl).toMillis();
 	}
 
 	/**
@@ -130,21 +161,39 @@ public final class Outcomes extends EnginePart {
 	 */
 	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<@Nullable String> uniqueKeys) {
+		return completeAll(queue, ids, tokens, uniqueKeys, noResults(ids.size()));
+	}
+
+	/**
+	 * Complete several jobs of a queue as {@link #completeAll(String, List, List, List)}
+	 * does, each with its result stored in the same move as its completion (as
+	 * {@link #complete(String, JobId, FencingToken, String, String)} stores it).
+	 * @param queue the queue
+	 * @param ids the job ids
+	 * @param tokens the fencing token of each id, in the same order
+	 * @param uniqueKeys the unique key name of each id, or {@code null}, in the same
+	 * order
+	 * @param jobResults the result of each id, or {@code null} for none, in the same
+	 * order
+	 * @return per id, as {@link #completeAll(String, List, List, List)} returns
+	 */
+	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<@Nullable String> uniqueKeys, List<@Nullable String> jobResults) {
 		Assert.notNull(ids, "'ids' must not be null");
 		Assert.notNull(tokens, "'tokens' must not be null");
-		Assert.isTrue(ids.size() == tokens.size() && ids.size() == uniqueKeys.size(),
-				() -> "one token and unique key per id: " + tokens.size() + " tokens and " + uniqueKeys.size()
-						+ " unique keys for " + ids.size() + " ids");
+		Assert.isTrue(ids.size() == tokens.size() && ids.size() == uniqueKeys.size() && ids.size() == jobResults.size(),
+				() -> "one token, unique key and result per id: " + tokens.size() + " tokens, " + uniqueKeys.size()
+						+ " unique keys and " + jobResults.size() + " results for " + ids.size() + " ids");
 		if (this.state.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
 			// each completion carries the trim candidates the previous one named
 			List<@Nullable TransitionResult> results = new ArrayList<>(ids.size());
 			for (int i = 0; i < ids.size(); i++) {
-				results.add(complete(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i)));
+				results.add(complete(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i), jobResults.get(i)));
 			}
 			return results;
 		}
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
-		List<Completion> completions = completions(queue, ids, tokens, uniqueKeys);
+		List<Completion> completions = completions(queue, ids, tokens, uniqueKeys, jobResults);
 		// the complete_all calls pipelined, then the complete calls pipelined
 		for (boolean batched : new boolean[] { true, false }) {
 			List<Completion> group = completions.stream()
@@ -165,7 +214,7 @@ public final class Outcomes extends EnginePart {
 	 * {@code complete} call per job that holds one, its key declared.
 	 */
 	List<Completion> completions(String queue, List<JobId> ids, List<FencingToken> tokens,
-			List<@Nullable String> uniqueKeys) {
+			List<@Nullable String> uniqueKeys, List<@Nullable String> jobResults) {
 		List<Integer> batched = new ArrayList<>(ids.size());
 		List<Integer> single = new ArrayList<>();
 		for (int i = 0; i < ids.size(); i++) {
@@ -175,13 +224,14 @@ public final class Outcomes extends EnginePart {
 		List<Completion> completions = new ArrayList<>(single.size() + 1);
 		for (int from = 0; from < batched.size(); from += Engine.COMPLETE_BATCH) {
 			List<Integer> chunk = batched.subList(from, Math.min(from + Engine.COMPLETE_BATCH, batched.size()));
-			completions.add(new Completion(
-					new ScriptExecutor.Call(this.scripts.completeAll, completeAllCall(queue, ids, tokens, chunk)),
-					chunk));
+			completions.add(new Completion(new ScriptExecutor.Call(this.scripts.completeAll,
+					completeAllCall(queue, ids, tokens, jobResults, chunk)), chunk));
 		}
 		for (int i : single) {
-			completions.add(new Completion(new ScriptExecutor.Call(this.scripts.complete,
-					completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i))), List.of(i)));
+			completions.add(new Completion(
+					new ScriptExecutor.Call(this.scripts.complete,
+							completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i), jobResults.get(i))),
+					List.of(i)));
 		}
 		return completions;
 	}
@@ -199,12 +249,24 @@ public final class Outcomes extends EnginePart {
 		}
 	}
 
-	/** One {@code complete} call for a job that holds a unique key, the key declared. */
+	/**
+	 * One {@code complete} call for a job of a queue without retention: its result key
+	 * declared when it has a result, its unique key when it holds one.
+	 */
 	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
-			@Nullable String uniqueKey) {
-		List<String> keys = this.state.keys(queue).forComplete(id, 1);
-		keys.add(this.state.keys(queue).unique(uniqueKey));
-		return new ScriptExecutor.Invocation(keys, List.of(id.toString(), ScriptCalls.argument(token)));
+			@Nullable String uniqueKey, @Nullable String result) {
+		List<String> keys = this.state.keys(queue).forComplete(id, 2);
+		List<String> args = new ArrayList<>(5);
+		args.add(id.toString());
+		args.add(ScriptCalls.argument(token));
+		if (result != null) {
+			keys.add(this.state.keys(queue).result(id));
+			addResult(queue, result, args);
+		}
+		if (uniqueKey != null) {
+			keys.add(this.state.keys(queue).unique(uniqueKey));
+		}
+		return new ScriptExecutor.Invocation(keys, args);
 	}
 
 	private static void readComplete(ScriptExecutor.Outcome outcome, int index,
@@ -215,18 +277,48 @@ public final class Outcomes extends EnginePart {
 	}
 
 	private ScriptExecutor.Invocation completeAllCall(String queue, List<JobId> ids, List<FencingToken> tokens,
-			List<Integer> chunk) {
+			List<@Nullable String> jobResults, List<Integer> chunk) {
 		QueueKeys queueKeys = this.state.keys(queue);
 		String rows = queueKeys.rowPrefix();
 		List<String> keys = queueKeys.forCompleteAll(chunk.size());
 		List<String> args = new ArrayList<>(2 * chunk.size());
-		for (int i : chunk) {
+		List<String> resultKeys = new ArrayList<>();
+		List<String> resultArgs = new ArrayList<>();
+		for (int j = 0; j < chunk.size(); j++) {
+			int i = chunk.get(j);
 			String id = ids.get(i).toString();
 			keys.add(rows + id);
 			args.add(id);
 			args.add(ScriptCalls.argument(tokens.get(i)));
+			String result = jobResults.get(i);
+			if (result != null) {
+				resultKeys.add(queueKeys.result(ids.get(i)));
+				resultArgs.add(Integer.toString(j + 1));
+				resultArgs.add(result);
+			}
 		}
-		return new ScriptExecutor.Invocation(keys, args);
+		if (resultKeys.isEmpty()) {
+			return new ScriptExecutor.Invocation(keys, args);
+		}
+		// the head block of complete_all.lua: the tag, how many results, their TTL, then
+		// each result's job index and text
+		keys.addAll(resultKeys);
+		List<String> withResults = new ArrayList<>(3 + resultArgs.size() + args.size());
+		withResults.add(RESULT_TAG);
+		withResults.add(Integer.toString(resultKeys.size()));
+		withResults.add(Long.toString(resultTtl(queue)));
+		withResults.addAll(resultArgs);
+		withResults.addAll(args);
+		return new ScriptExecutor.Invocation(keys, withResults);
+	}
+
+	/**
+	 * No result for any of {@code size} jobs.
+	 * @param size how many jobs
+	 * @return a list of {@code null}s
+	 */
+	static List<@Nullable String> noResults(int size) {
+		return Collections.nCopies(size, null);
 	}
 
 	private static void readCompleteAll(ScriptExecutor.Outcome outcome, List<Integer> chunk,
@@ -353,6 +445,46 @@ public final class Outcomes extends EnginePart {
 				List.of(id.toString(), ScriptCalls.argument(token), Long.toString(lease.toMillis())));
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.ACTIVE, Replies.instant(reply.get(1)));
+	}
+
+	/**
+	 * Record how far a running job got, in percent, on its row (field {@code progress}).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param percent from 0 to 100
+	 * @return applied, or stale if the caller's lease was lost (nothing written)
+	 * @throws IllegalArgumentException if the percent is outside 0-100 (nothing written)
+	 */
+	public TransitionResult progress(String queue, JobId id, FencingToken token, int percent) {
+		Assert.isTrue(percent >= 0 && percent <= 100, () -> "progress must be between 0 and 100, was " + percent);
+		return progress(queue, id, token, "percent", Integer.toString(percent));
+	}
+
+	/**
+	 * Record a running job's progress as an object, on its row (field
+	 * {@code progress_data}).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param data the object as the payload converter wrote it, at most
+	 * {@link Results#MAX_PROGRESS_BYTES}
+	 * @return applied, or stale if the caller's lease was lost (nothing written)
+	 * @throws IllegalArgumentException if the data is over its cap (nothing written)
+	 */
+	public TransitionResult progress(String queue, JobId id, FencingToken token, String data) {
+		Assert.notNull(data, "'data' must not be null");
+		long size = data.getBytes(StandardCharsets.UTF_8).length;
+		Assert.isTrue(size <= Results.MAX_PROGRESS_BYTES, () -> "progress of job " + id + " is " + size
+				+ " bytes, larger than " + Results.MAX_PROGRESS_BYTES + " bytes; nothing was written");
+		return progress(queue, id, token, "data", data);
+	}
+
+	private TransitionResult progress(String queue, JobId id, FencingToken token, String kind, String value) {
+		QueuePartitions.validateEngineName(queue);
+		List<Object> reply = this.executor.execute(this.scripts.progress, this.state.keys(queue).forExtend(id),
+				List.of(id.toString(), ScriptCalls.argument(token), kind, value));
+		return Replies.fenced(reply);
 	}
 
 	/**

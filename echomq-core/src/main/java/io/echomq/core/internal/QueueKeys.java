@@ -92,6 +92,15 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	}
 
 	/**
+	 * Return the key of a job's result ({@link Keyspace#resultKey(String, JobId)}).
+	 * @param id the job id
+	 * @return the key
+	 */
+	public String result(JobId id) {
+		return this.keyspace.resultKey(this.queue, id);
+	}
+
+	/**
 	 * Return the key of a unique key name, unchecked.
 	 * @param name the unique key name
 	 * @return the key

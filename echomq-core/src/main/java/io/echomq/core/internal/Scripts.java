@@ -45,10 +45,12 @@ final class Scripts {
 
 	final Script pause = Script.load("pause");
 
+	final Script progress = Script.load("progress");
+
 	List<Script> all() {
 		return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
 				this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow,
-				this.cancel, this.pause);
+				this.cancel, this.pause, this.progress);
 	}
 
 }

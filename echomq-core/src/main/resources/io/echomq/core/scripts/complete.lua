@@ -20,13 +20,17 @@
 -- KEYS[6]   emq:{q}:throttled  STRING, set by claim.lua (limits.lua)
 -- KEYS[7]   emq:{q}:completed  ZSET, score time of completion (ms); only with retention
 -- KEYS[8..] emq:{q}:job:<id>   HASH, the row of each trim candidate, in ARGV order
--- KEYS[last] [unique] emq:{q}:unique:<name> STRING, optional, after every other key: the key the row
---          names, released here
+-- KEYS[...] declared keys, after every other key, in any order (unique.lua, result.lua):
+--          [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released here
+--          [result] emq:{q}:result:<id> STRING, the result's key: only for a result without retention
 -- ARGV[1]   id
 -- ARGV[2]   token (the attempts value the claim returned)
 -- ARGV[3]   retention: most completed ids kept (0: no count bound); absent: retire the row at once
 -- ARGV[4]   retention: most age of a completed id in ms (0: no age bound)
 -- ARGV[5..] trim candidates (at most RETAIN_BATCH)
+-- ARGV[n-2..n] [result] optional, last: RESULT_TAG, the result (the converter's text), its TTL in ms
+--          (used without retention; the result is then SET PX in its key, with retention HSET on the
+--          row as 'result')
 -- returns  {1, {next trim candidates}} applied, or {0, code, detail} stale: DONE when the row is
 --          already retired or completed (a completion whose reply was lost and is sent again finds
 --          this), or a code of fence.lua; [unique] {0, 'UNIQUE_KEY', name} (nothing written) when
@@ -40,18 +44,25 @@
 --- @include "unique"
 --- @include "cancel"
 --- @include "wake"
+--- @include "result"
 
 -- validate
-local retained = ARGV[3] ~= nil
+local nargs = #ARGV
+local result, result_ttl_ms = nil, nil
+if nargs >= 5 and ARGV[nargs - 2] == RESULT_TAG then
+  result, result_ttl_ms = ARGV[nargs - 1], result_ttl(nargs)
+  nargs = nargs - 3
+end
+local retained = nargs >= 3
 local count, age = 0, 0
 if retained then
   count, age = retain_args(3)
   if count == 0 and age == 0 then
     error('EMQARG retention needs a count or an age bound, ARGV[3] and ARGV[4] were 0; nothing was written', 0)
   end
-  local fixed = 7 + (#ARGV - 4)
-  if (#KEYS ~= fixed and #KEYS ~= fixed + 1) or #ARGV - 4 > RETAIN_BATCH then
-    error('EMQARG ' .. (#ARGV - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
+  local fixed = 7 + (nargs - 4)
+  if #KEYS < fixed or #KEYS > fixed + 2 or nargs - 4 > RETAIN_BATCH then
+    error('EMQARG ' .. (nargs - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
       .. ') need as many row keys, got ' .. (#KEYS - 7) .. '; nothing was written', 0)
   end
   require_zset(KEYS[7])
@@ -68,11 +79,15 @@ if stale then
   end
   return stale
 end
--- [unique] a key declared after the fixed keys and the trim candidates' rows
-local unique, unique_name = unique_releasable(KEYS[2], ARGV[1],
-  unique_declared(retained and (7 + (#ARGV - 4) + 1) or 7))
+-- [unique], [result] keys declared after the fixed keys and the trim candidates' rows
+local declared = unique_declared(retained and (7 + (nargs - 4) + 1) or 7)
+local unique, unique_name = unique_releasable(KEYS[2], ARGV[1], declared)
 if unique == false then
   return {0, 'UNIQUE_KEY', unique_name}
+end
+local result_at = nil
+if result and not retained then
+  result_at = result_key(declared, KEYS[2], ARGV[1])
 end
 if cancel_requested(KEYS[2]) then
   local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
@@ -93,11 +108,18 @@ end
 local next_trim = {}
 if retained then
   redis.call('ZADD', KEYS[7], now, ARGV[1])
-  redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now)
-  local _, card = trim(KEYS[7], 'completed', now, count, age, 5, 8)
+  if result then
+    redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now, 'result', result)
+  else
+    redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now)
+  end
+  local _, card = trim(KEYS[7], 'completed', now, count, age, 5, 8, nargs)
   next_trim = retain_next(KEYS[7], now, count, age, card)
 else
   redis.call('DEL', KEYS[2])
+  if result_at then
+    result_store(result_at, result, result_ttl_ms)
+  end
 end
 count_minute(KEYS[4], now, 'completed')
 unique_release(unique)

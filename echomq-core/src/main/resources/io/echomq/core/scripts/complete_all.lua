@@ -16,8 +16,12 @@
 --             throttled marker is set
 -- KEYS[5]     emq:{q}:throttled  STRING, set by claim.lua (limits.lua)
 -- KEYS[5+i]   emq:{q}:job:<id>   HASH, the row of the i-th job
--- ARGV[2i-1]  the i-th id
--- ARGV[2i]    its token (the attempts value the claim returned)
+-- KEYS[5+n+j] [result] emq:{q}:result:<id> STRING, the key of the j-th result (result.lua), n jobs
+-- ARGV[o+2i-1]  the i-th id (o: 0, or 3 + 2r with results)
+-- ARGV[o+2i]  its token (the attempts value the claim returned)
+-- ARGV[1..3+2r] [results] optional, first: RESULT_TAG, r (how many of the jobs have a result), the
+--             results' TTL in ms, then r pairs: the job's index i (1..n), its result (the converter's
+--             text); each is SET PX in its key in the same move as the job's completion
 -- returns     one entry per job, in order: {1} applied, {0, code, detail} stale (the codes of
 --             complete.lua: DONE, a fence.lua code, CANCELLED) or {0, 'UNIQUE_KEY', name} (nothing
 --             written for that job); errors (nothing written): EMQARG keys and arguments that do not
@@ -29,11 +33,30 @@
 --- @include "wake"
 --- @include "cancel"
 --- @include "unique"
+--- @include "result"
 
-local count = #ARGV / 2
-if count < 1 or count ~= math.floor(count) or #KEYS ~= 5 + count then
+-- [results] the head block, read before the jobs
+local o, results, result_ttl_ms = 0, 0, nil
+if ARGV[1] == RESULT_TAG then
+  results, result_ttl_ms = arg_int(2, 1), result_ttl(3)
+  o = 3 + 2 * results
+end
+local count = (#ARGV - o) / 2
+if count < 1 or count ~= math.floor(count) or #KEYS ~= 5 + count + results then
   error('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe an id and token per row key'
-    .. '; nothing was written', 0)
+    .. (results > 0 and (' and ' .. results .. ' results with their keys') or '') .. '; nothing was written', 0)
+end
+local result_of = {}
+if results > 0 then
+  local declared = unique_declared(5 + count + 1)
+  for j = 1, results do
+    local i = arg_int(2 + 2 * j, 1)
+    if i > count or result_of[i] then
+      error('EMQARG result ' .. j .. ' names job ' .. i .. ' of ' .. count .. (result_of[i] and ' twice' or '')
+        .. '; nothing was written', 0)
+    end
+    result_of[i] = {result_key(declared, KEYS[5 + i], ARGV[o + 2 * i - 1]), ARGV[3 + 2 * j]}
+  end
 end
 
 -- validate: one HMGET per row reads the schema's fields, the unique key and the cancel mark
@@ -43,12 +66,12 @@ local seen = {}
 local completing = 0
 local none = {}
 for i = 1, count do
-  local id, row = ARGV[2 * i - 1], KEYS[5 + i]
+  local id, row = ARGV[o + 2 * i - 1], KEYS[5 + i]
   if seen[id] then
     error('EMQARG id ' .. id .. ' is given twice; nothing was written', 0)
   end
   seen[id] = true
-  local f, stale = fence(KEYS[1], row, id, ARGV[2 * i], FIELDS)
+  local f, stale = fence(KEYS[1], row, id, ARGV[o + 2 * i], FIELDS)
   if stale then
     if stale[2] == 'NOT_ACTIVE' then
       if redis.call('EXISTS', row) == 0 then
@@ -79,11 +102,11 @@ local ids, rows = {}, {}
 for i = 1, count do
   local d = decided[i]
   if d == 'complete' then
-    ids[#ids + 1] = ARGV[2 * i - 1]
+    ids[#ids + 1] = ARGV[o + 2 * i - 1]
     rows[#rows + 1] = KEYS[5 + i]
     replies[i] = {1}
   elseif d == 'cancel' then
-    replies[i] = retire_cancelled(KEYS[1], KEYS[5 + i], ARGV[2 * i - 1], KEYS[2])
+    replies[i] = retire_cancelled(KEYS[1], KEYS[5 + i], ARGV[o + 2 * i - 1], KEYS[2])
   else
     replies[i] = d
   end
@@ -91,6 +114,11 @@ end
 if completing > 0 then
   redis.call('ZREM', KEYS[1], unpack(ids))
   redis.call('DEL', unpack(rows))
+  for i = 1, count do
+    if result_of[i] and decided[i] == 'complete' then
+      result_store(result_of[i][1], result_of[i][2], result_ttl_ms)
+    end
+  end
   if counted then
     redis.call('HINCRBY', KEYS[2], 'completed', completing)
   end

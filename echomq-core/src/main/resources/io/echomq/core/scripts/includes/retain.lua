@@ -14,10 +14,11 @@
 -- retain_args(i)                      count, age from ARGV[i], ARGV[i + 1] (EMQARG if malformed)
 -- over_bounds(zset, now, count, age, card)  how many of the first members are over the bounds
 --                                     (card: the location's ZCARD)
--- trim(zset, state, now, count, age, ids_from, rows_from)
---                                     removes the candidates ARGV[ids_from..] (their rows
---                                     KEYS[rows_from..], in the same order) still over the bounds;
---                                     returns how many, and the location's size after
+-- trim(zset, state, now, count, age, ids_from, rows_from[, ids_to])
+--                                     removes the candidates ARGV[ids_from..ids_to] (ids_to: #ARGV
+--                                     when absent; their rows KEYS[rows_from..], in the same order)
+--                                     still over the bounds; returns how many, and the location's
+--                                     size after
 -- retain_next(zset, now, count, age, card)  up to RETAIN_BATCH ids over the bounds once one more id is
 --                                     added, oldest first (so a queue completing one job at a time
 --                                     stays at exactly `count`)
@@ -43,14 +44,15 @@ local function over_bounds(zset, now, count, age, card)
   return (over > 0) and over or 0
 end
 
-local function trim(zset, state, now, count, age, ids_from, rows_from)
+local function trim(zset, state, now, count, age, ids_from, rows_from, ids_to)
+  ids_to = ids_to or #ARGV
   local card = redis.call('ZCARD', zset)
-  if ids_from > #ARGV then
+  if ids_from > ids_to then
     return 0, card
   end
   local over = over_bounds(zset, now, count, age, card)
   local trimmed = 0
-  for i = ids_from, #ARGV do
+  for i = ids_from, ids_to do
     if over == 0 then
       break
     end

@@ -35,10 +35,6 @@
 --- @include "keys"
 --- @include "payload"
 
-local UNIQUE_MODES = {until_done = true, throttle = true, debounce = true}
-
-local UNIQUE_HOLDING = {pending = true, schedule = true, active = true}
-
 local UNIQUE_MAX_LENGTH = 128
 
 local function unique_fail(message)
@@ -68,7 +64,7 @@ local function unique_arg(first_extra, extras, count, pending_key, at)
       .. tostring(name))
   end
   local mode = u['unique_mode']
-  if not UNIQUE_MODES[mode] then
+  if mode ~= 'until_done' and mode ~= 'throttle' and mode ~= 'debounce' then
     unique_fail('unique_mode must be until_done, throttle or debounce, was ' .. tostring(mode))
   end
   local ttl = int(u['unique_ttl'])
@@ -107,7 +103,7 @@ local function unique_held(u, now, run_at, pending, schedule, payload)
     return {now, 'held', 0, 'held', holder}
   end
   local h = redis.pcall('HMGET', u.holder_row, 'state', 'unique')
-  if h.err or h[2] ~= u.name or not UNIQUE_HOLDING[h[1]] then
+  if h.err or h[2] ~= u.name or (h[1] ~= 'pending' and h[1] ~= 'schedule' and h[1] ~= 'active') then
     return nil
   end
   if u.mode ~= 'debounce' then

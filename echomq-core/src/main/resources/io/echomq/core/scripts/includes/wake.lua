@@ -1,5 +1,6 @@
 -- include wake: wake(key, ok) pushes one wake-up token for the consumers blocked on the wake list
--- and keeps the list at 16 tokens; wake_n(key, ok, n) pushes n (at most 16); wake_all(key, ok) fills the list to those 16, for every idle
+-- and keeps the list at 16 tokens (an LTRIM only when the push's reply says it holds more: consumers
+-- pop the tokens, so the list is mostly short); wake_n(key, ok, n) pushes n (at most 16); wake_all(key, ok) fills the list to those 16, for every idle
 -- consumer at once (a resume). ok is wake_ok(key), read before the script's first write.
 --
 -- schedule_head(schedule)     the lowest run-at in schedule, or nil when it is empty; read before the
@@ -12,8 +13,9 @@
 local DUE_TOKEN = 'd'
 local function wake(key, ok)
   if ok then
-    redis.call('LPUSH', key, 1)
-    redis.call('LTRIM', key, 0, 15)
+    if redis.call('LPUSH', key, 1) > 16 then
+      redis.call('LTRIM', key, 0, 15)
+    end
   end
 end
 
@@ -27,25 +29,25 @@ end
 
 local function wake_due(key, ok, head, run_at)
   if ok and (head == nil or run_at < head) then
-    redis.call('LPUSH', key, DUE_TOKEN)
-    redis.call('LTRIM', key, 0, 15)
+    if redis.call('LPUSH', key, DUE_TOKEN) > 16 then
+      redis.call('LTRIM', key, 0, 15)
+    end
   end
 end
 
 local function wake_n(key, ok, n)
-  if ok then
-    for _ = 1, math.min(n, 16) do
-      redis.call('LPUSH', key, 1)
+  if ok and n > 0 then
+    -- one LPUSH for all the tokens
+    local tokens = {}
+    for t = 1, math.min(n, 16) do
+      tokens[t] = 1
     end
-    redis.call('LTRIM', key, 0, 15)
+    if redis.call('LPUSH', key, unpack(tokens)) > 16 then
+      redis.call('LTRIM', key, 0, 15)
+    end
   end
 end
 
 local function wake_all(key, ok)
-  if ok then
-    for _ = 1, 16 do
-      redis.call('LPUSH', key, 1)
-    end
-    redis.call('LTRIM', key, 0, 15)
-  end
+  wake_n(key, ok, 16)
 end
