@@ -18,6 +18,7 @@ import java.util.function.Function;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.StoredFormat;
 import io.echomq.core.internal.LaneKeyType;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
@@ -163,6 +164,15 @@ public class QueueAuditor {
 		expectType(keyspace.queueKey(queue, KeyType.MINUTES), DataType.HASH, "a hash", findings);
 		expectType(keyspace.queueKey(queue, KeyType.PAUSED), DataType.STRING, "a string", findings);
 		expectType(keyspace.queueKey(queue, KeyType.NODES), DataType.HASH, "a hash", findings);
+		String meta = keyspace.queueKey(queue, KeyType.META);
+		if (expectType(meta, DataType.HASH, "a hash", findings)) {
+			String format = this.template.<String, String>opsForHash().get(meta, "format");
+			Long number = (format != null) ? RowSchema.parse(format) : null;
+			if (format != null && (number == null || !StoredFormat.READS.contains(number.intValue()))) {
+				findings.add(meta + " field 'format' is '" + format + "', not a format this node reads "
+						+ StoredFormat.READS);
+			}
+		}
 		return readable;
 	}
 

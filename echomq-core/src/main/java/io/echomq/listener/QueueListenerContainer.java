@@ -128,6 +128,7 @@ public class QueueListenerContainer {
 				return;
 			}
 			String queue = this.settings.queue();
+			this.claims.names().forEach(this.jobs.formats()::check);
 			TaskExecutor created = this.executorFactory.createExecutor(queue, this.settings.concurrency());
 			this.executor = created;
 			Map<String, String> partitionsByWakeKey = new LinkedHashMap<>();

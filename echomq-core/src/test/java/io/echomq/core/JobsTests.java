@@ -638,6 +638,8 @@ class JobsTests extends EngineTestSupport {
 				.scriptLoad(script.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 			assertThat(sha).as(script.name()).isEqualTo(script.sha());
 		}
+		// the queue's stored format is checked at its first use, by a script of its own
+		this.jobs.formats().check(this.queue);
 		flushScripts();
 		long before = this.jobs.executor().getEvalFallbacks();
 		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());

@@ -61,6 +61,8 @@ public class Engine {
 
 	private final QueueAdmin admin;
 
+	private final StoredFormat formats;
+
 	private final Results results;
 
 	/**
@@ -73,7 +75,8 @@ public class Engine {
 		Assert.notNull(keyspace, "'keyspace' must not be null");
 		this.state = new EngineState(executor, keyspace);
 		this.outcomes = new Outcomes(this.state);
-		this.enqueues = new Enqueues(this.state);
+		this.formats = new StoredFormat(this.state);
+		this.enqueues = new Enqueues(this.state, this.formats);
 		this.claims = new Claims(this);
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
@@ -118,6 +121,14 @@ public class Engine {
 	 */
 	public QueueAdmin admin() {
 		return this.admin;
+	}
+
+	/**
+	 * Return the stored formats of the queues this engine uses.
+	 * @return the format check
+	 */
+	public StoredFormat formats() {
+		return this.formats;
 	}
 
 	/**

@@ -27,8 +27,11 @@ public final class Enqueues extends EnginePart {
 
 	private static final int MAX_UNIQUE_ROUNDS = 8;
 
-	Enqueues(EngineState state) {
+	private final StoredFormat formats;
+
+	Enqueues(EngineState state, StoredFormat formats) {
 		super(state);
+		this.formats = formats;
 	}
 
 	/**
@@ -104,6 +107,7 @@ public final class Enqueues extends EnginePart {
 			}
 			calls.add(new ScriptExecutor.Invocation(keys, args));
 		}
+		this.formats.check(queue);
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeAll(this.scripts.enqueue, calls);
 		List<JobId> enqueued = new ArrayList<>(ids.size());
 		List<JobId> unknown = new ArrayList<>();
@@ -164,6 +168,7 @@ public final class Enqueues extends EnginePart {
 		UniqueKey unique = spec.unique();
 		Assert.notNull(unique, "'spec' must have a unique key");
 		String uniqueKey = this.state.keyspace().uniqueKey(queue, unique.name());
+		this.formats.check(queue);
 		String holder = null;
 		for (int round = 0; round < MAX_UNIQUE_ROUNDS; round++) {
 			List<String> keys = enqueueKeys(queue, 1);

@@ -89,7 +89,14 @@ public enum KeyType {
 	 * each running container beats every few seconds, an entry three intervals old is
 	 * dead and pruned. Not a location.
 	 */
-	NODES("nodes");
+	NODES("nodes"),
+
+	/**
+	 * Hash of what describes the queue's stored data: field {@code format}, the layout
+	 * its rows and keys are written in ({@link StoredFormat}). Absent on a queue written
+	 * before formats were recorded (format 1). Not a location.
+	 */
+	META("meta");
 
 	private final String suffix;
 

@@ -112,6 +112,7 @@ public class Schedules {
 		Assert.notNull(definition, "'definition' must not be null");
 		String queue = definition.queue();
 		Instant next = definition.spec().nextAfter(serverTime());
+		this.jobs.formats().check(queue);
 		this.template.opsForSet().add(this.keyspace.scheduleQueuesKey(), queue);
 		List<Object> reply = this.executor.execute(RESCHEDULE,
 				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT)), List.of(definition.name(),
@@ -258,6 +259,7 @@ public class Schedules {
 	List<ScheduleFire> tick(String queue, Duration misfireThreshold, int maxAttempts,
 			Function<ScheduleDefinition, String> payloads, Supplier<Instant> clock) {
 		List<ScheduleFire> fired = new ArrayList<>();
+		this.jobs.formats().check(queue);
 		String nextKey = key(queue, KeyType.SCHEDULE_NEXT);
 		for (int round = 0; round < 10; round++) {
 			Instant now = clock.get();
