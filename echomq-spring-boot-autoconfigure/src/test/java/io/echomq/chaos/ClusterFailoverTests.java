@@ -43,17 +43,18 @@ class ClusterFailoverTests extends ChaosOnEachFlavor {
 	 */
 	private static final long REPLICATION_WINDOW_MS = 1000;
 
+	private final String prefix = Chaos.uniquePrefix();
+
 	private LocalCluster cluster;
 
 	@Test
 	@Timeout(180)
 	void killedMasterOfTheQueueSlotFailsOverAndWorkGoesOn() throws Exception {
 		this.cluster = this.servers.cluster(this.flavor, 3, 1);
-		String prefix = Chaos.uniquePrefix();
 		String queue = "failover";
 		Ledger ledger = new Ledger();
 		long start = System.nanoTime();
-		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
+		try (ChaosWorker consumer = worker(ledger); ChaosWorker producerSide = worker(new Ledger())) {
 			Engine jobs = producerSide.jobs();
 			RedisServerProcess master = Chaos.masterOf(this.cluster, jobs, queue);
 			QueueListenerContainer container = consumer.register(queue, (job, context) -> {
@@ -115,9 +116,9 @@ class ClusterFailoverTests extends ChaosOnEachFlavor {
 		}
 	}
 
-	private ChaosWorker worker(String prefix, Ledger ledger) {
+	private ChaosWorker worker(Ledger ledger) {
 		return ChaosWorker.onCluster(this.cluster.seedNodes(), Duration.ofSeconds(1),
-				WorkerSettings.of(prefix).withEventListeners(ledger));
+				WorkerSettings.of(this.prefix).withEventListeners(ledger));
 	}
 
 }

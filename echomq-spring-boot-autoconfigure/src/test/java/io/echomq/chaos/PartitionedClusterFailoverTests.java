@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +27,7 @@ import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.OwnedServers;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -54,6 +54,10 @@ class PartitionedClusterFailoverTests {
 	private static final int JOBS = 1800;
 
 	private static final int PARTITIONS = 6;
+
+	private static final String QUEUE = "partitioned";
+
+	private static final QueuePartitioning PARTITIONING = QueuePartitioning.of(Map.of(QUEUE, PARTITIONS));
 
 	/**
 	 * Jobs enqueued before the consumer starts, so every partition has work when the
@@ -85,32 +89,35 @@ class PartitionedClusterFailoverTests {
 	@RegisterExtension
 	final OwnedServers servers = new OwnedServers();
 
+	private final String prefix = Chaos.uniquePrefix();
+
 	private LocalCluster cluster;
+
+	@BeforeEach
+	void startCluster() {
+		this.cluster = this.servers.cluster(ServerFlavor.VALKEY, 3, 1);
+	}
 
 	@Test
 	@Timeout(240)
 	void killedMasterOfTwoPartitionsLeavesTheOthersDrainingAndLosesNothingAcknowledged() throws Exception {
-		this.cluster = this.servers.cluster(ServerFlavor.VALKEY, 3, 1);
-		String prefix = Chaos.uniquePrefix();
-		String queue = "pfailover";
-		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));
-		QueuePartitions partitions = partitioning.forQueue(queue);
+		QueuePartitions partitions = PARTITIONING.forQueue(QUEUE);
 		Ledger ledger = new Ledger();
 		long start = System.nanoTime();
-		try (ChaosWorker consumer = worker(prefix, ledger);
-				ChaosWorker producerSide = worker(prefix, new Ledger());
+		try (ChaosWorker consumer = worker(ledger);
+				ChaosWorker producerSide = worker(new Ledger());
 				ChaosWorker loaderSide = ChaosWorker.onCluster(this.cluster.seedNodes(), Duration.ofSeconds(10),
-						WorkerSettings.of(prefix))) {
-			consumer.partition(partitioning);
+						WorkerSettings.of(this.prefix))) {
+			consumer.partition(PARTITIONING);
 			Engine jobs = producerSide.jobs();
-			EchoMqTemplate template = template(jobs, partitioning);
-			EchoMqTemplate loader = template(loaderSide.jobs(), partitioning);
+			EchoMqTemplate template = template(jobs, PARTITIONING);
+			EchoMqTemplate loader = template(loaderSide.jobs(), PARTITIONING);
 			RedisServerProcess master = Chaos.masterOf(this.cluster, jobs, partitions.name(0));
 			Set<Integer> onKilled = Chaos.partitionsOn(this.cluster, master, jobs, partitions);
 			assertThat(onKilled).as("partitions on the killed master").hasSize(2);
 			Map<Integer, AtomicInteger> runsByPartition = new ConcurrentHashMap<>();
 			java.util.Queue<Long> liveRunsAt = new java.util.concurrent.ConcurrentLinkedQueue<>();
-			QueueListenerContainer container = consumer.register(queue, (job, context) -> {
+			QueueListenerContainer container = consumer.register(QUEUE, (job, context) -> {
 				// simulated work, not synchronisation
 				Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10));
 				ledger.ran(job.id());
@@ -120,13 +127,12 @@ class PartitionedClusterFailoverTests {
 					liveRunsAt.add(System.nanoTime());
 				}
 			});
-			TemplateProducer producer = new TemplateProducer(template, queue, JOBS, Duration.ofMillis(3));
+			Producer producer = Producer.through(template, QUEUE, JOBS, Duration.ofMillis(3));
 			for (int batch = 0; batch < BACKLOG / 500; batch++) {
 				List<String> payloads = java.util.stream.IntStream.range(0, 500).mapToObj((n) -> "b" + n).toList();
 				long at = System.currentTimeMillis();
-				for (JobId id : loader.enqueueAll(queue, payloads)) {
-					producer.acknowledgedAt.put(id, at);
-					producer.acknowledged.add(id);
+				for (JobId id : loader.enqueueAll(QUEUE, payloads)) {
+					producer.acknowledge(id, at);
 				}
 			}
 			consumer.start();
@@ -135,13 +141,13 @@ class PartitionedClusterFailoverTests {
 				await().atMost(Duration.ofSeconds(30)).until(() -> ledger.distinctRuns() >= BACKLOG / 6);
 				long killedAt = System.currentTimeMillis();
 				long killed = System.nanoTime();
-				int acknowledgedAtKill = producer.acknowledged.size();
+				int acknowledgedAtKill = producer.acknowledgedCount();
 				this.cluster.kill(master);
 				String keyOnKilled = keyOf(partitions, onKilled::contains);
 				java.util.concurrent.CompletableFuture<Throwable> keyed = java.util.concurrent.CompletableFuture
 					.supplyAsync(() -> {
 						try {
-							template.enqueue(queue, "keyed", EnqueueOptions.defaults().withPartitionKey(keyOnKilled));
+							template.enqueue(QUEUE, "keyed", EnqueueOptions.defaults().withPartitionKey(keyOnKilled));
 							return null;
 						}
 						catch (RuntimeException ex) {
@@ -158,7 +164,7 @@ class PartitionedClusterFailoverTests {
 					.until(() -> liveRuns(runsByPartition, onKilled) >= liveRunsAtKill + LIVE_PROGRESS);
 				double liveProgress = Chaos.secondsSince(killed);
 				double failover = failedOver.get(40, TimeUnit.SECONDS);
-				assertThat(producer.done.await(90, TimeUnit.SECONDS)).as("producer finished").isTrue();
+				assertThat(producer.awaitDone(Duration.ofSeconds(90))).as("producer finished").isTrue();
 				await("drained").atMost(Duration.ofSeconds(90))
 					.pollInterval(Duration.ofMillis(200))
 					.ignoreExceptions()
@@ -172,12 +178,13 @@ class PartitionedClusterFailoverTests {
 
 				Set<String> located = new HashSet<>();
 				partitions.names().forEach((name) -> located.addAll(Chaos.locatedIds(jobs, name)));
-				List<JobId> lost = producer.acknowledged.stream()
+				List<JobId> lost = producer.acknowledged()
+					.stream()
 					.filter((id) -> !ledger.ran(id.toString()) && !located.contains(id.toString()))
 					.toList();
-				long lostAfterKill = lost.stream().filter((id) -> producer.acknowledgedAt.get(id) > killedAt).count();
+				long lostAfterKill = lost.stream().filter((id) -> producer.acknowledgedAt(id) > killedAt).count();
 				long lostBeforeWindow = lost.stream()
-					.filter((id) -> producer.acknowledgedAt.get(id) < killedAt - REPLICATION_WINDOW_MS)
+					.filter((id) -> producer.acknowledgedAt(id) < killedAt - REPLICATION_WINDOW_MS)
 					.count();
 				long reaped = 0;
 				for (String name : partitions.names()) {
@@ -190,7 +197,7 @@ class PartitionedClusterFailoverTests {
 					.filter((at) -> at - killed >= TIMEOUTS_FROM.toNanos() && at - killed < TIMEOUTS_UNTIL.toNanos())
 					.count();
 				Chaos.report("partitioned-cluster-failover", "server", Chaos.describeCluster(master), "partitions",
-						PARTITIONS, "enqueued", producer.acknowledged.size(), "enqueueErrors", producer.failures.get(),
+						PARTITIONS, "enqueued", producer.acknowledgedCount(), "enqueueErrors", producer.failures(),
 						"completed", ledger.distinctRuns(), "reruns", reaped, "duplicateRuns", ledger.reruns(), "lost",
 						lost.size(), "liveProgressMillis", Math.round(liveProgress * 1000), "liveRunsDuringTimeouts",
 						duringTimeouts, "failoverMillis", Math.round(failover * 1000), "seconds",
@@ -212,21 +219,20 @@ class PartitionedClusterFailoverTests {
 					.isPositive();
 				assertThat(keyed.get(10, TimeUnit.SECONDS)).as("keyed enqueue to a partition of the killed master")
 					.isInstanceOf(PartitionUnavailableException.class)
-					.hasMessageContaining("of queue '" + queue + "'")
+					.hasMessageContaining("of queue '" + QUEUE + "'")
 					.hasMessageContaining("does not fail over");
-				assertThat(producer.failures.get())
-					.as("keyless enqueues that failed (they fail over): %s", producer.failureMessages)
+				assertThat(producer.failures())
+					.as("keyless enqueues that failed (they fail over): %s", producer.failureMessages())
 					.isZero();
 				assertThat(lostAfterKill).as("lost jobs acknowledged after the kill").isZero();
 				assertThat(lostBeforeWindow).as("lost jobs acknowledged long before the kill").isZero();
-				assertThat(producer.acknowledged.subList(
-						Math.min(producer.acknowledged.size(), acknowledgedAtKill + 300), producer.acknowledged.size()))
+				assertThat(producer.acknowledged().stream().skip(acknowledgedAtKill + 300).toList())
 					.as("jobs enqueued after the failover all ran")
 					.allSatisfy((id) -> assertThat(ledger.ran(id.toString())).isTrue());
 				assertThat(ledger.doubleCompletions()).isZero();
 			}
 			finally {
-				producer.stop.countDown();
+				producer.close();
 			}
 		}
 	}
@@ -234,16 +240,11 @@ class PartitionedClusterFailoverTests {
 	@Test
 	@Timeout(120)
 	void slotsOfJobsOnTheKilledMasterAreGivenBackWhileTheirCompletionsWaitOutItsTimeouts() throws Exception {
-		this.cluster = this.servers.cluster(ServerFlavor.VALKEY, 3, 1);
-		String prefix = Chaos.uniquePrefix();
-		String queue = "pheld";
-		QueuePartitioning partitioning = QueuePartitioning.of(Map.of(queue, PARTITIONS));
-		QueuePartitions partitions = partitioning.forQueue(queue);
-		try (ChaosWorker consumer = worker(prefix, new Ledger());
-				ChaosWorker producerSide = worker(prefix, new Ledger())) {
-			consumer.partition(partitioning);
+		QueuePartitions partitions = PARTITIONING.forQueue(QUEUE);
+		try (ChaosWorker consumer = worker(new Ledger()); ChaosWorker producerSide = worker(new Ledger())) {
+			consumer.partition(PARTITIONING);
 			Engine jobs = producerSide.jobs();
-			EchoMqTemplate template = template(jobs, partitioning);
+			EchoMqTemplate template = template(jobs, PARTITIONING);
 			RedisServerProcess master = Chaos.masterOf(this.cluster, jobs, partitions.name(0));
 			String keyOnKilled = keyOf(partitions, (partition) -> partition == 0);
 			String keyOnLive = keyOf(partitions,
@@ -251,8 +252,8 @@ class PartitionedClusterFailoverTests {
 			CountDownLatch kill = new CountDownLatch(1);
 			AtomicInteger held = new AtomicInteger();
 			java.util.Queue<Long> liveRunsAt = new java.util.concurrent.ConcurrentLinkedQueue<>();
-			int concurrency = WorkerSettings.of(prefix).concurrency();
-			consumer.register(queue, (job, context) -> {
+			int concurrency = WorkerSettings.of(this.prefix).concurrency();
+			consumer.register(QUEUE, (job, context) -> {
 				if (partitions.partitionOf(job.id()) == 0) {
 					held.incrementAndGet();
 					kill.await();
@@ -262,14 +263,14 @@ class PartitionedClusterFailoverTests {
 				}
 			});
 			for (int n = 0; n < concurrency; n++) {
-				template.enqueue(queue, "held", EnqueueOptions.defaults().withPartitionKey(keyOnKilled));
+				template.enqueue(QUEUE, "held", EnqueueOptions.defaults().withPartitionKey(keyOnKilled));
 			}
 			consumer.start();
 			// every slot holds a job of the partition whose master dies; the live
 			// partition's jobs wait for a slot
 			await().atMost(Duration.ofSeconds(20)).until(() -> held.get() == concurrency);
 			for (int n = 0; n < LIVE_PROGRESS; n++) {
-				template.enqueue(queue, "live", EnqueueOptions.defaults().withPartitionKey(keyOnLive));
+				template.enqueue(QUEUE, "live", EnqueueOptions.defaults().withPartitionKey(keyOnLive));
 			}
 			this.cluster.kill(master);
 			long killed = System.nanoTime();
@@ -310,63 +311,9 @@ class PartitionedClusterFailoverTests {
 			.sum();
 	}
 
-	private ChaosWorker worker(String prefix, Ledger ledger) {
+	private ChaosWorker worker(Ledger ledger) {
 		return ChaosWorker.onCluster(this.cluster.seedNodes(), Duration.ofSeconds(1),
-				WorkerSettings.of(prefix).withEventListeners(ledger));
-	}
-
-	/**
-	 * Enqueues through the template (round-robin over the partitions), one job at a time;
-	 * an enqueue that returned is acknowledged.
-	 */
-	private static final class TemplateProducer {
-
-		final List<JobId> acknowledged = new CopyOnWriteArrayList<>();
-
-		final Map<JobId, Long> acknowledgedAt = new ConcurrentHashMap<>();
-
-		final AtomicInteger failures = new AtomicInteger();
-
-		final List<String> failureMessages = new CopyOnWriteArrayList<>();
-
-		final CountDownLatch stop = new CountDownLatch(1);
-
-		final CountDownLatch done = new CountDownLatch(1);
-
-		private final Thread thread;
-
-		TemplateProducer(EchoMqTemplate template, String queue, int count, Duration pace) {
-			this.thread = new Thread(() -> {
-				try {
-					for (int n = 0; n < count && this.stop.getCount() > 0; n++) {
-						try {
-							JobId id = template.enqueue(queue, "p" + n);
-							this.acknowledgedAt.put(id, System.currentTimeMillis());
-							this.acknowledged.add(id);
-						}
-						catch (RuntimeException ex) {
-							this.failures.incrementAndGet();
-							this.failureMessages.add(ex.toString());
-						}
-						if (this.stop.await(pace.toNanos(), TimeUnit.NANOSECONDS)) {
-							break;
-						}
-					}
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-				finally {
-					this.done.countDown();
-				}
-			}, "partitioned-producer");
-			this.thread.setDaemon(true);
-		}
-
-		void start() {
-			this.thread.start();
-		}
-
+				WorkerSettings.of(this.prefix).withEventListeners(ledger));
 	}
 
 }

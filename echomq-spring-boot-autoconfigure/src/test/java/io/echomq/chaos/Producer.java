@@ -9,13 +9,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Enqueues jobs one by one on a thread of its own, at a steady pace, until it enqueued
@@ -27,17 +26,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class Producer implements AutoCloseable {
 
-	private final Engine jobs;
-
-	private final String queue;
-
 	private final int count;
 
 	private final Duration pace;
 
-	private final IntFunction<String> payloads;
-
-	private final IntFunction<EnqueueSpec> specs;
+	private final IntFunction<JobId> enqueue;
 
 	private final List<JobId> acknowledged = new CopyOnWriteArrayList<>();
 
@@ -45,7 +38,7 @@ final class Producer implements AutoCloseable {
 
 	private final AtomicInteger failures = new AtomicInteger();
 
-	private final AtomicReference<@Nullable Throwable> lastFailure = new AtomicReference<>();
+	private final List<String> failureMessages = new CopyOnWriteArrayList<>();
 
 	private final CountDownLatch stop = new CountDownLatch(1);
 
@@ -66,12 +59,13 @@ final class Producer implements AutoCloseable {
 	 */
 	Producer(Engine jobs, String queue, int count, Duration pace, IntFunction<String> payloads,
 			IntFunction<EnqueueSpec> specs) {
-		this.jobs = jobs;
-		this.queue = queue;
+		this(queue, count, pace, (n) -> jobs.enqueues().enqueue(queue, payloads.apply(n), specs.apply(n)));
+	}
+
+	private Producer(String queue, int count, Duration pace, IntFunction<JobId> enqueue) {
 		this.count = count;
 		this.pace = pace;
-		this.payloads = payloads;
-		this.specs = specs;
+		this.enqueue = enqueue;
 		this.pauseAfterFailure = pace;
 		this.thread = new Thread(this::run, "chaos-producer-" + queue);
 		this.thread.setDaemon(true);
@@ -89,6 +83,19 @@ final class Producer implements AutoCloseable {
 	static Producer plain(Engine jobs, String queue, int count, Duration pace, int maxAttempts) {
 		EnqueueSpec spec = EnqueueSpec.defaults().withMaxAttempts(maxAttempts);
 		return new Producer(jobs, queue, count, pace, (n) -> "p" + n, (n) -> spec);
+	}
+
+	/**
+	 * Create a producer that enqueues through a template, so that a partitioned queue's
+	 * jobs go round-robin over its partitions.
+	 * @param template the template
+	 * @param queue the queue
+	 * @param count the most jobs
+	 * @param pace the pause between two enqueues
+	 * @return the producer, not started
+	 */
+	static Producer through(EchoMqTemplate template, String queue, int count, Duration pace) {
+		return new Producer(queue, count, pace, (n) -> template.enqueue(queue, "p" + n));
 	}
 
 	/**
@@ -117,13 +124,11 @@ final class Producer implements AutoCloseable {
 			for (int n = 0; n < this.count && this.stop.getCount() > 0; n++) {
 				Duration pause = this.pace;
 				try {
-					JobId id = this.jobs.enqueues().enqueue(this.queue, this.payloads.apply(n), this.specs.apply(n));
-					this.acknowledgedAt.put(id, System.currentTimeMillis());
-					this.acknowledged.add(id);
+					acknowledge(this.enqueue.apply(n), System.currentTimeMillis());
 				}
 				catch (RuntimeException ex) {
 					this.failures.incrementAndGet();
-					this.lastFailure.set(ex);
+					this.failureMessages.add(ex.toString());
 					pause = this.pauseAfterFailure;
 				}
 				if (this.stop.await(pause.toNanos(), TimeUnit.NANOSECONDS)) {
@@ -137,6 +142,16 @@ final class Producer implements AutoCloseable {
 		finally {
 			this.done.countDown();
 		}
+	}
+
+	/**
+	 * Count a job enqueued elsewhere (a backlog loaded before the start) as acknowledged.
+	 * @param id the job
+	 * @param at the local epoch ms of the reply
+	 */
+	void acknowledge(JobId id, long at) {
+		this.acknowledgedAt.put(id, at);
+		this.acknowledged.add(id);
 	}
 
 	/**
@@ -173,11 +188,11 @@ final class Producer implements AutoCloseable {
 	}
 
 	/**
-	 * Return the last enqueue failure.
-	 * @return the failure, or {@code null}
+	 * Return what the enqueues that threw threw.
+	 * @return the failures, as strings, in order
 	 */
-	@Nullable Throwable lastFailure() {
-		return this.lastFailure.get();
+	List<String> failureMessages() {
+		return new ArrayList<>(this.failureMessages);
 	}
 
 	/**

@@ -38,23 +38,23 @@ class ServerRestartTests extends ChaosOnEachFlavor {
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
+	private static final String QUEUE = "restarted";
+
+	private final String prefix = Chaos.uniquePrefix();
+
 	private TestServer server;
 
 	@Test
 	@Timeout(150)
 	void killedServerWithFsyncedAppendOnlyFileLosesNoAcknowledgedJob() throws Exception {
-		this.server = this.servers.start(this.flavor,
+		RedisServerProcess process = startServer(
 				ServerOptions.builder().appendOnly(true).appendFsync("always").build());
-		RedisServerProcess process = this.server.process().orElseThrow();
-		String prefix = Chaos.uniquePrefix();
-		String queue = "aof";
 		Ledger ledger = new Ledger();
 		long start = System.nanoTime();
-		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
-			QueueListenerContainer container = consumer.register(queue, handler(ledger));
-			consumer.start();
+		try (ChaosWorker consumer = worker(ledger); ChaosWorker producerSide = worker(new Ledger())) {
+			QueueListenerContainer container = startConsumer(consumer, ledger);
 			Engine jobs = producerSide.jobs();
-			try (Producer producer = Producer.plain(jobs, queue, 800, Duration.ofMillis(4), 10).start()) {
+			try (Producer producer = Producer.plain(jobs, QUEUE, 800, Duration.ofMillis(4), 10).start()) {
 				await().atMost(Duration.ofSeconds(30)).until(() -> producer.acknowledgedCount() >= 250);
 				process.kill();
 				int acknowledgedAtKill = producer.acknowledgedCount();
@@ -67,28 +67,28 @@ class ServerRestartTests extends ChaosOnEachFlavor {
 				List<JobId> acknowledged = producer.acknowledged();
 				await("drained").atMost(Duration.ofSeconds(60))
 					.pollInterval(Duration.ofMillis(50))
-					.until(() -> ledger.ranAll(acknowledged) && Chaos.locations(jobs, queue).live() == 0);
+					.until(() -> ledger.ranAll(acknowledged) && Chaos.locations(jobs, QUEUE).live() == 0);
 				await("poller recovered").atMost(Duration.ofSeconds(20))
 					.until(() -> container.getConsecutiveFailures() == 0);
 				assertThat(container.isPollerAlive()).isTrue();
 				consumer.stop();
 
-				AuditReport report = Chaos.audit(jobs, queue);
+				AuditReport report = Chaos.audit(jobs, QUEUE);
 				Set<String> acknowledgedIds = ids(acknowledged);
 				long lost = acknowledgedIds.stream().filter((id) -> !ledger.ran(id)).count();
 				Set<String> ambiguous = new HashSet<>(ledger.ranIds());
 				ambiguous.removeAll(acknowledgedIds);
 				Chaos.report("server-kill-aof", "server", Chaos.describe(this.server), "enqueued", acknowledged.size(),
 						"enqueueErrors", producer.failures(), "ambiguousWritten", ambiguous.size(), "completed",
-						Chaos.metric(jobs, queue, "completed"), "acknowledgedAtKill", acknowledgedAtKill, "reruns",
-						Chaos.metric(jobs, queue, "reaped"), "duplicateRuns", ledger.reruns(), "lost", lost,
+						Chaos.metric(jobs, QUEUE, "completed"), "acknowledgedAtKill", acknowledgedAtKill, "reruns",
+						Chaos.metric(jobs, QUEUE, "reaped"), "duplicateRuns", ledger.reruns(), "lost", lost,
 						"downSeconds", downSeconds, "evalFallbacks", consumer.jobs().executor().getEvalFallbacks(),
 						"seconds", Chaos.secondsSince(start));
 				assertThat(lost).isZero();
 				assertThat(report.violations()).isEmpty();
 				assertThat(report.total()).isZero();
 				assertThat(report.rows()).isZero();
-				assertThat(Chaos.metric(jobs, queue, "completed")).isEqualTo(acknowledged.size() + ambiguous.size());
+				assertThat(Chaos.metric(jobs, QUEUE, "completed")).isEqualTo(acknowledged.size() + ambiguous.size());
 				assertThat(consumer.jobs().executor().getEvalFallbacks()).as("script cache empty after restart")
 					.isPositive();
 				assertThat(container.isRunning()).isFalse();
@@ -100,17 +100,13 @@ class ServerRestartTests extends ChaosOnEachFlavor {
 	@Test
 	@Timeout(120)
 	void killedServerWithoutPersistenceLosesItsDataButClientsReconnectAndNewJobsFlow() throws Exception {
-		this.server = this.servers.start(this.flavor, ServerOptions.defaults());
-		RedisServerProcess process = this.server.process().orElseThrow();
-		String prefix = Chaos.uniquePrefix();
-		String queue = "volatile";
+		RedisServerProcess process = startServer(ServerOptions.defaults());
 		Ledger ledger = new Ledger();
 		long start = System.nanoTime();
-		try (ChaosWorker consumer = worker(prefix, ledger); ChaosWorker producerSide = worker(prefix, new Ledger())) {
-			QueueListenerContainer container = consumer.register(queue, handler(ledger));
-			consumer.start();
+		try (ChaosWorker consumer = worker(ledger); ChaosWorker producerSide = worker(new Ledger())) {
+			QueueListenerContainer container = startConsumer(consumer, ledger);
 			Engine jobs = producerSide.jobs();
-			List<JobId> before = jobs.enqueues().enqueueAll(queue, payloads("before", 600), EnqueueSpec.defaults());
+			List<JobId> before = jobs.enqueues().enqueueAll(QUEUE, payloads("before", 600), EnqueueSpec.defaults());
 			await().atMost(Duration.ofSeconds(30)).until(() -> ledger.distinctRuns() >= 100);
 			process.kill();
 			int ranAtKill = ledger.distinctRuns();
@@ -120,18 +116,18 @@ class ServerRestartTests extends ChaosOnEachFlavor {
 			long restarted = System.nanoTime();
 			List<JobId> after = await("enqueue accepted again").atMost(Duration.ofSeconds(20))
 				.ignoreExceptions()
-				.until(() -> jobs.enqueues().enqueueAll(queue, payloads("after", 100), EnqueueSpec.defaults()),
+				.until(() -> jobs.enqueues().enqueueAll(QUEUE, payloads("after", 100), EnqueueSpec.defaults()),
 						(ids) -> true);
 			await("new jobs complete").atMost(Duration.ofSeconds(30))
 				.pollInterval(Duration.ofMillis(50))
-				.until(() -> ledger.ranAll(after) && Chaos.locations(jobs, queue).live() == 0);
+				.until(() -> ledger.ranAll(after) && Chaos.locations(jobs, QUEUE).live() == 0);
 			double recovery = Chaos.secondsSince(restarted);
 			await("poller recovered").atMost(Duration.ofSeconds(20))
 				.until(() -> container.getConsecutiveFailures() == 0);
 			assertThat(container.isPollerAlive()).isTrue();
 			consumer.stop();
 
-			AuditReport report = Chaos.audit(jobs, queue);
+			AuditReport report = Chaos.audit(jobs, QUEUE);
 			long lost = before.stream().filter((id) -> !ledger.ran(id.toString())).count();
 			Chaos.report("server-kill-no-persistence", "server", Chaos.describe(this.server), "enqueued",
 					before.size() + after.size(), "ranBeforeKill", ranAtKill, "lostWithData", lost, "newJobs",
@@ -140,15 +136,26 @@ class ServerRestartTests extends ChaosOnEachFlavor {
 			assertThat(report.violations()).isEmpty();
 			assertThat(report.total()).isZero();
 			assertThat(lost).as("jobs still queued when the data went away").isPositive();
-			assertThat(Chaos.metric(jobs, queue, "completed")).as("counted since the restart")
+			assertThat(Chaos.metric(jobs, QUEUE, "completed")).as("counted since the restart")
 				.isGreaterThanOrEqualTo(after.size());
 			assertThat(consumer.jobs().executor().getEvalFallbacks()).isPositive();
 		}
 	}
 
-	private ChaosWorker worker(String prefix, Ledger ledger) {
+	private RedisServerProcess startServer(ServerOptions options) {
+		this.server = this.servers.start(this.flavor, options);
+		return this.server.process().orElseThrow();
+	}
+
+	private ChaosWorker worker(Ledger ledger) {
 		return ChaosWorker.onServer(this.server, COMMAND_TIMEOUT,
-				WorkerSettings.of(prefix).withConcurrency(4).withEventListeners(ledger));
+				WorkerSettings.of(this.prefix).withConcurrency(4).withEventListeners(ledger));
+	}
+
+	private static QueueListenerContainer startConsumer(ChaosWorker consumer, Ledger ledger) {
+		QueueListenerContainer container = consumer.register(QUEUE, handler(ledger));
+		consumer.start();
+		return container;
 	}
 
 	private static JobHandler handler(Ledger ledger) {

@@ -16,6 +16,9 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -36,67 +39,71 @@ class CompletionBatchingTests {
 
 	@Test
 	void everyCompletionOfABusyContainerIsRecordedOnceByTheCompletionThreadItsIdBelongsTo() {
-		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(BusyListener.class, CompletionThreads.class)
-			.run((context) -> {
-				int count = 2_000;
-				List<JobId> ids = context.getBean(EchoMqTemplate.class)
-					.enqueueAll("busy", IntStream.range(0, count).mapToObj(Integer::toString).toList());
-				BusyListener listener = context.getBean(BusyListener.class);
-				CompletionThreads events = context.getBean(CompletionThreads.class);
-				await().atMost(TIMEOUT).until(() -> events.completed.get() == count);
-				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("busy");
-				await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
-				assertThat(listener.handled.get()).isEqualTo(count);
-				assertThat(container.getCompletedCount()).isEqualTo(count);
-				assertThat(container.getStaleCount()).isZero();
-				assertThat(container.getUnrecordedCount()).isZero();
-				assertThat(container.runs().latest()).as("runs whose outcome is recorded are forgotten").isEmpty();
-				// each job's completion is sent by the thread its id belongs to, so a
-				// job's completions
-				// from two runs can never be sent side by side; both threads take their
-				// share
-				assertThat(events.threads).hasSize(count)
-					.allSatisfy((id, thread) -> assertThat(thread)
-						.isEqualTo("echomq-acks-busy-" + (CompletionBatcher.senderOf(id) + 1)));
-				assertThat(Set.copyOf(events.threads.values())).hasSize(CompletionBatcher.THREADS);
-				// with a backlog, the completions' round trips claim the next jobs for
-				// the slots they free
-				assertThat(container.claims().claimedWithCompletions()).isGreaterThan(count / 4);
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					assertThat(probe.metrics("busy")).containsEntry("completed", Integer.toString(count));
-					assertThat(probe.members("busy", KeyType.PENDING)).isEmpty();
-					assertThat(probe.members("busy", KeyType.ACTIVE)).isEmpty();
-					assertThat(probe.row("busy", ids.get(0))).isEmpty();
-					assertThat(probe.row("busy", ids.get(count - 1))).isEmpty();
-				}
-			});
+		runner().run((context) -> {
+			int count = 2_000;
+			List<JobId> ids = enqueueBusy(context, count);
+			BusyListener listener = context.getBean(BusyListener.class);
+			CompletionThreads events = context.getBean(CompletionThreads.class);
+			await().atMost(TIMEOUT).until(() -> events.completed.get() == count);
+			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("busy");
+			await().atMost(TIMEOUT).until(() -> container.inFlight() == 0);
+			assertThat(listener.handled.get()).isEqualTo(count);
+			assertThat(container.getCompletedCount()).isEqualTo(count);
+			assertThat(container.getStaleCount()).isZero();
+			assertThat(container.getUnrecordedCount()).isZero();
+			assertThat(container.runs().latest()).as("runs whose outcome is recorded are forgotten").isEmpty();
+			// each job's completion is sent by the thread its id belongs to, so a
+			// job's completions
+			// from two runs can never be sent side by side; both threads take their
+			// share
+			assertThat(events.threads).hasSize(count)
+				.allSatisfy((id, thread) -> assertThat(thread)
+					.isEqualTo("echomq-acks-busy-" + (CompletionBatcher.senderOf(id) + 1)));
+			assertThat(Set.copyOf(events.threads.values())).hasSize(CompletionBatcher.THREADS);
+			// with a backlog, the completions' round trips claim the next jobs for
+			// the slots they free
+			assertThat(container.claims().claimedWithCompletions()).isGreaterThan(count / 4);
+			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+				assertThat(probe.metrics("busy")).containsEntry("completed", Integer.toString(count));
+				assertThat(probe.members("busy", KeyType.PENDING)).isEmpty();
+				assertThat(probe.members("busy", KeyType.ACTIVE)).isEmpty();
+				assertThat(probe.row("busy", ids.get(0))).isEmpty();
+				assertThat(probe.row("busy", ids.get(count - 1))).isEmpty();
+			}
+		});
 	}
 
 	@Test
 	void stopWaitsForCompletionsOnTheirWay() {
-		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(BusyListener.class, CompletionThreads.class)
-			.run((context) -> {
-				int count = 500;
-				context.getBean(EchoMqTemplate.class)
-					.enqueueAll("busy", IntStream.range(0, count).mapToObj(Integer::toString).toList());
-				BusyListener listener = context.getBean(BusyListener.class);
-				await().atMost(TIMEOUT).until(() -> listener.handled.get() >= count / 2);
-				QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("busy");
-				container.stop();
-				// whatever a handler finished before the stop returned is recorded,
-				// nothing is left active
-				assertThat(container.inFlight()).isZero();
-				assertThat(container.getCompletedCount()).isEqualTo(listener.handled.get());
-				assertThat(container.runs().latest()).isEmpty();
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					assertThat(probe.members("busy", KeyType.ACTIVE)).isEmpty();
-					assertThat(probe.metrics("busy")).containsEntry("completed",
-							Long.toString(container.getCompletedCount()));
-					assertThat(probe.members("busy", KeyType.PENDING)).hasSize(count - listener.handled.get());
-				}
-			});
+		runner().run((context) -> {
+			int count = 500;
+			enqueueBusy(context, count);
+			BusyListener listener = context.getBean(BusyListener.class);
+			await().atMost(TIMEOUT).until(() -> listener.handled.get() >= count / 2);
+			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("busy");
+			container.stop();
+			// whatever a handler finished before the stop returned is recorded,
+			// nothing is left active
+			assertThat(container.inFlight()).isZero();
+			assertThat(container.getCompletedCount()).isEqualTo(listener.handled.get());
+			assertThat(container.runs().latest()).isEmpty();
+			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+				assertThat(probe.members("busy", KeyType.ACTIVE)).isEmpty();
+				assertThat(probe.metrics("busy")).containsEntry("completed",
+						Long.toString(container.getCompletedCount()));
+				assertThat(probe.members("busy", KeyType.PENDING)).hasSize(count - listener.handled.get());
+			}
+		});
+	}
+
+	private ApplicationContextRunner runner() {
+		return ListenerTestSupport.runner(server, this.prefix)
+			.withUserConfiguration(BusyListener.class, CompletionThreads.class);
+	}
+
+	private static List<JobId> enqueueBusy(ApplicationContext context, int count) {
+		return context.getBean(EchoMqTemplate.class)
+			.enqueueAll("busy", IntStream.range(0, count).mapToObj(Integer::toString).toList());
 	}
 
 	static class BusyListener {

@@ -21,6 +21,7 @@ import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.core.RedisCallback;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,15 +58,8 @@ class IdleWakeUpTests {
 		runner().withUserConfiguration(ReminderListener.class)
 			.withPropertyValues("echomq.maintenance.idle-check=60s")
 			.run((nodeA) -> runner().run((nodeB) -> {
-				EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
-				await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getPromoteTicks() > 0);
-				ReminderListener listener = nodeA.getBean(ReminderListener.class);
 				EchoMqTemplate template = nodeB.getBean(EchoMqTemplate.class);
-				// one job first, so that the figures below are not the first job's class
-				// loading
-				JobId warm = template.enqueue("reminders", "warm-up");
-				await().atMost(Duration.ofSeconds(10)).until(() -> listener.runs.containsKey(warm));
-				listener.runs.clear();
+				ReminderListener listener = warmedUp(nodeA, template);
 				Instant start = Instant.now();
 				// the schedule's head, far away: its token finds node A asleep
 				template.enqueue("reminders", "far", EnqueueOptions.delayed(Duration.ofMinutes(10)));
@@ -93,12 +87,8 @@ class IdleWakeUpTests {
 		runner().withUserConfiguration(ReminderListener.class)
 			.withPropertyValues(partitions, "echomq.maintenance.idle-check=60s")
 			.run((nodeA) -> runner().withPropertyValues(partitions).run((nodeB) -> {
-				EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
-				await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getPromoteTicks() > 0);
-				ReminderListener listener = nodeA.getBean(ReminderListener.class);
 				EchoMqTemplate template = nodeB.getBean(EchoMqTemplate.class);
-				JobId warm = template.enqueue("reminders", "warm-up");
-				await().atMost(Duration.ofSeconds(10)).until(() -> listener.runs.containsKey(warm));
+				ReminderListener listener = warmedUp(nodeA, template);
 				Instant runAt = Instant.now().plusMillis(1200);
 				JobId id = template.enqueue("reminders", "partitioned",
 						EnqueueOptions.defaults().withRunAt(runAt).withPartitionKey("customer-7"));
@@ -195,6 +185,20 @@ class IdleWakeUpTests {
 			}
 		}
 		return calls;
+	}
+
+	/**
+	 * Waits for node A's first promote pass and runs one job through it, so that the
+	 * figures measured next are not the first job's class loading.
+	 */
+	private static ReminderListener warmedUp(ApplicationContext nodeA, EchoMqTemplate template) {
+		EchoMqMaintenance scheduler = nodeA.getBean(EchoMqMaintenance.class);
+		await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.getPromoteTicks() > 0);
+		ReminderListener listener = nodeA.getBean(ReminderListener.class);
+		JobId warm = template.enqueue("reminders", "warm-up");
+		await().atMost(Duration.ofSeconds(10)).until(() -> listener.runs.containsKey(warm));
+		listener.runs.clear();
+		return listener;
 	}
 
 	static class ReminderListener {

@@ -12,6 +12,7 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -34,97 +35,90 @@ class JobResultsIntegrationTests {
 
 	@Test
 	void theReturnValueIsTheResultTheTemplateReads() {
-		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(QuoteConfiguration.class)
-			.run((context) -> {
-				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-				JobId id = template.enqueue("quotes", new Request("sku-1", 3));
-				JobId none = template.enqueue("quotes", new Request("void", 0));
-				await().atMost(TIMEOUT).until(() -> template.result("quotes", id, Quote.class) != null);
-				assertThat(template.result("quotes", id, Quote.class)).isEqualTo(new Quote("sku-1", 30));
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					await().atMost(TIMEOUT)
-						.until(() -> probe.metrics("quotes").getOrDefault("completed", "0").equals("2"));
-					assertThat(probe.template().hasKey(this.prefix + ":{quotes}:result:" + none)).isFalse();
-					assertThat(probe.template().getExpire(this.prefix + ":{quotes}:result:" + id)).isBetween(500L,
-							600L);
-				}
-				assertThat(template.result("quotes", none, Quote.class)).isNull();
-			});
+		runner().run((context) -> {
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			JobId id = template.enqueue("quotes", new Request("sku-1", 3));
+			JobId none = template.enqueue("quotes", new Request("void", 0));
+			await().atMost(TIMEOUT).until(() -> template.result("quotes", id, Quote.class) != null);
+			assertThat(template.result("quotes", id, Quote.class)).isEqualTo(new Quote("sku-1", 30));
+			try (ListenerTestSupport.Probe probe = probe()) {
+				await().atMost(TIMEOUT).until(() -> probe.metrics("quotes").getOrDefault("completed", "0").equals("2"));
+				assertThat(probe.template().hasKey(this.prefix + ":{quotes}:result:" + none)).isFalse();
+				assertThat(probe.template().getExpire(this.prefix + ":{quotes}:result:" + id)).isBetween(500L, 600L);
+			}
+			assertThat(template.result("quotes", none, Quote.class)).isNull();
+		});
 	}
 
 	@Test
 	void aRetainedQueueKeepsTheResultOnTheRow() {
-		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(QuoteConfiguration.class)
-			.withPropertyValues("echomq.queues.quotes.retention.completed.count=10")
-			.run((context) -> {
-				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-				JobId id = template.enqueue("quotes", new Request("sku-2", 2));
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					await().atMost(TIMEOUT)
-						.until(() -> probe.members("quotes", KeyType.COMPLETED).contains(id.toString()));
-					assertThat(probe.row("quotes", id)).containsEntry("result", "{\"sku\":\"sku-2\",\"cents\":20}");
-					assertThat(probe.template().hasKey(this.prefix + ":{quotes}:result:" + id)).isFalse();
-				}
-				assertThat(template.result("quotes", id, Quote.class)).isEqualTo(new Quote("sku-2", 20));
-			});
+		runner("echomq.queues.quotes.retention.completed.count=10").run((context) -> {
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			JobId id = template.enqueue("quotes", new Request("sku-2", 2));
+			try (ListenerTestSupport.Probe probe = probe()) {
+				await().atMost(TIMEOUT).until(() -> probe.members("quotes", KeyType.COMPLETED).contains(id.toString()));
+				assertThat(probe.row("quotes", id)).containsEntry("result", "{\"sku\":\"sku-2\",\"cents\":20}");
+				assertThat(probe.template().hasKey(this.prefix + ":{quotes}:result:" + id)).isFalse();
+			}
+			assertThat(template.result("quotes", id, Quote.class)).isEqualTo(new Quote("sku-2", 20));
+		});
 	}
 
 	@Test
 	void aResultOverTheCapFailsTheAttemptAndStoresNothing() {
-		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(QuoteConfiguration.class)
-			.withPropertyValues("echomq.results.max-size=16B", "echomq.queues.quotes.max-attempts=1")
-			.run((context) -> {
-				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-				JobId id = template.enqueue("quotes", new Request("a-rather-long-sku", 1));
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					await().atMost(TIMEOUT).until(() -> probe.members("quotes", KeyType.DEAD).contains(id.toString()));
-					Map<String, String> row = probe.row("quotes", id);
-					assertThat(row.get("last_error")).contains("ResultTooLargeException")
-						.contains("larger than echomq.results.max-size (16 bytes)");
-					assertThat(row).doesNotContainKey("result");
-					assertThat(probe.template().hasKey(this.prefix + ":{quotes}:result:" + id)).isFalse();
-				}
-				assertThat(template.result("quotes", id, Quote.class)).isNull();
-			});
+		runner("echomq.results.max-size=16B", "echomq.queues.quotes.max-attempts=1").run((context) -> {
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			JobId id = template.enqueue("quotes", new Request("a-rather-long-sku", 1));
+			try (ListenerTestSupport.Probe probe = probe()) {
+				await().atMost(TIMEOUT).until(() -> probe.members("quotes", KeyType.DEAD).contains(id.toString()));
+				Map<String, String> row = probe.row("quotes", id);
+				assertThat(row.get("last_error")).contains("ResultTooLargeException")
+					.contains("larger than echomq.results.max-size (16 bytes)");
+				assertThat(row).doesNotContainKey("result");
+				assertThat(probe.template().hasKey(this.prefix + ":{quotes}:result:" + id)).isFalse();
+			}
+			assertThat(template.result("quotes", id, Quote.class)).isNull();
+		});
 	}
 
 	@Test
 	void theResultTtlIsBoundPerQueue() {
-		ListenerTestSupport.runner(server, this.prefix)
-			.withUserConfiguration(QuoteConfiguration.class)
-			.withPropertyValues("echomq.results.ttl=1h", "echomq.queues.quotes.results.ttl=5m")
-			.run((context) -> {
-				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-				JobId id = template.enqueue("quotes", new Request("sku-3", 1));
-				await().atMost(TIMEOUT).until(() -> template.result("quotes", id, Quote.class) != null);
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					assertThat(probe.template().getExpire(this.prefix + ":{quotes}:result:" + id)).isBetween(200L,
-							300L);
-				}
-				assertThat(template.getEngine().results().ttl("other")).isEqualTo(Duration.ofHours(1));
-			});
+		runner("echomq.results.ttl=1h", "echomq.queues.quotes.results.ttl=5m").run((context) -> {
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			JobId id = template.enqueue("quotes", new Request("sku-3", 1));
+			await().atMost(TIMEOUT).until(() -> template.result("quotes", id, Quote.class) != null);
+			try (ListenerTestSupport.Probe probe = probe()) {
+				assertThat(probe.template().getExpire(this.prefix + ":{quotes}:result:" + id)).isBetween(200L, 300L);
+			}
+			assertThat(template.getEngine().results().ttl("other")).isEqualTo(Duration.ofHours(1));
+		});
 	}
 
 	@Test
 	void progressIsOnTheRowWhileTheJobRuns() {
-		ListenerTestSupport.runner(server, this.prefix)
+		runner().run((context) -> {
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			QuoteListener listener = context.getBean(QuoteListener.class);
+			JobId id = template.enqueue("reports", new Request("r", 1));
+			try (ListenerTestSupport.Probe probe = probe()) {
+				await().atMost(TIMEOUT).until(() -> "50".equals(probe.row("reports", id).get("progress")));
+				assertThat(probe.row("reports", id)).containsEntry("progress_data", "{\"step\":\"half\"}")
+					.containsEntry("state", "active");
+			}
+			listener.release.countDown();
+			await().atMost(TIMEOUT).until(() -> template.result("reports", id, String.class) != null);
+			assertThat(template.result("reports", id, String.class)).isEqualTo("report r");
+		});
+	}
+
+	private ApplicationContextRunner runner(String... properties) {
+		return ListenerTestSupport.runner(server, this.prefix)
 			.withUserConfiguration(QuoteConfiguration.class)
-			.run((context) -> {
-				EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-				QuoteListener listener = context.getBean(QuoteListener.class);
-				JobId id = template.enqueue("reports", new Request("r", 1));
-				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-					await().atMost(TIMEOUT).until(() -> "50".equals(probe.row("reports", id).get("progress")));
-					assertThat(probe.row("reports", id)).containsEntry("progress_data", "{\"step\":\"half\"}")
-						.containsEntry("state", "active");
-				}
-				listener.release.countDown();
-				await().atMost(TIMEOUT).until(() -> template.result("reports", id, String.class) != null);
-				assertThat(template.result("reports", id, String.class)).isEqualTo("report r");
-			});
+			.withPropertyValues(properties);
+	}
+
+	private ListenerTestSupport.Probe probe() {
+		return new ListenerTestSupport.Probe(server, this.prefix);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -44,25 +44,12 @@ class RetryRulesTests {
 
 	@Test
 	void noRetryForMatchesACauseAndDeadLettersAtOnce() {
-		runner().run((context) -> {
-			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-			JobId wrapped = template.enqueue("no-retry", "wrapped-iae");
-			JobId other = template.enqueue("no-retry", "ise");
-			assertDead("no-retry", wrapped, "1", "wrapper");
-			Map<String, String> retried = awaitRow("no-retry", other, "schedule");
-			assertThat(retried).containsEntry("attempts", "1");
-		});
+		assertOneRetriedOneDead("no-retry", "ise", "wrapped-iae", "wrapper");
 	}
 
 	@Test
 	void retryForRetriesOnlyWhatItNames() {
-		runner().run((context) -> {
-			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-			JobId io = template.enqueue("retry-io", "io");
-			JobId state = template.enqueue("retry-io", "ise");
-			assertThat(awaitRow("retry-io", io, "schedule")).containsEntry("attempts", "1");
-			assertDead("retry-io", state, "1", "IllegalStateException");
-		});
+		assertOneRetriedOneDead("retry-io", "io", "ise", "IllegalStateException");
 	}
 
 	@Test
@@ -135,6 +122,16 @@ class RetryRulesTests {
 			QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class).getContainer("snoozing");
 			assertThat(container.getSnoozedCount()).isEqualTo(2);
 			assertThat(container.getDeadCount()).isZero();
+		});
+	}
+
+	private void assertOneRetriedOneDead(String queue, String retriedPayload, String deadPayload, String error) {
+		runner().run((context) -> {
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			JobId retried = template.enqueue(queue, retriedPayload);
+			JobId dead = template.enqueue(queue, deadPayload);
+			assertThat(awaitRow(queue, retried, "schedule")).containsEntry("attempts", "1");
+			assertDead(queue, dead, "1", error);
 		});
 	}
 
