@@ -98,6 +98,7 @@ class EchoMqOperationsSecurityTests extends DashboardWebTestSupport {
 	@Configuration(proxyBeanMethods = false)
 	static class Security {
 
+		// tag::security[]
 		@Bean
 		SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
 			http.authorizeHttpRequests((requests) -> requests.dispatcherTypeMatchers(DispatcherType.ERROR)
@@ -112,6 +113,7 @@ class EchoMqOperationsSecurityTests extends DashboardWebTestSupport {
 				.csrf((csrf) -> csrf.ignoringRequestMatchers("/actuator/**"));
 			return http.build();
 		}
+		// end::security[]
 
 		@Bean
 		InMemoryUserDetailsManager users() {

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every {@code ```java} block of the README and of {@code docs/*.md} is a region of a
  * source file this module compiles: the line before the block names it,
- * {@code <!-- snippet: readme-app/src/.../Foo.java -->} (the file after its package line)
- * or {@code <!-- snippet: readme-app/src/.../Foo.java#name -->} (the lines between
+ * {@code <!-- snippet: readme-app/src/.../Foo.java -->} (the file after its package line;
+ * any module's {@code src} folder may be named) or
+ * {@code <!-- snippet: readme-app/src/.../Foo.java#name -->} (the lines between
  * {@code // tag::name[]} and {@code // end::name[]}). A block without a marker, a marker
  * naming a missing file or tag, and a block that differs from its source fail, naming the
  * Markdown file, the line and the snippet. {@code -Ddocs.snippets.update=true} rewrites
@@ -99,9 +100,9 @@ class DocsSnippetsTests {
 
 	private List<String> region(String file, String tag) throws IOException {
 		Path source = this.root.resolve(file).normalize();
-		if (!source.startsWith(this.root.resolve("readme-app/src")) || !file.endsWith(".java")
+		if (!source.startsWith(this.root) || !file.contains("/src/") || !file.endsWith(".java")
 				|| !Files.isRegularFile(source)) {
-			throw new IllegalStateException("no compiled source " + file + " in readme-app/src");
+			throw new IllegalStateException("no compiled source " + file + " in a module's src folder");
 		}
 		List<String> lines = Files.readAllLines(source, StandardCharsets.UTF_8);
 		List<String> region = new ArrayList<>();
