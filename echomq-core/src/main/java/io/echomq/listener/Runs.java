@@ -115,12 +115,15 @@ final class Runs {
 	}
 
 	/**
-	 * Forget a run that was handed back before it held a slot, and give its slot back.
+	 * Forget a run that was handed back unrun, and give back the slot taken for it (or
+	 * passed on to it by {@link #handOver}).
 	 * @param run the run
 	 */
 	void unrun(LeasedJob run) {
 		forget(run);
+		this.inFlight.remove(run);
 		this.slots.release();
+		this.drainSignal.raise();
 	}
 
 	/**
@@ -149,12 +152,20 @@ final class Runs {
 
 	/**
 	 * Pass a settled run's slot on to a job claimed with its completion, rather than free
-	 * it: the slot stays taken and the poller is not woken for it.
+	 * it: the slot stays taken and the poller is not woken for it. The next job holds the
+	 * slot before the settled run lets go of it, so a stop that waits for the runs in
+	 * flight never sees none while the next job is on its way.
 	 * @param run the settled run
+	 * @param next the job claimed with its completion
 	 * @return whether the run held a slot to pass on
 	 */
-	boolean handOver(LeasedJob run) {
+	boolean handOver(LeasedJob run, LeasedJob next) {
+		if (!this.inFlight.contains(run)) {
+			return false;
+		}
+		this.inFlight.add(next);
 		if (!this.inFlight.remove(run)) {
+			this.inFlight.remove(next);
 			return false;
 		}
 		forget(run);

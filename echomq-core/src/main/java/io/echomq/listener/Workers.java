@@ -131,7 +131,7 @@ final class Workers {
 		finally {
 			// a slot given back before (a partitioned queue) is no longer the job's to
 			// hand over
-			if (next != null && this.runs.handOver(job)) {
+			if (next != null && this.runs.handOver(job, next)) {
 				dispatch(next);
 			}
 			else {
