@@ -259,10 +259,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		assertThat(inspector.row("parcels", parcels.get(1))).containsEntry("state", "pending");
 		click(driver, By.id("tab-schedule"));
 		click(driver, By.cssSelector("#job-" + later + " button.cancel"));
-		await().atMost(WAIT).ignoreExceptions().until(() -> {
-			driver.switchTo().alert().accept();
-			return true;
-		});
+		acceptConfirmation(driver);
 		awaitText(driver, By.id("toast"), "Job " + later + " cancelled (it was scheduled)");
 		assertThat(inspector.row("parcels", later)).isEmpty();
 
