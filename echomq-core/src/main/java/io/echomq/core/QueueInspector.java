@@ -274,9 +274,32 @@ public class QueueInspector {
 	 * @throws IllegalArgumentException if the offset or limit is out of range
 	 */
 	public List<JobView> jobs(String queue, JobState state, int offset, int limit) {
+		return views(queue, state, range(queue, state, offset, limit));
+	}
+
+	/**
+	 * Return a page of the jobs waiting in one fair lane of a queue (pending, but held in
+	 * the lane's own location until the lane's turn), in the order of
+	 * {@link #jobs(String, JobState, int, int)} for pending jobs, with their rows.
+	 * @param queue the queue
+	 * @param lane the lane
+	 * @param offset how many to skip
+	 * @param limit the page size, at most {@value #MAX_PAGE}
+	 * @return the jobs, each {@link JobState#PENDING}
+	 * @throws IllegalArgumentException if the lane is invalid, or the offset or limit is
+	 * out of range
+	 * @see #laneSizes(String)
+	 */
+	public List<JobView> laneJobs(String queue, String lane, int offset, int limit) {
+		Keyspace.validateLane(lane);
+		return views(queue, JobState.PENDING,
+				range(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING), offset, limit));
+	}
+
+	private List<JobView> views(String queue, JobState state, Set<TypedTuple<String>> entries) {
 		List<JobId> ids = new ArrayList<>();
 		List<@Nullable Double> scores = new ArrayList<>();
-		for (TypedTuple<String> entry : range(queue, state, offset, limit)) {
+		for (TypedTuple<String> entry : entries) {
 			String id = entry.getValue();
 			if (id != null && JobId.isValid(id)) {
 				ids.add(JobId.parse(id));
@@ -380,11 +403,15 @@ public class QueueInspector {
 
 	private Set<TypedTuple<String>> range(String queue, JobState state, int offset, int limit) {
 		Assert.notNull(state, "'state' must not be null");
+		return range(this.keyspace.queueKey(queue, state.location()), offset, limit);
+	}
+
+	private Set<TypedTuple<String>> range(String key, int offset, int limit) {
 		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
 		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
 				() -> "limit must be between 1 and " + MAX_PAGE + ", was " + limit);
 		Set<TypedTuple<String>> page = this.template.opsForZSet()
-			.reverseRangeWithScores(this.keyspace.queueKey(queue, state.location()), offset, offset + limit - 1L);
+			.reverseRangeWithScores(key, offset, offset + limit - 1L);
 		return (page != null) ? page : Set.of();
 	}
 

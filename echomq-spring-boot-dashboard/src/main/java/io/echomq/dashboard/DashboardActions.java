@@ -93,7 +93,14 @@ final class DashboardActions {
 	}
 
 	private static String stateLabel(@Nullable JobState state) {
-		return (state != null) ? state.value() : "gone";
+		if (state == null) {
+			return "gone";
+		}
+		return switch (state) {
+			case SCHEDULE -> "scheduled";
+			case QUARANTINE -> "quarantined";
+			default -> state.value();
+		};
 	}
 
 	Outcome replayAllDead(String queue) {

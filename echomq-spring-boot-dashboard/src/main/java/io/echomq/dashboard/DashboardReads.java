@@ -47,6 +47,8 @@ final class DashboardReads {
 
 	private final QueueInspector inspector;
 
+	private final PendingLanes lanes;
+
 	private final QueueNodes nodes;
 
 	private final EchoMqQueueCatalog catalog;
@@ -70,6 +72,7 @@ final class DashboardReads {
 		this.jobs = jobs;
 		this.admin = admin;
 		this.inspector = inspector;
+		this.lanes = new PendingLanes(inspector);
 		this.nodes = new QueueNodes(jobs);
 		this.catalog = catalog;
 		this.listeners = listeners;
@@ -124,8 +127,14 @@ final class DashboardReads {
 				() -> "offset + limit must be at most " + EchoMqDashboard.MAX_MERGED + " across the "
 						+ partitions.count() + " partitions of '" + queue + "', was " + (offset + limit)
 						+ ": choose a partition (partition=0-" + (partitions.count() - 1) + ") to page further");
-		List<JobView> views = (engineName != null) ? this.inspector.jobs(engineName, state, offset, limit)
-				: this.inspector.jobs(partitions, state, offset, limit);
+		List<JobView> views = new ArrayList<>(
+				(engineName != null) ? this.inspector.jobs(engineName, state, offset, limit)
+						: this.inspector.jobs(partitions, state, offset, limit));
+		Map<String, String> laneOf = new LinkedHashMap<>();
+		if (state == JobState.PENDING) {
+			this.lanes.fill((engineName != null) ? List.of(engineName) : partitions.names(), offset, limit, views,
+					laneOf);
+		}
 		List<JobItem> items = new ArrayList<>();
 		Map<String, String> partitionOf = new LinkedHashMap<>();
 		for (JobView view : views) {
@@ -137,7 +146,7 @@ final class DashboardReads {
 			}
 		}
 		return new JobPage(summary, state.value(), offset, limit, total, items, partition, partitions.count(),
-				merged ? EchoMqDashboard.MAX_MERGED : null, partitionOf);
+				merged ? EchoMqDashboard.MAX_MERGED : null, partitionOf, laneOf);
 	}
 
 	@Nullable JobDetail job(String queue, JobId id, boolean show) {

@@ -2,6 +2,7 @@ package io.echomq.dashboard;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -41,7 +42,7 @@ final class DashboardSchedules {
 			ScheduleDefinition definition = state.definition();
 			items.add(new ScheduleItem(definition.queue(), definition.name(), describe(definition.spec()),
 					definition.origin().name().toLowerCase(Locale.ROOT), millis(state.lastFire()),
-					millis(state.nextFire())));
+					millis(state.nextFire()), zone(definition.spec())));
 		}
 		return new ScheduleList(true, items);
 	}
@@ -67,6 +68,13 @@ final class DashboardSchedules {
 		String when = (spec.cron() != null) ? "cron " + spec.cron() + " " + spec.zone()
 				: "every " + ((every != null) ? every.toString().substring(2).toLowerCase(Locale.ROOT) : "?");
 		return when + ", misfire " + spec.misfire().name().toLowerCase(Locale.ROOT);
+	}
+
+	private static @Nullable String zone(ScheduleSpec spec) {
+		if (spec.cron() == null) {
+			return null;
+		}
+		return ZoneOffset.UTC.equals(spec.zone()) ? "UTC" : spec.zone().getId();
 	}
 
 	private static @Nullable Long millis(@Nullable Instant instant) {

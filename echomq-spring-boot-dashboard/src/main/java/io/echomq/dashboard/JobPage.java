@@ -20,11 +20,13 @@ import org.jspecify.annotations.Nullable;
  * or {@code null} when one partition (or an unpartitioned queue) is shown
  * @param partitions the partition (engine queue name) of each job of a partitioned queue,
  * by job id; empty otherwise
+ * @param lanes the fair lane of each pending job listed from a lane, by job id (those
+ * come after the others)
  * @author EchoMQ
  * @since 0.1.0
  */
 public record JobPage(QueueSummary queue, String state, int offset, int limit, long total, List<JobItem> jobs,
-		@Nullable Integer partition, int partitionCount, @Nullable Integer mergedWindow,
-		Map<String, String> partitions) {
+		@Nullable Integer partition, int partitionCount, @Nullable Integer mergedWindow, Map<String, String> partitions,
+		Map<String, String> lanes) {
 
 }

@@ -1,6 +1,7 @@
 package io.echomq.dashboard;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -206,6 +207,9 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			.stream()
 			.map((li) -> li.getDomAttribute("data-event"))
 			.toList())).containsExactly("enqueued", "completed_at");
+		assertThat(text(driver, By.cssSelector("dd.field[data-field=completed_at]")))
+			.as("a field the engine writes is never masked")
+			.matches("\\d{13}");
 		assertThat(read(() -> driver.findElements(By.id("delete")).size())).isEqualTo(1);
 		assertThat(read(() -> driver.findElements(By.id("replay")).size())).isZero();
 		browser.screenshot("completed-job");
@@ -237,7 +241,9 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		WebDriver driver = browser.driver();
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		List<JobId> parcels = this.template.enqueueAll("parcels", List.of("parcel to ada", "parcel to grace"));
-		this.template.schedule("parcels", "nightly-manifest", ScheduleSpec.cron("0 0 2 * * *"), "manifest");
+		JobId later = this.template.enqueue("parcels", "parcel to linus", EnqueueOptions.delayed(Duration.ofHours(1)));
+		this.template.schedule("parcels", "nightly-manifest",
+				ScheduleSpec.cron("0 0 2 * * *", ZoneId.of("Europe/Paris")), "manifest");
 		String base = "http://localhost:" + this.port + "/echomq";
 
 		driver.get(base + "/queues/parcels?state=pending");
@@ -251,6 +257,11 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			.until(() -> driver.findElements(By.id("job-" + parcels.get(0))).isEmpty());
 		assertThat(inspector.row("parcels", parcels.get(0))).isEmpty();
 		assertThat(inspector.row("parcels", parcels.get(1))).containsEntry("state", "pending");
+		click(driver, By.id("tab-schedule"));
+		click(driver, By.cssSelector("#job-" + later + " button.cancel"));
+		acceptConfirmation(driver);
+		awaitText(driver, By.id("toast"), "Job " + later + " cancelled (it was scheduled)");
+		assertThat(inspector.row("parcels", later)).isEmpty();
 
 		driver.get(base);
 		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "claiming");
@@ -269,14 +280,21 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		By row = By.cssSelector("#schedule-parcels-nightly-manifest");
 		awaitText(driver, By.cssSelector("#schedule-parcels-nightly-manifest .schedule-name"), "nightly-manifest");
 		assertThat(text(driver, By.cssSelector("#schedule-parcels-nightly-manifest .schedule-spec")))
-			.contains("cron 0 0 2 * * *");
+			.contains("cron 0 0 2 * * * Europe/Paris");
 		assertThat(text(driver, By.cssSelector("#schedule-parcels-nightly-manifest .last-fire"))).isEqualTo("never");
+		assertThat(text(driver, By.cssSelector("#schedule-parcels-nightly-manifest .next-fire")))
+			.as("a cron's next fire on its zone's clock, zone named")
+			.matches("\\d{4}-\\d\\d-\\d\\d 02:00:00 Europe/Paris \\(in .*\\)");
 		assertThat(read(() -> driver.findElement(row).findElements(By.cssSelector("button.trigger")).size()))
 			.isEqualTo(1);
 		browser.screenshot("schedules");
 		click(driver, By.cssSelector("#schedule-parcels-nightly-manifest button.trigger"));
 		awaitText(driver, By.id("toast"), "Schedule 'nightly-manifest' triggered");
 		assertThat(inspector.stats("parcels").pending()).isEqualTo(2);
+		awaitText(driver, By.cssSelector("#schedule-parcels-nightly-manifest .last-fire"), " Europe/Paris");
+		assertThat(text(driver, By.cssSelector("#schedule-parcels-nightly-manifest .last-fire")))
+			.as("the trigger is the last fire")
+			.matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d Europe/Paris");
 	}
 
 	@Test
@@ -322,6 +340,15 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		assertThat(text(driver, By.cssSelector("#lane-globex .lane-pending"))).isEqualTo("1");
 		assertThat(text(driver, By.id("lanes-title"))).isEqualTo("Lanes with work (2)");
 		awaitText(driver, By.id("lane-note"), "waiting in lanes");
+		awaitText(driver, By.cssSelector("#tab-pending .count-pending"), "3");
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.untilAsserted(() -> assertThat(driver.findElements(By.cssSelector("#jobs tr.job-row"))
+				.stream()
+				.map((row) -> row.findElement(By.cssSelector("td.lane")).getText())
+				.toList()).as("the pending count's lane jobs, listed with their lane")
+				.containsExactlyInAnyOrder("acme", "acme", "globex"));
+		assertThat(text(driver, By.cssSelector("#job-" + acme.get(2) + " td.lane"))).isEqualTo("acme");
 		assertThat(read(() -> driver.findElements(By.cssSelector("#partition-table tr.partition-row")).size()))
 			.isEqualTo(4);
 		assertThat(text(driver, By.cssSelector("#partition-" + dead.partition() + " .partition-name")))

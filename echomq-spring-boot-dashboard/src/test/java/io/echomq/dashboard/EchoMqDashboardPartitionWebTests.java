@@ -255,6 +255,31 @@ class EchoMqDashboardPartitionWebTests extends DashboardWebTestSupport {
 		assertThat(plainFlow.get("lanes").get(0).get("lane").asString()).isEqualTo("t-1");
 		assertThat(plainFlow.get("lanes").get(0).get("pending").asLong()).isEqualTo(2);
 		assertThat(plainFlow.get("limits").isNull()).isTrue();
+
+		JsonNode regions = this.client.get("/api/queues/regions/jobs?state=pending").json();
+		List<String> laneOf = new ArrayList<>();
+		for (String id : ids(regions)) {
+			laneOf.add(regions.get("lanes").get(id).asString());
+		}
+		assertThat(laneOf).as("the pending list of every partition holds the lanes' jobs")
+			.containsExactlyInAnyOrder("acme", "acme", "acme", "globex");
+		JobId loose = this.template.enqueue(plain, "z");
+		this.template.enqueue(plain, "w", EnqueueOptions.defaults().withLane("t-2"));
+		List<String> listed = new ArrayList<>();
+		List<String> lanes = new ArrayList<>();
+		for (int offset = 0; offset < 4; offset += 3) {
+			JsonNode page = this.client.get("/api/queues/" + plain + "/jobs?state=pending&limit=3&offset=" + offset)
+				.json();
+			assertThat(page.get("total").asLong()).as("the count the list agrees with").isEqualTo(4);
+			for (String id : ids(page)) {
+				listed.add(id);
+				JsonNode lane = page.get("lanes").get(id);
+				lanes.add((lane != null) ? lane.asString() : "");
+			}
+		}
+		assertThat(listed).as("every pending job once, across the pages").hasSize(4).doesNotHaveDuplicates();
+		assertThat(listed.get(0)).as("the pending location first, then the lanes").isEqualTo(loose.toString());
+		assertThat(lanes).containsExactly("", "t-1", "t-1", "t-2");
 	}
 
 	private QueueStats total(String queue) {

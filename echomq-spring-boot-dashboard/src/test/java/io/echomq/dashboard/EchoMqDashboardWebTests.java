@@ -360,7 +360,7 @@ class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 		Response cancelled = this.client.post(api + later + "/cancel");
 		assertThat(cancelled.status()).as("%s", cancelled).isEqualTo(200);
 		assertThat(cancelled.json().get("result").asString()).isEqualTo("CANCELLED");
-		assertThat(cancelled.message()).contains("cancelled (it was schedule)");
+		assertThat(cancelled.message()).contains("cancelled (it was scheduled)");
 		assertThat(this.inspector.row(queue, later)).isEmpty();
 		assertThat(stats(queue).schedule()).isZero();
 

@@ -15,7 +15,6 @@ import java.util.function.Supplier;
 import io.echomq.core.JobId;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.Engine;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
@@ -71,7 +70,7 @@ public class Schedules {
 
 	private static final Script UNSCHEDULE = Script.load("unschedule");
 
-	private final Engine jobs;
+	private static final Script TRIGGER = Script.load("trigger");
 
 	private final Keyspace keyspace;
 
@@ -87,7 +86,6 @@ public class Schedules {
 	 */
 	public Schedules(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
-		this.jobs = jobs;
 		this.keyspace = jobs.keyspace();
 		this.executor = jobs.executor();
 		this.template = this.executor.getTemplate();
@@ -98,7 +96,7 @@ public class Schedules {
 	 * @return every script
 	 */
 	public static List<Script> scripts() {
-		return List.of(FIRE, RESCHEDULE, UNSCHEDULE);
+		return List.of(FIRE, RESCHEDULE, UNSCHEDULE, TRIGGER);
 	}
 
 	/**
@@ -338,7 +336,7 @@ public class Schedules {
 
 	/**
 	 * Enqueue an occurrence of a schedule now, whatever its next fire time (which stays
-	 * as it is).
+	 * as it is); its last fire time becomes now, in the same move.
 	 * @param queue the queue
 	 * @param name the schedule name
 	 * @param maxAttempts the attempts the occurrence gets
@@ -353,14 +351,19 @@ public class Schedules {
 			return null;
 		}
 		ScheduleDefinition definition = ScheduleDefinition.decode(queue, name, text);
-		Instant now = serverTime();
 		JobId id = JobId.mint();
-		this.jobs.enqueues()
-			.enqueueAll(queue, List.of(id), List.of(payloads.apply(definition)),
-					EnqueueSpec.defaults()
-						.withMaxAttempts(maxAttempts)
-						.withFields(Map.of(SCHEDULE_FIELD, name, FIRE_AT_FIELD, Long.toString(now.toEpochMilli()))));
-		return new ScheduleFire(queue, name, now, id, true);
+		List<Object> reply = this.executor.execute(TRIGGER,
+				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_LAST), key(queue, KeyType.PENDING),
+						key(queue, KeyType.SCHEDULE), key(queue, KeyType.METRICS), key(queue, KeyType.WAKE),
+						this.keyspace.jobKey(queue, id)),
+				List.of(name, text, id.toString(), payloads.apply(definition), Integer.toString(maxAttempts)));
+		long now = number(reply.get(0));
+		if (now == 0) {
+			logger.debug(() -> "Schedule '" + name + "' of queue '" + queue + "' not triggered: " + string(reply.get(1))
+					+ " " + string(reply.get(2)));
+			return null;
+		}
+		return new ScheduleFire(queue, name, Instant.ofEpochMilli(now), id, true);
 	}
 
 	/**

@@ -231,8 +231,11 @@ class SchedulesTests extends EngineTestSupport {
 		assertThat(this.redis.opsForHash().entries(this.keyspace.jobKey(this.queue, fire.id())))
 			.containsEntry("schedule", "s")
 			.containsEntry("max_attempts", "2")
-			.containsEntry("payload", "\"p\"");
+			.containsEntry("payload", "\"p\"")
+			.containsEntry("fire_at", Long.toString(fire.fireTime().toEpochMilli()));
 		assertThat(next("s")).isEqualTo(next);
+		assertThat(this.schedules.get(this.queue, "s").lastFire()).as("a trigger is the last fire")
+			.isEqualTo(fire.fireTime());
 		assertThat(this.schedules.trigger(this.queue, "missing", 2, STORED)).isNull();
 	}
 

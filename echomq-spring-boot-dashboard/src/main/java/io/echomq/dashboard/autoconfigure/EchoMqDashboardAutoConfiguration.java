@@ -1,5 +1,7 @@
 package io.echomq.dashboard.autoconfigure;
 
+import java.util.Set;
+
 import io.echomq.EchoMqAdmin;
 import io.echomq.autoconfigure.EchoMqProperties;
 import io.echomq.autoconfigure.EchoMqQueueCatalogConfiguration;
@@ -22,6 +24,7 @@ import io.echomq.schedule.internal.ScheduleTicker;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -30,6 +33,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -58,6 +63,10 @@ import org.springframework.web.servlet.function.ServerResponse;
 @EnableConfigurationProperties(EchoMqDashboardProperties.class)
 @Import(EchoMqQueueCatalogConfiguration.class)
 public final class EchoMqDashboardAutoConfiguration {
+
+	private static final String ENDPOINT_SHOW_VALUES = "management.endpoint.echomq.show-values";
+
+	private static final String ENDPOINT_ROLES = "management.endpoint.echomq.roles";
 
 	EchoMqDashboardAutoConfiguration() {
 	}
@@ -97,10 +106,17 @@ public final class EchoMqDashboardAutoConfiguration {
 
 	@Bean
 	RouterFunction<ServerResponse> echoMqDashboardRoutes(EchoMqDashboard dashboard, DashboardSecurity security,
-			EchoMqDashboardProperties properties) {
+			EchoMqDashboardProperties properties, Environment environment) {
 		DashboardWriteGuard guard = new DashboardWriteGuard(properties.readOnly(), security.writeRole());
-		return new EchoMqDashboardRoutes(dashboard, guard, security, properties.path(), properties.showValues(),
-				properties.roles(), properties.refresh())
+		Show show = properties.showValues();
+		Set<String> roles = properties.roles();
+		if (show == null) {
+			Binder binder = Binder.get(environment);
+			show = binder.bind(ENDPOINT_SHOW_VALUES, Show.class).orElse(Show.NEVER);
+			roles = binder.bind(ENDPOINT_ROLES, Bindable.setOf(String.class)).orElse(Set.of());
+		}
+		return new EchoMqDashboardRoutes(dashboard, guard, security, properties.path(), show, roles,
+				properties.refresh())
 			.routes();
 	}
 

@@ -169,6 +169,26 @@
 		return el('span', { title: relative(ms), text: time(ms) });
 	}
 
+	// a cron fires on the wall clock of its zone: its times are shown there, zone named
+	function zoned(ms, zone) {
+		if (!zone) {
+			return when(ms);
+		}
+		var parts = {};
+		try {
+			new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit',
+				day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(ms))
+				.forEach(function (part) {
+					parts[part.type] = part.value;
+				});
+		}
+		catch (e) {
+			return el('span', { title: relative(ms), text: time(ms) + ' (your time; schedule zone ' + zone + ')' });
+		}
+		return el('span', { title: relative(ms) + ' (' + time(ms) + ' here)', text: parts.year + '-' + parts.month + '-'
+			+ parts.day + ' ' + parts.hour + ':' + parts.minute + ':' + parts.second + ' ' + zone });
+	}
+
 	function text(value) {
 		if (value === null || value === undefined) {
 			return '—';
@@ -821,13 +841,15 @@
 					act('/queues/' + q(queue) + '/dead/purge', 'Delete all ' + plural(page.total, 'dead job') + ' of ' + queue + '? This cannot be undone.');
 				} })) : null);
 		var laneNote = state === 'pending' && page.queue.flow.laneCount > 0
-			? el('p', { id: 'lane-note', class: 'muted', text: 'Pending counts the jobs waiting in lanes too; they are listed by lane under Flow, not here.' }) : null;
+			? el('p', { id: 'lane-note', class: 'muted', text: 'Pending counts the jobs waiting in lanes too: they are listed after the others, lane by lane in turn order.' }) : null;
+		var laned = state === 'pending' && Object.keys(page.lanes || {}).length > 0;
 		if (!page.jobs.length) {
 			return el('section', { id: 'jobs', class: 'panel' }, header, el('p', { class: 'muted empty', text: 'No ' + (STATE_LABELS[state] || state).toLowerCase() + ' jobs.' }), laneNote);
 		}
 		var head = el('tr', null,
 			el('th', { text: 'Job' }),
 			page.partitionCount > 1 ? el('th', { text: 'Partition' }) : null,
+			laned ? el('th', { text: 'Lane' }) : null,
 			el('th', { class: 'num', text: 'Attempts' }),
 			el('th', { text: 'Enqueued' }),
 			AT_LABELS[state] ? el('th', { text: AT_LABELS[state] }) : null,
@@ -839,6 +861,7 @@
 			return el('tr', { id: 'job-' + job.id, class: 'job-row', 'data-id': job.id },
 				el('td', null, el('a', { class: 'job-link mono', href: config.base + '/queues/' + q(queue) + '/jobs/' + job.id, text: job.id })),
 				page.partitionCount > 1 ? el('td', { class: 'partition mono', text: page.partitions[job.id] || '' }) : null,
+				laned ? el('td', { class: 'lane mono', text: page.lanes[job.id] || '' }) : null,
 				el('td', { class: 'num', text: job.attempts + ' / ' + job.maxAttempts }),
 				el('td', null, when(job.enqueuedAt)),
 				AT_LABELS[state] ? el('td', null, when(job.at)) : null,
@@ -861,7 +884,7 @@
 				? el('span', { id: 'merged-window', text: 'All partitions page up to ' + page.mergedWindow + ' jobs: choose a partition to go further.' }) : null);
 		return el('section', { id: 'jobs', class: 'panel' }, header,
 			el('table', { id: 'job-table' }, el('thead', null, head), el('tbody', null, rows)), pager, laneNote,
-			config.showValues ? null : el('p', { class: 'muted', text: 'Payloads are hidden (echomq.dashboard.show-values).' }));
+			config.showValues ? null : el('p', { class: 'muted', text: 'Payloads are hidden (management.endpoint.echomq.show-values, or echomq.dashboard.show-values).' }));
 	}
 
 	// ---------- job page ----------
@@ -900,7 +923,7 @@
 		var actions = actionButtons(queue, job.state, job.id, true);
 		var fields = el('dl', { class: 'fields' });
 		Object.keys(job.fields).forEach(function (name) {
-			append(fields, [el('dt', { text: name }), el('dd', { class: 'mono', text: text(job.fields[name]) })]);
+			append(fields, [el('dt', { text: name }), el('dd', { class: 'mono field', 'data-field': name, text: text(job.fields[name]) })]);
 		});
 		return el('section', { id: 'job', class: 'panel' },
 			el('div', { class: 'row' },
@@ -963,8 +986,8 @@
 				el('td', { class: 'schedule-name mono', text: schedule.name }),
 				el('td', { class: 'schedule-spec', text: schedule.spec }),
 				el('td', { class: 'muted', text: schedule.origin }),
-				el('td', { class: 'last-fire' }, schedule.lastFire ? when(schedule.lastFire) : el('span', { class: 'muted', text: 'never' })),
-				el('td', { class: 'next-fire' }, schedule.nextFire ? [when(schedule.nextFire), el('span', { class: 'muted', text: ' (' + relative(schedule.nextFire) + ')' })] : el('span', { class: 'muted', text: 'never again' })),
+				el('td', { class: 'last-fire' }, schedule.lastFire ? zoned(schedule.lastFire, schedule.zone) : el('span', { class: 'muted', text: 'never' })),
+				el('td', { class: 'next-fire' }, schedule.nextFire ? [zoned(schedule.nextFire, schedule.zone), el('span', { class: 'muted', text: ' (' + relative(schedule.nextFire) + ')' })] : el('span', { class: 'muted', text: 'never again' })),
 				config.canWrite ? el('td', null, el('div', { class: 'actions' }, el('button', { class: 'trigger primary', text: 'Trigger now', onclick: function () {
 					act('/schedules/' + q(schedule.queue) + '/' + encodeURIComponent(schedule.name) + '/trigger');
 				} }))) : null);

@@ -1,0 +1,55 @@
+-- trigger: one occurrence of a recurring schedule enqueued now, on demand, whatever its next fire
+-- time (which stays as it is). The last fire time becomes now, in the same move, so a listing
+-- shows the occurrence as the schedule's last fire.
+--
+-- Validate, then write: a schedule removed since the caller read it, or a row already taken,
+-- writes nothing.
+--
+-- KEYS[1]     emq:{q}:schedules      HASH, name -> definition
+-- KEYS[2]     emq:{q}:schedule-last  HASH, name -> last fire time (ms)
+-- KEYS[3]     emq:{q}:pending        ZSET
+-- KEYS[4]     emq:{q}:schedule       ZSET (delayed jobs; not written, admit's other location)
+-- KEYS[5]     emq:{q}:metrics        HASH, field 'enqueued'
+-- KEYS[6]     emq:{q}:wake           LIST
+-- KEYS[7]     emq:{q}:job:<id>       HASH, the occurrence's row
+-- ARGV[1]     schedule name
+-- ARGV[2]     the definition the caller built the payload from
+-- ARGV[3]     the occurrence's job id
+-- ARGV[4]     the occurrence's payload
+-- ARGV[5]     max_attempts (>= 1)
+-- returns     {now, 'FIRED'} when the occurrence was enqueued, else
+--             {0, 'CHANGED'|'DUPLICATE', detail} and nothing was written
+--- @include "clock"
+--- @include "int"
+--- @include "keys"
+--- @include "wake"
+--- @include "admit"
+
+-- validate
+local name = ARGV[1]
+local max_attempts = arg_int(5, 1)
+if #KEYS ~= 7 then
+  return redis.error_reply('EMQARG trigger takes 7 keys, got ' .. #KEYS .. '; nothing was written')
+end
+local definition = redis.call('HGET', KEYS[1], name)
+if definition ~= ARGV[2] then
+  return {0, 'CHANGED', definition and 'definition changed' or 'no such schedule'}
+end
+if redis.call('EXISTS', KEYS[7]) == 1 then
+  return {0, 'DUPLICATE', ARGV[3]}
+end
+require_type(KEYS[2], 'hash', 'hash')
+require_zset(KEYS[3])
+local counted = counter_ok(KEYS[5], 'enqueued')
+local wakeable = wake_ok(KEYS[6])
+local now = now_ms()
+
+-- write
+redis.call('HSET', KEYS[2], name, now)
+admit(KEYS[3], KEYS[4], KEYS[7], ARGV[3], ARGV[4], 'pending', now, max_attempts, 0, now,
+  {'schedule', name, 'fire_at', now})
+if counted then
+  redis.call('HINCRBY', KEYS[5], 'enqueued', 1)
+end
+wake(KEYS[6], wakeable)
+return {now, 'FIRED'}
