@@ -72,6 +72,8 @@ public class Schedules {
 
 	private static final Script TRIGGER = Script.load("trigger");
 
+	private final Engine jobs;
+
 	private final Keyspace keyspace;
 
 	private final ScriptExecutor executor;
@@ -86,6 +88,7 @@ public class Schedules {
 	 */
 	public Schedules(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
+		this.jobs = jobs;
 		this.keyspace = jobs.keyspace();
 		this.executor = jobs.executor();
 		this.template = this.executor.getTemplate();
@@ -351,6 +354,7 @@ public class Schedules {
 			return null;
 		}
 		ScheduleDefinition definition = ScheduleDefinition.decode(queue, name, text);
+		this.jobs.formats().check(queue);
 		JobId id = JobId.mint();
 		List<Object> reply = this.executor.execute(TRIGGER,
 				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_LAST), key(queue, KeyType.PENDING),
