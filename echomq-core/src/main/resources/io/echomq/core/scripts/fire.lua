@@ -30,7 +30,7 @@
 --- @include "int"
 --- @include "keys"
 --- @include "wake"
---- @include "admit"
+--- @include "occurrence"
 
 -- validate
 local name = ARGV[1]
@@ -79,12 +79,7 @@ else
   redis.call('ZREM', KEYS[2], name)
 end
 if enqueue then
-  redis.call('HSET', KEYS[3], name, expected)
-  admit(KEYS[4], KEYS[5], KEYS[8], ARGV[6], ARGV[7], 'pending', now, max_attempts, 0, now,
-    {'schedule', name, 'fire_at', expected})
-  if counted then
-    redis.call('HINCRBY', KEYS[6], 'enqueued', 1)
-  end
-  wake(KEYS[7], wakeable)
+  occur(KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], name, expected, ARGV[6], ARGV[7], max_attempts,
+    now, counted, wakeable)
 end
 return {now, outcome}

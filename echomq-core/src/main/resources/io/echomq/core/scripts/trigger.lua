@@ -23,7 +23,7 @@
 --- @include "int"
 --- @include "keys"
 --- @include "wake"
---- @include "admit"
+--- @include "occurrence"
 
 -- validate
 local name = ARGV[1]
@@ -45,11 +45,6 @@ local wakeable = wake_ok(KEYS[6])
 local now = now_ms()
 
 -- write
-redis.call('HSET', KEYS[2], name, now)
-admit(KEYS[3], KEYS[4], KEYS[7], ARGV[3], ARGV[4], 'pending', now, max_attempts, 0, now,
-  {'schedule', name, 'fire_at', now})
-if counted then
-  redis.call('HINCRBY', KEYS[5], 'enqueued', 1)
-end
-wake(KEYS[6], wakeable)
+occur(KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], name, now, ARGV[3], ARGV[4], max_attempts, now,
+  counted, wakeable)
 return {now, 'FIRED'}
