@@ -13,9 +13,7 @@ import io.echomq.core.QueuePartitions;
 import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleSpec;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -56,9 +54,7 @@ import static org.awaitility.Awaitility.await;
 // the chart counts every queue's failed attempts: the partitioned queue's dead job comes
 // last, by name
 @TestMethodOrder(MethodOrderer.MethodName.class)
-class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
-
-	private static HeadlessChromium browser;
+class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 
 	private final TestHandler orders = new TestHandler();
 
@@ -69,18 +65,6 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		DashboardTestApplication.redis(registry);
 	}
 
-	@BeforeAll
-	static void startBrowser() {
-		browser = HeadlessChromium.start();
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.close();
-		}
-	}
-
 	@AfterEach
 	void release() {
 		this.orders.release();
@@ -89,7 +73,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 
 	@Test
 	void replayADeadJobPauseAQueueAndWatchTheChart() {
-		WebDriver driver = browser.driver();
+		WebDriver driver = driver();
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		this.listeners.register("orders", this.orders,
 				ListenerSettings.builder().maxAttempts(1).concurrency(2).build());
@@ -127,7 +111,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/orders?state=dead");
 		assertThat(text(driver, By.cssSelector("#job-" + dead + " td.payload"))).isEqualTo("******");
 		assertThat(read(() -> driver.findElements(By.id("purge-dead")).size())).isEqualTo(1);
-		browser.screenshot("queue");
+		screenshot("queue");
 
 		click(driver, By.cssSelector("#job-" + dead + " a.job-link"));
 		await().atMost(WAIT)
@@ -139,7 +123,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			.stream()
 			.map((li) -> li.getDomAttribute("data-event"))
 			.toList())).containsExactly("enqueued", "dead_at");
-		browser.screenshot("job");
+		screenshot("job");
 
 		this.orders.heal();
 		click(driver, By.id("replay"));
@@ -179,12 +163,12 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			assertThat(chart.findElements(By.cssSelector("rect.bar-completed"))).isNotEmpty();
 			assertThat(chart.findElements(By.cssSelector("rect.bar-failed"))).isNotEmpty();
 		});
-		browser.screenshot("overview");
+		screenshot("overview");
 	}
 
 	@Test
 	void deleteAPendingJobRunAScheduledJobNowAndOpenACompletedJob() {
-		WebDriver driver = browser.driver();
+		WebDriver driver = driver();
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		this.listeners.register("invoices", (job, context) -> {
 		}, ListenerSettings.builder().concurrency(2).build());
@@ -212,13 +196,13 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			.matches("\\d{13}");
 		assertThat(read(() -> driver.findElements(By.id("delete")).size())).isEqualTo(1);
 		assertThat(read(() -> driver.findElements(By.id("replay")).size())).isZero();
-		browser.screenshot("completed-job");
+		screenshot("completed-job");
 
 		driver.get(base + "/queues/letters?state=schedule");
 		awaitText(driver, By.cssSelector("#job-" + later + " td.payload"), "******");
 		assertThat(read(() -> driver.findElements(By.cssSelector("#job-" + later + " button.run")).size()))
 			.isEqualTo(1);
-		browser.screenshot("queue-scheduled");
+		screenshot("queue-scheduled");
 		click(driver, By.cssSelector("#job-" + later + " button.run"));
 		awaitText(driver, By.id("toast"), "moved to pending");
 		awaitText(driver, By.cssSelector("#tab-schedule .count-schedule"), "0");
@@ -238,7 +222,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 
 	@Test
 	void cancelAPendingJobPauseAQueueEverywhereAndTriggerASchedule() {
-		WebDriver driver = browser.driver();
+		WebDriver driver = driver();
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		List<JobId> parcels = this.template.enqueueAll("parcels", List.of("parcel to ada", "parcel to grace"));
 		JobId later = this.template.enqueue("parcels", "parcel to linus", EnqueueOptions.delayed(Duration.ofHours(1)));
@@ -269,7 +253,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 		acceptConfirmation(driver);
 		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "paused (cluster)");
 		assertThat(this.admin.isPaused("parcels")).isTrue();
-		browser.screenshot("overview-paused");
+		screenshot("overview-paused");
 		click(driver, By.cssSelector("#queue-parcels a.queue-link"));
 		awaitText(driver, By.cssSelector("#listener .cluster-state"), "paused (cluster)");
 		click(driver, By.cssSelector("button.cluster-resume[data-queue=parcels]"));
@@ -287,7 +271,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			.matches("\\d{4}-\\d\\d-\\d\\d 02:00:00 Europe/Paris \\(in .*\\)");
 		assertThat(read(() -> driver.findElement(row).findElements(By.cssSelector("button.trigger")).size()))
 			.isEqualTo(1);
-		browser.screenshot("schedules");
+		screenshot("schedules");
 		click(driver, By.cssSelector("#schedule-parcels-nightly-manifest button.trigger"));
 		awaitText(driver, By.id("toast"), "Schedule 'nightly-manifest' triggered");
 		assertThat(inspector.stats("parcels").pending()).isEqualTo(2);
@@ -299,7 +283,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 
 	@Test
 	void watchAPartitionedQueueItsLanesAndItsLimits() {
-		WebDriver driver = browser.driver();
+		WebDriver driver = driver();
 		QueueInspector inspector = new QueueInspector(this.jobs);
 		QueuePartitions partitions = this.template.getPartitioning().forQueue("shipments");
 		assertThat(partitions.count()).isEqualTo(4);
@@ -353,7 +337,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			.isEqualTo(4);
 		assertThat(text(driver, By.cssSelector("#partition-" + dead.partition() + " .partition-name")))
 			.isEqualTo(deadPartition);
-		browser.screenshot("queue-partitioned");
+		screenshot("queue-partitioned");
 
 		click(driver, By.id("tab-dead"));
 		awaitText(driver, By.cssSelector("#job-" + dead + " td.partition"), deadPartition);
@@ -391,7 +375,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 
 	@Test
 	void anotherNodesListenerAndTheJobItHoldsShow() {
-		WebDriver driver = browser.driver();
+		WebDriver driver = driver();
 		TestHandler held = new TestHandler();
 		String base = "http://localhost:" + this.port + "/echomq";
 		By otherListener = By.cssSelector("#queue-deliveries td.other-nodes .node-listener");
@@ -411,7 +395,7 @@ class EchoMqDashboardBrowserTests extends DashboardWebTestSupport {
 			awaitText(driver, By.cssSelector("#other-nodes .node-row .node-name"), b);
 			click(driver, By.id("tab-active"));
 			awaitText(driver, By.cssSelector("#job-" + job + " td.owner"), b);
-			browser.screenshot("queue-active-nodes");
+			screenshot("queue-active-nodes");
 
 			click(driver, By.cssSelector("#job-" + job + " a.job-link"));
 			awaitText(driver, By.id("job-owner"), "Lease held by " + b);

@@ -1,8 +1,6 @@
 package io.echomq.dashboard;
 
 import io.echomq.core.JobId;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
@@ -24,30 +22,16 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "echomq.dashboard.refresh=400ms", "management.endpoint.echomq.show-values=always" })
-class EchoMqDashboardEndpointShowValuesBrowserTests extends DashboardWebTestSupport {
-
-	private static HeadlessChromium browser;
+class EchoMqDashboardEndpointShowValuesBrowserTests extends DashboardBrowserTestSupport {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
 		DashboardTestApplication.redis(registry);
 	}
 
-	@BeforeAll
-	static void startBrowser() {
-		browser = HeadlessChromium.start();
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.close();
-		}
-	}
-
 	@Test
 	void theEndpointsShowValuesUnmasksTheDashboardsPayloads() {
-		WebDriver driver = browser.driver();
+		WebDriver driver = driver();
 		JobId receipt = this.template.enqueue("receipts", "{\"receipt\":1041,\"customer\":\"ada\"}");
 		String base = "http://localhost:" + this.port + "/echomq";
 
