@@ -62,19 +62,23 @@ class HandlerFailureTests {
 	@Test
 	void everyKindOfThrowableFailsTheAttemptAndTheThreadSurvives() {
 		Map<String, String> expectedErrors = new LinkedHashMap<>();
-		expectedErrors.put("runtime", "java.lang.IllegalStateException: runtime");
-		expectedErrors.put("checked", "java.lang.Exception: checked");
-		expectedErrors.put("io", "java.io.IOException: io");
-		expectedErrors.put("no-message", "java.lang.RuntimeException");
-		expectedErrors.put("npe", "java.lang.NullPointerException");
-		expectedErrors.put("interrupted", "java.lang.InterruptedException: interrupted");
-		expectedErrors.put("assertion", "java.lang.AssertionError: assertion");
-		expectedErrors.put("stack-overflow", "java.lang.StackOverflowError");
-		expectedErrors.put("out-of-memory", "java.lang.OutOfMemoryError: out-of-memory");
-		expectedErrors.put("linkage", "java.lang.NoClassDefFoundError: linkage");
-		expectedErrors.put("initializer", "java.lang.ExceptionInInitializerError");
-		expectedErrors.put("raw-throwable", "java.lang.Throwable: raw-throwable");
-		expectedErrors.put("huge-message", "java.lang.IllegalArgumentException: xxxx");
+		// each kind of throwable the handler throws, and the start of the last error it
+		// leaves
+		"""
+				runtime | java.lang.IllegalStateException: runtime
+				checked | java.lang.Exception: checked
+				io | java.io.IOException: io
+				no-message | java.lang.RuntimeException
+				npe | java.lang.NullPointerException
+				interrupted | java.lang.InterruptedException: interrupted
+				assertion | java.lang.AssertionError: assertion
+				stack-overflow | java.lang.StackOverflowError
+				out-of-memory | java.lang.OutOfMemoryError: out-of-memory
+				linkage | java.lang.NoClassDefFoundError: linkage
+				initializer | java.lang.ExceptionInInitializerError
+				raw-throwable | java.lang.Throwable: raw-throwable
+				huge-message | java.lang.IllegalArgumentException: xxxx
+				""".lines().map((line) -> line.split(" \\| ", 2)).forEach((kv) -> expectedErrors.put(kv[0], kv[1]));
 		Set<String> threads = ConcurrentHashMap.newKeySet();
 		Ledger ledger = new Ledger();
 		String prefix = Chaos.uniquePrefix();
