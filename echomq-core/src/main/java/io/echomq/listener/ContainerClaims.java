@@ -256,7 +256,9 @@ final class ContainerClaims {
 	private ClaimResult claimAcross(Duration lease, int max, FlowLimits limits, EchoMqNode owner) {
 		Engine jobs = this.jobs;
 		if (this.names.size() == 1) {
-			return jobs.claims().claim(this.names.get(0), lease, max, limits, owner);
+			String name = this.names.get(0);
+			jobs.formats().check(name);
+			return jobs.claims().claim(name, lease, max, limits, owner);
 		}
 		FlowLimits share = limits.perPartition(this.names.size());
 		ClaimResult.Limit limit = null;
@@ -283,8 +285,10 @@ final class ContainerClaims {
 			}
 			String name = this.names.get(partition);
 			int wanted = max - claimed.size();
-			Future<ClaimResult> call = claimer(partition)
-				.submit(() -> jobs.claims().claim(name, lease, wanted, share, owner));
+			Future<ClaimResult> call = claimer(partition).submit(() -> {
+				jobs.formats().check(name);
+				return jobs.claims().claim(name, lease, wanted, share, owner);
+			});
 			failure = collect(partition, call, PATIENCE.toNanos(), max, claimed, failure);
 			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
 			if (result != null && result.isLimited()) {

@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.log.LogAccessor;
 import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.core.task.TaskExecutor;
+import org.springframework.dao.DataAccessException;
 import org.springframework.util.Assert;
 
 /**
@@ -128,7 +129,7 @@ public class QueueListenerContainer {
 				return;
 			}
 			String queue = this.settings.queue();
-			this.claims.names().forEach(this.jobs.formats()::check);
+			checkFormats();
 			TaskExecutor created = this.executorFactory.createExecutor(queue, this.settings.concurrency());
 			this.executor = created;
 			Map<String, String> partitionsByWakeKey = new LinkedHashMap<>();
@@ -161,6 +162,22 @@ public class QueueListenerContainer {
 		}
 		finally {
 			this.lifecycleLock.unlock();
+		}
+	}
+
+	/**
+	 * Refuse a queue stored in a format this release does not read. A server that does
+	 * not answer yet does not stop the start: every claim checks the format first.
+	 */
+	private void checkFormats() {
+		for (String name : this.claims.names()) {
+			try {
+				this.jobs.formats().check(name);
+			}
+			catch (DataAccessException ex) {
+				logger.warn(() -> "Cannot check the stored format of queue '" + name + "' now (" + ex.getMessage()
+						+ "); it is checked before the first claim");
+			}
 		}
 	}
 
