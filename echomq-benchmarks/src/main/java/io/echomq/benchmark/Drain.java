@@ -43,6 +43,22 @@ record Drain(long jobs, long elapsedNanos, CommandStats stats, long clientComman
 	 * @return what the drain cost
 	 */
 	static Drain run(RunContext context, Supplier<Consumers> opener, List<String> queues, int concurrency, long jobs) {
+		return run(context, opener, queues, concurrency, jobs, (payload) -> {
+		});
+	}
+
+	/**
+	 * Drain pre-filled queues with consumers set up by the caller and a given handler.
+	 * @param context the run context
+	 * @param opener opens the consumers, none started yet
+	 * @param queues the queues, already filled
+	 * @param concurrency handlers per queue
+	 * @param jobs how many jobs to wait for, over every queue
+	 * @param handler what each handler does
+	 * @return what the drain cost
+	 */
+	static Drain run(RunContext context, Supplier<Consumers> opener, List<String> queues, int concurrency, long jobs,
+			BenchHandler handler) {
 		BenchServer server = context.server();
 		try (Consumers consumers = opener.get()) {
 			server.resetStats();
@@ -52,8 +68,7 @@ record Drain(long jobs, long elapsedNanos, CommandStats stats, long clientComman
 			long jvmCpu = Probes.jvmCpuNanos();
 			long start = System.nanoTime();
 			for (String queue : queues) {
-				consumers.start(queue, concurrency, (payload) -> {
-				});
+				consumers.start(queue, concurrency, handler);
 			}
 			long end = Probes.awaitCompleted(consumers, jobs, TIMEOUT_SECONDS);
 			long jvmCpuUsed = Probes.jvmCpuNanos() - jvmCpu;

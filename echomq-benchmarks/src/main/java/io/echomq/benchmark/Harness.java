@@ -184,6 +184,7 @@ public final class Harness {
 			case "queues" -> new QueuesFigure();
 			case "audit" -> new AuditFigure();
 			case "retention" -> new RetentionFigure();
+			case "io" -> new IoDrainFigure();
 			case "lanes" -> new LanesFigure();
 			case "limiter" -> new LimiterFigure();
 			case "features" -> new FeaturesFigure();

@@ -28,18 +28,20 @@ import org.jspecify.annotations.Nullable;
  * @param auditJobsOption the jobs of the audit figure, or {@code null} for the scale's
  * @param retentionCompletionsOption the completions of the retention figure, or
  * {@code null} for the default (1,000,000; 5,000 in a smoke run)
+ * @param handlerMillis how long each handler of the I/O drain figure sleeps
+ * @param ioConcurrency the concurrencies of the I/O drain figure
  * @author EchoMQ
  */
 record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String> figures, List<ConsumerKind> consumers,
 		List<Integer> depths, List<Integer> queueCounts, List<String> serverArgs, @Nullable Double idleSeconds,
 		@Nullable Double settleSeconds, @Nullable Double quietPercent, @Nullable Integer auditJobsOption,
-		@Nullable Integer retentionCompletionsOption) {
+		@Nullable Integer retentionCompletionsOption, int handlerMillis, List<Integer> ioConcurrency) {
 
 	static final List<String> ALL_FIGURES = List.of("enqueue", "drain", "latency", "idle", "memory", "depth", "queues",
 			"audit", "lanes", "limiter", "features");
 
 	/** Groups run only when {@code --figures} names them. */
-	static final List<String> OPTIONAL_FIGURES = List.of("retention");
+	static final List<String> OPTIONAL_FIGURES = List.of("retention", "io");
 
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]
@@ -50,7 +52,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			  --smoke                    tiny sizes, 1 run (what the build's smoke test runs)
 			  --figures a,b,...          groups among enqueue,drain,latency,idle,memory,depth,queues,audit,
 			                             lanes,limiter,features (default all), or retention (only when named: memory of job
-			                             history, a queue with retention count=1000 over N completions)
+			                             history, a queue with retention count=1000 over N completions),
+			                             io (only when named: handlers that sleep, on virtual threads)
 			  --consumers a,b            listener,engine (default both; engine is the raw Engine baseline)
 			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)
 			  --queues 1,10,100          queue counts of the queue figures (default 1,10,100)
@@ -61,6 +64,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			                             less than PERCENT of one core (a shared machine)
 			  --audit-jobs N             jobs of the audit figure (default 100000; 1000000 for the 1M figure)
 			  --retention-completions N  completions of the retention figure (default 1000000)
+			  --handler-ms MS            how long each handler of the io figure sleeps (default 10)
+			  --io-concurrency 64,256    concurrencies of the io figure (default 64,256)
 			""";
 
 	/**
@@ -83,6 +88,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		Double quietPercent = null;
 		Integer auditJobs = null;
 		Integer retentionCompletions = null;
+		int handlerMillis = 10;
+		List<Integer> ioConcurrency = List.of(64, 256);
 		for (int i = 0; i < args.length; i++) {
 			String arg = args[i];
 			switch (arg) {
@@ -99,6 +106,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 				case "--quiet" -> quietPercent = Double.parseDouble(value(args, ++i, arg));
 				case "--audit-jobs" -> auditJobs = Integer.parseInt(value(args, ++i, arg));
 				case "--retention-completions" -> retentionCompletions = Integer.parseInt(value(args, ++i, arg));
+				case "--handler-ms" -> handlerMillis = Integer.parseInt(value(args, ++i, arg));
+				case "--io-concurrency" -> ioConcurrency = integers(value(args, ++i, arg));
 				default -> throw new IllegalArgumentException("Unknown argument '" + arg + "'\n" + USAGE);
 			}
 		}
@@ -113,13 +122,17 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 		if (auditJobs != null && auditJobs < 10) {
 			throw new IllegalArgumentException("--audit-jobs must be at least 10");
 		}
+		if (handlerMillis < 1) {
+			throw new IllegalArgumentException("--handler-ms must be at least 1, was " + handlerMillis);
+		}
 		if (consumers.isEmpty()) {
 			throw new IllegalArgumentException("--consumers names none");
 		}
 		return new HarnessOptions(server, effectiveRuns, smoke, figures, consumers,
 				(depths != null) ? depths : (smoke ? List.of(1_000) : List.of(1_000, 10_000, 100_000)),
 				(queueCounts != null) ? queueCounts : (smoke ? List.of(1, 10) : List.of(1, 10, 100)),
-				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent, auditJobs, retentionCompletions);
+				List.copyOf(serverArgs), idleSeconds, settleSeconds, quietPercent, auditJobs, retentionCompletions,
+				handlerMillis, List.copyOf(ioConcurrency));
 	}
 
 	/**

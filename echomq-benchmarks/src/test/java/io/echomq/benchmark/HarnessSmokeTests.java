@@ -76,6 +76,27 @@ class HarnessSmokeTests {
 	}
 
 	@Test
+	void ioFigureDrainsWithSleepingHandlersAndReportsTheShareOfTheIdeal() throws Exception {
+		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+		PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+		String[] args = { "--smoke", "--figures", "io", "--handler-ms", "5", "--io-concurrency", "32" };
+		List<String> returned = Harness.run(args, out, System.err);
+		List<String> figures = new ArrayList<>();
+		double percent = -1;
+		for (String line : returned) {
+			Matcher matcher = FIGURE.matcher(line);
+			assertThat(matcher.find()).isTrue();
+			figures.add(matcher.group(1));
+			if (matcher.group(1).equals("drain.io.c32.ideal_percent")) {
+				percent = Double.parseDouble(matcher.group(2));
+			}
+		}
+		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures(args));
+		// 32 handlers sleeping 5 ms cannot beat 6,400 jobs/s
+		assertThat(percent).isGreaterThan(0).isLessThanOrEqualTo(100.0);
+	}
+
+	@Test
 	void limiterFigureCountsStartsOfBothJvmsAndNoWindowHoldsMoreThanTheLimit() throws Exception {
 		// the figure fails unless both JVMs started jobs
 		PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
@@ -107,7 +128,8 @@ class HarnessSmokeTests {
 	@Test
 	void optionsAreParsed() {
 		HarnessOptions options = HarnessOptions.parse("--server", "redis", "--runs", "5", "--figures", "drain,memory",
-				"--consumers", "engine", "--depths", "1000,1000000", "--queues", "1,100", "--audit-jobs", "1000000");
+				"--consumers", "engine", "--depths", "1000,1000000", "--queues", "1,100", "--audit-jobs", "1000000",
+				"--handler-ms", "20", "--io-concurrency", "8,512");
 		assertThat(options.server().name()).isEqualTo("REDIS");
 		assertThat(options.runs()).isEqualTo(5);
 		assertThat(options.figures()).containsExactly("drain", "memory");
@@ -115,6 +137,8 @@ class HarnessSmokeTests {
 		assertThat(options.depths()).containsExactly(1000, 1_000_000);
 		assertThat(options.queueCounts()).containsExactly(1, 100);
 		assertThat(options.auditJobs(options.scale())).isEqualTo(1_000_000);
+		assertThat(options.handlerMillis()).isEqualTo(20);
+		assertThat(options.ioConcurrency()).containsExactly(8, 512);
 		assertThat(Harness.expectedFigures("--figures", "memory")).containsExactly("memory.per_pending_job",
 				"memory.row", "memory.pending_index_per_job", "memory.per_pending_job.1k", "memory.row.1k",
 				"memory.per_pending_job.10k", "memory.row.10k", "jit.memory.compiler_cpu", "noise.memory.other_cpu");
