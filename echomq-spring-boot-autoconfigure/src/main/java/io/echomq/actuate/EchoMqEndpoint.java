@@ -405,6 +405,48 @@ public class EchoMqEndpoint {
 		return new ResultDescriptor(id, text.getBytes(StandardCharsets.UTF_8).length, result);
 	}
 
+	/**
+	 * Return one job as its row says: its state, attempts, payload and the progress its
+	 * handler last reported.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param showValues whether the payload and the progress object are shown unsanitized
+	 * @return the job, or {@code null} when the queue has no row for it
+	 * @throws IllegalArgumentException if the queue name or the id is not valid
+	 * @since 0.2.0
+	 */
+	public @Nullable JobDescriptor job(String queue, String id, boolean showValues) {
+		Keyspace.validateQueueName(queue);
+		JobId jobId = JobId.parse(id);
+		Map<String, String> row = this.inspector.row(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId);
+		if (row.isEmpty()) {
+			return null;
+		}
+		String progress = row.get("progress");
+		String progressData = row.get("progress_data");
+		return new JobDescriptor(id, row.getOrDefault("state", ""), number(row.get("attempts")),
+				number(row.get("max_attempts")), instant(row.get("enqueued_at")), row.get("last_error"),
+				this.sanitizer
+					.sanitize(new SanitizableData(null, "payload", row.getOrDefault("payload", "")), showValues),
+				(progress != null) ? (int) number(progress) : null,
+				(progressData != null)
+						? this.sanitizer.sanitize(new SanitizableData(null, "progress_data", progressData), showValues)
+						: null);
+	}
+
+	private static long number(@Nullable String value) {
+		try {
+			return (value != null) ? Long.parseLong(value) : 0;
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	private static @Nullable Instant instant(@Nullable String millis) {
+		return (millis != null) ? Instant.ofEpochMilli(number(millis)) : null;
+	}
+
 	private DeadJobDescriptor describe(JobView view, boolean showPayloads) {
 		Object payload = this.sanitizer.sanitize(new SanitizableData(null, "payload", view.payload()), showPayloads);
 		return new DeadJobDescriptor(view.id().toString(), view.attempts(), view.maxAttempts(), view.enqueuedAt(),
@@ -506,6 +548,27 @@ public class EchoMqEndpoint {
 	 * @param purged how many dead jobs were deleted
 	 */
 	public record PurgeDescriptor(long purged) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One job.
+	 *
+	 * @param id the job id
+	 * @param state the state its row names
+	 * @param attempts claims so far
+	 * @param maxAttempts its attempt budget
+	 * @param enqueuedAt when it was enqueued, {@code null} if the row does not say
+	 * @param lastError the last error, or {@code null}
+	 * @param payload the payload, sanitized unless shown
+	 * @param progress how far it got in percent, as its handler last reported, or
+	 * {@code null} if none
+	 * @param progressData the object its handler last reported as progress, sanitized
+	 * unless shown; {@code null} if none
+	 */
+	public record JobDescriptor(String id, String state, long attempts, long maxAttempts, @Nullable Instant enqueuedAt,
+			@Nullable String lastError, @Nullable Object payload, @Nullable Integer progress,
+			@Nullable Object progressData) implements OperationResponseBody {
 
 	}
 

@@ -31,6 +31,10 @@ import org.springframework.util.Assert;
  * <li>{@code GET /echomq/queues/{queue}/dead?offset=&limit=}: a page of dead jobs, their
  * payloads shown as {@code show-values} allows;</li>
  * <li>{@code GET /echomq/queues/{queue}/audit}: an audit of the queue's keyspace;</li>
+ * <li>{@code GET /echomq/queues/{queue}/jobs/{id}}: one job, its payload and progress
+ * object shown as {@code show-values} allows;</li>
+ * <li>{@code GET /echomq/queues/{queue}/jobs/{id}/result}: a completed job's stored
+ * result, shown as {@code show-values} allows;</li>
  * <li>{@code POST /echomq/queues/{queue}/pause} and {@code .../resume}: the listener of
  * this application; with {@code scope=cluster}, the queue on every node (a flag in its
  * keyspace), and for a pause an optional {@code duration} ({@code 30s},
@@ -204,6 +208,26 @@ public class EchoMqEndpointWebExtension {
 			return error(STATUS_CONFLICT, "Job " + id + " is " + replay.state() + ", not dead");
 		}
 		return response;
+	}
+
+	/**
+	 * Return one job: its state, payload and progress.
+	 * @param securityContext the security context
+	 * @param queues must be {@code queues}
+	 * @param queue the queue
+	 * @param jobs must be {@code jobs}
+	 * @param id the job id
+	 * @return the job, 404 when the queue has no row for it, 400 for a malformed id
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> job(SecurityContext securityContext, @Selector String queues,
+			@Selector String queue, @Selector String jobs, @Selector String id) {
+		if (!QUEUES.equals(queues) || !"jobs".equals(jobs)) {
+			return notFound("No such resource; try GET queues/{queue}/jobs/{id}");
+		}
+		boolean show = this.showValues.isShown(securityContext, this.roles);
+		return handle(() -> this.delegate.job(queue, id, show),
+				() -> "Queue '" + queue + "' has no job " + id + " (finished and not retained, or never enqueued)");
 	}
 
 	/**

@@ -10,6 +10,7 @@ import io.echomq.schedule.MisfirePolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -36,7 +37,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue Listener listener,
 		@DefaultValue Maintenance maintenance, @DefaultValue Shutdown shutdown, Map<String, QueueProperties> queues,
 		@DefaultValue Template template, @Nullable Map<String, Schedule> schedules, @DefaultValue ScheduleTick schedule,
-		@DefaultValue EchoMqResultsProperties results) {
+		@DefaultValue @NestedConfigurationProperty EchoMqResultsProperties results) {
 
 	/**
 	 * Validate the properties.

@@ -131,6 +131,31 @@ class EchoMqEndpointWebIntegrationTests {
 			.contains("Invalid JOB id");
 	}
 
+	@Test
+	void jobShouldCarryItsProgressSanitized() throws Exception {
+		String queue = ObservabilityTestSupport.unique("progress");
+		JobId id = this.template.enqueue(queue, "x");
+		String path = "/actuator/echomq/queues/" + queue + "/jobs/" + id;
+		JsonNode pending = get(path, 200);
+		assertThat(pending.get("state").asString()).isEqualTo("pending");
+		assertThat(pending.has("progress")).as("the actuator leaves out what is null").isFalse();
+		assertThat(pending.has("progressData")).isFalse();
+		ClaimedJob job = this.template.getEngine().claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.template.getEngine().outcomes().progress(queue, id, job.token(), 65).isApplied()).isTrue();
+		assertThat(this.template.getEngine().outcomes().progress(queue, id, job.token(), "{\"step\":2}").isApplied())
+			.isTrue();
+		JsonNode running = get(path, 200);
+		assertThat(running.get("id").asString()).isEqualTo(id.toString());
+		assertThat(running.get("state").asString()).isEqualTo("active");
+		assertThat(running.get("attempts").asLong()).isEqualTo(1);
+		assertThat(running.get("progress").asInt()).isEqualTo(65);
+		assertThat(running.get("progressData").asString()).isEqualTo("******");
+		assertThat(running.get("payload").asString()).isEqualTo("******");
+		get("/actuator/echomq/queues/" + queue + "/jobs/" + JobId.mint(), 404);
+		assertThat(get("/actuator/echomq/queues/" + queue + "/jobs/JOBforged", 400).get("message").asString())
+			.contains("Invalid JOB id");
+	}
+
 	private JsonNode get(String path, int status) throws IOException, InterruptedException {
 		return send(HttpRequest.newBuilder(uri(path)).GET(), status);
 	}

@@ -283,7 +283,18 @@ class BadInputTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.upkeep().reap(queue, 10).total() == 1);
 		seen.addAll(row(queue, id).keySet());
 		assertThat(fourth.token()).isEqualTo(FencingToken.of(4));
-		assertThat(seen).as("fields the engine wrote").contains("state", "attempts", "max_attempts", "payload");
+		// a job that reports progress and completes with a result on a queue that keeps
+		// it
+		String kept = "fields-kept";
+		this.jobs.upkeep().retain(kept, Retention.ofCount(10), Retention.NONE);
+		JobId done = this.jobs.enqueues().enqueue(kept, "y", EnqueueSpec.defaults());
+		ClaimedJob running = this.jobs.claims().claim(kept, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.jobs.outcomes().progress(kept, done, running.token(), 40).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().progress(kept, done, running.token(), "{\"step\":1}").isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(kept, done, running.token(), null, "\"ok\"").isApplied()).isTrue();
+		seen.addAll(row(kept, done).keySet());
+		assertThat(seen).as("fields the engine wrote")
+			.contains("state", "attempts", "max_attempts", "payload", "result", "progress", "progress_data");
 		// a caller (or an enqueue interceptor) that could set one of these would corrupt
 		// the budget or the state
 		assertThat(EnqueueSpec.RESERVED_FIELDS).containsAll(seen);

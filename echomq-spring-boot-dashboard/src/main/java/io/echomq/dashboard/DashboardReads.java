@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import io.echomq.EchoMqAdmin;
@@ -42,6 +43,18 @@ import org.springframework.util.Assert;
  * @see EchoMqDashboard
  */
 final class DashboardReads {
+
+	private static final String PROGRESS = "progress";
+
+	private static final String PROGRESS_DATA = "progress_data";
+
+	private static final String RESULT = "result";
+
+	/**
+	 * Row fields the job page shows on their own rather than in the row's list; the
+	 * handler's values among them are sanitized like the payload.
+	 */
+	private static final Set<String> SHOWN_APART = Set.of("payload", PROGRESS, PROGRESS_DATA, RESULT);
 
 	private final Engine jobs;
 
@@ -168,15 +181,21 @@ final class DashboardReads {
 		}
 		Map<String, @Nullable Object> fields = new LinkedHashMap<>();
 		row.forEach((name, value) -> {
-			if (!"payload".equals(name)) {
+			if (!SHOWN_APART.contains(name)) {
 				fields.put(name, EnqueueSpec.RESERVED_FIELDS.contains(name) ? value : sanitize(name, value, show));
 			}
 		});
 		String state = row.getOrDefault("state", "");
 		Object payload = sanitize("payload", row.getOrDefault("payload", ""), show);
+		Long progress = parse(row.get(PROGRESS));
+		String progressData = row.get(PROGRESS_DATA);
+		String result = row.get(RESULT);
 		return new JobDetail(queue, id.toString(), state, number(row.get("attempts")), number(row.get("released")),
 				number(row.get("max_attempts")), row.get("last_error"), payload, fields, timeline(row, state, at),
-				problem, partitions.isPartitioned() ? engineName : null, row.get(EchoMqNode.CLAIMED_BY_FIELD));
+				problem, partitions.isPartitioned() ? engineName : null, row.get(EchoMqNode.CLAIMED_BY_FIELD),
+				(progress != null) ? progress.intValue() : null,
+				(progressData != null) ? sanitize(PROGRESS_DATA, progressData, show) : null,
+				(result != null) ? sanitize(RESULT, result, show) : null);
 	}
 
 	@Nullable String findQueue(JobId id) {

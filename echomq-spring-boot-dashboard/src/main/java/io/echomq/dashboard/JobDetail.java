@@ -23,12 +23,18 @@ import org.jspecify.annotations.Nullable;
  * for an unpartitioned queue
  * @param claimedBy the node that claimed it last: while it is active, the node whose
  * listener holds its lease; {@code null} if no claim named one
+ * @param progress how far it got in percent, as its handler last reported
+ * ({@code JobContext.progress(int)}), or {@code null} if it reported none
+ * @param progressData the object its handler last reported as progress
+ * ({@code JobContext.progress(Object)}), sanitized unless shown; {@code null} if none
+ * @param result the result a completed job's handler returned, sanitized unless shown;
+ * {@code null} if none is on the row
  * @author EchoMQ
  * @since 0.1.0
  */
 public record JobDetail(String queue, String id, String state, long attempts, long released, long maxAttempts,
 		@Nullable String lastError, @Nullable Object payload, Map<String, @Nullable Object> fields,
-		List<TimelineEntry> timeline, @Nullable String problem, @Nullable String partition,
-		@Nullable String claimedBy) {
+		List<TimelineEntry> timeline, @Nullable String problem, @Nullable String partition, @Nullable String claimedBy,
+		@Nullable Integer progress, @Nullable Object progressData, @Nullable Object result) {
 
 }

@@ -170,8 +170,8 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 	void deleteAPendingJobRunAScheduledJobNowAndOpenACompletedJob() {
 		WebDriver driver = driver();
 		QueueInspector inspector = new QueueInspector(this.jobs);
-		this.listeners.register("invoices", (job, context) -> {
-		}, ListenerSettings.builder().concurrency(2).build());
+		this.listeners.register("invoices", (job, context) -> context.progress(100),
+				ListenerSettings.builder().concurrency(2).build());
 		List<JobId> paid = this.template.enqueueAll("invoices", List.of("{\"invoice\":77}", "{\"invoice\":78}"));
 		await().atMost(WAIT).until(() -> inspector.stats("invoices").completed() == 2);
 		List<JobId> waiting = this.template.enqueueAll("letters", List.of("letter to ada", "letter to grace"));
@@ -194,6 +194,8 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 		assertThat(text(driver, By.cssSelector("dd.field[data-field=completed_at]")))
 			.as("a field the engine writes is never masked")
 			.matches("\\d{13}");
+		assertThat(read(() -> driver.findElement(By.id("job-progress")).getDomAttribute("value"))).isEqualTo("100");
+		assertThat(text(driver, By.id("job-progress-percent"))).isEqualTo("100 %");
 		assertThat(read(() -> driver.findElements(By.id("delete")).size())).isEqualTo(1);
 		assertThat(read(() -> driver.findElements(By.id("replay")).size())).isZero();
 		screenshot("completed-job");

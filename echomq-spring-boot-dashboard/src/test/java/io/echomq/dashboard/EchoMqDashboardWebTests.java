@@ -8,6 +8,8 @@ import java.util.Map;
 
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
+import io.echomq.core.Retention;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.listener.QueueListenerContainer;
@@ -344,6 +346,38 @@ class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 		assertThat(stats(graveyard).dead()).isZero();
 		dead.forEach((id) -> assertThat(this.inspector.row(graveyard, id)).isEmpty());
 		failing.release();
+	}
+
+	@Test
+	void jobShouldCarryProgressAndResultSanitizedLikeThePayload() {
+		String queue = DashboardTestApplication.unique("reports");
+		this.jobs.upkeep().retain(queue, Retention.ofCount(10), Retention.NONE);
+		JobId id = this.template.enqueue(queue, "report");
+		ClaimedJob claimed = this.jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+		String api = "/api/queues/" + queue + "/jobs/" + id;
+		JsonNode fresh = this.client.get(api).json();
+		assertThat(fresh.get("progress").isNull()).isTrue();
+		assertThat(fresh.get("progressData").isNull()).isTrue();
+		assertThat(fresh.get("result").isNull()).isTrue();
+
+		assertThat(this.jobs.outcomes().progress(queue, id, claimed.token(), 40).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().progress(queue, id, claimed.token(), "{\"step\":\"copy\"}").isApplied())
+			.isTrue();
+		JsonNode running = this.client.get(api).json();
+		assertThat(running.get("progress").asInt()).isEqualTo(40);
+		assertThat(running.get("progressData").asString()).as("the handler's object, like the payload")
+			.isEqualTo("******");
+		assertThat(running.get("fields").has("progress")).isFalse();
+		assertThat(running.get("fields").has("progress_data")).isFalse();
+
+		assertThat(this.jobs.outcomes().complete(queue, id, claimed.token(), null, "{\"pages\":12}").isApplied())
+			.isTrue();
+		JsonNode completed = this.client.get(api).json();
+		assertThat(completed.get("state").asString()).isEqualTo("completed");
+		assertThat(completed.get("result").asString()).isEqualTo("******");
+		assertThat(completed.get("progress").asInt()).isEqualTo(40);
+		assertThat(completed.get("fields").has("result")).isFalse();
+		assertThat(completed.get("fields").get("completed_at").asString()).matches("\\d{13}");
 	}
 
 	@Test

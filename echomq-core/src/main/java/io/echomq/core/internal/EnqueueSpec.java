@@ -52,7 +52,8 @@ public final class EnqueueSpec {
 	public static final java.util.Set<String> RESERVED_FIELDS = java.util.Set.of("state", "attempts", "max_attempts",
 			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "completed_at",
 			"released", TIMEOUT_FIELD, "quarantined_from", "quarantine_reason", UNIQUE_FIELD, UNIQUE_MODE_FIELD,
-			UNIQUE_TTL_FIELD, "cancel_requested_at", "lane", EchoMqNode.CLAIMED_BY_FIELD);
+			UNIQUE_TTL_FIELD, "cancel_requested_at", "lane", EchoMqNode.CLAIMED_BY_FIELD, "result", "progress",
+			"progress_data");
 
 	private static final EnqueueSpec DEFAULTS = new EnqueueSpec(new Values());
 

@@ -919,6 +919,21 @@
 		});
 	}
 
+	// what the handler last reported: a bar for the percent, the object as the payload is shown
+	function progressSection(job) {
+		var hasPercent = job.progress !== null && job.progress !== undefined;
+		var hasData = job.progressData !== null && job.progressData !== undefined;
+		if (!hasPercent && !hasData) {
+			return null;
+		}
+		return el('div', { id: 'job-progress-section' },
+			el('h2', { text: 'Progress', class: 'section' }),
+			hasPercent ? el('div', { class: 'row progress-row' },
+				el('progress', { id: 'job-progress', max: '100', value: String(job.progress), 'data-percent': String(job.progress) }),
+				el('span', { id: 'job-progress-percent', class: 'num', text: job.progress + ' %' })) : null,
+			hasData ? el('pre', { id: 'job-progress-data', text: text(job.progressData) }) : null);
+	}
+
 	function jobPanel(queue, job) {
 		var actions = actionButtons(queue, job.state, job.id, true);
 		var fields = el('dl', { class: 'fields' });
@@ -939,6 +954,9 @@
 			job.lastError ? el('pre', { id: 'job-error', text: job.lastError }) : el('p', { class: 'muted', text: 'None.' }),
 			el('h2', { text: 'Payload', class: 'section' }),
 			el('pre', { id: 'job-payload', text: text(job.payload) }),
+			progressSection(job),
+			job.result !== null && job.result !== undefined ? el('h2', { text: 'Result', class: 'section' }) : null,
+			job.result !== null && job.result !== undefined ? el('pre', { id: 'job-result', text: text(job.result) }) : null,
 			el('h2', { text: 'Timeline', class: 'section' }),
 			el('ol', { id: 'timeline', class: 'timeline' }, job.timeline.map(function (entry) {
 				return el('li', { 'data-event': entry.event }, el('strong', { text: entry.label }), ' ', when(entry.at),
