@@ -17,6 +17,8 @@ import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.ServerFailures;
 import io.echomq.core.UniqueKey;
+import io.echomq.crypto.PayloadDecryptionException;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.internal.ScheduleDefinition;
 import io.echomq.schedule.ScheduleOrigin;
@@ -65,6 +67,8 @@ public class EchoMqTemplate implements EchoMqOperations {
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
 	private final PartitionedWrites partitioned = new PartitionedWrites();
+
+	private volatile QueueEncryption encryption = QueueEncryption.none();
 
 	private final Map<String, RuntimeException> refused = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -143,6 +147,10 @@ public class EchoMqTemplate implements EchoMqOperations {
 	private String serialize(String queue, Object payload) {
 		String text = this.converter.write(payload);
 		long size = PayloadText.utf8Length(queue, text);
+		if (this.encryption.isEncrypted(queue)) {
+			text = this.encryption.seal(queue, text);
+			size = text.length();
+		}
 		if (size > this.maxPayloadBytes) {
 			throw new PayloadTooLargeException(queue, size, this.maxPayloadBytes);
 		}
@@ -276,7 +284,10 @@ public class EchoMqTemplate implements EchoMqOperations {
 			return null;
 		}
 		try {
-			return this.converter.read(text, type);
+			return this.converter.read(this.encryption.open(queue, text), type);
+		}
+		catch (PayloadDecryptionException ex) {
+			throw ex;
 		}
 		catch (RuntimeException ex) {
 			throw new PayloadConversionException("Result of job " + id + " on queue '" + queue + "' cannot be read as "
@@ -344,6 +355,25 @@ public class EchoMqTemplate implements EchoMqOperations {
 		if (reason != null) {
 			throw reason;
 		}
+	}
+
+	/**
+	 * Set which queues encrypt their payloads: the text the converter writes is encrypted
+	 * before it is checked against the size limit and stored, and results read back are
+	 * decrypted.
+	 * @param encryption the encrypted queues
+	 */
+	public void setEncryption(QueueEncryption encryption) {
+		Assert.notNull(encryption, "'encryption' must not be null");
+		this.encryption = encryption;
+	}
+
+	/**
+	 * Return which queues encrypt their payloads.
+	 * @return the encrypted queues
+	 */
+	public QueueEncryption getEncryption() {
+		return this.encryption;
 	}
 
 	/**

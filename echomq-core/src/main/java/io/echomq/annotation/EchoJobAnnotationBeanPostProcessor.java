@@ -16,6 +16,7 @@ import io.echomq.core.EchoMqException;
 import io.echomq.core.Keyspace;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.MethodJobHandler;
 import io.echomq.support.PayloadConverter;
 import org.jspecify.annotations.Nullable;
@@ -203,8 +204,10 @@ public class EchoJobAnnotationBeanPostProcessor
 					+ " bean; is EchoMQ auto-configuration enabled?");
 		}
 		try {
-			registry.register(endpoint.queue(), MethodJobHandler.create(endpoint.bean(), endpoint.method(), converter),
-					endpoint.settings());
+			QueueEncryption encryption = factory.getBeanProvider(QueueEncryption.class)
+				.getIfUnique(QueueEncryption::none);
+			registry.register(endpoint.queue(), MethodJobHandler.create(endpoint.bean(), endpoint.method(),
+					encryption.converter(endpoint.queue(), converter)), endpoint.settings());
 		}
 		catch (IllegalArgumentException | EchoMqException ex) {
 			throw new IllegalStateException(

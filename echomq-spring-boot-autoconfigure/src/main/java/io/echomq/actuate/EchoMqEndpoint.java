@@ -15,6 +15,7 @@ import io.echomq.actuate.QueueDescriptors.ListenerDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.crypto.PayloadEncryption;
 import io.echomq.core.AuditReport;
 import io.echomq.core.CancelResult;
 import io.echomq.core.FlowLimits;
@@ -59,6 +60,9 @@ public class EchoMqEndpoint {
 
 	/** Most lanes a queue descriptor lists (the next turns first). */
 	public static final int MAX_LANES = 100;
+
+	/** What an encrypted payload or result is shown as, whatever show-values says. */
+	public static final String ENCRYPTED = "encrypted";
 
 	private final Engine jobs;
 
@@ -401,7 +405,8 @@ public class EchoMqEndpoint {
 		if (text == null) {
 			return null;
 		}
-		Object result = this.sanitizer.sanitize(new SanitizableData(null, "result", text), showValues);
+		Object result = PayloadEncryption.isEncrypted(text) ? ENCRYPTED
+				: this.sanitizer.sanitize(new SanitizableData(null, "result", text), showValues);
 		return new ResultDescriptor(id, text.getBytes(StandardCharsets.UTF_8).length, result);
 	}
 
@@ -448,7 +453,8 @@ public class EchoMqEndpoint {
 	}
 
 	private DeadJobDescriptor describe(JobView view, boolean showPayloads) {
-		Object payload = this.sanitizer.sanitize(new SanitizableData(null, "payload", view.payload()), showPayloads);
+		Object payload = PayloadEncryption.isEncrypted(view.payload()) ? ENCRYPTED
+				: this.sanitizer.sanitize(new SanitizableData(null, "payload", view.payload()), showPayloads);
 		return new DeadJobDescriptor(view.id().toString(), view.attempts(), view.maxAttempts(), view.enqueuedAt(),
 				view.at(), view.lastError(), payload);
 	}

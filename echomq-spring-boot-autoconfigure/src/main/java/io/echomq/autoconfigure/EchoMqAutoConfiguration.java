@@ -15,6 +15,7 @@ import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.support.JacksonPayloadConverter;
@@ -49,7 +50,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @ConditionalOnBean(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "echomq.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(EchoMqProperties.class)
-@Import(EchoMqAnnotationDrivenConfiguration.class)
+@Import({ EchoMqAnnotationDrivenConfiguration.class, EchoMqEncryptionConfiguration.class })
 public final class EchoMqAutoConfiguration {
 
 	@Bean
@@ -99,11 +100,13 @@ public final class EchoMqAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	EchoMqTemplate echoMqTemplate(Engine jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
-			ObjectProvider<EnqueueInterceptor> interceptors, QueuePartitioning partitioning) {
+			ObjectProvider<EnqueueInterceptor> interceptors, QueuePartitioning partitioning,
+			ObjectProvider<QueueEncryption> encryption) {
 		EchoMqTemplate template = new EchoMqTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
 		template.setPartitioning(partitioning);
+		template.setEncryption(encryption.getIfUnique(QueueEncryption::none));
 		return template;
 	}
 

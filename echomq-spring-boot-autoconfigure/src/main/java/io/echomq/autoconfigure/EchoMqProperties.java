@@ -267,13 +267,42 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * for no limit.
 	 * @param lanes Limits of each fair lane of the queue, across every node.
 	 * @param results The queue's results: how long it keeps them without retention.
+	 * @param encryption Whether the queue's payloads, results and progress objects are
+	 * encrypted on the client (AES-256-GCM, keys under {@code echomq.encryption}).
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
 			@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
 			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
-			EchoMqResultsProperties.@Nullable Queue results) {
+			EchoMqResultsProperties.@Nullable Queue results, @Nullable Encryption encryption) {
+
+		/**
+		 * Create overrides without encryption settings.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
+		 * @param retention The history kept.
+		 * @param partitions The partition count.
+		 * @param maxActive The cluster-wide cap on active jobs.
+		 * @param rateLimit The cluster-wide rate limit.
+		 * @param lanes The per-lane limits.
+		 * @param results The result settings.
+		 */
+		public QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease, @Nullable Integer maxAttempts,
+				@Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
+				@Nullable List<Class<? extends Throwable>> retryFor,
+				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout,
+				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
+				@Nullable RateLimit rateLimit, @Nullable Lanes lanes, EchoMqResultsProperties.@Nullable Queue results) {
+			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
+					partitions, maxActive, rateLimit, lanes, results, null);
+		}
 
 		/**
 		 * Create overrides of an unpartitioned queue.
@@ -291,7 +320,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable List<Class<? extends Throwable>> retryFor,
 				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null, null,
-					null, null, null);
+					null, null, null, null);
 		}
 
 		/**
@@ -317,7 +346,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
 				@Nullable RateLimit rateLimit, @Nullable Lanes lanes) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
-					partitions, maxActive, rateLimit, lanes, null);
+					partitions, maxActive, rateLimit, lanes, null, null);
 		}
 
 		/**
@@ -336,6 +365,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param rateLimit The cluster-wide rate limit.
 		 * @param lanes The per-lane limits.
 		 * @param results The result settings.
+		 * @param encryption The payload encryption.
 		 */
 		@ConstructorBinding
 		public QueueProperties {
@@ -359,6 +389,16 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				Checks.positive("echomq.queues.*.max-active", maxActive);
 			}
 		}
+
+	}
+
+	/**
+	 * Payload encryption of one queue ({@code echomq.queues.<queue>.encryption.*}).
+	 *
+	 * @param enabled Whether payloads, results and progress objects of the queue are
+	 * encrypted with the current payload key before they are stored.
+	 */
+	public record Encryption(@DefaultValue("false") boolean enabled) {
 
 	}
 

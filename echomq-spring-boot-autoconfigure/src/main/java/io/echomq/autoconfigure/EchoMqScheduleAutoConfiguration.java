@@ -8,6 +8,7 @@ import io.echomq.annotation.EchoScheduleAnnotationBeanPostProcessor;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.internal.Engine;
 import io.echomq.micrometer.EchoMqScheduleMetrics;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.schedule.internal.DeclaredSchedule;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.internal.ScheduleDefinition;
@@ -70,18 +71,36 @@ public final class EchoMqScheduleAutoConfiguration {
 	ScheduleTicker echoMqScheduleTicker(Schedules schedules, EchoMqProperties properties,
 			PayloadConverter payloadConverter, ObjectProvider<EchoScheduleAnnotationBeanPostProcessor> annotated,
 			ObjectProvider<ThreadPoolTaskSchedulerBuilder> schedulerBuilder,
-			ObjectProvider<ScheduleFireListener> listeners) {
-		List<DeclaredSchedule> declared = declared(properties, payloadConverter);
+			ObjectProvider<ScheduleFireListener> listeners, ObjectProvider<QueueEncryption> encryption) {
+		QueueEncryption encrypted = encryption.getIfUnique(QueueEncryption::none);
+		List<DeclaredSchedule> declared = notEncrypted(declared(properties, payloadConverter), encrypted);
 		return new ScheduleTicker(schedules, properties.schedule().interval(), properties.schedule().misfireThreshold(),
 				() -> {
 					List<DeclaredSchedule> all = new ArrayList<>(declared);
 					EchoScheduleAnnotationBeanPostProcessor processor = annotated.getIfAvailable();
 					if (processor != null) {
-						all.addAll(processor.getDeclarations(payloadConverter));
+						all.addAll(notEncrypted(processor.getDeclarations(payloadConverter), encrypted));
 					}
 					return all;
 				}, (queue) -> maxAttempts(properties, queue), payloadConverter,
 				() -> privateScheduler(schedulerBuilder), listeners.orderedStream().toList());
+	}
+
+	/**
+	 * Declared schedules would store their payload in clear: refused on an encrypted
+	 * queue (schedules put with the template are encrypted).
+	 */
+	static List<DeclaredSchedule> notEncrypted(List<DeclaredSchedule> declared, QueueEncryption encryption) {
+		for (DeclaredSchedule schedule : declared) {
+			String queue = schedule.definition().queue();
+			if (encryption.isEncrypted(queue)) {
+				throw new InvalidScheduleException(schedule.source() + " declares schedule '"
+						+ schedule.definition().name() + "' on queue '" + queue + "', which has echomq.queues." + queue
+						+ ".encryption.enabled=true: a declared schedule would store its payload in clear; put it with "
+						+ "EchoMqTemplate.schedule(...) instead, which encrypts it");
+			}
+		}
+		return declared;
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.function.Function;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.crypto.PayloadEncryption;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.FlowLimits;
@@ -69,6 +70,9 @@ final class DashboardReads {
 	private final @Nullable EchoJobListenerRegistry listeners;
 
 	private final QueueHistory history;
+
+	/** What an encrypted value is shown as, whatever show-values says. */
+	static final String ENCRYPTED = "encrypted";
 
 	private final Sanitizer sanitizer;
 
@@ -281,6 +285,9 @@ final class DashboardReads {
 	}
 
 	private @Nullable Object sanitize(String key, String value, boolean show) {
+		if (PayloadEncryption.isEncrypted(value)) {
+			return ENCRYPTED;
+		}
 		return this.sanitizer.sanitize(new SanitizableData(null, key, value), show);
 	}
 

@@ -1,0 +1,9 @@
+package com.example.docs;
+
+interface KeyVault {
+
+	String currentVersion(String name);
+
+	byte[] key(String name, String version);
+
+}
