@@ -74,6 +74,66 @@ class JobsTests extends EngineTestSupport {
 	}
 
 	@Test
+	void enqueueShouldPushAWakeUpIntoAWakeListThatIsNotFull() {
+		for (int i = 0; i < 15; i++) {
+			this.redis.opsForList().leftPush(key(KeyType.WAKE), "1");
+		}
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).isEqualTo(16);
+		this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).isEqualTo(16);
+	}
+
+	@Test
+	void enqueueShouldLeaveAFullWakeListAsItIsSoItsScheduleTokenStays() {
+		// nobody pops a full list: a wake-up would only push the oldest token, here a
+		// schedule token, out of it
+		this.redis.opsForList().leftPush(key(KeyType.WAKE), "d");
+		for (int i = 0; i < 15; i++) {
+			this.redis.opsForList().leftPush(key(KeyType.WAKE), "1");
+		}
+		List<String> full = this.redis.opsForList().range(key(KeyType.WAKE), 0, -1);
+		List<JobId> ids = this.jobs.enqueues().enqueueAll(this.queue, List.of("a", "b"), EnqueueSpec.defaults());
+		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isEqualTo(2);
+		assertThat(row(ids.get(1))).containsEntry("state", "pending");
+		assertThat(this.redis.opsForList().range(key(KeyType.WAKE), 0, -1)).isEqualTo(full).endsWith("d");
+	}
+
+	@Test
+	void enqueueAllOfARowThatExistsShouldWriteNothingAndNameIt() {
+		JobId existing = this.jobs.enqueues().enqueue(this.queue, "first", EnqueueSpec.defaults());
+		List<JobId> ids = List.of(JobId.mint(), JobId.mint(), existing, JobId.mint());
+		assertThatExceptionOfType(RuntimeException.class)
+			.isThrownBy(() -> this.jobs.enqueues()
+				.enqueueAll(this.queue, ids, List.of("a", "b", "c", "d"), EnqueueSpec.defaults()))
+			.withStackTraceContaining("EMQDUP job row already exists: " + this.keyspace.jobKey(this.queue, existing));
+		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(existing.toString());
+		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, ids.get(0)))).isFalse();
+		assertThat(row(existing)).containsEntry("payload", "first");
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "enqueued")).isEqualTo("1");
+	}
+
+	@Test
+	void enqueueAllShouldPutEveryIdInItsLocationAtItsScore() {
+		List<JobId> urgent = this.jobs.enqueues()
+			.enqueueAll(this.queue, List.of("a", "b", "c"), EnqueueSpec.defaults().withPriority(5));
+		List<JobId> later = this.jobs.enqueues()
+			.enqueueAll(this.queue, List.of("d", "e"), EnqueueSpec.defaults().withDelay(Duration.ofMinutes(5)));
+		assertThat(urgent).allSatisfy((id) -> {
+			assertThat(this.redis.opsForZSet().score(key(KeyType.PENDING), id.toString())).isEqualTo(-5.0);
+			assertThat(row(id)).containsEntry("state", "pending").containsEntry("priority", "5");
+		});
+		Double runAt = this.redis.opsForZSet().score(key(KeyType.SCHEDULE), later.get(0).toString());
+		assertThat(runAt).isNotNull();
+		assertThat(later).allSatisfy((id) -> {
+			assertThat(this.redis.opsForZSet().score(key(KeyType.SCHEDULE), id.toString())).isEqualTo(runAt);
+			assertThat(row(id)).containsEntry("state", "schedule")
+				.containsEntry("run_at", Long.toString(runAt.longValue()));
+		});
+		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "enqueued")).isEqualTo("5");
+	}
+
+	@Test
 	void payloadOverSixtyFourBytesShouldBeCutSoTheRowStaysCompactAndClaimJoinIt() {
 		String payload = "{\"order\":\"" + "x".repeat(120) + "\"}";
 		JobId id = this.jobs.enqueues().enqueue(this.queue, payload, EnqueueSpec.defaults());

@@ -7,9 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -26,8 +30,12 @@ import org.jspecify.annotations.Nullable;
  * {@code io/echomq/core/scripts/includes/<piece>.lua}. A script names each piece it uses
  * on a line of its own, {@code --- @include "piece"}, and {@link #load(String)} replaces
  * that line with the piece's text (pieces may include pieces; each is expanded once per
- * script, at its first mention). The expanded text is the {@link #body() body}: what the
- * server runs, and what the {@link #sha() SHA} names.
+ * script, at its first mention). The server runs a script's top level on every call, so
+ * every {@code local function} it defines is a new closure per call: the expanded text
+ * keeps only the top-level functions and literal constants the script uses, directly or
+ * through other kept ones ({@link #prune(String)}), so that a script pays only for the
+ * pieces of an include it calls. The result is the {@link #body() body}: what the server
+ * runs, and what the {@link #sha() SHA} names.
  *
  * @param name the script name
  * @param body the Lua source, includes expanded
@@ -44,6 +52,11 @@ public record Script(String name, String body, String sha) {
 	private static final Pattern INCLUDE = Pattern.compile("^--- @include \"([a-z][a-z0-9_]*)\"[ \\t]*$");
 
 	private static final String MARKER = "@include";
+
+	private static final Pattern FUNCTION = Pattern.compile("^local function ([A-Za-z_][A-Za-z0-9_]*)\\(.*");
+
+	private static final Pattern CONSTANT = Pattern.compile("^local ([A-Za-z_][A-Za-z0-9_]*) = ("
+			+ "-?[0-9]+|'[^'\\\\]*'|\\{\\s*(?:(?:'[^'\\\\]*'|-?[0-9]+)\\s*,\\s*)*(?:'[^'\\\\]*'|-?[0-9]+)?\\s*\\})[ \\t]*$");
 
 	/**
 	 * Create a script from its name and (already expanded) body.
@@ -67,7 +80,7 @@ public record Script(String name, String body, String sha) {
 		if (source == null) {
 			throw new IllegalStateException("EchoMQ script '" + LOCATION + name + ".lua' is not on the class path");
 		}
-		return of(name, expand(name, source, (piece) -> read(LOCATION + INCLUDES + piece + ".lua")));
+		return of(name, prune(expand(name, source, (piece) -> read(LOCATION + INCLUDES + piece + ".lua"))));
 	}
 
 	/**
@@ -120,6 +133,136 @@ public record Script(String name, String body, String sha) {
 		return out.toString();
 	}
 
+	/**
+	 * Drop the top-level definitions an expanded script does not use. A definition is a
+	 * {@code local function name(...)} at the start of a line through the first line that
+	 * is {@code end} alone, or a one-line {@code local NAME = } literal (a number, a
+	 * quoted string, or a table of those). Everything else is kept, and so is every
+	 * definition whose name occurs (outside comments and strings) in kept text. Neither
+	 * kind of definition has an effect when it runs, so dropping an unused one changes
+	 * nothing but the work of each call.
+	 * @param body the expanded script
+	 * @return the script without its unused definitions
+	 * @throws IllegalStateException if a top-level function has no closing {@code end}
+	 */
+	static String prune(String body) {
+		List<Unit> units = units(body);
+		Map<String, List<Unit>> definitions = new HashMap<>();
+		Deque<Unit> work = new ArrayDeque<>();
+		for (Unit unit : units) {
+			if (unit.name() != null) {
+				definitions.computeIfAbsent(unit.name(), (key) -> new ArrayList<>()).add(unit);
+			}
+			else {
+				work.add(unit);
+			}
+		}
+		Set<Unit> kept = new HashSet<>(work);
+		while (!work.isEmpty()) {
+			for (String identifier : identifiers(work.pop().text())) {
+				for (Unit definition : definitions.getOrDefault(identifier, List.of())) {
+					if (kept.add(definition)) {
+						work.add(definition);
+					}
+				}
+			}
+		}
+		StringBuilder out = new StringBuilder(body.length());
+		for (Unit unit : units) {
+			if (kept.contains(unit)) {
+				out.append(unit.text());
+			}
+		}
+		return out.toString();
+	}
+
+	private static List<Unit> units(String body) {
+		List<Unit> units = new ArrayList<>();
+		String[] lines = body.split("\n", -1);
+		StringBuilder plain = new StringBuilder();
+		for (int i = 0; i < lines.length; i++) {
+			String line = lines[i];
+			String ending = (i < lines.length - 1) ? "\n" : "";
+			Matcher function = FUNCTION.matcher(line);
+			Matcher constant = CONSTANT.matcher(line);
+			String name = null;
+			StringBuilder text = new StringBuilder(line).append(ending);
+			if (function.matches()) {
+				name = function.group(1);
+				int end = i;
+				if (!line.stripTrailing().endsWith(" end")) {
+					end++;
+					while (end < lines.length && !lines[end].stripTrailing().equals("end")) {
+						end++;
+					}
+					if (end == lines.length) {
+						throw new IllegalStateException(
+								"EchoMQ script: top-level function '" + name + "' has no line 'end' that closes it");
+					}
+				}
+				for (int j = i + 1; j <= end; j++) {
+					text.append(lines[j]).append((j < lines.length - 1) ? "\n" : "");
+				}
+				i = end;
+			}
+			else if (constant.matches()) {
+				name = constant.group(1);
+			}
+			if (name == null) {
+				plain.append(text);
+				continue;
+			}
+			if (!plain.isEmpty()) {
+				units.add(new Unit(null, plain.toString()));
+				plain.setLength(0);
+			}
+			units.add(new Unit(name, text.toString()));
+		}
+		if (!plain.isEmpty()) {
+			units.add(new Unit(null, plain.toString()));
+		}
+		return units;
+	}
+
+	/**
+	 * The names in a piece of Lua code, comments and quoted strings left out.
+	 */
+	private static Set<String> identifiers(String code) {
+		Set<String> names = new HashSet<>();
+		int i = 0;
+		int n = code.length();
+		while (i < n) {
+			char c = code.charAt(i);
+			if (c == '-' && i + 1 < n && code.charAt(i + 1) == '-') {
+				int end = code.indexOf('\n', i);
+				i = (end < 0) ? n : end + 1;
+			}
+			else if (c == '\'' || c == '"') {
+				i++;
+				while (i < n && code.charAt(i) != c && code.charAt(i) != '\n') {
+					i += (code.charAt(i) == '\\') ? 2 : 1;
+				}
+				i++;
+			}
+			else if (Character.isLetter(c) || c == '_') {
+				int start = i;
+				while (i < n && (Character.isLetterOrDigit(code.charAt(i)) || code.charAt(i) == '_')) {
+					i++;
+				}
+				names.add(code.substring(start, i));
+			}
+			else if (Character.isDigit(c)) {
+				while (i < n && (Character.isLetterOrDigit(code.charAt(i)) || code.charAt(i) == '.')) {
+					i++;
+				}
+			}
+			else {
+				i++;
+			}
+		}
+		return names;
+	}
+
 	private static @Nullable String read(String path) {
 		try (InputStream in = Script.class.getClassLoader().getResourceAsStream(path)) {
 			return (in != null) ? new String(in.readAllBytes(), StandardCharsets.UTF_8) : null;
@@ -137,6 +280,31 @@ public record Script(String name, String body, String sha) {
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * A top-level piece of an expanded script: a definition of {@code name}, or other
+	 * text ({@code name} null). Compared by identity: two pieces may hold the same text.
+	 */
+	private static final class Unit {
+
+		private final @Nullable String name;
+
+		private final String text;
+
+		Unit(@Nullable String name, String text) {
+			this.name = name;
+			this.text = text;
+		}
+
+		@Nullable String name() {
+			return this.name;
+		}
+
+		String text() {
+			return this.text;
+		}
+
 	}
 
 	@Override

@@ -68,9 +68,12 @@ if lane ~= '' then
   pending = KEYS[5 + count]
   require_zset(KEYS[6 + count])
 end
-for i = 1, count do
-  if redis.call('EXISTS', KEYS[4 + i]) == 1 then
-    return redis.error_reply('EMQDUP job row already exists: ' .. KEYS[4 + i])
+-- one EXISTS for every row; which one exists is looked up only to name it
+if redis.call('EXISTS', unpack(KEYS, 5, 4 + count)) > 0 then
+  for i = 1, count do
+    if redis.call('EXISTS', KEYS[4 + i]) == 1 then
+      return redis.error_reply('EMQDUP job row already exists: ' .. KEYS[4 + i])
+    end
   end
 end
 
@@ -109,10 +112,19 @@ if lane ~= '' then
   extra_pairs[#extra_pairs + 1] = 'lane'
   extra_pairs[#extra_pairs + 1] = lane
 end
-for i = 1, count do
-  admit(pending, KEYS[2], KEYS[4 + i], ARGV[first + 2 * (i - 1)], ARGV[first + 2 * (i - 1) + 1], state, run_at,
-    max_attempts, priority, now, extra_pairs)
+-- every row, then every id into its location with one ZADD
+local location, score = pending, 0 - priority
+if state ~= 'pending' then
+  location, score = KEYS[2], run_at
 end
+local members = {}
+for i = 1, count do
+  local id = ARGV[first + 2 * (i - 1)]
+  admit_row(KEYS[4 + i], ARGV[first + 2 * (i - 1) + 1], state, run_at, max_attempts, priority, now, extra_pairs)
+  members[2 * i - 1] = score
+  members[2 * i] = id
+end
+redis.call('ZADD', location, unpack(members))
 
 if lane ~= '' and state == 'pending' then
   to_ring(KEYS[6 + count], lane)

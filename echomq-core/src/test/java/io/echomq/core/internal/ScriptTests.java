@@ -38,7 +38,7 @@ class ScriptTests {
 	}
 
 	@Test
-	void everyIncludeShouldBeUsedAndEveryScriptShouldHoldOneCopyOfEachPiece() throws IOException {
+	void everyIncludeShouldBeUsedAndEveryScriptShouldHoldOneCopyOfWhatItUses() throws IOException {
 		List<String> pieces = luaFiles(SOURCES.resolve("includes")).stream().map(ScriptTests::baseName).toList();
 		assertThat(pieces).contains("clock", "int", "row", "fence", "keys", "wake", "pending");
 		Map<String, Integer> uses = new HashMap<>();
@@ -46,13 +46,16 @@ class ScriptTests {
 			String source = Files.readString(file);
 			String body = Script.load(baseName(file)).body();
 			for (String piece : pieces) {
-				String definition = firstDefinition(Files.readString(SOURCES.resolve("includes/" + piece + ".lua")));
-				int copies = count(body, definition);
-				assertThat(copies).as(baseName(file) + " copies of " + piece).isLessThanOrEqualTo(1);
-				if (source.contains("--- @include \"" + piece + "\"")) {
-					assertThat(copies).as(baseName(file) + " includes " + piece).isEqualTo(1);
+				int kept = 0;
+				for (String definition : definitions(Files.readString(SOURCES.resolve("includes/" + piece + ".lua")))) {
+					int copies = count(body, definition);
+					assertThat(copies).as(baseName(file) + " copies of " + definition).isLessThanOrEqualTo(1);
+					kept += copies;
 				}
-				uses.merge(piece, copies, Integer::sum);
+				if (source.contains("--- @include \"" + piece + "\"")) {
+					assertThat(kept).as(baseName(file) + " uses " + piece).isPositive();
+				}
+				uses.merge(piece, kept, Integer::sum);
 			}
 			// no piece is copied into a script by hand
 			assertThat(source).as(baseName(file))
@@ -61,6 +64,77 @@ class ScriptTests {
 				.doesNotContain("'TOKEN_MISMATCH'");
 		}
 		assertThat(uses).allSatisfy((piece, count) -> assertThat(count).as(piece).isPositive());
+	}
+
+	@Test
+	void everyFunctionOfAnIncludeShouldBeKeptBySomeScript() throws IOException {
+		StringBuilder bodies = new StringBuilder();
+		for (Path file : luaFiles(SOURCES)) {
+			bodies.append(Script.load(baseName(file)).body());
+		}
+		for (Path piece : luaFiles(SOURCES.resolve("includes"))) {
+			assertThat(definitions(Files.readString(piece)))
+				.allSatisfy((definition) -> assertThat(bodies.toString()).as(piece.getFileName().toString())
+					.contains(definition));
+		}
+	}
+
+	@Test
+	void pruneShouldKeepWhatTheScriptUsesDirectlyOrThroughKeptFunctions() {
+		String body = """
+				local LIMIT = 16
+				local UNUSED = 'x'
+				local TABLE = {'a', 'b'}
+				local function helper(x)
+				  return x + LIMIT
+				end
+				local function used(x)
+				  return helper(x)
+				end
+				local function unused(x)
+				  return helper(x) + #TABLE
+				end
+				local function one() return 1 end
+				local function mentioned() return 2 end
+				local function quoted() return 3 end
+				-- mentioned() in a comment keeps nothing
+				local computed = one()
+				return {used(1), computed, 'quoted()', "quoted"}
+				""";
+		assertThat(Script.prune(body)).isEqualTo("""
+				local LIMIT = 16
+				local function helper(x)
+				  return x + LIMIT
+				end
+				local function used(x)
+				  return helper(x)
+				end
+				local function one() return 1 end
+				-- mentioned() in a comment keeps nothing
+				local computed = one()
+				return {used(1), computed, 'quoted()', "quoted"}
+				""");
+	}
+
+	@Test
+	void pruneShouldKeepARecursiveFunctionOnlyWhenSomethingElseCallsIt() {
+		String body = "local function f(n)\n  if n > 0 then\n    return f(n - 1)\n  end\n  return 0\nend\n";
+		assertThat(Script.prune(body + "return 1\n")).isEqualTo("return 1\n");
+		assertThat(Script.prune(body + "return f(2)\n")).isEqualTo(body + "return f(2)\n");
+	}
+
+	@Test
+	void pruneShouldFailOnATopLevelFunctionWithoutItsEnd() {
+		assertThatIllegalStateException().isThrownBy(() -> Script.prune("local function f()\n  return 1\n  end\n"))
+			.withMessageContaining("'f'");
+	}
+
+	@Test
+	void enqueueShouldNotDefineWhatOnlyOtherScriptsUse() {
+		String body = Script.load("enqueue").body();
+		assertThat(body).contains("local function unique_arg(", "local function to_ring(")
+			.doesNotContain("local function unique_release(", "local function from_lane(", "local function wake_n(",
+					"local function lane_args(");
 	}
 
 	@Test
@@ -115,11 +189,10 @@ class ScriptTests {
 		return header.toString();
 	}
 
-	private static String firstDefinition(String piece) {
+	private static List<String> definitions(String piece) {
 		return piece.lines()
-			.filter((line) -> line.startsWith("local function ") || line.startsWith("local ROW_FIELDS"))
-			.findFirst()
-			.orElseThrow();
+			.filter((line) -> line.startsWith("local function ") || line.matches("^local [A-Z_]+ = .*"))
+			.toList();
 	}
 
 	private static int count(String text, String part) {

@@ -7,7 +7,8 @@
 -- counter_ok(key, field)    whether HINCRBY key field can apply: the key a hash or absent, the field
 --                           absent or an integer. A counter that cannot be bumped is left as it is
 --                           (the audit reports it); the transition itself still applies.
--- wake_ok(key)              whether the wake list can take a push: a list, or absent
+-- wake_ok(key)              the wake list's length when it can take a push (a list, or absent: 0),
+--                           else false; wake.lua reads the length to skip the push into a full list
 --- @include "int"
 
 local function key_type(key)
@@ -34,6 +35,9 @@ local function counter_ok(key, field)
 end
 
 local function wake_ok(key)
-  local t = key_type(key)
-  return t == 'list' or t == 'none'
+  local length = redis.pcall('LLEN', key)
+  if type(length) ~= 'number' then
+    return false
+  end
+  return length
 end
