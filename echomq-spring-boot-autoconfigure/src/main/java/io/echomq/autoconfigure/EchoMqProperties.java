@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.Durability;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
 import io.echomq.schedule.MisfirePolicy;
@@ -266,13 +267,15 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * for no limit.
 	 * @param lanes Limits of each fair lane of the queue, across every node.
 	 * @param results The queue's results: how long it keeps them without retention.
+	 * @param durability Replicas that must acknowledge each enqueue to the queue before
+	 * it returns; unset for none (Redis replication is asynchronous).
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
 			@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
 			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
-			EchoMqResultsProperties.@Nullable Queue results) {
+			EchoMqResultsProperties.@Nullable Queue results, @Nullable DurabilityProperties durability) {
 
 		/**
 		 * Create overrides of an unpartitioned queue.
@@ -290,7 +293,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable List<Class<? extends Throwable>> retryFor,
 				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null, null,
-					null, null, null);
+					null, null, null, null);
 		}
 
 		/**
@@ -316,7 +319,34 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
 				@Nullable RateLimit rateLimit, @Nullable Lanes lanes) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
-					partitions, maxActive, rateLimit, lanes, null);
+					partitions, maxActive, rateLimit, lanes, null, null);
+		}
+
+		/**
+		 * Create overrides without a durability.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
+		 * @param retention The history kept.
+		 * @param partitions The partition count.
+		 * @param maxActive The cluster-wide cap on active jobs.
+		 * @param rateLimit The cluster-wide rate limit.
+		 * @param lanes The per-lane limits.
+		 * @param results The result settings.
+		 */
+		public QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease, @Nullable Integer maxAttempts,
+				@Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
+				@Nullable List<Class<? extends Throwable>> retryFor,
+				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout,
+				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
+				@Nullable RateLimit rateLimit, @Nullable Lanes lanes, EchoMqResultsProperties.@Nullable Queue results) {
+			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
+					partitions, maxActive, rateLimit, lanes, results, null);
 		}
 
 		/**
@@ -335,6 +365,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param rateLimit The cluster-wide rate limit.
 		 * @param lanes The per-lane limits.
 		 * @param results The result settings.
+		 * @param durability The replicas each enqueue waits for.
 		 */
 		@ConstructorBinding
 		public QueueProperties {
@@ -357,6 +388,37 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			if (maxActive != null) {
 				Checks.positive("echomq.queues.*.max-active", maxActive);
 			}
+		}
+
+	}
+
+	/**
+	 * Replica-acknowledged enqueue for one queue: each enqueue returns once this many
+	 * replicas have the jobs ({@code WAIT}), or throws
+	 * {@code ReplicationTimeoutException} after the timeout, the jobs written on the
+	 * primary. Standalone and Sentinel only.
+	 *
+	 * @param replicas Replicas that must acknowledge each enqueue.
+	 * @param timeout Longest wait for them.
+	 */
+	public record DurabilityProperties(@DefaultValue("1") int replicas, @DefaultValue("1s") Duration timeout) {
+
+		/**
+		 * Validate the settings.
+		 * @param replicas The replicas.
+		 * @param timeout The longest wait.
+		 */
+		public DurabilityProperties {
+			Checks.positive("echomq.queues.*.durability.replicas", replicas);
+			Checks.positive("echomq.queues.*.durability.timeout", timeout);
+		}
+
+		/**
+		 * Return the durability the template applies.
+		 * @return the durability
+		 */
+		public Durability toDurability() {
+			return Durability.replicas(this.replicas, this.timeout);
 		}
 
 	}
