@@ -103,16 +103,22 @@ public final class ReplicaAcknowledgements {
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			throw new RedisSystemException("EchoMQ's WAIT for " + durability.replicas() + " replicas failed (the write "
-					+ "stands on the primary): " + cause.getMessage(), cause);
+			throw new RedisSystemException(
+					"EchoMQ's WAIT for " + durability.replicas() + " replicas failed: the write "
+							+ "was sent to the primary, whether a replica has it is unknown: " + cause.getMessage(),
+					cause);
 		}
 		catch (TimeoutException ex) {
-			throw new QueryTimeoutException("EchoMQ's WAIT for " + durability.replicas() + " replicas got no reply "
-					+ "(the write stands on the primary)", ex);
+			throw new QueryTimeoutException(
+					"EchoMQ's WAIT for " + durability.replicas() + " replicas got no reply: the "
+							+ "write was sent to the primary, whether a replica has it is unknown",
+					ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new RedisSystemException("Interrupted in EchoMQ's WAIT (the write stands on the primary)", ex);
+			throw new RedisSystemException(
+					"Interrupted in EchoMQ's WAIT: the write was sent to the primary, whether a replica has it is unknown",
+					ex);
 		}
 	}
 
