@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.core.Durability;
 import io.echomq.core.JobId;
 import io.echomq.core.ReplicationTimeoutException;
 import io.echomq.core.internal.Engine;
@@ -142,6 +143,21 @@ class ReplicaAcknowledgedEnqueueTests {
 			template.enqueue("durable", "one");
 			assertThat(command(primary, "INFO", "commandstats").toString()).contains("cmdstat_wait:calls=1,");
 		});
+	}
+
+	@Test
+	void durabilityShouldBindWithDefaultsAndRefuseNoReplicas() {
+		runner().run((context) -> {
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			assertThat(template.getDurability("brief")).isEqualTo(Durability.replicas(1, Duration.ofMillis(300)));
+			assertThat(template.getDurability("durable")).isEqualTo(Durability.replicas(1, Duration.ofSeconds(5)));
+			assertThat(template.getDurability("plain")).isNull();
+		});
+		runner().withPropertyValues("echomq.queues.none.durability.replicas=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("echomq.queues.*.durability.replicas"));
 	}
 
 	private static ApplicationContextRunner runner() {
