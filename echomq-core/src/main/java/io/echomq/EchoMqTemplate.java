@@ -7,7 +7,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
+import io.echomq.core.Durability;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
@@ -15,6 +17,7 @@ import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.ReplicaAcknowledgements;
 import io.echomq.core.internal.ServerFailures;
 import io.echomq.core.UniqueKey;
 import io.echomq.crypto.PayloadDecryptionException;
@@ -72,6 +75,10 @@ public class EchoMqTemplate implements EchoMqOperations {
 
 	private final Map<String, RuntimeException> refused = new java.util.concurrent.ConcurrentHashMap<>();
 
+	private final Map<String, Durability> durabilities = new java.util.concurrent.ConcurrentHashMap<>();
+
+	private final ReplicaAcknowledgements acknowledgements;
+
 	/**
 	 * Create a template.
 	 * @param jobs the engine
@@ -91,6 +98,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 		this.defaultMaxAttempts = defaultMaxAttempts;
 		this.callbacks = new EnqueueCallbacks(interceptors);
 		this.schedules = new Schedules(jobs);
+		this.acknowledgements = new ReplicaAcknowledgements(jobs.executor());
 	}
 
 	@Override
@@ -212,19 +220,28 @@ public class EchoMqTemplate implements EchoMqOperations {
 	}
 
 	private void write(String queue, String engineQueue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
-		this.callbacks.intercepted(queue, (fields) -> {
+		durably(queue, () -> this.callbacks.intercepted(queue, (fields) -> {
 			this.jobs.enqueues().enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
 			return ids;
-		}, (written) -> written);
+		}, (written) -> written), (written) -> written);
+	}
+
+	private <T> T durably(String queue, Supplier<T> write, Function<T, List<JobId>> written) {
+		Durability durability = this.durabilities.get(queue);
+		if (durability == null) {
+			return write.get();
+		}
+		return this.acknowledgements.write(queue, durability, write, written);
 	}
 
 	private EnqueueResult writeUnique(String queue, JobId id, String text, EnqueueOptions options) {
 		QueuePartitions partitions = this.partitioning.forQueue(queue);
 		String engineQueue = partitions.isPartitioned() ? partitions.name(id.partition()) : queue;
 		try {
-			return this.callbacks.intercepted(queue,
+			return durably(queue, () -> this.callbacks.intercepted(queue,
 					(fields) -> this.jobs.enqueues().enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
-					(result) -> result.duplicate() ? List.of() : List.of(result.id()));
+					(result) -> result.duplicate() ? List.of() : List.of(result.id())),
+					(result) -> List.of(result.id()));
 		}
 		catch (RuntimeException ex) {
 			if (partitions.isPartitioned() && ServerFailures.isUnavailable(ex)) {
@@ -348,6 +365,34 @@ public class EchoMqTemplate implements EchoMqOperations {
 	public void refuse(String queue, RuntimeException reason) {
 		Assert.notNull(reason, "'reason' must not be null");
 		this.refused.put(Keyspace.validateQueueName(queue), reason);
+	}
+
+	/**
+	 * Make every enqueue to a queue wait until replicas acknowledged it ({@code WAIT} on
+	 * a connection kept for these enqueues), or throw a
+	 * {@link io.echomq.core.ReplicationTimeoutException} after the durability's timeout,
+	 * the jobs written on the primary. Not supported on a Redis Cluster. Jobs the server
+	 * moves itself (schedule occurrences, retries) are not waited for.
+	 * @param queue the logical queue name
+	 * @param durability the replicas and timeout, or {@code null} to stop waiting
+	 */
+	public void setDurability(String queue, @Nullable Durability durability) {
+		Keyspace.validateQueueName(queue);
+		if (durability == null) {
+			this.durabilities.remove(queue);
+		}
+		else {
+			this.durabilities.put(queue, durability);
+		}
+	}
+
+	/**
+	 * Return the durability of a queue.
+	 * @param queue the logical queue name
+	 * @return its durability, or {@code null} when its enqueues do not wait for replicas
+	 */
+	public @Nullable Durability getDurability(String queue) {
+		return this.durabilities.get(queue);
 	}
 
 	private void checkNotRefused(String queue) {

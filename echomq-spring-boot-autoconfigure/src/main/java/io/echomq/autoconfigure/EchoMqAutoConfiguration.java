@@ -35,6 +35,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -107,6 +108,12 @@ public final class EchoMqAutoConfiguration {
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
 		template.setPartitioning(partitioning);
 		template.setEncryption(encryption.getIfUnique(QueueEncryption::none));
+		properties.queues().forEach((queue, overrides) -> {
+			if (overrides.durability() != null) {
+				refuseOnCluster(jobs, queue);
+				template.setDurability(queue, overrides.durability().toDurability());
+			}
+		});
 		return template;
 	}
 
@@ -150,6 +157,15 @@ public final class EchoMqAutoConfiguration {
 	@ConditionalOnMissingBean
 	EvictionPolicyCheck echoMqEvictionPolicyCheck(ScriptExecutor scriptExecutor) {
 		return new EvictionPolicyCheck(scriptExecutor.getTemplate());
+	}
+
+	private static void refuseOnCluster(Engine jobs, String queue) {
+		if (jobs.executor().getTemplate().getConnectionFactory() instanceof LettuceConnectionFactory factory
+				&& factory.isClusterAware()) {
+			throw new IllegalStateException("echomq.queues." + queue + ".durability (replica-acknowledged enqueue) "
+					+ "is not supported on a Redis Cluster: WAIT has to follow the write on the connection to the "
+					+ "master of the queue's slot. Use it with a standalone or Sentinel-managed primary.");
+		}
 	}
 
 	private static int defaultMaxAttempts(EchoMqProperties properties, String queue) {

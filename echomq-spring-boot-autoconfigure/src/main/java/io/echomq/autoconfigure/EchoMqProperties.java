@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.Durability;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
 import io.echomq.schedule.MisfirePolicy;
@@ -269,13 +270,16 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param results The queue's results: how long it keeps them without retention.
 	 * @param encryption Whether the queue's payloads, results and progress objects are
 	 * encrypted on the client (AES-256-GCM, keys under {@code echomq.encryption}).
+	 * @param durability Replicas that must acknowledge each enqueue to the queue before
+	 * it returns; unset for none (Redis replication is asynchronous).
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
 			@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
 			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
-			EchoMqResultsProperties.@Nullable Queue results, @Nullable Encryption encryption) {
+			EchoMqResultsProperties.@Nullable Queue results, @Nullable Encryption encryption,
+			@Nullable DurabilityProperties durability) {
 
 		/**
 		 * Create overrides without encryption settings.
@@ -301,7 +305,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
 				@Nullable RateLimit rateLimit, @Nullable Lanes lanes, EchoMqResultsProperties.@Nullable Queue results) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
-					partitions, maxActive, rateLimit, lanes, results, null);
+					partitions, maxActive, rateLimit, lanes, results, null, null);
 		}
 
 		/**
@@ -320,7 +324,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable List<Class<? extends Throwable>> retryFor,
 				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null, null,
-					null, null, null, null);
+					null, null, null, null, null);
 		}
 
 		/**
@@ -346,7 +350,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
 				@Nullable RateLimit rateLimit, @Nullable Lanes lanes) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
-					partitions, maxActive, rateLimit, lanes, null, null);
+					partitions, maxActive, rateLimit, lanes, null, null, null);
 		}
 
 		/**
@@ -366,6 +370,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param lanes The per-lane limits.
 		 * @param results The result settings.
 		 * @param encryption The payload encryption.
+		 * @param durability The replicas each enqueue waits for.
 		 */
 		@ConstructorBinding
 		public QueueProperties {
@@ -399,6 +404,37 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * encrypted with the current payload key before they are stored.
 	 */
 	public record Encryption(@DefaultValue("false") boolean enabled) {
+
+	}
+
+	/**
+	 * Replica-acknowledged enqueue for one queue: each enqueue returns once this many
+	 * replicas have the jobs ({@code WAIT}), or throws
+	 * {@code ReplicationTimeoutException} after the timeout, the jobs written on the
+	 * primary. Standalone and Sentinel only.
+	 *
+	 * @param replicas Replicas that must acknowledge each enqueue.
+	 * @param timeout Longest wait for them.
+	 */
+	public record DurabilityProperties(@DefaultValue("1") int replicas, @DefaultValue("1s") Duration timeout) {
+
+		/**
+		 * Validate the settings.
+		 * @param replicas The replicas.
+		 * @param timeout The longest wait.
+		 */
+		public DurabilityProperties {
+			Checks.positive("echomq.queues.*.durability.replicas", replicas);
+			Checks.positive("echomq.queues.*.durability.timeout", timeout);
+		}
+
+		/**
+		 * Return the durability the template applies.
+		 * @return the durability
+		 */
+		public Durability toDurability() {
+			return Durability.replicas(this.replicas, this.timeout);
+		}
 
 	}
 

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -65,6 +66,8 @@ public class ScriptExecutor {
 	private volatile Boolean cluster;
 
 	private volatile @Nullable Shared shared;
+
+	private final ThreadLocal<@Nullable RedisAsyncCommands<byte[], byte[]>> pinned = new ThreadLocal<>();
 
 	/**
 	 * Create an executor on the given template.
@@ -140,6 +143,41 @@ public class ScriptExecutor {
 	}
 
 	/**
+	 * Run work whose scripts, on this thread, all go to the given connection instead of
+	 * the shared one: a {@code WAIT} proves something only about the writes of its own
+	 * connection.
+	 * @param <T> the work's result
+	 * @param commands a standalone connection's commands, used by this thread only for
+	 * the duration of the work
+	 * @param work the script calls
+	 * @return what the work returned
+	 */
+	public <T> T pinnedTo(RedisAsyncCommands<byte[], byte[]> commands, Supplier<T> work) {
+		Assert.notNull(commands, "'commands' must not be null");
+		RedisAsyncCommands<byte[], byte[]> previous = this.pinned.get();
+		this.pinned.set(commands);
+		try {
+			return work.get();
+		}
+		finally {
+			if (previous != null) {
+				this.pinned.set(previous);
+			}
+			else {
+				this.pinned.remove();
+			}
+		}
+	}
+
+	/**
+	 * Return the timeout of one command: the connection factory's, else 60 seconds.
+	 * @return the command timeout
+	 */
+	public Duration commandTimeout() {
+		return timeout();
+	}
+
+	/**
 	 * Return how many times a script was sent by body after a {@code NOSCRIPT} reply.
 	 * @return the number of {@code EVAL} fall-backs
 	 */
@@ -185,6 +223,10 @@ public class ScriptExecutor {
 	 * pool or a cluster keeps the template path.
 	 */
 	private @Nullable RedisClusterAsyncCommands<byte[], byte[]> direct() {
+		RedisAsyncCommands<byte[], byte[]> pinnedCommands = this.pinned.get();
+		if (pinnedCommands != null) {
+			return pinnedCommands;
+		}
 		if (!(this.template.getConnectionFactory() instanceof LettuceConnectionFactory factory)
 				|| !factory.getShareNativeConnection() || TransactionSynchronizationManager.hasResource(factory)) {
 			return null;
