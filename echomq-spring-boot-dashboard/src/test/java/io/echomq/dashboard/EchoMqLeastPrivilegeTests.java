@@ -69,6 +69,7 @@ class EchoMqLeastPrivilegeTests extends DashboardWebTestSupport {
 		try (RespClient admin = server.process().orElseThrow().openClient()) {
 			List<String> rules = List.of(documentedAcl().replace(">CHANGE-ME", ">" + PASSWORD)
 				.replace("~emq:*", "~" + PREFIX + ":*")
+				.replace("&emq:*", "&" + PREFIX + ":*")
 				.split(" "));
 			assertThat(rules.subList(0, 2)).containsExactly("user", "echomq");
 			String[] command = new String[rules.size() + 1];
