@@ -110,6 +110,18 @@ class AwaitTests extends EngineTestSupport {
 	}
 
 	@Test
+	void aLeaseLostOnTheLastAttemptShouldFailTheFutureWhenReaped() {
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults().withMaxAttempts(1));
+		CompletableFuture<String> future = template().resultOf(this.queue, id, String.class, WAIT);
+		this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.jobs.upkeep().reap(this.queue, 10).dead() == 1);
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> future.get(1, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOfSatisfying(JobFailedException.class,
+					(ex) -> assertThat(ex.getLastError()).startsWith("lease expired"));
+	}
+
+	@Test
 	void aRetryThatIsNotTheLastShouldNotSettleTheFuture() {
 		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
 		CompletableFuture<String> future = template().resultOf(this.queue, id, String.class, WAIT);
