@@ -1,8 +1,10 @@
 package io.echomq;
 
 import java.lang.reflect.Type;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.JobId;
@@ -156,5 +158,53 @@ public interface EchoMqOperations {
 	 * @return the result, or {@code null} when none is stored
 	 */
 	@Nullable Object result(String queue, JobId id, Type type);
+
+	/**
+	 * Await a job's outcome, on whichever node it runs: the future completes with the
+	 * result (read as {@code type} through the payload converter; {@code null} when the
+	 * handler returned nothing) when the job completes, or exceptionally with
+	 * {@link io.echomq.core.JobFailedException} (dead-lettered, carrying its last error),
+	 * {@link io.echomq.core.JobCancelledException},
+	 * {@link io.echomq.core.JobNotFoundException} (gone with no result) or
+	 * {@link io.echomq.core.AwaitTimeoutException}. One Pub/Sub subscription per queue
+	 * serves every await of this JVM; no polling. A JVM that stops loses its futures, not
+	 * the results: {@link #result(String, JobId, Class)} still reads them.
+	 * @param <T> the result type
+	 * @param queue the queue the job was enqueued to
+	 * @param id the job id
+	 * @param type the type to read the result as
+	 * @param timeout how long to wait at most
+	 * @return the future
+	 */
+	<T> CompletableFuture<@Nullable T> resultOf(String queue, JobId id, Class<T> type, Duration timeout);
+
+	/**
+	 * Await a job's outcome, blocking (see
+	 * {@link #resultOf(String, JobId, Class, Duration)}).
+	 * @param <T> the result type
+	 * @param queue the queue the job was enqueued to
+	 * @param id the job id
+	 * @param type the type to read the result as
+	 * @param timeout how long to wait at most
+	 * @return the result, or {@code null} when the handler returned nothing
+	 * @throws io.echomq.core.JobFailedException if the job was dead-lettered
+	 * @throws io.echomq.core.JobCancelledException if the job was cancelled
+	 * @throws io.echomq.core.JobNotFoundException if the job is gone with no result
+	 * @throws io.echomq.core.AwaitTimeoutException if it had no outcome within the
+	 * timeout
+	 */
+	<T> @Nullable T await(String queue, JobId id, Class<T> type, Duration timeout);
+
+	/**
+	 * Enqueue a job, written at once (never deferred to a transaction's commit), and
+	 * await its result (see {@link #resultOf(String, JobId, Class, Duration)}).
+	 * @param <T> the result type
+	 * @param queue the queue
+	 * @param payload the payload
+	 * @param type the type to read the result as
+	 * @param timeout how long to wait at most
+	 * @return the future
+	 */
+	<T> CompletableFuture<@Nullable T> enqueueForResult(String queue, Object payload, Class<T> type, Duration timeout);
 
 }

@@ -6,10 +6,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.echomq.core.Durability;
+import io.echomq.core.EchoMqException;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
@@ -305,6 +309,52 @@ public class EchoMqTemplate implements EchoMqOperations {
 		}
 		catch (PayloadDecryptionException ex) {
 			throw ex;
+		}
+		catch (RuntimeException ex) {
+			throw new PayloadConversionException("Result of job " + id + " on queue '" + queue + "' cannot be read as "
+					+ type.getTypeName() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public <T> CompletableFuture<@Nullable T> resultOf(String queue, JobId id, Class<T> type, Duration timeout) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(id, "'id' must not be null");
+		Assert.notNull(type, "'type' must not be null");
+		return this.jobs.waiters()
+			.await(this.partitioning.forQueue(queue).nameOf(id), id, timeout)
+			.thenApply((text) -> (text != null) ? type.cast(readResult(queue, id, text, type)) : null);
+	}
+
+	@Override
+	public <T> @Nullable T await(String queue, JobId id, Class<T> type, Duration timeout) {
+		try {
+			return resultOf(queue, id, type, timeout).get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new EchoMqException("Interrupted while awaiting job " + id, ex);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = (ex.getCause() instanceof CompletionException completion && completion.getCause() != null)
+					? completion.getCause() : ex.getCause();
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new EchoMqException("Awaiting job " + id + " failed", ex);
+		}
+	}
+
+	@Override
+	public <T> CompletableFuture<@Nullable T> enqueueForResult(String queue, Object payload, Class<T> type,
+			Duration timeout) {
+		JobId id = enqueue(queue, payload, EnqueueOptions.defaults().withAfterCommit(false));
+		return resultOf(queue, id, type, timeout);
+	}
+
+	private Object readResult(String queue, JobId id, String text, Type type) {
+		try {
+			return this.converter.read(text, type);
 		}
 		catch (RuntimeException ex) {
 			throw new PayloadConversionException("Result of job " + id + " on queue '" + queue + "' cannot be read as "

@@ -67,7 +67,7 @@ public final class EchoMqAutoConfiguration {
 		return new ScriptExecutor(new StringRedisTemplate(connectionFactory));
 	}
 
-	@Bean
+	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	Engine echoMqEngine(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
 		Engine jobs = new Engine(scriptExecutor, keyspace);

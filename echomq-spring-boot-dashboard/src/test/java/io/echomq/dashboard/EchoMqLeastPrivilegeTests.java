@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.echomq.EnqueueOptions;
 import io.echomq.autoconfigure.EvictionPolicyCheck;
 import io.echomq.core.AuditReport;
+import io.echomq.core.JobFailedException;
 import io.echomq.core.JobId;
 import io.echomq.core.QueueAuditor;
 import io.echomq.listener.internal.ListenerSettings;
@@ -35,6 +36,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -69,6 +71,7 @@ class EchoMqLeastPrivilegeTests extends DashboardWebTestSupport {
 		try (RespClient admin = server.process().orElseThrow().openClient()) {
 			List<String> rules = List.of(documentedAcl().replace(">CHANGE-ME", ">" + PASSWORD)
 				.replace("~emq:*", "~" + PREFIX + ":*")
+				.replace("&emq:*", "&" + PREFIX + ":*")
 				.split(" "));
 			assertThat(rules.subList(0, 2)).containsExactly("user", "echomq");
 			String[] command = new String[rules.size() + 1];
@@ -129,6 +132,11 @@ class EchoMqLeastPrivilegeTests extends DashboardWebTestSupport {
 		assertThat(unique).isNotNull();
 		await().atMost(WAIT).until(() -> this.inspector.stats(queue).dead() == 1);
 		assertThat(this.admin.replay(queue, poison, 1).isApplied()).isTrue();
+		// awaiting subscribes to the queue's done channel, which the scripts publish on
+		JobId awaited = this.template.enqueue(queue, "poison, awaited");
+		assertThatExceptionOfType(JobFailedException.class)
+			.isThrownBy(() -> this.template.await(queue, awaited, String.class, WAIT))
+			.satisfies((ex) -> assertThat(ex.getLastError()).contains("never works"));
 		AuditReport audit = new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5));
 		assertThat(audit.violations()).isEmpty();
 

@@ -35,10 +35,17 @@ public class OnboardingJobs {
 		this.crmFailureRate = properties.crmFailureRate();
 	}
 
+	/**
+	 * Send the welcome email.
+	 * @param email the email
+	 * @param context the job's context
+	 * @return the job's result, which the sign-up endpoint may wait for
+	 */
 	@EchoJob(queue = SignupService.WELCOME_QUEUE)
-	public void sendWelcome(WelcomeEmail email, JobContext context) {
+	public String sendWelcome(WelcomeEmail email, JobContext context) {
 		this.mailer.send(email.email(), "Welcome, " + email.name() + "!");
 		logger.info("welcome-email " + context.id() + " done on attempt " + context.attempt());
+		return "sent to " + email.email();
 	}
 
 	@EchoJob(queue = SignupService.TIPS_QUEUE)

@@ -1,5 +1,6 @@
 package io.echomq.sample;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -12,12 +13,15 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /signups} with {@code {"email": "...", "name": "..."}}.
+ * {@code POST /signups} with {@code {"email": "...", "name": "..."}}: answers the jobs,
+ * and the welcome email's result when it came within 2 s ({@code pending} else).
  *
  * @author EchoMQ
  */
 @RestController
 public class SignupController {
+
+	private static final Duration WELCOME_WAIT = Duration.ofSeconds(2);
 
 	private final SignupService signups;
 
@@ -27,8 +31,12 @@ public class SignupController {
 
 	@PostMapping("/signups")
 	@ResponseStatus(HttpStatus.ACCEPTED)
-	public Map<String, List<String>> signUp(@RequestBody Signup signup) {
-		return Map.of("jobs", this.signups.signUp(signup).stream().map(JobId::toString).toList());
+	public Map<String, Object> signUp(@RequestBody Signup signup) {
+		List<JobId> jobs = this.signups.signUp(signup);
+		// the welcome email usually goes out within milliseconds: say so when it did
+		String welcome = this.signups.welcomeResult(jobs.get(0), WELCOME_WAIT);
+		return Map.of("jobs", jobs.stream().map(JobId::toString).toList(), "welcome",
+				(welcome != null) ? welcome : "pending");
 	}
 
 }

@@ -5,7 +5,9 @@ import java.util.List;
 
 import io.echomq.EchoMqOperations;
 import io.echomq.EnqueueOptions;
+import io.echomq.core.AwaitTimeoutException;
 import io.echomq.core.JobId;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;
 
@@ -56,6 +58,22 @@ public class SignupService {
 		// (result.duplicate())
 		this.echoMq.enqueueUnique(DIGEST_QUEUE, signup.name(), this.digest);
 		return List.of(welcome, crm, tips);
+	}
+
+	/**
+	 * Wait a little for the welcome email's result, on whichever node sends it.
+	 * @param welcome the welcome-email job
+	 * @param timeout how long to wait
+	 * @return the result, or {@code null} when it did not come in time (the email is
+	 * still sent: the job is not affected)
+	 */
+	public @Nullable String welcomeResult(JobId welcome, Duration timeout) {
+		try {
+			return this.echoMq.await(WELCOME_QUEUE, welcome, String.class, timeout);
+		}
+		catch (AwaitTimeoutException ex) {
+			return null;
+		}
 	}
 
 	/**

@@ -61,7 +61,8 @@ class SampleApplicationTests {
 			.perform(post("/signups").contentType(MediaType.APPLICATION_JSON)
 				.content("{\"email\":\"ada@example.com\",\"name\":\"Ada\"}"))
 			.andExpect(status().isAccepted())
-			.andExpect(jsonPath("$.jobs.length()").value(3));
+			.andExpect(jsonPath("$.jobs.length()").value(3))
+			.andExpect(jsonPath("$.welcome").value(org.hamcrest.Matchers.oneOf("sent to ada@example.com", "pending")));
 		await().atMost(Duration.ofSeconds(20))
 			.untilAsserted(() -> assertThat(this.mailer.sent()).contains("ada@example.com: Welcome, Ada!",
 					"ada@example.com: Three tips for your first week"));

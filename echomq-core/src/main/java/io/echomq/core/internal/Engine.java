@@ -9,6 +9,8 @@ import io.echomq.core.internal.QueueSignals;
 import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.Assert;
 
 /**
@@ -64,6 +66,10 @@ public class Engine {
 	private final StoredFormat formats;
 
 	private final Results results;
+
+	private final Object waitersLock = new Object();
+
+	private @Nullable Waiters waiters;
 
 	/**
 	 * Create the engine on an executor and keyspace.
@@ -137,6 +143,37 @@ public class Engine {
 	 */
 	public Results results() {
 		return this.results;
+	}
+
+	/**
+	 * Return the callers of this JVM awaiting jobs' outcomes; their Pub/Sub connection is
+	 * opened by the first await and closed by {@link #close()}.
+	 * @return the waiters
+	 */
+	public Waiters waiters() {
+		synchronized (this.waitersLock) {
+			Waiters waiters = this.waiters;
+			if (waiters == null) {
+				waiters = new Waiters(this.state, this.results);
+				this.waiters = waiters;
+			}
+			return waiters;
+		}
+	}
+
+	/**
+	 * Close what this engine opened beside its script calls: the waiters' Pub/Sub
+	 * connection, if an await opened it. The connection factory is the caller's to close.
+	 */
+	public void close() {
+		Waiters waiters;
+		synchronized (this.waitersLock) {
+			waiters = this.waiters;
+			this.waiters = null;
+		}
+		if (waiters != null) {
+			waiters.close();
+		}
 	}
 
 	/**

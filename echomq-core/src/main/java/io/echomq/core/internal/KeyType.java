@@ -96,7 +96,21 @@ public enum KeyType {
 	 * its rows and keys are written in ({@link StoredFormat}). Absent on a queue written
 	 * before formats were recorded (format 1). Not a location.
 	 */
-	META("meta");
+	META("meta"),
+
+	/**
+	 * Sorted set of the ids a caller awaits ({@link Waiters}), scored by when the wait
+	 * ends (ms), so that entries left by a caller that went away can be trimmed. Not a
+	 * location.
+	 */
+	WAITERS("waiters"),
+
+	/**
+	 * The Pub/Sub channel a script that ends an awaited job publishes
+	 * {@code <outcome> <id>} on ({@code includes/notify.lua}). A channel, not a key; it
+	 * carries the queue's hash tag like every key.
+	 */
+	DONE("done");
 
 	private final String suffix;
 

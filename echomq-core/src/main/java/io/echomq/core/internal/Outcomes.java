@@ -99,6 +99,7 @@ public final class Outcomes extends EnginePart {
 		args.add(ScriptCalls.argument(token));
 		addTrim(queue, retention, candidates, keys, args);
 		addResult(queue, result, args);
+		this.state.keys(queue).addNotify(keys);
 		if (uniqueKey != null) {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
 		}
@@ -255,7 +256,7 @@ public final class Outcomes extends EnginePart {
 	 */
 	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
 			@Nullable String uniqueKey, @Nullable String result) {
-		List<String> keys = this.state.keys(queue).forComplete(id, 2);
+		List<String> keys = this.state.keys(queue).forComplete(id, 4);
 		List<String> args = new ArrayList<>(5);
 		args.add(id.toString());
 		args.add(ScriptCalls.argument(token));
@@ -263,6 +264,7 @@ public final class Outcomes extends EnginePart {
 			keys.add(this.state.keys(queue).result(id));
 			addResult(queue, result, args);
 		}
+		this.state.keys(queue).addNotify(keys);
 		if (uniqueKey != null) {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
 		}
@@ -280,7 +282,7 @@ public final class Outcomes extends EnginePart {
 			List<@Nullable String> jobResults, List<Integer> chunk) {
 		QueueKeys queueKeys = this.state.keys(queue);
 		String rows = queueKeys.rowPrefix();
-		List<String> keys = queueKeys.forCompleteAll(chunk.size());
+		List<String> keys = queueKeys.forCompleteAll(chunk.size() + 2);
 		List<String> args = new ArrayList<>(2 * chunk.size());
 		List<String> resultKeys = new ArrayList<>();
 		List<String> resultArgs = new ArrayList<>();
@@ -298,11 +300,13 @@ public final class Outcomes extends EnginePart {
 			}
 		}
 		if (resultKeys.isEmpty()) {
+			queueKeys.addNotify(keys);
 			return new ScriptExecutor.Invocation(keys, args);
 		}
 		// the head block of complete_all.lua: the tag, how many results, their TTL, then
 		// each result's job index and text
 		keys.addAll(resultKeys);
+		queueKeys.addNotify(keys);
 		List<String> withResults = new ArrayList<>(3 + resultArgs.size() + args.size());
 		withResults.add(RESULT_TAG);
 		withResults.add(Integer.toString(resultKeys.size()));
@@ -396,6 +400,7 @@ public final class Outcomes extends EnginePart {
 			candidates = (candidates != null) ? candidates : ScriptCalls.NO_IDS;
 			addTrim(queue, retention, candidates, keys, args);
 		}
+		this.state.keys(queue).addNotify(keys);
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.retry, keys, args);
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {

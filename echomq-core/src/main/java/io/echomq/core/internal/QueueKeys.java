@@ -30,13 +30,16 @@ import io.echomq.core.internal.LaneKeyType;
  * @param starts the rate limiter's log ({@link KeyType#STARTS})
  * @param throttled the throttled marker ({@link KeyType#THROTTLED})
  * @param meta the stored format ({@link KeyType#META})
+ * @param waiters the awaited ids ({@link KeyType#WAITERS})
+ * @param done the channel awaited outcomes are published on ({@link KeyType#DONE})
  * @param rowPrefix the prefix of every row key
  * @param uniquePrefix the prefix of every unique key
  * @author EchoMQ
  */
 public record QueueKeys(Keyspace keyspace, String queue, String pending, String active, String schedule, String dead,
 		String completed, String quarantine, String metrics, String minutes, String wake, String paused, String lanes,
-		String starts, String throttled, String meta, String rowPrefix, String uniquePrefix) {
+		String starts, String throttled, String meta, String waiters, String done, String rowPrefix,
+		String uniquePrefix) {
 
 	/**
 	 * Build a queue's keys.
@@ -53,7 +56,8 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 				keyspace.queueKey(queue, KeyType.MINUTES), keyspace.queueKey(queue, KeyType.WAKE),
 				keyspace.queueKey(queue, KeyType.PAUSED), keyspace.queueKey(queue, KeyType.LANES),
 				keyspace.queueKey(queue, KeyType.STARTS), keyspace.queueKey(queue, KeyType.THROTTLED),
-				keyspace.queueKey(queue, KeyType.META), keyspace.jobKeyPrefix(queue), keyspace.uniqueKeyPrefix(queue));
+				keyspace.queueKey(queue, KeyType.META), keyspace.queueKey(queue, KeyType.WAITERS),
+				keyspace.queueKey(queue, KeyType.DONE), keyspace.jobKeyPrefix(queue), keyspace.uniqueKeyPrefix(queue));
 	}
 
 	/**
@@ -220,12 +224,13 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 
 	/**
 	 * Return the keys {@code delete.lua} starts with: pending, schedule, dead, completed,
-	 * active, the row, metrics.
+	 * active, the row, metrics, waiters, done.
 	 * @param id the job id
 	 * @return a new list
 	 */
 	public List<String> forDelete(JobId id) {
-		return list(0, this.pending, this.schedule, this.dead, this.completed, this.active, row(id), this.metrics);
+		return list(0, this.pending, this.schedule, this.dead, this.completed, this.active, row(id), this.metrics,
+				this.waiters, this.done);
 	}
 
 	/**
@@ -239,12 +244,25 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 
 	/**
 	 * Return the keys {@code cancel.lua} starts with: pending, active, schedule, dead,
-	 * quarantine, the row, metrics.
+	 * quarantine, the row, metrics, waiters, done.
 	 * @param id the job id
 	 * @return a new list
 	 */
 	public List<String> forCancel(JobId id) {
-		return list(0, this.pending, this.active, this.schedule, this.dead, this.quarantine, row(id), this.metrics);
+		return list(0, this.pending, this.active, this.schedule, this.dead, this.quarantine, row(id), this.metrics,
+				this.waiters, this.done);
+	}
+
+	/**
+	 * Add the keys a script that ends a job declares to tell its waiters
+	 * ({@code includes/notify.lua}): waiters, done.
+	 * @param keys the call's keys, the two added last
+	 * @return the keys
+	 */
+	public List<String> addNotify(List<String> keys) {
+		keys.add(this.waiters);
+		keys.add(this.done);
+		return keys;
 	}
 
 	/**

@@ -90,7 +90,16 @@ final class ScriptCalls {
 	 * the number of declared lanes, their keys, then the candidates.
 	 */
 	List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids) {
-		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length);
+		return withLanes(script, queue, fixed, lanes, ids, List.of());
+	}
+
+	/**
+	 * As {@link #withLanes(Script, String, List, List, String[])}, with keys declared
+	 * after the rows.
+	 */
+	List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids,
+			List<String> tail) {
+		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length + tail.size());
 		keys.addAll(fixed);
 		for (String lane : lanes) {
 			keys.add(this.state.keys(queue).lane(lane, LaneKeyType.PENDING));
@@ -99,6 +108,7 @@ final class ScriptCalls {
 		for (String id : ids) {
 			keys.add(rows + id);
 		}
+		keys.addAll(tail);
 		List<String> args = new ArrayList<>(1 + lanes.size() + ids.length);
 		args.add(Integer.toString(lanes.size()));
 		args.addAll(lanes);

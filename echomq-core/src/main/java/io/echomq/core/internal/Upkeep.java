@@ -133,6 +133,7 @@ public final class Upkeep extends EnginePart {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String active = this.state.keys(queue).active();
 		List<String> fixed = this.state.keys(queue).forReap();
+		List<String> notify = this.state.keys(queue).addNotify(new ArrayList<>(2));
 		int requeued = 0;
 		int dead = 0;
 		int skipped = 0;
@@ -144,7 +145,8 @@ public final class Upkeep extends EnginePart {
 			int passed = due.foreign();
 			boolean drained = true;
 			if (due.ids().length > 0) {
-				List<Object> reply = this.calls.withLanes(this.scripts.reap, queue, fixed, List.of(), due.ids());
+				List<Object> reply = this.calls.withLanes(this.scripts.reap, queue, fixed, List.of(), due.ids(),
+						notify);
 				this.state.learnClock(reply);
 				int back = (int) Replies.number(reply.get(1));
 				int gone = (int) Replies.number(reply.get(2));
@@ -152,7 +154,7 @@ public final class Upkeep extends EnginePart {
 				Set<String> lanes = ScriptCalls.needs(reply.get(6));
 				if (!lanes.isEmpty()) {
 					List<Object> again = this.calls.withLanes(this.scripts.reap, queue, fixed, List.copyOf(lanes),
-							due.ids());
+							due.ids(), notify);
 					back += (int) Replies.number(again.get(1));
 					gone += (int) Replies.number(again.get(2));
 					cancelled += (int) Replies.number(again.get(5));
@@ -193,7 +195,7 @@ public final class Upkeep extends EnginePart {
 	private int[] reapDeclaring(String queue, List<String> fixed, Map<String, String> needed) {
 		String[] ids = needed.keySet().toArray(ScriptCalls.NO_IDS);
 		// those die or are retired as cancelled: no lane to declare
-		List<String> keys = this.calls.withRows(queue, fixed, ids);
+		List<String> keys = this.state.keys(queue).addNotify(this.calls.withRows(queue, fixed, ids));
 		String prefix = this.state.keys(queue).uniquePrefix();
 		new LinkedHashSet<>(needed.values()).forEach((name) -> keys.add(prefix + name));
 		List<String> args = new ArrayList<>(1 + ids.length);

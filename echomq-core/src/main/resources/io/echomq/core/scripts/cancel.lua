@@ -24,6 +24,8 @@
 -- KEYS[8..] optional, in any order: [unique] emq:{q}:unique:<name> STRING, the key the row names,
 --          released when a waiting job is cancelled; [lanes] emq:{q}:lane:<lane>:pending ZSET and
 --          emq:{q}:lanes ZSET, where a pending job of a lane waits
+--          [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel): when the job is awaited, it
+--          leaves waiters and 'cancelled <id>' is published (notify.lua)
 -- ARGV[1]  id
 -- returns  {1, 'CANCELLED', state}         removed from pending, schedule or dead
 --          {1, 'REQUESTED', 'active', at}  the active job is marked (at: when the mark was first made)
@@ -36,6 +38,7 @@
 --- @include "int"
 --- @include "row"
 --- @include "waiting"
+--- @include "notify"
 
 -- validate
 local id = ARGV[1]
@@ -93,6 +96,12 @@ if not plan then
   return refused
 end
 
+local waiters, channel = notify_keys(unique_declared(8), KEYS[6], id)
+local awaited = notify_waiting(waiters, id)
+
 -- write
 waiting_remove(plan, LOCATION_KEYS[state], id, lane, ring)
+if awaited then
+  notify(waiters, channel, 'cancelled', id)
+end
 return {1, 'CANCELLED', state}

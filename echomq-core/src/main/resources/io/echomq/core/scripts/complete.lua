@@ -23,6 +23,8 @@
 -- KEYS[...] declared keys, after every other key, in any order (unique.lua, result.lua):
 --          [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released here
 --          [result] emq:{q}:result:<id> STRING, the result's key: only for a result without retention
+--          [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel): when the id is awaited, it
+--          leaves waiters and 'completed <id>' (or 'cancelled <id>') is published (notify.lua)
 -- ARGV[1]   id
 -- ARGV[2]   token (the attempts value the claim returned)
 -- ARGV[3]   retention: most completed ids kept (0: no count bound); absent: retire the row at once
@@ -45,6 +47,7 @@
 --- @include "cancel"
 --- @include "wake"
 --- @include "result"
+--- @include "notify"
 
 -- validate
 local nargs = #ARGV
@@ -89,9 +92,14 @@ local result_at = nil
 if result and not retained then
   result_at = result_key(declared, KEYS[2], ARGV[1])
 end
+local waiters, channel = notify_keys(declared, KEYS[2], ARGV[1])
+local awaited = notify_waiting(waiters, ARGV[1])
 if cancel_requested(KEYS[2]) then
   local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
   unique_release(unique)
+  if awaited then
+    notify(waiters, channel, 'cancelled', ARGV[1])
+  end
   return cancelled
 end
 local counted = counter_ok(KEYS[3], 'completed')
@@ -124,4 +132,7 @@ end
 count_minute(KEYS[4], now, 'completed')
 unique_release(unique)
 wake(KEYS[5], wakeable)
+if awaited then
+  notify(waiters, channel, 'completed', ARGV[1])
+end
 return {1, next_trim}

@@ -17,6 +17,9 @@
 -- KEYS[5]     emq:{q}:throttled  STRING, set by claim.lua (limits.lua)
 -- KEYS[5+i]   emq:{q}:job:<id>   HASH, the row of the i-th job
 -- KEYS[5+n+j] [result] emq:{q}:result:<id> STRING, the key of the j-th result (result.lua), n jobs
+-- KEYS[last-1], KEYS[last]  [notify] optional, after every other key: emq:{q}:waiters ZSET and
+--             emq:{q}:done (a channel): each completed (or cancelled) id that is awaited leaves waiters
+--             and '<outcome> <id>' is published (notify.lua)
 -- ARGV[o+2i-1]  the i-th id (o: 0, or 3 + 2r with results)
 -- ARGV[o+2i]  its token (the attempts value the claim returned)
 -- ARGV[1..3+2r] [results] optional, first: RESULT_TAG, r (how many of the jobs have a result), the
@@ -34,6 +37,7 @@
 --- @include "cancel"
 --- @include "unique"
 --- @include "result"
+--- @include "notify"
 
 -- [results] the head block, read before the jobs
 local o, results, result_ttl_ms = 0, 0, nil
@@ -42,13 +46,18 @@ if ARGV[1] == RESULT_TAG then
   o = 3 + 2 * results
 end
 local count = (#ARGV - o) / 2
-if count < 1 or count ~= math.floor(count) or #KEYS ~= 5 + count + results then
+local extra = #KEYS - (5 + count + results)
+if count < 1 or count ~= math.floor(count) or (extra ~= 0 and extra ~= 2) then
   error('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe an id and token per row key'
     .. (results > 0 and (' and ' .. results .. ' results with their keys') or '') .. '; nothing was written', 0)
 end
 local result_of = {}
+local declared = unique_declared(5 + count + 1)
+local waiters, channel = nil, nil
+if extra == 2 then
+  waiters, channel = notify_keys(declared, KEYS[6], ARGV[o + 1])
+end
 if results > 0 then
-  local declared = unique_declared(5 + count + 1)
   for j = 1, results do
     local i = arg_int(2 + 2 * j, 1)
     if i > count or result_of[i] then
@@ -62,6 +71,7 @@ end
 -- validate: one HMGET per row reads the schema's fields, the unique key and the cancel mark
 local FIELDS = row_fields_and({'unique', 'unique_mode', 'cancel_requested_at'})
 local decided = {}
+local awaited = {}
 local seen = {}
 local completing = 0
 local none = {}
@@ -90,6 +100,9 @@ for i = 1, count do
     else
       decided[i] = 'complete'
       completing = completing + 1
+    end
+    if decided[i] == 'cancel' or decided[i] == 'complete' then
+      awaited[i] = notify_waiting(waiters, id)
     end
   end
 end
@@ -125,5 +138,10 @@ if completing > 0 then
   count_minute(KEYS[3], now_ms(), 'completed', completing)
   -- one token per freed slot: a cap held claims back on every node
   wake_n(KEYS[4], wakeable, completing)
+end
+for i = 1, count do
+  if awaited[i] then
+    notify(waiters, channel, (decided[i] == 'complete') and 'completed' or 'cancelled', ARGV[o + 2 * i - 1])
+  end
 end
 return replies

@@ -16,6 +16,8 @@
 -- KEYS[8..] optional, in any order: [unique] emq:{q}:unique:<name> STRING, the key the row names,
 --          released here; [lanes] emq:{q}:lane:<lane>:pending ZSET and emq:{q}:lanes ZSET, where a
 --          pending job of a lane waits (LANE_KEY, nothing written, when they were not declared)
+--          [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel): when the job is awaited, it
+--          leaves waiters and 'deleted <id>' is published (notify.lua)
 -- ARGV[1]  id
 -- returns  {1, state} deleted from that location, or {0, code, detail}: NOT_FOUND when the job has
 --          no row, ACTIVE when it is leased, MALFORMED_ROW, WRONG_STATE when the row names a
@@ -23,6 +25,7 @@
 --          not declared
 --- @include "row"
 --- @include "waiting"
+--- @include "notify"
 
 -- validate
 local id = ARGV[1]
@@ -53,6 +56,12 @@ if not plan then
   return refused
 end
 
+local waiters, channel = notify_keys(unique_declared(8), KEYS[6], id)
+local awaited = notify_waiting(waiters, id)
+
 -- write
 waiting_remove(plan, location, id, lane, ring)
+if awaited then
+  notify(waiters, channel, 'deleted', id)
+end
 return {1, state}

@@ -14,7 +14,10 @@
 -- KEYS[6]     emq:{q}:lanes    ZSET, the ring of lanes with ready work
 -- KEYS[7..6+D]  emq:{q}:lane:<lane>:pending ZSET, one per declared lane
 -- KEYS[7+D..] emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
--- then        [unique] emq:{q}:unique:<name> STRING, optional: keys the rows name, released on dead
+-- then        [unique] emq:{q}:unique:<name> STRING, optional: keys the rows name, released on dead;
+--             [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel), optional: each job reaped to
+--             dead (or retired as cancelled) that is awaited leaves waiters and 'dead <id>' (or
+--             'cancelled <id>') is published (notify.lua)
 -- ARGV[1]     D, the number of declared lanes (>= 0)
 -- ARGV[2..1+D]  the declared lane keys
 -- ARGV[2+D..] candidate ids (the lowest-scored members of active)
@@ -34,6 +37,7 @@
 --- @include "lanes"
 --- @include "unique"
 --- @include "cancel"
+--- @include "notify"
 
 -- validate
 local now = now_ms()
@@ -93,6 +97,17 @@ local count_reaped = counter_ok(KEYS[4], 'reaped')
 local count_dead = counter_ok(KEYS[4], 'dead')
 local count_cancelled = counter_ok(KEYS[4], 'cancelled')
 local wakeable = wake_ok(KEYS[5])
+-- [notify] the awaited jobs among those that die or are retired as cancelled
+local notified = {}
+for _, move in ipairs(moves) do
+  if move[8] or move[2] then
+    local id = ARGV[move[1]]
+    local waiters, channel = notify_keys(unique_declared_keys, move[6], id)
+    if notify_waiting(waiters, id) then
+      notified[#notified + 1] = {waiters, channel, move[8] and 'cancelled' or 'dead', id}
+    end
+  end
+end
 
 -- write
 for _, move in ipairs(moves) do
@@ -123,5 +138,8 @@ if dead > 0 and count_dead then
 end
 if cancelled > 0 and count_cancelled then
   redis.call('HINCRBY', KEYS[4], 'cancelled', cancelled)
+end
+for _, n in ipairs(notified) do
+  notify(n[1], n[2], n[3], n[4])
 end
 return {now, reaped, dead, skipped, unique_needed, cancelled, needs}

@@ -24,6 +24,9 @@
 -- KEYS[10..] emq:{q}:job:<id> HASH, the row of each dead trim candidate, in ARGV order
 -- KEYS[last] [unique] emq:{q}:unique:<name> STRING, optional, after every other key: the key the
 --          row names, released on dead
+-- KEYS[...] [notify] optional, after every other key: emq:{q}:waiters ZSET and emq:{q}:done (a
+--          channel): when the job dead-letters (or is retired as cancelled) and is awaited, it leaves
+--          waiters and 'dead <id>' (or 'cancelled <id>') is published (notify.lua)
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  error text
@@ -48,6 +51,7 @@
 --- @include "retain"
 --- @include "unique"
 --- @include "cancel"
+--- @include "notify"
 
 -- validate
 local id = ARGV[1]
@@ -64,7 +68,7 @@ local keep_count, keep_age = 0, 0
 if retained then
   keep_count, keep_age = retain_args(7)
   local fixed = 9 + (#ARGV - 8)
-  if (#KEYS ~= fixed and #KEYS ~= fixed + 1) or #ARGV - 8 > RETAIN_BATCH then
+  if (#KEYS < fixed or #KEYS > fixed + 3) or #ARGV - 8 > RETAIN_BATCH then
     return redis.error_reply('EMQARG ' .. (#ARGV - 8) .. ' dead trim candidates (at most ' .. RETAIN_BATCH
       .. ') need as many row keys, got ' .. (#KEYS - 9))
   end
@@ -97,17 +101,24 @@ end
 -- [unique] a key declared after the fixed keys and the dead trim candidates' rows; released when
 -- the job dies or is retired as cancelled
 local unique, unique_name = nil, nil
+local waiters, channel, awaited = nil, nil, false
 if state == 'dead' or cancelling then
-  unique, unique_name = unique_releasable(KEYS[5], id, unique_declared(retained and (10 + (#ARGV - 8)) or 10))
+  local declared = unique_declared(retained and (10 + (#ARGV - 8)) or 10)
+  unique, unique_name = unique_releasable(KEYS[5], id, declared)
   if unique == false then
     return {0, 'UNIQUE_KEY', unique_name}
   end
+  waiters, channel = notify_keys(declared, KEYS[5], id)
+  awaited = notify_waiting(waiters, id)
 end
 
 -- write
 if cancelling then
   local cancelled = retire_cancelled(KEYS[1], KEYS[5], id, KEYS[6])
   unique_release(unique)
+  if awaited then
+    notify(waiters, channel, 'cancelled', id)
+  end
   return cancelled
 end
 redis.call('ZREM', KEYS[1], id)
@@ -125,6 +136,9 @@ if state == 'dead' then
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
   unique_release(unique)
   wake(KEYS[7], wakeable)
+  if awaited then
+    notify(waiters, channel, 'dead', id)
+  end
   if retained and (keep_count > 0 or keep_age > 0) then
     local _, card = trim(KEYS[3], 'dead', now, keep_count, keep_age, 9, 10)
     return {1, 'dead', now, retain_next(KEYS[3], now, keep_count, keep_age, card)}

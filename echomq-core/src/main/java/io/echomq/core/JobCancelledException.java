@@ -1,0 +1,43 @@
+package io.echomq.core;
+
+/**
+ * Thrown by an await (or completes its future exceptionally) when the awaited job was
+ * cancelled: it will never run again, and no result is stored.
+ *
+ * @author EchoMQ
+ * @since 0.2.0
+ */
+public class JobCancelledException extends EchoMqException {
+
+	private final String queue;
+
+	private final JobId id;
+
+	/**
+	 * Create a new exception.
+	 * @param queue the queue
+	 * @param id the job id
+	 */
+	public JobCancelledException(String queue, JobId id) {
+		super("Job " + id + " on queue '" + queue + "' was cancelled");
+		this.queue = queue;
+		this.id = id;
+	}
+
+	/**
+	 * Return the queue of the awaited job.
+	 * @return the queue
+	 */
+	public String getQueue() {
+		return this.queue;
+	}
+
+	/**
+	 * Return the awaited job.
+	 * @return the job id
+	 */
+	public JobId getId() {
+		return this.id;
+	}
+
+}

@@ -1,0 +1,59 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.util.Arrays;
+
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.ScriptExecutor;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The other node of {@link AwaitTests}: in a JVM of its own, claims the one job of a
+ * queue and completes it with a result, dead-letters it, or cancels it; prints
+ * {@code DONE <epoch ms>} right after the transition.
+ *
+ * @author EchoMQ
+ */
+public final class AwaitChild {
+
+	private AwaitChild() {
+	}
+
+	/**
+	 * Run the transition.
+	 * @param args {@code standalone host:port} or {@code cluster host:port,...}, the
+	 * queue, then {@code complete}, {@code dead} or {@code cancel}
+	 */
+	public static void main(String[] args) {
+		LettuceConnectionFactory factory = ("cluster".equals(args[0]))
+				? new LettuceConnectionFactory(new RedisClusterConfiguration(Arrays.asList(args[1].split(","))))
+				: new LettuceConnectionFactory(new RedisStandaloneConfiguration(args[1].split(":")[0],
+						Integer.parseInt(args[1].split(":")[1])));
+		factory.afterPropertiesSet();
+		factory.start();
+		try {
+			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
+			String queue = args[2];
+			ClaimedJob job = jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+			TransitionResult result = switch (args[3]) {
+				case "complete" -> jobs.outcomes().complete(queue, job.id(), job.token(), null, "\"from the child\"");
+				case "dead" -> jobs.outcomes().deadLetter(queue, job.id(), job.token(), "child says no");
+				default -> {
+					jobs.admin().cancel(queue, job.id());
+					yield jobs.outcomes().complete(queue, job.id(), job.token());
+				}
+			};
+			System.out.println("DONE " + System.currentTimeMillis() + " " + result);
+			System.out.flush();
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+}
