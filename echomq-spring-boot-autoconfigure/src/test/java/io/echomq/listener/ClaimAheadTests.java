@@ -128,6 +128,9 @@ class ClaimAheadTests {
 			.withPropertyValues("echomq.listener.claim-ahead=0")
 			.run((context) -> {
 				context.getBean(EchoMqTemplate.class).enqueueAll("ahead", List.of(1, 2, 3, 4));
+				assertThat(
+						context.getBean(EchoJobListenerRegistry.class).getContainer("ahead").getSettings().claimAhead())
+					.isZero();
 				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 					await().atMost(TIMEOUT).until(() -> handler.started.get() == 2);
 					await().during(Duration.ofMillis(300))
