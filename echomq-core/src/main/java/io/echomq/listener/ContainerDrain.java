@@ -49,9 +49,13 @@ record ContainerDrain(ContainerSettings settings, Runs runs, @Nullable Thread po
 
 	private void drain() throws InterruptedException {
 		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
+		// jobs claimed ahead that no handler started go back at once, and any the poller
+		// was still leasing once it ended
+		Workers.releaseWaiting(this.runs);
 		if (this.poller != null) {
 			this.poller.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
 		}
+		Workers.releaseWaiting(this.runs);
 		while (this.runs.inFlight() > 0 && deadline - System.nanoTime() > 0) {
 			this.runs.awaitDrainSignal(Duration.ofNanos(Math.min(deadline - System.nanoTime(), RECHECK_NANOS)));
 		}

@@ -197,8 +197,12 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 				defaults.noRetryFor());
 		RetryPolicy retryPolicy = RetryPolicy.builder().includes(retryFor).excludes(noRetryFor).build();
 		Duration timeout = pickNullable(settings.getTimeout(), forQueue.getTimeout(), defaults.timeout());
+		FlowLimits limits = getQueueLimits(queue);
+		// a job claimed ahead would hold a share of a flow limit while it waits
+		Integer ahead = defaults.claimAhead();
+		int claimAhead = limits.isLimited() ? 0 : (ahead != null) ? ahead : concurrency;
 		return new ContainerSettings(id, queue, concurrency, lease, cap, policy, autoStartup, defaults.idleWait(),
-				defaults.shutdownTimeout(), retryPolicy, timeout, getQueueLimits(queue));
+				defaults.shutdownTimeout(), retryPolicy, timeout, limits, claimAhead);
 	}
 
 	/**

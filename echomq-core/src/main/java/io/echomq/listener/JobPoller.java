@@ -186,7 +186,7 @@ final class JobPoller implements Runnable {
 	 * never lingers, so the first job after a quiet spell is claimed at once.
 	 */
 	private int linger(ContainerSettings settings, int free) {
-		int wanted = Math.max(1, settings.concurrency() / 2);
+		int wanted = Math.max(1, this.runs.capacity() / 2);
 		if (!this.busy || free >= wanted) {
 			return 0;
 		}

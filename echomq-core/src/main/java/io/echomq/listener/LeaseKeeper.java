@@ -76,9 +76,9 @@ final class LeaseKeeper implements AutoCloseable {
 	private volatile @Nullable ExecutorService partitionRenewer;
 
 	/**
-	 * Renew a job's lease until it stops its {@link Renewal}, and time its handler out
-	 * when it has a timeout. The job holds the handle before the first renewal or the
-	 * timeout can happen.
+	 * Renew a job's lease until it stops its {@link Renewal}, from its dispatch on, also
+	 * while it waits for a worker. The job holds the handle before the first renewal can
+	 * happen.
 	 * @param job the job, just dispatched
 	 */
 	void watch(LeasedJob job) {
@@ -89,8 +89,17 @@ final class LeaseKeeper implements AutoCloseable {
 		if (due < this.sweepAtHint) {
 			sweepBy(due);
 		}
+	}
+
+	/**
+	 * Time a watched job's handler out, when it has a timeout, from now: its handler
+	 * starts.
+	 * @param job the job
+	 */
+	void time(LeasedJob job) {
 		Duration timeout = job.timeout();
-		if (timeout != null) {
+		Renewal renewal = job.renewal();
+		if (timeout != null && renewal != null) {
 			renewal.deadline(scheduler().schedule(job::timeOut, Instant.now().plus(timeout)));
 		}
 	}

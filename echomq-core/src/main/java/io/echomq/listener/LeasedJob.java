@@ -62,7 +62,7 @@ final class LeasedJob implements JobContext {
 
 	private final long maxAttempts;
 
-	private final long startNanos = System.nanoTime();
+	private volatile long startNanos = System.nanoTime();
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
 
@@ -513,6 +513,22 @@ final class LeasedJob implements JobContext {
 		if (current != null) {
 			current.stopTimer();
 		}
+	}
+
+	/**
+	 * Note that the handler starts now: a job claimed ahead waited for a worker, and its
+	 * run time counts from here.
+	 */
+	void started() {
+		this.startNanos = System.nanoTime();
+	}
+
+	/**
+	 * Return the handle of the keeper that renews the lease, once it watches the job.
+	 * @return the handle, or {@code null}
+	 */
+	@Nullable Renewal renewal() {
+		return this.renewal;
 	}
 
 	Duration elapsed() {

@@ -114,7 +114,7 @@ public class QueueListenerContainer {
 		this.events = events;
 		this.node = node;
 		this.partitions = partitions;
-		this.runs = new Runs(settings.concurrency());
+		this.runs = new Runs(settings.concurrency() + settings.claimAhead());
 		this.claims = new ContainerClaims(partitions, jobs, settings, node, this.runs, this.counters, events);
 		this.beacon = new ListenerBeacon(settings, this.runs, this.counters, new QueueNodes(jobs), node);
 	}
@@ -280,10 +280,12 @@ public class QueueListenerContainer {
 	}
 
 	/**
-	 * Stop claiming new jobs; in-flight jobs go on.
+	 * Stop claiming new jobs; running handlers go on, and jobs claimed ahead that no
+	 * handler started yet are handed back to pending.
 	 */
 	public void pause() {
 		this.runs.paused(true);
+		Workers.releaseWaiting(this.runs);
 		this.beacon.beatSoon();
 	}
 

@@ -1,14 +1,16 @@
 package io.echomq.listener;
 
-import io.echomq.core.internal.Engine;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 
 import io.echomq.core.JobId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ledger of one container: its slots, the runs that hold them, the latest run of each
@@ -24,7 +26,14 @@ import io.echomq.core.JobId;
  */
 final class Runs {
 
+	private final int capacity;
+
 	private final Semaphore slots;
+
+	/**
+	 * Runs that hold a slot and wait for a worker: jobs claimed ahead of the handlers.
+	 */
+	private final Queue<LeasedJob> waiting = new ConcurrentLinkedQueue<>();
 
 	/**
 	 * Jobs holding a slot, by run: a job whose lease lapsed while its handler still ran
@@ -48,8 +57,21 @@ final class Runs {
 
 	private volatile boolean paused;
 
-	Runs(int concurrency) {
-		this.slots = new Semaphore(concurrency);
+	/**
+	 * Create a ledger.
+	 * @param capacity the slots: how many jobs may be claimed and not yet settled
+	 */
+	Runs(int capacity) {
+		this.capacity = capacity;
+		this.slots = new Semaphore(capacity);
+	}
+
+	/**
+	 * Return how many slots there are in all.
+	 * @return the capacity
+	 */
+	int capacity() {
+		return this.capacity;
 	}
 
 	boolean isRunning() {
@@ -112,6 +134,30 @@ final class Runs {
 	 */
 	void hold(LeasedJob run) {
 		this.inFlight.add(run);
+	}
+
+	/**
+	 * Let a run that holds its slot wait for a worker.
+	 * @param run the run
+	 */
+	void await(LeasedJob run) {
+		this.waiting.add(run);
+	}
+
+	/**
+	 * Take the run that waited longest for a worker.
+	 * @return the run, or {@code null} when none waits
+	 */
+	@Nullable LeasedJob nextWaiting() {
+		return this.waiting.poll();
+	}
+
+	/**
+	 * Return whether a run waits for a worker.
+	 * @return whether one waits
+	 */
+	boolean hasWaiting() {
+		return !this.waiting.isEmpty();
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.echomq.listener;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.listener.internal.ContainerSettings;
@@ -47,6 +48,9 @@ final class Workers {
 
 	private final @Nullable CompletionBatcher completions;
 
+	/** Workers started and not ended, at most the concurrency. */
+	private final AtomicInteger started = new AtomicInteger();
+
 	Workers(ContainerSettings settings, JobHandler handler, List<JobInvocationInterceptor> interceptors, Runs runs,
 			ContainerClaims claims, LeaseKeeper leaseKeeper, JobEvents events, TaskExecutor executor,
 			@Nullable CompletionBatcher completions) {
@@ -62,8 +66,10 @@ final class Workers {
 	}
 
 	/**
-	 * Run a leased job, in the slot taken for it. A job that cannot run (the container
-	 * stopped, the executor refused it) is handed back to pending and its slot freed.
+	 * Run a leased job, in the slot taken for it: at once when fewer handlers than the
+	 * concurrency run, else as soon as one returns (the job was claimed ahead; its lease
+	 * is renewed while it waits). A job that cannot run (the container stopped, the
+	 * executor refused it) is handed back to pending and its slot freed.
 	 * @param job the job
 	 */
 	void dispatch(LeasedJob job) {
@@ -75,12 +81,49 @@ final class Workers {
 		this.runs.hold(job);
 		try {
 			this.leaseKeeper.watch(job);
-			this.executor.execute(new Execution(job));
 		}
 		catch (RuntimeException ex) {
 			logger.warn(ex, () -> "Cannot run " + job + "; releasing it");
 			job.release();
 			this.runs.finished(job);
+			return;
+		}
+		this.runs.await(job);
+		startWorker();
+	}
+
+	/**
+	 * Start a worker while a job waits and fewer workers than the concurrency run.
+	 */
+	private void startWorker() {
+		while (this.runs.hasWaiting()) {
+			int started = this.started.get();
+			if (started >= this.settings.concurrency()) {
+				return;
+			}
+			if (this.started.compareAndSet(started, started + 1)) {
+				try {
+					this.executor.execute(new Execution());
+				}
+				catch (RuntimeException ex) {
+					this.started.decrementAndGet();
+					logger.warn(ex, "Cannot start a worker; releasing the jobs that wait for one");
+					releaseWaiting(this.runs);
+				}
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Hand back to pending every job that waits for a worker, and free its slot.
+	 * @param runs the ledger
+	 */
+	static void releaseWaiting(Runs runs) {
+		LeasedJob job;
+		while ((job = runs.nextWaiting()) != null) {
+			job.release();
+			runs.unrun(job);
 		}
 	}
 
@@ -149,37 +192,71 @@ final class Workers {
 	}
 
 	/**
-	 * Runs one job's handler on a worker thread.
+	 * A worker: runs the handlers of waiting jobs on its thread, one after the other,
+	 * until none waits.
 	 */
 	final class Execution implements Runnable {
 
-		private final LeasedJob job;
-
-		Execution(LeasedJob job) {
-			this.job = job;
-		}
-
 		@Override
 		public void run() {
+			Runs runs = Workers.this.runs;
+			while (true) {
+				LeasedJob job = runs.nextWaiting();
+				if (job == null) {
+					Workers.this.started.decrementAndGet();
+					// a job that came while this worker was ending found every worker
+					// busy
+					if (!runs.hasWaiting() || !rejoin()) {
+						return;
+					}
+					continue;
+				}
+				run(job);
+			}
+		}
+
+		private boolean rejoin() {
+			AtomicInteger started = Workers.this.started;
+			int current;
+			do {
+				current = started.get();
+				if (current >= Workers.this.settings.concurrency()) {
+					return false;
+				}
+			}
+			while (!started.compareAndSet(current, current + 1));
+			return true;
+		}
+
+		private void run(LeasedJob job) {
+			Runs runs = Workers.this.runs;
+			if (!runs.isRunning() || runs.isPaused()) {
+				// claimed ahead, not started: a stop or a pause hands it back at once
+				job.release();
+				runs.unrun(job);
+				return;
+			}
 			boolean handedOver = false;
 			try {
-				handedOver = execute();
+				handedOver = execute(job);
 			}
 			catch (Throwable ex) {
-				logger.error(ex, () -> "Unexpected failure while running " + this.job);
+				logger.error(ex, () -> "Unexpected failure while running " + job);
 			}
 			finally {
 				if (!handedOver) {
-					Workers.this.runs.finished(this.job);
+					runs.finished(job);
 				}
 			}
 		}
 
 		/**
-		 * Give the job up without running it (the executor shut down before it started).
+		 * Give the worker up without running it (the executor shut down before it
+		 * started): the jobs that wait go back to pending.
 		 */
 		void abandon() {
-			Workers.this.runs.finished(this.job);
+			Workers.this.started.decrementAndGet();
+			releaseWaiting(Workers.this.runs);
 		}
 
 		/**
@@ -187,35 +264,39 @@ final class Workers {
 		 * @return whether the completion was handed to the batcher, which then finishes
 		 * the job
 		 */
-		private boolean execute() {
-			ClaimedJob claimed = this.job.claimed();
+		private boolean execute(LeasedJob job) {
+			ClaimedJob claimed = job.claimed();
 			Workers.this.events.claimed(claimed, waited(claimed));
 			Throwable failure = null;
-			this.job.worker(Thread.currentThread());
+			job.started();
+			if (!job.isCancelled()) {
+				Workers.this.leaseKeeper.time(job);
+			}
+			job.worker(Thread.currentThread());
 			try {
-				if (!this.job.isCancelled()) {
-					invoke(0, this.job);
+				if (!job.isCancelled()) {
+					invoke(0, job);
 				}
 			}
 			catch (Throwable ex) {
 				failure = ex;
 			}
 			finally {
-				this.job.worker(null);
+				job.worker(null);
 			}
-			Duration took = this.job.elapsed();
+			Duration took = job.elapsed();
 			// a handler may leave the thread interrupted; the outcome must still be
 			// written
 			Thread.interrupted();
-			if (this.job.isTimedOut()) {
-				Duration timeout = this.job.timeout();
+			if (job.isTimedOut()) {
+				Duration timeout = job.timeout();
 				failure = (failure != null) ? new JobTimeoutException(timeout, failure)
 						: new JobTimeoutException(timeout);
 			}
 			if (failure == null) {
-				return complete(this.job, took);
+				return complete(job, took);
 			}
-			this.job.fail(failure);
+			job.fail(failure);
 			return false;
 		}
 

@@ -24,6 +24,12 @@ final class Checks {
 		}
 	}
 
+	static void notNegative(String property, int value) {
+		if (value < 0) {
+			throw new IllegalArgumentException(property + " must not be negative, was " + value);
+		}
+	}
+
 	static void notNegative(String property, Duration value) {
 		if (value == null || value.isNegative()) {
 			throw new IllegalArgumentException(property + " must not be negative, was " + value);

@@ -71,7 +71,7 @@ public class EchoJobListenerContainerFactoryConfigurer {
 		EchoMqProperties.Listener listener = this.properties.listener();
 		factory.setDefaults(new ContainerDefaults(listener.concurrency(), listener.lease(), backoff(listener.backoff()),
 				listener.autoStartup(), listener.idleWait(), this.properties.shutdown().timeout(), listener.retryFor(),
-				listener.noRetryFor(), listener.timeout()));
+				listener.noRetryFor(), listener.timeout(), listener.claimAhead()));
 		Map<String, ListenerSettings> queueSettings = new LinkedHashMap<>();
 		this.properties.queues().forEach((queue, overrides) -> queueSettings.put(queue, settings(overrides)));
 		factory.setQueueSettings(queueSettings);

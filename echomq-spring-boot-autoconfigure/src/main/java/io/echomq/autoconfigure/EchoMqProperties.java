@@ -113,12 +113,17 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * attempt counts as failed; unset for no limit.
 	 * @param observationEnabled Whether every handler invocation is observed, continuing
 	 * the trace the producer stored on the job.
+	 * @param claimAhead Jobs a busy listener claims beyond its concurrency, to start as
+	 * soon as a handler returns; their leases are renewed while they wait, and a stop
+	 * hands them back at once. Unset for as many as the concurrency; 0 to claim only for
+	 * free handlers. Queues with flow limits never claim ahead.
 	 */
 	public record Listener(@DefaultValue("4") int concurrency, @DefaultValue("30s") Duration lease,
 			@DefaultValue("3") int maxAttempts, @DefaultValue Backoff backoff,
 			@DefaultValue("true") boolean autoStartup, @DefaultValue("10s") Duration idleWait,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
-			@Nullable Duration timeout, @DefaultValue("false") boolean observationEnabled) {
+			@Nullable Duration timeout, @DefaultValue("false") boolean observationEnabled,
+			@Nullable Integer claimAhead) {
 
 		/**
 		 * Validate the listener defaults.
@@ -132,7 +137,9 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param noRetryFor The exceptions never retried.
 		 * @param timeout The handler timeout.
 		 * @param observationEnabled Whether invocations are observed.
+		 * @param claimAhead The jobs claimed beyond the concurrency.
 		 */
+		@ConstructorBinding
 		public Listener {
 			Checks.positive("echomq.listener.concurrency", concurrency);
 			Checks.positive("echomq.listener.lease", lease);
@@ -143,11 +150,35 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			if (timeout != null) {
 				Checks.positive("echomq.listener.timeout", timeout);
 			}
+			if (claimAhead != null) {
+				Checks.notNegative("echomq.listener.claim-ahead", claimAhead);
+			}
+		}
+
+		/**
+		 * Create listener defaults that claim as many jobs ahead as the concurrency.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param idleWait The idle watchdog.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
+		 * @param observationEnabled Whether invocations are observed.
+		 */
+		public Listener(int concurrency, Duration lease, int maxAttempts, Backoff backoff, boolean autoStartup,
+				Duration idleWait, @Nullable List<Class<? extends Throwable>> retryFor,
+				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout,
+				boolean observationEnabled) {
+			this(concurrency, lease, maxAttempts, backoff, autoStartup, idleWait, retryFor, noRetryFor, timeout,
+					observationEnabled, null);
 		}
 
 		static Listener defaults() {
 			return new Listener(4, Duration.ofSeconds(30), 3, Backoff.defaults(), true, Duration.ofSeconds(10), null,
-					null, null, false);
+					null, null, false, null);
 		}
 
 	}

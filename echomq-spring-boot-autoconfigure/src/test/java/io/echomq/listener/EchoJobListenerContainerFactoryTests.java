@@ -7,6 +7,7 @@ import java.util.Map;
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.autoconfigure.EchoMqProperties;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.Engine;
@@ -110,6 +111,23 @@ class EchoJobListenerContainerFactoryTests {
 		ContainerSettings settings = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(settings.backoff())
 			.isEqualTo(new BackoffPolicy(Duration.ofSeconds(2), 1.5, Duration.ofMinutes(1), 0.1));
+	}
+
+	@Test
+	void aListenerClaimsAsManyJobsAheadAsItsConcurrencyUnlessSetAndNoneOnAQueueWithFlowLimits() {
+		assertThat(this.factory.resolveSettings("mail", ListenerSettings.builder().concurrency(6).build()).claimAhead())
+			.isEqualTo(6);
+		configure(new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
+				new EchoMqProperties.Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.2), true,
+				Duration.ofMillis(500), null, null, null, false, 3), Map.of(), Duration.ofSeconds(3));
+		this.factory.setQueueLimits(Map.of("capped", new FlowLimits(2, null)));
+		assertThat(this.factory.resolveSettings("mail", ListenerSettings.inherit()).claimAhead()).isEqualTo(3);
+		assertThat(this.factory.resolveSettings("capped", ListenerSettings.inherit()).claimAhead()).isZero();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
+					new EchoMqProperties.Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.2), true,
+					Duration.ofMillis(500), null, null, null, false, -1))
+			.withMessageContaining("echomq.listener.claim-ahead");
 	}
 
 	@Test

@@ -25,12 +25,14 @@ import org.springframework.util.Assert;
  * @param noRetryFor the exceptions that dead-letter a job at once
  * @param timeout how long a handler may run before it is interrupted and the attempt
  * fails, or {@code null} for no limit
+ * @param claimAhead how many jobs a busy container claims beyond its concurrency, to wait
+ * for a worker; {@code null} for as many as its concurrency
  * @author EchoMQ
  * @since 0.1.0
  */
 public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy backoff, boolean autoStartup,
 		Duration idleWait, Duration shutdownTimeout, List<Class<? extends Throwable>> retryFor,
-		List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
+		List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout, @Nullable Integer claimAhead) {
 
 	/**
 	 * Validate the defaults.
@@ -43,6 +45,7 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 	 * @param retryFor the only exceptions retried
 	 * @param noRetryFor the exceptions never retried
 	 * @param timeout the handler timeout
+	 * @param claimAhead the jobs claimed beyond the concurrency
 	 */
 	public ContainerDefaults {
 		Assert.isTrue(concurrency > 0, () -> "concurrency must be positive, was " + concurrency);
@@ -55,6 +58,26 @@ public record ContainerDefaults(int concurrency, Duration lease, BackoffPolicy b
 		retryFor = List.copyOf(retryFor);
 		noRetryFor = List.copyOf(noRetryFor);
 		Assert.isTrue(timeout == null || timeout.toMillis() > 0, () -> "timeout must be at least 1ms, was " + timeout);
+		Assert.isTrue(claimAhead == null || claimAhead >= 0,
+				() -> "claimAhead must not be negative, was " + claimAhead);
+	}
+
+	/**
+	 * Create defaults that claim as many jobs ahead as the concurrency.
+	 * @param concurrency the concurrency
+	 * @param lease the lease
+	 * @param backoff the backoff
+	 * @param autoStartup whether to start automatically
+	 * @param idleWait the idle wait
+	 * @param shutdownTimeout the drain timeout
+	 * @param retryFor the only exceptions retried
+	 * @param noRetryFor the exceptions never retried
+	 * @param timeout the handler timeout
+	 */
+	public ContainerDefaults(int concurrency, Duration lease, BackoffPolicy backoff, boolean autoStartup,
+			Duration idleWait, Duration shutdownTimeout, List<Class<? extends Throwable>> retryFor,
+			List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
+		this(concurrency, lease, backoff, autoStartup, idleWait, shutdownTimeout, retryFor, noRetryFor, timeout, null);
 	}
 
 	/**

@@ -27,12 +27,15 @@ import org.springframework.util.Assert;
  * @param timeout how long a handler may run before it is interrupted and the attempt
  * fails, or {@code null} for no limit (a job's own timeout wins)
  * @param limits the queue's cluster-wide flow limits, applied by every claim
+ * @param claimAhead how many jobs a busy container claims beyond its concurrency: they
+ * wait for a worker, their lease renewed, so that a worker whose handler returns starts
+ * the next job at once and claims and completions go in bigger batches
  * @author EchoMQ
  * @since 0.1.0
  */
 public record ContainerSettings(String id, String queue, int concurrency, Duration lease, @Nullable Integer maxAttempts,
 		BackoffPolicy backoff, boolean autoStartup, Duration idleWait, Duration shutdownTimeout,
-		RetryPolicy retryPolicy, @Nullable Duration timeout, FlowLimits limits) {
+		RetryPolicy retryPolicy, @Nullable Duration timeout, FlowLimits limits, int claimAhead) {
 
 	/**
 	 * Validate the settings.
@@ -48,6 +51,7 @@ public record ContainerSettings(String id, String queue, int concurrency, Durati
 	 * @param retryPolicy which failures are retried
 	 * @param timeout the handler timeout
 	 * @param limits the flow limits
+	 * @param claimAhead the jobs claimed beyond the concurrency
 	 */
 	public ContainerSettings {
 		Assert.hasText(id, "'id' must not be empty");
@@ -63,6 +67,29 @@ public record ContainerSettings(String id, String queue, int concurrency, Durati
 		Assert.notNull(retryPolicy, "'retryPolicy' must not be null");
 		Assert.isTrue(timeout == null || timeout.toMillis() > 0, () -> "timeout must be at least 1ms, was " + timeout);
 		Assert.notNull(limits, "'limits' must not be null");
+		Assert.isTrue(claimAhead >= 0, () -> "claimAhead must not be negative, was " + claimAhead);
+	}
+
+	/**
+	 * Create settings that claim as many jobs ahead as the concurrency.
+	 * @param id the id
+	 * @param queue the queue
+	 * @param concurrency the concurrency
+	 * @param lease the lease
+	 * @param maxAttempts the cap
+	 * @param backoff the backoff
+	 * @param autoStartup whether to start automatically
+	 * @param idleWait the idle wait
+	 * @param shutdownTimeout the drain timeout
+	 * @param retryPolicy which failures are retried
+	 * @param timeout the handler timeout
+	 * @param limits the flow limits
+	 */
+	public ContainerSettings(String id, String queue, int concurrency, Duration lease, @Nullable Integer maxAttempts,
+			BackoffPolicy backoff, boolean autoStartup, Duration idleWait, Duration shutdownTimeout,
+			RetryPolicy retryPolicy, @Nullable Duration timeout, FlowLimits limits) {
+		this(id, queue, concurrency, lease, maxAttempts, backoff, autoStartup, idleWait, shutdownTimeout, retryPolicy,
+				timeout, limits, concurrency);
 	}
 
 	/**
