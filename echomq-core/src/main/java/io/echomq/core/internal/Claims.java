@@ -233,6 +233,7 @@ public class Claims extends EnginePart {
 			args.add(candidate);
 		}
 		keys.add(queueKeys.paused());
+		this.state.declareEvents(queue, keys, args);
 		return new ScriptExecutor.Invocation(keys, args);
 	}
 

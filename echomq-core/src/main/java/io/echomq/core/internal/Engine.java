@@ -65,6 +65,8 @@ public class Engine {
 
 	private final Results results;
 
+	private final Events events;
+
 	/**
 	 * Create the engine on an executor and keyspace.
 	 * @param executor the script executor
@@ -81,6 +83,7 @@ public class Engine {
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
 		this.results = new Results(this.state);
+		this.events = new Events(this.state);
 	}
 
 	/**
@@ -137,6 +140,14 @@ public class Engine {
 	 */
 	public Results results() {
 		return this.results;
+	}
+
+	/**
+	 * Return which queues write job events, and their bounds.
+	 * @return the events
+	 */
+	public Events events() {
+		return this.events;
 	}
 
 	/**

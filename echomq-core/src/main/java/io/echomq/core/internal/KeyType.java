@@ -96,7 +96,13 @@ public enum KeyType {
 	 * its rows and keys are written in ({@link StoredFormat}). Absent on a queue written
 	 * before formats were recorded (format 1). Not a location.
 	 */
-	META("meta");
+	META("meta"),
+
+	/**
+	 * Stream of the queue's job events, written by the transition scripts of a queue that
+	 * opts in ({@link Events}), bounded by {@code MAXLEN ~}. Not a location.
+	 */
+	EVENTS("events");
 
 	private final String suffix;
 

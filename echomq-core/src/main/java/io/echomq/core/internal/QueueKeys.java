@@ -30,13 +30,14 @@ import io.echomq.core.internal.LaneKeyType;
  * @param starts the rate limiter's log ({@link KeyType#STARTS})
  * @param throttled the throttled marker ({@link KeyType#THROTTLED})
  * @param meta the stored format ({@link KeyType#META})
+ * @param events the job event stream ({@link KeyType#EVENTS})
  * @param rowPrefix the prefix of every row key
  * @param uniquePrefix the prefix of every unique key
  * @author EchoMQ
  */
 public record QueueKeys(Keyspace keyspace, String queue, String pending, String active, String schedule, String dead,
 		String completed, String quarantine, String metrics, String minutes, String wake, String paused, String lanes,
-		String starts, String throttled, String meta, String rowPrefix, String uniquePrefix) {
+		String starts, String throttled, String meta, String events, String rowPrefix, String uniquePrefix) {
 
 	/**
 	 * Build a queue's keys.
@@ -53,7 +54,8 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 				keyspace.queueKey(queue, KeyType.MINUTES), keyspace.queueKey(queue, KeyType.WAKE),
 				keyspace.queueKey(queue, KeyType.PAUSED), keyspace.queueKey(queue, KeyType.LANES),
 				keyspace.queueKey(queue, KeyType.STARTS), keyspace.queueKey(queue, KeyType.THROTTLED),
-				keyspace.queueKey(queue, KeyType.META), keyspace.jobKeyPrefix(queue), keyspace.uniqueKeyPrefix(queue));
+				keyspace.queueKey(queue, KeyType.META), keyspace.queueKey(queue, KeyType.EVENTS),
+				keyspace.jobKeyPrefix(queue), keyspace.uniqueKeyPrefix(queue));
 	}
 
 	/**

@@ -31,6 +31,9 @@
 -- ARGV[n-2..n] [result] optional, last: RESULT_TAG, the result (the converter's text), its TTL in ms
 --          (used without retention; the result is then SET PX in its key, with retention HSET on the
 --          row as 'result')
+-- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--           with EVENTS_TAG, N (events.lua): adds 'completed' (field size: the result's bytes, 0 for none) or
+--           'cancelled', in the same move
 -- returns  {1, {next trim candidates}} applied, or {0, code, detail} stale: DONE when the row is
 --          already retired or completed (a completion whose reply was lost and is sent again finds
 --          this), or a code of fence.lua; [unique] {0, 'UNIQUE_KEY', name} (nothing written) when
@@ -45,8 +48,10 @@
 --- @include "cancel"
 --- @include "wake"
 --- @include "result"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local nargs = #ARGV
 local result, result_ttl_ms = nil, nil
 if nargs >= 5 and ARGV[nargs - 2] == RESULT_TAG then
@@ -92,6 +97,7 @@ end
 if cancel_requested(KEYS[2]) then
   local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
   unique_release(unique)
+  event_add(events, 'cancelled', ARGV[1], f[2])
   return cancelled
 end
 local counted = counter_ok(KEYS[3], 'completed')
@@ -124,4 +130,5 @@ end
 count_minute(KEYS[4], now, 'completed')
 unique_release(unique)
 wake(KEYS[5], wakeable)
+event_add(events, 'completed', ARGV[1], f[2], 'size', result and #result or 0)
 return {1, next_trim}
