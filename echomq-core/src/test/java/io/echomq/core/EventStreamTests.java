@@ -55,7 +55,7 @@ class EventStreamTests extends EngineTestSupport {
 		this.jobs.admin().cancel(this.queue, cancelled);
 
 		List<MapRecord<String, Object, Object>> entries = entries();
-		assertThat(entries).extracting((entry) -> entry.getValue().get("seq"))
+		assertThat(entries).extracting((entry) -> entry.getId().getValue())
 			.containsExactlyElementsOf(sequence(1, entries.size()));
 		assertThat(typesOf(entries, done)).containsExactly("added", "claimed", "progress", "completed");
 		assertThat(typesOf(entries, retried)).containsExactly("added", "claimed", "retried", "claimed", "dead");
@@ -63,7 +63,7 @@ class EventStreamTests extends EngineTestSupport {
 		assertThat(typesOf(entries, reaped)).containsExactly("added", "claimed", "reaped");
 		assertThat(typesOf(entries, cancelled)).containsExactly("added", "cancelled");
 		Map<Object, Object> completed = entryOf(entries, done, "completed");
-		assertThat(completed).containsEntry("attempts", "1").containsEntry("size", "0");
+		assertThat(completed).containsEntry("attempts", "1").containsEntry("size", "0").containsKey("at");
 		assertThat(entryOf(entries, retried, "dead")).containsEntry("attempts", "2").containsEntry("error", "fatal");
 		assertThat(entryOf(entries, done, "progress")).containsEntry("progress", "50");
 		assertThat(entryOf(entries, cancelled, "added")).containsEntry("state", "schedule");
@@ -91,6 +91,16 @@ class EventStreamTests extends EngineTestSupport {
 	}
 
 	@Test
+	void aJobOfALaneShouldBeHeardClaimed() {
+		this.jobs.events().enable(this.queue, 100);
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults().withLane("tenant-1"));
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(job.id()).isEqualTo(id);
+		this.jobs.outcomes().complete(this.queue, id, job.token());
+		assertThat(typesOf(entries(), id)).containsExactly("added", "claimed", "completed");
+	}
+
+	@Test
 	void aSmallBoundShouldTrimTheStreamWhileTheSequenceCountsEveryEvent() {
 		this.jobs.events().enable(this.queue, 10);
 		this.jobs.enqueues().enqueueAll(this.queue, payloads(1000), EnqueueSpec.defaults());
@@ -98,7 +108,7 @@ class EventStreamTests extends EngineTestSupport {
 		assertThat(length).isBetween(10L, 10L + 200);
 		List<MapRecord<String, Object, Object>> last = this.redis.opsForStream()
 			.reverseRange(this.jobs.events().key(this.queue), Range.unbounded(), Limit.limit().count(1));
-		assertThat(last.get(0).getValue()).containsEntry("seq", "1000");
+		assertThat(last.get(0).getId().getValue()).isEqualTo("1000-0");
 	}
 
 	@Test
@@ -132,7 +142,7 @@ class EventStreamTests extends EngineTestSupport {
 	private static List<String> sequence(int from, int to) {
 		List<String> sequence = new ArrayList<>();
 		for (int i = from; i <= to; i++) {
-			sequence.add(Integer.toString(i));
+			sequence.add(i + "-0");
 		}
 		return sequence;
 	}

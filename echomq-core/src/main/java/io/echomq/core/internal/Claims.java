@@ -53,7 +53,7 @@ public class Claims extends EnginePart {
 	protected Claims(Engine engine) {
 		super(engine.state);
 		this.outcomes = engine.outcomes;
-		this.lanes = new LaneClaimer(this.state.executor());
+		this.lanes = new LaneClaimer(this.state);
 	}
 
 	List<Script> laneScripts() {

@@ -1,23 +1,25 @@
 -- include events: job events other processes hear (docs/events.md). A queue that opts in has one
 -- bounded stream, emq:{q}:events (STREAM), written by the transition scripts in the same move as the
--- transition: XADD key MAXLEN ~ N * seq <n> type <type> id <id> attempts <n> [field value]...
+-- transition: XADD key MAXLEN ~ N <seq>-0 type <type> id <id> attempts <n> at <ms> [field value]...
 --
 -- The caller of an opted-in queue declares the stream among the keys after the fixed ones (as
 -- unique.lua and result.lua declare theirs) and ends ARGV with EVENTS_TAG and N, the bound. A call
 -- without the tag pays one comparison. events_take removes both from KEYS and ARGV before the
 -- script reads them, so the script's own layout of KEYS and ARGV stays what its header says.
 --
--- Every entry carries 'seq', one more than the last entry's (1 for an empty stream): a reader
--- counts the entries trimmed before it read them exactly, on every server version (XINFO's
--- entries-added needs Redis 7).
+-- An entry's id is its sequence number: <seq>-0, one more than the newest entry's (1 in a new
+-- stream; MAXLEN ~ never trims the newest). So a reader, and a consumer group's last-delivered id,
+-- know exactly how many entries were trimmed before they were read, on every server version
+-- (XINFO's entries-added needs Redis 7). The time of the transition is the field 'at' (server ms).
 --
 -- events_take(known)   nil when the call carries no EVENTS_TAG; else the stream of the queue of the
 --                      key known (any emq:{q}:<name> key), checked to be declared and a stream or
---                      absent, its last seq read: an EMQARG / EMQKEYTYPE error (nothing written yet)
+--                      absent, its newest seq read: an EMQARG / EMQKEYTYPE error (nothing written yet)
 --                      otherwise. Call it before reading KEYS or ARGV.
 -- event_add(events, type, id, attempts, field, value, ...)
 --                      XADD one entry (nothing when events is nil)
 --- @include "int"
+--- @include "clock"
 
 local EVENTS_TAG = '=events'
 
@@ -49,16 +51,10 @@ local function events_take(known)
   if t == 'stream' then
     local last = redis.call('XREVRANGE', key, '+', '-', 'COUNT', 1)[1]
     if last then
-      local fields = last[2]
-      for i = 1, #fields, 2 do
-        if fields[i] == 'seq' then
-          seq = int(fields[i + 1]) or 0
-          break
-        end
-      end
+      seq = tonumber(string.match(last[1], '^(%d+)%-')) or 0
     end
   end
-  return {key = key, maxlen = maxlen, seq = seq}
+  return {key = key, maxlen = maxlen, seq = seq, at = now_ms()}
 end
 
 local function event_add(events, kind, id, attempts, ...)
@@ -66,6 +62,6 @@ local function event_add(events, kind, id, attempts, ...)
     return
   end
   events.seq = events.seq + 1
-  redis.call('XADD', events.key, 'MAXLEN', '~', events.maxlen, '*', 'seq', events.seq, 'type', kind, 'id', id,
-    'attempts', attempts or 0, ...)
+  redis.call('XADD', events.key, 'MAXLEN', '~', events.maxlen, string.format('%d-0', events.seq), 'type', kind, 'id', id,
+    'attempts', attempts or 0, 'at', events.at, ...)
 end
