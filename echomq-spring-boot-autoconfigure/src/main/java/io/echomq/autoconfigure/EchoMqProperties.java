@@ -266,13 +266,15 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * for no limit.
 	 * @param lanes Limits of each fair lane of the queue, across every node.
 	 * @param results The queue's results: how long it keeps them without retention.
+	 * @param events The queue's job events: whether its transitions write its event
+	 * stream, and its bound.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
 			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
 			@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
 			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
-			EchoMqResultsProperties.@Nullable Queue results) {
+			EchoMqResultsProperties.@Nullable Queue results, @Nullable EchoMqEventsProperties events) {
 
 		/**
 		 * Create overrides of an unpartitioned queue.
@@ -290,7 +292,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable List<Class<? extends Throwable>> retryFor,
 				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null, null,
-					null, null, null);
+					null, null, null, null);
 		}
 
 		/**
@@ -316,7 +318,34 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
 				@Nullable RateLimit rateLimit, @Nullable Lanes lanes) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
-					partitions, maxActive, rateLimit, lanes, null);
+					partitions, maxActive, rateLimit, lanes, null, null);
+		}
+
+		/**
+		 * Create overrides without event settings.
+		 * @param concurrency Handlers at once.
+		 * @param lease The lease.
+		 * @param maxAttempts The attempts.
+		 * @param backoff The backoff.
+		 * @param autoStartup Whether to start automatically.
+		 * @param retryFor The only exceptions retried.
+		 * @param noRetryFor The exceptions never retried.
+		 * @param timeout The handler timeout.
+		 * @param retention The history kept.
+		 * @param partitions The partition count.
+		 * @param maxActive The cluster-wide cap on active jobs.
+		 * @param rateLimit The cluster-wide rate limit.
+		 * @param lanes The per-lane limits.
+		 * @param results The result settings.
+		 */
+		public QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease, @Nullable Integer maxAttempts,
+				@Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
+				@Nullable List<Class<? extends Throwable>> retryFor,
+				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout,
+				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
+				@Nullable RateLimit rateLimit, @Nullable Lanes lanes, EchoMqResultsProperties.@Nullable Queue results) {
+			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
+					partitions, maxActive, rateLimit, lanes, results, null);
 		}
 
 		/**
@@ -335,6 +364,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param rateLimit The cluster-wide rate limit.
 		 * @param lanes The per-lane limits.
 		 * @param results The result settings.
+		 * @param events The event settings.
 		 */
 		@ConstructorBinding
 		public QueueProperties {
