@@ -171,6 +171,18 @@ class UniqueJobsTests extends EngineTestSupport {
 	}
 
 	@Test
+	void aRetainedJobHoldingAKeyShouldCompleteAndReleaseIt() {
+		this.jobs.upkeep().retain(this.queue, Retention.ofCount(10), Retention.DEAD_DEFAULT);
+		EnqueueResult held = enqueue("a", UniqueKey.untilDone("retained"));
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(job.id()).isEqualTo(held.id());
+		assertThat(this.jobs.outcomes().complete(this.queue, job.id(), job.token()).isApplied()).isTrue();
+		assertThat(this.redis.hasKey(uniqueKey("retained"))).isFalse();
+		assertThat(this.redis.opsForZSet().score(key(KeyType.COMPLETED), job.id().toString())).isNotNull();
+		assertAuditClean();
+	}
+
+	@Test
 	void cancelAndDeleteOfAWaitingJobShouldReleaseItsKeyAndACancelledRunningJobToo() {
 		EnqueueResult cancelled = enqueue("a", UniqueKey.untilDone("cancelled"));
 		assertThat(this.jobs.admin().cancel(this.queue, cancelled.id()).outcome())

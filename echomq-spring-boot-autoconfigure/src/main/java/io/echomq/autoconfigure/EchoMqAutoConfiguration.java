@@ -82,6 +82,10 @@ public final class EchoMqAutoConfiguration {
 			if (results != null && results.ttl() != null) {
 				jobs.results().ttl(queue, results.ttl());
 			}
+			EchoMqEventsProperties events = overrides.events();
+			if (events != null && events.enabled()) {
+				jobs.events().enable(queue, events.maxLength());
+			}
 		});
 		return jobs;
 	}

@@ -7,6 +7,7 @@ import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.micrometer.EchoMqControlMetrics;
 import io.echomq.micrometer.EchoMqEnqueueMetrics;
+import io.echomq.micrometer.EchoMqEventMetrics;
 import io.echomq.micrometer.EchoMqJobMetrics;
 import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,6 +53,12 @@ public final class EchoMqMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMqEnqueueMetrics echoMqEnqueueMetrics() {
 		return new EchoMqEnqueueMetrics();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EchoMqEventMetrics echoMqEventMetrics() {
+		return new EchoMqEventMetrics();
 	}
 
 	@Bean

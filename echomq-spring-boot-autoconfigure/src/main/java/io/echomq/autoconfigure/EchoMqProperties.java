@@ -303,6 +303,8 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * encrypted on the client (AES-256-GCM, keys under {@code echomq.encryption}).
 	 * @param durability Replicas that must acknowledge each enqueue to the queue before
 	 * it returns; unset for none (Redis replication is asynchronous).
+	 * @param events The queue's job events: whether its transitions write its event
+	 * stream, and its bound.
 	 */
 	public record QueueProperties(@Nullable Integer concurrency, @Nullable Duration lease,
 			@Nullable Integer maxAttempts, @Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
@@ -310,7 +312,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 			@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
 			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
 			EchoMqResultsProperties.@Nullable Queue results, @Nullable Encryption encryption,
-			@Nullable DurabilityProperties durability) {
+			@Nullable DurabilityProperties durability, @Nullable EchoMqEventsProperties events) {
 
 		/**
 		 * Create overrides without encryption settings.
@@ -336,7 +338,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
 				@Nullable RateLimit rateLimit, @Nullable Lanes lanes, EchoMqResultsProperties.@Nullable Queue results) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
-					partitions, maxActive, rateLimit, lanes, results, null, null);
+					partitions, maxActive, rateLimit, lanes, results, null, null, null);
 		}
 
 		/**
@@ -355,7 +357,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable List<Class<? extends Throwable>> retryFor,
 				@Nullable List<Class<? extends Throwable>> noRetryFor, @Nullable Duration timeout) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, null, null, null,
-					null, null, null, null, null);
+					null, null, null, null, null, null);
 		}
 
 		/**
@@ -381,7 +383,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 				@Nullable RetentionProperties retention, @Nullable Integer partitions, @Nullable Integer maxActive,
 				@Nullable RateLimit rateLimit, @Nullable Lanes lanes) {
 			this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
-					partitions, maxActive, rateLimit, lanes, null, null, null);
+					partitions, maxActive, rateLimit, lanes, null, null, null, null);
 		}
 
 		/**
@@ -402,6 +404,7 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 		 * @param results The result settings.
 		 * @param encryption The payload encryption.
 		 * @param durability The replicas each enqueue waits for.
+		 * @param events The event settings.
 		 */
 		@ConstructorBinding
 		public QueueProperties {

@@ -53,7 +53,7 @@ public class Claims extends EnginePart {
 	protected Claims(Engine engine) {
 		super(engine.state);
 		this.outcomes = engine.outcomes;
-		this.lanes = new LaneClaimer(this.state.executor());
+		this.lanes = new LaneClaimer(this.state);
 	}
 
 	List<Script> laneScripts() {
@@ -233,6 +233,7 @@ public class Claims extends EnginePart {
 			args.add(candidate);
 		}
 		keys.add(queueKeys.paused());
+		this.state.declareEvents(queue, keys, args);
 		return new ScriptExecutor.Invocation(keys, args);
 	}
 

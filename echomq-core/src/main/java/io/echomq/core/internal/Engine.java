@@ -71,6 +71,8 @@ public class Engine {
 
 	private @Nullable Waiters waiters;
 
+	private final Events events;
+
 	/**
 	 * Create the engine on an executor and keyspace.
 	 * @param executor the script executor
@@ -87,6 +89,7 @@ public class Engine {
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
 		this.results = new Results(this.state);
+		this.events = new Events(this.state);
 	}
 
 	/**
@@ -174,6 +177,14 @@ public class Engine {
 		if (waiters != null) {
 			waiters.close();
 		}
+	}
+
+	/**
+	 * Return which queues write job events, and their bounds.
+	 * @return the events
+	 */
+	public Events events() {
+		return this.events;
 	}
 
 	/**

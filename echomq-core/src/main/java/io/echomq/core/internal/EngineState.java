@@ -44,6 +44,8 @@ final class EngineState {
 
 	final Map<String, Duration> resultTtls = new ConcurrentHashMap<>();
 
+	final Map<String, Long> eventBounds = new ConcurrentHashMap<>();
+
 	volatile long maxResultBytes = Results.DEFAULT_MAX_BYTES;
 
 	volatile Duration resultTtl = Results.DEFAULT_TTL;
@@ -123,6 +125,20 @@ final class EngineState {
 			keys = (known != null) ? known : keys;
 		}
 		return keys;
+	}
+
+	/**
+	 * Declare a queue's event stream on a transition call when the queue writes events
+	 * ({@link Events}): the stream key after every other key, the tag and the bound at
+	 * the end of the arguments (events.lua). A queue that does not pays one map lookup.
+	 */
+	void declareEvents(String queue, List<String> keys, List<String> args) {
+		Long bound = this.eventBounds.get(queue);
+		if (bound != null) {
+			keys.add(keys(queue).events());
+			args.add(Events.TAG);
+			args.add(Long.toString(bound));
+		}
 	}
 
 	/**

@@ -105,6 +105,7 @@ public final class Enqueues extends EnginePart {
 				keys.add(this.state.keys(queue).lane(spec.lane(), LaneKeyType.PENDING));
 				keys.add(this.state.keys(queue).lanes());
 			}
+			this.state.declareEvents(queue, keys, args);
 			calls.add(new ScriptExecutor.Invocation(keys, args));
 		}
 		this.formats.check(queue);
@@ -184,6 +185,7 @@ public final class Enqueues extends EnginePart {
 			List<String> args = enqueueArgs(spec, 1);
 			args.add(id.toString());
 			args.add(payload);
+			this.state.declareEvents(queue, keys, args);
 			List<Object> reply = this.executor.execute(this.scripts.enqueue, keys, args);
 			this.state.learnClock(reply);
 			String outcome = Replies.string(reply.get(3));

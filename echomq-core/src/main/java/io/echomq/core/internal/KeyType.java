@@ -110,7 +110,13 @@ public enum KeyType {
 	 * {@code <outcome> <id>} on ({@code includes/notify.lua}). A channel, not a key; it
 	 * carries the queue's hash tag like every key.
 	 */
-	DONE("done");
+	DONE("done"),
+
+	/**
+	 * Stream of the queue's job events, written by the transition scripts of a queue that
+	 * opts in ({@link Events}), bounded by {@code MAXLEN ~}. Not a location.
+	 */
+	EVENTS("events");
 
 	private final String suffix;
 

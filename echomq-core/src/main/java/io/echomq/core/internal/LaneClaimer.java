@@ -39,12 +39,15 @@ final class LaneClaimer {
 
 	private final ScriptExecutor executor;
 
+	private final EngineState state;
+
 	private final Script peek = Script.load("peek_lanes");
 
 	private final Script claim = Script.load("claim_lanes");
 
-	LaneClaimer(ScriptExecutor executor) {
-		this.executor = executor;
+	LaneClaimer(EngineState state) {
+		this.state = state;
+		this.executor = state.executor();
 	}
 
 	List<Script> scripts() {
@@ -105,6 +108,7 @@ final class LaneClaimer {
 			}
 			keys.add(queueKeys.paused());
 			args.addAll(ids);
+			this.state.declareEvents(queue, keys, args);
 			ClaimCall.Reply reply = ClaimCall.read(queue, this.executor.execute(this.claim, keys, args));
 			if (reply.paused()) {
 				break;

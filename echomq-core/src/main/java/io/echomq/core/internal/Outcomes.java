@@ -103,6 +103,7 @@ public final class Outcomes extends EnginePart {
 		if (uniqueKey != null) {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
 		}
+		this.state.declareEvents(queue, keys, args);
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys, args);
 		TransitionResult transition = Replies.fenced(reply);
 		if (!transition.isStale() && reply.size() > 1) {
@@ -268,6 +269,7 @@ public final class Outcomes extends EnginePart {
 		if (uniqueKey != null) {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
 		}
+		this.state.declareEvents(queue, keys, args);
 		return new ScriptExecutor.Invocation(keys, args);
 	}
 
@@ -301,6 +303,7 @@ public final class Outcomes extends EnginePart {
 		}
 		if (resultKeys.isEmpty()) {
 			queueKeys.addNotify(keys);
+			this.state.declareEvents(queue, keys, args);
 			return new ScriptExecutor.Invocation(keys, args);
 		}
 		// the head block of complete_all.lua: the tag, how many results, their TTL, then
@@ -313,6 +316,7 @@ public final class Outcomes extends EnginePart {
 		withResults.add(Long.toString(resultTtl(queue)));
 		withResults.addAll(resultArgs);
 		withResults.addAll(args);
+		this.state.declareEvents(queue, keys, withResults);
 		return new ScriptExecutor.Invocation(keys, withResults);
 	}
 
@@ -401,6 +405,7 @@ public final class Outcomes extends EnginePart {
 			addTrim(queue, retention, candidates, keys, args);
 		}
 		this.state.keys(queue).addNotify(keys);
+		this.state.declareEvents(queue, keys, args);
 		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.retry, keys, args);
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {
@@ -487,8 +492,11 @@ public final class Outcomes extends EnginePart {
 
 	private TransitionResult progress(String queue, JobId id, FencingToken token, String kind, String value) {
 		QueuePartitions.validateEngineName(queue);
-		List<Object> reply = this.executor.execute(this.scripts.progress, this.state.keys(queue).forExtend(id),
-				List.of(id.toString(), ScriptCalls.argument(token), kind, value));
+		List<String> keys = this.state.keys(queue).forExtend(id);
+		List<String> args = new ArrayList<>(6);
+		Collections.addAll(args, id.toString(), ScriptCalls.argument(token), kind, value);
+		this.state.declareEvents(queue, keys, args);
+		List<Object> reply = this.executor.execute(this.scripts.progress, keys, args);
 		return Replies.fenced(reply);
 	}
 
@@ -502,8 +510,11 @@ public final class Outcomes extends EnginePart {
 	 * @return applied, or stale
 	 */
 	public TransitionResult release(String queue, JobId id, FencingToken token) {
-		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.release,
-				this.state.keys(queue).forRelease(id), List.of(id.toString(), ScriptCalls.argument(token)));
+		List<String> keys = this.state.keys(queue).forRelease(id);
+		List<String> args = new ArrayList<>(4);
+		Collections.addAll(args, id.toString(), ScriptCalls.argument(token));
+		this.state.declareEvents(queue, keys, args);
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.release, keys, args);
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
 				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);

@@ -1,6 +1,7 @@
 package io.echomq.core.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -142,7 +143,10 @@ public final class QueueAdmin extends EnginePart {
 	public CancelResult cancel(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
 		List<String> keys = this.state.keys(queue).forCancel(id);
-		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.cancel, keys, List.of(id.toString()));
+		List<String> args = new ArrayList<>(3);
+		args.add(id.toString());
+		this.state.declareEvents(queue, keys, args);
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.cancel, keys, args);
 		String code = Replies.string(reply.get(1));
 		return switch (code) {
 			case "CANCELLED" -> new CancelResult(CancelResult.Outcome.CANCELLED,

@@ -32,13 +32,14 @@ import io.echomq.core.internal.LaneKeyType;
  * @param meta the stored format ({@link KeyType#META})
  * @param waiters the awaited ids ({@link KeyType#WAITERS})
  * @param done the channel awaited outcomes are published on ({@link KeyType#DONE})
+ * @param events the job event stream ({@link KeyType#EVENTS})
  * @param rowPrefix the prefix of every row key
  * @param uniquePrefix the prefix of every unique key
  * @author EchoMQ
  */
 public record QueueKeys(Keyspace keyspace, String queue, String pending, String active, String schedule, String dead,
 		String completed, String quarantine, String metrics, String minutes, String wake, String paused, String lanes,
-		String starts, String throttled, String meta, String waiters, String done, String rowPrefix,
+		String starts, String throttled, String meta, String waiters, String done, String events, String rowPrefix,
 		String uniquePrefix) {
 
 	/**
@@ -57,7 +58,8 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 				keyspace.queueKey(queue, KeyType.PAUSED), keyspace.queueKey(queue, KeyType.LANES),
 				keyspace.queueKey(queue, KeyType.STARTS), keyspace.queueKey(queue, KeyType.THROTTLED),
 				keyspace.queueKey(queue, KeyType.META), keyspace.queueKey(queue, KeyType.WAITERS),
-				keyspace.queueKey(queue, KeyType.DONE), keyspace.jobKeyPrefix(queue), keyspace.uniqueKeyPrefix(queue));
+				keyspace.queueKey(queue, KeyType.DONE), keyspace.queueKey(queue, KeyType.EVENTS),
+				keyspace.jobKeyPrefix(queue), keyspace.uniqueKeyPrefix(queue));
 	}
 
 	/**

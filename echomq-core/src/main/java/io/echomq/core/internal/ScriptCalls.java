@@ -113,6 +113,7 @@ final class ScriptCalls {
 		args.add(Integer.toString(lanes.size()));
 		args.addAll(lanes);
 		args.addAll(List.of(ids));
+		this.state.declareEvents(queue, keys, args);
 		List<Object> reply = this.executor.execute(script, keys, args);
 		this.state.learnClock(reply);
 		return reply;

@@ -201,6 +201,7 @@ public final class Upkeep extends EnginePart {
 		List<String> args = new ArrayList<>(1 + ids.length);
 		args.add("0");
 		args.addAll(List.of(ids));
+		this.state.declareEvents(queue, keys, args);
 		List<Object> reply = this.executor.execute(this.scripts.reap, keys, args);
 		Map<String, String> reasons = Replies.reasons(reply.get(3));
 		this.state.suspects.addAll(queue, JobState.ACTIVE, reasons.keySet());

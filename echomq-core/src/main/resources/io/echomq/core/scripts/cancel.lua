@@ -27,6 +27,9 @@
 --          [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel): when the job is awaited, it
 --          leaves waiters and 'cancelled <id>' is published (notify.lua)
 -- ARGV[1]  id
+-- [events] optional, last: the stream emq:{q}:events declared after every other key, ARGV ending with
+--          EVENTS_TAG, N (events.lua): adds 'cancelled' (field state) for a waiting job, in the same
+--          move; an active job's 'cancelled' comes from the script that takes it out of active
 -- returns  {1, 'CANCELLED', state}         removed from pending, schedule or dead
 --          {1, 'REQUESTED', 'active', at}  the active job is marked (at: when the mark was first made)
 --          {0, 'NOT_FOUND', detail}        no row and in no location
@@ -39,8 +42,10 @@
 --- @include "row"
 --- @include "waiting"
 --- @include "notify"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local id = ARGV[1]
 local LOCATION_KEYS = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4],
   quarantine = KEYS[5]}
@@ -104,4 +109,5 @@ waiting_remove(plan, LOCATION_KEYS[state], id, lane, ring)
 if awaited then
   notify(waiters, channel, 'cancelled', id)
 end
+event_add(events, 'cancelled', id, f[2], 'state', state)
 return {1, 'CANCELLED', state}

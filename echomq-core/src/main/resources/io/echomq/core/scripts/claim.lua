@@ -25,14 +25,18 @@
 -- ARGV[9]     offset of the caller's page in pending (>= 0)
 -- ARGV[10]    members of that page the caller left out because they are not JOB ids (>= 0)
 -- ARGV[11..]  candidate ids
+-- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--             with EVENTS_TAG, N (events.lua): adds 'claimed' per job, in the same move
 -- returns     {now, deadline, {{id, {row fields...}}...}, {skipped id, reason, ...}, limit, reopen,
 --             {hint ids...}, hint offset, lanes, 0} (claim_rows.lua): the hint starts at the head of
 --             pending when the claim took its maximum, else past the page's members that are still
 --             there (not JOB ids, or skipped), which is where the caller's next page starts
 --- @include "claim_rows"
 --- @include "candidates"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local c = claim_args()
 local full_size = arg_int(7, 0)
 local page_size = arg_int(8, 0)
@@ -73,6 +77,7 @@ if taken > 0 then
 end
 for n = 1, #valid, 4 do
   claim_job(valid[n + 1], ARGV[valid[n]], int(valid[n + 2][2]) + 1, c, claimed, starts)
+  event_add(events, 'claimed', ARGV[valid[n]], int(valid[n + 2][2]) + 1)
 end
 claim_finish(c, now, starts, limit == 'MAX_ACTIVE' and taken == max)
 

@@ -27,6 +27,8 @@
 -- ARGV[10]      L, the number of lanes
 -- ARGV[11..10+2L] per lane: lane key, number of candidates
 -- then          the candidate ids, lane after lane
+-- [events]      optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--               with EVENTS_TAG, N (events.lua): adds 'claimed' per job, in the same move
 -- returns       {now, deadline, {{id, {row fields...}}...}, {skipped id, reason, ...}, limit, reopen,
 --               {}, 0, lanes, stale lanes} (claim_rows.lua): limit is MAX_ACTIVE or RATE when a queue
 --               limit held the claim below ARGV[2], LANE_MAX_ACTIVE or LANE_RATE when nothing was
@@ -35,8 +37,10 @@
 --- @include "claim_rows"
 --- @include "candidates"
 --- @include "lanes"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local c = claim_args()
 local lane_max_active = arg_int(7, 0)
 local lane_rate = arg_int(8, 0)
@@ -154,6 +158,7 @@ for _, lane in ipairs(lanes) do
     redis.call('ZADD', KEYS[1], deadline, id)
     local attempts = next_token[i]
     claim_job(row, id, attempts, c, claimed, starts)
+    event_add(events, 'claimed', id, attempts)
     lane_starts[#lane_starts + 1] = id .. ':' .. attempts
     if lane_max_active > 0 then
       redis.call('SADD', lane.held, id)

@@ -33,6 +33,9 @@
 -- ARGV[n-2..n] [result] optional, last: RESULT_TAG, the result (the converter's text), its TTL in ms
 --          (used without retention; the result is then SET PX in its key, with retention HSET on the
 --          row as 'result')
+-- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--           with EVENTS_TAG, N (events.lua): adds 'completed' (field size: the result's bytes, 0 for none) or
+--           'cancelled', in the same move
 -- returns  {1, {next trim candidates}} applied, or {0, code, detail} stale: DONE when the row is
 --          already retired or completed (a completion whose reply was lost and is sent again finds
 --          this), or a code of fence.lua; [unique] {0, 'UNIQUE_KEY', name} (nothing written) when
@@ -48,8 +51,10 @@
 --- @include "wake"
 --- @include "result"
 --- @include "notify"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local nargs = #ARGV
 local result, result_ttl_ms = nil, nil
 if nargs >= 5 and ARGV[nargs - 2] == RESULT_TAG then
@@ -64,7 +69,7 @@ if retained then
     error('EMQARG retention needs a count or an age bound, ARGV[3] and ARGV[4] were 0; nothing was written', 0)
   end
   local fixed = 7 + (nargs - 4)
-  if #KEYS < fixed or #KEYS > fixed + 2 or nargs - 4 > RETAIN_BATCH then
+  if #KEYS < fixed or #KEYS > fixed + 3 or nargs - 4 > RETAIN_BATCH then
     error('EMQARG ' .. (nargs - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
       .. ') need as many row keys, got ' .. (#KEYS - 7) .. '; nothing was written', 0)
   end
@@ -100,6 +105,7 @@ if cancel_requested(KEYS[2]) then
   if awaited then
     notify(waiters, channel, 'cancelled', ARGV[1])
   end
+  event_add(events, 'cancelled', ARGV[1], f[2])
   return cancelled
 end
 local counted = counter_ok(KEYS[3], 'completed')
@@ -135,4 +141,5 @@ wake(KEYS[5], wakeable)
 if awaited then
   notify(waiters, channel, 'completed', ARGV[1])
 end
+event_add(events, 'completed', ARGV[1], f[2], 'size', result and #result or 0)
 return {1, next_trim}

@@ -25,6 +25,8 @@
 -- ARGV[1..3+2r] [results] optional, first: RESULT_TAG, r (how many of the jobs have a result), the
 --             results' TTL in ms, then r pairs: the job's index i (1..n), its result (the converter's
 --             text); each is SET PX in its key in the same move as the job's completion
+-- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--           with EVENTS_TAG, N (events.lua): adds 'completed' (field size) or 'cancelled' per job, in the same move
 -- returns     one entry per job, in order: {1} applied, {0, code, detail} stale (the codes of
 --             complete.lua: DONE, a fence.lua code, CANCELLED) or {0, 'UNIQUE_KEY', name} (nothing
 --             written for that job); errors (nothing written): EMQARG keys and arguments that do not
@@ -38,7 +40,9 @@
 --- @include "unique"
 --- @include "result"
 --- @include "notify"
+--- @include "events"
 
+local events = events_take(KEYS[1])
 -- [results] the head block, read before the jobs
 local o, results, result_ttl_ms = 0, 0, nil
 if ARGV[1] == RESULT_TAG then
@@ -120,6 +124,7 @@ for i = 1, count do
     replies[i] = {1}
   elseif d == 'cancel' then
     replies[i] = retire_cancelled(KEYS[1], KEYS[5 + i], ARGV[o + 2 * i - 1], KEYS[2])
+    event_add(events, 'cancelled', ARGV[o + 2 * i - 1], ARGV[o + 2 * i])
   else
     replies[i] = d
   end
@@ -130,6 +135,12 @@ if completing > 0 then
   for i = 1, count do
     if result_of[i] and decided[i] == 'complete' then
       result_store(result_of[i][1], result_of[i][2], result_ttl_ms)
+    end
+  end
+  for i = 1, count do
+    if decided[i] == 'complete' then
+      event_add(events, 'completed', ARGV[o + 2 * i - 1], ARGV[o + 2 * i], 'size',
+        result_of[i] and #result_of[i][2] or 0)
     end
   end
   if counted then

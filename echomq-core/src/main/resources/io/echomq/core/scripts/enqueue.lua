@@ -24,6 +24,9 @@
 --             and promote.lua moves it to its lane)
 -- ARGV[7..6+2E]  extra field, value pairs (e.g. trace headers)
 -- then        id, payload per job
+-- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--             with EVENTS_TAG, N (events.lua): adds 'added' (field state: pending or schedule) per job,
+--             in the same move
 -- returns     {now, state, count}; [unique] {now, state, count, outcome, id}: outcome 'created' (id the
 --             new job), 'duplicate', 'debounced' or 'held' (count 0; see unique.lua); errors (nothing
 --             written): EMQARG a malformed argument (a debounce key on a job of a lane among them),
@@ -36,8 +39,10 @@
 --- @include "admit"
 --- @include "lanes"
 --- @include "unique"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local max_attempts = arg_int(1, 1)
 local priority = arg_int(2, nil)
 local delay = arg_int(3, 0)
@@ -125,6 +130,9 @@ for i = 1, count do
   members[2 * i] = id
 end
 redis.call('ZADD', location, unpack(members))
+for i = 1, count do
+  event_add(events, 'added', ARGV[first + 2 * (i - 1)], 0, 'state', state)
+end
 
 if lane ~= '' and state == 'pending' then
   to_ring(KEYS[6 + count], lane)

@@ -11,12 +11,16 @@
 -- ARGV[2]  token
 -- ARGV[3]  'percent' or 'data'
 -- ARGV[4]  the percent (an integer 0-100), or the object's text
+-- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--           with EVENTS_TAG, N (events.lua): adds 'progress' (field progress or progress_data), in the same move
 -- returns  {1} applied, or {0, code, detail} stale (a code of fence.lua); errors (nothing written):
 --          EMQARG a kind other than percent or data, a percent outside 0-100
 --- @include "int"
 --- @include "fence"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local field
 if ARGV[3] == 'percent' then
   local percent = arg_int(4, 0)
@@ -36,4 +40,5 @@ end
 
 -- write
 redis.call('HSET', KEYS[2], field, ARGV[4])
+event_add(events, 'progress', ARGV[1], f[2], field, ARGV[4])
 return {1}

@@ -14,6 +14,8 @@
 -- ARGV[1]     D, the number of declared lanes (>= 0)
 -- ARGV[2..1+D]  the declared lane keys
 -- ARGV[2+D..] candidate ids (the lowest-scored members of schedule)
+-- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--             with EVENTS_TAG, N (events.lua): adds 'promoted' per job moved, in the same move
 -- returns     {now, promoted, {skipped id, reason, ...}, {id, lane, ...}}: a due job whose row names a
 --             lane goes back to that lane's pending (and the lane into the ring) when the lane is
 --             declared; otherwise it stays where it is and is listed last, for the caller to declare
@@ -25,8 +27,10 @@
 --- @include "wake"
 --- @include "pending"
 --- @include "lanes"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local lanes, first, rows, _, problem = lane_args(5, false)
 if problem then
   return redis.error_reply(problem)
@@ -44,7 +48,7 @@ for n = 1, #valid, 4 do
     if lane then
       require_zset(lanes[lane])
     end
-    moves[#moves + 1] = {i, int(f[5]) or 0, lane, row}
+    moves[#moves + 1] = {i, int(f[5]) or 0, lane, row, f[2]}
   end
 end
 if #moves > 0 then
@@ -63,6 +67,7 @@ for _, move in ipairs(moves) do
   else
     to_pending(KEYS[2], move[4], id, move[2], now)
   end
+  event_add(events, 'promoted', id, move[5])
 end
 if #moves > 0 then
   if counted then

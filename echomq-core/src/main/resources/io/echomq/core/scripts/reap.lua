@@ -21,6 +21,9 @@
 -- ARGV[1]     D, the number of declared lanes (>= 0)
 -- ARGV[2..1+D]  the declared lane keys
 -- ARGV[2+D..] candidate ids (the lowest-scored members of active)
+-- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--             with EVENTS_TAG, N (events.lua): adds 'reaped', 'dead' or 'cancelled' per job moved, in
+--             the same move
 -- returns     {now, reaped to pending, reaped to dead, {skipped id, reason, ...}, {id, name, ...},
 --             retired as cancelled, {id, lane, ...}}: the 5th list [unique] holds the candidates left in
 --             active because they would die (or be retired as cancelled) and their row names a unique
@@ -38,8 +41,10 @@
 --- @include "unique"
 --- @include "cancel"
 --- @include "notify"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local now = now_ms()
 local lanes, first, rows, candidates, problem = lane_args(6, true)
 if problem then
@@ -117,14 +122,18 @@ for _, move in ipairs(moves) do
   if move[8] then
     redis.call('DEL', row)
     unique_release(move[7])
+    event_add(events, 'cancelled', id, move[4])
   elseif move[2] then
     redis.call('ZADD', KEYS[3], now, id)
     redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
     unique_release(move[7])
+    event_add(events, 'dead', id, move[4], 'state', 'dead', 'error', 'lease expired on attempt ' .. move[4])
   elseif move[5] then
     to_lane(lanes[move[5]], KEYS[6], row, id, move[5], move[3], now)
+    event_add(events, 'reaped', id, move[4])
   else
     to_pending(KEYS[2], row, id, move[3], now)
+    event_add(events, 'reaped', id, move[4])
   end
 end
 if reaped > 0 then

@@ -15,6 +15,8 @@
 --          job is retired as cancelled
 -- ARGV[1]  id
 -- ARGV[2]  token
+-- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--           with EVENTS_TAG, N (events.lua): adds 'released' or 'cancelled', in the same move
 -- returns  {1, state} applied (state 'pending', or 'schedule' for a job of a lane), or {0, code, detail}
 --          stale (a code of fence.lua); or {0, 'CANCELLED', detail} when a cancel was asked for the
 --          job: it is retired as cancelled instead (includes/cancel.lua), its unique key released;
@@ -28,8 +30,10 @@
 --- @include "lanes"
 --- @include "cancel"
 --- @include "unique"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local id = ARGV[1]
 local f, stale = fence(KEYS[1], KEYS[3], id, ARGV[2])
 if stale then
@@ -42,6 +46,7 @@ if cancel_requested(KEYS[3]) then
   end
   local cancelled = retire_cancelled(KEYS[1], KEYS[3], id, KEYS[5])
   unique_release(unique)
+  event_add(events, 'cancelled', id, f[2])
   return cancelled
 end
 local lane = redis.call('HGET', KEYS[3], 'lane')
@@ -56,6 +61,7 @@ local priority = int(f[5]) or 0
 -- write
 redis.call('ZREM', KEYS[1], id)
 redis.call('HINCRBY', KEYS[3], 'released', 1)
+event_add(events, 'released', id, f[2])
 if lane then
   via_schedule(KEYS[6], KEYS[3], id, now)
   wake_due(KEYS[4], wakeable, head, now)

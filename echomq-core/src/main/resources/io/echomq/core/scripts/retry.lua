@@ -36,6 +36,9 @@
 -- ARGV[7]  dead retention (retain.lua): most dead ids kept (0: no count bound); absent: no trimming
 -- ARGV[8]  dead retention: most age of a dead id in ms (0: no age bound)
 -- ARGV[9..] dead trim candidates (at most RETAIN_BATCH), trimmed when the job dead-letters
+-- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--           with EVENTS_TAG, N (events.lua): adds 'retried' (field state: schedule or pending) or 'dead',
+--           with field error, in the same move
 -- returns  {1, state, at} applied (at = run-at or time of death; for dead also {next dead trim
 --          candidates}), or {0, code, detail} stale (a code of fence.lua); [unique] {0, 'UNIQUE_KEY',
 --          name} (nothing written) when the job dies and its row names a key not declared; or
@@ -52,8 +55,10 @@
 --- @include "unique"
 --- @include "cancel"
 --- @include "notify"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local id = ARGV[1]
 local backoff = arg_int(4, 0)
 if ARGV[5] ~= '0' and ARGV[5] ~= '1' then
@@ -119,6 +124,7 @@ if cancelling then
   if awaited then
     notify(waiters, channel, 'cancelled', id)
   end
+  event_add(events, 'cancelled', id, f[2])
   return cancelled
 end
 redis.call('ZREM', KEYS[1], id)
@@ -131,6 +137,7 @@ end
 if not snooze then
   count_minute(KEYS[8], now, 'failed')
 end
+event_add(events, (state == 'dead') and 'dead' or 'retried', id, f[2], 'state', state, 'error', ARGV[3])
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)

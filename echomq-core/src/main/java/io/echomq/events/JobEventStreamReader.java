@@ -1,0 +1,221 @@
+package io.echomq.events;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.data.redis.connection.stream.Consumer;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.ReadOffset;
+import org.springframework.data.redis.connection.stream.StreamInfo;
+import org.springframework.data.redis.connection.stream.StreamOffset;
+import org.springframework.data.redis.connection.stream.StreamReadOptions;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.Assert;
+
+/**
+ * Reads one queue's event stream for one {@link JobEventStreamListener}, on a thread of
+ * its own: through the consumer group named by the listener's id (created at the start of
+ * the stream the first time), its own pending entries first after a restart, then new
+ * entries as they come; each entry acknowledged ({@code XACK}) once handled. An entry's
+ * id is its sequence number, so a jump in the sequence is a gap (entries trimmed before
+ * they were read): logged at WARN, counted, and reported to the listener.
+ *
+ * @author EchoMQ
+ * @since 0.2.0
+ */
+public final class JobEventStreamReader implements Runnable {
+
+	private static final Log logger = LogFactory.getLog(JobEventStreamReader.class);
+
+	private static final int BATCH = 100;
+
+	private static final Duration BLOCK = Duration.ofSeconds(1);
+
+	private static final Duration RETRY = Duration.ofSeconds(1);
+
+	private final StringRedisTemplate template;
+
+	private final String key;
+
+	private final JobEventStreamListener listener;
+
+	private final JobEventStreamCounters counters;
+
+	private final Consumer consumer;
+
+	private volatile boolean running = true;
+
+	private volatile long last = -1;
+
+	/**
+	 * Create a reader.
+	 * @param template the template to read with
+	 * @param key the queue's event stream key
+	 * @param listener the listener
+	 * @param counters told what the listeners read and missed
+	 */
+	public JobEventStreamReader(StringRedisTemplate template, String key, JobEventStreamListener listener,
+			JobEventStreamCounters counters) {
+		Assert.hasText(listener.id(), "a job event listener needs an id");
+		this.template = template;
+		this.key = key;
+		this.listener = listener;
+		this.counters = counters;
+		this.consumer = Consumer.from(listener.id(), listener.id());
+	}
+
+	/**
+	 * Ask the reader to stop after the read in progress (at most about a second).
+	 */
+	public void stop() {
+		this.running = false;
+	}
+
+	@Override
+	public void run() {
+		boolean joined = false;
+		while (this.running) {
+			try {
+				if (!joined) {
+					join();
+					joined = true;
+					while (this.running && handle(read(ReadOffset.from("0"), false)) > 0) {
+						// own pending entries first: delivered before a restart, never
+						// acknowledged
+					}
+				}
+				handle(read(ReadOffset.lastConsumed(), true));
+			}
+			catch (RuntimeException ex) {
+				if (!this.running) {
+					return;
+				}
+				joined = joined && !causedBy(ex, "NOGROUP");
+				logger.warn("Could not read the job events of " + this.listener.queue() + " for listener '"
+						+ this.listener.id() + "'; trying again in " + RETRY.toMillis() + " ms", ex);
+				pause();
+			}
+		}
+	}
+
+	/**
+	 * Join the listener's consumer group: create it at the start of the stream (and the
+	 * stream) when it does not exist, else learn the last entry it was given.
+	 */
+	private void join() {
+		try {
+			this.template.execute((RedisCallback<String>) (connection) -> connection.streamCommands()
+				.xGroupCreate(this.key.getBytes(StandardCharsets.UTF_8), this.listener.id(), ReadOffset.from("0-0"),
+						true));
+			this.last = -1;
+		}
+		catch (RuntimeException ex) {
+			if (!causedBy(ex, "BUSYGROUP")) {
+				throw ex;
+			}
+			this.last = lastDelivered();
+		}
+	}
+
+	private long lastDelivered() {
+		StreamInfo.XInfoGroups groups = this.template.opsForStream().groups(this.key);
+		for (StreamInfo.XInfoGroup group : groups) {
+			if (this.listener.id().equals(group.groupName())) {
+				return JobEvent.sequence(group.lastDeliveredId());
+			}
+		}
+		return -1;
+	}
+
+	private List<MapRecord<String, Object, Object>> read(ReadOffset offset, boolean block) {
+		StreamReadOptions options = StreamReadOptions.empty().count(BATCH);
+		if (block) {
+			options = options.block(BLOCK);
+		}
+		List<MapRecord<String, Object, Object>> records = this.template.opsForStream()
+			.read(this.consumer, options, StreamOffset.create(this.key, offset));
+		return (records != null) ? records : List.of();
+	}
+
+	private int handle(List<MapRecord<String, Object, Object>> records) {
+		for (MapRecord<String, Object, Object> record : records) {
+			String entryId = record.getId().getValue();
+			long sequence = JobEvent.sequence(entryId);
+			if (this.last >= 0 && sequence > this.last + 1) {
+				gap(sequence);
+			}
+			if (sequence > this.last) {
+				this.last = sequence;
+			}
+			deliver(entryId, record);
+			this.template.opsForStream().acknowledge(this.key, this.listener.id(), record.getId());
+		}
+		if (!records.isEmpty()) {
+			this.counters.onRead(this.listener, records.size());
+		}
+		return records.size();
+	}
+
+	private void gap(long sequence) {
+		JobEventGap gap = new JobEventGap(this.listener.queue(), this.listener.id(), this.last, sequence,
+				sequence - this.last - 1);
+		logger.warn("Job event listener '" + gap.listenerId() + "' missed " + gap.missed() + " events of " + gap.queue()
+				+ " (after " + gap.after() + ", resumed at " + gap.resumedAt()
+				+ "): the stream was trimmed to its max-length before they were read");
+		this.counters.onGap(this.listener, gap.missed());
+		try {
+			this.listener.onGap(gap);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Job event listener '" + gap.listenerId() + "' failed on a gap", ex);
+		}
+	}
+
+	private void deliver(String entryId, MapRecord<String, Object, Object> record) {
+		try {
+			this.listener.onEvent(JobEvent.of(this.listener.queue(), entryId, record.getValue()));
+		}
+		catch (RuntimeException ex) {
+			logger.error("Job event listener '" + this.listener.id() + "' failed on event " + entryId + " of "
+					+ this.listener.queue() + "; it is acknowledged and not delivered again", ex);
+		}
+	}
+
+	private static boolean causedBy(Throwable ex, String text) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (String.valueOf(cause.getMessage()).contains(text)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private void pause() {
+		try {
+			Thread.sleep(RETRY.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.running = false;
+		}
+	}
+
+	/**
+	 * Return the sequence number of the last event read, or -1 before the first.
+	 * @return the sequence number
+	 */
+	public long lastSequence() {
+		return this.last;
+	}
+
+	@Override
+	public String toString() {
+		return "JobEventStreamReader[" + this.listener.id() + " on " + this.key + "]";
+	}
+
+}

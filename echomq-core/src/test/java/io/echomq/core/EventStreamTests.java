@@ -1,0 +1,158 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.FencingToken;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.connection.stream.MapRecord;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Job events other processes hear: the transition scripts of a queue that opts in write
+ * each transition to {@code emq:{q}:events} in the same move (events.lua).
+ *
+ * @author EchoMQ
+ */
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER", "EMBEDDED_REDIS" })
+class EventStreamTests extends EngineTestSupport {
+
+	@Test
+	void everyTransitionShouldBeAddedInOrderWithAGaplessSequence() {
+		this.jobs.events().enable(this.queue, 1000);
+		JobId done = this.jobs.enqueues().enqueue(this.queue, "a", EnqueueSpec.defaults());
+		JobId retried = this.jobs.enqueues().enqueue(this.queue, "b", EnqueueSpec.defaults().withMaxAttempts(2));
+		JobId released = this.jobs.enqueues().enqueue(this.queue, "c", EnqueueSpec.defaults());
+		JobId reaped = this.jobs.enqueues().enqueue(this.queue, "d", EnqueueSpec.defaults());
+		JobId cancelled = this.jobs.enqueues()
+			.enqueue(this.queue, "e", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		Map<JobId, ClaimedJob> claimed = new LinkedHashMap<>();
+		this.jobs.claims().claim(this.queue, LEASE, 3).forEach((job) -> claimed.put(job.id(), job));
+		ClaimedJob toReap = this.jobs.claims().claim(this.queue, Duration.ofMillis(20), 1).get(0);
+		assertThat(toReap.id()).isEqualTo(reaped);
+		assertThat(this.jobs.outcomes().progress(this.queue, done, claimed.get(done).token(), 50).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().complete(this.queue, done, claimed.get(done).token()).isApplied()).isTrue();
+		assertThat(this.jobs.outcomes()
+			.retry(this.queue, retried, claimed.get(retried).token(), "boom", Duration.ZERO)
+			.isApplied()).isTrue();
+		ClaimedJob again = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(again.id()).isEqualTo(retried);
+		assertThat(this.jobs.outcomes().deadLetter(this.queue, retried, again.token(), "fatal").isApplied()).isTrue();
+		assertThat(this.jobs.outcomes().release(this.queue, released, claimed.get(released).token()).isApplied())
+			.isTrue();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).requeued() == 1);
+		this.jobs.admin().cancel(this.queue, cancelled);
+
+		List<MapRecord<String, Object, Object>> entries = entries();
+		assertThat(entries).extracting((entry) -> entry.getId().getValue())
+			.containsExactlyElementsOf(sequence(1, entries.size()));
+		assertThat(typesOf(entries, done)).containsExactly("added", "claimed", "progress", "completed");
+		assertThat(typesOf(entries, retried)).containsExactly("added", "claimed", "retried", "claimed", "dead");
+		assertThat(typesOf(entries, released)).containsExactly("added", "claimed", "released");
+		assertThat(typesOf(entries, reaped)).containsExactly("added", "claimed", "reaped");
+		assertThat(typesOf(entries, cancelled)).containsExactly("added", "cancelled");
+		Map<Object, Object> completed = entryOf(entries, done, "completed");
+		assertThat(completed).containsEntry("attempts", "1").containsEntry("size", "0").containsKey("at");
+		assertThat(entryOf(entries, retried, "dead")).containsEntry("attempts", "2").containsEntry("error", "fatal");
+		assertThat(entryOf(entries, done, "progress")).containsEntry("progress", "50");
+		assertThat(entryOf(entries, cancelled, "added")).containsEntry("state", "schedule");
+	}
+
+	@Test
+	void batchedCompletionsAndPromotionsShouldEachAddAnEvent() {
+		this.jobs.events().enable(this.queue, 10_000);
+		List<JobId> ids = this.jobs.enqueues().enqueueAll(this.queue, payloads(100), EnqueueSpec.defaults());
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 100);
+		List<JobId> claimedIds = claimed.stream().map(ClaimedJob::id).toList();
+		List<FencingToken> tokens = claimed.stream().map(ClaimedJob::token).toList();
+		assertThat(this.jobs.outcomes().completeAll(this.queue, claimedIds, tokens))
+			.allMatch((result) -> result != null && result.isApplied());
+		JobId later = this.jobs.enqueues()
+			.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofMillis(1)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().promote(this.queue, 10) == 1);
+
+		List<MapRecord<String, Object, Object>> entries = entries();
+		assertThat(entries).hasSize(302);
+		for (JobId id : ids) {
+			assertThat(typesOf(entries, id)).containsExactly("added", "claimed", "completed");
+		}
+		assertThat(typesOf(entries, later)).containsExactly("added", "promoted");
+	}
+
+	@Test
+	void aJobOfALaneShouldBeHeardClaimed() {
+		this.jobs.events().enable(this.queue, 100);
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults().withLane("tenant-1"));
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		assertThat(job.id()).isEqualTo(id);
+		this.jobs.outcomes().complete(this.queue, id, job.token());
+		assertThat(typesOf(entries(), id)).containsExactly("added", "claimed", "completed");
+	}
+
+	@Test
+	void aSmallBoundShouldTrimTheStreamWhileTheSequenceCountsEveryEvent() {
+		this.jobs.events().enable(this.queue, 10);
+		this.jobs.enqueues().enqueueAll(this.queue, payloads(1000), EnqueueSpec.defaults());
+		Long length = this.redis.opsForStream().size(this.jobs.events().key(this.queue));
+		assertThat(length).isBetween(10L, 10L + 200);
+		List<MapRecord<String, Object, Object>> last = this.redis.opsForStream()
+			.reverseRange(this.jobs.events().key(this.queue), Range.unbounded(), Limit.limit().count(1));
+		assertThat(last.get(0).getId().getValue()).isEqualTo("1000-0");
+	}
+
+	@Test
+	void aQueueThatDoesNotOptInShouldWriteNoStream() {
+		ClaimedJob job = enqueueAndClaim(LEASE);
+		this.jobs.outcomes().complete(this.queue, job.id(), job.token());
+		assertThat(this.redis.hasKey(this.jobs.events().key(this.queue))).isFalse();
+		assertThat(this.jobs.events().maxLength(this.queue)).isNull();
+	}
+
+	private List<MapRecord<String, Object, Object>> entries() {
+		return this.redis.opsForStream().range(this.jobs.events().key(this.queue), Range.unbounded());
+	}
+
+	private static List<String> typesOf(List<MapRecord<String, Object, Object>> entries, JobId id) {
+		return entries.stream()
+			.filter((entry) -> id.toString().equals(entry.getValue().get("id")))
+			.map((entry) -> (String) entry.getValue().get("type"))
+			.toList();
+	}
+
+	private static Map<Object, Object> entryOf(List<MapRecord<String, Object, Object>> entries, JobId id, String type) {
+		return entries.stream()
+			.filter((entry) -> id.toString().equals(entry.getValue().get("id"))
+					&& type.equals(entry.getValue().get("type")))
+			.findFirst()
+			.orElseThrow()
+			.getValue();
+	}
+
+	private static List<String> sequence(int from, int to) {
+		List<String> sequence = new ArrayList<>();
+		for (int i = from; i <= to; i++) {
+			sequence.add(i + "-0");
+		}
+		return sequence;
+	}
+
+	private static List<String> payloads(int count) {
+		List<String> payloads = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			payloads.add("p" + i);
+		}
+		return payloads;
+	}
+
+}

@@ -1,0 +1,53 @@
+package io.echomq.autoconfigure;
+
+import java.util.List;
+
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.ScriptExecutor;
+import io.echomq.events.JobEventStreamContainer;
+import io.echomq.events.JobEventStreamCounters;
+import io.echomq.events.JobEventStreamListener;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the job event listeners: one {@link JobEventStreamContainer} that
+ * reads the event stream of each {@link JobEventStreamListener} bean's queue.
+ *
+ * @author EchoMQ
+ * @since 0.2.0
+ */
+@AutoConfiguration(after = { EchoMqAutoConfiguration.class, EchoMqMetricsAutoConfiguration.class })
+@ConditionalOnBean({ Engine.class, JobEventStreamListener.class })
+public final class EchoMqEventsAutoConfiguration {
+
+	EchoMqEventsAutoConfiguration() {
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobEventStreamContainer echoMqJobEventStreamContainer(ScriptExecutor scriptExecutor, Engine jobs,
+			ObjectProvider<JobEventStreamListener> listeners, ObjectProvider<JobEventStreamCounters> counters) {
+		List<JobEventStreamCounters> all = counters.orderedStream().toList();
+		JobEventStreamCounters fanOut = new JobEventStreamCounters() {
+
+			@Override
+			public void onRead(JobEventStreamListener listener, long count) {
+				all.forEach((each) -> each.onRead(listener, count));
+			}
+
+			@Override
+			public void onGap(JobEventStreamListener listener, long missed) {
+				all.forEach((each) -> each.onGap(listener, missed));
+			}
+
+		};
+		return new JobEventStreamContainer(scriptExecutor.getTemplate(), jobs.events()::key,
+				listeners.orderedStream().toList(), fanOut);
+	}
+
+}
