@@ -65,6 +65,8 @@ public class Engine {
 
 	private final Results results;
 
+	private final Flows flows;
+
 	/**
 	 * Create the engine on an executor and keyspace.
 	 * @param executor the script executor
@@ -81,6 +83,15 @@ public class Engine {
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
 		this.results = new Results(this.state);
+		this.flows = new Flows(this.state);
+	}
+
+	/**
+	 * Return the flow side: parents that wait for their children, and the relay.
+	 * @return the flows
+	 */
+	public Flows flows() {
+		return this.flows;
 	}
 
 	/**

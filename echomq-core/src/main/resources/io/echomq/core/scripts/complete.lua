@@ -23,6 +23,8 @@
 -- KEYS[...] declared keys, after every other key, in any order (unique.lua, result.lua):
 --          [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released here
 --          [result] emq:{q}:result:<id> STRING, the result's key: only for a result without retention
+--          [flow] the keys flow.lua names, for a child of a flow: emq:{q}:outbox, or the local
+--          parent's row, emq:{q}:waiting, emq:{q}:pending, emq:{q}:dead, emq:{q}:wake
 -- ARGV[1]   id
 -- ARGV[2]   token (the attempts value the claim returned)
 -- ARGV[3]   retention: most completed ids kept (0: no count bound); absent: retire the row at once
@@ -35,7 +37,8 @@
 --          already retired or completed (a completion whose reply was lost and is sent again finds
 --          this), or a code of fence.lua; [unique] {0, 'UNIQUE_KEY', name} (nothing written) when
 --          the row names a key not declared; or {0, 'CANCELLED', detail} when a cancel was asked for
---          the job: it is retired as cancelled instead (includes/cancel.lua)
+--          the job: it is retired as cancelled instead (includes/cancel.lua); [flow] {0, 'FLOW_KEYS',
+--          parent id or ''} (nothing written) when the row names a parent whose keys are not declared
 --- @include "clock"
 --- @include "fence"
 --- @include "keys"
@@ -45,6 +48,7 @@
 --- @include "cancel"
 --- @include "wake"
 --- @include "result"
+--- @include "flow"
 
 -- validate
 local nargs = #ARGV
@@ -61,7 +65,7 @@ if retained then
     error('EMQARG retention needs a count or an age bound, ARGV[3] and ARGV[4] were 0; nothing was written', 0)
   end
   local fixed = 7 + (nargs - 4)
-  if #KEYS < fixed or #KEYS > fixed + 2 or nargs - 4 > RETAIN_BATCH then
+  if #KEYS < fixed or #KEYS > fixed + 8 or nargs - 4 > RETAIN_BATCH then
     error('EMQARG ' .. (nargs - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
       .. ') need as many row keys, got ' .. (#KEYS - 7) .. '; nothing was written', 0)
   end
@@ -88,6 +92,10 @@ end
 local result_at = nil
 if result and not retained then
   result_at = result_key(declared, KEYS[2], ARGV[1])
+end
+local flow, flow_reply = flow_plan(KEYS[2], ARGV[1], 'completed', declared)
+if flow == false then
+  return flow_reply
 end
 if cancel_requested(KEYS[2]) then
   local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
@@ -122,6 +130,7 @@ else
   end
 end
 count_minute(KEYS[4], now, 'completed')
+flow_write(flow, now)
 unique_release(unique)
 wake(KEYS[5], wakeable)
 return {1, next_trim}

@@ -24,6 +24,7 @@
 -- KEYS[10..] emq:{q}:job:<id> HASH, the row of each dead trim candidate, in ARGV order
 -- KEYS[last] [unique] emq:{q}:unique:<name> STRING, optional, after every other key: the key the
 --          row names, released on dead
+-- KEYS[...] [flow] declared keys after the fixed ones, for a child of a flow that dies (flow.lua)
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  error text
@@ -37,7 +38,8 @@
 --          candidates}), or {0, code, detail} stale (a code of fence.lua); [unique] {0, 'UNIQUE_KEY',
 --          name} (nothing written) when the job dies and its row names a key not declared; or
 --          {0, 'CANCELLED', detail} when a cancel was asked for the job: it is retired as cancelled
---          instead (includes/cancel.lua)
+--          instead (includes/cancel.lua); [flow] {0, 'FLOW_KEYS', parent id or ''} (nothing written)
+--          when a child of a flow dies and its parent's keys are not declared
 --- @include "clock"
 --- @include "int"
 --- @include "fence"
@@ -48,6 +50,7 @@
 --- @include "retain"
 --- @include "unique"
 --- @include "cancel"
+--- @include "flow"
 
 -- validate
 local id = ARGV[1]
@@ -64,7 +67,7 @@ local keep_count, keep_age = 0, 0
 if retained then
   keep_count, keep_age = retain_args(7)
   local fixed = 9 + (#ARGV - 8)
-  if (#KEYS ~= fixed and #KEYS ~= fixed + 1) or #ARGV - 8 > RETAIN_BATCH then
+  if #KEYS < fixed or #KEYS > fixed + 7 or #ARGV - 8 > RETAIN_BATCH then
     return redis.error_reply('EMQARG ' .. (#ARGV - 8) .. ' dead trim candidates (at most ' .. RETAIN_BATCH
       .. ') need as many row keys, got ' .. (#KEYS - 9))
   end
@@ -103,6 +106,13 @@ if state == 'dead' or cancelling then
     return {0, 'UNIQUE_KEY', unique_name}
   end
 end
+local flow, flow_reply = nil, nil
+if state == 'dead' and not cancelling then
+  flow, flow_reply = flow_plan(KEYS[5], id, 'dead', unique_declared(retained and (10 + (#ARGV - 8)) or 10))
+  if flow == false then
+    return flow_reply
+  end
+end
 
 -- write
 if cancelling then
@@ -123,6 +133,7 @@ end
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
+  flow_write(flow, now)
   unique_release(unique)
   wake(KEYS[7], wakeable)
   if retained and (keep_count > 0 or keep_age > 0) then
