@@ -11,15 +11,20 @@ import io.echomq.EnqueueOptions;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.maintenance.internal.MaintenanceSettings;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Flows: a parent waits in {@code waiting} until its children have finished, settled in
@@ -85,6 +90,27 @@ class FlowsTests extends EngineTestSupport {
 	}
 
 	@Test
+	void everyNodesMaintenanceShouldRelayTheOutboxOfTheQueuesItMaintains() {
+		String child = this.queue + "-child";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent").child(FlowSpec.job(child, "one")));
+		EchoMqMaintenance maintenance = new EchoMqMaintenance(this.jobs,
+				new MaintenanceSettings(Duration.ofSeconds(1), Duration.ofMillis(100), 100), () -> List.of(child),
+				ThreadPoolTaskScheduler::new, List.of());
+		complete(child);
+		maintenance.start();
+		try {
+			await().atMost(Duration.ofSeconds(15))
+				.untilAsserted(() -> assertThat(row(this.queue, flow.id())).containsEntry("state", "pending"));
+		}
+		finally {
+			maintenance.stop();
+		}
+		assertThat(this.jobs.flows().outbox(child, 10)).isEmpty();
+		assertClean(this.queue);
+		assertClean(child);
+	}
+
+	@Test
 	void aRelayKilledBetweenApplyAndRemoveShouldApplyTheRecordOnce() {
 		String child = this.queue + "-child";
 		FlowJob flow = template().flow(
@@ -123,6 +149,21 @@ class FlowsTests extends EngineTestSupport {
 		assertThat(this.redis.opsForZSet().size(this.jobs.keys(this.queue).dead())).isEqualTo(3);
 		assertClean(this.queue);
 		assertClean(other);
+	}
+
+	@Test
+	void aChildWhoseLastLeaseExpiredShouldFailItsParentThroughTheRelay() {
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
+			.child(FlowSpec.job(this.queue, "hangs").options(EnqueueOptions.defaults().withMaxAttempts(1))));
+		JobId child = this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1).get(0).id();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).dead() == 1);
+		assertThat(row(this.queue, child)).containsEntry("state", "dead");
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
+		assertThat(this.jobs.flows().relay(this.queue, 10)).isEqualTo(1);
+		Map<Object, Object> parent = row(this.queue, flow.id());
+		assertThat(parent).containsEntry("state", "dead");
+		assertThat(String.valueOf(parent.get("last_error"))).contains(child.toString());
+		assertClean(this.queue);
 	}
 
 	@Test

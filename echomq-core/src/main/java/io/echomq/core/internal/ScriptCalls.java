@@ -125,7 +125,17 @@ final class ScriptCalls {
 	 * the number of declared lanes, their keys, then the candidates.
 	 */
 	List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids) {
-		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length);
+		return withLanes(script, queue, fixed, lanes, ids, List.of());
+	}
+
+	/**
+	 * Run a script that may return jobs to their lanes, as
+	 * {@link #withLanes(Script, String, List, List, String[])} does, with keys declared
+	 * after the candidates' rows.
+	 */
+	List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids,
+			List<String> declared) {
+		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length + declared.size());
 		keys.addAll(fixed);
 		for (String lane : lanes) {
 			keys.add(this.state.keys(queue).lane(lane, LaneKeyType.PENDING));
@@ -134,6 +144,7 @@ final class ScriptCalls {
 		for (String id : ids) {
 			keys.add(rows + id);
 		}
+		keys.addAll(declared);
 		List<String> args = new ArrayList<>(1 + lanes.size() + ids.length);
 		args.add(Integer.toString(lanes.size()));
 		args.addAll(lanes);

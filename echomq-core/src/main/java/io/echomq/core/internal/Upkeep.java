@@ -133,6 +133,8 @@ public final class Upkeep extends EnginePart {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String active = this.state.keys(queue).active();
 		List<String> fixed = this.state.keys(queue).forReap();
+		// a child of a flow that dies records it in the outbox (flow.lua)
+		List<String> outbox = List.of(this.state.keys(queue).outbox());
 		int requeued = 0;
 		int dead = 0;
 		int skipped = 0;
@@ -144,7 +146,8 @@ public final class Upkeep extends EnginePart {
 			int passed = due.foreign();
 			boolean drained = true;
 			if (due.ids().length > 0) {
-				List<Object> reply = this.calls.withLanes(this.scripts.reap, queue, fixed, List.of(), due.ids());
+				List<Object> reply = this.calls.withLanes(this.scripts.reap, queue, fixed, List.of(), due.ids(),
+						outbox);
 				this.state.learnClock(reply);
 				int back = (int) Replies.number(reply.get(1));
 				int gone = (int) Replies.number(reply.get(2));
@@ -152,7 +155,7 @@ public final class Upkeep extends EnginePart {
 				Set<String> lanes = ScriptCalls.needs(reply.get(6));
 				if (!lanes.isEmpty()) {
 					List<Object> again = this.calls.withLanes(this.scripts.reap, queue, fixed, List.copyOf(lanes),
-							due.ids());
+							due.ids(), outbox);
 					back += (int) Replies.number(again.get(1));
 					gone += (int) Replies.number(again.get(2));
 					cancelled += (int) Replies.number(again.get(5));
@@ -196,6 +199,7 @@ public final class Upkeep extends EnginePart {
 		List<String> keys = this.calls.withRows(queue, fixed, ids);
 		String prefix = this.state.keys(queue).uniquePrefix();
 		new LinkedHashSet<>(needed.values()).forEach((name) -> keys.add(prefix + name));
+		keys.add(this.state.keys(queue).outbox());
 		List<String> args = new ArrayList<>(1 + ids.length);
 		args.add("0");
 		args.addAll(List.of(ids));

@@ -15,6 +15,9 @@
 -- KEYS[7..6+D]  emq:{q}:lane:<lane>:pending ZSET, one per declared lane
 -- KEYS[7+D..] emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
 -- then        [unique] emq:{q}:unique:<name> STRING, optional: keys the rows name, released on dead
+--             [flow] emq:{q}:outbox ZSET: a child of a flow that dies records it there, for the relay
+--             to settle its parent (flow.lua; even a parent on this slot); without it such a child
+--             fails the call (EMQARG, nothing written)
 -- ARGV[1]     D, the number of declared lanes (>= 0)
 -- ARGV[2..1+D]  the declared lane keys
 -- ARGV[2+D..] candidate ids (the lowest-scored members of active)
@@ -34,6 +37,7 @@
 --- @include "lanes"
 --- @include "unique"
 --- @include "cancel"
+--- @include "flow"
 
 -- validate
 local now = now_ms()
@@ -67,7 +71,15 @@ for n = 1, #valid, 4 do
     if lane and not to_dead and not cancelling then
       require_zset(lanes[lane])
     end
-    moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row, unique, cancelling}
+    local flow, flow_reply = nil, nil
+    if to_dead and not cancelling then
+      flow, flow_reply = flow_plan(row, id, 'dead', unique_declared_keys, true)
+      if flow == false then
+        return redis.error_reply('EMQARG ' .. id .. ' is a child of a flow: its death needs the outbox declared; '
+          .. 'nothing was written')
+      end
+    end
+    moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row, unique, cancelling, flow}
   end
 end
 local reaped = 0
@@ -105,6 +117,7 @@ for _, move in ipairs(moves) do
   elseif move[2] then
     redis.call('ZADD', KEYS[3], now, id)
     redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
+    flow_write(move[9], now)
     unique_release(move[7])
   elseif move[5] then
     to_lane(lanes[move[5]], KEYS[6], row, id, move[5], move[3], now)

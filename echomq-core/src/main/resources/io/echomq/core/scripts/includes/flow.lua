@@ -16,8 +16,10 @@
 -- declares emq:{q}:outbox and, for a local parent (parent id given), its row, emq:{q}:waiting,
 -- emq:{q}:pending, emq:{q}:dead and emq:{q}:wake.
 --
--- flow_plan(row, id, outcome, declared)  what finishing the child needs, read before the first
---     write: nil when the row names no parent; a plan; or false and the FLOW_KEYS reply
+-- flow_plan(row, id, outcome, declared[, outbox_only])  what finishing the child needs, read before
+--     the first write: nil when the row names no parent; a plan; or false and the FLOW_KEYS reply.
+--     outbox_only (the reap, which declares only the outbox): a local parent is settled through the
+--     outbox and the relay too
 -- flow_write(plan, now)  the writes of the plan
 -- flow_check(waiting, parent_row, parent_id, child, outcome)  the parent's side, read only: nil
 --     when the parent is not waiting (gone, dead, already released: nothing to do) or has the
@@ -75,7 +77,7 @@ local function flow_settle(s, waiting, pending, dead, wake_key, now)
   return 'pending'
 end
 
-local function flow_plan(row, id, outcome, declared)
+local function flow_plan(row, id, outcome, declared, outbox_only)
   local f = redis.pcall('HMGET', row, 'flow_parent_queue', 'flow_parent_id', 'flow_policy', 'flow_local')
   if f.err or not f[1] or not f[2] then
     return nil
@@ -85,7 +87,7 @@ local function flow_plan(row, id, outcome, declared)
   local plan = {outcome = flow_outcome(outcome, f[3]), parent_queue = f[1], parent_id = f[2],
     child = queue .. '/' .. id, child_id = id}
   local outbox = base .. 'outbox'
-  if f[4] == '1' then
+  if f[4] == '1' and not outbox_only then
     plan.parent_row = base .. 'job:' .. f[2]
     plan.waiting, plan.pending, plan.dead, plan.wake = base .. 'waiting', base .. 'pending', base .. 'dead',
       base .. 'wake'
