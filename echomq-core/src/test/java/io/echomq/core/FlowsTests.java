@@ -51,6 +51,10 @@ class FlowsTests extends EngineTestSupport {
 			.isTrue();
 		assertThat(row(this.queue, parent)).containsEntry("state", "waiting").containsEntry("children_left", "1");
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).isEmpty();
+		AuditReport waiting = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5));
+		assertThat(waiting.violations()).isEmpty();
+		assertThat(waiting.counts()).containsEntry(JobState.WAITING, 1L);
+		assertThat(new QueueInspector(this.jobs).stats(this.queue).waiting()).isEqualTo(1);
 		// complete_all leaves a child of a flow to complete, which settles the parent
 		List<TransitionResult> batch = this.jobs.outcomes()
 			.completeAll(this.queue, List.of(claimed.get(1).id()), List.of(claimed.get(1).token()));
