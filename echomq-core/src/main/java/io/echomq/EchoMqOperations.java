@@ -207,4 +207,24 @@ public interface EchoMqOperations {
 	 */
 	<T> CompletableFuture<@Nullable T> enqueueForResult(String queue, Object payload, Class<T> type, Duration timeout);
 
+	/**
+	 * Enqueue a flow: a job that runs only after its children have finished, each child
+	 * possibly in another queue and with children of its own (see {@code docs/flows.md}).
+	 * The whole tree is checked and its payloads converted before anything is written;
+	 * then each parent is written to its queue's {@code waiting} location before its
+	 * children. Inside a transaction the flow is written after the commit, as
+	 * {@link #enqueue(String, Object, EnqueueOptions)} does with the root's options.
+	 * @param spec the flow
+	 * @return the flow's jobs, with their ids
+	 * @throws IllegalArgumentException if the flow is malformed (a partitioned queue, a
+	 * unique key, a parent with a delay or a lane, over {@value FlowWrites#MAX_DEPTH}
+	 * levels, {@value FlowWrites#MAX_CHILDREN} children or {@value FlowWrites#MAX_JOBS}
+	 * jobs): nothing was written
+	 * @throws io.echomq.core.InvalidQueueNameException if a queue name is not valid
+	 * (nothing was written)
+	 * @throws io.echomq.core.PartialEnqueueException if a write failed after others had
+	 * applied
+	 */
+	FlowJob flow(FlowSpec spec);
+
 }

@@ -256,6 +256,25 @@ public class EchoMqTemplate implements EchoMqOperations {
 	}
 
 	@Override
+	public FlowJob flow(FlowSpec spec) {
+		Assert.notNull(spec, "'spec' must not be null");
+		FlowWrites writes = new FlowWrites(this.jobs, this.partitioning, (queue, payload) -> {
+			Keyspace.validateQueueName(queue);
+			checkNotRefused(queue);
+			return serialize(queue, payload);
+		}, (queue, options) -> spec(queue, options, Map.of()));
+		List<FlowWrites.Node> order = writes.plan(spec);
+		if (deferred(spec.options())) {
+			AfterCommitEnqueues.defer(this, spec.queue(), order.stream().map(FlowWrites.Node::id).toList(),
+					() -> writes.write(order));
+		}
+		else {
+			writes.write(order);
+		}
+		return FlowWrites.job(order.get(0));
+	}
+
+	@Override
 	public boolean schedule(String queue, String name, ScheduleSpec spec, Object payload) {
 		ScheduleDefinition.validateName(name);
 		ScheduleDefinition.validateQueue(name, queue);

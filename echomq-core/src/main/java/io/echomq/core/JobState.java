@@ -36,7 +36,10 @@ public enum JobState {
 	 * {@code completed_at}) while the queue's {@link Retention} allows. Without retention
 	 * a completed job has no location and no row.
 	 */
-	COMPLETED(KeyType.COMPLETED);
+	COMPLETED(KeyType.COMPLETED),
+
+	/** A parent of a flow, waiting for its children to finish. */
+	WAITING(KeyType.WAITING);
 
 	private final KeyType location;
 

@@ -87,7 +87,8 @@ public class QueueInspector {
 		long inLanes = lanes.values().stream().mapToLong(Long::longValue).sum();
 		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()] + inLanes, sizes[JobState.ACTIVE.ordinal()],
 				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()],
-				sizes[JobState.QUARANTINE.ordinal()], sizes[JobState.COMPLETED.ordinal()], counters, lanes);
+				sizes[JobState.QUARANTINE.ordinal()], sizes[JobState.COMPLETED.ordinal()], counters, lanes,
+				sizes[JobState.WAITING.ordinal()]);
 	}
 
 	/** Most minutes the per-minute series keeps (the scripts trim older ones). */

@@ -18,11 +18,12 @@ import java.util.Map;
  * {@code retried}, {@code dead}, {@code reaped}, {@code promoted}, ...)
  * @param lanes pending ids per fair lane with ready work, in ring order (the next turn
  * first); empty for a queue without lanes
+ * @param waiting parents of flows waiting for their children
  * @author EchoMQ
  * @since 0.1.0
  */
 public record QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
-		long completed, Map<String, Long> counters, Map<String, Long> lanes) {
+		long completed, Map<String, Long> counters, Map<String, Long> lanes, long waiting) {
 
 	/**
 	 * Create a snapshot.
@@ -35,6 +36,7 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 	 * @param completed retained completed ids
 	 * @param counters the counters
 	 * @param lanes pending ids per lane
+	 * @param waiting waiting parents of flows
 	 */
 	public QueueStats {
 		counters = Map.copyOf(counters);
@@ -54,7 +56,24 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 	 */
 	public QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
 			long completed, Map<String, Long> counters) {
-		this(queue, pending, active, schedule, dead, quarantine, completed, counters, Map.of());
+		this(queue, pending, active, schedule, dead, quarantine, completed, counters, Map.of(), 0);
+	}
+
+	/**
+	 * Create a snapshot of a queue without waiting parents.
+	 * @param queue the queue
+	 * @param pending pending ids
+	 * @param active active ids
+	 * @param schedule scheduled ids
+	 * @param dead dead ids
+	 * @param quarantine quarantined members
+	 * @param completed completed ids kept by the queue's retention
+	 * @param counters the counters
+	 * @param lanes pending ids per lane
+	 */
+	public QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
+			long completed, Map<String, Long> counters, Map<String, Long> lanes) {
+		this(queue, pending, active, schedule, dead, quarantine, completed, counters, lanes, 0);
 	}
 
 	/**
@@ -70,6 +89,7 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 			case DEAD -> this.dead;
 			case QUARANTINE -> this.quarantine;
 			case COMPLETED -> this.completed;
+			case WAITING -> this.waiting;
 		};
 	}
 

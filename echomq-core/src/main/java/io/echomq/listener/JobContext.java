@@ -2,8 +2,10 @@ package io.echomq.listener;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.FlowChild;
 import io.echomq.core.JobId;
 
 /**
@@ -54,6 +56,16 @@ public interface JobContext {
 	 * @return the fields, never {@code null}
 	 */
 	Map<String, String> fields();
+
+	/**
+	 * Return the children of this job when it is the parent of a flow, each with how it
+	 * finished; read their results with
+	 * {@link io.echomq.EchoMqOperations#result(String, JobId, Class)}.
+	 * @return the children, empty for a job that is not a parent
+	 */
+	default List<FlowChild> children() {
+		return FlowChild.of(fields());
+	}
 
 	/**
 	 * Return the job as its handler receives it: its payload, attempt, times and fields,

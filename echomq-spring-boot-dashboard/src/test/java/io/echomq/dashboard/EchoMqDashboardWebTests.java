@@ -171,7 +171,7 @@ class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 		assertClientError(this.client.get("/api/queues/nowhere-to-be-seen"), 404, "not known here");
 		assertClientError(this.client.get("/api/queues/nowhere-to-be-seen/jobs?state=dead"), 404, "not known here");
 		assertClientError(this.client.get(api + "/jobs?state=finished"), 400,
-				"state must be one of pending, active, schedule, dead, quarantine, completed; was 'finished'");
+				"state must be one of pending, active, schedule, dead, quarantine, completed, waiting; was 'finished'");
 		assertClientError(this.client.get(api + "/jobs?state=dead&offset=-1"), 400, "offset must not be negative");
 		assertClientError(this.client.get(api + "/jobs?state=dead&offset=x"), 400, "offset must be a whole number");
 		assertClientError(this.client.get(api + "/jobs?state=dead&limit=0"), 400, "limit must be between 1 and 100");

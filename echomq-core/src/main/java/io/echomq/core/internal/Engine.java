@@ -73,6 +73,8 @@ public class Engine {
 
 	private final Events events;
 
+	private final Flows flows;
+
 	/**
 	 * Create the engine on an executor and keyspace.
 	 * @param executor the script executor
@@ -90,6 +92,15 @@ public class Engine {
 		this.admin = new QueueAdmin(this.state);
 		this.results = new Results(this.state);
 		this.events = new Events(this.state);
+		this.flows = new Flows(this.state);
+	}
+
+	/**
+	 * Return the flow side: parents that wait for their children, and the relay.
+	 * @return the flows
+	 */
+	public Flows flows() {
+		return this.flows;
 	}
 
 	/**

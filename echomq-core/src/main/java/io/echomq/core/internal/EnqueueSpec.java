@@ -53,7 +53,8 @@ public final class EnqueueSpec {
 			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "completed_at",
 			"released", TIMEOUT_FIELD, "quarantined_from", "quarantine_reason", UNIQUE_FIELD, UNIQUE_MODE_FIELD,
 			UNIQUE_TTL_FIELD, "cancel_requested_at", "lane", EchoMqNode.CLAIMED_BY_FIELD, "result", "progress",
-			"progress_data");
+			"progress_data", Flows.PARENT_QUEUE_FIELD, Flows.PARENT_ID_FIELD, Flows.POLICY_FIELD, Flows.LOCAL_FIELD,
+			io.echomq.core.FlowChild.CHILDREN_FIELD, "children_left");
 
 	private static final EnqueueSpec DEFAULTS = new EnqueueSpec(new Values());
 
@@ -287,6 +288,19 @@ public final class EnqueueSpec {
 			Keyspace.validateLane(lane);
 		}
 		return with((values) -> values.lane = lane);
+	}
+
+	/**
+	 * Return a copy whose rows also carry fields the engine owns (a flow's parent), which
+	 * {@link #withFields(Map)} refuses.
+	 * @param fields the fields to add
+	 * @return the new spec
+	 */
+	EnqueueSpec withEngineFields(Map<String, String> fields) {
+		Map<String, String> merged = new java.util.LinkedHashMap<>(this.values.fields);
+		merged.putAll(fields);
+		Map<String, String> copy = java.util.Collections.unmodifiableMap(merged);
+		return with((values) -> values.fields = copy);
 	}
 
 	/**

@@ -35,6 +35,15 @@ public enum KeyType {
 	 */
 	QUARANTINE("quarantine"),
 
+	/** A parent of a flow waiting for its children (a location). */
+	WAITING("waiting"),
+
+	/**
+	 * Records of finished children whose parent is on another slot, for the relay (not a
+	 * location).
+	 */
+	OUTBOX("outbox"),
+
 	/** Hash of cumulative counters (enqueued, completed, retried, ...). */
 	METRICS("metrics"),
 

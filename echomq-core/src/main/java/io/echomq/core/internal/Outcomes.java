@@ -275,7 +275,8 @@ public final class Outcomes extends EnginePart {
 
 	private static void readComplete(ScriptExecutor.Outcome outcome, int index,
 			List<@Nullable TransitionResult> results) {
-		if (outcome.status() == ScriptExecutor.Status.APPLIED && ScriptCalls.uniqueKeyNeeded(outcome.reply()) == null) {
+		if (outcome.status() == ScriptExecutor.Status.APPLIED && ScriptCalls.uniqueKeyNeeded(outcome.reply()) == null
+				&& ScriptCalls.flowKeysNeeded(outcome.reply()) == null) {
 			results.set(index, Replies.fenced(outcome.reply()));
 		}
 	}
@@ -336,9 +337,10 @@ public final class Outcomes extends EnginePart {
 		}
 		for (int j = 0; j < chunk.size() && j < outcome.reply().size(); j++) {
 			List<Object> entry = Replies.list(outcome.reply().get(j));
-			// a row naming a unique key the claim did not report is left for complete,
-			// one by one
-			if (ScriptCalls.uniqueKeyNeeded(entry) == null) {
+			// a row naming a unique key the claim did not report, or a child of a flow,
+			// is
+			// left for complete, one by one
+			if (ScriptCalls.uniqueKeyNeeded(entry) == null && ScriptCalls.flowKeysNeeded(entry) == null) {
 				results.set(chunk.get(j), Replies.fenced(entry));
 			}
 		}

@@ -45,6 +45,7 @@ public record PartitionedStats(QueueStats total, Map<String, QueueStats> partiti
 		long dead = 0;
 		long quarantine = 0;
 		long completed = 0;
+		long waiting = 0;
 		Map<String, Long> counters = new LinkedHashMap<>();
 		for (String name : partitions.names()) {
 			QueueStats stats = inspector.stats(name);
@@ -55,11 +56,11 @@ public record PartitionedStats(QueueStats total, Map<String, QueueStats> partiti
 			dead += stats.dead();
 			quarantine += stats.quarantine();
 			completed += stats.completed();
+			waiting += stats.waiting();
 			stats.counters().forEach((counter, value) -> counters.merge(counter, value, Long::sum));
 		}
-		return new PartitionedStats(
-				new QueueStats(partitions.queue(), pending, active, schedule, dead, quarantine, completed, counters),
-				new LinkedHashMap<>(each));
+		return new PartitionedStats(new QueueStats(partitions.queue(), pending, active, schedule, dead, quarantine,
+				completed, counters, Map.of(), waiting), new LinkedHashMap<>(each));
 	}
 
 	/**

@@ -76,7 +76,24 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 			case DEAD -> this.dead;
 			case COMPLETED -> this.completed;
 			case QUARANTINE -> this.quarantine;
+			case WAITING -> waiting();
 		};
+	}
+
+	/**
+	 * Return the location of the parents of flows that wait for their children.
+	 * @return the sorted set
+	 */
+	public String waiting() {
+		return this.keyspace.queueKey(this.queue, KeyType.WAITING);
+	}
+
+	/**
+	 * Return the outbox: records of finished children whose parent is on another slot.
+	 * @return the sorted set
+	 */
+	public String outbox() {
+		return this.keyspace.queueKey(this.queue, KeyType.OUTBOX);
 	}
 
 	/**

@@ -44,11 +44,14 @@ final class ScriptCalls {
 	List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args) {
 		List<Object> reply = this.executor.execute(script, keys, args);
 		List<String> declared = null;
-		// at most one unique key and one lane: a third answer asking for keys is a bug
-		for (int round = 0; round < 2; round++) {
+		// at most one unique key, one lane and one flow parent: a fourth answer asking
+		// for
+		// keys is a bug
+		for (int round = 0; round < 3; round++) {
 			String name = uniqueKeyNeeded(reply);
 			String lane = laneKeyNeeded(reply);
-			if (name == null && lane == null) {
+			String parent = flowKeysNeeded(reply);
+			if (name == null && lane == null && parent == null) {
 				return reply;
 			}
 			declared = (declared != null) ? declared : new ArrayList<>(keys);
@@ -59,13 +62,45 @@ final class ScriptCalls {
 				declared.add(this.state.keys(queue).lane(lane, LaneKeyType.PENDING));
 				declared.add(this.state.keys(queue).lanes());
 			}
+			if (parent != null) {
+				declareFlow(queue, parent, declared);
+			}
 			reply = this.executor.execute(script, declared, args);
 		}
-		if (uniqueKeyNeeded(reply) != null || laneKeyNeeded(reply) != null) {
+		if (uniqueKeyNeeded(reply) != null || laneKeyNeeded(reply) != null || flowKeysNeeded(reply) != null) {
 			throw new IllegalStateException(
 					script.name() + " asked again for keys it was given: " + declared + "; nothing was written");
 		}
 		return reply;
+	}
+
+	/**
+	 * Declare the keys a child of a flow needs when it finishes (flow.lua): the queue's
+	 * outbox, and for a parent in the same queue its row and the locations it moves
+	 * between.
+	 */
+	private void declareFlow(String queue, String parent, List<String> declared) {
+		QueueKeys keys = this.state.keys(queue);
+		declared.add(keys.outbox());
+		if (!parent.isEmpty()) {
+			declared.add(keys.rowPrefix() + parent);
+			declared.add(keys.waiting());
+			declared.add(keys.pending());
+			declared.add(keys.dead());
+			declared.add(keys.wake());
+		}
+	}
+
+	/**
+	 * Return the parent a finishing child of a flow needs declared ({@code ""} for a
+	 * parent on another slot), or {@code null} when the reply asks for none.
+	 */
+	static @Nullable String flowKeysNeeded(List<Object> reply) {
+		if (reply.size() == 3 && reply.get(0) instanceof Long flag && flag == 0
+				&& "FLOW_KEYS".equals(Replies.string(reply.get(1)))) {
+			return Replies.string(reply.get(2));
+		}
+		return null;
 	}
 
 	static @Nullable String laneKeyNeeded(List<Object> reply) {
@@ -94,12 +129,13 @@ final class ScriptCalls {
 	}
 
 	/**
-	 * As {@link #withLanes(Script, String, List, List, String[])}, with keys declared
-	 * after the rows.
+	 * Run a script that may return jobs to their lanes, as
+	 * {@link #withLanes(Script, String, List, List, String[])} does, with keys declared
+	 * after the candidates' rows.
 	 */
 	List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids,
-			List<String> tail) {
-		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length + tail.size());
+			List<String> declared) {
+		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length + declared.size());
 		keys.addAll(fixed);
 		for (String lane : lanes) {
 			keys.add(this.state.keys(queue).lane(lane, LaneKeyType.PENDING));
@@ -108,7 +144,7 @@ final class ScriptCalls {
 		for (String id : ids) {
 			keys.add(rows + id);
 		}
-		keys.addAll(tail);
+		keys.addAll(declared);
 		List<String> args = new ArrayList<>(1 + lanes.size() + ids.length);
 		args.add(Integer.toString(lanes.size()));
 		args.addAll(lanes);

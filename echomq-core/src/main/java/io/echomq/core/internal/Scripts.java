@@ -47,10 +47,16 @@ final class Scripts {
 
 	final Script progress = Script.load("progress");
 
+	final Script flowParent = Script.load("flow_parent");
+
+	final Script flowApply = Script.load("flow_apply");
+
+	final Script flowAck = Script.load("flow_ack");
+
 	List<Script> all() {
 		return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
 				this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow,
-				this.cancel, this.pause, this.progress);
+				this.cancel, this.pause, this.progress, this.flowParent, this.flowApply, this.flowAck);
 	}
 
 }

@@ -133,7 +133,11 @@ public final class Upkeep extends EnginePart {
 		Assert.isTrue(limit > 0, () -> "limit must be positive, was " + limit);
 		String active = this.state.keys(queue).active();
 		List<String> fixed = this.state.keys(queue).forReap();
-		List<String> notify = this.state.keys(queue).addNotify(new ArrayList<>(2));
+		// awaited jobs leave waiters (notify.lua); a child of a flow that dies records it
+		// in the
+		// outbox (flow.lua)
+		List<String> declared = this.state.keys(queue).addNotify(new ArrayList<>(3));
+		declared.add(this.state.keys(queue).outbox());
 		int requeued = 0;
 		int dead = 0;
 		int skipped = 0;
@@ -146,7 +150,7 @@ public final class Upkeep extends EnginePart {
 			boolean drained = true;
 			if (due.ids().length > 0) {
 				List<Object> reply = this.calls.withLanes(this.scripts.reap, queue, fixed, List.of(), due.ids(),
-						notify);
+						declared);
 				this.state.learnClock(reply);
 				int back = (int) Replies.number(reply.get(1));
 				int gone = (int) Replies.number(reply.get(2));
@@ -154,7 +158,7 @@ public final class Upkeep extends EnginePart {
 				Set<String> lanes = ScriptCalls.needs(reply.get(6));
 				if (!lanes.isEmpty()) {
 					List<Object> again = this.calls.withLanes(this.scripts.reap, queue, fixed, List.copyOf(lanes),
-							due.ids(), notify);
+							due.ids(), declared);
 					back += (int) Replies.number(again.get(1));
 					gone += (int) Replies.number(again.get(2));
 					cancelled += (int) Replies.number(again.get(5));
@@ -198,6 +202,7 @@ public final class Upkeep extends EnginePart {
 		List<String> keys = this.state.keys(queue).addNotify(this.calls.withRows(queue, fixed, ids));
 		String prefix = this.state.keys(queue).uniquePrefix();
 		new LinkedHashSet<>(needed.values()).forEach((name) -> keys.add(prefix + name));
+		keys.add(this.state.keys(queue).outbox());
 		List<String> args = new ArrayList<>(1 + ids.length);
 		args.add("0");
 		args.addAll(List.of(ids));

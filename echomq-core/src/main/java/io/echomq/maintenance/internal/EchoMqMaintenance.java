@@ -29,7 +29,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
 
 /**
- * Runs the reap tick (expired leases back to pending) and the promote tick (due scheduled
+ * Runs the reap tick (expired leases back to pending; it also relays the outbox of
+ * finished flow children to their parents' slots) and the promote tick (due scheduled
  * jobs to pending) for every queue that has a listener here and every queue named under
  * {@code echomq.queues}. Each tick moves at most one batch per script call and calls
  * again while a batch came back full. Every node runs the ticks: the scripts are atomic,
@@ -216,7 +217,25 @@ public class EchoMqMaintenance implements SmartLifecycle {
 					+ " stray copies; see the queue's audit. " + abbreviate(quarantined.reasons()));
 		}
 		trimHistory(queue);
+		relayFlows(queue);
 		return next;
+	}
+
+	/**
+	 * Relay the records of finished children of flows whose parent is on another slot:
+	 * each applied on the parent's slot, then removed from this queue's outbox. Every
+	 * node does it; a record applied twice changes nothing.
+	 */
+	private void relayFlows(String queue) {
+		for (int round = 0; round < MAX_ROUNDS; round++) {
+			int relayed = this.jobs.flows().relay(queue, this.settings.batchSize());
+			if (relayed > 0) {
+				logger.debug(() -> "Relayed " + relayed + " finished flow children of queue '" + queue + "'");
+			}
+			if (relayed < this.settings.batchSize()) {
+				return;
+			}
+		}
 	}
 
 	/**

@@ -25,6 +25,8 @@
 --          [result] emq:{q}:result:<id> STRING, the result's key: only for a result without retention
 --          [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel): when the id is awaited, it
 --          leaves waiters and 'completed <id>' (or 'cancelled <id>') is published (notify.lua)
+--          [flow] the keys flow.lua names, for a child of a flow: emq:{q}:outbox, or the local
+--          parent's row, emq:{q}:waiting, emq:{q}:pending, emq:{q}:dead, emq:{q}:wake
 -- ARGV[1]   id
 -- ARGV[2]   token (the attempts value the claim returned)
 -- ARGV[3]   retention: most completed ids kept (0: no count bound); absent: retire the row at once
@@ -40,7 +42,8 @@
 --          already retired or completed (a completion whose reply was lost and is sent again finds
 --          this), or a code of fence.lua; [unique] {0, 'UNIQUE_KEY', name} (nothing written) when
 --          the row names a key not declared; or {0, 'CANCELLED', detail} when a cancel was asked for
---          the job: it is retired as cancelled instead (includes/cancel.lua)
+--          the job: it is retired as cancelled instead (includes/cancel.lua); [flow] {0, 'FLOW_KEYS',
+--          parent id or ''} (nothing written) when the row names a parent whose keys are not declared
 --- @include "clock"
 --- @include "fence"
 --- @include "keys"
@@ -52,6 +55,7 @@
 --- @include "result"
 --- @include "notify"
 --- @include "events"
+--- @include "flow"
 
 -- validate
 local events = events_take(KEYS[1])
@@ -69,7 +73,7 @@ if retained then
     error('EMQARG retention needs a count or an age bound, ARGV[3] and ARGV[4] were 0; nothing was written', 0)
   end
   local fixed = 7 + (nargs - 4)
-  if #KEYS < fixed or #KEYS > fixed + 3 or nargs - 4 > RETAIN_BATCH then
+  if #KEYS < fixed or #KEYS > fixed + 10 or nargs - 4 > RETAIN_BATCH then
     error('EMQARG ' .. (nargs - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
       .. ') need as many row keys, got ' .. (#KEYS - 7) .. '; nothing was written', 0)
   end
@@ -99,6 +103,10 @@ if result and not retained then
 end
 local waiters, channel = notify_keys(declared, KEYS[2], ARGV[1])
 local awaited = notify_waiting(waiters, ARGV[1])
+local flow, flow_reply = flow_plan(KEYS[2], ARGV[1], 'completed', declared)
+if flow == false then
+  return flow_reply
+end
 if cancel_requested(KEYS[2]) then
   local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
   unique_release(unique)
@@ -136,6 +144,7 @@ else
   end
 end
 count_minute(KEYS[4], now, 'completed')
+flow_write(flow, now)
 unique_release(unique)
 wake(KEYS[5], wakeable)
 if awaited then

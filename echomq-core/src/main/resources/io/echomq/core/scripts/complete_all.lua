@@ -28,8 +28,8 @@
 -- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
 --           with EVENTS_TAG, N (events.lua): adds 'completed' (field size) or 'cancelled' per job, in the same move
 -- returns     one entry per job, in order: {1} applied, {0, code, detail} stale (the codes of
---             complete.lua: DONE, a fence.lua code, CANCELLED) or {0, 'UNIQUE_KEY', name} (nothing
---             written for that job); errors (nothing written): EMQARG keys and arguments that do not
+--             complete.lua: DONE, a fence.lua code, CANCELLED) or {0, 'UNIQUE_KEY', name} or, for a
+--             child of a flow (flow.lua), {0, 'FLOW_KEYS', ''} (nothing written for that job); errors (nothing written): EMQARG keys and arguments that do not
 --             match, or an id given twice
 --- @include "clock"
 --- @include "fence"
@@ -73,7 +73,7 @@ if results > 0 then
 end
 
 -- validate: one HMGET per row reads the schema's fields, the unique key and the cancel mark
-local FIELDS = row_fields_and({'unique', 'unique_mode', 'cancel_requested_at'})
+local FIELDS = row_fields_and({'unique', 'unique_mode', 'cancel_requested_at', 'flow_parent_id'})
 local decided = {}
 local awaited = {}
 local seen = {}
@@ -99,6 +99,9 @@ for i = 1, count do
     local unique, unique_name = unique_releasable_of(row, id, none, f[8], f[9])
     if unique == false then
       decided[i] = {0, 'UNIQUE_KEY', unique_name}
+    elseif f[11] then
+      -- [flow] a child of a flow is left to complete.lua, which settles its parent
+      decided[i] = {0, 'FLOW_KEYS', ''}
     elseif f[10] then
       decided[i] = 'cancel'
     else

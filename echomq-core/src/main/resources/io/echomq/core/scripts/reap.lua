@@ -18,6 +18,9 @@
 --             [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel), optional: each job reaped to
 --             dead (or retired as cancelled) that is awaited leaves waiters and 'dead <id>' (or
 --             'cancelled <id>') is published (notify.lua)
+--             [flow] emq:{q}:outbox ZSET: a child of a flow that dies records it there, for the relay
+--             to settle its parent (flow.lua; even a parent on this slot); without it such a child
+--             fails the call (EMQARG, nothing written)
 -- ARGV[1]     D, the number of declared lanes (>= 0)
 -- ARGV[2..1+D]  the declared lane keys
 -- ARGV[2+D..] candidate ids (the lowest-scored members of active)
@@ -42,6 +45,7 @@
 --- @include "cancel"
 --- @include "notify"
 --- @include "events"
+--- @include "flow"
 
 -- validate
 local events = events_take(KEYS[1])
@@ -76,7 +80,15 @@ for n = 1, #valid, 4 do
     if lane and not to_dead and not cancelling then
       require_zset(lanes[lane])
     end
-    moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row, unique, cancelling}
+    local flow, flow_reply = nil, nil
+    if to_dead and not cancelling then
+      flow, flow_reply = flow_plan(row, id, 'dead', unique_declared_keys, true)
+      if flow == false then
+        return redis.error_reply('EMQARG ' .. id .. ' is a child of a flow: its death needs the outbox declared; '
+          .. 'nothing was written')
+      end
+    end
+    moves[#moves + 1] = {i, to_dead, int(f[5]) or 0, f[2], lane, row, unique, cancelling, flow}
   end
 end
 local reaped = 0
@@ -126,6 +138,7 @@ for _, move in ipairs(moves) do
   elseif move[2] then
     redis.call('ZADD', KEYS[3], now, id)
     redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
+    flow_write(move[9], now)
     unique_release(move[7])
     event_add(events, 'dead', id, move[4], 'state', 'dead', 'error', 'lease expired on attempt ' .. move[4])
   elseif move[5] then

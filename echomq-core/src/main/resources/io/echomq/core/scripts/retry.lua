@@ -27,6 +27,7 @@
 -- KEYS[...] [notify] optional, after every other key: emq:{q}:waiters ZSET and emq:{q}:done (a
 --          channel): when the job dead-letters (or is retired as cancelled) and is awaited, it leaves
 --          waiters and 'dead <id>' (or 'cancelled <id>') is published (notify.lua)
+-- KEYS[...] [flow] declared keys after the fixed ones, for a child of a flow that dies (flow.lua)
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- ARGV[3]  error text
@@ -43,7 +44,8 @@
 --          candidates}), or {0, code, detail} stale (a code of fence.lua); [unique] {0, 'UNIQUE_KEY',
 --          name} (nothing written) when the job dies and its row names a key not declared; or
 --          {0, 'CANCELLED', detail} when a cancel was asked for the job: it is retired as cancelled
---          instead (includes/cancel.lua)
+--          instead (includes/cancel.lua); [flow] {0, 'FLOW_KEYS', parent id or ''} (nothing written)
+--          when a child of a flow dies and its parent's keys are not declared
 --- @include "clock"
 --- @include "int"
 --- @include "fence"
@@ -56,6 +58,7 @@
 --- @include "cancel"
 --- @include "notify"
 --- @include "events"
+--- @include "flow"
 
 -- validate
 local events = events_take(KEYS[1])
@@ -73,7 +76,7 @@ local keep_count, keep_age = 0, 0
 if retained then
   keep_count, keep_age = retain_args(7)
   local fixed = 9 + (#ARGV - 8)
-  if (#KEYS < fixed or #KEYS > fixed + 3) or #ARGV - 8 > RETAIN_BATCH then
+  if (#KEYS < fixed or #KEYS > fixed + 9) or #ARGV - 8 > RETAIN_BATCH then
     return redis.error_reply('EMQARG ' .. (#ARGV - 8) .. ' dead trim candidates (at most ' .. RETAIN_BATCH
       .. ') need as many row keys, got ' .. (#KEYS - 9))
   end
@@ -116,6 +119,13 @@ if state == 'dead' or cancelling then
   waiters, channel = notify_keys(declared, KEYS[5], id)
   awaited = notify_waiting(waiters, id)
 end
+local flow, flow_reply = nil, nil
+if state == 'dead' and not cancelling then
+  flow, flow_reply = flow_plan(KEYS[5], id, 'dead', unique_declared(retained and (10 + (#ARGV - 8)) or 10))
+  if flow == false then
+    return flow_reply
+  end
+end
 
 -- write
 if cancelling then
@@ -141,6 +151,7 @@ event_add(events, (state == 'dead') and 'dead' or 'retried', id, f[2], 'state', 
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
+  flow_write(flow, now)
   unique_release(unique)
   wake(KEYS[7], wakeable)
   if awaited then

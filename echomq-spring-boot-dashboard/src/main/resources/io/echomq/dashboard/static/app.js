@@ -23,8 +23,8 @@
 		appCsrfToken: meta('app-csrf-token')
 	};
 
-	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine', completed: 'Completed' };
-	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined', completed: 'Completed' };
+	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine', completed: 'Completed', waiting: 'Waiting' };
+	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined', completed: 'Completed', waiting: 'Waiting since' };
 	var DELETABLE = { pending: true, schedule: true, dead: true, completed: true };
 	var CANCELLABLE = { pending: true, schedule: true, dead: true, active: true };
 

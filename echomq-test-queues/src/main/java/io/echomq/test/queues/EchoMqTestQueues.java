@@ -190,7 +190,8 @@ public final class EchoMqTestQueues {
 		}
 		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()], sizes[JobState.ACTIVE.ordinal()],
 				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()],
-				sizes[JobState.QUARANTINE.ordinal()], sizes[JobState.COMPLETED.ordinal()], Map.of());
+				sizes[JobState.QUARANTINE.ordinal()], sizes[JobState.COMPLETED.ordinal()], Map.of(), Map.of(),
+				sizes[JobState.WAITING.ordinal()]);
 	}
 
 	/**

@@ -8,7 +8,7 @@
 -- row_fields_and(extra)  ROW_FIELDS followed by the names in extra
 -- field_problem(f)    nil when the fields are well-formed, else what is wrong:
 --   state         required, names a location (pending, active, schedule, dead, quarantine,
---                 completed)
+--                 completed, waiting)
 --   attempts      required, integer >= 0 (the fencing token)
 --   max_attempts  required, integer >= 1
 --   released      optional, integer between 0 and attempts
@@ -72,7 +72,7 @@ local function field_problem(f)
     return "field 'state' is missing"
   end
   if state ~= 'pending' and state ~= 'active' and state ~= 'schedule' and state ~= 'dead'
-      and state ~= 'quarantine' and state ~= 'completed' then
+      and state ~= 'quarantine' and state ~= 'completed' and state ~= 'waiting' then
     return "field 'state' names no location"
   end
   local problem = int_problem(f[2], 'attempts', true, 0) or int_problem(f[3], 'max_attempts', true, 1)

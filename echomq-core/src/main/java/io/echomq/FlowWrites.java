@@ -1,0 +1,153 @@
+package io.echomq;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+
+import io.echomq.core.JobId;
+import io.echomq.core.PartialEnqueueException;
+import io.echomq.core.QueuePartitioning;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Flows;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How the template writes a flow: the whole tree checked and its payloads written by the
+ * converter first (nothing is written when any of it is wrong), then each parent before
+ * its children, depth first, so that no child can finish before its parent exists.
+ *
+ * @author EchoMQ
+ */
+final class FlowWrites {
+
+	/** Most levels of a flow, the root included. */
+	static final int MAX_DEPTH = 16;
+
+	/** Most children of one parent. */
+	static final int MAX_CHILDREN = 1000;
+
+	/** Most jobs of one flow. */
+	static final int MAX_JOBS = 10_000;
+
+	private final Engine engine;
+
+	private final QueuePartitioning partitioning;
+
+	private final BiFunction<String, Object, String> serializer;
+
+	private final BiFunction<String, EnqueueOptions, EnqueueSpec> specs;
+
+	FlowWrites(Engine engine, QueuePartitioning partitioning, BiFunction<String, Object, String> serializer,
+			BiFunction<String, EnqueueOptions, EnqueueSpec> specs) {
+		this.engine = engine;
+		this.partitioning = partitioning;
+		this.serializer = serializer;
+		this.specs = specs;
+	}
+
+	/**
+	 * Check a flow and mint its ids, writing nothing.
+	 * @param spec the flow
+	 * @return the jobs to write, parents before their children
+	 */
+	List<Node> plan(FlowSpec spec) {
+		List<Node> order = new ArrayList<>();
+		plan(spec, null, 1, order);
+		return order;
+	}
+
+	private Node plan(FlowSpec spec, @Nullable Map<String, String> parentOf, int depth, List<Node> order) {
+		String queue = spec.queue();
+		if (depth > MAX_DEPTH) {
+			throw new IllegalArgumentException(
+					"A flow has at most " + MAX_DEPTH + " levels; a job of queue '" + queue + "' is deeper");
+		}
+		if (order.size() >= MAX_JOBS) {
+			throw new IllegalArgumentException("A flow has at most " + MAX_JOBS + " jobs");
+		}
+		if (this.partitioning.forQueue(queue).isPartitioned()) {
+			throw new IllegalArgumentException(
+					"Queue '" + queue + "' is partitioned: a flow cannot route its jobs yet");
+		}
+		EnqueueOptions options = spec.options();
+		if (options.unique() != null || options.partitionKey() != null) {
+			throw new IllegalArgumentException(
+					"A job of a flow (queue '" + queue + "') cannot have a unique key or a partition key");
+		}
+		boolean parent = !spec.children().isEmpty();
+		if (parent && (options.delay() != null || options.runAt() != null || options.lane() != null)) {
+			throw new IllegalArgumentException("A parent of a flow (queue '" + queue
+					+ "') runs when its children have finished: it cannot have a delay, a run-at or a lane");
+		}
+		if (spec.children().size() > MAX_CHILDREN) {
+			throw new IllegalArgumentException("A parent of a flow (queue '" + queue + "') has at most " + MAX_CHILDREN
+					+ " children, was " + spec.children().size());
+		}
+		String text = this.serializer.apply(queue, spec.payload());
+		Node node = new Node(queue, JobId.mint(), text, this.specs.apply(queue, options),
+				(parentOf != null) ? parentOf : Map.of(), new ArrayList<>());
+		order.add(node);
+		for (FlowSpec.Child child : spec.children()) {
+			Map<String, String> fields = Flows.childFields(child.spec().queue(), queue, node.id(), child.onFailure());
+			node.children().add(plan(child.spec(), fields, depth + 1, order));
+		}
+		return node;
+	}
+
+	/**
+	 * Write a planned flow, parents first.
+	 * @param order the plan
+	 * @throws PartialEnqueueException if a write failed after others had applied: the
+	 * jobs written stay (a parent whose children were not all written waits until it is
+	 * cancelled or deleted)
+	 */
+	void write(List<Node> order) {
+		List<JobId> written = new ArrayList<>(order.size());
+		for (Node node : order) {
+			try {
+				if (node.children().isEmpty()) {
+					this.engine.flows()
+						.enqueueChild(node.queue(), node.id(), node.text(), node.spec(), node.parentOf(),
+								this.engine.enqueues());
+				}
+				else {
+					List<String> children = node.children()
+						.stream()
+						.map((child) -> child.queue() + "/" + child.id())
+						.toList();
+					this.engine.flows()
+						.createParent(node.queue(), node.id(), node.text(), node.spec(), children, node.parentOf());
+				}
+			}
+			catch (RuntimeException ex) {
+				if (written.isEmpty()) {
+					throw ex;
+				}
+				throw new PartialEnqueueException(order.get(0).queue(), order.size(), written, List.of(node.id()), ex);
+			}
+			written.add(node.id());
+		}
+	}
+
+	static FlowJob job(Node node) {
+		return new FlowJob(node.queue(), node.id(), node.children().stream().map(FlowWrites::job).toList());
+	}
+
+	/**
+	 * A job of a planned flow.
+	 *
+	 * @param queue its queue
+	 * @param id its id
+	 * @param text its payload text
+	 * @param spec how it is enqueued
+	 * @param parentOf the fields naming its parent, empty for the root
+	 * @param children its children
+	 */
+	record Node(String queue, JobId id, String text, EnqueueSpec spec, Map<String, String> parentOf,
+			List<Node> children) {
+
+	}
+
+}

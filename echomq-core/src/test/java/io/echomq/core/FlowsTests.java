@@ -1,0 +1,284 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.EchoMqTemplate;
+import io.echomq.EnqueueOptions;
+import io.echomq.FlowJob;
+import io.echomq.FlowSpec;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.maintenance.internal.MaintenanceSettings;
+import io.echomq.support.JacksonPayloadConverter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Flows: a parent waits in {@code waiting} until its children have finished, settled in
+ * the child's own completing script when it is on the child's slot, through the outbox
+ * and the relay when it is not; each child counted once, whatever the relay does twice.
+ *
+ * @author EchoMQ
+ */
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class FlowsTests extends EngineTestSupport {
+
+	@Test
+	void aParentInTheChildrensQueueShouldWaitUntilTheLastOfThemCompletes() {
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
+			.child(FlowSpec.job(this.queue, "a"))
+			.child(FlowSpec.job(this.queue, "b")));
+		JobId parent = flow.id();
+		assertThat(row(this.queue, parent)).containsEntry("state", "waiting").containsEntry("children_left", "2");
+		assertThat(this.redis.opsForZSet().score(this.jobs.keys(this.queue).waiting(), parent.toString())).isNotNull();
+		List<ClaimedJob> claimed = this.jobs.claims().claim(this.queue, LEASE, 10);
+		assertThat(claimed).extracting(ClaimedJob::id)
+			.containsExactlyInAnyOrder(flow.children().get(0).id(), flow.children().get(1).id());
+		assertThat(this.jobs.outcomes().complete(this.queue, claimed.get(0).id(), claimed.get(0).token()).isApplied())
+			.isTrue();
+		assertThat(row(this.queue, parent)).containsEntry("state", "waiting").containsEntry("children_left", "1");
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).isEmpty();
+		AuditReport waiting = new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5));
+		assertThat(waiting.violations()).isEmpty();
+		assertThat(waiting.counts()).containsEntry(JobState.WAITING, 1L);
+		assertThat(new QueueInspector(this.jobs).stats(this.queue).waiting()).isEqualTo(1);
+		// complete_all leaves a child of a flow to complete, which settles the parent
+		List<TransitionResult> batch = this.jobs.outcomes()
+			.completeAll(this.queue, List.of(claimed.get(1).id()), List.of(claimed.get(1).token()));
+		assertThat(batch).containsExactly((TransitionResult) null);
+		assertThat(this.jobs.outcomes().complete(this.queue, claimed.get(1).id(), claimed.get(1).token()).isApplied())
+			.isTrue();
+		assertThat(row(this.queue, parent)).containsEntry("state", "pending").containsEntry("children_left", "0");
+		ClaimedJob run = this.jobs.claims().claim(this.queue, LEASE, 10).get(0);
+		assertThat(run.id()).isEqualTo(parent);
+		assertThat(FlowChild.of(run.fields())).extracting(FlowChild::id, FlowChild::outcome)
+			.containsExactly(tuple(flow.children().get(0).id(), "completed"),
+					tuple(flow.children().get(1).id(), "completed"));
+		assertClean(this.queue);
+	}
+
+	@Test
+	void aParentInAnotherQueueShouldBePendingOnlyOnceTheRelayCarriedEveryChild() {
+		String mail = this.queue + "-mail";
+		String avatar = this.queue + "-avatar";
+		FlowJob flow = template()
+			.flow(FlowSpec.job(this.queue, "welcome").child(FlowSpec.job(mail, "m")).child(FlowSpec.job(avatar, "a")));
+		complete(mail);
+		assertThat(this.jobs.flows().outbox(mail, 10)).hasSize(1);
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting").containsEntry("children_left", "2");
+		assertThat(this.jobs.flows().relay(mail, 10)).isEqualTo(1);
+		assertThat(this.jobs.flows().outbox(mail, 10)).isEmpty();
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting").containsEntry("children_left", "1");
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).isEmpty();
+		complete(avatar);
+		assertThat(this.jobs.flows().relay(avatar, 10)).isEqualTo(1);
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "pending").containsEntry("children_left", "0");
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(flow.id());
+		assertClean(this.queue);
+		assertClean(mail);
+		assertClean(avatar);
+	}
+
+	@Test
+	void everyNodesMaintenanceShouldRelayTheOutboxOfTheQueuesItMaintains() {
+		String child = this.queue + "-child";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent").child(FlowSpec.job(child, "one")));
+		EchoMqMaintenance maintenance = new EchoMqMaintenance(this.jobs,
+				new MaintenanceSettings(Duration.ofSeconds(1), Duration.ofMillis(100), 100), () -> List.of(child),
+				ThreadPoolTaskScheduler::new, List.of());
+		complete(child);
+		maintenance.start();
+		try {
+			await().atMost(Duration.ofSeconds(15))
+				.untilAsserted(() -> assertThat(row(this.queue, flow.id())).containsEntry("state", "pending"));
+		}
+		finally {
+			maintenance.stop();
+		}
+		assertThat(this.jobs.flows().outbox(child, 10)).isEmpty();
+		assertClean(this.queue);
+		assertClean(child);
+	}
+
+	@Test
+	void aRelayKilledBetweenApplyAndRemoveShouldApplyTheRecordOnce() {
+		String child = this.queue + "-child";
+		FlowJob flow = template().flow(
+				FlowSpec.job(this.queue, "parent").child(FlowSpec.job(child, "one")).child(FlowSpec.job(child, "two")));
+		complete(child);
+		String record = this.jobs.flows().outbox(child, 10).get(0);
+		assertThat(this.jobs.flows().apply(child, record)).isTrue();
+		// the node dies here: the record is still in the outbox, applied
+		assertThat(this.jobs.flows().outbox(child, 10)).containsExactly(record);
+		assertThat(this.jobs.flows().apply(child, record)).isFalse();
+		assertThat(this.jobs.flows().relay(child, 10)).isEqualTo(1);
+		assertThat(row(this.queue, flow.id())).containsEntry("children_left", "1");
+		complete(child);
+		this.jobs.flows().relay(child, 10);
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "pending").containsEntry("children_left", "0");
+		assertThat(this.redis.opsForZSet().size(this.jobs.keys(this.queue).pending())).isEqualTo(1);
+		assertClean(this.queue);
+		assertClean(child);
+	}
+
+	@Test
+	void aDeadChildShouldDeadLetterItsParentWithAReasonNamingTheChild() {
+		String other = this.queue + "-other";
+		FlowJob local = template().flow(FlowSpec.job(this.queue, "local")
+			.child(FlowSpec.job(this.queue, "dies").options(EnqueueOptions.defaults().withMaxAttempts(1))));
+		FlowJob remote = template().flow(FlowSpec.job(this.queue, "remote")
+			.child(FlowSpec.job(other, "dies").options(EnqueueOptions.defaults().withMaxAttempts(1))));
+		die(this.queue);
+		Map<Object, Object> parent = row(this.queue, local.id());
+		assertThat(parent).containsEntry("state", "dead");
+		assertThat(String.valueOf(parent.get("last_error"))).contains(local.children().get(0).id().toString());
+		die(other);
+		assertThat(row(this.queue, remote.id())).containsEntry("state", "waiting");
+		this.jobs.flows().relay(other, 10);
+		assertThat(row(this.queue, remote.id())).containsEntry("state", "dead");
+		assertThat(this.redis.opsForZSet().size(this.jobs.keys(this.queue).dead())).isEqualTo(3);
+		assertClean(this.queue);
+		assertClean(other);
+	}
+
+	@Test
+	void aChildWhoseLastLeaseExpiredShouldFailItsParentThroughTheRelay() {
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
+			.child(FlowSpec.job(this.queue, "hangs").options(EnqueueOptions.defaults().withMaxAttempts(1))));
+		JobId child = this.jobs.claims().claim(this.queue, Duration.ofMillis(50), 1).get(0).id();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.jobs.upkeep().reap(this.queue, 10).dead() == 1);
+		assertThat(row(this.queue, child)).containsEntry("state", "dead");
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
+		assertThat(this.jobs.flows().relay(this.queue, 10)).isEqualTo(1);
+		Map<Object, Object> parent = row(this.queue, flow.id());
+		assertThat(parent).containsEntry("state", "dead");
+		assertThat(String.valueOf(parent.get("last_error"))).contains(child.toString());
+		assertClean(this.queue);
+	}
+
+	@Test
+	void aDeadChildThatIsIgnoredShouldLeaveItsParentToRunWithTheChildMarkedFailed() {
+		String other = this.queue + "-other";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
+			.child(FlowSpec.job(other, "dies").options(EnqueueOptions.defaults().withMaxAttempts(1)),
+					ChildFailure.IGNORE)
+			.child(FlowSpec.job(this.queue, "removed").options(EnqueueOptions.defaults().withMaxAttempts(1)),
+					ChildFailure.REMOVE));
+		die(other);
+		this.jobs.flows().relay(other, 10);
+		die(this.queue);
+		ClaimedJob run = this.jobs.claims().claim(this.queue, LEASE, 10).get(0);
+		assertThat(run.id()).isEqualTo(flow.id());
+		assertThat(FlowChild.of(run.fields())).extracting(FlowChild::outcome).containsExactly("failed", "removed");
+		assertClean(this.queue);
+	}
+
+	@Test
+	void theParentsHandlerShouldReadItsChildrensResults() {
+		String other = this.queue + "-other";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "sum")
+			.child(FlowSpec.job(other, "1"))
+			.child(FlowSpec.job(this.queue + "-third", "2")));
+		for (FlowJob child : flow.children()) {
+			ClaimedJob job = this.jobs.claims().claim(child.queue(), LEASE, 1).get(0);
+			assertThat(this.jobs.outcomes()
+				.complete(child.queue(), job.id(), job.token(), null, "{\"n\":" + job.payload().replace("\"", "") + "}")
+				.isApplied()).isTrue();
+			this.jobs.flows().relay(child.queue(), 10);
+		}
+		ClaimedJob run = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		int sum = 0;
+		for (FlowChild child : FlowChild.of(run.fields())) {
+			sum += template().result(child.queue(), child.id(), Answer.class).n();
+		}
+		assertThat(sum).isEqualTo(3);
+	}
+
+	@Test
+	void aThreeLevelFlowShouldRunEachParentAfterItsChildren() {
+		String middle = this.queue + "-middle";
+		String leaf = this.queue + "-leaf";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "root")
+			.child(FlowSpec.job(middle, "middle").child(FlowSpec.job(leaf, "leaf"))));
+		assertThat(this.jobs.claims().claim(middle, LEASE, 10)).isEmpty();
+		complete(leaf);
+		this.jobs.flows().relay(leaf, 10);
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
+		complete(middle);
+		this.jobs.flows().relay(middle, 10);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(flow.id());
+		assertClean(this.queue);
+		assertClean(middle);
+		assertClean(leaf);
+	}
+
+	@Test
+	void aMalformedFlowShouldWriteNothing() {
+		assertThatIllegalArgumentException().isThrownBy(() -> template().flow(FlowSpec.job(this.queue, "parent")
+			.options(EnqueueOptions.defaults().withDelay(Duration.ofSeconds(5)))
+			.child(FlowSpec.job(this.queue, "a")))).withMessageContaining("cannot have a delay");
+		FlowSpec deep = FlowSpec.job(this.queue, "leaf");
+		for (int i = 0; i < 16; i++) {
+			deep = FlowSpec.job(this.queue, "level").child(deep);
+		}
+		FlowSpec tooDeep = deep;
+		assertThatIllegalArgumentException().isThrownBy(() -> template().flow(tooDeep))
+			.withMessageContaining("at most 16 levels");
+		FlowSpec badQueue = FlowSpec.job(this.queue, "parent").child(FlowSpec.job("no spaces", "a"));
+		assertThatExceptionOfType(InvalidQueueNameException.class).isThrownBy(() -> template().flow(badQueue));
+		List<String> children = new ArrayList<>(Collections.nCopies(1001, "c"));
+		FlowSpec wide = FlowSpec.job(this.queue, "parent");
+		for (String child : children) {
+			wide = wide.child(FlowSpec.job(this.queue, child));
+		}
+		FlowSpec tooWide = wide;
+		assertThatIllegalArgumentException().isThrownBy(() -> template().flow(tooWide))
+			.withMessageContaining("at most 1000 children");
+		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).waiting())).isFalse();
+		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).pending())).isFalse();
+	}
+
+	private void complete(String queue) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
+	}
+
+	private void die(String queue) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes().retry(queue, job.id(), job.token(), "boom", Duration.ZERO);
+		assertThat(result.state()).isEqualTo(JobState.DEAD);
+	}
+
+	private Map<Object, Object> row(String queue, JobId id) {
+		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
+	}
+
+	private void assertClean(String queue) {
+		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
+	}
+
+	private EchoMqTemplate template() {
+		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
+				(queue) -> 3, List.of());
+	}
+
+	record Answer(int n) {
+
+	}
+
+}
