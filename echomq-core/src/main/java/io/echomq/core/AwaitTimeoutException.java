@@ -10,11 +10,7 @@ import java.time.Duration;
  * @author EchoMQ
  * @since 0.2.0
  */
-public class AwaitTimeoutException extends EchoMqException {
-
-	private final String queue;
-
-	private final JobId id;
+public class AwaitTimeoutException extends AwaitException {
 
 	/**
 	 * Create a new exception.
@@ -23,25 +19,7 @@ public class AwaitTimeoutException extends EchoMqException {
 	 * @param timeout how long the caller waited
 	 */
 	public AwaitTimeoutException(String queue, JobId id, Duration timeout) {
-		super("Job " + id + " on queue '" + queue + "' had no outcome within " + timeout);
-		this.queue = queue;
-		this.id = id;
-	}
-
-	/**
-	 * Return the queue of the awaited job.
-	 * @return the queue
-	 */
-	public String getQueue() {
-		return this.queue;
-	}
-
-	/**
-	 * Return the awaited job.
-	 * @return the job id
-	 */
-	public JobId getId() {
-		return this.id;
+		super("Job " + id + " on queue '" + queue + "' had no outcome within " + timeout, queue, id);
 	}
 
 }

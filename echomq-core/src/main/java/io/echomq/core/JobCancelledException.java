@@ -7,11 +7,7 @@ package io.echomq.core;
  * @author EchoMQ
  * @since 0.2.0
  */
-public class JobCancelledException extends EchoMqException {
-
-	private final String queue;
-
-	private final JobId id;
+public class JobCancelledException extends AwaitException {
 
 	/**
 	 * Create a new exception.
@@ -19,25 +15,7 @@ public class JobCancelledException extends EchoMqException {
 	 * @param id the job id
 	 */
 	public JobCancelledException(String queue, JobId id) {
-		super("Job " + id + " on queue '" + queue + "' was cancelled");
-		this.queue = queue;
-		this.id = id;
-	}
-
-	/**
-	 * Return the queue of the awaited job.
-	 * @return the queue
-	 */
-	public String getQueue() {
-		return this.queue;
-	}
-
-	/**
-	 * Return the awaited job.
-	 * @return the job id
-	 */
-	public JobId getId() {
-		return this.id;
+		super("Job " + id + " on queue '" + queue + "' was cancelled", queue, id);
 	}
 
 }

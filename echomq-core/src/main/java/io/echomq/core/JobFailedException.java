@@ -10,11 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @author EchoMQ
  * @since 0.2.0
  */
-public class JobFailedException extends EchoMqException {
-
-	private final String queue;
-
-	private final JobId id;
+public class JobFailedException extends AwaitException {
 
 	private final @Nullable String lastError;
 
@@ -27,26 +23,8 @@ public class JobFailedException extends EchoMqException {
 	 */
 	public JobFailedException(String queue, JobId id, @Nullable String lastError) {
 		super("Job " + id + " on queue '" + queue + "' was dead-lettered"
-				+ ((lastError != null) ? ": " + lastError : ""));
-		this.queue = queue;
-		this.id = id;
+				+ ((lastError != null) ? ": " + lastError : ""), queue, id);
 		this.lastError = lastError;
-	}
-
-	/**
-	 * Return the queue of the awaited job.
-	 * @return the queue
-	 */
-	public String getQueue() {
-		return this.queue;
-	}
-
-	/**
-	 * Return the awaited job.
-	 * @return the job id
-	 */
-	public JobId getId() {
-		return this.id;
 	}
 
 	/**

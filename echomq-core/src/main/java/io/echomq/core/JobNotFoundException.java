@@ -9,11 +9,7 @@ package io.echomq.core;
  * @author EchoMQ
  * @since 0.2.0
  */
-public class JobNotFoundException extends EchoMqException {
-
-	private final String queue;
-
-	private final JobId id;
+public class JobNotFoundException extends AwaitException {
 
 	/**
 	 * Create a new exception.
@@ -22,25 +18,7 @@ public class JobNotFoundException extends EchoMqException {
 	 * @param detail what was found
 	 */
 	public JobNotFoundException(String queue, JobId id, String detail) {
-		super("Job " + id + " on queue '" + queue + "' is gone with no result: " + detail);
-		this.queue = queue;
-		this.id = id;
-	}
-
-	/**
-	 * Return the queue of the awaited job.
-	 * @return the queue
-	 */
-	public String getQueue() {
-		return this.queue;
-	}
-
-	/**
-	 * Return the awaited job.
-	 * @return the job id
-	 */
-	public JobId getId() {
-		return this.id;
+		super("Job " + id + " on queue '" + queue + "' is gone with no result: " + detail, queue, id);
 	}
 
 }

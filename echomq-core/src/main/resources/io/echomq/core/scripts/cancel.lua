@@ -101,13 +101,10 @@ if not plan then
   return refused
 end
 
-local waiters, channel = notify_keys(unique_declared(8), KEYS[6], id)
-local awaited = notify_waiting(waiters, id)
+local awaited = awaited_by(unique_declared(8), KEYS[6], id)
 
 -- write
 waiting_remove(plan, LOCATION_KEYS[state], id, lane, ring)
-if awaited then
-  notify(waiters, channel, 'cancelled', id)
-end
+notify_awaited(awaited, 'cancelled', id)
 event_add(events, 'cancelled', id, f[2], 'state', state)
 return {1, 'CANCELLED', state}

@@ -101,8 +101,7 @@ local result_at = nil
 if result and not retained then
   result_at = result_key(declared, KEYS[2], ARGV[1])
 end
-local waiters, channel = notify_keys(declared, KEYS[2], ARGV[1])
-local awaited = notify_waiting(waiters, ARGV[1])
+local awaited = awaited_by(declared, KEYS[2], ARGV[1])
 local flow, flow_reply = flow_plan(KEYS[2], ARGV[1], 'completed', declared)
 if flow == false then
   return flow_reply
@@ -110,9 +109,7 @@ end
 if cancel_requested(KEYS[2]) then
   local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
   unique_release(unique)
-  if awaited then
-    notify(waiters, channel, 'cancelled', ARGV[1])
-  end
+  notify_awaited(awaited, 'cancelled', ARGV[1])
   event_add(events, 'cancelled', ARGV[1], f[2])
   return cancelled
 end
@@ -147,8 +144,6 @@ count_minute(KEYS[4], now, 'completed')
 flow_write(flow, now)
 unique_release(unique)
 wake(KEYS[5], wakeable)
-if awaited then
-  notify(waiters, channel, 'completed', ARGV[1])
-end
+notify_awaited(awaited, 'completed', ARGV[1])
 event_add(events, 'completed', ARGV[1], f[2], 'size', result and #result or 0)
 return {1, next_trim}

@@ -56,12 +56,9 @@ if not plan then
   return refused
 end
 
-local waiters, channel = notify_keys(unique_declared(8), KEYS[6], id)
-local awaited = notify_waiting(waiters, id)
+local awaited = awaited_by(unique_declared(8), KEYS[6], id)
 
 -- write
 waiting_remove(plan, location, id, lane, ring)
-if awaited then
-  notify(waiters, channel, 'deleted', id)
-end
+notify_awaited(awaited, 'deleted', id)
 return {1, state}

@@ -13,7 +13,10 @@
 -- notify_keys(declared, row, id)  the waiters key and the channel when both are declared, else nil
 -- notify_waiting(waiters, id)     whether a caller awaits id (false without waiters)
 -- notify(waiters, channel, outcome, id)  ZREM id from waiters, PUBLISH '<outcome> <id>'; outcomes:
---                                 completed, dead, cancelled
+--                                 completed, dead, cancelled, deleted
+-- awaited_by(declared, row, id)   {waiters, channel} when both are declared and a caller awaits id
+--                                 (the one ZSCORE), else nil: read before the first write
+-- notify_awaited(awaited, outcome, id)  notify, when awaited (what awaited_by returned) is not nil
 
 local function notify_keys(declared, row, id)
   local prefix = string.sub(row, 1, #row - #id - 4)
@@ -31,4 +34,18 @@ end
 local function notify(waiters, channel, outcome, id)
   redis.call('ZREM', waiters, id)
   redis.call('PUBLISH', channel, outcome .. ' ' .. id)
+end
+
+local function awaited_by(declared, row, id)
+  local waiters, channel = notify_keys(declared, row, id)
+  if notify_waiting(waiters, id) then
+    return {waiters, channel}
+  end
+  return nil
+end
+
+local function notify_awaited(awaited, outcome, id)
+  if awaited then
+    notify(awaited[1], awaited[2], outcome, id)
+  end
 end
