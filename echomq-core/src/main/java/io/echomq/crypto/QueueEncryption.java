@@ -136,7 +136,8 @@ public final class QueueEncryption {
 
 	/**
 	 * Return a converter that seals what it writes and opens what it reads for a queue,
-	 * or {@code converter} itself if the queue is not encrypted.
+	 * or {@code converter} itself if the queue is not encrypted. Not for a handler on a
+	 * listener container, which has opened the payload already: use {@link #sealing}.
 	 * @param queue the logical queue name
 	 * @param converter the payload converter
 	 * @return the converter to use for the queue
