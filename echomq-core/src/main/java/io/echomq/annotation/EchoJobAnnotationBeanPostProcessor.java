@@ -204,10 +204,9 @@ public class EchoJobAnnotationBeanPostProcessor
 					+ " bean; is EchoMQ auto-configuration enabled?");
 		}
 		try {
-			QueueEncryption encryption = factory.getBeanProvider(QueueEncryption.class)
-				.getIfUnique(QueueEncryption::none);
+			QueueEncryption encryption = registry.getEncryption();
 			registry.register(endpoint.queue(), MethodJobHandler.create(endpoint.bean(), endpoint.method(),
-					encryption.converter(endpoint.queue(), converter)), endpoint.settings());
+					encryption.sealing(endpoint.queue(), converter)), endpoint.settings());
 		}
 		catch (IllegalArgumentException | EchoMqException ex) {
 			throw new IllegalStateException(

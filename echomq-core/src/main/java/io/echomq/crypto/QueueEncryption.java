@@ -102,8 +102,42 @@ public final class QueueEncryption {
 	}
 
 	/**
+	 * Return a converter that seals what it writes for a queue and reads text as it is,
+	 * or {@code converter} itself if the queue is not encrypted. For a handler on a
+	 * listener container, which opens each payload before any handler sees it: reading
+	 * with {@link #converter} there would decrypt a payload twice.
+	 * @param queue the logical queue name
+	 * @param converter the payload converter
+	 * @return the converter to use for results and progress objects of the queue
+	 */
+	public PayloadConverter sealing(String queue, PayloadConverter converter) {
+		if (!isEncrypted(queue)) {
+			return converter;
+		}
+		return new PayloadConverter() {
+
+			@Override
+			public String write(Object payload) {
+				return seal(queue, converter.write(payload));
+			}
+
+			@Override
+			public Object read(String text, Type type) {
+				return converter.read(text, type);
+			}
+
+			@Override
+			public String toString() {
+				return "sealing(" + queue + ", " + converter + ")";
+			}
+
+		};
+	}
+
+	/**
 	 * Return a converter that seals what it writes and opens what it reads for a queue,
-	 * or {@code converter} itself if the queue is not encrypted.
+	 * or {@code converter} itself if the queue is not encrypted. Not for a handler on a
+	 * listener container, which has opened the payload already: use {@link #sealing}.
 	 * @param queue the logical queue name
 	 * @param converter the payload converter
 	 * @return the converter to use for the queue

@@ -9,6 +9,7 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.internal.ContainerDefaults;
 import io.echomq.listener.internal.ContainerSettings;
 import io.echomq.listener.internal.ListenerSettings;
@@ -48,6 +49,8 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	private QueuePartitioning partitioning = QueuePartitioning.none();
 
 	private EchoMqNode node = EchoMqNode.local(null);
+
+	private QueueEncryption encryption = QueueEncryption.none();
 
 	/**
 	 * Create a factory on the engine.
@@ -159,6 +162,28 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	}
 
 	/**
+	 * Set which queues are encrypted: the containers of those queues decrypt each payload
+	 * once, before the interceptors and whatever handler see it (an {@code @EchoJob}
+	 * method or a {@link JobHandler} registered by hand). A payload that cannot be
+	 * decrypted dead-letters its job at once.
+	 * @param encryption the queue encryption
+	 * @since 0.3.0
+	 */
+	public void setEncryption(QueueEncryption encryption) {
+		Assert.notNull(encryption, "'encryption' must not be null");
+		this.encryption = encryption;
+	}
+
+	/**
+	 * Return which queues are encrypted.
+	 * @return the queue encryption
+	 * @since 0.3.0
+	 */
+	public QueueEncryption getEncryption() {
+		return this.encryption;
+	}
+
+	/**
 	 * Return the engine.
 	 * @return the jobs
 	 */
@@ -215,7 +240,7 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	public QueueListenerContainer createContainer(String queue, JobHandler handler, ListenerSettings settings) {
 		return new QueueListenerContainer(resolveSettings(queue, settings), handler, this.jobs, this.executorFactory,
 				this.leaseKeeper, this.events, this.invocationInterceptors, this.partitioning.forQueue(queue),
-				this.node);
+				this.node, this.encryption);
 	}
 
 	JobEvents events() {

@@ -1,5 +1,6 @@
 package io.echomq.listener;
 
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.internal.ListenerSettings;
 
 import java.util.ArrayList;
@@ -64,6 +65,17 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 	public EchoJobListenerRegistry(EchoJobListenerContainerFactory factory) {
 		Assert.notNull(factory, "'factory' must not be null");
 		this.factory = factory;
+	}
+
+	/**
+	 * Return which queues are encrypted: the containers open each payload of those queues
+	 * before their handler sees it; a handler seals what it stores (results, progress
+	 * objects) with the same.
+	 * @return the queue encryption of the container factory
+	 * @since 0.3.0
+	 */
+	public QueueEncryption getEncryption() {
+		return this.factory.getEncryption();
 	}
 
 	/**

@@ -14,8 +14,8 @@ public interface JobHandler {
 
 	/**
 	 * Handle a job.
-	 * @param job the claimed job, its payload still in text form (without the claim's
-	 * fencing token, which the container alone uses)
+	 * @param job the claimed job, its payload still in text form, already decrypted on an
+	 * encrypted queue (without the claim's fencing token, which the container alone uses)
 	 * @param context the job's context
 	 * @throws Exception if the attempt failed
 	 */

@@ -12,6 +12,8 @@ import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
+import io.echomq.crypto.PayloadDecryptionException;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.internal.ContainerSettings;
 import io.echomq.support.internal.ErrorText;
 import org.jspecify.annotations.Nullable;
@@ -50,7 +52,10 @@ final class LeasedJob implements JobContext {
 
 	private final ClaimedJob job;
 
-	private final ReceivedJob received;
+	/** The job as its handler sees it, its payload opened before the handler runs. */
+	private volatile ReceivedJob received;
+
+	private volatile boolean opened;
 
 	private final Engine jobs;
 
@@ -129,6 +134,36 @@ final class LeasedJob implements JobContext {
 	@Override
 	public ReceivedJob job() {
 		return this.received;
+	}
+
+	/**
+	 * Decrypt the payload the handler (and its interceptors) will see, if the queue is
+	 * encrypted. Done once per job: a payload is never decrypted twice, even when its
+	 * plaintext looks encrypted.
+	 * @param encryption the queue encryption
+	 * @throws UnreadablePayloadException if the payload cannot be decrypted (the job is
+	 * then dead-lettered at once)
+	 */
+	void open(QueueEncryption encryption) {
+		if (this.opened) {
+			return;
+		}
+		this.opened = true;
+		String queue = this.settings.queue();
+		if (!encryption.isEncrypted(queue)) {
+			return;
+		}
+		ReceivedJob job = this.received;
+		String text;
+		try {
+			text = encryption.open(queue, job.payload());
+		}
+		catch (PayloadDecryptionException ex) {
+			throw new UnreadablePayloadException("Payload of job " + id() + " cannot be decrypted: " + ex.getMessage(),
+					ex);
+		}
+		this.received = new ReceivedJob(job.queue(), job.id(), job.attempt(), job.maxAttempts(), text, job.enqueuedAt(),
+				job.readyAt(), job.claimedAt(), job.leaseDeadline(), job.fields());
 	}
 
 	/**

@@ -13,6 +13,7 @@ import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.QueueSignals;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
@@ -50,6 +51,9 @@ public class QueueListenerContainer {
 	private final ContainerSettings settings;
 
 	private final JobHandler handler;
+
+	/** Opens the payload of each job before its handler and interceptors see it. */
+	private final QueueEncryption encryption;
 
 	private final List<JobInvocationInterceptor> interceptors;
 
@@ -100,7 +104,16 @@ public class QueueListenerContainer {
 	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Engine jobs,
 			JobExecutorFactory executorFactory, LeaseKeeper leaseKeeper, JobEvents events,
 			List<JobInvocationInterceptor> interceptors, QueuePartitions partitions, EchoMqNode node) {
+		this(settings, handler, jobs, executorFactory, leaseKeeper, events, interceptors, partitions, node,
+				QueueEncryption.none());
+	}
+
+	QueueListenerContainer(ContainerSettings settings, JobHandler handler, Engine jobs,
+			JobExecutorFactory executorFactory, LeaseKeeper leaseKeeper, JobEvents events,
+			List<JobInvocationInterceptor> interceptors, QueuePartitions partitions, EchoMqNode node,
+			QueueEncryption encryption) {
 		Assert.notNull(settings, "'settings' must not be null");
+		Assert.notNull(encryption, "'encryption' must not be null");
 		Assert.notNull(node, "'node' must not be null");
 		Assert.isTrue(partitions.queue().equals(settings.queue()),
 				() -> "partitions of '" + partitions.queue() + "' for queue '" + settings.queue() + "'");
@@ -114,6 +127,7 @@ public class QueueListenerContainer {
 		this.events = events;
 		this.node = node;
 		this.partitions = partitions;
+		this.encryption = encryption;
 		this.runs = new Runs(settings.concurrency() + settings.claimAhead());
 		this.claims = new ContainerClaims(partitions, jobs, settings, node, this.runs, this.counters, events);
 		this.beacon = new ListenerBeacon(settings, this.runs, this.counters, new QueueNodes(jobs), node);
@@ -149,7 +163,7 @@ public class QueueListenerContainer {
 			batcher.start("echomq-acks-" + queue + "-");
 			this.completions = batcher;
 			Workers workers = new Workers(this.settings, this.handler, this.interceptors, this.runs, this.claims,
-					this.leaseKeeper, this.events, created, batcher);
+					this.leaseKeeper, this.events, created, batcher, this.encryption);
 			JobPoller poller = new JobPoller(this.settings, this.runs, this.claims, workers, this.beacon, wake);
 			this.poller = poller;
 			this.runs.running(true);
@@ -261,7 +275,7 @@ public class QueueListenerContainer {
 				callerRuns, this.counters, this.events);
 		try {
 			Workers workers = new Workers(this.settings, this.handler, this.interceptors, callerRuns, callerClaims,
-					this.leaseKeeper, this.events, new SyncTaskExecutor(), null);
+					this.leaseKeeper, this.events, new SyncTaskExecutor(), null, this.encryption);
 			List<LeasedJob> leased = callerClaims.lease(callerClaims.claim(max).jobs());
 			leased.forEach(workers::dispatch);
 			return leased.size();

@@ -16,7 +16,7 @@ import io.echomq.core.JobId;
  * @param attempt the attempt this run counts as against the job's budget, starting at 1
  * @param maxAttempts the attempt number after which a failure dead-letters the job (the
  * row's budget; {@link JobContext#maxAttempts()} also applies the listener's cap)
- * @param payload the payload text
+ * @param payload the payload text (decrypted by the container on an encrypted queue)
  * @param enqueuedAt when the job was enqueued (server time)
  * @param readyAt when the job last became claimable (server time)
  * @param claimedAt when it was claimed (server time)

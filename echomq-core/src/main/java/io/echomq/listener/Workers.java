@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
@@ -48,12 +49,14 @@ final class Workers {
 
 	private final @Nullable CompletionBatcher completions;
 
+	private final QueueEncryption encryption;
+
 	/** Workers started and not ended, at most the concurrency. */
 	private final AtomicInteger started = new AtomicInteger();
 
 	Workers(ContainerSettings settings, JobHandler handler, List<JobInvocationInterceptor> interceptors, Runs runs,
 			ContainerClaims claims, LeaseKeeper leaseKeeper, JobEvents events, TaskExecutor executor,
-			@Nullable CompletionBatcher completions) {
+			@Nullable CompletionBatcher completions, QueueEncryption encryption) {
 		this.settings = settings;
 		this.handler = handler;
 		this.interceptors = interceptors;
@@ -63,6 +66,7 @@ final class Workers {
 		this.events = events;
 		this.executor = executor;
 		this.completions = completions;
+		this.encryption = encryption;
 	}
 
 	/**
@@ -275,6 +279,7 @@ final class Workers {
 			job.worker(Thread.currentThread());
 			try {
 				if (!job.isCancelled()) {
+					job.open(Workers.this.encryption);
 					invoke(0, job);
 				}
 			}

@@ -1,8 +1,10 @@
 package io.echomq.crypto;
 
+import java.lang.reflect.Type;
 import java.util.Base64;
 import java.util.Map;
 
+import io.echomq.support.PayloadConverter;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -134,12 +136,38 @@ class PayloadEncryptionTests {
 		assertThat(queues.open("payments", queues.seal("payments", "text"))).isEqualTo("text");
 	}
 
+	@Test
+	void theSealingConverterSealsWhatItWritesAndNeverDecryptsWhatItReads() {
+		QueueEncryption queues = QueueEncryption.of(this.encryption, java.util.Set.of("payments"));
+		PayloadConverter sealing = queues.sealing("payments", new TextConverter());
+		assertThat(queues.open("payments", sealing.write("result"))).isEqualTo("result");
+		// a payload the container already opened whose plaintext looks encrypted
+		String looksEncrypted = queues.seal("payments", "inner");
+		assertThat(sealing.read(looksEncrypted, String.class)).isEqualTo(looksEncrypted);
+		PayloadConverter plain = new TextConverter();
+		assertThat(queues.sealing("other", plain)).isSameAs(plain);
+	}
+
 	private static byte[] key(int seed) {
 		byte[] key = new byte[32];
 		for (int i = 0; i < key.length; i++) {
 			key[i] = (byte) (seed * 31 + i);
 		}
 		return key;
+	}
+
+	static final class TextConverter implements PayloadConverter {
+
+		@Override
+		public String write(Object payload) {
+			return payload.toString();
+		}
+
+		@Override
+		public Object read(String text, Type type) {
+			return text;
+		}
+
 	}
 
 }

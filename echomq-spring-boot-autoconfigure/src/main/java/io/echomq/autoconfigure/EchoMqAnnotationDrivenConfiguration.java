@@ -8,6 +8,7 @@ import io.echomq.annotation.EchoJobAnnotationBeanPostProcessor;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
@@ -74,10 +75,12 @@ public final class EchoMqAnnotationDrivenConfiguration {
 	@ConditionalOnMissingBean(name = CONTAINER_FACTORY_BEAN_NAME)
 	EchoJobListenerContainerFactory echoJobListenerContainerFactory(
 			EchoJobListenerContainerFactoryConfigurer configurer, Engine jobs,
-			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<EchoMqNode> node) {
+			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<EchoMqNode> node,
+			ObjectProvider<QueueEncryption> encryption) {
 		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(jobs);
 		configurer.configure(factory);
 		factory.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		factory.setEncryption(encryption.getIfUnique(QueueEncryption::none));
 		node.ifAvailable(factory::setNode);
 		return factory;
 	}

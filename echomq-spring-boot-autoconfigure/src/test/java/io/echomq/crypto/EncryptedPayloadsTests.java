@@ -15,6 +15,7 @@ import io.echomq.core.internal.RowPayload;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobContext;
 import io.echomq.listener.ListenerTestSupport;
+import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,7 @@ class EncryptedPayloadsTests {
 				assertThat(row.get("progress_data")).startsWith("emq1:v1:").doesNotContain("half");
 				assertThat(listener.cards.poll(10, TimeUnit.SECONDS))
 					.isEqualTo(new Card("4111-1111-1111-1111", "hold"));
+				assertThat(listener.texts.poll()).isEqualTo("{\"number\":\"4111-1111-1111-1111\",\"mode\":\"hold\"}");
 				listener.release.offer(true);
 				await().atMost(TIMEOUT).until(() -> template.result("secrets", id, String.class) != null);
 				assertThat(template.result("secrets", id, String.class)).isEqualTo("charged 1111");
@@ -65,6 +67,48 @@ class EncryptedPayloadsTests {
 					.doesNotContain("charged");
 			}
 		});
+	}
+
+	@Test
+	void aHandlerRegisteredByHandGetsThePlaintextToo() {
+		runner("echomq.encryption.current=v1", "echomq.encryption.keys.v1=" + KEY_1,
+				"echomq.queues.vault.encryption.enabled=true")
+			.run((context) -> {
+				BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+				EchoJobListenerRegistry registry = context.getBean(EchoJobListenerRegistry.class);
+				registry.register("vault", (job, jobContext) -> {
+					seen.add(job.payload());
+					seen.add(jobContext.job().payload());
+				}, ListenerSettings.builder().autoStartup(false).build());
+				JobId id = context.getBean(EchoMqTemplate.class).enqueue("vault", new Card("4111", "lambda"));
+				try (ListenerTestSupport.Probe probe = probe()) {
+					assertThat(RowPayload.join(probe.row("vault", id))).startsWith("emq1:v1:").doesNotContain("4111");
+				}
+				registry.getContainer("vault").start();
+				assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"number\":\"4111\",\"mode\":\"lambda\"}");
+				assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"number\":\"4111\",\"mode\":\"lambda\"}");
+			});
+	}
+
+	@Test
+	void aTamperedPayloadForAHandlerRegisteredByHandIsDeadAtOnce() {
+		runner("echomq.encryption.current=v1", "echomq.encryption.keys.v1=" + KEY_1,
+				"echomq.queues.vault.encryption.enabled=true")
+			.run((context) -> {
+				BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+				EchoJobListenerRegistry registry = context.getBean(EchoJobListenerRegistry.class);
+				registry.register("vault", (job, jobContext) -> seen.add(job.payload()),
+						ListenerSettings.builder().autoStartup(false).build());
+				JobId id = context.getBean(EchoMqTemplate.class).enqueue("vault", new Card("4111", "ok"));
+				try (ListenerTestSupport.Probe probe = probe()) {
+					tamper(probe, "vault", id);
+					registry.getContainer("vault").start();
+					await().atMost(TIMEOUT).until(() -> probe.members("vault", KeyType.DEAD).contains(id.toString()));
+					assertThat(probe.row("vault", id)).containsEntry("attempts", "1");
+					assertThat(probe.row("vault", id).get("last_error")).contains("fails authentication");
+				}
+				assertThat(seen).isEmpty();
+			});
 	}
 
 	@Test
@@ -104,13 +148,7 @@ class EncryptedPayloadsTests {
 			.run((context) -> {
 				JobId id = context.getBean(EchoMqTemplate.class).enqueue("secrets", new Card("4111", "ok"));
 				try (ListenerTestSupport.Probe probe = probe()) {
-					String key = new io.echomq.core.Keyspace(this.prefix).jobKey("secrets", id);
-					String first = (String) probe.template().opsForHash().get(key, "payload");
-					assertThat(first).startsWith("emq1:v1:");
-					char flipped = (first.charAt(12) == 'A') ? 'B' : 'A';
-					probe.template()
-						.opsForHash()
-						.put(key, "payload", first.substring(0, 12) + flipped + first.substring(13));
+					tamper(probe, "secrets", id);
 					context.getBean(EchoJobListenerRegistry.class).getContainer("secrets").start();
 					await().atMost(TIMEOUT).until(() -> probe.members("secrets", KeyType.DEAD).contains(id.toString()));
 					assertThat(probe.row("secrets", id)).containsEntry("attempts", "1");
@@ -180,6 +218,14 @@ class EncryptedPayloadsTests {
 			.withPropertyValues(properties);
 	}
 
+	private void tamper(ListenerTestSupport.Probe probe, String queue, JobId id) {
+		String key = new io.echomq.core.Keyspace(this.prefix).jobKey(queue, id);
+		String first = (String) probe.template().opsForHash().get(key, "payload");
+		assertThat(first).startsWith("emq1:v1:");
+		char flipped = (first.charAt(12) == 'A') ? 'B' : 'A';
+		probe.template().opsForHash().put(key, "payload", first.substring(0, 12) + flipped + first.substring(13));
+	}
+
 	private ListenerTestSupport.Probe probe() {
 		return new ListenerTestSupport.Probe(server, this.prefix);
 	}
@@ -206,12 +252,15 @@ class EncryptedPayloadsTests {
 
 		final BlockingQueue<Card> cards = new LinkedBlockingQueue<>();
 
+		final BlockingQueue<String> texts = new LinkedBlockingQueue<>();
+
 		final BlockingQueue<Boolean> release = new LinkedBlockingQueue<>();
 
 		@EchoJob(queue = "secrets")
 		String charge(JobContext context, Card card) throws InterruptedException {
 			context.progress(50);
 			context.progress(new Step("half"));
+			this.texts.add(context.job().payload());
 			this.cards.add(card);
 			this.release.poll(10, TimeUnit.SECONDS);
 			return "charged " + card.number().substring(Math.max(0, card.number().length() - 4));
