@@ -13,7 +13,7 @@
 -- notify_keys(declared, row, id)  the waiters key and the channel when both are declared, else nil
 -- notify_waiting(waiters, id)     whether a caller awaits id (false without waiters)
 -- notify(waiters, channel, outcome, id)  ZREM id from waiters, PUBLISH '<outcome> <id>'; outcomes:
---                                 completed, dead, cancelled
+--                                 completed, dead, cancelled, deleted (delete, purge), quarantined
 
 local function notify_keys(declared, row, id)
   local prefix = string.sub(row, 1, #row - #id - 4)
