@@ -7,10 +7,12 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Awaiting results ({@code Waiters}, docs/results.md "Awaiting a result"), run only when
@@ -132,6 +134,30 @@ final class AwaitFigure extends Figure {
 		return samples;
 	}
 
+	/**
+	 * Consumers whose jobs count as done once completed and, when awaited, once every
+	 * future of the waiter settled: the drain's time and CPU then hold the waiters' work.
+	 */
+	private record Settled(Consumers consumers, @Nullable AtomicLong settled) implements Consumers {
+
+		@Override
+		public void start(String queue, int concurrency, BenchHandler handler) {
+			this.consumers.start(queue, concurrency, handler);
+		}
+
+		@Override
+		public long completed() {
+			long completed = this.consumers.completed();
+			return (this.settled != null) ? Math.min(completed, this.settled.get()) : completed;
+		}
+
+		@Override
+		public void close() {
+			this.consumers.close();
+		}
+
+	}
+
 	private static Drain drain(RunContext context, int jobs, boolean awaited) throws Exception {
 		BenchServer server = context.server();
 		server.reset();
@@ -146,13 +172,19 @@ final class AwaitFigure extends Figure {
 							EnqueueSpec.defaults()));
 			}
 			List<CompletableFuture<?>> futures = new ArrayList<>();
+			AtomicLong settled = new AtomicLong();
 			if (awaited) {
 				for (JobId id : ids) {
-					futures.add(waiter.waiters().await(QUEUE, id, WAIT));
+					futures.add(waiter.waiters().await(QUEUE, id, WAIT).whenComplete((value, ex) -> {
+						if (ex == null) {
+							settled.incrementAndGet();
+						}
+					}));
 				}
 			}
-			Drain drain = Drain.run(context, () -> new ListenerConsumers(server.newEngine()), List.of(QUEUE),
-					CONCURRENCY, jobs);
+			Drain drain = Drain.run(context,
+					() -> new Settled(new ListenerConsumers(server.newEngine()), awaited ? settled : null),
+					List.of(QUEUE), CONCURRENCY, jobs);
 			CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 			return drain;
 		}
