@@ -185,6 +185,7 @@ public final class Harness {
 			case "audit" -> new AuditFigure();
 			case "retention" -> new RetentionFigure();
 			case "io" -> new IoDrainFigure();
+			case "await" -> new AwaitFigure();
 			case "lanes" -> new LanesFigure();
 			case "limiter" -> new LimiterFigure();
 			case "features" -> new FeaturesFigure();

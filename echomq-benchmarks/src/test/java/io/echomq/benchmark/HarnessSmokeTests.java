@@ -97,6 +97,27 @@ class HarnessSmokeTests {
 	}
 
 	@Test
+	void awaitFigureTimesTheFuturesAndDrainsWithAndWithoutAwaiters() throws Exception {
+		PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+		String[] args = { "--smoke", "--figures", "await" };
+		List<String> returned = Harness.run(args, out, System.err);
+		Map<String, Double> values = new HashMap<>();
+		List<String> figures = new ArrayList<>();
+		for (String line : returned) {
+			Matcher matcher = FIGURE.matcher(line);
+			assertThat(matcher.find()).isTrue();
+			figures.add(matcher.group(1));
+			values.put(matcher.group(1), Double.parseDouble(matcher.group(2)));
+		}
+		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures(args));
+		// every future settled within the figure's wait, after its handler returned
+		assertThat(values.get("await.latency.p50")).isGreaterThan(0)
+			.isLessThanOrEqualTo(values.get("await.latency.p99"));
+		assertThat(values.get("await.drain.none")).isGreaterThan(0);
+		assertThat(values.get("await.drain.awaited")).isGreaterThan(0);
+	}
+
+	@Test
 	void limiterFigureCountsStartsOfBothJvmsAndNoWindowHoldsMoreThanTheLimit() throws Exception {
 		// the figure fails unless both JVMs started jobs
 		PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);

@@ -153,6 +153,48 @@ class AwaitTests extends EngineTestSupport {
 	}
 
 	@Test
+	void aCancelledJobReleasedAtShutdownShouldFailTheFutureAsCancelled() {
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		CompletableFuture<String> future = template().resultOf(this.queue, id, String.class, WAIT);
+		ClaimedJob job = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		this.jobs.admin().cancel(this.queue, id);
+		assertThat(this.jobs.outcomes().release(this.queue, job.id(), job.token()).isApplied()).isFalse();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> future.get(1, TimeUnit.SECONDS))
+			.withCauseInstanceOf(JobCancelledException.class);
+		assertThat(this.redis.opsForZSet().size(key(KeyType.WAITERS))).isZero();
+	}
+
+	@Test
+	void aQuarantinedJobShouldFailTheFuture() {
+		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
+		CompletableFuture<String> future = template().resultOf(this.queue, id, String.class, WAIT);
+		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, id), "attempts", "01");
+		assertThat(this.jobs.upkeep().quarantine(this.queue, JobState.PENDING, List.of(id.toString())).quarantined())
+			.isEqualTo(1);
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> future.get(1, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOfSatisfying(JobFailedException.class,
+					(ex) -> assertThat(ex.getLastError()).isEqualTo("quarantined"));
+		assertThat(this.redis.opsForZSet().size(key(KeyType.WAITERS))).isZero();
+	}
+
+	@Test
+	void aPurgedJobThatIsAwaitedShouldBePublishedAsDeleted() throws Exception {
+		ClaimedJob dead = enqueueAndClaim(LEASE);
+		this.jobs.outcomes().deadLetter(this.queue, dead.id(), dead.token(), "gone soon");
+		ClaimedJob unawaited = enqueueAndClaim(LEASE);
+		this.jobs.outcomes().deadLetter(this.queue, unawaited.id(), unawaited.token(), "gone soon");
+		// a caller elsewhere registered (its read of the row still to come) when the
+		// purge ran
+		this.redis.opsForZSet().add(key(KeyType.WAITERS), dead.id().toString(), Double.MAX_VALUE);
+		BlockingQueue<String> heard = listen();
+		assertThat(this.jobs.admin().purgeDead(this.queue)).isEqualTo(2);
+		assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("deleted " + dead.id());
+		assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).isNull();
+		assertThat(this.redis.opsForZSet().size(key(KeyType.WAITERS))).isZero();
+	}
+
+	@Test
 	void aDeletedJobShouldFailTheFutureAsNotFound() {
 		JobId id = this.jobs.enqueues().enqueue(this.queue, "x", EnqueueSpec.defaults());
 		CompletableFuture<String> future = template().resultOf(this.queue, id, String.class, WAIT);

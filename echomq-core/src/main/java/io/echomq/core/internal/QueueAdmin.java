@@ -181,7 +181,8 @@ public final class QueueAdmin extends EnginePart {
 			long purged = 0;
 			if (page.ids().length > 0) {
 				List<Object> reply = this.executor.execute(this.scripts.purge,
-						this.calls.withRows(queue, fixed, page.ids()), List.of(page.ids()));
+						this.state.keys(queue).addNotify(this.calls.withRows(queue, fixed, page.ids())),
+						List.of(page.ids()));
 				purged = Replies.number(reply.get(0));
 				Map<String, String> reasons = Replies.reasons(reply.get(1));
 				this.state.suspects.addAll(queue, JobState.DEAD, reasons.keySet());

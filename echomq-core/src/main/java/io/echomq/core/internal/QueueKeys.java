@@ -196,12 +196,13 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 
 	/**
 	 * Return the keys of {@code release.lua}: active, pending, the row, wake, metrics,
-	 * schedule.
+	 * schedule, waiters, done.
 	 * @param id the job id
 	 * @return a new list
 	 */
 	public List<String> forRelease(JobId id) {
-		return list(0, this.active, this.pending, row(id), this.wake, this.metrics, this.schedule);
+		return list(0, this.active, this.pending, row(id), this.wake, this.metrics, this.schedule, this.waiters,
+				this.done);
 	}
 
 	/**

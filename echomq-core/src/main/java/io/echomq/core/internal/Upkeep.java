@@ -308,8 +308,11 @@ public final class Upkeep extends EnginePart {
 			args.add(Integer.toString(foreign.size()));
 			args.addAll(foreign);
 			args.addAll(ids);
-			List<Object> reply = this.executor.execute(this.scripts.quarantine,
-					this.calls.withRows(queue, fixed, ids.toArray(ScriptCalls.NO_IDS)), args);
+			List<String> keys = this.calls.withRows(queue, fixed, ids.toArray(ScriptCalls.NO_IDS));
+			if (!ids.isEmpty()) {
+				this.state.keys(queue).addNotify(keys);
+			}
+			List<Object> reply = this.executor.execute(this.scripts.quarantine, keys, args);
 			this.state.learnClock(reply);
 			result = result.plus(new QuarantineResult((int) Replies.number(reply.get(1)),
 					(int) Replies.number(reply.get(2)), Replies.reasons(reply.get(3))));

@@ -203,6 +203,8 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 			}
 			case "cancelled" ->
 				futures.forEach((future) -> future.completeExceptionally(new JobCancelledException(queue, jobId)));
+			case "quarantined" -> futures
+				.forEach((future) -> future.completeExceptionally(new JobFailedException(queue, jobId, "quarantined")));
 			default -> futures.forEach((future) -> future
 				.completeExceptionally(new JobNotFoundException(queue, jobId, outcome + " before it finished")));
 		}

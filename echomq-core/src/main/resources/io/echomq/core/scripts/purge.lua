@@ -7,13 +7,19 @@
 -- KEYS[1]     emq:{q}:dead     ZSET
 -- KEYS[2]     emq:{q}:metrics  HASH, field 'purged'
 -- KEYS[3..]   emq:{q}:job:<id> HASH, one row per candidate, in ARGV order
+-- KEYS[last-1], KEYS[last]  [notify] optional, after the rows: emq:{q}:waiters ZSET and emq:{q}:done
+--             (a channel): each purged job that is awaited leaves waiters and 'deleted <id>' is
+--             published (notify.lua)
 -- ARGV[1..]   candidate ids
 -- returns     {purged, {skipped id, reason, ...}}
 --- @include "candidates"
 --- @include "keys"
+--- @include "unique"
+--- @include "notify"
 
 -- validate
-if #KEYS ~= 2 + #ARGV then
+local rows_end = 2 + #ARGV
+if #KEYS ~= rows_end and #KEYS ~= rows_end + 2 then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 2))
 end
 local valid, skipped = scan(KEYS[1], 'dead', 1, #ARGV, 3, false, false, false, false, false)
@@ -22,11 +28,22 @@ for n = 1, #valid, 4 do
   purge[#purge + 1] = valid[n]
 end
 local counted = counter_ok(KEYS[2], 'purged')
+local waiters, channel = nil, nil
+if #ARGV > 0 then
+  waiters, channel = notify_keys(unique_declared(rows_end + 1), KEYS[3], ARGV[1])
+end
+local awaited = {}
+for _, i in ipairs(purge) do
+  awaited[i] = notify_waiting(waiters, ARGV[i])
+end
 
 -- write
 for _, i in ipairs(purge) do
   redis.call('ZREM', KEYS[1], ARGV[i])
   redis.call('DEL', KEYS[2 + i])
+  if awaited[i] then
+    notify(waiters, channel, 'deleted', ARGV[i])
+  end
 end
 if #purge > 0 and counted then
   redis.call('HINCRBY', KEYS[2], 'purged', #purge)

@@ -18,6 +18,9 @@
 -- KEYS[5]     emq:{q}:quarantine  ZSET, score the time quarantined (server ms)
 -- KEYS[6]     emq:{q}:metrics     HASH, fields 'quarantined', 'strays'
 -- KEYS[7..]   emq:{q}:job:<id>    HASH, one row per JOB candidate, in ARGV order
+-- KEYS[last-1], KEYS[last]  [notify] optional, after the rows: emq:{q}:waiters ZSET and emq:{q}:done
+--             (a channel): each JOB candidate quarantined that is awaited leaves waiters and
+--             'quarantined <id>' is published (notify.lua)
 -- ARGV[1]     the location the candidates are in: pending, active, schedule or dead
 -- ARGV[2]     F, the number of candidates that are not JOB ids (they have no row key)
 -- ARGV[3..2+F]  those members
@@ -27,6 +30,8 @@
 --- @include "int"
 --- @include "row"
 --- @include "keys"
+--- @include "unique"
+--- @include "notify"
 
 -- validate
 local LOCATION_KEYS = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4],
@@ -38,7 +43,8 @@ end
 local source = LOCATION_KEYS[here]
 local foreign = arg_int(2, 0)
 local first = 3 + foreign
-if first > #ARGV + 1 or #KEYS ~= 6 + (#ARGV - first + 1) then
+local rows_end = 6 + (#ARGV - first + 1)
+if first > #ARGV + 1 or (#KEYS ~= rows_end and #KEYS ~= rows_end + 2) then
   return redis.error_reply('EMQARG ' .. (#ARGV - first + 1) .. ' JOB candidates need as many row keys, got '
     .. (#KEYS - 6))
 end
@@ -52,19 +58,19 @@ for i = 3, #ARGV do
   if not seen[member] and redis.call('ZSCORE', source, member) then
     seen[member] = true
     if i < first then
-      moves[#moves + 1] = {member, 'not a JOB id', false}
+      moves[#moves + 1] = {member, 'not a JOB id', false, false}
     else
       local row = KEYS[6 + i - first + 1]
       local f, problem = read_row(row)
       problem = problem or field_problem(f)
       if problem then
-        moves[#moves + 1] = {member, problem, f and row}
+        moves[#moves + 1] = {member, problem, f and row, true}
       elseif f[1] ~= here then
         local there = LOCATION_KEYS[f[1]]
         if there and redis.call('ZSCORE', there, member) then
           strays[#strays + 1] = member
         else
-          moves[#moves + 1] = {member, state_problem(f, here), row}
+          moves[#moves + 1] = {member, state_problem(f, here), row, true}
         end
       end
     end
@@ -72,6 +78,13 @@ for i = 3, #ARGV do
 end
 local count_quarantined = counter_ok(KEYS[6], 'quarantined')
 local count_strays = counter_ok(KEYS[6], 'strays')
+local waiters, channel = nil, nil
+if rows_end > 6 then
+  waiters, channel = notify_keys(unique_declared(rows_end + 1), KEYS[7], ARGV[first])
+end
+for _, move in ipairs(moves) do
+  move[4] = move[4] and notify_waiting(waiters, move[1])
+end
 
 -- compute
 local now = now_ms()
@@ -83,6 +96,9 @@ for _, move in ipairs(moves) do
   redis.call('ZADD', KEYS[5], now, move[1])
   if move[3] then
     redis.call('HSET', move[3], 'state', 'quarantine', 'quarantined_from', here, 'quarantine_reason', move[2])
+  end
+  if move[4] then
+    notify(waiters, channel, 'quarantined', move[1])
   end
   reported[#reported + 1] = move[1]
   reported[#reported + 1] = move[2]

@@ -11,8 +11,10 @@
 -- KEYS[5]  emq:{q}:metrics  HASH, field 'cancelled'
 -- KEYS[6]  emq:{q}:schedule ZSET: a job of a lane goes there, due now, and promote.lua returns it to
 --          its lane (this script cannot know the lane's keys)
--- KEYS[7]  [unique] emq:{q}:unique:<name> STRING, optional: the key the row names, released when the
---          job is retired as cancelled
+-- KEYS[7..] optional, after every other key, in any order: [unique] emq:{q}:unique:<name> STRING,
+--          the key the row names, released when the job is retired as cancelled; [notify]
+--          emq:{q}:waiters ZSET and emq:{q}:done (a channel): when a job retired as cancelled is
+--          awaited, it leaves waiters and 'cancelled <id>' is published (notify.lua)
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
@@ -31,6 +33,7 @@
 --- @include "cancel"
 --- @include "unique"
 --- @include "events"
+--- @include "notify"
 
 -- validate
 local events = events_take(KEYS[1])
@@ -40,13 +43,16 @@ if stale then
   return stale
 end
 if cancel_requested(KEYS[3]) then
-  local unique, unique_name = unique_releasable(KEYS[3], id, unique_declared(7))
+  local declared = unique_declared(7)
+  local unique, unique_name = unique_releasable(KEYS[3], id, declared)
   if unique == false then
     return {0, 'UNIQUE_KEY', unique_name}
   end
+  local awaited = awaited_by(declared, KEYS[3], id)
   local cancelled = retire_cancelled(KEYS[1], KEYS[3], id, KEYS[5])
   unique_release(unique)
   event_add(events, 'cancelled', id, f[2])
+  notify_awaited(awaited, 'cancelled', id)
   return cancelled
 end
 local lane = redis.call('HGET', KEYS[3], 'lane')

@@ -13,7 +13,7 @@
 -- notify_keys(declared, row, id)  the waiters key and the channel when both are declared, else nil
 -- notify_waiting(waiters, id)     whether a caller awaits id (false without waiters)
 -- notify(waiters, channel, outcome, id)  ZREM id from waiters, PUBLISH '<outcome> <id>'; outcomes:
---                                 completed, dead, cancelled, deleted
+--                                 completed, dead, cancelled, deleted (delete, purge), quarantined
 -- awaited_by(declared, row, id)   {waiters, channel} when both are declared and a caller awaits id
 --                                 (the one ZSCORE), else nil: read before the first write
 -- notify_awaited(awaited, outcome, id)  notify, when awaited (what awaited_by returned) is not nil
