@@ -36,12 +36,13 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
 local c = claim_args()
 local full_size = arg_int(7, 0)
 local page_size = arg_int(8, 0)
 local offset = arg_int(9, 0)
 local foreign = arg_int(10, 0)
+-- ARGV[1..10] are fixed; the events tag and bound, if any, come after the candidates
+local events = events_take(KEYS[1])
 if #KEYS ~= #ARGV - 4 then
   return redis.error_reply('EMQARG ' .. (#ARGV - 10) .. ' candidates need as many row keys, got ' .. (#KEYS - 6))
 end

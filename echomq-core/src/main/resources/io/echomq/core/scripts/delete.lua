@@ -51,12 +51,11 @@ end
 if state == 'active' then
   return {0, 'ACTIVE', 'the job is active (leased to a worker)'}
 end
+local awaited = awaited_by(unique_declared(8), KEYS[6], id)
 local plan, refused = waiting_plan(id, 'deleted')
 if not plan then
   return refused
 end
-
-local awaited = awaited_by(unique_declared(8), KEYS[6], id)
 
 -- write
 waiting_remove(plan, location, id, lane, ring)
