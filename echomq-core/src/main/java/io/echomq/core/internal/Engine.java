@@ -92,7 +92,7 @@ public class Engine {
 		this.admin = new QueueAdmin(this.state);
 		this.results = new Results(this.state);
 		this.events = new Events(this.state);
-		this.flows = new Flows(this.state);
+		this.flows = new Flows(this.state, this.admin);
 	}
 
 	/**

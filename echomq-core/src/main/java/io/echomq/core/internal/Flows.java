@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.echomq.core.CancelResult;
 import io.echomq.core.ChildFailure;
+import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.ServerOutOfMemoryException;
@@ -34,10 +36,17 @@ public final class Flows extends EnginePart {
 	/** A child's row field: {@code 1} when its parent is in its own queue (slot). */
 	public static final String LOCAL_FIELD = "flow_local";
 
-	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead");
+	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead", "cancelled",
+			"deleted");
 
-	Flows(EngineState state) {
+	/** The verb of a record that cancels a child of a cancelled or deleted parent. */
+	private static final String CANCEL = "cancel";
+
+	private final QueueAdmin admin;
+
+	Flows(EngineState state, QueueAdmin admin) {
 		super(state);
+		this.admin = admin;
 	}
 
 	/**
@@ -113,7 +122,9 @@ public final class Flows extends EnginePart {
 	 * Return the oldest records of a queue's outbox.
 	 * @param queue the children's queue
 	 * @param max most records
-	 * @return the records, {@code <outcome> <parent queue> <parent id> <child id>} each
+	 * @return the records, {@code <outcome> <parent queue> <parent id> <child id>} each,
+	 * or {@code cancel <child queue> <child id> <parent id>} for a child of a cancelled
+	 * or deleted parent
 	 */
 	public List<String> outbox(String queue, int max) {
 		Set<String> records = this.template.opsForZSet().range(this.state.keys(queue).outbox(), 0, max - 1);
@@ -121,19 +132,34 @@ public final class Flows extends EnginePart {
 	}
 
 	/**
-	 * The relay's first step: apply an outbox record on its parent's slot. Applying a
-	 * record twice changes nothing.
-	 * @param queue the children's queue (whose outbox holds the record)
+	 * The relay's first step: apply an outbox record on its target's slot (a child's
+	 * outcome on its parent; a {@code cancel} on a child of a cancelled or deleted
+	 * parent). Applying a record twice changes nothing.
+	 * @param queue the queue whose outbox holds the record
 	 * @param record the record
-	 * @return whether it changed the parent (false: applied before, or the parent no
-	 * longer waits)
+	 * @return whether it changed the target (false: applied before, the parent no longer
+	 * waits, or the child has finished)
 	 * @throws IllegalArgumentException if the record is malformed
 	 */
 	public boolean apply(String queue, String record) {
 		String[] parts = record.split(" ");
 		Assert.isTrue(
-				parts.length == 4 && OUTCOMES.contains(parts[0]) && JobId.isValid(parts[2]) && JobId.isValid(parts[3]),
+				parts.length == 4 && (OUTCOMES.contains(parts[0]) || CANCEL.equals(parts[0])) && JobId.isValid(parts[2])
+						&& JobId.isValid(parts[3]),
 				() -> "Malformed outbox record '" + record + "' in queue '" + queue + "'");
+		if (CANCEL.equals(parts[0])) {
+			try {
+				QueuePartitions.validateEngineName(parts[1]);
+			}
+			catch (InvalidQueueNameException ex) {
+				throw new IllegalArgumentException("Malformed outbox record '" + record + "' in queue '" + queue + "'",
+						ex);
+			}
+			CancelResult.Outcome outcome = this.admin.cancel(parts[1], JobId.parse(parts[2])).outcome();
+			// a refused cancel (a quarantined child) is the quarantine's business: the
+			// record is not kept for ever
+			return outcome == CancelResult.Outcome.CANCELLED || outcome == CancelResult.Outcome.REQUESTED;
+		}
 		QueueKeys parent = this.state.keys(parts[1]);
 		List<Object> reply = this.executor.execute(this.scripts.flowApply, List.of(parent.waiting(), parent.pending(),
 				parent.dead(), parent.wake(), parent.rowPrefix() + parts[2]),

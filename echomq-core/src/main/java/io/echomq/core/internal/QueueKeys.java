@@ -244,13 +244,13 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 
 	/**
 	 * Return the keys {@code delete.lua} starts with: pending, schedule, dead, completed,
-	 * active, the row, metrics, waiters, done.
+	 * active, the row, metrics, waiters, done, waiting, outbox.
 	 * @param id the job id
 	 * @return a new list
 	 */
 	public List<String> forDelete(JobId id) {
 		return list(0, this.pending, this.schedule, this.dead, this.completed, this.active, row(id), this.metrics,
-				this.waiters, this.done);
+				this.waiters, this.done, waiting(), outbox());
 	}
 
 	/**
@@ -264,13 +264,13 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 
 	/**
 	 * Return the keys {@code cancel.lua} starts with: pending, active, schedule, dead,
-	 * quarantine, the row, metrics, waiters, done.
+	 * quarantine, the row, metrics, waiters, done, waiting, outbox.
 	 * @param id the job id
 	 * @return a new list
 	 */
 	public List<String> forCancel(JobId id) {
 		return list(0, this.pending, this.active, this.schedule, this.dead, this.quarantine, row(id), this.metrics,
-				this.waiters, this.done);
+				this.waiters, this.done, waiting(), outbox());
 	}
 
 	/**

@@ -1,6 +1,7 @@
 -- cancel: a job, by id, in whatever state it is.
 --
---   pending, schedule, dead  the id leaves its location and the row is retired, in one move
+--   pending, schedule, dead, waiting (a parent of a flow)
+--                            the id leaves its location and the row is retired, in one move
 --                            (counter 'cancelled'); nothing is kept, like a completed job
 --   active                   the row is marked 'cancel_requested_at' (server ms) and the job stays
 --                            where it is, leased to its worker: the lease renewal (extend.lua)
@@ -26,6 +27,10 @@
 --          emq:{q}:lanes ZSET, where a pending job of a lane waits
 --          [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel): when the job is awaited, it
 --          leaves waiters and 'cancelled <id>' is published (notify.lua)
+--          [flow] emq:{q}:waiting ZSET, where a parent of a flow waits (cancelled with its waiting
+--          subtree), and emq:{q}:outbox ZSET: a child not finished settles its parent, a waiting
+--          parent cancels its children not finished, through records there (flow.lua; FLOW_KEYS,
+--          nothing written, when a record is due and the outbox was not declared)
 -- ARGV[1]  id
 -- [events] optional, last: the stream emq:{q}:events declared after every other key, ARGV ending with
 --          EVENTS_TAG, N (events.lua): adds 'cancelled' (field state) for a waiting job, in the same
@@ -43,12 +48,14 @@
 --- @include "waiting"
 --- @include "notify"
 --- @include "events"
+--- @include "flow"
 
 -- validate
 local events = events_take(KEYS[1])
 local id = ARGV[1]
 local LOCATION_KEYS = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4],
   quarantine = KEYS[5]}
+flow_admin_locations(LOCATION_KEYS, unique_declared(8))
 local f, problem = read_row(KEYS[6])
 if not f then
   for name, key in pairs(LOCATION_KEYS) do
@@ -100,11 +107,16 @@ local plan, refused = waiting_plan(id, 'cancelled')
 if not plan then
   return refused
 end
+local flow, flow_reply = flow_admin_plan(KEYS[6], id, state, 'cancelled', unique_declared(8))
+if flow == false then
+  return flow_reply
+end
 
 local awaited = awaited_by(unique_declared(8), KEYS[6], id)
 
 -- write
 waiting_remove(plan, LOCATION_KEYS[state], id, lane, ring)
+flow_admin_write(flow, now_ms())
 notify_awaited(awaited, 'cancelled', id)
 event_add(events, 'cancelled', id, f[2], 'state', state)
 return {1, 'CANCELLED', state}

@@ -108,6 +108,7 @@ if flow == false then
 end
 if cancel_requested(KEYS[2]) then
   local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
+  flow_write(flow_recast(flow, 'cancelled'), now_ms())
   unique_release(unique)
   notify_awaited(awaited, 'cancelled', ARGV[1])
   event_add(events, 'cancelled', ARGV[1], f[2])

@@ -1,4 +1,4 @@
--- delete: pending | schedule | dead | completed -> gone. The id leaves its location and its row is
+-- delete: pending | schedule | dead | completed | waiting -> gone. The id leaves its location and its row is
 -- deleted in the same move. An active job is refused (its worker holds a lease; cancelling a
 -- running job is another verb).
 --
@@ -18,19 +18,25 @@
 --          pending job of a lane waits (LANE_KEY, nothing written, when they were not declared)
 --          [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel): when the job is awaited, it
 --          leaves waiters and 'deleted <id>' is published (notify.lua)
+--          [flow] emq:{q}:waiting ZSET and emq:{q}:outbox ZSET, as cancel.lua declares them: a
+--          deleted child not finished settles its parent (outcome 'deleted'), a deleted waiting
+--          parent cancels its children not finished (flow.lua)
 -- ARGV[1]  id
 -- returns  {1, state} deleted from that location, or {0, code, detail}: NOT_FOUND when the job has
 --          no row, ACTIVE when it is leased, MALFORMED_ROW, WRONG_STATE when the row names a
 --          location the id is not in; [unique] UNIQUE_KEY (nothing written) when the row names a key
 --          not declared
+--- @include "clock"
 --- @include "row"
 --- @include "waiting"
 --- @include "notify"
+--- @include "flow"
 
 -- validate
 local id = ARGV[1]
 local LOCATION_KEYS = {pending = KEYS[1], schedule = KEYS[2], dead = KEYS[3], completed = KEYS[4],
   active = KEYS[5]}
+flow_admin_locations(LOCATION_KEYS, unique_declared(8))
 local f, problem = read_row(KEYS[6])
 if problem == 'no row' then
   return {0, 'NOT_FOUND', 'no row'}
@@ -56,8 +62,13 @@ local plan, refused = waiting_plan(id, 'deleted')
 if not plan then
   return refused
 end
+local flow, flow_reply = flow_admin_plan(KEYS[6], id, state, 'deleted', unique_declared(8))
+if flow == false then
+  return flow_reply
+end
 
 -- write
 waiting_remove(plan, location, id, lane, ring)
+flow_admin_write(flow, now_ms())
 notify_awaited(awaited, 'deleted', id)
 return {1, state}

@@ -3,7 +3,8 @@
 -- field, HSETNX), and move the parent waiting -> pending when it was the last child, or
 -- waiting -> dead when it died under policy 'fail'. A parent that is no longer waiting (gone, dead,
 -- already pending) or has the child already is left as it is: applying a record twice changes
--- nothing.
+-- nothing. A child cancelled or deleted before it finished counts as a dead one (outcome
+-- 'cancelled' or 'deleted', flow.lua).
 --
 -- KEYS[1]  emq:{p}:waiting  ZSET
 -- KEYS[2]  emq:{p}:pending  ZSET
@@ -12,15 +13,16 @@
 -- KEYS[5]  emq:{p}:job:<parent id> HASH, the parent's row
 -- ARGV[1]  parent id
 -- ARGV[2]  the child, '<queue>/<id>'
--- ARGV[3]  outcome: completed, failed, removed or dead
+-- ARGV[3]  outcome: completed, failed, removed, dead, cancelled or deleted
 -- returns  {1, parent state} applied, or {0, 'NOT_WAITING'} nothing to do
 --- @include "clock"
 --- @include "flow"
 
 -- validate
 local outcome = ARGV[3]
-if outcome ~= 'completed' and outcome ~= 'failed' and outcome ~= 'removed' and outcome ~= 'dead' then
-  error('EMQARG outcome must be completed, failed, removed or dead, was ' .. tostring(outcome)
+local OUTCOMES = {completed = true, failed = true, removed = true, dead = true, cancelled = true, deleted = true}
+if not OUTCOMES[outcome] then
+  error('EMQARG outcome must be completed, failed, removed, dead, cancelled or deleted, was ' .. tostring(outcome)
     .. '; nothing was written', 0)
 end
 require_zset(KEYS[1])

@@ -18,9 +18,9 @@
 --             [notify] emq:{q}:waiters ZSET and emq:{q}:done (a channel), optional: each job reaped to
 --             dead (or retired as cancelled) that is awaited leaves waiters and 'dead <id>' (or
 --             'cancelled <id>') is published (notify.lua)
---             [flow] emq:{q}:outbox ZSET: a child of a flow that dies records it there, for the relay
---             to settle its parent (flow.lua; even a parent on this slot); without it such a child
---             fails the call (EMQARG, nothing written)
+--             [flow] emq:{q}:outbox ZSET: a child of a flow that dies or is retired as cancelled
+--             records it there, for the relay to settle its parent (flow.lua; even a parent on this
+--             slot); without it such a child fails the call (EMQARG, nothing written)
 -- ARGV[1]     D, the number of declared lanes (>= 0)
 -- ARGV[2..1+D]  the declared lane keys
 -- ARGV[2+D..] candidate ids (the lowest-scored members of active)
@@ -81,10 +81,10 @@ for n = 1, #valid, 4 do
       require_zset(lanes[lane])
     end
     local flow, flow_reply = nil, nil
-    if to_dead and not cancelling then
-      flow, flow_reply = flow_plan(row, id, 'dead', unique_declared_keys, true)
+    if to_dead or cancelling then
+      flow, flow_reply = flow_plan(row, id, cancelling and 'cancelled' or 'dead', unique_declared_keys, true)
       if flow == false then
-        return redis.error_reply('EMQARG ' .. id .. ' is a child of a flow: its death needs the outbox declared; '
+        return redis.error_reply('EMQARG ' .. id .. ' is a child of a flow: its death or cancel needs the outbox declared; '
           .. 'nothing was written')
       end
     end
@@ -133,6 +133,7 @@ for _, move in ipairs(moves) do
   redis.call('ZREM', KEYS[1], id)
   if move[8] then
     redis.call('DEL', row)
+    flow_write(move[9], now)
     unique_release(move[7])
     event_add(events, 'cancelled', id, move[4])
   elseif move[2] then

@@ -14,7 +14,9 @@
 -- KEYS[7..] optional, after every other key, in any order: [unique] emq:{q}:unique:<name> STRING,
 --          the key the row names, released when the job is retired as cancelled; [notify]
 --          emq:{q}:waiters ZSET and emq:{q}:done (a channel): when a job retired as cancelled is
---          awaited, it leaves waiters and 'cancelled <id>' is published (notify.lua)
+--          awaited, it leaves waiters and 'cancelled <id>' is published (notify.lua); [flow]
+--          emq:{q}:outbox ZSET: a child of a flow retired as cancelled settles its parent through
+--          it (flow.lua; FLOW_KEYS, nothing written, when it was not declared)
 -- ARGV[1]  id
 -- ARGV[2]  token
 -- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
@@ -34,6 +36,7 @@
 --- @include "unique"
 --- @include "events"
 --- @include "notify"
+--- @include "flow"
 
 -- validate
 local events = events_take(KEYS[1])
@@ -49,7 +52,12 @@ if cancel_requested(KEYS[3]) then
     return {0, 'UNIQUE_KEY', unique_name}
   end
   local awaited = awaited_by(declared, KEYS[3], id)
+  local flow, flow_reply = flow_plan(KEYS[3], id, 'cancelled', declared, true)
+  if flow == false then
+    return flow_reply
+  end
   local cancelled = retire_cancelled(KEYS[1], KEYS[3], id, KEYS[5])
+  flow_write(flow, now_ms())
   unique_release(unique)
   event_add(events, 'cancelled', id, f[2])
   notify_awaited(awaited, 'cancelled', id)

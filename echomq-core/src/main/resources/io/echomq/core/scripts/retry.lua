@@ -120,8 +120,8 @@ if state == 'dead' or cancelling then
   awaited = notify_waiting(waiters, id)
 end
 local flow, flow_reply = nil, nil
-if state == 'dead' and not cancelling then
-  flow, flow_reply = flow_plan(KEYS[5], id, 'dead', unique_declared(retained and (10 + (#ARGV - 8)) or 10))
+if state == 'dead' or cancelling then
+  flow, flow_reply = flow_plan(KEYS[5], id, cancelling and 'cancelled' or 'dead', unique_declared(retained and (10 + (#ARGV - 8)) or 10))
   if flow == false then
     return flow_reply
   end
@@ -130,6 +130,7 @@ end
 -- write
 if cancelling then
   local cancelled = retire_cancelled(KEYS[1], KEYS[5], id, KEYS[6])
+  flow_write(flow, now)
   unique_release(unique)
   if awaited then
     notify(waiters, channel, 'cancelled', id)

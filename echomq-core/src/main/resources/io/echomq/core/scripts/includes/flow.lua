@@ -5,7 +5,8 @@
 -- ignore or remove: what a dead child does to its parent) and 'flow_local' ('1' when the parent is in
 -- the child's own queue, so on its slot). The parent's row has state 'waiting', 'children_left' and,
 -- per child that has finished, a field 'child:<queue>/<id>' with the child's outcome (completed,
--- failed, removed or dead): written with HSETNX, so a child is counted at most once.
+-- failed, removed, dead, cancelled or deleted): written with HSETNX, so a child is counted at most
+-- once. Its field 'flow_children' lists its children, '<queue>/<id>' each, in spec order.
 --
 -- When a child finishes, the script that finishes it (complete, complete_all, retry) settles the
 -- parent in the same move when the parent is on its slot; otherwise it writes a record
@@ -25,15 +26,34 @@
 --     when the parent is not waiting (gone, dead, already released: nothing to do) or has the
 --     child already; else a settle plan
 -- flow_settle(s, waiting, pending, dead, wake, now)  the parent's side, the writes: the child
---     counted, the parent to pending when it was the last, or to dead when a child died under
---     policy 'fail'; returns the parent's new state
+--     counted, the parent to pending when it was the last, or to dead when a child died, was
+--     cancelled or deleted under policy 'fail'; returns the parent's new state
+-- flow_recast(plan, outcome)  the plan of a finishing child with another outcome (a child retired
+--     as cancelled by the script that was to complete it)
+--
+-- Cancel and delete (docs/flows.md, "Cancelling and replaying"): a child cancelled or deleted before
+-- it finished settles its parent as if it had died, with outcome 'cancelled' or 'deleted' (policy
+-- 'ignore': failed, 'remove': removed); always through the outbox. A waiting parent cancelled or
+-- deleted leaves, in its own queue's outbox, one record 'cancel <child queue> <child id> <parent id>'
+-- per child not finished: the relay cancels that child (cancel.lua on the child's slot; a cancel
+-- applied twice finds nothing the second time, a running child is marked once), and a child that is
+-- a waiting parent passes the cancel down the same way. Every record of an outbox reads
+-- '<verb> <target queue> <target id> <id of the job in the outbox's queue>'.
+-- flow_admin_locations(locations, declared)  adds locations.waiting (emq:{q}:waiting, beside
+--     locations.pending) when the caller declared it, so cancel and delete take a waiting parent
+-- flow_admin_plan(row, id, state, outcome, declared)  read before the first write: the records a
+--     cancel ('cancelled') or delete ('deleted') of the job in state leaves, nil for none, or false
+--     and {0, 'FLOW_KEYS', ''} when emq:{q}:outbox was not declared
+-- flow_admin_write(plan, now)  the writes
 --- @include "keys"
 --- @include "int"
 --- @include "pending"
 --- @include "wake"
 
+local FLOW_FATAL = {dead = 'is dead', cancelled = 'was cancelled', deleted = 'was deleted'}
+
 local function flow_outcome(outcome, policy)
-  if outcome ~= 'dead' then
+  if not FLOW_FATAL[outcome] then
     return outcome
   end
   if policy == 'ignore' then
@@ -42,7 +62,7 @@ local function flow_outcome(outcome, policy)
   if policy == 'remove' then
     return 'removed'
   end
-  return 'dead'
+  return outcome
 end
 
 local function flow_check(waiting, parent_row, parent_id, child, outcome)
@@ -60,10 +80,11 @@ end
 
 local function flow_settle(s, waiting, pending, dead, wake_key, now)
   redis.call('HSETNX', s.row, 'child:' .. s.child, s.outcome)
-  if s.outcome == 'dead' then
+  if FLOW_FATAL[s.outcome] then
     redis.call('ZREM', waiting, s.id)
     redis.call('ZADD', dead, now, s.id)
-    redis.call('HSET', s.row, 'state', 'dead', 'dead_at', now, 'last_error', 'child ' .. s.child .. ' is dead')
+    redis.call('HSET', s.row, 'state', 'dead', 'dead_at', now, 'last_error',
+      'child ' .. s.child .. ' ' .. FLOW_FATAL[s.outcome])
     return 'dead'
   end
   local left = s.left - 1
@@ -84,7 +105,7 @@ local function flow_plan(row, id, outcome, declared, outbox_only)
   end
   local base = string.sub(row, 1, #row - #id - 4)
   local queue = string.match(base, '{([^}]*)}') or ''
-  local plan = {outcome = flow_outcome(outcome, f[3]), parent_queue = f[1], parent_id = f[2],
+  local plan = {outcome = flow_outcome(outcome, f[3]), policy = f[3], parent_queue = f[1], parent_id = f[2],
     child = queue .. '/' .. id, child_id = id}
   local outbox = base .. 'outbox'
   if f[4] == '1' and not outbox_only then
@@ -118,5 +139,57 @@ local function flow_write(plan, now)
       plan.outcome .. ' ' .. plan.parent_queue .. ' ' .. plan.parent_id .. ' ' .. plan.child_id)
   elseif plan.settle then
     flow_settle(plan.settle, plan.waiting, plan.pending, plan.dead, plan.wake, now)
+  end
+end
+
+local function flow_recast(plan, outcome)
+  if plan then
+    plan.outcome = flow_outcome(outcome, plan.policy)
+    if plan.settle then
+      plan.settle.outcome = plan.outcome
+    end
+  end
+  return plan
+end
+
+local function flow_admin_plan(row, id, state, outcome, declared)
+  local f = redis.call('HMGET', row, 'flow_parent_queue', 'flow_parent_id', 'flow_policy', 'flow_children')
+  local records = {}
+  if f[1] and f[2] and (state == 'pending' or state == 'schedule' or state == 'waiting') then
+    records[1] = flow_outcome(outcome, f[3]) .. ' ' .. f[1] .. ' ' .. f[2] .. ' ' .. id
+  end
+  if state == 'waiting' and f[4] then
+    for ref in string.gmatch(f[4], '%S+') do
+      local queue, child = string.match(ref, '^([^/]+)/(.+)$')
+      if queue and redis.call('HEXISTS', row, 'child:' .. ref) == 0 then
+        records[#records + 1] = 'cancel ' .. queue .. ' ' .. child .. ' ' .. id
+      end
+    end
+  end
+  if #records == 0 then
+    return nil
+  end
+  local base = string.sub(row, 1, #row - #id - 4)
+  local outbox = base .. 'outbox'
+  if not declared[outbox] then
+    return false, {0, 'FLOW_KEYS', ''}
+  end
+  require_zset(outbox)
+  return {outbox = outbox, records = records}
+end
+
+local function flow_admin_write(plan, now)
+  if not plan then
+    return
+  end
+  for _, record in ipairs(plan.records) do
+    redis.call('ZADD', plan.outbox, now, record)
+  end
+end
+
+local function flow_admin_locations(locations, declared)
+  local waiting = string.sub(locations.pending, 1, #locations.pending - #'pending') .. 'waiting'
+  if declared[waiting] then
+    locations.waiting = waiting
   end
 end

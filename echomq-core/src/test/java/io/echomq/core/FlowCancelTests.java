@@ -1,0 +1,164 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.EchoMqTemplate;
+import io.echomq.FlowJob;
+import io.echomq.FlowSpec;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.support.JacksonPayloadConverter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Cancelling and deleting within flows: a child cancelled or deleted before it finished
+ * settles its parent by its policy; a waiting parent cancelled or deleted cancels its
+ * subtree, across slots through the outbox and the relay.
+ *
+ * @author EchoMQ
+ */
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class FlowCancelTests extends EngineTestSupport {
+
+	@Test
+	void aWaitingChildCancelledOrDeletedShouldApplyItsPolicyToItsParent() {
+		String other = this.queue + "-other";
+		FlowJob failed = template().flow(FlowSpec.job(this.queue, "fails").child(FlowSpec.job(other, "cancelled")));
+		FlowJob deleted = template().flow(FlowSpec.job(this.queue, "fails").child(FlowSpec.job(this.queue, "deleted")));
+		FlowJob runs = template().flow(FlowSpec.job(this.queue, "runs")
+			.child(FlowSpec.job(other, "ignored"), ChildFailure.IGNORE)
+			.child(FlowSpec.job(this.queue, "removed"), ChildFailure.REMOVE));
+		assertThat(this.jobs.admin().cancel(other, failed.children().get(0).id()).outcome())
+			.isEqualTo(CancelResult.Outcome.CANCELLED);
+		assertThat(this.jobs.admin().delete(this.queue, deleted.children().get(0).id()).isApplied()).isTrue();
+		assertThat(this.jobs.admin().cancel(other, runs.children().get(0).id()).outcome())
+			.isEqualTo(CancelResult.Outcome.CANCELLED);
+		assertThat(this.jobs.admin().delete(this.queue, runs.children().get(1).id()).isApplied()).isTrue();
+		relay(this.queue, other);
+		Map<Object, Object> parent = row(this.queue, failed.id());
+		assertThat(parent).containsEntry("state", "dead");
+		assertThat(String.valueOf(parent.get("last_error")))
+			.isEqualTo("child " + other + "/" + failed.children().get(0).id() + " was cancelled");
+		assertThat(String.valueOf(row(this.queue, deleted.id()).get("last_error")))
+			.isEqualTo("child " + this.queue + "/" + deleted.children().get(0).id() + " was deleted");
+		ClaimedJob run = this.jobs.claims().claim(this.queue, LEASE, 10).get(0);
+		assertThat(run.id()).isEqualTo(runs.id());
+		assertThat(FlowChild.of(run.fields())).extracting(FlowChild::outcome).containsExactly("failed", "removed");
+		assertClean(this.queue);
+		assertClean(other);
+	}
+
+	@Test
+	void aRunningChildCancelledShouldSettleItsParentWhenItLeavesActive() {
+		String other = this.queue + "-other";
+		FlowJob local = template().flow(FlowSpec.job(this.queue, "local").child(FlowSpec.job(this.queue, "runs")));
+		FlowJob remote = template()
+			.flow(FlowSpec.job(this.queue, "remote").child(FlowSpec.job(other, "runs"), ChildFailure.IGNORE));
+		ClaimedJob localChild = this.jobs.claims().claim(this.queue, LEASE, 1).get(0);
+		ClaimedJob remoteChild = this.jobs.claims().claim(other, LEASE, 1).get(0);
+		assertThat(this.jobs.admin().cancel(this.queue, localChild.id()).outcome())
+			.isEqualTo(CancelResult.Outcome.REQUESTED);
+		assertThat(this.jobs.admin().cancel(other, remoteChild.id()).outcome())
+			.isEqualTo(CancelResult.Outcome.REQUESTED);
+		// the handlers come to an outcome anyway: each is retired as cancelled
+		assertThat(this.jobs.outcomes().complete(this.queue, localChild.id(), localChild.token()).isApplied())
+			.isFalse();
+		assertThat(row(this.queue, local.id())).containsEntry("state", "dead");
+		this.jobs.outcomes().retry(other, remoteChild.id(), remoteChild.token(), "interrupted", Duration.ZERO);
+		assertThat(row(this.queue, remote.id())).containsEntry("state", "waiting");
+		relay(other);
+		assertThat(row(this.queue, remote.id())).containsEntry("state", "pending")
+			.containsEntry("child:" + other + "/" + remoteChild.id(), "failed");
+		assertClean(this.queue);
+		assertClean(other);
+	}
+
+	@Test
+	void aCancelledParentShouldCancelItsTwoLevelSubtreeAcrossSlots() {
+		String middle = this.queue + "-middle";
+		String leaf = this.queue + "-leaf";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "root")
+			.child(FlowSpec.job(middle, "middle").child(FlowSpec.job(leaf, "a")).child(FlowSpec.job(this.queue, "b")))
+			.child(FlowSpec.job(this.queue, "sibling"))
+			.child(FlowSpec.job(middle, "runs")));
+		ClaimedJob running = this.jobs.claims().claim(middle, LEASE, 10).get(0);
+		assertThat(running.id()).isEqualTo(flow.children().get(2).id());
+		CancelResult cancelled = this.jobs.admin().cancel(this.queue, flow.id());
+		assertThat(cancelled.outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
+		assertThat(cancelled.state()).isEqualTo(JobState.WAITING);
+		relay(this.queue, middle, leaf);
+		assertThat(this.jobs.outcomes().complete(middle, running.id(), running.token()).isApplied()).isFalse();
+		relay(this.queue, middle, leaf);
+		for (String queue : List.of(this.queue, middle, leaf)) {
+			assertThat(this.redis.hasKey(this.jobs.keys(queue).waiting())).as(queue).isFalse();
+			assertThat(this.redis.hasKey(this.jobs.keys(queue).pending())).as(queue).isFalse();
+			assertThat(this.redis.hasKey(this.jobs.keys(queue).active())).as(queue).isFalse();
+			assertThat(this.jobs.flows().outbox(queue, 10)).as(queue).isEmpty();
+			assertClean(queue);
+		}
+	}
+
+	@Test
+	void aDeletedParentShouldCancelItsChildrenNotFinished() {
+		String other = this.queue + "-other";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
+			.child(FlowSpec.job(other, "done"))
+			.child(FlowSpec.job(other, "waits"), ChildFailure.IGNORE));
+		ClaimedJob done = this.jobs.claims().claim(other, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(other, done.id(), done.token()).isApplied()).isTrue();
+		relay(other);
+		TransitionResult deleted = this.jobs.admin().delete(this.queue, flow.id());
+		assertThat(deleted.isApplied()).isTrue();
+		assertThat(deleted.state()).isEqualTo(JobState.WAITING);
+		// the finished child is counted on the parent: only the other one is cancelled
+		assertThat(this.jobs.flows().outbox(this.queue, 10)).hasSize(1);
+		relay(this.queue, other);
+		assertThat(this.redis.hasKey(this.jobs.keys(other).pending())).isFalse();
+		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).waiting())).isFalse();
+		assertClean(this.queue);
+		assertClean(other);
+	}
+
+	@Test
+	void aMalformedCancelRecordShouldBeRefusedAndLeftForAnOperator() {
+		String other = this.queue + "-other";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent").child(FlowSpec.job(other, "child")));
+		String bad = "cancel no%20queue " + flow.children().get(0).id() + " " + flow.id();
+		assertThatIllegalArgumentException().isThrownBy(() -> this.jobs.flows().apply(this.queue, bad));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.jobs.flows().apply(this.queue, "cancel " + other + " not-an-id " + flow.id()));
+		this.redis.opsForZSet().add(this.jobs.keys(this.queue).outbox(), bad, 1);
+		assertThat(this.jobs.flows().relay(this.queue, 10)).isZero();
+		assertThat(this.jobs.flows().outbox(this.queue, 10)).containsExactly(bad);
+		assertThat(row(other, flow.children().get(0).id())).containsEntry("state", "pending");
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
+	}
+
+	private void relay(String... queues) {
+		for (int pass = 0; pass < 4; pass++) {
+			for (String queue : queues) {
+				this.jobs.flows().relay(queue, 100);
+			}
+		}
+	}
+
+	private Map<Object, Object> row(String queue, JobId id) {
+		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
+	}
+
+	private void assertClean(String queue) {
+		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
+	}
+
+	private EchoMqTemplate template() {
+		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
+				(queue) -> 3, List.of());
+	}
+
+}
