@@ -3,11 +3,14 @@ package io.echomq;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiFunction;
 
+import io.echomq.core.ChildFailure;
 import io.echomq.core.JobId;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.Flows;
@@ -54,11 +57,11 @@ final class FlowWrites {
 	 */
 	List<Node> plan(FlowSpec spec) {
 		List<Node> order = new ArrayList<>();
-		plan(spec, null, 1, order);
+		plan(spec, null, ChildFailure.FAIL_PARENT, 1, order);
 		return order;
 	}
 
-	private Node plan(FlowSpec spec, @Nullable Map<String, String> parentOf, int depth, List<Node> order) {
+	private Node plan(FlowSpec spec, @Nullable Node parentNode, ChildFailure policy, int depth, List<Node> order) {
 		String queue = spec.queue();
 		if (depth > MAX_DEPTH) {
 			throw new IllegalArgumentException(
@@ -67,14 +70,9 @@ final class FlowWrites {
 		if (order.size() >= MAX_JOBS) {
 			throw new IllegalArgumentException("A flow has at most " + MAX_JOBS + " jobs");
 		}
-		if (this.partitioning.forQueue(queue).isPartitioned()) {
-			throw new IllegalArgumentException(
-					"Queue '" + queue + "' is partitioned: a flow cannot route its jobs yet");
-		}
 		EnqueueOptions options = spec.options();
-		if (options.unique() != null || options.partitionKey() != null) {
-			throw new IllegalArgumentException(
-					"A job of a flow (queue '" + queue + "') cannot have a unique key or a partition key");
+		if (options.unique() != null) {
+			throw new IllegalArgumentException("A job of a flow (queue '" + queue + "') cannot have a unique key");
 		}
 		boolean parent = !spec.children().isEmpty();
 		if (parent && (options.delay() != null || options.runAt() != null || options.lane() != null)) {
@@ -86,14 +84,36 @@ final class FlowWrites {
 					+ " children, was " + spec.children().size());
 		}
 		String text = this.serializer.apply(queue, spec.payload());
-		Node node = new Node(queue, JobId.mint(), text, this.specs.apply(queue, options),
-				(parentOf != null) ? parentOf : Map.of(), new ArrayList<>());
+		QueuePartitions partitions = this.partitioning.forQueue(queue);
+		JobId id;
+		String engineQueue = queue;
+		if (partitions.isPartitioned()) {
+			int partition = route(partitions, options);
+			id = JobId.mint(partition);
+			engineQueue = partitions.name(partition);
+		}
+		else {
+			id = JobId.mint();
+		}
+		Map<String, String> parentOf = (parentNode != null)
+				? Flows.childFields(engineQueue, parentNode.engineQueue(), parentNode.id(), policy) : Map.of();
+		Node node = new Node(queue, engineQueue, id, text, this.specs.apply(queue, options), parentOf,
+				new ArrayList<>());
 		order.add(node);
 		for (FlowSpec.Child child : spec.children()) {
-			Map<String, String> fields = Flows.childFields(child.spec().queue(), queue, node.id(), child.onFailure());
-			node.children().add(plan(child.spec(), fields, depth + 1, order));
+			node.children().add(plan(child.spec(), node, child.onFailure(), depth + 1, order));
 		}
 		return node;
+	}
+
+	/**
+	 * The partition of a job of a partitioned queue: its partition key's, else its lane's
+	 * (as an enqueue routes it), else any, at random.
+	 */
+	private static int route(QueuePartitions partitions, EnqueueOptions options) {
+		String key = (options.partitionKey() != null) ? options.partitionKey() : options.lane();
+		return (key != null) ? partitions.partitionForKey(key)
+				: ThreadLocalRandom.current().nextInt(partitions.count());
 	}
 
 	/**
@@ -109,16 +129,17 @@ final class FlowWrites {
 			try {
 				if (node.children().isEmpty()) {
 					this.engine.flows()
-						.enqueueChild(node.queue(), node.id(), node.text(), node.spec(), node.parentOf(),
+						.enqueueChild(node.engineQueue(), node.id(), node.text(), node.spec(), node.parentOf(),
 								this.engine.enqueues());
 				}
 				else {
 					List<String> children = node.children()
 						.stream()
-						.map((child) -> child.queue() + "/" + child.id())
+						.map((child) -> child.engineQueue() + "/" + child.id())
 						.toList();
 					this.engine.flows()
-						.createParent(node.queue(), node.id(), node.text(), node.spec(), children, node.parentOf());
+						.createParent(node.engineQueue(), node.id(), node.text(), node.spec(), children,
+								node.parentOf());
 				}
 			}
 			catch (RuntimeException ex) {
@@ -139,13 +160,15 @@ final class FlowWrites {
 	 * A job of a planned flow.
 	 *
 	 * @param queue its queue
+	 * @param engineQueue its queue's partition where it is written ({@code queue} when
+	 * the queue is not partitioned)
 	 * @param id its id
 	 * @param text its payload text
 	 * @param spec how it is enqueued
 	 * @param parentOf the fields naming its parent, empty for the root
 	 * @param children its children
 	 */
-	record Node(String queue, JobId id, String text, EnqueueSpec spec, Map<String, String> parentOf,
+	record Node(String queue, String engineQueue, JobId id, String text, EnqueueSpec spec, Map<String, String> parentOf,
 			List<Node> children) {
 
 	}

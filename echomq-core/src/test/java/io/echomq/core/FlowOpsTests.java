@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
+import io.echomq.EnqueueOptions;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
@@ -17,14 +19,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Cancelling and deleting within flows: a child cancelled or deleted before it finished
- * settles its parent by its policy; a waiting parent cancelled or deleted cancels its
- * subtree, across slots through the outbox and the relay.
+ * Cancelling and deleting within flows, and flows over partitioned queues: a child
+ * cancelled or deleted before it finished settles its parent by its policy; a waiting
+ * parent cancelled or deleted cancels its subtree, across slots through the outbox and
+ * the relay; a job of a partitioned queue is written to a partition, by its partition
+ * key.
  *
  * @author EchoMQ
  */
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class FlowCancelTests extends EngineTestSupport {
+class FlowOpsTests extends EngineTestSupport {
 
 	@Test
 	void aWaitingChildCancelledOrDeletedShouldApplyItsPolicyToItsParent() {
@@ -138,6 +142,65 @@ class FlowCancelTests extends EngineTestSupport {
 		assertThat(this.jobs.flows().outbox(this.queue, 10)).containsExactly(bad);
 		assertThat(row(other, flow.children().get(0).id())).containsEntry("state", "pending");
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
+		String good = "cancel " + other + " " + flow.children().get(0).id() + " " + flow.id();
+		assertThat(this.jobs.flows().apply(this.queue, good)).isTrue();
+		assertThat(this.jobs.flows().apply(this.queue, good)).isFalse();
+		assertThat(row(other, flow.children().get(0).id())).isEmpty();
+	}
+
+	@Test
+	void aFlowOverPartitionedQueuesShouldRouteEachJobAndRunTheParentOnce() {
+		String children = this.queue + "-parts";
+		EchoMqTemplate template = template();
+		template.setPartitioning(QueuePartitioning.of(Map.of(this.queue, 3, children, 4)));
+		QueuePartitions parents = QueuePartitions.of(this.queue, 3);
+		QueuePartitions parts = QueuePartitions.of(children, 4);
+		FlowJob flow = template.flow(FlowSpec.job(this.queue, "parent")
+			.options(EnqueueOptions.defaults().withPartitionKey("customer-7"))
+			.child(FlowSpec.job(children, "a").options(EnqueueOptions.defaults().withPartitionKey("a")))
+			.child(FlowSpec.job(children, "b").options(EnqueueOptions.defaults().withPartitionKey("b")))
+			.child(FlowSpec.job(this.queue, "local")
+				.options(EnqueueOptions.defaults().withPartitionKey("customer-7"))));
+		String parentPartition = parents.name(parents.partitionForKey("customer-7"));
+		assertThat(parents.nameOf(flow.id())).isEqualTo(parentPartition);
+		assertThat(row(parentPartition, flow.id())).containsEntry("state", "waiting")
+			.containsEntry("flow_children",
+					parts.nameOf(flow.children().get(0).id()) + "/" + flow.children().get(0).id() + " "
+							+ parts.nameOf(flow.children().get(1).id()) + "/" + flow.children().get(1).id() + " "
+							+ parentPartition + "/" + flow.children().get(2).id());
+		assertThat(parts.nameOf(flow.children().get(0).id())).isEqualTo(parts.name(parts.partitionForKey("a")));
+		assertThat(parts.nameOf(flow.children().get(1).id())).isEqualTo(parts.name(parts.partitionForKey("b")));
+		assertThat(row(parentPartition, flow.children().get(2).id())).containsEntry("flow_local", "1");
+		complete(parentPartition, flow.children().get(2).id());
+		assertThat(row(parentPartition, flow.id())).containsEntry("children_left", "2");
+		complete(parts.nameOf(flow.children().get(0).id()), flow.children().get(0).id());
+		complete(parts.nameOf(flow.children().get(1).id()), flow.children().get(1).id());
+		relay(parts.names().toArray(String[]::new));
+		assertThat(row(parentPartition, flow.id())).containsEntry("state", "pending")
+			.containsEntry("children_left", "0");
+		assertThat(this.jobs.claims().claim(parentPartition, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(flow.id());
+		// cancel by the logical name goes to the partition the id names
+		FlowJob cancelled = template.flow(FlowSpec.job(this.queue, "parent")
+			.child(FlowSpec.job(children, "c").options(EnqueueOptions.defaults().withPartitionKey("c"))));
+		EchoMqAdmin admin = new EchoMqAdmin(this.jobs);
+		admin.setPartitioning(QueuePartitioning.of(Map.of(this.queue, 3, children, 4)));
+		assertThat(admin.cancel(this.queue, cancelled.id()).outcome()).isEqualTo(CancelResult.Outcome.CANCELLED);
+		relay(parents.names().toArray(String[]::new));
+		assertThat(this.redis.hasKey(this.jobs.keys(parts.nameOf(cancelled.children().get(0).id())).pending()))
+			.isFalse();
+		for (String partition : parents.names()) {
+			assertClean(partition);
+		}
+		for (String partition : parts.names()) {
+			assertClean(partition);
+		}
+	}
+
+	private void complete(String queue, JobId id) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 10).get(0);
+		assertThat(job.id()).isEqualTo(id);
+		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
 	}
 
 	private void relay(String... queues) {
