@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param queue the child's queue
  * @param id the child's id
  * @param outcome {@code completed}, {@code failed} (dead, ignored by policy),
- * {@code removed} (dead, dropped by policy) or {@code dead}; {@code null} while it has
- * not finished
+ * {@code removed} (dead, cancelled or deleted, dropped by policy), {@code dead},
+ * {@code cancelled} or {@code deleted}; {@code null} while it has not finished
  * @author EchoMQ
  * @since 0.1.0
  */
