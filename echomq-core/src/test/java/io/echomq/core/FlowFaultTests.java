@@ -121,7 +121,12 @@ class FlowFaultTests extends EngineTestSupport {
 				.containsEntry("children_left", String.valueOf(MIDS - 1));
 			assertThat(this.jobs.flows().outbox(mid, 100)).anyMatch((record) -> record.endsWith(" " + applied));
 
-			// 5. the survivor runs the rest; its reap tick finds the record applied
+			// another node relays the record: applied again, it changes nothing
+			assertThat(this.jobs.flows().relay(mid, 100)).isEqualTo(1);
+			assertThat(row(root, flow.id())).containsEntry("state", "waiting")
+				.containsEntry("children_left", String.valueOf(MIDS - 1));
+
+			// 5. the survivor runs the rest
 			maintained.set(List.of(root, mid, leaf));
 			survive(tag, mid);
 			survive(tag, root);
