@@ -186,6 +186,7 @@ public final class Harness {
 			case "retention" -> new RetentionFigure();
 			case "io" -> new IoDrainFigure();
 			case "await" -> new AwaitFigure();
+			case "flow" -> new FlowFigure();
 			case "lanes" -> new LanesFigure();
 			case "limiter" -> new LimiterFigure();
 			case "features" -> new FeaturesFigure();

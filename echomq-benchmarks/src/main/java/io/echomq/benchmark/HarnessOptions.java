@@ -41,7 +41,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			"audit", "lanes", "limiter", "features");
 
 	/** Groups run only when {@code --figures} names them. */
-	static final List<String> OPTIONAL_FIGURES = List.of("retention", "io", "await");
+	static final List<String> OPTIONAL_FIGURES = List.of("retention", "io", "await", "flow");
 
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]
@@ -55,6 +55,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			                             history, a queue with retention count=1000 over N completions),
 			                             io (only when named: handlers that sleep, on virtual threads),
 			                             await (only when named: await latency, a drain with every job awaited)
+			                             flow (only when named: flow children against plain jobs, relay latency)
 			  --consumers a,b            listener,engine (default both; engine is the raw Engine baseline)
 			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)
 			  --queues 1,10,100          queue counts of the queue figures (default 1,10,100)

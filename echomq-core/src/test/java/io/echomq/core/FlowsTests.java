@@ -115,6 +115,36 @@ class FlowsTests extends EngineTestSupport {
 	}
 
 	@Test
+	void aCompletionShouldRelayItsOutboxRecordAtOnceNotAtTheNextIdleCheck() {
+		String child = this.queue + "-child";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
+			.child(FlowSpec.job(child, "one"))
+			.child(FlowSpec.job(child, "two").options(EnqueueOptions.defaults().withMaxAttempts(1)),
+					ChildFailure.IGNORE));
+		// an idle check far beyond the await: only the prompt relay can release the
+		// parent
+		EchoMqMaintenance maintenance = new EchoMqMaintenance(this.jobs,
+				new MaintenanceSettings(Duration.ofSeconds(60), Duration.ofSeconds(60), 100, Duration.ofMinutes(5)),
+				() -> List.of(child), ThreadPoolTaskScheduler::new, List.of());
+		maintenance.start();
+		try {
+			await().atMost(Duration.ofSeconds(5)).until(() -> maintenance.getReapTicks() > 0);
+			complete(child);
+			await().atMost(Duration.ofSeconds(3))
+				.untilAsserted(() -> assertThat(row(this.queue, flow.id())).containsEntry("children_left", "1"));
+			die(child);
+			await().atMost(Duration.ofSeconds(3))
+				.untilAsserted(() -> assertThat(row(this.queue, flow.id())).containsEntry("state", "pending"));
+		}
+		finally {
+			maintenance.stop();
+		}
+		assertThat(this.jobs.flows().outbox(child, 10)).isEmpty();
+		assertClean(this.queue);
+		assertClean(child);
+	}
+
+	@Test
 	void aRelayKilledBetweenApplyAndRemoveShouldApplyTheRecordOnce() {
 		String child = this.queue + "-child";
 		FlowJob flow = template().flow(

@@ -15,7 +15,10 @@ import org.springframework.util.Assert;
  * that pops it reports {@link #scheduleChanged(String)} here, so that node's promote tick
  * reads the schedule's new head at once. A listener that starts reports
  * {@link #queueOpened(String)}: its queue's schedule and leases are read at once rather
- * than at the next idle check.
+ * than at the next idle check. A completing script of this node that wrote a record to a
+ * queue's outbox (a child of a flow whose parent is on another slot) reports
+ * {@link #outboxWritten(String)}: the record is relayed at once rather than at the next
+ * reap tick.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -56,6 +59,16 @@ public final class QueueSignals {
 	}
 
 	/**
+	 * Report that a completing script wrote a record to a queue's outbox.
+	 * @param queue the engine queue name of the finished child
+	 */
+	public void outboxWritten(String queue) {
+		for (Listener listener : this.listeners) {
+			listener.outboxWritten(queue);
+		}
+	}
+
+	/**
 	 * Told about the signals of one node.
 	 */
 	public interface Listener {
@@ -71,6 +84,13 @@ public final class QueueSignals {
 		 * @param queue the engine queue name
 		 */
 		void queueOpened(String queue);
+
+		/**
+		 * A completing script wrote a record to a queue's outbox.
+		 * @param queue the engine queue name
+		 */
+		default void outboxWritten(String queue) {
+		}
 
 	}
 

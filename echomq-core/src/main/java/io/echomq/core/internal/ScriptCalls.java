@@ -44,6 +44,7 @@ final class ScriptCalls {
 	List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args) {
 		List<Object> reply = this.executor.execute(script, keys, args);
 		List<String> declared = null;
+		boolean outbox = false;
 		// at most one unique key, one lane and one flow parent: a fourth answer asking
 		// for
 		// keys is a bug
@@ -64,8 +65,14 @@ final class ScriptCalls {
 			}
 			if (parent != null) {
 				declareFlow(queue, parent, declared);
+				outbox = parent.isEmpty();
 			}
 			reply = this.executor.execute(script, declared, args);
+			if (outbox && Replies.number(reply.get(0)) == 1) {
+				// the script wrote an outbox record: relay it now, not at the next reap
+				this.state.signals().outboxWritten(queue);
+				return reply;
+			}
 		}
 		if (uniqueKeyNeeded(reply) != null || laneKeyNeeded(reply) != null || flowKeysNeeded(reply) != null) {
 			throw new IllegalStateException(

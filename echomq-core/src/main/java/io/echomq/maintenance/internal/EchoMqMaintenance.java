@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -30,11 +31,12 @@ import org.springframework.util.Assert;
 
 /**
  * Runs the reap tick (expired leases back to pending; it also relays the outbox of
- * finished flow children to their parents' slots) and the promote tick (due scheduled
- * jobs to pending) for every queue that has a listener here and every queue named under
- * {@code echomq.queues}. Each tick moves at most one batch per script call and calls
- * again while a batch came back full. Every node runs the ticks: the scripts are atomic,
- * so two nodes never move one job twice.
+ * finished flow children to their parents' slots, the fallback of the prompt relay that
+ * runs when a completing script of this node wrote a record) and the promote tick (due
+ * scheduled jobs to pending) for every queue that has a listener here and every queue
+ * named under {@code echomq.queues}. Each tick moves at most one batch per script call
+ * and calls again while a batch came back full. Every node runs the ticks: the scripts
+ * are atomic, so two nodes never move one job twice.
  * <p>
  * The ticks do not poll. A pass over a queue learns when its next lease deadline (reap)
  * or run-at (promote) falls due, and the tick sleeps until the earliest of those, at most
@@ -76,6 +78,8 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	public static final Duration MAX_TRIM_INTERVAL = Duration.ofSeconds(60);
 
 	private final Map<String, Trim> trims = new ConcurrentHashMap<>();
+
+	private final Set<String> promptRelays = ConcurrentHashMap.newKeySet();
 
 	private static final LogAccessor logger = new LogAccessor(EchoMqMaintenance.class);
 
@@ -377,9 +381,41 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	}
 
 	/**
+	 * Relay a queue's outbox at once, on the maintenance scheduler (not the worker that
+	 * completed the child): at most one relay per queue waits to run, however many
+	 * children finish meanwhile. A relay that fails or is refused leaves the records to
+	 * the reap tick.
+	 */
+	private void relayPromptly(String queue) {
+		ThreadPoolTaskScheduler current = this.guard.get(() -> this.scheduler);
+		if (current == null || !this.promptRelays.add(queue)) {
+			return;
+		}
+		try {
+			current.execute(() -> {
+				this.promptRelays.remove(queue);
+				try {
+					relayFlows(queue);
+				}
+				catch (RuntimeException ex) {
+					logger.debug(ex, () -> "Prompt relay of queue '" + queue + "' failed; the reap tick retries it");
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			this.promptRelays.remove(queue);
+		}
+	}
+
+	/**
 	 * Brings a queue's passes forward when a listener of this node signals it.
 	 */
 	private final class Signals implements QueueSignals.Listener {
+
+		@Override
+		public void outboxWritten(String queue) {
+			relayPromptly(queue);
+		}
 
 		@Override
 		public void scheduleChanged(String queue) {
