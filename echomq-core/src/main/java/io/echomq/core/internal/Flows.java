@@ -34,7 +34,7 @@ public final class Flows extends EnginePart {
 	/** A child's row field: {@code 1} when its parent is in its own queue (slot). */
 	public static final String LOCAL_FIELD = "flow_local";
 
-	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead");
+	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead", "skipped");
 
 	Flows(EngineState state) {
 		super(state);
@@ -135,8 +135,9 @@ public final class Flows extends EnginePart {
 				parts.length == 4 && OUTCOMES.contains(parts[0]) && JobId.isValid(parts[2]) && JobId.isValid(parts[3]),
 				() -> "Malformed outbox record '" + record + "' in queue '" + queue + "'");
 		QueueKeys parent = this.state.keys(parts[1]);
-		List<Object> reply = this.executor.execute(this.scripts.flowApply, List.of(parent.waiting(), parent.pending(),
-				parent.dead(), parent.wake(), parent.rowPrefix() + parts[2]),
+		List<Object> reply = this.executor.execute(this.scripts.flowApply,
+				List.of(parent.waiting(), parent.pending(), parent.dead(), parent.wake(), parent.rowPrefix() + parts[2],
+						parent.batch(parts[2]), parent.outbox(), parent.batches()),
 				List.of(parts[2], queue + "/" + parts[3], parts[0]));
 		return Replies.number(reply.get(0)) == 1;
 	}

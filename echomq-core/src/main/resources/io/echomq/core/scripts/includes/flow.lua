@@ -26,7 +26,9 @@
 --     child already; else a settle plan
 -- flow_settle(s, waiting, pending, dead, wake, now)  the parent's side, the writes: the child
 --     counted, the parent to pending when it was the last, or to dead when a child died under
---     policy 'fail'; returns the parent's new state
+--     policy 'fail'; or, for 'skipped' (a batch's callback it will never call for,
+--     includes/batch.lua), the parent retired: out of waiting, its row deleted; returns the
+--     parent's new state
 --- @include "keys"
 --- @include "int"
 --- @include "pending"
@@ -59,6 +61,11 @@ local function flow_check(waiting, parent_row, parent_id, child, outcome)
 end
 
 local function flow_settle(s, waiting, pending, dead, wake_key, now)
+  if s.outcome == 'skipped' then
+    redis.call('ZREM', waiting, s.id)
+    redis.call('DEL', s.row)
+    return 'skipped'
+  end
   redis.call('HSETNX', s.row, 'child:' .. s.child, s.outcome)
   if s.outcome == 'dead' then
     redis.call('ZREM', waiting, s.id)
