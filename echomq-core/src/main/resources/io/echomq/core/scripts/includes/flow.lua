@@ -10,7 +10,9 @@
 -- When a child finishes, the script that finishes it (complete, complete_all, retry) settles the
 -- parent in the same move when the parent is on its slot; otherwise it writes a record
 -- '<outcome> <parent queue> <parent id> <child id>' to emq:{q}:outbox on the child's slot, which the
--- relay (flow_apply.lua on the parent's slot, then flow_ack.lua on the child's) carries over. Keys
+-- relay (flow_apply.lua on the parent's slot, then flow_ack.lua on the child's) carries over. A
+-- batch (batch.lua) writes records of its own to its home queue's outbox, '<completed or skipped>
+-- <callback queue> <callback id> <batch id>', applied and removed the same way. Keys
 -- are declared by the caller (as unique.lua's are): the script derives their names from the row key
 -- and answers {0, 'FLOW_KEYS', parent id or ''} (nothing written) when one is missing; the caller
 -- declares emq:{q}:outbox and, for a local parent (parent id given), its row, emq:{q}:waiting,
