@@ -227,4 +227,65 @@ public interface EchoMqOperations {
 	 */
 	FlowJob flow(FlowSpec spec);
 
+	/**
+	 * Enqueue a chain: each step runs after the one before it has completed, and reads
+	 * its result ({@link io.echomq.listener.JobContext#previous()}). Sugar over
+	 * {@link #flow(FlowSpec)}: each step is the parent of the step before it, which
+	 * dead-letters it when it dies, so a dead step stops the chain.
+	 * @param steps the steps, in order, each without children
+	 * @return the last step, its child the step before it, and so on down to the first
+	 * @throws IllegalArgumentException if there are fewer than two steps, a step has
+	 * children, or the flow is malformed ({@link #flow(FlowSpec)}): nothing was written
+	 */
+	FlowJob chain(List<FlowSpec> steps);
+
+	/**
+	 * Enqueue a batch: jobs in any queues and callbacks that run when they have finished
+	 * (see {@code docs/flows.md}). Everything is checked and every payload converted
+	 * before anything is written; then the callbacks (each waiting for the batch), the
+	 * batch in its home queue's {@code batches} location, its jobs and, unless the spec
+	 * is {@link BatchSpec#open() open}, the seal. Each callback is enqueued exactly once.
+	 * The batch is written at once, also inside a transaction.
+	 * @param spec the batch
+	 * @return the batch, its jobs and callbacks, with their ids
+	 * @throws IllegalArgumentException if the batch is malformed (a sealed batch without
+	 * jobs, a job with children, a callback with a delay or a lane, a partitioned queue,
+	 * a unique key, over {@value BatchWrites#MAX_JOBS} jobs): nothing was written
+	 * @throws io.echomq.core.InvalidQueueNameException if a queue name is not valid
+	 * (nothing was written)
+	 * @throws io.echomq.core.PartialEnqueueException if a write failed after others had
+	 * applied
+	 */
+	BatchJob batch(BatchSpec spec);
+
+	/**
+	 * Add jobs to an open batch.
+	 * @param queue the batch's home queue
+	 * @param batch the batch id
+	 * @param jobs the jobs, each without children
+	 * @return the jobs written, in order
+	 * @throws IllegalArgumentException if a job is malformed (nothing was written)
+	 * @throws IllegalStateException if there is no such batch or it is sealed (nothing
+	 * was written)
+	 */
+	List<FlowJob> addToBatch(String queue, JobId batch, List<FlowSpec> jobs);
+
+	/**
+	 * Seal a batch: it takes no more jobs, and its callbacks are enqueued once its last
+	 * job has finished (at once when every job has). Sealing twice changes nothing.
+	 * @param queue the batch's home queue
+	 * @param batch the batch id
+	 * @throws IllegalStateException if there is no such batch
+	 */
+	void sealBatch(String queue, JobId batch);
+
+	/**
+	 * Return where a batch stands: its counts and its callbacks. A finished batch is kept
+	 * 24 hours.
+	 * @param queue the batch's home queue
+	 * @param batch the batch id
+	 * @return the status, or {@code null} when there is no such batch (any more)
+	 */
+	@Nullable BatchStatus batchStatus(String queue, JobId batch);
+
 }

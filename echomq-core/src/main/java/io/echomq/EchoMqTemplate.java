@@ -275,6 +275,91 @@ public class EchoMqTemplate implements EchoMqOperations {
 	}
 
 	@Override
+	public FlowJob chain(List<FlowSpec> steps) {
+		Assert.notNull(steps, "'steps' must not be null");
+		if (steps.size() < 2) {
+			throw new IllegalArgumentException("A chain has at least two steps, was " + steps.size());
+		}
+		FlowSpec chain = null;
+		for (FlowSpec step : steps) {
+			Assert.notNull(step, "'steps' must not hold null");
+			if (!step.children().isEmpty()) {
+				throw new IllegalArgumentException(
+						"A step of a chain (queue '" + step.queue() + "') cannot have children");
+			}
+			chain = (chain != null) ? step.child(chain) : step;
+		}
+		return flow(chain);
+	}
+
+	@Override
+	public BatchJob batch(BatchSpec spec) {
+		Assert.notNull(spec, "'spec' must not be null");
+		BatchWrites writes = batchWrites();
+		BatchWrites.Plan plan = writes.plan(spec);
+		writes.write(plan);
+		return new BatchJob(plan.queue(), plan.id(), plan.jobs().stream().map(BatchWrites::flowJob).toList(),
+				callback(plan, "success"), callback(plan, "complete"), callback(plan, "death"));
+	}
+
+	private static @Nullable FlowJob callback(BatchWrites.Plan plan, String kind) {
+		BatchWrites.Job job = plan.callbacks().get(kind);
+		return (job != null) ? BatchWrites.flowJob(job) : null;
+	}
+
+	@Override
+	public List<FlowJob> addToBatch(String queue, JobId batch, List<FlowSpec> jobs) {
+		Assert.notNull(batch, "'batch' must not be null");
+		Assert.notNull(jobs, "'jobs' must not be null");
+		Keyspace.validateQueueName(queue);
+		BatchWrites writes = batchWrites();
+		List<BatchWrites.Job> planned = writes.jobs(jobs);
+		writes.add(queue, batch, planned, new ArrayList<>());
+		return planned.stream().map(BatchWrites::flowJob).toList();
+	}
+
+	@Override
+	public void sealBatch(String queue, JobId batch) {
+		Assert.notNull(batch, "'batch' must not be null");
+		Keyspace.validateQueueName(queue);
+		this.jobs.batches().seal(queue, batch);
+	}
+
+	@Override
+	public @Nullable BatchStatus batchStatus(String queue, JobId batch) {
+		Assert.notNull(batch, "'batch' must not be null");
+		Keyspace.validateQueueName(queue);
+		Map<String, String> row = this.jobs.batches().status(queue, batch);
+		String state = row.get("state");
+		if (state == null) {
+			return null;
+		}
+		long total = Long.parseLong(row.getOrDefault("total", "0"));
+		long completed = Long.parseLong(row.getOrDefault("completed", "0"));
+		long dead = Long.parseLong(row.getOrDefault("dead", "0"));
+		return new BatchStatus(queue, batch, state, total, total - completed - dead, completed, dead,
+				batchCallback(row, "success"), batchCallback(row, "complete"), batchCallback(row, "death"));
+	}
+
+	private static BatchStatus.@Nullable Callback batchCallback(Map<String, String> row, String kind) {
+		String target = row.get("on_" + kind);
+		if (target == null) {
+			return null;
+		}
+		int slash = target.lastIndexOf('/');
+		return new BatchStatus.Callback(target.substring(0, slash), JobId.parse(target.substring(slash + 1)),
+				row.get("fired:" + kind));
+	}
+
+	private BatchWrites batchWrites() {
+		return new BatchWrites(this.jobs, this.partitioning, (queue, payload) -> {
+			Keyspace.validateQueueName(queue);
+			checkNotRefused(queue);
+			return serialize(queue, payload);
+		}, (queue, options) -> spec(queue, options, Map.of()));
+	}
+
+	@Override
 	public boolean schedule(String queue, String name, ScheduleSpec spec, Object payload) {
 		ScheduleDefinition.validateName(name);
 		ScheduleDefinition.validateQueue(name, queue);

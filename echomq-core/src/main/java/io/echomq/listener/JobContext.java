@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.echomq.core.FlowChild;
 import io.echomq.core.JobId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a handler may know about the job it runs, and the one thing it may do to it:
@@ -65,6 +66,18 @@ public interface JobContext {
 	 */
 	default List<FlowChild> children() {
 		return FlowChild.of(fields());
+	}
+
+	/**
+	 * Return the step before this one when this job is a step of a chain
+	 * ({@link io.echomq.EchoMqOperations#chain(List)}): its only child. Read its result
+	 * with {@link io.echomq.EchoMqOperations#result(String, JobId, Class)}.
+	 * @return the previous step, or {@code null} for a job that does not have exactly one
+	 * child
+	 */
+	default @Nullable FlowChild previous() {
+		List<FlowChild> children = children();
+		return (children.size() == 1) ? children.get(0) : null;
 	}
 
 	/**

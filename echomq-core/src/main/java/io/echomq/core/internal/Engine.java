@@ -75,6 +75,8 @@ public class Engine {
 
 	private final Flows flows;
 
+	private final Batches batches;
+
 	/**
 	 * Create the engine on an executor and keyspace.
 	 * @param executor the script executor
@@ -93,6 +95,15 @@ public class Engine {
 		this.results = new Results(this.state);
 		this.events = new Events(this.state);
 		this.flows = new Flows(this.state, this.admin);
+		this.batches = new Batches(this.state);
+	}
+
+	/**
+	 * Return the batch side: batches of jobs whose callbacks run when they finish.
+	 * @return the batches
+	 */
+	public Batches batches() {
+		return this.batches;
 	}
 
 	/**

@@ -37,7 +37,7 @@ public final class Flows extends EnginePart {
 	public static final String LOCAL_FIELD = "flow_local";
 
 	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead", "cancelled",
-			"deleted");
+			"deleted", "skipped");
 
 	/** The verb of a record that cancels a child of a cancelled or deleted parent. */
 	private static final String CANCEL = "cancel";
@@ -161,8 +161,9 @@ public final class Flows extends EnginePart {
 			return outcome == CancelResult.Outcome.CANCELLED || outcome == CancelResult.Outcome.REQUESTED;
 		}
 		QueueKeys parent = this.state.keys(parts[1]);
-		List<Object> reply = this.executor.execute(this.scripts.flowApply, List.of(parent.waiting(), parent.pending(),
-				parent.dead(), parent.wake(), parent.rowPrefix() + parts[2]),
+		List<Object> reply = this.executor.execute(this.scripts.flowApply,
+				List.of(parent.waiting(), parent.pending(), parent.dead(), parent.wake(), parent.rowPrefix() + parts[2],
+						parent.batch(parts[2]), parent.outbox(), parent.batches()),
 				List.of(parts[2], queue + "/" + parts[3], parts[0]));
 		return Replies.number(reply.get(0)) == 1;
 	}

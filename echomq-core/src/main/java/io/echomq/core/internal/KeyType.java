@@ -44,6 +44,12 @@ public enum KeyType {
 	 */
 	OUTBOX("outbox"),
 
+	/** Open and sealed batches of jobs with callbacks (a location of batches). */
+	BATCHES("batches"),
+
+	/** The prefix of a batch's row, {@code batch:<id>}. */
+	BATCH("batch"),
+
 	/** Hash of cumulative counters (enqueued, completed, retried, ...). */
 	METRICS("metrics"),
 

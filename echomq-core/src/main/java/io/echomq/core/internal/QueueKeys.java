@@ -97,6 +97,23 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	}
 
 	/**
+	 * Return the location of the open and sealed batches of this queue.
+	 * @return the sorted set
+	 */
+	public String batches() {
+		return this.keyspace.queueKey(this.queue, KeyType.BATCHES);
+	}
+
+	/**
+	 * Return a batch's row key.
+	 * @param id the batch id
+	 * @return the hash
+	 */
+	public String batch(String id) {
+		return this.keyspace.queueKey(this.queue, KeyType.BATCH) + ":" + id;
+	}
+
+	/**
 	 * Return a job's row key.
 	 * @param id the job id
 	 * @return the row key

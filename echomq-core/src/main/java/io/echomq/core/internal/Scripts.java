@@ -53,10 +53,17 @@ final class Scripts {
 
 	final Script flowAck = Script.load("flow_ack");
 
+	final Script batchOpen = Script.load("batch_open");
+
+	final Script batchAdd = Script.load("batch_add");
+
+	final Script batchSeal = Script.load("batch_seal");
+
 	List<Script> all() {
 		return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
 				this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow,
-				this.cancel, this.pause, this.progress, this.flowParent, this.flowApply, this.flowAck);
+				this.cancel, this.pause, this.progress, this.flowParent, this.flowApply, this.flowAck, this.batchOpen,
+				this.batchAdd, this.batchSeal);
 	}
 
 }

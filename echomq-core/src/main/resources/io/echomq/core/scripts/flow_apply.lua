@@ -4,30 +4,47 @@
 -- waiting -> dead when it died under policy 'fail'. A parent that is no longer waiting (gone, dead,
 -- already pending) or has the child already is left as it is: applying a record twice changes
 -- nothing. A child cancelled or deleted before it finished counts as a dead one (outcome
--- 'cancelled' or 'deleted', flow.lua).
+-- 'cancelled' or 'deleted', flow.lua). When the parent is a batch (no job row, a batch row:
+-- includes/batch.lua), the child is counted on the batch instead, which may fire its callbacks through
+-- the parent queue's outbox. The outcome 'skipped' (a callback the batch will never call for) retires a
+-- waiting parent: out of waiting, its row deleted.
 --
 -- KEYS[1]  emq:{p}:waiting  ZSET
 -- KEYS[2]  emq:{p}:pending  ZSET
 -- KEYS[3]  emq:{p}:dead     ZSET
 -- KEYS[4]  emq:{p}:wake     LIST
 -- KEYS[5]  emq:{p}:job:<parent id> HASH, the parent's row
+-- KEYS[6]  emq:{p}:batch:<parent id> HASH, the parent's batch row when it is a batch
+-- KEYS[7]  emq:{p}:outbox   ZSET, where a batch fires its callbacks
+-- KEYS[8]  emq:{p}:batches  ZSET, the location of open and sealed batches
 -- ARGV[1]  parent id
 -- ARGV[2]  the child, '<queue>/<id>'
--- ARGV[3]  outcome: completed, failed, removed, dead, cancelled or deleted
--- returns  {1, parent state} applied, or {0, 'NOT_WAITING'} nothing to do
+-- ARGV[3]  outcome: completed, failed, removed, dead, cancelled, deleted or skipped
+-- returns  {1, parent state} applied (a batch: open, sealed or finished), or {0, 'NOT_WAITING'} nothing to do
 --- @include "clock"
 --- @include "flow"
+--- @include "batch"
 
 -- validate
 local outcome = ARGV[3]
-local OUTCOMES = {completed = true, failed = true, removed = true, dead = true, cancelled = true, deleted = true}
+local OUTCOMES = {completed = true, failed = true, removed = true, dead = true, cancelled = true, deleted = true,
+  skipped = true}
 if not OUTCOMES[outcome] then
-  error('EMQARG outcome must be completed, failed, removed, dead, cancelled or deleted, was ' .. tostring(outcome)
+  error('EMQARG outcome must be completed, failed, removed, dead, cancelled, deleted or skipped, was ' .. tostring(outcome)
     .. '; nothing was written', 0)
 end
 require_zset(KEYS[1])
 require_zset(KEYS[2])
 require_zset(KEYS[3])
+if KEYS[6] and redis.call('EXISTS', KEYS[5]) == 0 and redis.call('EXISTS', KEYS[6]) == 1 then
+  require_zset(KEYS[7])
+  require_zset(KEYS[8])
+  local b = batch_check(KEYS[6], ARGV[2], outcome)
+  if not b then
+    return {0, 'NOT_WAITING'}
+  end
+  return {1, batch_settle(b, ARGV[1], KEYS[7], KEYS[8], now_ms())}
+end
 local s = flow_check(KEYS[1], KEYS[5], ARGV[1], ARGV[2], outcome)
 if not s then
   return {0, 'NOT_WAITING'}

@@ -11,7 +11,9 @@
 -- When a child finishes, the script that finishes it (complete, complete_all, retry) settles the
 -- parent in the same move when the parent is on its slot; otherwise it writes a record
 -- '<outcome> <parent queue> <parent id> <child id>' to emq:{q}:outbox on the child's slot, which the
--- relay (flow_apply.lua on the parent's slot, then flow_ack.lua on the child's) carries over. Keys
+-- relay (flow_apply.lua on the parent's slot, then flow_ack.lua on the child's) carries over. A
+-- batch (batch.lua) writes records of its own to its home queue's outbox, '<completed or skipped>
+-- <callback queue> <callback id> <batch id>', applied and removed the same way. Keys
 -- are declared by the caller (as unique.lua's are): the script derives their names from the row key
 -- and answers {0, 'FLOW_KEYS', parent id or ''} (nothing written) when one is missing; the caller
 -- declares emq:{q}:outbox and, for a local parent (parent id given), its row, emq:{q}:waiting,
@@ -27,7 +29,9 @@
 --     child already; else a settle plan
 -- flow_settle(s, waiting, pending, dead, wake, now)  the parent's side, the writes: the child
 --     counted, the parent to pending when it was the last, or to dead when a child died, was
---     cancelled or deleted under policy 'fail'; returns the parent's new state
+--     cancelled or deleted under policy 'fail'; or, for 'skipped' (a batch's callback it will never
+--     call for, includes/batch.lua), the parent retired: out of waiting, its row deleted; returns
+--     the parent's new state
 -- flow_recast(plan, outcome)  the plan of a finishing child with another outcome (a child retired
 --     as cancelled by the script that was to complete it)
 --
@@ -79,6 +83,11 @@ local function flow_check(waiting, parent_row, parent_id, child, outcome)
 end
 
 local function flow_settle(s, waiting, pending, dead, wake_key, now)
+  if s.outcome == 'skipped' then
+    redis.call('ZREM', waiting, s.id)
+    redis.call('DEL', s.row)
+    return 'skipped'
+  end
   redis.call('HSETNX', s.row, 'child:' .. s.child, s.outcome)
   if FLOW_FATAL[s.outcome] then
     redis.call('ZREM', waiting, s.id)

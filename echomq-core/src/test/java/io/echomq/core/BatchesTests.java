@@ -1,0 +1,235 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.BatchJob;
+import io.echomq.BatchSpec;
+import io.echomq.BatchStatus;
+import io.echomq.EchoMqTemplate;
+import io.echomq.EnqueueOptions;
+import io.echomq.FlowJob;
+import io.echomq.FlowSpec;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.support.JacksonPayloadConverter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Batches with callbacks and chains, on the flow mechanism: each callback enqueued
+ * exactly once whatever the relay does twice, the ones that must never run retired, jobs
+ * added until the batch is sealed, a chain's steps each reading the result before.
+ *
+ * @author EchoMQ
+ */
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class BatchesTests extends EngineTestSupport {
+
+	@Test
+	void aBatchWhoseJobsAllCompleteShouldEnqueueSuccessAndCompleteOnceAndRetireDeath() {
+		String other = this.queue + "-other";
+		String callbacks = this.queue + "-callbacks";
+		BatchJob batch = template().batch(BatchSpec.in(this.queue)
+			.job(this.queue, "a")
+			.job(other, "b")
+			.onSuccess(FlowSpec.job(callbacks, "success"))
+			.onComplete(FlowSpec.job(callbacks, "complete"))
+			.onDeath(FlowSpec.job(callbacks, "death")));
+		assertThat(status(batch)).extracting(BatchStatus::state, BatchStatus::total, BatchStatus::pending)
+			.containsExactly("sealed", 2L, 2L);
+		assertThat(row(callbacks, batch.onSuccess().id())).containsEntry("state", "waiting");
+		complete(this.queue);
+		complete(other);
+		List<String> records = this.jobs.flows().outbox(other, 10);
+		assertThat(records).hasSize(1);
+		// two relays at once: the same record applied twice counts once
+		assertThat(this.jobs.flows().apply(other, records.get(0))).isTrue();
+		assertThat(this.jobs.flows().apply(other, records.get(0))).isFalse();
+		this.jobs.flows().relay(this.queue, 10);
+		this.jobs.flows().relay(other, 10);
+		assertThat(status(batch)).extracting(BatchStatus::state, BatchStatus::pending, BatchStatus::completed)
+			.containsExactly("finished", 0L, 2L);
+		assertThat(this.redis.opsForZSet().size(this.jobs.keys(this.queue).batches())).isZero();
+		List<String> fired = this.jobs.flows().outbox(this.queue, 10);
+		assertThat(fired).hasSize(3);
+		for (String record : fired) {
+			this.jobs.flows().apply(this.queue, record);
+		}
+		// a relay killed before removing the records applies them again: nothing changes
+		assertThat(this.jobs.flows().relay(this.queue, 10)).isEqualTo(3);
+		assertThat(this.jobs.claims().claim(callbacks, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactlyInAnyOrder(batch.onSuccess().id(), batch.onComplete().id());
+		assertThat(this.redis.hasKey(this.keyspace.jobKey(callbacks, batch.onDeath().id()))).isFalse();
+		assertThat(this.redis.opsForZSet().size(this.jobs.keys(callbacks).waiting())).isZero();
+		BatchStatus done = status(batch);
+		assertThat(done.onSuccess().fired()).isEqualTo("completed");
+		assertThat(done.onComplete().fired()).isEqualTo("completed");
+		assertThat(done.onDeath().fired()).isEqualTo("skipped");
+		assertClean(this.queue);
+		assertClean(other);
+		assertClean(callbacks);
+	}
+
+	@Test
+	void aDeadJobShouldEnqueueDeathAtOnceAndCompleteOnceAndNeverSuccess() {
+		String other = this.queue + "-other";
+		BatchJob batch = template().batch(BatchSpec.in(this.queue)
+			.job(other, "ok")
+			.jobs(List.of(FlowSpec.job(other, "dies").options(EnqueueOptions.defaults().withMaxAttempts(1)),
+					FlowSpec.job(other, "dies too").options(EnqueueOptions.defaults().withMaxAttempts(1))))
+			.onSuccess(FlowSpec.job(this.queue, "success"))
+			.onComplete(FlowSpec.job(this.queue, "complete"))
+			.onDeath(FlowSpec.job(this.queue, "death")));
+		complete(other);
+		die(other);
+		this.jobs.flows().relay(other, 10);
+		this.jobs.flows().relay(this.queue, 10);
+		// the first death calls for the death callback before the batch has finished
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(batch.onDeath().id());
+		die(other);
+		this.jobs.flows().relay(other, 10);
+		this.jobs.flows().relay(this.queue, 10);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(batch.onComplete().id());
+		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, batch.onSuccess().id()))).isFalse();
+		BatchStatus done = status(batch);
+		assertThat(done).extracting(BatchStatus::state, BatchStatus::completed, BatchStatus::dead)
+			.containsExactly("finished", 1L, 2L);
+		assertThat(done.onSuccess().fired()).isEqualTo("skipped");
+		assertThat(done.onDeath().fired()).isEqualTo("completed");
+		assertThat(this.jobs.flows().outbox(this.queue, 10)).isEmpty();
+		assertClean(this.queue);
+		assertClean(other);
+	}
+
+	@Test
+	void anOpenBatchShouldTakeJobsUntilItIsSealedAndNeverFinishBefore() {
+		BatchJob batch = template().batch(
+				BatchSpec.in(this.queue).job(this.queue, "first").onSuccess(FlowSpec.job(this.queue, "done")).open());
+		complete(this.queue);
+		this.jobs.flows().relay(this.queue, 10);
+		assertThat(status(batch)).extracting(BatchStatus::state, BatchStatus::total, BatchStatus::completed)
+			.containsExactly("open", 1L, 1L);
+		assertThat(this.jobs.flows().outbox(this.queue, 10)).isEmpty();
+		List<FlowJob> added = template().addToBatch(this.queue, batch.id(),
+				List.of(FlowSpec.job(this.queue, "second")));
+		assertThat(status(batch).pending()).isEqualTo(1);
+		template().sealBatch(this.queue, batch.id());
+		template().sealBatch(this.queue, batch.id());
+		assertThatIllegalStateException()
+			.isThrownBy(() -> template().addToBatch(this.queue, batch.id(), List.of(FlowSpec.job(this.queue, "late"))))
+			.withMessageContaining("sealed");
+		assertThat(status(batch).total()).isEqualTo(2);
+		ClaimedJob second = this.jobs.claims().claim(this.queue, LEASE, 10).get(0);
+		assertThat(second.id()).isEqualTo(added.get(0).id());
+		assertThat(this.jobs.outcomes().complete(this.queue, second.id(), second.token()).isApplied()).isTrue();
+		this.jobs.flows().relay(this.queue, 10);
+		this.jobs.flows().relay(this.queue, 10);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(batch.onSuccess().id());
+		// an open batch whose jobs have all finished finishes when it is sealed
+		BatchJob empty = template().batch(BatchSpec.in(this.queue).onComplete(FlowSpec.job(this.queue, "c")).open());
+		template().sealBatch(this.queue, empty.id());
+		this.jobs.flows().relay(this.queue, 10);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(empty.onComplete().id());
+		assertThatIllegalStateException().isThrownBy(() -> template().sealBatch(this.queue, JobId.mint()))
+			.withMessageContaining("No batch");
+		assertClean(this.queue);
+	}
+
+	@Test
+	void aChainShouldRunEachStepAfterThePreviousAndGiveItThePreviousResult() {
+		String second = this.queue + "-second";
+		String third = this.queue + "-third";
+		FlowJob chain = template()
+			.chain(List.of(FlowSpec.job(this.queue, "1"), FlowSpec.job(second, "2"), FlowSpec.job(third, "3")));
+		assertThat(chain.queue()).isEqualTo(third);
+		assertThat(this.jobs.claims().claim(second, LEASE, 10)).isEmpty();
+		int sum = 0;
+		for (String queue : List.of(this.queue, second, third)) {
+			this.jobs.flows().relay(this.queue, 10);
+			this.jobs.flows().relay(second, 10);
+			List<ClaimedJob> claimed = this.jobs.claims().claim(queue, LEASE, 10);
+			assertThat(claimed).hasSize(1);
+			ClaimedJob step = claimed.get(0);
+			List<FlowChild> children = FlowChild.of(step.fields());
+			if (!queue.equals(this.queue)) {
+				assertThat(children).hasSize(1);
+				sum = template().result(children.get(0).queue(), children.get(0).id(), Integer.class);
+			}
+			sum += Integer.parseInt(step.payload().replace("\"", ""));
+			assertThat(this.jobs.outcomes()
+				.complete(queue, step.id(), step.token(), null, Integer.toString(sum))
+				.isApplied()).isTrue();
+		}
+		assertThat(template().result(third, chain.id(), Integer.class)).isEqualTo(6);
+		assertThatIllegalArgumentException().isThrownBy(() -> template().chain(List.of(FlowSpec.job(this.queue, "1"))))
+			.withMessageContaining("at least two steps");
+	}
+
+	@Test
+	void aMalformedBatchShouldWriteNothing() {
+		String callbacks = this.queue + "-callbacks";
+		assertThatIllegalArgumentException().isThrownBy(() -> template().batch(BatchSpec.in(this.queue)))
+			.withMessageContaining("at least one job");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> template().batch(BatchSpec.in(this.queue)
+				.job(this.queue, "a")
+				.onSuccess(FlowSpec.job(callbacks, "s"))
+				.onDeath(FlowSpec.job(callbacks, "d")
+					.options(EnqueueOptions.defaults().withDelay(Duration.ofSeconds(1))))))
+			.withMessageContaining("cannot have children, a delay");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> template().batch(BatchSpec.in(this.queue)
+				.job(this.queue, "a")
+				.jobs(List.of(FlowSpec.job(this.queue, "p").child(FlowSpec.job(this.queue, "c"))))))
+			.withMessageContaining("cannot have children");
+		assertThatExceptionOfType(InvalidQueueNameException.class).isThrownBy(() -> template()
+			.batch(BatchSpec.in(this.queue).job(this.queue, "a").onSuccess(FlowSpec.job("no spaces", "s"))));
+		assertThatExceptionOfType(InvalidQueueNameException.class)
+			.isThrownBy(() -> template().batch(BatchSpec.in("no spaces").job(this.queue, "a")));
+		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).batches())).isFalse();
+		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).pending())).isFalse();
+		assertThat(this.redis.hasKey(this.jobs.keys(callbacks).waiting())).isFalse();
+	}
+
+	private BatchStatus status(BatchJob batch) {
+		BatchStatus status = template().batchStatus(batch.queue(), batch.id());
+		assertThat(status).isNotNull();
+		return status;
+	}
+
+	private void complete(String queue) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
+	}
+
+	private void die(String queue) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes().retry(queue, job.id(), job.token(), "boom", Duration.ZERO);
+		assertThat(result.state()).isEqualTo(JobState.DEAD);
+	}
+
+	private Map<Object, Object> row(String queue, JobId id) {
+		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
+	}
+
+	private void assertClean(String queue) {
+		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
+	}
+
+	private EchoMqTemplate template() {
+		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
+				(queue) -> 3, List.of());
+	}
+
+}
