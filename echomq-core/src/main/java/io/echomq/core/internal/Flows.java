@@ -36,8 +36,8 @@ public final class Flows extends EnginePart {
 	/** A child's row field: {@code 1} when its parent is in its own queue (slot). */
 	public static final String LOCAL_FIELD = "flow_local";
 
-	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead", "cancelled",
-			"deleted", "skipped");
+	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead", "cancelled", "deleted",
+			"skipped");
 
 	/** The verb of a record that cancels a child of a cancelled or deleted parent. */
 	private static final String CANCEL = "cancel";
