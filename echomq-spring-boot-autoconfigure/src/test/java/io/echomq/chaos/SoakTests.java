@@ -32,13 +32,13 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * A bounded soak: a producer enqueues steadily for {@code echomq.soak.duration} (default
- * 20 seconds per server flavor, a dozen or so worker restarts; docs/testing.md says when
- * to run a longer one) while two workers consume with random handler durations (a few
- * longer than the lease) and random failures (some retried to success, some always
- * failing, so dead-lettered), and the workers are restarted over and over: gracefully,
- * abruptly (stopped without drain, unfinished jobs released at once), crashed
- * (connections cut before anything else), or one container stopped and started. The run
- * ends in a clean audit and exact accounting: enqueued = completed + dead + still
+ * 20 seconds per server flavor, several worker restarts; docs/testing.md says when to run
+ * a longer one) while two workers consume with random handler durations (a few longer
+ * than the lease) and random failures (some retried to success, some always failing, so
+ * dead-lettered), and the workers are restarted over and over: gracefully, abruptly
+ * (stopped without drain, unfinished jobs released at once), crashed (connections cut
+ * before anything else), or one container stopped and started. The run ends in a clean
+ * audit and exact accounting: enqueued = completed + dead + still
  * pending/scheduled/active, every id accounted for.
  *
  * @author EchoMQ
