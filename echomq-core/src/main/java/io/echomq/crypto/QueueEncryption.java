@@ -114,24 +114,7 @@ public final class QueueEncryption {
 		if (!isEncrypted(queue)) {
 			return converter;
 		}
-		return new PayloadConverter() {
-
-			@Override
-			public String write(Object payload) {
-				return seal(queue, converter.write(payload));
-			}
-
-			@Override
-			public Object read(String text, Type type) {
-				return converter.read(text, type);
-			}
-
-			@Override
-			public String toString() {
-				return "sealing(" + queue + ", " + converter + ")";
-			}
-
-		};
+		return new SealingConverter(queue, converter, false);
 	}
 
 	/**
@@ -146,24 +129,41 @@ public final class QueueEncryption {
 		if (!isEncrypted(queue)) {
 			return converter;
 		}
-		return new PayloadConverter() {
+		return new SealingConverter(queue, converter, true);
+	}
 
-			@Override
-			public String write(Object payload) {
-				return seal(queue, converter.write(payload));
-			}
+	/**
+	 * A queue's converter that seals what it writes, and opens what it reads when asked.
+	 */
+	private final class SealingConverter implements PayloadConverter {
 
-			@Override
-			public Object read(String text, Type type) {
-				return converter.read(open(queue, text), type);
-			}
+		private final String queue;
 
-			@Override
-			public String toString() {
-				return "encrypted(" + queue + ", " + converter + ")";
-			}
+		private final PayloadConverter converter;
 
-		};
+		private final boolean opens;
+
+		SealingConverter(String queue, PayloadConverter converter, boolean opens) {
+			this.queue = queue;
+			this.converter = converter;
+			this.opens = opens;
+		}
+
+		@Override
+		public String write(Object payload) {
+			return seal(this.queue, this.converter.write(payload));
+		}
+
+		@Override
+		public Object read(String text, Type type) {
+			return this.converter.read(this.opens ? open(this.queue, text) : text, type);
+		}
+
+		@Override
+		public String toString() {
+			return (this.opens ? "encrypted(" : "sealing(") + this.queue + ", " + this.converter + ")";
+		}
+
 	}
 
 }

@@ -13,9 +13,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The other node of {@link AwaitTests}: in a JVM of its own, claims the one job of a
- * queue and completes it with a result, dead-letters it, or cancels it; prints
- * {@code DONE <epoch ms>} right after the transition.
+ * The other node of {@link AwaitTests}: in a JVM of its own, claims the one job of each
+ * queue it is given and completes it with a result, dead-letters it, or cancels it;
+ * prints {@code DONE <mode> <epoch ms>} right after each transition.
  *
  * @author EchoMQ
  */
@@ -25,9 +25,9 @@ public final class AwaitChild {
 	}
 
 	/**
-	 * Run the transition.
-	 * @param args {@code standalone host:port} or {@code cluster host:port,...}, the
-	 * queue, then {@code complete}, {@code dead} or {@code cancel}
+	 * Run the transitions.
+	 * @param args {@code standalone host:port} or {@code cluster host:port,...}, then
+	 * pairs of a queue and {@code complete}, {@code dead} or {@code cancel}
 	 */
 	public static void main(String[] args) {
 		LettuceConnectionFactory factory = ("cluster".equals(args[0]))
@@ -38,18 +38,22 @@ public final class AwaitChild {
 		factory.start();
 		try {
 			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
-			String queue = args[2];
-			ClaimedJob job = jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
-			TransitionResult result = switch (args[3]) {
-				case "complete" -> jobs.outcomes().complete(queue, job.id(), job.token(), null, "\"from the child\"");
-				case "dead" -> jobs.outcomes().deadLetter(queue, job.id(), job.token(), "child says no");
-				default -> {
-					jobs.admin().cancel(queue, job.id());
-					yield jobs.outcomes().complete(queue, job.id(), job.token());
-				}
-			};
-			System.out.println("DONE " + System.currentTimeMillis() + " " + result);
-			System.out.flush();
+			for (int i = 2; i + 1 < args.length; i += 2) {
+				String queue = args[i];
+				String mode = args[i + 1];
+				ClaimedJob job = jobs.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+				TransitionResult result = switch (mode) {
+					case "complete" ->
+						jobs.outcomes().complete(queue, job.id(), job.token(), null, "\"from the child\"");
+					case "dead" -> jobs.outcomes().deadLetter(queue, job.id(), job.token(), "child says no");
+					default -> {
+						jobs.admin().cancel(queue, job.id());
+						yield jobs.outcomes().complete(queue, job.id(), job.token());
+					}
+				};
+				System.out.println("DONE " + mode + " " + System.currentTimeMillis() + " " + result);
+				System.out.flush();
+			}
 		}
 		finally {
 			factory.destroy();

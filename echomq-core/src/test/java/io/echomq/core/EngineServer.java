@@ -1,12 +1,18 @@
 package io.echomq.core;
 
+import java.util.Arrays;
+
+import io.echomq.test.ServerSource;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -34,12 +40,21 @@ public enum EngineServer {
 
 	},
 
-	/** A Redis server from {@code PATH}. */
+	/**
+	 * A Redis server from {@code PATH}, else the embedded Redis: then a class that runs
+	 * on {@link #EMBEDDED_REDIS} too skips this run with the reason, as it would repeat
+	 * that one on the same binary.
+	 */
 	REDIS {
 
 		@Override
 		Target target(ExtensionContext context) {
-			return standalone(TestRedisServer.shared(ServerFlavor.REDIS));
+			TestServer server = TestRedisServer.shared(ServerFlavor.REDIS);
+			if (server.source() == ServerSource.EMBEDDED && runsOn(context, EMBEDDED_REDIS)) {
+				Assumptions.abort("No redis-server on PATH: REDIS would be the embedded Redis " + server.version()
+						+ ", which the EMBEDDED_REDIS run of this class covers");
+			}
+			return standalone(server);
 		}
 
 	},
@@ -89,6 +104,13 @@ public enum EngineServer {
 	 * @return how to reach it
 	 */
 	abstract Target target(ExtensionContext context);
+
+	private static boolean runsOn(ExtensionContext context, EngineServer server) {
+		return AnnotationSupport.findAnnotation(context.getRequiredTestClass(), EnumSource.class)
+			.map((source) -> source.mode() == EnumSource.Mode.INCLUDE
+					&& (source.names().length == 0 || Arrays.asList(source.names()).contains(server.name())))
+			.orElse(false);
+	}
 
 	private static Target standalone(TestServer server) {
 		return new Target(new RedisStandaloneConfiguration(server.host(), server.port()),

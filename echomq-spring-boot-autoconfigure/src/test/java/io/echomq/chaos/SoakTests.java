@@ -32,12 +32,13 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * A bounded soak: a producer enqueues steadily for {@code echomq.soak.duration} (default
- * one minute per server flavor) while two workers consume with random handler durations
- * (a few longer than the lease) and random failures (some retried to success, some always
- * failing, so dead-lettered), and the workers are restarted over and over: gracefully,
- * abruptly (stopped without drain, unfinished jobs released at once), crashed
- * (connections cut before anything else), or one container stopped and started. The run
- * ends in a clean audit and exact accounting: enqueued = completed + dead + still
+ * 20 seconds per server flavor, several worker restarts; docs/testing.md says when to run
+ * a longer one) while two workers consume with random handler durations (a few longer
+ * than the lease) and random failures (some retried to success, some always failing, so
+ * dead-lettered), and the workers are restarted over and over: gracefully, abruptly
+ * (stopped without drain, unfinished jobs released at once), crashed (connections cut
+ * before anything else), or one container stopped and started. The run ends in a clean
+ * audit and exact accounting: enqueued = completed + dead + still
  * pending/scheduled/active, every id accounted for.
  *
  * @author EchoMQ
@@ -47,6 +48,9 @@ class SoakTests extends ChaosOnEachFlavor {
 
 	/** System property with the soak duration per flavor, an ISO-8601 duration. */
 	static final String DURATION_PROPERTY = "echomq.soak.duration";
+
+	/** The soak duration per flavor of every build, kept short for the CI budget. */
+	static final String DEFAULT_DURATION = "PT20S";
 
 	private static final String QUEUE = "soak";
 
@@ -83,7 +87,7 @@ class SoakTests extends ChaosOnEachFlavor {
 
 	@Test
 	void soakWithRandomFailuresAndWorkerRestartsAccountsForEveryJob() {
-		Duration duration = Duration.parse(System.getProperty(DURATION_PROPERTY, "PT1M"));
+		Duration duration = Duration.parse(System.getProperty(DURATION_PROPERTY, DEFAULT_DURATION));
 		assertThat(duration).isPositive();
 		// bounded by the soak plus generous time to drain and settle
 		assertTimeoutPreemptively(duration.plus(Duration.ofMinutes(5)), () -> soak(duration));

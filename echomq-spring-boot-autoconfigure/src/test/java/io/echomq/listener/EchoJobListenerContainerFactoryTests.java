@@ -66,8 +66,8 @@ class EchoJobListenerContainerFactoryTests {
 						new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
 						Duration.ofMillis(500), null, null, null, false),
 				Map.of("mail",
-						new QueueProperties(6, Duration.ofSeconds(20), 7, new EchoMqProperties.BackoffOverrides(
-								Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0), false, null, null, null)),
+						overrides(6, Duration.ofSeconds(20), 7, new EchoMqProperties.BackoffOverrides(
+								Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0), false)),
 				Duration.ofSeconds(3));
 		ContainerSettings queueLevel = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(queueLevel.concurrency()).isEqualTo(6);
@@ -104,9 +104,8 @@ class EchoJobListenerContainerFactoryTests {
 				new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
 						new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
 						Duration.ofMillis(500), null, null, null, false),
-				Map.of("mail",
-						new QueueProperties(null, null, null,
-								new EchoMqProperties.BackoffOverrides(null, 1.5, null, null), null, null, null, null)),
+				Map.of("mail", overrides(null, null, null, new EchoMqProperties.BackoffOverrides(null, 1.5, null, null),
+						null)),
 				Duration.ofSeconds(10));
 		ContainerSettings settings = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(settings.backoff())
@@ -137,6 +136,12 @@ class EchoJobListenerContainerFactoryTests {
 			.withMessageContaining("concurrency");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
 			.isThrownBy(() -> this.factory.resolveSettings("{mail}", ListenerSettings.inherit()));
+	}
+
+	private static QueueProperties overrides(Integer concurrency, Duration lease, Integer maxAttempts,
+			EchoMqProperties.BackoffOverrides backoff, Boolean autoStartup) {
+		return new QueueProperties(concurrency, lease, maxAttempts, backoff, autoStartup, null, null, null, null, null,
+				null, null, null, null, null, null, null);
 	}
 
 	private void configure(EchoMqProperties.Listener listener, Map<String, QueueProperties> queues,
