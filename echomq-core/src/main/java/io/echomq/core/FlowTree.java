@@ -90,7 +90,11 @@ public class FlowTree {
 		Map<String, Long> counts = new LinkedHashMap<>();
 		long known = 1;
 		Deque<Visit> stack = new ArrayDeque<>();
-		stack.push(new Visit(rootQueue, rootId, null, null, 0, rootRow));
+		// a root whose own parent's row is gone (finished, not retained) still names it
+		String parentQueue = rootRow.get(Flows.PARENT_QUEUE_FIELD);
+		String parentId = rootRow.get(Flows.PARENT_ID_FIELD);
+		String above = (parentQueue != null && parentId != null) ? parentQueue + "/" + parentId : null;
+		stack.push(new Visit(rootQueue, rootId, above, null, 0, rootRow));
 		while (!stack.isEmpty() && jobs.size() < MAX_DRAWN) {
 			Visit visit = stack.pop();
 			Map<String, String> row = (visit.row() != null) ? visit.row()
@@ -152,7 +156,7 @@ public class FlowTree {
 	/**
 	 * A flow as read.
 	 *
-	 * @param root the root's {@code <queue>/<id>}
+	 * @param root the root's {@code <queue>/<id>}: the highest job whose row is there
 	 * @param asked the {@code <queue>/<id>} of the job the flow was read from
 	 * @param jobs the jobs drawn, depth first in spec order, at most
 	 * {@value FlowTree#MAX_DRAWN}
@@ -181,7 +185,8 @@ public class FlowTree {
 	 * @param progress its last reported progress in percent, or {@code null}
 	 * @param result its stored result, for a completed job, shown as the reader was told
 	 * (sanitized unless shown); {@code null} if none
-	 * @param parent its parent's {@code <queue>/<id>}, {@code null} for the root
+	 * @param parent its parent's {@code <queue>/<id>}; for the first job drawn, the
+	 * parent its row names, whose row is gone; {@code null} for the root of a flow
 	 * @param depth 0 for the root
 	 * @param children its children's {@code <queue>/<id>}, in spec order
 	 * @param childrenLeft how many children a waiting parent still waits for, or
