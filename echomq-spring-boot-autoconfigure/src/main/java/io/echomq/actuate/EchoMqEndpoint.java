@@ -19,6 +19,7 @@ import io.echomq.crypto.PayloadEncryption;
 import io.echomq.core.AuditReport;
 import io.echomq.core.CancelResult;
 import io.echomq.core.FlowLimits;
+import io.echomq.core.FlowTree;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
@@ -70,6 +71,8 @@ public class EchoMqEndpoint {
 
 	private final QueueAuditor auditor;
 
+	private final FlowTree flows;
+
 	private final EchoMqQueueCatalog catalog;
 
 	private final @Nullable EchoJobListenerRegistry listeners;
@@ -109,6 +112,7 @@ public class EchoMqEndpoint {
 		this.admin = admin;
 		this.inspector = new QueueInspector(jobs);
 		this.auditor = new QueueAuditor(jobs);
+		this.flows = new FlowTree(jobs);
 		this.catalog = catalog;
 		this.listeners = listeners;
 		this.maxAttempts = maxAttempts;
@@ -408,6 +412,25 @@ public class EchoMqEndpoint {
 		Object result = PayloadEncryption.isEncrypted(text) ? ENCRYPTED
 				: this.sanitizer.sanitize(new SanitizableData(null, "result", text), showValues);
 		return new ResultDescriptor(id, text.getBytes(StandardCharsets.UTF_8).length, result);
+	}
+
+	/**
+	 * Return the whole flow a job belongs to: from its root down, each job's queue, id,
+	 * state, progress and stored result, its parent and children, and the counts per
+	 * state; at most {@value FlowTree#MAX_DRAWN} jobs (see {@link FlowTree}).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param showValues whether results are shown unsanitized
+	 * @return the flow, or {@code null} when the queue has no row for the job
+	 * @throws IllegalArgumentException if the queue name or the id is not valid
+	 * @since 0.2.0
+	 */
+	public FlowTree.@Nullable Flow flow(String queue, String id, boolean showValues) {
+		Keyspace.validateQueueName(queue);
+		JobId jobId = JobId.parse(id);
+		return this.flows.read(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId,
+				(text) -> PayloadEncryption.isEncrypted(text) ? ENCRYPTED
+						: this.sanitizer.sanitize(new SanitizableData(null, "result", text), showValues));
 	}
 
 	/**

@@ -35,6 +35,8 @@ import org.springframework.util.Assert;
  * object shown as {@code show-values} allows;</li>
  * <li>{@code GET /echomq/queues/{queue}/jobs/{id}/result}: a completed job's stored
  * result, shown as {@code show-values} allows;</li>
+ * <li>{@code GET /echomq/queues/{queue}/jobs/{id}/flow}: the whole flow the job belongs
+ * to, from its root, each result shown as {@code show-values} allows;</li>
  * <li>{@code POST /echomq/queues/{queue}/pause} and {@code .../resume}: the listener of
  * this application; with {@code scope=cluster}, the queue on every node (a flag in its
  * keyspace), and for a pause an optional {@code duration} ({@code 30s},
@@ -231,22 +233,27 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Return a completed job's stored result.
+	 * Return a completed job's stored result, or the flow the job belongs to.
 	 * @param securityContext the security context
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
 	 * @param jobs must be {@code jobs}
 	 * @param id the job id
-	 * @param detail must be {@code result}
-	 * @return the result, 404 when none is stored, 400 for a malformed id
+	 * @param detail {@code result} or {@code flow}
+	 * @return the result, 404 when none is stored; the flow, 404 when the queue has no
+	 * row for the job; 400 for a malformed id
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Object> jobDetail(SecurityContext securityContext, @Selector String queues,
 			@Selector String queue, @Selector String jobs, @Selector String id, @Selector String detail) {
-		if (!QUEUES.equals(queues) || !"jobs".equals(jobs) || !"result".equals(detail)) {
-			return notFound("No such resource; try GET queues/{queue}/jobs/{id}/result");
+		if (!QUEUES.equals(queues) || !"jobs".equals(jobs) || !("result".equals(detail) || "flow".equals(detail))) {
+			return notFound("No such resource; try GET queues/{queue}/jobs/{id}/result or .../flow");
 		}
 		boolean show = this.showValues.isShown(securityContext, this.roles);
+		if ("flow".equals(detail)) {
+			return handle(() -> this.delegate.flow(queue, id, show),
+					() -> "Queue '" + queue + "' has no job " + id + " (finished and not retained, or never enqueued)");
+		}
 		return handle(() -> this.delegate.result(queue, id, show), () -> "Queue '" + queue
 				+ "' has no stored result for job " + id + " (not completed, returned nothing, or expired)");
 	}

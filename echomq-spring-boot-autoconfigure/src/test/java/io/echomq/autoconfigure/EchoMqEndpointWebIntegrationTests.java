@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.List;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.FlowJob;
+import io.echomq.FlowSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -129,6 +131,52 @@ class EchoMqEndpointWebIntegrationTests {
 		get("/actuator/echomq/queues/" + queue + "/jobs/" + JobId.mint() + "/result", 404);
 		assertThat(get("/actuator/echomq/queues/" + queue + "/jobs/JOBforged/result", 400).get("message").asString())
 			.contains("Invalid JOB id");
+	}
+
+	@Test
+	void flowShouldBeReadFromAnyOfItsJobs() throws Exception {
+		String done = ObservabilityTestSupport.unique("done");
+		String mail = ObservabilityTestSupport.unique("mail");
+		FlowJob root = this.template.flow(FlowSpec.job(done, "root")
+			.child(FlowSpec.job(mail, "mail"))
+			.child(FlowSpec.job(done, "step").child(FlowSpec.job(mail, "leaf"))));
+		FlowJob first = root.children().get(0);
+		FlowJob leaf = root.children().get(1).children().get(0);
+		ClaimedJob job = this.template.getEngine()
+			.claims()
+			.claim(mail, Duration.ofSeconds(30), 2)
+			.stream()
+			.filter((claimed) -> claimed.id().equals(first.id()))
+			.findFirst()
+			.orElseThrow();
+		assertThat(this.template.getEngine()
+			.outcomes()
+			.complete(mail, job.id(), job.token(), null, "{\"sent\":true}")
+			.isApplied()).isTrue();
+		JsonNode flow = get("/actuator/echomq/queues/" + mail + "/jobs/" + leaf.id() + "/flow", 200);
+		assertThat(flow.get("root").asString()).isEqualTo(done + "/" + root.id());
+		assertThat(flow.get("asked").asString()).isEqualTo(mail + "/" + leaf.id());
+		assertThat(flow.get("known").asLong()).isEqualTo(4);
+		assertThat(flow.get("truncated").asBoolean()).isFalse();
+		JsonNode jobs = flow.get("jobs");
+		assertThat(jobs).hasSize(4);
+		assertThat(jobs.get(0).get("id").asString()).isEqualTo(root.id().toString());
+		assertThat(jobs.get(0).get("state").asString()).isEqualTo("waiting");
+		assertThat(jobs.get(0).get("childrenLeft").asInt()).isEqualTo(2);
+		assertThat(jobs.get(0).get("children")).hasSize(2);
+		assertThat(jobs.get(1).get("ref").asString()).isEqualTo(mail + "/" + first.id());
+		assertThat(jobs.get(1).get("state").asString()).isEqualTo("completed");
+		assertThat(jobs.get(1).get("result").asString()).isEqualTo("******");
+		assertThat(jobs.get(1).get("parent").asString()).isEqualTo(done + "/" + root.id());
+		assertThat(jobs.get(3).get("id").asString()).isEqualTo(leaf.id().toString());
+		assertThat(jobs.get(3).get("depth").asInt()).isEqualTo(2);
+		assertThat(jobs.get(3).get("state").asString()).isEqualTo("active");
+		assertThat(flow.get("counts").get("waiting").asLong()).isEqualTo(2);
+		assertThat(flow.get("counts").get("active").asLong()).isEqualTo(1);
+		assertThat(flow.get("counts").get("completed").asLong()).isEqualTo(1);
+		get("/actuator/echomq/queues/" + mail + "/jobs/" + JobId.mint() + "/flow", 404);
+		get("/actuator/echomq/queues/" + mail + "/jobs/JOBforged/flow", 400);
+		get("/actuator/echomq/queues/" + mail + "/jobs/" + leaf.id() + "/tree", 404);
 	}
 
 	@Test

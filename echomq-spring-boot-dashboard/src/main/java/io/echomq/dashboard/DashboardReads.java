@@ -15,6 +15,7 @@ import io.echomq.crypto.PayloadEncryption;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.FlowLimits;
+import io.echomq.core.FlowTree;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.JobView;
@@ -80,6 +81,8 @@ final class DashboardReads {
 
 	private final QueueFlows flows;
 
+	private final FlowTree tree;
+
 	private final EchoMqAdmin admin;
 
 	private volatile Function<String, FlowLimits> limits = (queue) -> FlowLimits.none();
@@ -97,6 +100,7 @@ final class DashboardReads {
 		this.sanitizer = sanitizer;
 		this.node = node;
 		this.flows = new QueueFlows(jobs);
+		this.tree = new FlowTree(jobs);
 	}
 
 	void setLimits(Function<String, FlowLimits> limits) {
@@ -200,6 +204,10 @@ final class DashboardReads {
 				(progress != null) ? progress.intValue() : null,
 				(progressData != null) ? sanitize(PROGRESS_DATA, progressData, show) : null,
 				(result != null) ? sanitize(RESULT, result, show) : null);
+	}
+
+	FlowTree.@Nullable Flow flow(String queue, JobId id, boolean show) {
+		return this.tree.read(engineName(queue, id), id, (result) -> sanitize(RESULT, result, show));
 	}
 
 	@Nullable String findQueue(JobId id) {

@@ -6,6 +6,7 @@ import java.util.function.ToIntFunction;
 import io.echomq.EchoMqAdmin;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.FlowLimits;
+import io.echomq.core.FlowTree;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
@@ -189,6 +190,21 @@ public class EchoMqDashboard {
 	 */
 	public @Nullable JobDetail job(String queue, JobId id, boolean show) {
 		return this.reads.job(queue, id, show);
+	}
+
+	/**
+	 * Return the whole flow a job belongs to, from its root down (see {@link FlowTree}):
+	 * each job's queue, id, state, progress and result, its parent and children, and the
+	 * counts per state; at most {@value FlowTree#MAX_DRAWN} jobs.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param show whether results are shown unsanitized
+	 * @return the flow (a job in no flow is a flow of one), or {@code null} if the job
+	 * has no row
+	 * @since 0.2.0
+	 */
+	public FlowTree.@Nullable Flow flow(String queue, JobId id, boolean show) {
+		return this.reads.flow(queue, id, show);
 	}
 
 	/**

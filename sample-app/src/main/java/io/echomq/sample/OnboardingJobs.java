@@ -1,7 +1,9 @@
 package io.echomq.sample;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -29,6 +31,8 @@ public class OnboardingJobs {
 	private final AtomicInteger crmSynced = new AtomicInteger();
 
 	private final Set<String> crmLanes = ConcurrentHashMap.newKeySet();
+
+	private final List<String> welcomed = new CopyOnWriteArrayList<>();
 
 	public OnboardingJobs(Mailer mailer, SampleProperties properties) {
 		this.mailer = mailer;
@@ -76,6 +80,31 @@ public class OnboardingJobs {
 			this.crmLanes.add(lane);
 		}
 		logger.info("crm-sync " + contact.email() + " done in lane " + lane + " on attempt " + context.attempt());
+	}
+
+	/**
+	 * Runs once the sign-up's three jobs have finished (a flow, see
+	 * {@link SignupService}): tells the user they are all set, with how each job ended.
+	 * @param email the user
+	 * @param context the job's context, which lists its children and how each finished
+	 */
+	@EchoJob(queue = SignupService.DONE_QUEUE)
+	public void welcomeDone(WelcomeEmail email, JobContext context) {
+		List<String> outcomes = context.children()
+			.stream()
+			.map((child) -> child.queue() + " " + child.outcome())
+			.toList();
+		this.mailer.send(email.email(), "You are all set, " + email.name());
+		this.welcomed.add(email.email() + " " + outcomes);
+		logger.info("welcome-done " + context.id() + " for " + email.email() + " after " + outcomes);
+	}
+
+	/**
+	 * Return what each "welcome done" job saw: the email and how each child finished.
+	 * @return one line per run
+	 */
+	public List<String> welcomed() {
+		return List.copyOf(this.welcomed);
 	}
 
 	public int crmSynced() {

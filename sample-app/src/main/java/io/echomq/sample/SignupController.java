@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.FlowJob;
 import io.echomq.core.JobId;
 
 import org.springframework.http.HttpStatus;
@@ -14,7 +15,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /signups} with {@code {"email": "...", "name": "..."}}: answers the jobs,
- * and the welcome email's result when it came within 2 s ({@code pending} else).
+ * the "welcome done" job that runs after them, and the welcome email's result when it
+ * came within 2 s ({@code pending} else).
  *
  * @author EchoMQ
  */
@@ -32,10 +34,11 @@ public class SignupController {
 	@PostMapping("/signups")
 	@ResponseStatus(HttpStatus.ACCEPTED)
 	public Map<String, Object> signUp(@RequestBody Signup signup) {
-		List<JobId> jobs = this.signups.signUp(signup);
+		FlowJob flow = this.signups.signUp(signup);
+		List<JobId> jobs = flow.children().stream().map(FlowJob::id).toList();
 		// the welcome email usually goes out within milliseconds: say so when it did
 		String welcome = this.signups.welcomeResult(jobs.get(0), WELCOME_WAIT);
-		return Map.of("jobs", jobs.stream().map(JobId::toString).toList(), "welcome",
+		return Map.of("jobs", jobs.stream().map(JobId::toString).toList(), "done", flow.id().toString(), "welcome",
 				(welcome != null) ? welcome : "pending");
 	}
 

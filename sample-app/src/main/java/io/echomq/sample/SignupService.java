@@ -1,20 +1,23 @@
 package io.echomq.sample;
 
 import java.time.Duration;
-import java.util.List;
 
 import io.echomq.EchoMqOperations;
 import io.echomq.EnqueueOptions;
+import io.echomq.FlowJob;
+import io.echomq.FlowSpec;
 import io.echomq.core.AwaitTimeoutException;
+import io.echomq.core.ChildFailure;
 import io.echomq.core.JobId;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;
 
 /**
- * Registers users and hands the slow work to EchoMQ: a welcome email now, a CRM sync, a
- * tips email a little later, and a note to the team, at most one per window however many
- * sign-ups come in (a throttled unique job).
+ * Registers users and hands the slow work to EchoMQ: a welcome email now, a CRM sync and
+ * a tips email a little later, as the children of a "welcome done" job that runs once all
+ * three have finished (a flow), and a note to the team, at most one per window however
+ * many sign-ups come in (a throttled unique job).
  *
  * @author EchoMQ
  */
@@ -28,6 +31,8 @@ public class SignupService {
 	static final String TIPS_QUEUE = "onboarding-tips";
 
 	static final String DIGEST_QUEUE = "team-digest";
+
+	static final String DONE_QUEUE = "welcome-done";
 
 	static final String DIGEST_KEY = "new-signups";
 
@@ -43,21 +48,29 @@ public class SignupService {
 		this.digest = EnqueueOptions.defaults().withThrottle(DIGEST_KEY, properties.digestWindow());
 	}
 
-	public List<JobId> signUp(Signup signup) {
-		JobId welcome = this.echoMq.enqueue(WELCOME_QUEUE, new WelcomeEmail(signup.email(), signup.name()));
+	/**
+	 * Sign a user up.
+	 * @param signup the user
+	 * @return the flow: the "welcome done" job, and its children the welcome email, the
+	 * CRM sync and the tips email, in that order
+	 */
+	public FlowJob signUp(Signup signup) {
+		WelcomeEmail welcome = new WelcomeEmail(signup.email(), signup.name());
 		// one fair lane per company: a company signing up thousands of users at once
-		// cannot hold back
-		// the CRM sync of the others, and echomq.queues.crm-sync.lanes.max-active=1 syncs
-		// one contact per
-		// company at a time across every node
-		JobId crm = this.echoMq.enqueue(CRM_QUEUE, new CrmContact(signup.email(), signup.name()),
-				EnqueueOptions.defaults().withLane(companyLane(signup.email())));
-		JobId tips = this.echoMq.enqueue(TIPS_QUEUE, new WelcomeEmail(signup.email(), signup.name()),
-				EnqueueOptions.delayed(this.tipsDelay));
+		// cannot hold back the CRM sync of the others, and
+		// echomq.queues.crm-sync.lanes.max-active=1 syncs one contact per company at a
+		// time across every node
+		FlowSpec crm = FlowSpec.job(CRM_QUEUE, new CrmContact(signup.email(), signup.name()))
+			.options(EnqueueOptions.defaults().withLane(companyLane(signup.email())));
+		// a CRM sync that runs out of attempts does not hold back the welcome
+		FlowJob flow = this.echoMq.flow(FlowSpec.job(DONE_QUEUE, welcome)
+			.child(FlowSpec.job(WELCOME_QUEUE, welcome))
+			.child(crm, ChildFailure.IGNORE)
+			.child(FlowSpec.job(TIPS_QUEUE, welcome).options(EnqueueOptions.delayed(this.tipsDelay))));
 		// the first sign-up of a window makes the job; the others find it
 		// (result.duplicate())
 		this.echoMq.enqueueUnique(DIGEST_QUEUE, signup.name(), this.digest);
-		return List.of(welcome, crm, tips);
+		return flow;
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.util.List;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.QueueInspector;
@@ -27,7 +28,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 /**
  * The sample end to end on a real server, as a user tests an application with
  * {@link AutoConfigureEchoMqServer}: a sign-up produces a welcome email now, a CRM sync,
- * and a tips email after its delay.
+ * and a tips email after its delay, then the "welcome done" job that waits for all three.
  *
  * @author EchoMQ
  */
@@ -62,6 +63,7 @@ class SampleApplicationTests {
 				.content("{\"email\":\"ada@example.com\",\"name\":\"Ada\"}"))
 			.andExpect(status().isAccepted())
 			.andExpect(jsonPath("$.jobs.length()").value(3))
+			.andExpect(jsonPath("$.done").isString())
 			.andExpect(jsonPath("$.welcome").value(org.hamcrest.Matchers.oneOf("sent to ada@example.com", "pending")));
 		await().atMost(Duration.ofSeconds(20))
 			.untilAsserted(() -> assertThat(this.mailer.sent()).contains("ada@example.com: Welcome, Ada!",
@@ -73,6 +75,15 @@ class SampleApplicationTests {
 			.untilAsserted(() -> assertThat(inspector.stats(SignupService.WELCOME_QUEUE).counters())
 				.containsEntry("completed", 1L));
 		assertThat(inspector.stats(SignupService.TIPS_QUEUE).counters()).containsEntry("promoted", 1L);
+		// the flow's parent runs once, after its three children, and sees each of them
+		// completed
+		await().atMost(Duration.ofSeconds(20)).until(() -> !this.onboardingJobs.welcomed().isEmpty());
+		assertThat(this.onboardingJobs.welcomed()).singleElement()
+			.isEqualTo("ada@example.com [welcome-email completed, crm-sync completed, onboarding-tips completed]");
+		List<String> sent = this.mailer.sent();
+		int done = sent.indexOf("ada@example.com: You are all set, Ada");
+		assertThat(done).isGreaterThan(sent.indexOf("ada@example.com: Welcome, Ada!"))
+			.isGreaterThan(sent.indexOf("ada@example.com: Three tips for your first week"));
 	}
 
 	@Test

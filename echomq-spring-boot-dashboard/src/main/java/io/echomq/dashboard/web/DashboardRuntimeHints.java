@@ -6,6 +6,7 @@ import io.echomq.dashboard.JobPage;
 import io.echomq.dashboard.Overview;
 import io.echomq.dashboard.QueueSummary;
 import io.echomq.dashboard.ScheduleList;
+import io.echomq.core.FlowTree;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
@@ -25,7 +26,7 @@ final class DashboardRuntimeHints implements RuntimeHintsRegistrar {
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.resources().registerPattern(DashboardPage.LOCATION + "*");
 		new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), Overview.class, History.class,
-				QueueSummary.class, JobPage.class, JobDetail.class, ScheduleList.class,
+				QueueSummary.class, JobPage.class, JobDetail.class, FlowTree.Flow.class, ScheduleList.class,
 				EchoMqDashboardRoutes.ActionResponse.class, EchoMqDashboardRoutes.ErrorResponse.class);
 	}
 

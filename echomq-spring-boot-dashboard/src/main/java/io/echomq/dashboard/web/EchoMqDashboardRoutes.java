@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
+import io.echomq.core.FlowTree;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
@@ -49,14 +50,15 @@ import org.springframework.web.servlet.function.ServerResponse;
  * The dashboard over Spring MVC functional endpoints, below its path ({@code /echomq} by
  * default):
  * <ul>
- * <li>pages: {@code /}, {@code /queues/{queue}}, {@code /queues/{queue}/jobs/{id}} and
+ * <li>pages: {@code /}, {@code /queues/{queue}}, {@code /queues/{queue}/jobs/{id}},
+ * {@code /queues/{queue}/jobs/{id}/flow} (the flow the job belongs to) and
  * {@code /jobs/{id}} (which redirects to the job's queue), each the same HTML shell that
  * draws itself from the JSON API; files under {@code /assets/};</li>
  * <li>reads: {@code GET /api/overview}, {@code /api/history?minutes=},
  * {@code /api/jobs/{id}}, {@code /api/queues/{queue}},
  * {@code /api/queues/{queue}/jobs?state=&offset=&limit=&partition=} (a partitioned
  * queue's jobs of every partition, or of the one {@code partition} names) and
- * {@code /api/queues/{queue}/jobs/{id}}; {@code /schedules} and
+ * {@code /api/queues/{queue}/jobs/{id}} and {@code .../flow}; {@code /schedules} and
  * {@code /api/schedules};</li>
  * <li>actions, {@code POST} only, each checked by the {@link DashboardWriteGuard}:
  * {@code /api/queues/{queue}/jobs/{id}/replay}, {@code .../delete}, {@code .../run} and
@@ -152,6 +154,7 @@ public class EchoMqDashboardRoutes {
 			.GET(base + "/", this::overviewPage)
 			.GET(base + "/queues/{queue}", this::queuePage)
 			.GET(base + "/queues/{queue}/jobs/{id}", this::jobPage)
+			.GET(base + "/queues/{queue}/jobs/{id}/flow", (request) -> jobPage(request, "flow"))
 			.GET(base + "/jobs/{id}", this::findPage)
 			.GET(base + "/schedules", (request) -> shell(request, "schedules"))
 			.GET(base + "/assets/{file}", this::asset)
@@ -163,6 +166,7 @@ public class EchoMqDashboardRoutes {
 			.GET(api + "/queues/{queue}", this::queue)
 			.GET(api + "/queues/{queue}/jobs", this::jobs)
 			.GET(api + "/queues/{queue}/jobs/{id}", this::job)
+			.GET(api + "/queues/{queue}/jobs/{id}/flow", this::flow)
 			.POST(api + "/queues/{queue}/jobs/{id}/replay", action((queue, id) -> this.dashboard.replay(queue, id)))
 			.POST(api + "/queues/{queue}/jobs/{id}/delete", action((queue, id) -> this.dashboard.delete(queue, id)))
 			.POST(api + "/queues/{queue}/jobs/{id}/run", action((queue, id) -> this.dashboard.runNow(queue, id)))
@@ -198,13 +202,17 @@ public class EchoMqDashboardRoutes {
 	}
 
 	private ServerResponse jobPage(ServerRequest request) {
+		return jobPage(request, "job");
+	}
+
+	private ServerResponse jobPage(ServerRequest request, String kind) {
 		String queue = request.pathVariable("queue");
 		JobId id = JobId.parse(request.pathVariable("id"));
 		this.dashboard.engineName(queue, id);
 		if (this.dashboard.queue(queue) == null) {
 			return unknownQueue(request, queue);
 		}
-		return shell(request, "job");
+		return shell(request, kind);
 	}
 
 	private ServerResponse findPage(ServerRequest request) {
@@ -268,6 +276,19 @@ public class EchoMqDashboardRoutes {
 				: error(request, HttpStatus.NOT_FOUND, "Queue '" + queue + "' has no job " + id
 						+ ": it completed (completed jobs are kept only within the queue's retention), was deleted, "
 						+ "or never existed");
+	}
+
+	private ServerResponse flow(ServerRequest request) {
+		String queue = request.pathVariable("queue");
+		JobId id = JobId.parse(request.pathVariable("id"));
+		if (this.dashboard.queue(queue) == null) {
+			return unknownQueue(request, queue);
+		}
+		FlowTree.Flow flow = this.dashboard.flow(queue, id, isShown(request));
+		return (flow != null) ? json(flow)
+				: error(request, HttpStatus.NOT_FOUND, "Queue '" + queue + "' has no job " + id
+						+ ": its flow is read from a job that has a row (a completed job is kept only within its "
+						+ "queue's retention)");
 	}
 
 	private ServerResponse trigger(ServerRequest request) {

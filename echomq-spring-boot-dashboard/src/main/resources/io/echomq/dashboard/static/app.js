@@ -23,7 +23,8 @@
 		appCsrfToken: meta('app-csrf-token')
 	};
 
-	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine', completed: 'Completed', waiting: 'Waiting' };
+	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine', completed: 'Completed', waiting: 'Waiting',
+		failed: 'Failed', removed: 'Removed', gone: 'Gone' };
 	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined', completed: 'Completed', waiting: 'Waiting since' };
 	var DELETABLE = { pending: true, schedule: true, dead: true, completed: true };
 	var CANCELLABLE = { pending: true, schedule: true, dead: true, active: true };
@@ -934,6 +935,19 @@
 			hasData ? el('pre', { id: 'job-progress-data', text: text(job.progressData) }) : null);
 	}
 
+	// a job of a flow links to its parent and to the whole flow (flow_* fields, docs/flows.md)
+	function flowLine(queue, job) {
+		var parentQueue = job.fields.flow_parent_queue;
+		var parentId = job.fields.flow_parent_id;
+		if (!parentId && !job.fields.flow_children) {
+			return null;
+		}
+		return el('p', { id: 'job-flow-links', class: 'row' },
+			parentId ? el('span', null, 'Parent ', el('a', { id: 'job-parent', class: 'mono',
+				href: config.base + '/queues/' + q(parentQueue) + '/jobs/' + encodeURIComponent(parentId), text: parentQueue + '/' + parentId })) : null,
+			el('a', { id: 'job-flow', href: config.base + '/queues/' + q(queue) + '/jobs/' + encodeURIComponent(job.id) + '/flow', text: 'Whole flow' }));
+	}
+
 	function jobPanel(queue, job) {
 		var actions = actionButtons(queue, job.state, job.id, true);
 		var fields = el('dl', { class: 'fields' });
@@ -949,6 +963,7 @@
 				el('span', { class: 'spacer' }),
 				actions),
 			ownerLine(job),
+			flowLine(queue, job),
 			job.problem ? el('p', { class: 'notice', text: job.problem }) : null,
 			el('h2', { text: 'Last error', class: 'section' }),
 			job.lastError ? el('pre', { id: 'job-error', text: job.lastError }) : el('p', { class: 'muted', text: 'None.' }),
@@ -964,6 +979,72 @@
 			})),
 			el('h2', { text: 'Row', class: 'section' }),
 			fields);
+	}
+
+	// ---------- flow page ----------
+
+	function jobHref(ref) {
+		var slash = ref.lastIndexOf('/');
+		return config.base + '/queues/' + q(ref.substring(0, slash)) + '/jobs/' + encodeURIComponent(ref.substring(slash + 1));
+	}
+
+	function flowPage() {
+		var queue = pathPart(2);
+		var id = pathPart(4);
+		document.title = 'Flow of ' + id + ' · EchoMQ';
+		var main = document.getElementById('main');
+		main.textContent = '';
+		append(main, [
+			el('div', { class: 'crumbs' }, el('a', { href: config.base + '/', text: 'Queues' }), ' / ',
+				el('a', { id: 'queue-link', href: config.base + '/queues/' + q(queue), text: queue }), ' / ',
+				el('a', { id: 'job-link', class: 'mono', href: config.base + '/queues/' + q(queue) + '/jobs/' + encodeURIComponent(id), text: id }), ' / '),
+			el('h1', { text: 'Flow' }),
+			el('section', { id: 'flow-tree', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' }))
+		]);
+		start(function () {
+			return get('/queues/' + q(queue) + '/jobs/' + encodeURIComponent(id) + '/flow').then(function (flow) {
+				render('flow-tree', flow, function () {
+					return flowPanel(flow);
+				});
+			}, function (error) {
+				if (error instanceof ApiError && error.status === 404) {
+					render('flow-tree', error.message, function () {
+						return el('section', { id: 'flow-tree', class: 'panel' }, el('p', { id: 'flow-gone', text: error.message }));
+					});
+				}
+				throw error;
+			});
+		});
+	}
+
+	function flowPanel(flow) {
+		var counts = el('div', { id: 'flow-counts', class: 'row' }, Object.keys(flow.counts).map(function (state) {
+			return el('span', { class: 'badge ' + state, 'data-state': state, 'data-count': String(flow.counts[state]),
+				text: (STATE_LABELS[state] || state) + ' ' + flow.counts[state] });
+		}));
+		var head = el('tr', null, el('th', { text: 'Job' }), el('th', { text: 'State' }), el('th', { text: 'Progress' }),
+			el('th', { text: 'Result' }), el('th', { text: 'Parent' }), el('th', { text: 'Children' }));
+		var rows = flow.jobs.map(function (job) {
+			var name = el('td', { class: 'flow-name' }, el('a', { class: 'mono flow-link', href: jobHref(job.ref), text: job.ref }));
+			name.style.paddingLeft = (0.5 + 1.5 * job.depth) + 'em';
+			var children = job.children.length
+				? job.children.length + (job.childrenLeft !== null && job.childrenLeft !== undefined ? ' (' + job.childrenLeft + ' left)' : '')
+				: '—';
+			return el('tr', { id: 'flow-job-' + job.id, class: 'flow-job' + (job.ref === flow.asked ? ' asked' : ''),
+				'data-state': job.state, 'data-depth': String(job.depth), 'data-parent': job.parent || '' },
+				name,
+				el('td', null, el('span', { class: 'badge ' + job.state, text: (STATE_LABELS[job.state] || job.state) + (job.kept ? '' : ' (no row)') })),
+				el('td', { class: 'num flow-progress', text: job.progress !== null && job.progress !== undefined ? job.progress + ' %' : '—' }),
+				el('td', { class: 'mono flow-result', text: job.result !== null && job.result !== undefined ? text(job.result) : '—' }),
+				el('td', null, job.parent ? el('a', { class: 'mono flow-parent', href: jobHref(job.parent), text: job.parent }) : el('span', { class: 'muted', text: 'root' })),
+				el('td', { class: 'num flow-children', text: children }));
+		});
+		return el('section', { id: 'flow-tree', class: 'panel' },
+			counts,
+			el('p', { id: 'flow-drawn', class: 'muted', text: plural(flow.jobs.length, 'job') + ' drawn of ' + flow.known + ' known'
+				+ (flow.truncated ? ': only the first ' + flow.jobs.length + ', depth first, are drawn and counted' : '') }),
+			el('table', { id: 'flow-table' }, el('thead', null, head), el('tbody', null, rows)),
+			config.showValues ? null : el('p', { class: 'muted', text: 'Results are hidden (management.endpoint.echomq.show-values, or echomq.dashboard.show-values).' }));
 	}
 
 	// ---------- schedules ----------
@@ -1031,6 +1112,9 @@
 		}
 		else if (config.kind === 'job') {
 			jobPage();
+		}
+		else if (config.kind === 'flow') {
+			flowPage();
 		}
 		else if (config.kind === 'schedules') {
 			schedulesPage();

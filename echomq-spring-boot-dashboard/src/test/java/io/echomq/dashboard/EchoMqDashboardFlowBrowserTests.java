@@ -1,0 +1,137 @@
+package io.echomq.dashboard;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.echomq.FlowJob;
+import io.echomq.FlowSpec;
+import io.echomq.core.JobId;
+import io.echomq.core.internal.ClaimedJob;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A flow on the dashboard, in a real headless Chromium: from a grandchild's job page to
+ * its parent and to the whole flow, the tree from the root with each job's state,
+ * progress and masked result, the counts per state, and the same tree as JSON. Saves a
+ * screenshot of the flow page to {@code docs/dashboard}.
+ *
+ * @author EchoMQ
+ */
+@SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = "echomq.dashboard.refresh=400ms")
+class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
+
+	private static final Duration LEASE = Duration.ofMinutes(1);
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		DashboardTestApplication.redis(registry);
+	}
+
+	@Test
+	void aFlowIsDrawnFromAnyOfItsJobs() {
+		WebDriver driver = driver();
+		FlowJob root = this.template.flow(FlowSpec.job("welcome-done", "{\"email\":\"ada@example.com\"}")
+			.child(FlowSpec.job("welcome-email", "{\"to\":\"ada@example.com\"}"))
+			.child(FlowSpec.job("avatars", "{\"user\":\"ada\"}"))
+			.child(FlowSpec.job("profile", "{\"user\":\"ada\"}").child(FlowSpec.job("crm", "{\"user\":\"ada\"}"))));
+		FlowJob email = root.children().get(0);
+		FlowJob avatar = root.children().get(1);
+		FlowJob profile = root.children().get(2);
+		FlowJob crm = profile.children().get(0);
+		ClaimedJob sent = claim("welcome-email");
+		assertThat(this.jobs.outcomes()
+			.complete("welcome-email", sent.id(), sent.token(), null, "{\"messageId\":\"m-1041\"}")
+			.isApplied()).isTrue();
+		ClaimedJob drawing = claim("avatars");
+		assertThat(this.jobs.outcomes().progress("avatars", drawing.id(), drawing.token(), 40).isApplied()).isTrue();
+
+		String base = "http://localhost:" + this.port + "/echomq";
+		driver.get(base + "/queues/crm/jobs/" + crm.id());
+		awaitText(driver, By.id("job-parent"), "profile/" + profile.id());
+		click(driver, By.id("job-flow"));
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.until(() -> driver.findElements(By.cssSelector("#flow-table tr.flow-job")).size() == 5);
+		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/crm/jobs/" + crm.id() + "/flow");
+		assertThat(rows(driver, "id")).containsExactly("flow-job-" + root.id(), "flow-job-" + email.id(),
+				"flow-job-" + avatar.id(), "flow-job-" + profile.id(), "flow-job-" + crm.id());
+		assertThat(rows(driver, "data-state")).containsExactly("waiting", "completed", "active", "waiting", "pending");
+		assertThat(rows(driver, "data-depth")).containsExactly("0", "1", "1", "1", "2");
+		assertThat(text(driver, By.cssSelector("#flow-job-" + email.id() + " td.flow-result"))).isEqualTo("******");
+		assertThat(text(driver, By.cssSelector("#flow-job-" + avatar.id() + " td.flow-progress"))).isEqualTo("40 %");
+		assertThat(text(driver, By.cssSelector("#flow-job-" + root.id() + " td.flow-children"))).startsWith("3");
+		assertThat(read(() -> driver.findElement(By.cssSelector("#flow-job-" + crm.id())).getDomAttribute("class")))
+			.contains("asked");
+		assertThat(text(driver, By.cssSelector("#flow-counts [data-state=waiting]"))).endsWith(" 2");
+		assertThat(text(driver, By.id("flow-drawn"))).isEqualTo("5 jobs drawn of 5 known");
+		assertThat(driver.getPageSource()).doesNotContain("m-1041");
+		screenshot("flow");
+
+		click(driver, By.cssSelector("#flow-job-" + crm.id() + " a.flow-parent"));
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.until(() -> "waiting".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
+		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/profile/jobs/" + profile.id());
+		assertThat(read(() -> driver.findElements(By.id("job-parent")).size())).isEqualTo(1);
+
+		JsonNode flow = this.client.get("/api/queues/avatars/jobs/" + avatar.id() + "/flow").json();
+		assertThat(flow.get("root").asString()).isEqualTo("welcome-done/" + root.id());
+		assertThat(flow.get("counts").get("waiting").asLong()).isEqualTo(2);
+		assertClientError(this.client.get("/api/queues/crm/jobs/" + JobId.mint() + "/flow"), 404, "has no job");
+		assertClientError(this.client.get("/api/queues/crm/jobs/JOBforged/flow"), 400, "Invalid JOB id");
+	}
+
+	private ClaimedJob claim(String queue) {
+		return this.jobs.claims().claim(queue, LEASE, 1).get(0);
+	}
+
+	private static List<String> rows(WebDriver driver, String attribute) {
+		return read(() -> driver.findElements(By.cssSelector("#flow-table tr.flow-job"))
+			.stream()
+			.map((row) -> row.getDomAttribute(attribute))
+			.toList());
+	}
+
+	private static void click(WebDriver driver, By by) {
+		await().atMost(WAIT).ignoreExceptions().until(clicked(driver, by));
+	}
+
+	private static Callable<Boolean> clicked(WebDriver driver, By by) {
+		return () -> {
+			driver.findElement(by).click();
+			return true;
+		};
+	}
+
+	private static void awaitText(WebDriver driver, By by, String expected) {
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.untilAsserted(() -> assertThat(driver.findElement(by).getText()).contains(expected));
+	}
+
+	private static String text(WebDriver driver, By by) {
+		return read(() -> driver.findElement(by).getText());
+	}
+
+	/**
+	 * Read the page, again if it was redrawn under the read (polling redraws what
+	 * changed).
+	 */
+	private static <T> T read(Callable<T> read) {
+		return await().atMost(WAIT).ignoreExceptions().until(read, (value) -> true);
+	}
+
+}
