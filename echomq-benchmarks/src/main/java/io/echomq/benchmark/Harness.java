@@ -190,6 +190,10 @@ public final class Harness {
 			case "lanes" -> new LanesFigure();
 			case "limiter" -> new LimiterFigure();
 			case "features" -> new FeaturesFigure();
+			case "results" -> JobCostFigure.results();
+			case "events" -> JobCostFigure.events();
+			case "resultmemory" -> new ResultMemoryFigure();
+			case "awaitjvm" -> new AwaitJvmFigure();
 			default -> throw new IllegalArgumentException("Unknown figure group '" + group + "'");
 		};
 	}

@@ -41,7 +41,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			"audit", "lanes", "limiter", "features");
 
 	/** Groups run only when {@code --figures} names them. */
-	static final List<String> OPTIONAL_FIGURES = List.of("retention", "io", "await", "flow");
+	static final List<String> OPTIONAL_FIGURES = List.of("retention", "io", "await", "flow", "results",
+			"events", "resultmemory", "awaitjvm");
 
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]
@@ -54,7 +55,11 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			                             lanes,limiter,features (default all), or retention (only when named: memory of job
 			                             history, a queue with retention count=1000 over N completions),
 			                             io (only when named: handlers that sleep, on virtual threads),
-			                             await (only when named: await latency, a drain with every job awaited)
+			                             await (only when named: await latency, a drain with every job awaited),
+			                             results, events (only when named: a drain with void handlers against
+			                             100-byte results, with the event stream off and on), resultmemory
+			                             (only when named: memory of 10,000 stored results), awaitjvm (only
+			                             when named: await latency with the jobs completed in a child JVM),
 			                             flow (only when named: flow children against plain jobs, relay latency)
 			  --consumers a,b            listener,engine (default both; engine is the raw Engine baseline)
 			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)

@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.JobHandler;
 import io.echomq.listener.internal.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
@@ -65,6 +66,18 @@ final class ListenerConsumers implements Consumers {
 	public void start(String queue, int concurrency, BenchHandler handler) {
 		this.containers.add(this.registry.register(queue, (job, context) -> handler.handle(job.payload()),
 				ListenerSettings.builder().concurrency(concurrency).build()));
+	}
+
+	/**
+	 * Start consuming a queue with a handler of the listener's own kind, such as a
+	 * {@link io.echomq.listener.MethodJobHandler} whose return value is the job's result.
+	 * @param queue the queue
+	 * @param concurrency how many handlers run at once
+	 * @param handler the handler
+	 */
+	void start(String queue, int concurrency, JobHandler handler) {
+		this.containers
+			.add(this.registry.register(queue, handler, ListenerSettings.builder().concurrency(concurrency).build()));
 	}
 
 	@Override

@@ -118,6 +118,33 @@ class HarnessSmokeTests {
 	}
 
 	@Test
+	void issue23FiguresStoreResultsWriteEventsAndAwaitAcrossJvms() throws Exception {
+		PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+		String[] args = { "--smoke", "--figures", "results,events,resultmemory,awaitjvm" };
+		List<String> returned = Harness.run(args, out, System.err);
+		Map<String, Double> values = new HashMap<>();
+		List<String> figures = new ArrayList<>();
+		for (String line : returned) {
+			Matcher matcher = FIGURE.matcher(line);
+			assertThat(matcher.find()).isTrue();
+			figures.add(matcher.group(1));
+			values.put(matcher.group(1), Double.parseDouble(matcher.group(2)));
+		}
+		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures(args));
+		assertThat(values.get("results.result100.c16")).isPositive();
+		// each job's result is on its retained row, or a key of its own without retention
+		assertThat(values.get("resultmemory.retained.row.result100"))
+			.isGreaterThan(values.get("resultmemory.retained.row.void") + JobCostFigure.RESULT_BYTES);
+		assertThat(values.get("resultmemory.unretained.result_key")).isGreaterThan(JobCostFigure.RESULT_BYTES);
+		// a claimed and a completed event per job, one XADD each
+		assertThat(values.get("events.on.c16.commands_per_job"))
+			.isGreaterThan(values.get("events.off.c16.commands_per_job") + 1);
+		// every future completed with the child JVM's time, after it
+		assertThat(values.get("awaitjvm.latency.p50")).isGreaterThan(0)
+			.isLessThanOrEqualTo(values.get("awaitjvm.latency.p99"));
+	}
+
+	@Test
 	void limiterFigureCountsStartsOfBothJvmsAndNoWindowHoldsMoreThanTheLimit() throws Exception {
 		// the figure fails unless both JVMs started jobs
 		PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
