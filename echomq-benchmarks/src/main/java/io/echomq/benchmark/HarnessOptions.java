@@ -41,8 +41,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			"audit", "lanes", "limiter", "features");
 
 	/** Groups run only when {@code --figures} names them. */
-	static final List<String> OPTIONAL_FIGURES = List.of("retention", "io", "await", "flow", "results",
-			"events", "resultmemory", "awaitjvm");
+	static final List<String> OPTIONAL_FIGURES = List.of("retention", "io", "await", "flow", "results", "events",
+			"resultmemory", "awaitjvm");
 
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]
