@@ -102,8 +102,10 @@ class JobEventsIntegrationTests {
 				heard.forEach(
 						(event) -> perJob.computeIfAbsent(event.id(), (id) -> new ArrayList<>()).add(event.type()));
 				for (JobId id : ids) {
+					// a job claimed ahead may be handed back (released) and claimed again
 					assertThat(perJob.get(id.toString())).as(id.toString())
-						.containsExactly(JobEventType.ADDED, JobEventType.CLAIMED, JobEventType.COMPLETED);
+						.startsWith(JobEventType.ADDED, JobEventType.CLAIMED)
+						.endsWith(JobEventType.CLAIMED, JobEventType.COMPLETED);
 				}
 				assertThat(heard).allMatch((event) -> event.queue().equals("mail"));
 				assertThat(gaps).isEmpty();
