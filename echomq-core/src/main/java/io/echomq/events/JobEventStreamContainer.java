@@ -11,6 +11,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Runs a {@link JobEventStreamReader} per {@link JobEventStreamListener} bean, each on a
  * daemon thread of its own, from the application's start to its stop (a new reader on
  * each start, which resumes where the listener's consumer group stands).
+ * <p>
+ * A partitioned queue has one stream per partition, on the partition's slot: the listener
+ * gets one reader per partition, each with the listener's consumer group on its
+ * partition's stream, and the readers hand it their events one at a time. A job lives in
+ * one partition, so its events arrive in order; events of different partitions
+ * interleave.
  *
  * @author EchoMQ
  * @since 0.2.0
@@ -29,6 +35,8 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 
 	private final List<Thread> threads = new ArrayList<>();
 
+	private Function<String, List<String>> partitions = List::of;
+
 	private volatile boolean running;
 
 	/**
@@ -46,6 +54,15 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 		this.counters = counters;
 	}
 
+	/**
+	 * Set the partitions of each queue (a queue that is not partitioned is its own one
+	 * partition, the default).
+	 * @param partitions the engine names of a queue's partitions, by its logical name
+	 */
+	public synchronized void setPartitions(Function<String, List<String>> partitions) {
+		this.partitions = partitions;
+	}
+
 	@Override
 	public synchronized void start() {
 		if (this.running) {
@@ -53,13 +70,17 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 		}
 		this.readers.clear();
 		for (JobEventStreamListener listener : this.listeners) {
-			JobEventStreamReader reader = new JobEventStreamReader(this.template,
-					this.streamKey.apply(listener.queue()), listener, this.counters);
-			this.readers.add(reader);
-			Thread thread = new Thread(reader, "echomq-events-" + this.threads.size());
-			thread.setDaemon(true);
-			thread.start();
-			this.threads.add(thread);
+			List<String> names = this.partitions.apply(listener.queue());
+			Object delivery = new Object();
+			for (String name : names) {
+				JobEventStreamReader reader = new JobEventStreamReader(this.template, this.streamKey.apply(name),
+						listener, this.counters, (names.size() > 1) ? name : listener.queue(), delivery);
+				this.readers.add(reader);
+				Thread thread = new Thread(reader, "echomq-events-" + this.threads.size());
+				thread.setDaemon(true);
+				thread.start();
+				this.threads.add(thread);
+			}
 		}
 		this.running = true;
 	}
@@ -86,7 +107,7 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 	}
 
 	/**
-	 * Return the readers, one per listener.
+	 * Return the readers, one per listener and partition.
 	 * @return the readers
 	 */
 	public synchronized List<JobEventStreamReader> getReaders() {

@@ -48,6 +48,10 @@ public final class JobEventStreamReader implements Runnable {
 
 	private final Consumer consumer;
 
+	private final String stream;
+
+	private final Object delivery;
+
 	private volatile boolean running = true;
 
 	private volatile long last = -1;
@@ -61,12 +65,30 @@ public final class JobEventStreamReader implements Runnable {
 	 */
 	public JobEventStreamReader(StringRedisTemplate template, String key, JobEventStreamListener listener,
 			JobEventStreamCounters counters) {
+		this(template, key, listener, counters, listener.queue(), new Object());
+	}
+
+	/**
+	 * Create a reader of one stream of several that one listener hears (a partitioned
+	 * queue's): the readers of a listener share {@code delivery}, so that it hears one
+	 * event at a time.
+	 * @param template the template to read with
+	 * @param key the stream key
+	 * @param listener the listener
+	 * @param counters told what the listeners read and missed
+	 * @param stream the queue (or partition) the stream belongs to, named in gaps
+	 * @param delivery the lock the readers of the listener deliver under
+	 */
+	public JobEventStreamReader(StringRedisTemplate template, String key, JobEventStreamListener listener,
+			JobEventStreamCounters counters, String stream, Object delivery) {
 		Assert.hasText(listener.id(), "a job event listener needs an id");
 		this.template = template;
 		this.key = key;
 		this.listener = listener;
 		this.counters = counters;
 		this.consumer = Consumer.from(listener.id(), listener.id());
+		this.stream = stream;
+		this.delivery = delivery;
 	}
 
 	/**
@@ -96,8 +118,8 @@ public final class JobEventStreamReader implements Runnable {
 					return;
 				}
 				joined = joined && !causedBy(ex, "NOGROUP");
-				logger.warn("Could not read the job events of " + this.listener.queue() + " for listener '"
-						+ this.listener.id() + "'; trying again in " + RETRY.toMillis() + " ms", ex);
+				logger.warn("Could not read the job events of " + this.stream + " for listener '" + this.listener.id()
+						+ "'; trying again in " + RETRY.toMillis() + " ms", ex);
 				pause();
 			}
 		}
@@ -143,6 +165,12 @@ public final class JobEventStreamReader implements Runnable {
 	}
 
 	private int handle(List<MapRecord<String, Object, Object>> records) {
+		synchronized (this.delivery) {
+			return handleInOrder(records);
+		}
+	}
+
+	private int handleInOrder(List<MapRecord<String, Object, Object>> records) {
 		for (MapRecord<String, Object, Object> record : records) {
 			String entryId = record.getId().getValue();
 			long sequence = JobEvent.sequence(entryId);
@@ -162,7 +190,7 @@ public final class JobEventStreamReader implements Runnable {
 	}
 
 	private void gap(long sequence) {
-		JobEventGap gap = new JobEventGap(this.listener.queue(), this.listener.id(), this.last, sequence,
+		JobEventGap gap = new JobEventGap(this.stream, this.listener.id(), this.last, sequence,
 				sequence - this.last - 1);
 		logger.warn("Job event listener '" + gap.listenerId() + "' missed " + gap.missed() + " events of " + gap.queue()
 				+ " (after " + gap.after() + ", resumed at " + gap.resumedAt()

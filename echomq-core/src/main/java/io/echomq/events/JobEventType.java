@@ -44,6 +44,27 @@ public enum JobEventType {
 	/** A delayed job became due and moved to pending. */
 	PROMOTED,
 
+	/**
+	 * A delayed job was made due now, without leaving the schedule (run now of a job of a
+	 * lane: the next promote returns it to its lane).
+	 */
+	SCHEDULED,
+
+	/** A dead job was replayed with a fresh attempt budget. */
+	REPLAYED,
+
+	/** The job was deleted, with its row, from the location the event names. */
+	DELETED,
+
+	/** A dead job was deleted by a purge of the dead letters. */
+	PURGED,
+
+	/**
+	 * The job was set aside in quarantine: no transition could read it (the event names
+	 * where it was and why).
+	 */
+	QUARANTINED,
+
 	/** A type this version does not know (written by a newer node). */
 	OTHER;
 

@@ -9,6 +9,11 @@ import java.util.Map;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.FencingToken;
+import io.echomq.schedule.ScheduleFire;
+import io.echomq.schedule.ScheduleOrigin;
+import io.echomq.schedule.ScheduleSpec;
+import io.echomq.schedule.internal.ScheduleDefinition;
+import io.echomq.schedule.internal.Schedules;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -109,6 +114,84 @@ class EventStreamTests extends EngineTestSupport {
 		List<MapRecord<String, Object, Object>> last = this.redis.opsForStream()
 			.reverseRange(this.jobs.events().key(this.queue), Range.unbounded(), Limit.limit().count(1));
 		assertThat(last.get(0).getId().getValue()).isEqualTo("1000-0");
+	}
+
+	@Test
+	void adminVerbsAndSchedulesShouldEachAddTheirEvent() {
+		this.jobs.events().enable(this.queue, 1000);
+		Schedules schedules = new Schedules(this.jobs);
+		List<JobId> dead = deadJobs(3);
+		JobId replayed = dead.get(0);
+		JobId later = this.jobs.enqueues()
+			.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		JobId laneLater = this.jobs.enqueues()
+			.enqueue(this.queue, "lane", EnqueueSpec.defaults().withLane("t").withDelay(Duration.ofHours(1)));
+		JobId deleted = this.jobs.enqueues().enqueue(this.queue, "gone", EnqueueSpec.defaults());
+		JobId broken = this.jobs.enqueues().enqueue(this.queue, "broken", EnqueueSpec.defaults());
+		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, broken), "attempts", "x");
+		schedules.put(new ScheduleDefinition(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "\"p\"",
+				ScheduleOrigin.API));
+
+		assertThat(this.jobs.admin().replay(this.queue, replayed, 2).isApplied()).isTrue();
+		assertThat(this.jobs.admin().runNow(this.queue, later).isApplied()).isTrue();
+		assertThat(this.jobs.admin().runNow(this.queue, laneLater).isApplied()).isTrue();
+		assertThat(this.jobs.admin().delete(this.queue, deleted).isApplied()).isTrue();
+		assertThat(this.jobs.admin().purgeDead(this.queue)).isEqualTo(2);
+		assertThat(
+				this.jobs.upkeep().quarantine(this.queue, JobState.PENDING, List.of(broken.toString())).quarantined())
+			.isOne();
+		ScheduleFire triggered = schedules.trigger(this.queue, "s", 1, ScheduleDefinition::payload);
+
+		List<MapRecord<String, Object, Object>> entries = entries();
+		assertThat(entries).extracting((entry) -> entry.getId().getValue())
+			.containsExactlyElementsOf(sequence(1, entries.size()));
+		assertThat(typesOf(entries, replayed)).containsExactly("added", "claimed", "dead", "replayed");
+		assertThat(entryOf(entries, replayed, "replayed")).containsEntry("state", "pending")
+			.containsEntry("attempts", "1");
+		assertThat(typesOf(entries, later)).containsExactly("added", "promoted");
+		assertThat(typesOf(entries, laneLater)).containsExactly("added", "scheduled");
+		assertThat(entryOf(entries, laneLater, "scheduled")).containsKey("run_at");
+		assertThat(typesOf(entries, deleted)).containsExactly("added", "deleted");
+		assertThat(entryOf(entries, deleted, "deleted")).containsEntry("state", "pending");
+		assertThat(typesOf(entries, dead.get(1))).containsExactly("added", "claimed", "dead", "purged");
+		assertThat(typesOf(entries, dead.get(2))).containsExactly("added", "claimed", "dead", "purged");
+		assertThat(typesOf(entries, broken)).containsExactly("added", "quarantined");
+		assertThat(entryOf(entries, broken, "quarantined")).containsEntry("state", "pending")
+			.containsEntry("attempts", "0")
+			.containsEntry("error", "field 'attempts' is not an integer");
+		assertThat(typesOf(entries, triggered.id())).containsExactly("added");
+		assertThat(entryOf(entries, triggered.id(), "added")).containsEntry("state", "pending")
+			.containsEntry("schedule", "s");
+	}
+
+	@Test
+	void adminVerbsOfAQueueThatDoesNotOptInShouldWriteNoStream() {
+		Schedules schedules = new Schedules(this.jobs);
+		List<JobId> dead = deadJobs(2);
+		JobId later = this.jobs.enqueues()
+			.enqueue(this.queue, "later", EnqueueSpec.defaults().withDelay(Duration.ofHours(1)));
+		JobId broken = this.jobs.enqueues().enqueue(this.queue, "broken", EnqueueSpec.defaults());
+		this.redis.opsForHash().put(this.keyspace.jobKey(this.queue, broken), "attempts", "x");
+		schedules.put(new ScheduleDefinition(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "\"p\"",
+				ScheduleOrigin.API));
+		assertThat(this.jobs.admin().replay(this.queue, dead.get(0), 2).isApplied()).isTrue();
+		assertThat(this.jobs.admin().runNow(this.queue, later).isApplied()).isTrue();
+		assertThat(this.jobs.admin().delete(this.queue, later).isApplied()).isTrue();
+		assertThat(this.jobs.admin().purgeDead(this.queue)).isOne();
+		assertThat(
+				this.jobs.upkeep().quarantine(this.queue, JobState.PENDING, List.of(broken.toString())).quarantined())
+			.isOne();
+		assertThat(schedules.trigger(this.queue, "s", 1, ScheduleDefinition::payload)).isNotNull();
+		assertThat(this.redis.hasKey(this.jobs.events().key(this.queue))).isFalse();
+	}
+
+	private List<JobId> deadJobs(int count) {
+		List<JobId> ids = this.jobs.enqueues().enqueueAll(this.queue, payloads(count), EnqueueSpec.defaults());
+		for (ClaimedJob job : this.jobs.claims().claim(this.queue, LEASE, count)) {
+			assertThat(this.jobs.outcomes().deadLetter(this.queue, job.id(), job.token(), "fatal").isApplied())
+				.isTrue();
+		}
+		return ids;
 	}
 
 	@Test

@@ -15,6 +15,7 @@ import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.QueuePartitions;
 import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.core.internal.ScriptExecutor;
@@ -84,7 +85,11 @@ public final class EchoMqAutoConfiguration {
 			}
 			EchoMqEventsProperties events = overrides.events();
 			if (events != null && events.enabled()) {
-				jobs.events().enable(queue, events.maxLength());
+				// each partition writes the stream of its own slot
+				int partitions = (overrides.partitions() != null) ? overrides.partitions() : 1;
+				QueuePartitions.of(queue, partitions)
+					.names()
+					.forEach((name) -> jobs.events().enable(name, events.maxLength()));
 			}
 		});
 		return jobs;

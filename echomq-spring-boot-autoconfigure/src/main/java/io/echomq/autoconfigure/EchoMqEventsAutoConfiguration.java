@@ -2,6 +2,7 @@ package io.echomq.autoconfigure;
 
 import java.util.List;
 
+import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.events.JobEventStreamContainer;
@@ -31,7 +32,8 @@ public final class EchoMqEventsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobEventStreamContainer echoMqJobEventStreamContainer(ScriptExecutor scriptExecutor, Engine jobs,
-			ObjectProvider<JobEventStreamListener> listeners, ObjectProvider<JobEventStreamCounters> counters) {
+			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<JobEventStreamListener> listeners,
+			ObjectProvider<JobEventStreamCounters> counters) {
 		List<JobEventStreamCounters> all = counters.orderedStream().toList();
 		JobEventStreamCounters fanOut = new JobEventStreamCounters() {
 
@@ -46,8 +48,11 @@ public final class EchoMqEventsAutoConfiguration {
 			}
 
 		};
-		return new JobEventStreamContainer(scriptExecutor.getTemplate(), jobs.events()::key,
-				listeners.orderedStream().toList(), fanOut);
+		JobEventStreamContainer container = new JobEventStreamContainer(scriptExecutor.getTemplate(),
+				jobs.events()::key, listeners.orderedStream().toList(), fanOut);
+		QueuePartitioning partitions = partitioning.getIfAvailable(QueuePartitioning::none);
+		container.setPartitions((queue) -> partitions.forQueue(queue).names());
+		return container;
 	}
 
 }

@@ -83,6 +83,39 @@ class JobEventsIntegrationTests {
 	}
 
 	@Test
+	void aListenerOfAPartitionedQueueHearsEveryPartition() {
+		heard.clear();
+		gaps.clear();
+		runner().withUserConfiguration(MailHandler.class)
+			.withPropertyValues("echomq.queues.mail.partitions=3", "echomq.queues.mail.events.enabled=true")
+			.run((workers) -> {
+				EchoMqTemplate template = workers.getBean(EchoMqTemplate.class);
+				List<JobId> ids = new ArrayList<>();
+				listening().withPropertyValues("echomq.queues.mail.partitions=3").run((listener) -> {
+					assertThat(listener.getBean(JobEventStreamContainer.class).getReaders()).hasSize(3);
+					for (int i = 0; i < 300; i++) {
+						ids.add(template.enqueue("mail", "m" + i));
+					}
+					await().atMost(TIMEOUT).until(() -> completed() == 300);
+				});
+				Map<String, List<JobEventType>> perJob = new HashMap<>();
+				heard.forEach(
+						(event) -> perJob.computeIfAbsent(event.id(), (id) -> new ArrayList<>()).add(event.type()));
+				for (JobId id : ids) {
+					// a job claimed ahead may be handed back (released) and claimed again
+					assertThat(perJob.get(id.toString())).as(id.toString())
+						.startsWith(JobEventType.ADDED, JobEventType.CLAIMED)
+						.endsWith(JobEventType.CLAIMED, JobEventType.COMPLETED);
+				}
+				assertThat(heard).allMatch((event) -> event.queue().equals("mail"));
+				assertThat(gaps).isEmpty();
+				try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
+					assertThat(probe.template().hasKey(this.prefix + ":{mail}:events")).isFalse();
+				}
+			});
+	}
+
+	@Test
 	void aQueueNotOptedInWritesNoStream() {
 		runner().withUserConfiguration(MailHandler.class).run((workers) -> {
 			EchoMqTemplate template = workers.getBean(EchoMqTemplate.class);

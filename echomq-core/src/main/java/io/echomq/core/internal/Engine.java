@@ -179,7 +179,7 @@ public class Engine {
 		synchronized (this.waitersLock) {
 			Waiters waiters = this.waiters;
 			if (waiters == null) {
-				waiters = new Waiters(this.state, this.results);
+				waiters = new Waiters(this.state);
 				this.waiters = waiters;
 			}
 			return waiters;

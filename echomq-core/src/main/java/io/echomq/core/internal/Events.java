@@ -1,5 +1,7 @@
 package io.echomq.core.internal;
 
+import java.util.List;
+
 import io.echomq.core.QueuePartitions;
 import org.jspecify.annotations.Nullable;
 
@@ -53,6 +55,19 @@ public final class Events extends EnginePart {
 	 */
 	public @Nullable Long maxLength(String queue) {
 		return this.state.eventBounds.get(queue);
+	}
+
+	/**
+	 * Declare a queue's event stream on a transition call when the queue writes events:
+	 * the stream key after every other key, the tag and the bound at the end of the
+	 * arguments (events.lua). A queue that does not writes nothing and pays one map
+	 * lookup.
+	 * @param queue the queue (or partition)
+	 * @param keys the call's keys, to add the stream to
+	 * @param args the call's arguments, to add the tag and bound to
+	 */
+	public void declare(String queue, List<String> keys, List<String> args) {
+		this.state.declareEvents(queue, keys, args);
 	}
 
 	/**

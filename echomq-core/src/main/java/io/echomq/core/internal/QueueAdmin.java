@@ -87,8 +87,10 @@ public final class QueueAdmin extends EnginePart {
 	 */
 	public TransitionResult replay(String queue, JobId id, int budget) {
 		Assert.isTrue(budget > 0, () -> "budget must be positive, was " + budget);
-		List<Object> reply = this.executor.execute(this.scripts.replay, this.state.keys(queue).forReplay(id),
-				List.of(id.toString(), Integer.toString(budget)));
+		List<String> keys = this.state.keys(queue).forReplay(id);
+		List<String> args = new ArrayList<>(List.of(id.toString(), Integer.toString(budget)));
+		this.state.declareEvents(queue, keys, args);
+		List<Object> reply = this.executor.execute(this.scripts.replay, keys, args);
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, null);
 	}
@@ -106,8 +108,10 @@ public final class QueueAdmin extends EnginePart {
 	 */
 	public TransitionResult delete(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
-		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.delete, this.state.keys(queue).forDelete(id),
-				List.of(id.toString()));
+		List<String> keys = this.state.keys(queue).forDelete(id);
+		List<String> args = new ArrayList<>(List.of(id.toString()));
+		this.state.declareEvents(queue, keys, args);
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.delete, keys, args);
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
 				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);
@@ -123,8 +127,10 @@ public final class QueueAdmin extends EnginePart {
 	 */
 	public TransitionResult runNow(String queue, JobId id) {
 		Assert.notNull(id, "'id' must not be null");
-		List<Object> reply = this.executor.execute(this.scripts.runNow, this.state.keys(queue).forRunNow(id),
-				List.of(id.toString()));
+		List<String> keys = this.state.keys(queue).forRunNow(id);
+		List<String> args = new ArrayList<>(List.of(id.toString()));
+		this.state.declareEvents(queue, keys, args);
+		List<Object> reply = this.executor.execute(this.scripts.runNow, keys, args);
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result : TransitionResult.applied(JobState.PENDING, Replies.instant(reply.get(1)));
 	}
@@ -180,9 +186,10 @@ public final class QueueAdmin extends EnginePart {
 			int passed = page.foreign();
 			long purged = 0;
 			if (page.ids().length > 0) {
-				List<Object> reply = this.executor.execute(this.scripts.purge,
-						this.state.keys(queue).addNotify(this.calls.withRows(queue, fixed, page.ids())),
-						List.of(page.ids()));
+				List<String> keys = this.state.keys(queue).addNotify(this.calls.withRows(queue, fixed, page.ids()));
+				List<String> args = new ArrayList<>(List.of(page.ids()));
+				this.state.declareEvents(queue, keys, args);
+				List<Object> reply = this.executor.execute(this.scripts.purge, keys, args);
 				purged = Replies.number(reply.get(0));
 				Map<String, String> reasons = Replies.reasons(reply.get(1));
 				this.state.suspects.addAll(queue, JobState.DEAD, reasons.keySet());

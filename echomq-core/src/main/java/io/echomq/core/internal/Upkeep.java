@@ -312,6 +312,7 @@ public final class Upkeep extends EnginePart {
 			if (!ids.isEmpty()) {
 				this.state.keys(queue).addNotify(keys);
 			}
+			this.state.declareEvents(queue, keys, args);
 			List<Object> reply = this.executor.execute(this.scripts.quarantine, keys, args);
 			this.state.learnClock(reply);
 			result = result.plus(new QuarantineResult((int) Replies.number(reply.get(1)),

@@ -2,14 +2,21 @@ package io.echomq.core.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.echomq.core.AwaitTimeoutException;
 import io.echomq.core.EchoMqException;
@@ -18,6 +25,8 @@ import io.echomq.core.JobFailedException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobNotFoundException;
 import io.echomq.core.QueuePartitions;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.Message;
@@ -40,6 +49,11 @@ import org.springframework.util.Assert;
  * outcome reached before the subscription was active is found by that read, one reached
  * after it is published by the script that ends the job ({@code includes/notify.lua}). No
  * polling.
+ * <p>
+ * The Pub/Sub thread only queues what was published: one settling thread takes the queued
+ * outcomes in batches and reads the results (and errors) of a whole batch in one
+ * pipelined round trip before it completes the futures, so many awaiters cost a round
+ * trip per batch, not two per future on the thread that delivers the messages.
  *
  * @author EchoMQ
  */
@@ -47,7 +61,14 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 
 	private static final Duration SUBSCRIBE_WAIT = Duration.ofSeconds(5);
 
-	private final Results results;
+	/** Most published outcomes one settling pass reads in one round trip. */
+	private static final int SETTLE_BATCH = 256;
+
+	private static final long READ_TIMEOUT_SECONDS = 30;
+
+	private static final byte[] RESULT = bytes("result");
+
+	private static final byte[] LAST_ERROR = bytes("last_error");
 
 	private final Map<String, String> queueOfChannel = new ConcurrentHashMap<>();
 
@@ -57,15 +78,20 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 
 	private final Listener listener = new Listener();
 
+	private final BlockingQueue<Published> published = new LinkedBlockingQueue<>();
+
+	private final AtomicBoolean settlerBusy = new AtomicBoolean();
+
 	private final Object lock = new Object();
 
 	private @Nullable RedisMessageListenerContainer container;
 
+	private @Nullable ExecutorService settler;
+
 	private volatile boolean closed;
 
-	Waiters(EngineState state, Results results) {
+	Waiters(EngineState state) {
 		super(state);
-		this.results = results;
 	}
 
 	/**
@@ -151,6 +177,11 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 				container.afterPropertiesSet();
 				container.start();
 				this.container = container;
+				this.settler = Executors.newSingleThreadExecutor((task) -> {
+					Thread thread = new Thread(task, "echomq-waiters-settle");
+					thread.setDaemon(true);
+					return thread;
+				});
 			}
 			return container;
 		}
@@ -184,30 +215,121 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 		}
 	}
 
-	/** Settle every future of this JVM awaiting the job, from a published outcome. */
-	void settle(String queue, String id, String outcome) {
-		List<CompletableFuture<@Nullable String>> futures = this.waiting.get(waiterKey(queue, id));
-		if (futures == null || futures.isEmpty()) {
+	/**
+	 * Queue a published outcome for the settling thread: the Pub/Sub thread never reads
+	 * from the server.
+	 */
+	void published(String queue, String id, String outcome) {
+		this.published.add(new Published(queue, id, outcome));
+		if (this.settlerBusy.compareAndSet(false, true)) {
+			ExecutorService settler;
+			synchronized (this.lock) {
+				settler = this.settler;
+			}
+			try {
+				if (settler == null) {
+					throw new RejectedExecutionException("closed");
+				}
+				settler.execute(this::settlePublished);
+			}
+			catch (RejectedExecutionException ex) {
+				// closed: close() completes every waiting future
+				this.settlerBusy.set(false);
+			}
+		}
+	}
+
+	private void settlePublished() {
+		List<Published> batch = new ArrayList<>(SETTLE_BATCH);
+		while (true) {
+			this.published.drainTo(batch, SETTLE_BATCH);
+			if (batch.isEmpty()) {
+				this.settlerBusy.set(false);
+				if (this.published.isEmpty() || !this.settlerBusy.compareAndSet(false, true)) {
+					return;
+				}
+				continue;
+			}
+			settle(batch);
+			batch.clear();
+		}
+	}
+
+	/** Settle every future of this JVM awaiting a job of the batch. */
+	private void settle(List<Published> batch) {
+		List<Settling> reads = new ArrayList<>(batch.size());
+		for (Published outcome : batch) {
+			List<CompletableFuture<@Nullable String>> futures = this.waiting
+				.get(waiterKey(outcome.queue(), outcome.id()));
+			if (futures == null || futures.isEmpty() || !JobId.isValid(outcome.id())) {
+				continue;
+			}
+			Settling settling = new Settling(outcome.queue(), JobId.parse(outcome.id()), outcome.outcome(), futures);
+			switch (outcome.outcome()) {
+				case "completed", "dead" -> reads.add(settling);
+				default -> settling.settle(null, null);
+			}
+		}
+		if (reads.isEmpty()) {
 			return;
 		}
-		JobId jobId = JobId.parse(id);
-		switch (outcome) {
-			case "completed" -> {
-				String result = this.results.read(queue, jobId);
-				futures.forEach((future) -> future.complete(result));
-			}
-			case "dead" -> {
-				Object error = this.template.opsForHash().get(this.state.keys(queue).row(jobId), "last_error");
-				futures.forEach((future) -> future.completeExceptionally(
-						new JobFailedException(queue, jobId, (error != null) ? error.toString() : null)));
-			}
-			case "cancelled" ->
-				futures.forEach((future) -> future.completeExceptionally(new JobCancelledException(queue, jobId)));
-			case "quarantined" -> futures
-				.forEach((future) -> future.completeExceptionally(new JobFailedException(queue, jobId, "quarantined")));
-			default -> futures.forEach((future) -> future
-				.completeExceptionally(new JobNotFoundException(queue, jobId, outcome + " before it finished")));
+		try {
+			readAll(reads);
 		}
+		catch (RuntimeException ex) {
+			EchoMqException failure = new EchoMqException("Could not read the outcome of an awaited job", ex);
+			reads.forEach((settling) -> settling.futures().forEach((future) -> future.completeExceptionally(failure)));
+		}
+	}
+
+	/**
+	 * Read the results of the completed jobs and the errors of the dead ones, every
+	 * command sent before any reply is awaited (Lettuce pipelines them on the wire).
+	 */
+	private void readAll(List<Settling> reads) {
+		this.template.execute((RedisCallback<Object>) (connection) -> {
+			@SuppressWarnings("unchecked")
+			RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) connection
+				.getNativeConnection();
+			List<RedisFuture<byte[]>> replies = new ArrayList<>(reads.size() * 2);
+			for (Settling settling : reads) {
+				QueueKeys keys = this.state.keys(settling.queue());
+				byte[] row = bytes(keys.row(settling.id()));
+				if ("completed".equals(settling.outcome())) {
+					replies.add(async.get(bytes(keys.result(settling.id()))));
+					replies.add(async.hget(row, RESULT));
+				}
+				else {
+					replies.add(async.hget(row, LAST_ERROR));
+					replies.add(null);
+				}
+			}
+			for (int i = 0; i < reads.size(); i++) {
+				reads.get(i).settle(await(replies.get(2 * i)), await(replies.get(2 * i + 1)));
+			}
+			return null;
+		});
+	}
+
+	private static @Nullable String await(@Nullable RedisFuture<byte[]> reply) {
+		if (reply == null) {
+			return null;
+		}
+		try {
+			byte[] value = reply.get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+			return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new EchoMqException("Interrupted while reading an awaited outcome", ex);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new EchoMqException("Could not read an awaited outcome", ex);
+		}
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private void forget(String waiter, CompletableFuture<@Nullable String> future) {
@@ -232,10 +354,16 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 	@Override
 	public void close() {
 		RedisMessageListenerContainer container;
+		ExecutorService settler;
 		synchronized (this.lock) {
 			this.closed = true;
 			container = this.container;
 			this.container = null;
+			settler = this.settler;
+			this.settler = null;
+		}
+		if (settler != null) {
+			settler.shutdown();
 		}
 		if (container != null) {
 			try {
@@ -254,6 +382,39 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 		return queue + ' ' + id;
 	}
 
+	/** An outcome the done channel published. */
+	private record Published(String queue, String id, String outcome) {
+	}
+
+	/**
+	 * The futures awaiting one job, and how to settle them once what the outcome needs is
+	 * read.
+	 */
+	private record Settling(String queue, JobId id, String outcome, List<CompletableFuture<@Nullable String>> futures) {
+
+		/**
+		 * Settle the futures: {@code first} is the result key's value (completed) or the
+		 * row's last error (dead), {@code second} the retained row's result.
+		 */
+		void settle(@Nullable String first, @Nullable String second) {
+			switch (this.outcome) {
+				case "completed" -> {
+					String result = (first != null) ? first : second;
+					this.futures.forEach((future) -> future.complete(result));
+				}
+				case "dead" -> this.futures.forEach(
+						(future) -> future.completeExceptionally(new JobFailedException(this.queue, this.id, first)));
+				case "cancelled" -> this.futures
+					.forEach((future) -> future.completeExceptionally(new JobCancelledException(this.queue, this.id)));
+				case "quarantined" -> this.futures.forEach((future) -> future
+					.completeExceptionally(new JobFailedException(this.queue, this.id, "quarantined")));
+				default -> this.futures.forEach((future) -> future.completeExceptionally(
+						new JobNotFoundException(this.queue, this.id, this.outcome + " before it finished")));
+			}
+		}
+
+	}
+
 	private final class Listener implements MessageListener, SubscriptionListener {
 
 		final Map<String, CompletableFuture<Void>> ready = new ConcurrentHashMap<>();
@@ -265,7 +426,7 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 			String body = new String(message.getBody(), StandardCharsets.UTF_8);
 			int space = body.indexOf(' ');
 			if (queue != null && space > 0) {
-				settle(queue, body.substring(space + 1), body.substring(0, space));
+				published(queue, body.substring(space + 1), body.substring(0, space));
 			}
 		}
 

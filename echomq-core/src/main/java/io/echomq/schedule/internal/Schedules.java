@@ -319,13 +319,14 @@ public class Schedules {
 				return null;
 			}
 		}
-		List<Object> reply = this.executor.execute(FIRE,
-				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT),
-						key(queue, KeyType.SCHEDULE_LAST), key(queue, KeyType.PENDING), key(queue, KeyType.SCHEDULE),
-						key(queue, KeyType.METRICS), key(queue, KeyType.WAKE), this.keyspace.jobKey(queue, id)),
-				List.of(definition.name(), text, Long.toString(expected.toEpochMilli()),
-						(plan.next() != null) ? Long.toString(plan.next().toEpochMilli()) : "",
-						(plan.fire() != null) ? "1" : "0", id.toString(), payload, Integer.toString(maxAttempts)));
+		List<String> keys = new ArrayList<>(List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT),
+				key(queue, KeyType.SCHEDULE_LAST), key(queue, KeyType.PENDING), key(queue, KeyType.SCHEDULE),
+				key(queue, KeyType.METRICS), key(queue, KeyType.WAKE), this.keyspace.jobKey(queue, id)));
+		List<String> args = new ArrayList<>(List.of(definition.name(), text, Long.toString(expected.toEpochMilli()),
+				(plan.next() != null) ? Long.toString(plan.next().toEpochMilli()) : "",
+				(plan.fire() != null) ? "1" : "0", id.toString(), payload, Integer.toString(maxAttempts)));
+		this.jobs.events().declare(queue, keys, args);
+		List<Object> reply = this.executor.execute(FIRE, keys, args);
 		if (number(reply.get(0)) == 0) {
 			logger.trace(() -> "Schedule '" + definition.name() + "' of queue '" + queue + "' not fired here: "
 					+ string(reply.get(1)) + " " + string(reply.get(2)));
@@ -356,11 +357,13 @@ public class Schedules {
 		ScheduleDefinition definition = ScheduleDefinition.decode(queue, name, text);
 		this.jobs.formats().check(queue);
 		JobId id = JobId.mint();
-		List<Object> reply = this.executor.execute(TRIGGER,
-				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_LAST), key(queue, KeyType.PENDING),
-						key(queue, KeyType.SCHEDULE), key(queue, KeyType.METRICS), key(queue, KeyType.WAKE),
-						this.keyspace.jobKey(queue, id)),
+		List<String> keys = new ArrayList<>(List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_LAST),
+				key(queue, KeyType.PENDING), key(queue, KeyType.SCHEDULE), key(queue, KeyType.METRICS),
+				key(queue, KeyType.WAKE), this.keyspace.jobKey(queue, id)));
+		List<String> args = new ArrayList<>(
 				List.of(name, text, id.toString(), payloads.apply(definition), Integer.toString(maxAttempts)));
+		this.jobs.events().declare(queue, keys, args);
+		List<Object> reply = this.executor.execute(TRIGGER, keys, args);
 		long now = number(reply.get(0));
 		if (now == 0) {
 			logger.debug(() -> "Schedule '" + name + "' of queue '" + queue + "' not triggered: " + string(reply.get(1))

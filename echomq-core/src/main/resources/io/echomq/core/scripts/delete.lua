@@ -22,6 +22,8 @@
 --          deleted child not finished settles its parent (outcome 'deleted'), a deleted waiting
 --          parent cancels its children not finished (flow.lua)
 -- ARGV[1]  id
+-- [events] optional, last: the stream emq:{q}:events declared after every other key, ARGV ending with
+--          EVENTS_TAG, N (events.lua): adds 'deleted' (field state: the location it left), in the same move
 -- returns  {1, state} deleted from that location, or {0, code, detail}: NOT_FOUND when the job has
 --          no row, ACTIVE when it is leased, MALFORMED_ROW, WRONG_STATE when the row names a
 --          location the id is not in; [unique] UNIQUE_KEY (nothing written) when the row names a key
@@ -31,8 +33,10 @@
 --- @include "waiting"
 --- @include "notify"
 --- @include "flow"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local id = ARGV[1]
 local LOCATION_KEYS = {pending = KEYS[1], schedule = KEYS[2], dead = KEYS[3], completed = KEYS[4],
   active = KEYS[5]}
@@ -71,4 +75,5 @@ end
 waiting_remove(plan, location, id, lane, ring)
 flow_admin_write(flow, now_ms())
 notify_awaited(awaited, 'deleted', id)
+event_add(events, 'deleted', id, f[2], 'state', state)
 return {1, state}

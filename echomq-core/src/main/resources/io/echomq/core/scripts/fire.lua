@@ -24,6 +24,9 @@
 -- ARGV[6]     the occurrence's job id
 -- ARGV[7]     the occurrence's payload
 -- ARGV[8]     max_attempts (>= 1)
+-- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--             with EVENTS_TAG, N (events.lua): adds 'added' (fields state: pending, schedule: the
+--             schedule's name) for the occurrence enqueued, in the same move
 -- returns     {now, 'FIRED'|'SKIPPED'|'DUPLICATE'} when the next fire time moved on, else
 --             {0, 'CHANGED'|'MOVED'|'NOT_DUE', detail} and nothing was written
 --- @include "clock"
@@ -31,8 +34,10 @@
 --- @include "keys"
 --- @include "wake"
 --- @include "occurrence"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local name = ARGV[1]
 local expected = arg_int(3, 0)
 local following = nil
@@ -81,5 +86,6 @@ end
 if enqueue then
   occur(KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], name, expected, ARGV[6], ARGV[7], max_attempts,
     now, counted, wakeable)
+  event_add(events, 'added', ARGV[6], 0, 'state', 'pending', 'schedule', name)
 end
 return {now, outcome}

@@ -11,13 +11,17 @@
 --             (a channel): each purged job that is awaited leaves waiters and 'deleted <id>' is
 --             published (notify.lua)
 -- ARGV[1..]   candidate ids
+-- [events]   optional, last: the stream emq:{q}:events declared after every other key, ARGV ending with
+--             EVENTS_TAG, N (events.lua): adds 'purged' per job deleted, in the same move
 -- returns     {purged, {skipped id, reason, ...}}
 --- @include "candidates"
 --- @include "keys"
 --- @include "unique"
 --- @include "notify"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local rows_end = 2 + #ARGV
 if #KEYS ~= rows_end and #KEYS ~= rows_end + 2 then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 2))
@@ -26,6 +30,7 @@ local valid, skipped = scan(KEYS[1], 'dead', 1, #ARGV, 3, false, false, false, f
 local purge = {}
 for n = 1, #valid, 4 do
   purge[#purge + 1] = valid[n]
+  purge[#purge + 1] = valid[n + 2][2]
 end
 local counted = counter_ok(KEYS[2], 'purged')
 local waiters, channel = nil, nil
@@ -33,19 +38,21 @@ if #ARGV > 0 then
   waiters, channel = notify_keys(unique_declared(rows_end + 1), KEYS[3], ARGV[1])
 end
 local awaited = {}
-for _, i in ipairs(purge) do
-  awaited[i] = notify_waiting(waiters, ARGV[i])
+for n = 1, #purge, 2 do
+  awaited[purge[n]] = notify_waiting(waiters, ARGV[purge[n]])
 end
 
 -- write
-for _, i in ipairs(purge) do
+for n = 1, #purge, 2 do
+  local i = purge[n]
   redis.call('ZREM', KEYS[1], ARGV[i])
   redis.call('DEL', KEYS[2 + i])
   if awaited[i] then
     notify(waiters, channel, 'deleted', ARGV[i])
   end
+  event_add(events, 'purged', ARGV[i], purge[n + 1])
 end
 if #purge > 0 and counted then
-  redis.call('HINCRBY', KEYS[2], 'purged', #purge)
+  redis.call('HINCRBY', KEYS[2], 'purged', #purge / 2)
 end
-return {#purge, skipped}
+return {#purge / 2, skipped}

@@ -25,6 +25,9 @@
 -- ARGV[2]     F, the number of candidates that are not JOB ids (they have no row key)
 -- ARGV[3..2+F]  those members
 -- ARGV[3+F..] JOB candidates, one per row key
+-- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--             with EVENTS_TAG, N (events.lua): adds 'quarantined' (fields state: the location it left,
+--             error: the reason) per member quarantined, in the same move; a stray copy removed writes none
 -- returns     {now, quarantined, strays, {member, reason, ...}} (the members quarantined)
 --- @include "clock"
 --- @include "int"
@@ -32,8 +35,10 @@
 --- @include "keys"
 --- @include "unique"
 --- @include "notify"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local LOCATION_KEYS = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4],
   quarantine = KEYS[5]}
 local here = ARGV[1]
@@ -64,13 +69,13 @@ for i = 3, #ARGV do
       local f, problem = read_row(row)
       problem = problem or field_problem(f)
       if problem then
-        moves[#moves + 1] = {member, problem, f and row, true}
+        moves[#moves + 1] = {member, problem, f and row, true, f and int(f[2])}
       elseif f[1] ~= here then
         local there = LOCATION_KEYS[f[1]]
         if there and redis.call('ZSCORE', there, member) then
           strays[#strays + 1] = member
         else
-          moves[#moves + 1] = {member, state_problem(f, here), row, true}
+          moves[#moves + 1] = {member, state_problem(f, here), row, true, f[2]}
         end
       end
     end
@@ -100,6 +105,7 @@ for _, move in ipairs(moves) do
   if move[4] then
     notify(waiters, channel, 'quarantined', move[1])
   end
+  event_add(events, 'quarantined', move[1], move[5], 'state', here, 'error', move[2])
   reported[#reported + 1] = move[1]
   reported[#reported + 1] = move[2]
 end

@@ -14,6 +14,8 @@
 --          next promote tick returns it to its lane (this script does not know the lane's keys)
 -- ARGV[1]  id
 -- ARGV[2]  budget (>= 1)
+-- [events] optional, last: the stream emq:{q}:events declared after every other key, ARGV ending with
+--          EVENTS_TAG, N (events.lua): adds 'replayed' (field state: pending, or schedule for a job of a lane), in the same move
 -- returns  {1} applied, or {0, code, detail}: NOT_DEAD when the id is not in dead, MALFORMED_ROW,
 --          WRONG_STATE when the row's state is not 'dead'
 --- @include "clock"
@@ -23,8 +25,10 @@
 --- @include "wake"
 --- @include "pending"
 --- @include "lanes"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local id = ARGV[1]
 local budget = arg_int(2, 1)
 local f, refused = row_at(KEYS[1], KEYS[3], id, 'dead', 'NOT_DEAD', 'not dead')
@@ -50,6 +54,7 @@ else
 end
 redis.call('HSET', KEYS[3], 'released', f[2], 'max_attempts', budget)
 redis.call('HDEL', KEYS[3], 'dead_at')
+event_add(events, 'replayed', id, f[2], 'state', lane and 'schedule' or 'pending')
 if counted then
   redis.call('HINCRBY', KEYS[4], 'replayed', 1)
 end

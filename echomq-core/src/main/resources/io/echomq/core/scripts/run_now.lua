@@ -11,6 +11,9 @@
 -- A job of a lane (row field 'lane') is not moved: it is made due now in schedule, and the next
 -- promote tick returns it to its lane (this script does not know the lane's keys).
 -- ARGV[1]  id
+-- [events] optional, last: the stream emq:{q}:events declared after every other key, ARGV ending with
+--          EVENTS_TAG, N (events.lua): adds 'promoted' when the job moved to pending, 'scheduled' (field run_at) when
+--          a job of a lane was made due now in schedule, in the same move
 -- returns  {1, now} applied, or {0, code, detail}: NOT_SCHEDULED when the id is not in schedule,
 --          MALFORMED_ROW, WRONG_STATE
 --- @include "clock"
@@ -19,8 +22,10 @@
 --- @include "keys"
 --- @include "wake"
 --- @include "pending"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local id = ARGV[1]
 local f, refused = row_at(KEYS[1], KEYS[3], id, 'schedule', 'NOT_SCHEDULED', 'not scheduled')
 if not f then
@@ -38,6 +43,7 @@ local now = now_ms()
 if lane then
   redis.call('ZADD', KEYS[1], now, id)
   redis.call('HSET', KEYS[3], 'run_at', now)
+  event_add(events, 'scheduled', id, f[2], 'run_at', now)
   return {1, now}
 end
 redis.call('ZREM', KEYS[1], id)
@@ -46,5 +52,6 @@ redis.call('HSET', KEYS[3], 'run_at', now)
 if counted then
   redis.call('HINCRBY', KEYS[4], 'promoted', 1)
 end
+event_add(events, 'promoted', id, f[2])
 wake(KEYS[5], wakeable)
 return {1, now}

@@ -17,6 +17,9 @@
 -- ARGV[3]     the occurrence's job id
 -- ARGV[4]     the occurrence's payload
 -- ARGV[5]     max_attempts (>= 1)
+-- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--             with EVENTS_TAG, N (events.lua): adds 'added' (fields state: pending, schedule: the
+--             schedule's name) for the occurrence enqueued, in the same move
 -- returns     {now, 'FIRED'} when the occurrence was enqueued, else
 --             {0, 'CHANGED'|'DUPLICATE', detail} and nothing was written
 --- @include "clock"
@@ -24,8 +27,10 @@
 --- @include "keys"
 --- @include "wake"
 --- @include "occurrence"
+--- @include "events"
 
 -- validate
+local events = events_take(KEYS[1])
 local name = ARGV[1]
 local max_attempts = arg_int(5, 1)
 if #KEYS ~= 7 then
@@ -47,4 +52,5 @@ local now = now_ms()
 -- write
 occur(KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], name, now, ARGV[3], ARGV[4], max_attempts, now,
   counted, wakeable)
+event_add(events, 'added', ARGV[3], 0, 'state', 'pending', 'schedule', name)
 return {now, 'FIRED'}

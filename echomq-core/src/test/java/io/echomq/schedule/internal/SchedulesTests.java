@@ -32,6 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.stream.MapRecord;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -104,6 +107,23 @@ class SchedulesTests extends EngineTestSupport {
 		assertThat(state.nextFire()).isEqualTo(due.plus(Duration.ofHours(1)));
 		assertThat(tick(this.schedules)).isEmpty();
 		assertThat(this.redis.opsForZSet().size(key(KeyType.PENDING))).isOne();
+	}
+
+	@Test
+	void aFiredOccurrenceShouldBeHeardAddedWhenTheQueueWritesEvents() {
+		this.jobs.events().enable(this.queue, 100);
+		this.template.schedule(this.queue, "s", ScheduleSpec.every(Duration.ofHours(1)), "p");
+		makeDue("s", 1_000);
+		ScheduleFire fire = tick(this.schedules).get(0);
+		List<MapRecord<String, Object, Object>> entries = this.redis.opsForStream()
+			.range(this.jobs.events().key(this.queue), Range.unbounded());
+		assertThat(entries).singleElement().satisfies((entry) -> {
+			assertThat(entry.getId().getValue()).isEqualTo("1-0");
+			assertThat(entry.getValue()).containsEntry("type", "added")
+				.containsEntry("id", fire.id().toString())
+				.containsEntry("state", "pending")
+				.containsEntry("schedule", "s");
+		});
 	}
 
 	@Test
