@@ -78,8 +78,9 @@ public final class Flows extends EnginePart {
 			args.add(name);
 			args.add(value);
 		});
-		List<Object> reply = this.executor.execute(this.scripts.flowParent,
-				List.of(keys.waiting(), keys.row(id), keys.metrics()), args);
+		List<String> scriptKeys = new ArrayList<>(List.of(keys.waiting(), keys.row(id), keys.metrics()));
+		this.state.declareEvents(queue, scriptKeys, args);
+		List<Object> reply = this.executor.execute(this.scripts.flowParent, scriptKeys, args);
 		this.state.learnClock(reply);
 	}
 
@@ -161,10 +162,11 @@ public final class Flows extends EnginePart {
 			return outcome == CancelResult.Outcome.CANCELLED || outcome == CancelResult.Outcome.REQUESTED;
 		}
 		QueueKeys parent = this.state.keys(parts[1]);
-		List<Object> reply = this.executor.execute(this.scripts.flowApply,
-				List.of(parent.waiting(), parent.pending(), parent.dead(), parent.wake(), parent.rowPrefix() + parts[2],
-						parent.batch(parts[2]), parent.outbox(), parent.batches()),
-				List.of(parts[2], queue + "/" + parts[3], parts[0]));
+		List<String> keys = new ArrayList<>(List.of(parent.waiting(), parent.pending(), parent.dead(), parent.wake(),
+				parent.rowPrefix() + parts[2], parent.batch(parts[2]), parent.outbox(), parent.batches()));
+		List<String> args = new ArrayList<>(List.of(parts[2], queue + "/" + parts[3], parts[0]));
+		this.state.declareEvents(parts[1], keys, args);
+		List<Object> reply = this.executor.execute(this.scripts.flowApply, keys, args);
 		return Replies.number(reply.get(0)) == 1;
 	}
 

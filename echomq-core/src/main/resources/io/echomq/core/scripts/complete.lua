@@ -37,7 +37,7 @@
 --          row as 'result')
 -- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
 --           with EVENTS_TAG, N (events.lua): adds 'completed' (field size: the result's bytes, 0 for none) or
---           'cancelled', in the same move
+--           'cancelled', in the same move, and the event of a parent on the slot it settles (flow.lua)
 -- returns  {1, {next trim candidates}} applied, or {0, code, detail} stale: DONE when the row is
 --          already retired or completed (a completion whose reply was lost and is sent again finds
 --          this), or a code of fence.lua; [unique] {0, 'UNIQUE_KEY', name} (nothing written) when
@@ -108,7 +108,7 @@ if flow == false then
 end
 if cancel_requested(KEYS[2]) then
   local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
-  flow_write(flow_recast(flow, 'cancelled'), now_ms())
+  flow_write(flow_recast(flow, 'cancelled'), now_ms(), events)
   unique_release(unique)
   notify_awaited(awaited, 'cancelled', ARGV[1])
   event_add(events, 'cancelled', ARGV[1], f[2])
@@ -142,7 +142,7 @@ else
   end
 end
 count_minute(KEYS[4], now, 'completed')
-flow_write(flow, now)
+flow_write(flow, now, events)
 unique_release(unique)
 wake(KEYS[5], wakeable)
 notify_awaited(awaited, 'completed', ARGV[1])

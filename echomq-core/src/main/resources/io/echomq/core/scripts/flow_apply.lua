@@ -20,10 +20,15 @@
 -- ARGV[1]  parent id
 -- ARGV[2]  the child, '<queue>/<id>'
 -- ARGV[3]  outcome: completed, failed, removed, dead, cancelled, deleted or skipped
+-- [events]  optional, last: the parent queue's stream emq:{p}:events declared after every other key,
+--           ARGV ending with EVENTS_TAG, N (events.lua): the parent's 'promoted', 'dead' or 'deleted'
+--           (flow.lua's flow_settle), in the same move; a batch's count writes none (no job moved)
 -- returns  {1, parent state} applied (a batch: open, sealed or finished), or {0, 'NOT_WAITING'} nothing to do
 --- @include "clock"
 --- @include "flow"
 --- @include "batch"
+
+local events = events_take(KEYS[1])
 
 -- validate
 local outcome = ARGV[3]
@@ -51,4 +56,4 @@ if not s then
 end
 
 -- write
-return {1, flow_settle(s, KEYS[1], KEYS[2], KEYS[3], KEYS[4], now_ms())}
+return {1, flow_settle(s, KEYS[1], KEYS[2], KEYS[3], KEYS[4], now_ms(), events)}

@@ -15,11 +15,16 @@
 -- ARGV[4]  children_left (>= 1)
 -- ARGV[5]  payload
 -- ARGV[6..] extra field, value pairs (a nested parent's own parent: flow.lua's fields; trace headers)
+-- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
+--           with EVENTS_TAG, N (events.lua): adds 'added' (field state: waiting), in the same move
 -- returns  {now} applied; errors (nothing written): EMQARG, EMQDUP the row exists, EMQKEYTYPE
 --- @include "clock"
 --- @include "int"
 --- @include "keys"
 --- @include "payload"
+--- @include "events"
+
+local events = events_take(KEYS[1])
 
 -- validate
 local id = ARGV[1]
@@ -53,4 +58,5 @@ redis.call('ZADD', KEYS[1], now, id)
 if counted then
   redis.call('HINCRBY', KEYS[3], 'enqueued', 1)
 end
+event_add(events, 'added', id, 0, 'state', 'waiting')
 return {now}

@@ -39,7 +39,7 @@
 -- ARGV[9..] dead trim candidates (at most RETAIN_BATCH), trimmed when the job dead-letters
 -- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
 --           with EVENTS_TAG, N (events.lua): adds 'retried' (field state: schedule or pending) or 'dead',
---           with field error, in the same move
+--           with field error, in the same move, and the event of a parent on the slot it settles (flow.lua)
 -- returns  {1, state, at} applied (at = run-at or time of death; for dead also {next dead trim
 --          candidates}), or {0, code, detail} stale (a code of fence.lua); [unique] {0, 'UNIQUE_KEY',
 --          name} (nothing written) when the job dies and its row names a key not declared; or
@@ -130,7 +130,7 @@ end
 -- write
 if cancelling then
   local cancelled = retire_cancelled(KEYS[1], KEYS[5], id, KEYS[6])
-  flow_write(flow, now)
+  flow_write(flow, now, events)
   unique_release(unique)
   if awaited then
     notify(waiters, channel, 'cancelled', id)
@@ -152,7 +152,7 @@ event_add(events, (state == 'dead') and 'dead' or 'retried', id, f[2], 'state', 
 if state == 'dead' then
   redis.call('ZADD', KEYS[3], now, id)
   redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
-  flow_write(flow, now)
+  flow_write(flow, now, events)
   unique_release(unique)
   wake(KEYS[7], wakeable)
   if awaited then

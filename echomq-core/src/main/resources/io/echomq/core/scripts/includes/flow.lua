@@ -23,7 +23,8 @@
 --     the first write: nil when the row names no parent; a plan; or false and the FLOW_KEYS reply.
 --     outbox_only (the reap, which declares only the outbox): a local parent is settled through the
 --     outbox and the relay too
--- flow_write(plan, now)  the writes of the plan
+-- flow_write(plan, now[, events])  the writes of the plan; events (events.lua) of the child's queue,
+--     which is the parent's for a local settle
 -- flow_check(waiting, parent_row, parent_id, child, outcome)  the parent's side, read only: nil
 --     when the parent is not waiting (gone, dead, already released: nothing to do) or has the
 --     child already; else a settle plan
@@ -31,7 +32,9 @@
 --     counted, the parent to pending when it was the last, or to dead when a child died, was
 --     cancelled or deleted under policy 'fail'; or, for 'skipped' (a batch's callback it will never
 --     call for, includes/batch.lua), the parent retired: out of waiting, its row deleted; returns
---     the parent's new state
+--     the parent's new state. With events (events.lua, the parent queue's stream): 'promoted' to
+--     pending, 'dead' (state dead, error) or, for 'skipped', 'deleted' (state waiting); a parent
+--     still waiting writes none: it did not move
 -- flow_recast(plan, outcome)  the plan of a finishing child with another outcome (a child retired
 --     as cancelled by the script that was to complete it)
 --
@@ -53,6 +56,7 @@
 --- @include "int"
 --- @include "pending"
 --- @include "wake"
+--- @include "events"
 
 local FLOW_FATAL = {dead = 'is dead', cancelled = 'was cancelled', deleted = 'was deleted'}
 
@@ -70,7 +74,8 @@ local function flow_outcome(outcome, policy)
 end
 
 local function flow_check(waiting, parent_row, parent_id, child, outcome)
-  local p = redis.pcall('HMGET', parent_row, 'state', 'children_left', 'priority', 'child:' .. child)
+  local p = redis.pcall('HMGET', parent_row, 'state', 'children_left', 'priority', 'child:' .. child,
+    'attempts')
   if p.err or p[1] ~= 'waiting' or not redis.call('ZSCORE', waiting, parent_id) or p[4] then
     return nil
   end
@@ -79,21 +84,23 @@ local function flow_check(waiting, parent_row, parent_id, child, outcome)
     return nil
   end
   return {row = parent_row, id = parent_id, child = child, outcome = outcome, left = left,
-    priority = int(p[3]) or 0}
+    priority = int(p[3]) or 0, attempts = int(p[5]) or 0}
 end
 
-local function flow_settle(s, waiting, pending, dead, wake_key, now)
+local function flow_settle(s, waiting, pending, dead, wake_key, now, events)
   if s.outcome == 'skipped' then
     redis.call('ZREM', waiting, s.id)
     redis.call('DEL', s.row)
+    event_add(events, 'deleted', s.id, s.attempts, 'state', 'waiting')
     return 'skipped'
   end
   redis.call('HSETNX', s.row, 'child:' .. s.child, s.outcome)
   if FLOW_FATAL[s.outcome] then
     redis.call('ZREM', waiting, s.id)
     redis.call('ZADD', dead, now, s.id)
-    redis.call('HSET', s.row, 'state', 'dead', 'dead_at', now, 'last_error',
-      'child ' .. s.child .. ' ' .. FLOW_FATAL[s.outcome])
+    local reason = 'child ' .. s.child .. ' ' .. FLOW_FATAL[s.outcome]
+    redis.call('HSET', s.row, 'state', 'dead', 'dead_at', now, 'last_error', reason)
+    event_add(events, 'dead', s.id, s.attempts, 'state', 'dead', 'error', reason)
     return 'dead'
   end
   local left = s.left - 1
@@ -104,6 +111,7 @@ local function flow_settle(s, waiting, pending, dead, wake_key, now)
   redis.call('ZREM', waiting, s.id)
   to_pending(pending, s.row, s.id, s.priority, now)
   wake(wake_key, wake_ok(wake_key))
+  event_add(events, 'promoted', s.id, s.attempts)
   return 'pending'
 end
 
@@ -139,7 +147,7 @@ local function flow_plan(row, id, outcome, declared, outbox_only)
   return plan
 end
 
-local function flow_write(plan, now)
+local function flow_write(plan, now, events)
   if not plan then
     return
   end
@@ -147,7 +155,7 @@ local function flow_write(plan, now)
     redis.call('ZADD', plan.outbox, now,
       plan.outcome .. ' ' .. plan.parent_queue .. ' ' .. plan.parent_id .. ' ' .. plan.child_id)
   elseif plan.settle then
-    flow_settle(plan.settle, plan.waiting, plan.pending, plan.dead, plan.wake, now)
+    flow_settle(plan.settle, plan.waiting, plan.pending, plan.dead, plan.wake, now, events)
   end
 end
 

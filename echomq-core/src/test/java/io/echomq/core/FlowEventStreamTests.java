@@ -1,0 +1,154 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.EchoMqTemplate;
+import io.echomq.EnqueueOptions;
+import io.echomq.FlowJob;
+import io.echomq.FlowSpec;
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.support.JacksonPayloadConverter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.stream.MapRecord;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Job events of flows: a parent written to waiting, and its settle to pending, to dead or
+ * (a batch's skipped callback) retired, each heard once in the parent queue's stream,
+ * whether a child on the parent's slot settles it or the relay does (flow_parent.lua,
+ * flow.lua, flow_apply.lua).
+ *
+ * @author EchoMQ
+ */
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
+class FlowEventStreamTests extends EngineTestSupport {
+
+	@Test
+	void aParentShouldBeAddedWaitingThenPromotedByItsLastChildOrByTheRelay() {
+		this.jobs.events().enable(this.queue, 1000);
+		String other = this.queue + "-other";
+		FlowJob local = template().flow(FlowSpec.job(this.queue, "local")
+			.child(FlowSpec.job(this.queue, "a"))
+			.child(FlowSpec.job(this.queue, "b")));
+		FlowJob relayed = template().flow(FlowSpec.job(this.queue, "relayed").child(FlowSpec.job(other, "c")));
+		complete(this.queue);
+		complete(this.queue);
+		complete(other);
+		assertThat(this.jobs.flows().relay(other, 10)).isEqualTo(1);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactlyInAnyOrder(local.id(), relayed.id());
+
+		List<MapRecord<String, Object, Object>> entries = entries();
+		assertThat(entries).extracting((entry) -> entry.getId().getValue())
+			.containsExactlyElementsOf(sequence(entries.size()));
+		for (FlowJob parent : List.of(local, relayed)) {
+			assertThat(typesOf(entries, parent.id())).containsExactly("added", "promoted", "claimed");
+			assertThat(entryOf(entries, parent.id(), "added")).containsEntry("state", "waiting")
+				.containsEntry("attempts", "0");
+			assertThat(entryOf(entries, parent.id(), "promoted")).containsEntry("attempts", "0");
+		}
+		assertThat(this.redis.hasKey(this.jobs.events().key(other))).isFalse();
+	}
+
+	@Test
+	void aParentWhoseChildDiesShouldBeHeardDeadAndARetiredCallbackDeleted() {
+		this.jobs.events().enable(this.queue, 1000);
+		String other = this.queue + "-other";
+		EnqueueOptions once = EnqueueOptions.defaults().withMaxAttempts(1);
+		FlowJob local = template()
+			.flow(FlowSpec.job(this.queue, "local").child(FlowSpec.job(this.queue, "a").options(once)));
+		FlowJob relayed = template()
+			.flow(FlowSpec.job(this.queue, "relayed").child(FlowSpec.job(other, "b").options(once)));
+		die(this.queue);
+		die(other);
+		assertThat(this.jobs.flows().relay(other, 10)).isEqualTo(1);
+		JobId callback = JobId.mint();
+		this.jobs.flows()
+			.createParent(this.queue, callback, "\"cb\"", EnqueueSpec.defaults(), List.of(other + "/batch"), Map.of());
+		assertThat(this.jobs.flows().apply(other, "skipped " + this.queue + " " + callback + " " + JobId.mint()))
+			.isTrue();
+
+		List<MapRecord<String, Object, Object>> entries = entries();
+		assertThat(entries).extracting((entry) -> entry.getId().getValue())
+			.containsExactlyElementsOf(sequence(entries.size()));
+		for (FlowJob parent : List.of(local, relayed)) {
+			assertThat(typesOf(entries, parent.id())).containsExactly("added", "dead");
+			assertThat(entryOf(entries, parent.id(), "dead")).containsEntry("state", "dead")
+				.containsEntry("error",
+						"child " + parent.children().get(0).queue() + "/" + parent.children().get(0).id() + " is dead");
+		}
+		assertThat(typesOf(entries, callback)).containsExactly("added", "deleted");
+		assertThat(entryOf(entries, callback, "deleted")).containsEntry("state", "waiting");
+	}
+
+	@Test
+	void flowsOfAQueueThatDoesNotOptInShouldWriteNoStream() {
+		String other = this.queue + "-other";
+		EnqueueOptions once = EnqueueOptions.defaults().withMaxAttempts(1);
+		template().flow(FlowSpec.job(this.queue, "local").child(FlowSpec.job(this.queue, "a")));
+		template().flow(FlowSpec.job(this.queue, "relayed").child(FlowSpec.job(other, "b").options(once)));
+		complete(this.queue);
+		die(other);
+		assertThat(this.jobs.flows().relay(other, 10)).isEqualTo(1);
+		JobId callback = JobId.mint();
+		this.jobs.flows()
+			.createParent(this.queue, callback, "\"cb\"", EnqueueSpec.defaults(), List.of(other + "/batch"), Map.of());
+		assertThat(this.jobs.flows().apply(other, "skipped " + this.queue + " " + callback + " " + JobId.mint()))
+			.isTrue();
+		assertThat(this.redis.hasKey(this.jobs.events().key(this.queue))).isFalse();
+	}
+
+	private void complete(String queue) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
+	}
+
+	private void die(String queue) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes().retry(queue, job.id(), job.token(), "boom", Duration.ZERO);
+		assertThat(result.state()).isEqualTo(JobState.DEAD);
+	}
+
+	private List<MapRecord<String, Object, Object>> entries() {
+		return this.redis.opsForStream().range(this.jobs.events().key(this.queue), Range.unbounded());
+	}
+
+	private static List<String> typesOf(List<MapRecord<String, Object, Object>> entries, JobId id) {
+		return entries.stream()
+			.filter((entry) -> id.toString().equals(entry.getValue().get("id")))
+			.map((entry) -> (String) entry.getValue().get("type"))
+			.toList();
+	}
+
+	private static Map<Object, Object> entryOf(List<MapRecord<String, Object, Object>> entries, JobId id, String type) {
+		return entries.stream()
+			.filter((entry) -> id.toString().equals(entry.getValue().get("id"))
+					&& type.equals(entry.getValue().get("type")))
+			.findFirst()
+			.orElseThrow()
+			.getValue();
+	}
+
+	private static List<String> sequence(int to) {
+		List<String> sequence = new ArrayList<>();
+		for (int i = 1; i <= to; i++) {
+			sequence.add(i + "-0");
+		}
+		return sequence;
+	}
+
+	private EchoMqTemplate template() {
+		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
+				(queue) -> 3, List.of());
+	}
+
+}
