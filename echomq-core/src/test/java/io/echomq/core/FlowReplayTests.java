@@ -90,6 +90,35 @@ class FlowReplayTests extends EngineTestSupport {
 	}
 
 	@Test
+	void aParentDeadByTwoChildrenShouldWaitAgainOnlyOnceBothAreReplayed() {
+		String other = this.queue + "-other";
+		FlowJob flow = template()
+			.flow(FlowSpec.job(this.queue, "parent").child(FlowSpec.job(other, "a")).child(FlowSpec.job(other, "b")));
+		JobId a = flow.children().get(0).id();
+		JobId b = flow.children().get(1).id();
+		kill(other, a);
+		kill(other, b);
+		relay(other);
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "dead")
+			.containsEntry("last_error", "child " + other + "/" + a + " is dead");
+		assertThat(this.jobs.admin().replay(other, a, 1).isApplied()).isTrue();
+		relay(other);
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "dead")
+			.containsEntry("last_error", "child " + other + "/" + b + " is dead")
+			.doesNotContainKey("child:" + other + "/" + a);
+		assertThat(this.jobs.admin().replay(other, b, 1).isApplied()).isTrue();
+		relay(other);
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting").containsEntry("children_left", "2");
+		complete(other, a, null);
+		complete(other, b, null);
+		relay(other);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(flow.id());
+		assertClean(this.queue);
+		assertClean(other);
+	}
+
+	@Test
 	void aReplayedChildUnderIgnoreOrRemoveShouldBeWaitedForAgain() {
 		String other = this.queue + "-other";
 		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
