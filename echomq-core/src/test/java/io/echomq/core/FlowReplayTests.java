@@ -119,6 +119,33 @@ class FlowReplayTests extends EngineTestSupport {
 	}
 
 	@Test
+	void aReplayedLeafShouldReopenItsParentSoTheWholeTreeRuns() {
+		String middle = this.queue + "-middle";
+		String leaf = this.queue + "-leaf";
+		FlowJob flow = template().flow(FlowSpec.job(this.queue, "root")
+			.child(FlowSpec.job(middle, "middle").child(FlowSpec.job(leaf, "dies"))));
+		JobId parent = flow.children().get(0).id();
+		JobId child = flow.children().get(0).children().get(0).id();
+		kill(leaf, child);
+		relay(leaf, middle);
+		assertThat(row(middle, parent)).containsEntry("state", "dead");
+		// a parent dead by its child does not settle its own parent: the root waits
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
+		assertThat(this.jobs.admin().replay(leaf, child, 1).isApplied()).isTrue();
+		relay(leaf);
+		assertThat(row(middle, parent)).containsEntry("state", "waiting");
+		complete(leaf, child, null);
+		relay(leaf);
+		complete(middle, parent, null);
+		relay(middle);
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
+			.containsExactly(flow.id());
+		assertClean(this.queue);
+		assertClean(middle);
+		assertClean(leaf);
+	}
+
+	@Test
 	void aReplayedChildUnderIgnoreOrRemoveShouldBeWaitedForAgain() {
 		String other = this.queue + "-other";
 		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
