@@ -8,6 +8,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.KeyType;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -129,11 +130,13 @@ class FlowReplayTests extends EngineTestSupport {
 		kill(leaf, child);
 		relay(leaf, middle);
 		assertThat(row(middle, parent)).containsEntry("state", "dead");
-		// a parent dead by its child does not settle its own parent: the root waits
-		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "dead");
 		assertThat(this.jobs.admin().replay(leaf, child, 1).isApplied()).isTrue();
-		relay(leaf);
-		assertThat(row(middle, parent)).containsEntry("state", "waiting");
+		relay(leaf, middle);
+		// the middle parent waits again, and so does the root it had dead-lettered
+		assertThat(row(middle, parent)).containsEntry("state", "waiting").containsEntry("flow_round", "1");
+		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting")
+			.doesNotContainKeys("child:" + middle + "/" + parent, "last_error");
 		complete(leaf, child, null);
 		relay(leaf);
 		complete(middle, parent, null);
@@ -143,6 +146,42 @@ class FlowReplayTests extends EngineTestSupport {
 		assertClean(this.queue);
 		assertClean(middle);
 		assertClean(leaf);
+	}
+
+	@Test
+	void aParentDeadByItsChildShouldSettleItsOwnParentOnEveryLevel() {
+		String middle = this.queue + "-middle";
+		String leaf = this.queue + "-leaf";
+		// across slots (three queues), then on one slot (one queue)
+		FlowJob across = template().flow(FlowSpec.job(this.queue, "root")
+			.child(FlowSpec.job(middle, "middle").child(FlowSpec.job(leaf, "dies")).child(FlowSpec.job(leaf, "late")))
+			.child(FlowSpec.job(middle, "sibling")));
+		FlowJob local = template().flow(FlowSpec.job(this.queue, "root")
+			.child(FlowSpec.job(this.queue, "middle").child(FlowSpec.job(this.queue, "dies"))));
+		FlowJob acrossMiddle = across.children().get(0);
+		kill(leaf, acrossMiddle.children().get(0).id());
+		relay(leaf, middle);
+		assertThat(row(middle, acrossMiddle.id())).containsEntry("state", "dead");
+		assertThat(row(this.queue, across.id())).containsEntry("state", "dead")
+			.containsEntry("last_error", "child " + middle + "/" + acrossMiddle.id() + " is dead")
+			.containsEntry("child:" + middle + "/" + acrossMiddle.id(), "dead");
+		// the other leaf finishing later, and the death applied again, change nothing
+		// above
+		complete(leaf, acrossMiddle.children().get(1).id(), null);
+		relay(leaf, middle);
+		assertThat(this.jobs.flows().apply(middle, "dead " + this.queue + " " + across.id() + " " + acrossMiddle.id()))
+			.isFalse();
+		FlowJob localMiddle = local.children().get(0);
+		kill(this.queue, localMiddle.children().get(0).id());
+		relay(this.queue);
+		assertThat(row(this.queue, localMiddle.id())).containsEntry("state", "dead");
+		assertThat(row(this.queue, local.id())).containsEntry("state", "dead")
+			.containsEntry("last_error", "child " + this.queue + "/" + localMiddle.id() + " is dead");
+		for (String queue : List.of(this.queue, middle, leaf)) {
+			assertThat(this.redis.opsForZSet().size(this.keyspace.queueKey(queue, KeyType.WAITING))).isZero();
+			assertThat(this.jobs.flows().outbox(queue, 10)).isEmpty();
+			assertClean(queue);
+		}
 	}
 
 	@Test

@@ -81,6 +81,27 @@ local function flow_outcome(outcome, policy)
   return outcome
 end
 
+-- an outbox record; the round only from the first replay on, so older records keep their form
+local function flow_record(verb, queue, target, id, round)
+  local record = verb .. ' ' .. queue .. ' ' .. target .. ' ' .. id
+  if round and round > 0 then
+    record = record .. ' ' .. round
+  end
+  return record
+end
+
+-- a parent that is itself a child of a flow: what its own parent needs to hear when it dies or is
+-- re-opened (through its queue's outbox, which the caller declared), or nil
+local function flow_up(parent_row, parent_id)
+  local f = redis.call('HMGET', parent_row, 'flow_parent_queue', 'flow_parent_id', 'flow_policy', 'flow_round')
+  if not f[1] or not f[2] then
+    return nil
+  end
+  local outbox = string.sub(parent_row, 1, #parent_row - #parent_id - 4) .. 'outbox'
+  require_zset(outbox)
+  return {outbox = outbox, queue = f[1], id = f[2], policy = f[3], round = int(f[4]) or 0}
+end
+
 -- the first fatal outcome the parent records for a child other than skip, or nil
 local function flow_blocker(parent_row, skip)
   local refs = redis.call('HGET', parent_row, 'flow_children')
@@ -125,6 +146,9 @@ local function flow_check(waiting, dead, parent_row, parent_id, child, outcome, 
   if reopen and p[1] == 'dead' then
     s.blocker, s.blocker_outcome = flow_blocker(parent_row, child)
   end
+  if FLOW_FATAL[outcome] or (reopen and p[1] == 'dead' and not s.blocker) then
+    s.up = flow_up(parent_row, parent_id)
+  end
   return s
 end
 
@@ -151,6 +175,12 @@ local function flow_reopen(s, waiting, dead, now)
   redis.call('HSET', s.row, 'state', 'waiting')
   redis.call('HDEL', s.row, 'dead_at', 'last_error')
   s.state = 'waiting'
+  if s.up then
+    -- the parent's own parent, dead-lettered by it, is re-opened in a new round too
+    s.up.round = s.up.round + 1
+    redis.call('HSET', s.row, 'flow_round', s.up.round)
+    redis.call('ZADD', s.up.outbox, now, flow_record('reopen', s.up.queue, s.up.id, s.id, s.up.round))
+  end
 end
 
 local function flow_settle(s, waiting, pending, dead, wake_key, now)
@@ -175,6 +205,11 @@ local function flow_settle(s, waiting, pending, dead, wake_key, now)
       redis.call('ZADD', dead, now, s.id)
       redis.call('HSET', s.row, 'state', 'dead', 'dead_at', now, 'last_error',
         'child ' .. s.child .. ' ' .. FLOW_FATAL[s.outcome])
+      if s.up then
+        -- dead-lettered by its child, the parent settles its own parent as a dead child does
+        redis.call('ZADD', s.up.outbox, now, flow_record(flow_outcome('dead', s.up.policy), s.up.queue, s.up.id, s.id,
+          s.up.round))
+      end
     end
     return 'dead'
   end
@@ -187,15 +222,6 @@ local function flow_settle(s, waiting, pending, dead, wake_key, now)
   to_pending(pending, s.row, s.id, s.priority, now)
   wake(wake_key, wake_ok(wake_key))
   return 'pending'
-end
-
--- an outbox record; the round only from the first replay on, so older records keep their form
-local function flow_record(verb, queue, target, id, round)
-  local record = verb .. ' ' .. queue .. ' ' .. target .. ' ' .. id
-  if round and round > 0 then
-    record = record .. ' ' .. round
-  end
-  return record
 end
 
 local function flow_plan(row, id, outcome, declared, outbox_only)
@@ -214,7 +240,7 @@ local function flow_plan(row, id, outcome, declared, outbox_only)
     plan.waiting, plan.pending, plan.dead, plan.wake = base .. 'waiting', base .. 'pending', base .. 'dead',
       base .. 'wake'
     if not (declared[plan.parent_row] and declared[plan.waiting] and declared[plan.pending]
-        and declared[plan.dead] and declared[plan.wake]) then
+        and declared[plan.dead] and declared[plan.wake] and declared[outbox]) then
       return false, {0, 'FLOW_KEYS', f[2]}
     end
     require_zset(plan.waiting)
