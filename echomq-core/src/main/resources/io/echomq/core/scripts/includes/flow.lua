@@ -32,7 +32,10 @@
 --     the last, or to dead when a child died, was cancelled or deleted under policy 'fail'; or, for
 --     'skipped' (a batch's callback it will never call for, includes/batch.lua), a waiting parent
 --     retired: out of waiting, its row deleted; returns
---     the parent's new state
+--     the parent's new state. A parent that is itself a child of a flow and moves waiting -> dead
+--     writes its own record (its policy's outcome, its round) to its queue's outbox, once; one
+--     re-opened dead -> waiting raises its flow_round and writes a reopen record there (its parent
+--     waits again). The outbox is checked in flow_check, so every caller declares it.
 -- flow_recast(plan, outcome)  the plan of a finishing child with another outcome (a child retired
 --     as cancelled by the script that was to complete it)
 --
