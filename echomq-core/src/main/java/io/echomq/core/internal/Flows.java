@@ -39,6 +39,9 @@ public final class Flows extends EnginePart {
 	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead", "cancelled", "deleted",
 			"skipped");
 
+	/** The verb of a record that re-opens the parent of a replayed child. */
+	private static final String REOPEN = "reopen";
+
 	/** The verb of a record that cancels a child of a cancelled or deleted parent. */
 	private static final String CANCEL = "cancel";
 
@@ -123,7 +126,8 @@ public final class Flows extends EnginePart {
 	 * Return the oldest records of a queue's outbox.
 	 * @param queue the children's queue
 	 * @param max most records
-	 * @return the records, {@code <outcome> <parent queue> <parent id> <child id>} each,
+	 * @return the records, {@code <outcome> <parent queue> <parent id> <child id>} each
+	 * (then {@code <round>} for a replayed child; outcome {@code reopen} for its replay),
 	 * or {@code cancel <child queue> <child id> <parent id>} for a child of a cancelled
 	 * or deleted parent
 	 */
@@ -144,9 +148,10 @@ public final class Flows extends EnginePart {
 	 */
 	public boolean apply(String queue, String record) {
 		String[] parts = record.split(" ");
+		boolean settles = OUTCOMES.contains(parts[0]) || REOPEN.equals(parts[0]);
 		Assert.isTrue(
-				parts.length == 4 && (OUTCOMES.contains(parts[0]) || CANCEL.equals(parts[0])) && JobId.isValid(parts[2])
-						&& JobId.isValid(parts[3]),
+				(parts.length == 4 || (settles && parts.length == 5 && parts[4].matches("[1-9][0-9]{0,14}")))
+						&& (settles || CANCEL.equals(parts[0])) && JobId.isValid(parts[2]) && JobId.isValid(parts[3]),
 				() -> "Malformed outbox record '" + record + "' in queue '" + queue + "'");
 		if (CANCEL.equals(parts[0])) {
 			try {
@@ -164,7 +169,8 @@ public final class Flows extends EnginePart {
 		QueueKeys parent = this.state.keys(parts[1]);
 		List<String> keys = new ArrayList<>(List.of(parent.waiting(), parent.pending(), parent.dead(), parent.wake(),
 				parent.rowPrefix() + parts[2], parent.batch(parts[2]), parent.outbox(), parent.batches()));
-		List<String> args = new ArrayList<>(List.of(parts[2], queue + "/" + parts[3], parts[0]));
+		List<String> args = new ArrayList<>(
+				List.of(parts[2], queue + "/" + parts[3], parts[0], (parts.length == 5) ? parts[4] : "0"));
 		this.state.declareEvents(parts[1], keys, args);
 		List<Object> reply = this.executor.execute(this.scripts.flowApply, keys, args);
 		return Replies.number(reply.get(0)) == 1;

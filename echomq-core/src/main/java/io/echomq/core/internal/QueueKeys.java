@@ -251,12 +251,12 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 
 	/**
 	 * Return the keys of {@code replay.lua}: dead, pending, the row, metrics, wake,
-	 * schedule.
+	 * schedule, outbox.
 	 * @param id the job id
 	 * @return a new list
 	 */
 	public List<String> forReplay(JobId id) {
-		return list(0, this.dead, this.pending, row(id), this.metrics, this.wake, this.schedule);
+		return list(0, this.dead, this.pending, row(id), this.metrics, this.wake, this.schedule, outbox());
 	}
 
 	/**

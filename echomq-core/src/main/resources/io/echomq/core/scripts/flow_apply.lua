@@ -1,13 +1,20 @@
 -- flow_apply: the relay's first step, on the parent's slot: a child of another slot has finished
 -- (its outbox record, flow.lua); count it on its parent at most once (the row's 'child:<child>'
 -- field, HSETNX), and move the parent waiting -> pending when it was the last child, or
--- waiting -> dead when it died under policy 'fail'. A parent that is no longer waiting (gone, dead,
--- already pending) or has the child already is left as it is: applying a record twice changes
--- nothing. A child cancelled or deleted before it finished counts as a dead one (outcome
--- 'cancelled' or 'deleted', flow.lua). When the parent is a batch (no job row, a batch row:
--- includes/batch.lua), the child is counted on the batch instead, which may fire its callbacks through
--- the parent queue's outbox. The outcome 'skipped' (a callback the batch will never call for) retires a
+-- waiting -> dead when it died under policy 'fail'. A parent released, run or gone, or that has the
+-- child already, is left as it is: applying a record twice changes nothing; a parent dead by a
+-- child (attempts 0) counts it without moving. A child cancelled or deleted before it finished
+-- counts as a dead one (outcome 'cancelled' or 'deleted', flow.lua). When the parent is a batch (no
+-- job row, a batch row: includes/batch.lua), the child is counted on the batch instead, which may fire
+-- its callbacks through the parent queue's outbox; a batch is never re-opened (a 'reopen' record for
+-- it changes nothing). The outcome 'skipped' (a callback the batch will never call for) retires a
 -- waiting parent: out of waiting, its row deleted.
+--
+-- Rounds (a replayed child, flow.lua): the parent keeps 'round:<child>', the child's round it
+-- counts. A record of an older round changes nothing; one of a newer round (a 'reopen', or the
+-- replayed child's outcome when it comes first) first takes the child's old outcome off the parent
+-- and moves a parent dead by a child back to waiting (unless another child keeps it dead), then
+-- counts the outcome. A parent dead by a child still counts its other children, so it can wait again.
 --
 -- KEYS[1]  emq:{p}:waiting  ZSET
 -- KEYS[2]  emq:{p}:pending  ZSET
@@ -19,7 +26,8 @@
 -- KEYS[8]  emq:{p}:batches  ZSET, the location of open and sealed batches
 -- ARGV[1]  parent id
 -- ARGV[2]  the child, '<queue>/<id>'
--- ARGV[3]  outcome: completed, failed, removed, dead, cancelled, deleted or skipped
+-- ARGV[3]  outcome: completed, failed, removed, dead, cancelled, deleted or skipped; or reopen
+-- ARGV[4]  the child's round (>= 0), optional: 0
 -- [events]  optional, last: the parent queue's stream emq:{p}:events declared after every other key,
 --           ARGV ending with EVENTS_TAG, N (events.lua): the parent's 'promoted', 'dead' or 'deleted'
 --           (flow.lua's flow_settle), in the same move; a batch's count writes none (no job moved)
@@ -33,24 +41,25 @@ local events = events_take(KEYS[1])
 -- validate
 local outcome = ARGV[3]
 local OUTCOMES = {completed = true, failed = true, removed = true, dead = true, cancelled = true, deleted = true,
-  skipped = true}
+  skipped = true, reopen = true}
 if not OUTCOMES[outcome] then
-  error('EMQARG outcome must be completed, failed, removed, dead, cancelled, deleted or skipped, was ' .. tostring(outcome)
-    .. '; nothing was written', 0)
+  error('EMQARG outcome must be completed, failed, removed, dead, cancelled, deleted, skipped or reopen, was '
+    .. tostring(outcome) .. '; nothing was written', 0)
 end
+local round = ARGV[4] and arg_int(4, 0) or 0
 require_zset(KEYS[1])
 require_zset(KEYS[2])
 require_zset(KEYS[3])
 if KEYS[6] and redis.call('EXISTS', KEYS[5]) == 0 and redis.call('EXISTS', KEYS[6]) == 1 then
   require_zset(KEYS[7])
   require_zset(KEYS[8])
-  local b = batch_check(KEYS[6], ARGV[2], outcome)
+  local b = outcome ~= 'reopen' and batch_check(KEYS[6], ARGV[2], outcome)
   if not b then
     return {0, 'NOT_WAITING'}
   end
   return {1, batch_settle(b, ARGV[1], KEYS[7], KEYS[8], now_ms())}
 end
-local s = flow_check(KEYS[1], KEYS[5], ARGV[1], ARGV[2], outcome)
+local s = flow_check(KEYS[1], KEYS[3], KEYS[5], ARGV[1], ARGV[2], outcome, round)
 if not s then
   return {0, 'NOT_WAITING'}
 end

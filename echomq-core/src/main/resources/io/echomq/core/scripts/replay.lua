@@ -5,6 +5,10 @@
 -- claim is attempt 1 again (attempt = attempts - released) and listener caps count afresh.
 -- Validate, then write: a row that breaks the row schema (row.lua) is not replayed.
 --
+-- A child of a flow (its row names a parent, flow.lua) starts a new round: 'flow_round' is raised
+-- and a record 'reopen <parent queue> <parent id> <id> <round>' goes to the outbox, in the same
+-- move; the relay re-opens the parent (docs/flows.md, "Cancelling and replaying").
+--
 -- KEYS[1]  emq:{q}:dead     ZSET
 -- KEYS[2]  emq:{q}:pending  ZSET
 -- KEYS[3]  emq:{q}:job:<id> HASH
@@ -12,6 +16,7 @@
 -- KEYS[5]  emq:{q}:wake     LIST
 -- KEYS[6]  emq:{q}:schedule ZSET: a job of a lane (row field 'lane') goes there, due now, and the
 --          next promote tick returns it to its lane (this script does not know the lane's keys)
+-- KEYS[7]  emq:{q}:outbox   ZSET (flow.lua), written only for a child of a flow
 -- ARGV[1]  id
 -- ARGV[2]  budget (>= 1)
 -- [events] optional, last: the stream emq:{q}:events declared after every other key, ARGV ending with
@@ -26,6 +31,7 @@
 --- @include "pending"
 --- @include "lanes"
 --- @include "events"
+--- @include "flow"
 
 -- validate
 local events = events_take(KEYS[1])
@@ -40,6 +46,15 @@ require_zset(lane and KEYS[6] or KEYS[2])
 local counted = counter_ok(KEYS[4], 'replayed')
 local wakeable = wake_ok(KEYS[5])
 local head = lane and schedule_head(KEYS[6])
+local parent = redis.call('HMGET', KEYS[3], 'flow_parent_queue', 'flow_parent_id', 'flow_round')
+local round = nil
+if parent[1] and parent[2] then
+  if not KEYS[7] then
+    error('EMQARG ' .. id .. ' is a child of a flow: its replay needs emq:{q}:outbox as KEYS[7]; nothing was written', 0)
+  end
+  require_zset(KEYS[7])
+  round = (int(parent[3]) or 0) + 1
+end
 
 -- compute
 local now = now_ms()
@@ -54,6 +69,10 @@ else
 end
 redis.call('HSET', KEYS[3], 'released', f[2], 'max_attempts', budget)
 redis.call('HDEL', KEYS[3], 'dead_at')
+if round then
+  redis.call('HSET', KEYS[3], 'flow_round', round)
+  redis.call('ZADD', KEYS[7], now, flow_record('reopen', parent[1], parent[2], id, round))
+end
 event_add(events, 'replayed', id, f[2], 'state', lane and 'schedule' or 'pending')
 if counted then
   redis.call('HINCRBY', KEYS[4], 'replayed', 1)

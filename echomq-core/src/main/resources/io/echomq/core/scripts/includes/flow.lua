@@ -25,16 +25,20 @@
 --     outbox and the relay too
 -- flow_write(plan, now[, events])  the writes of the plan; events (events.lua) of the child's queue,
 --     which is the parent's for a local settle
--- flow_check(waiting, parent_row, parent_id, child, outcome)  the parent's side, read only: nil
---     when the parent is not waiting (gone, dead, already released: nothing to do) or has the
---     child already; else a settle plan
--- flow_settle(s, waiting, pending, dead, wake, now)  the parent's side, the writes: the child
---     counted, the parent to pending when it was the last, or to dead when a child died, was
---     cancelled or deleted under policy 'fail'; or, for 'skipped' (a batch's callback it will never
---     call for, includes/batch.lua), the parent retired: out of waiting, its row deleted; returns
---     the parent's new state. With events (events.lua, the parent queue's stream): 'promoted' to
---     pending, 'dead' (state dead, error) or, for 'skipped', 'deleted' (state waiting); a parent
---     still waiting writes none: it did not move
+-- flow_check(waiting, dead, parent_row, parent_id, child, outcome, round)  the parent's side, read
+--     only: nil when there is nothing to do (the parent released, run or gone; the child counted
+--     in this round already; a record of an older round); else a settle plan
+-- flow_settle(s, waiting, pending, dead, wake, now[, events])  the parent's side, the writes: a newer round
+--     re-opens first (flow_reopen), then the child is counted, the parent to pending when it was
+--     the last, or to dead when a child died, was cancelled or deleted under policy 'fail'; or, for
+--     'skipped' (a batch's callback it will never call for, includes/batch.lua), a waiting parent
+--     retired: out of waiting, its row deleted; returns
+--     the parent's new state. A parent that is itself a child of a flow and moves waiting -> dead
+--     writes its own record (its policy's outcome, its round) to its queue's outbox, once; one
+--     re-opened dead -> waiting raises its flow_round and writes a reopen record there (its parent
+--     waits again). The outbox is checked in flow_check, so every caller declares it. With events
+--     (events.lua, the parent queue's stream): 'promoted' to pending, 'dead' (state dead, error) or,
+--     for 'skipped', 'deleted' (state waiting); a parent still waiting writes none: it did not move
 -- flow_recast(plan, outcome)  the plan of a finishing child with another outcome (a child retired
 --     as cancelled by the script that was to complete it)
 --
@@ -48,6 +52,17 @@
 -- '<verb> <target queue> <target id> <id of the job in the outbox's queue>'.
 -- flow_admin_locations(locations, declared)  adds locations.waiting (emq:{q}:waiting, beside
 --     locations.pending) when the caller declared it, so cancel and delete take a waiting parent
+--
+-- Replay (docs/flows.md, "Cancelling and replaying"): a child's row has 'flow_round' (absent: 0),
+-- raised by each replay (replay.lua), which writes 'reopen <parent queue> <parent id> <child id>
+-- <round>' to the outbox. Every record of a child of round r > 0 ends with ' <r>'. The parent keeps
+-- 'round:<queue>/<id>', the round it counts (absent: 0). A record of an older round changes nothing;
+-- one of a newer round (the reopen, or the child's next outcome when it comes first) takes the old
+-- 'child:' field off the parent (a failed or removed one gives 'children_left' its 1 back), moves a
+-- parent dead by a child (state dead, attempts 0) back to waiting unless another child's fatal
+-- outcome keeps it dead, then counts the outcome. A parent dead by a child still counts its other
+-- children (none moves it), so it can wait again; a parent released or run is never re-opened.
+-- flow_record(verb, queue, target, id, round)  the text of an outbox record
 -- flow_admin_plan(row, id, state, outcome, declared)  read before the first write: the records a
 --     cancel ('cancelled') or delete ('deleted') of the job in state leaves, nil for none, or false
 --     and {0, 'FLOW_KEYS', ''} when emq:{q}:outbox was not declared
@@ -73,40 +88,145 @@ local function flow_outcome(outcome, policy)
   return outcome
 end
 
-local function flow_check(waiting, parent_row, parent_id, child, outcome)
+-- an outbox record; the round only from the first replay on, so older records keep their form
+local function flow_record(verb, queue, target, id, round)
+  local record = verb .. ' ' .. queue .. ' ' .. target .. ' ' .. id
+  if round and round > 0 then
+    record = record .. ' ' .. round
+  end
+  return record
+end
+
+-- a parent that is itself a child of a flow: what its own parent needs to hear when it dies or is
+-- re-opened (through its queue's outbox, which the caller declared), or nil
+local function flow_up(parent_row, parent_id)
+  local f = redis.call('HMGET', parent_row, 'flow_parent_queue', 'flow_parent_id', 'flow_policy', 'flow_round')
+  if not f[1] or not f[2] then
+    return nil
+  end
+  local outbox = string.sub(parent_row, 1, #parent_row - #parent_id - 4) .. 'outbox'
+  require_zset(outbox)
+  return {outbox = outbox, queue = f[1], id = f[2], policy = f[3], round = int(f[4]) or 0}
+end
+
+-- the first fatal outcome the parent records for a child other than skip, or nil
+local function flow_blocker(parent_row, skip)
+  local refs = redis.call('HGET', parent_row, 'flow_children')
+  if not refs then
+    return nil
+  end
+  for ref in string.gmatch(refs, '%S+') do
+    if ref ~= skip then
+      local o = redis.call('HGET', parent_row, 'child:' .. ref)
+      if o and FLOW_FATAL[o] then
+        return ref, o
+      end
+    end
+  end
+  return nil
+end
+
+local function flow_check(waiting, dead, parent_row, parent_id, child, outcome, round)
   local p = redis.pcall('HMGET', parent_row, 'state', 'children_left', 'priority', 'child:' .. child,
-    'attempts')
-  if p.err or p[1] ~= 'waiting' or not redis.call('ZSCORE', waiting, parent_id) or p[4] then
+    'round:' .. child, 'attempts')
+  if p.err then
     return nil
   end
-  local left = int(p[2])
-  if not left then
+  local left, counted = int(p[2]), int(p[5]) or 0
+  if not left or round < counted then
     return nil
   end
-  return {row = parent_row, id = parent_id, child = child, outcome = outcome, left = left,
-    priority = int(p[3]) or 0, attempts = int(p[5]) or 0}
+  if p[1] == 'waiting' then
+    if not redis.call('ZSCORE', waiting, parent_id) then
+      return nil
+    end
+  elseif p[1] ~= 'dead' or int(p[6]) ~= 0 or not redis.call('ZSCORE', dead, parent_id) then
+    -- released, run, gone: nothing changes; a parent dead by a child records the others
+    return nil
+  end
+  local reopen = round > counted
+  if not reopen and (p[4] or outcome == 'reopen') then
+    return nil
+  end
+  local s = {row = parent_row, id = parent_id, child = child, outcome = outcome, left = left,
+    priority = int(p[3]) or 0, state = p[1], round = round, reopen = reopen, was = p[4],
+    attempts = int(p[6]) or 0}
+  if reopen and p[1] == 'dead' then
+    s.blocker, s.blocker_outcome = flow_blocker(parent_row, child)
+  end
+  if FLOW_FATAL[outcome] or (reopen and p[1] == 'dead' and not s.blocker) then
+    s.up = flow_up(parent_row, parent_id)
+  end
+  return s
+end
+
+-- a replayed child (a round above the one counted): its outcome leaves the parent, a dead parent
+-- waits again unless another child keeps it dead
+local function flow_reopen(s, waiting, dead, now)
+  redis.call('HSET', s.row, 'round:' .. s.child, s.round)
+  if s.was then
+    redis.call('HDEL', s.row, 'child:' .. s.child)
+    if not FLOW_FATAL[s.was] then
+      s.left = s.left + 1
+      redis.call('HSET', s.row, 'children_left', s.left)
+    end
+  end
+  if s.state ~= 'dead' then
+    return
+  end
+  if s.blocker then
+    redis.call('HSET', s.row, 'last_error', 'child ' .. s.blocker .. ' ' .. FLOW_FATAL[s.blocker_outcome])
+    return
+  end
+  redis.call('ZREM', dead, s.id)
+  redis.call('ZADD', waiting, now, s.id)
+  redis.call('HSET', s.row, 'state', 'waiting')
+  redis.call('HDEL', s.row, 'dead_at', 'last_error')
+  s.state = 'waiting'
+  if s.up then
+    -- the parent's own parent, dead-lettered by it, is re-opened in a new round too
+    s.up.round = s.up.round + 1
+    redis.call('HSET', s.row, 'flow_round', s.up.round)
+    redis.call('ZADD', s.up.outbox, now, flow_record('reopen', s.up.queue, s.up.id, s.id, s.up.round))
+  end
 end
 
 local function flow_settle(s, waiting, pending, dead, wake_key, now, events)
   if s.outcome == 'skipped' then
+    if s.state ~= 'waiting' then
+      return s.state
+    end
     redis.call('ZREM', waiting, s.id)
     redis.call('DEL', s.row)
     event_add(events, 'deleted', s.id, s.attempts, 'state', 'waiting')
     return 'skipped'
   end
+  if s.reopen then
+    flow_reopen(s, waiting, dead, now)
+  end
+  if s.outcome == 'reopen' then
+    return s.state
+  end
   redis.call('HSETNX', s.row, 'child:' .. s.child, s.outcome)
   if FLOW_FATAL[s.outcome] then
-    redis.call('ZREM', waiting, s.id)
-    redis.call('ZADD', dead, now, s.id)
-    local reason = 'child ' .. s.child .. ' ' .. FLOW_FATAL[s.outcome]
-    redis.call('HSET', s.row, 'state', 'dead', 'dead_at', now, 'last_error', reason)
-    event_add(events, 'dead', s.id, s.attempts, 'state', 'dead', 'error', reason)
+    if s.state == 'waiting' then
+      redis.call('ZREM', waiting, s.id)
+      redis.call('ZADD', dead, now, s.id)
+      local reason = 'child ' .. s.child .. ' ' .. FLOW_FATAL[s.outcome]
+      redis.call('HSET', s.row, 'state', 'dead', 'dead_at', now, 'last_error', reason)
+      event_add(events, 'dead', s.id, s.attempts, 'state', 'dead', 'error', reason)
+      if s.up then
+        -- dead-lettered by its child, the parent settles its own parent as a dead child does
+        redis.call('ZADD', s.up.outbox, now, flow_record(flow_outcome('dead', s.up.policy), s.up.queue, s.up.id, s.id,
+          s.up.round))
+      end
+    end
     return 'dead'
   end
   local left = s.left - 1
   redis.call('HSET', s.row, 'children_left', left)
-  if left > 0 then
-    return 'waiting'
+  if left > 0 or s.state == 'dead' then
+    return s.state
   end
   redis.call('ZREM', waiting, s.id)
   to_pending(pending, s.row, s.id, s.priority, now)
@@ -116,27 +236,28 @@ local function flow_settle(s, waiting, pending, dead, wake_key, now, events)
 end
 
 local function flow_plan(row, id, outcome, declared, outbox_only)
-  local f = redis.pcall('HMGET', row, 'flow_parent_queue', 'flow_parent_id', 'flow_policy', 'flow_local')
+  local f = redis.pcall('HMGET', row, 'flow_parent_queue', 'flow_parent_id', 'flow_policy', 'flow_local',
+    'flow_round')
   if f.err or not f[1] or not f[2] then
     return nil
   end
   local base = string.sub(row, 1, #row - #id - 4)
   local queue = string.match(base, '{([^}]*)}') or ''
   local plan = {outcome = flow_outcome(outcome, f[3]), policy = f[3], parent_queue = f[1], parent_id = f[2],
-    child = queue .. '/' .. id, child_id = id}
+    child = queue .. '/' .. id, child_id = id, round = int(f[5]) or 0}
   local outbox = base .. 'outbox'
   if f[4] == '1' and not outbox_only then
     plan.parent_row = base .. 'job:' .. f[2]
     plan.waiting, plan.pending, plan.dead, plan.wake = base .. 'waiting', base .. 'pending', base .. 'dead',
       base .. 'wake'
     if not (declared[plan.parent_row] and declared[plan.waiting] and declared[plan.pending]
-        and declared[plan.dead] and declared[plan.wake]) then
+        and declared[plan.dead] and declared[plan.wake] and declared[outbox]) then
       return false, {0, 'FLOW_KEYS', f[2]}
     end
     require_zset(plan.waiting)
     require_zset(plan.pending)
     require_zset(plan.dead)
-    plan.settle = flow_check(plan.waiting, plan.parent_row, f[2], plan.child, plan.outcome)
+    plan.settle = flow_check(plan.waiting, plan.dead, plan.parent_row, f[2], plan.child, plan.outcome, plan.round)
     return plan
   end
   if not declared[outbox] then
@@ -152,8 +273,8 @@ local function flow_write(plan, now, events)
     return
   end
   if plan.outbox then
-    redis.call('ZADD', plan.outbox, now,
-      plan.outcome .. ' ' .. plan.parent_queue .. ' ' .. plan.parent_id .. ' ' .. plan.child_id)
+    redis.call('ZADD', plan.outbox, now, flow_record(plan.outcome, plan.parent_queue, plan.parent_id, plan.child_id,
+      plan.round))
   elseif plan.settle then
     flow_settle(plan.settle, plan.waiting, plan.pending, plan.dead, plan.wake, now, events)
   end
@@ -170,10 +291,11 @@ local function flow_recast(plan, outcome)
 end
 
 local function flow_admin_plan(row, id, state, outcome, declared)
-  local f = redis.call('HMGET', row, 'flow_parent_queue', 'flow_parent_id', 'flow_policy', 'flow_children')
+  local f = redis.call('HMGET', row, 'flow_parent_queue', 'flow_parent_id', 'flow_policy', 'flow_children',
+    'flow_round')
   local records = {}
   if f[1] and f[2] and (state == 'pending' or state == 'schedule' or state == 'waiting') then
-    records[1] = flow_outcome(outcome, f[3]) .. ' ' .. f[1] .. ' ' .. f[2] .. ' ' .. id
+    records[1] = flow_record(flow_outcome(outcome, f[3]), f[1], f[2], id, int(f[5]))
   end
   if state == 'waiting' and f[4] then
     for ref in string.gmatch(f[4], '%S+') do
