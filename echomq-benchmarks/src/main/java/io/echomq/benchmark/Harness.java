@@ -187,6 +187,7 @@ public final class Harness {
 			case "io" -> new IoDrainFigure();
 			case "await" -> new AwaitFigure();
 			case "flow" -> new FlowFigure();
+			case "batch" -> new BatchFigure();
 			case "lanes" -> new LanesFigure();
 			case "limiter" -> new LimiterFigure();
 			case "features" -> new FeaturesFigure();

@@ -42,7 +42,7 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 
 	/** Groups run only when {@code --figures} names them. */
 	static final List<String> OPTIONAL_FIGURES = List.of("retention", "io", "await", "flow", "results", "events",
-			"resultmemory", "awaitjvm");
+			"resultmemory", "awaitjvm", "batch");
 
 	static final String USAGE = """
 			Usage: java -jar echomq-benchmarks.jar [options]
@@ -60,7 +60,8 @@ record HarnessOptions(ServerFlavor server, int runs, boolean smoke, List<String>
 			                             100-byte results, with the event stream off and on), resultmemory
 			                             (only when named: memory of 10,000 stored results), awaitjvm (only
 			                             when named: await latency with the jobs completed in a child JVM),
-			                             flow (only when named: flow children against plain jobs, relay latency)
+			                             flow (only when named: flow children against plain jobs, relay latency),
+			                             batch (only when named: 10,000-job batch callback latency, cost, memory)
 			  --consumers a,b            listener,engine (default both; engine is the raw Engine baseline)
 			  --depths 1000,10000,...    queue depths of the depth figures (default 1000,10000,100000)
 			  --queues 1,10,100          queue counts of the queue figures (default 1,10,100)

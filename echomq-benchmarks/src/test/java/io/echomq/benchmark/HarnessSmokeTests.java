@@ -145,6 +145,29 @@ class HarnessSmokeTests {
 	}
 
 	@Test
+	void batchFigureTimesTheCallbackAndCountsMembersAgainstPlainJobs() throws Exception {
+		PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+		String[] args = { "--smoke", "--figures", "batch" };
+		Map<String, Double> values = new HashMap<>();
+		List<String> figures = new ArrayList<>();
+		for (String line : Harness.run(args, out, System.err)) {
+			Matcher matcher = FIGURE.matcher(line);
+			assertThat(matcher.find()).isTrue();
+			figures.add(matcher.group(1));
+			values.put(matcher.group(1), Double.parseDouble(matcher.group(2)));
+		}
+		assertThat(figures).containsExactlyElementsOf(Harness.expectedFigures(args));
+		// the callback starts after the last member returned
+		assertThat(values.get("batch.c8.callback.p50")).isPositive()
+			.isLessThanOrEqualTo(values.get("batch.c8.callback.p99"));
+		// a member is also counted on the batch row, through the outbox
+		assertThat(values.get("batch.c16.commands_per_member"))
+			.isGreaterThan(values.get("batch.plain.c16.commands_per_job"));
+		assertThat(values.get("batch.memory.row_finished_per_member")).isPositive();
+		assertThat(values.get("batch.memory.used_per_member")).isPositive();
+	}
+
+	@Test
 	void limiterFigureCountsStartsOfBothJvmsAndNoWindowHoldsMoreThanTheLimit() throws Exception {
 		// the figure fails unless both JVMs started jobs
 		PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
