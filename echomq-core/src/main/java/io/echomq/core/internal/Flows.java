@@ -13,6 +13,7 @@ import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.ServerOutOfMemoryException;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
@@ -173,7 +174,20 @@ public final class Flows extends EnginePart {
 				List.of(parts[2], queue + "/" + parts[3], parts[0], (parts.length == 5) ? parts[4] : "0"));
 		this.state.declareEvents(parts[1], keys, args);
 		List<Object> reply = this.executor.execute(this.scripts.flowApply, keys, args);
-		return Replies.number(reply.get(0)) == 1;
+		boolean applied = Replies.number(reply.get(0)) == 1;
+		if (applied && mayWriteOutbox(parts[0], Replies.string(reply.get(1)))) {
+			// the parent's side may have written its own queue's outbox (a batch firing a
+			// callback, a dead or re-opened parent settling its own parent): relay it
+			// now,
+			// not at the next reap tick
+			this.state.signals().outboxWritten(parts[1]);
+		}
+		return applied;
+	}
+
+	private static boolean mayWriteOutbox(String verb, @Nullable String state) {
+		return !"completed".equals(verb) && !"failed".equals(verb) && !"removed".equals(verb)
+				|| "finished".equals(state) || "dead".equals(state);
 	}
 
 	/**

@@ -46,8 +46,7 @@ final class ScriptCalls {
 		List<String> declared = null;
 		boolean outbox = false;
 		// at most one unique key, one lane and one flow parent: a fourth answer asking
-		// for
-		// keys is a bug
+		// for keys is a bug
 		for (int round = 0; round < 3; round++) {
 			String name = uniqueKeyNeeded(reply);
 			String lane = laneKeyNeeded(reply);
@@ -65,7 +64,9 @@ final class ScriptCalls {
 			}
 			if (parent != null) {
 				declareFlow(queue, parent, declared);
-				outbox = parent.isEmpty();
+				// a parent on another slot gets a record; one on this slot that the child
+				// dead-letters may write its own record for its parent
+				outbox = true;
 			}
 			reply = this.executor.execute(script, declared, args);
 			if (outbox && Replies.number(reply.get(0)) == 1) {
