@@ -3,6 +3,7 @@ package io.echomq.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.echomq.BatchJob;
 import io.echomq.BatchSpec;
@@ -11,17 +12,20 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.echomq.support.JacksonPayloadConverter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Batches with callbacks and chains, on the flow mechanism: each callback enqueued
@@ -222,6 +226,12 @@ class BatchesTests extends EngineTestSupport {
 			.containsExactly(tuple("death", callbacks + "/" + sealed.onDeath().id()));
 		assertThat(view.read(this.queue, JobId.mint())).isNull();
 		assertThat(new QueueInspector(this.jobs).stats(this.queue).batches()).isEqualTo(2);
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		EchoMqQueueMetrics metrics = new EchoMqQueueMetrics(new QueueInspector(this.jobs),
+				new EchoMqQueueCatalog(Set::of, Set.of(this.queue)), null, Duration.ofMinutes(1));
+		metrics.bindTo(registry);
+		metrics.sample();
+		assertThat(registry.get("echomq.queue.batches").tag("queue", this.queue).gauge().value()).isEqualTo(2.0);
 
 		String location = this.jobs.keys(this.queue).batches();
 		JobId ghost = JobId.mint();
