@@ -50,6 +50,12 @@ import org.springframework.util.Assert;
  * scripts that finish a job release its key. A throttle key (with a TTL) may outlive its
  * job until it expires.
  * <p>
+ * Batches (docs/flows.md#batches) are checked against their location: each member of
+ * {@code emq:{q}:batches} must have a row whose {@code state} is {@code open} or
+ * {@code sealed}, and each batch row ({@code emq:{q}:batch:<id>}, found with
+ * {@code SCAN}) that is open or sealed must be in it, a finished one not; a row with an
+ * unknown state or counts that are not integers (or that exceed its total) is reported.
+ * <p>
  * The audit never blocks the server for long: it reads each location in pages of
  * {@value #PAGE} members ({@code ZRANGE} by rank), the page's rows with one pipelined
  * {@code HMGET} each, the row keys with {@code SCAN} ({@code COUNT} {@value #SCAN_COUNT})
@@ -133,6 +139,7 @@ public class QueueAuditor {
 		rows += lanes.rows();
 		rows += auditRows(queue, prefix, lanes.lanes(), findings);
 		auditUniqueKeys(queue, prefix, findings);
+		auditBatches(queue, findings);
 		return new AuditReport(queue, counts, rows, findings.listed, findings.count);
 	}
 
@@ -463,6 +470,80 @@ public class QueueAuditor {
 			}
 		});
 		checkUniqueKeys(rowPrefix, prefix, batch, findings);
+	}
+
+	private void auditBatches(String queue, AuditReads.Findings findings) {
+		String location = this.jobs.keys(queue).batches();
+		if (!expectType(location, DataType.ZSET, "a sorted set", findings)) {
+			return;
+		}
+		String rowPrefix = this.jobs.keys(queue).batch("");
+		for (long offset = 0;; offset += PAGE) {
+			Set<String> page = this.template.opsForZSet().range(location, offset, offset + PAGE - 1);
+			if (page == null || page.isEmpty()) {
+				break;
+			}
+			for (String id : page) {
+				DataType type = this.template.type(rowPrefix + id);
+				if (type == null || type == DataType.NONE) {
+					findings.add("batch " + id + " is in " + location + " but has no row");
+				}
+			}
+			if (page.size() < PAGE) {
+				break;
+			}
+		}
+		scanKeys(rowPrefix, "*", (key) -> {
+			String id = key.substring(rowPrefix.length());
+			String state = batchState(key, findings);
+			if (state == null) {
+				return;
+			}
+			boolean listed = this.template.opsForZSet().score(location, id) != null;
+			if (("open".equals(state) || "sealed".equals(state)) && !listed) {
+				findings.add("batch " + id + " is " + state + " but not in " + location);
+			}
+			else if (!"open".equals(state) && !"sealed".equals(state) && listed) {
+				findings.add("batch " + id + " is in " + location + " but its row says state=" + state);
+			}
+			if (!"open".equals(state) && !"sealed".equals(state) && !"finished".equals(state)) {
+				findings.add("batch row " + key + " has state=" + state + ", not open, sealed or finished");
+			}
+		});
+	}
+
+	/**
+	 * Read a batch row's state, reporting a row that is not a hash or whose counts are
+	 * not integers.
+	 * @return the state, {@code ""} for a row without one, {@code null} when there is no
+	 * row or it is not a hash
+	 */
+	private @Nullable String batchState(String key, AuditReads.Findings findings) {
+		DataType type = this.template.type(key);
+		if (type == null || type == DataType.NONE) {
+			return null;
+		}
+		if (type != DataType.HASH) {
+			findings.add("batch row " + key + " is a " + type.code() + ", not a hash");
+			return null;
+		}
+		List<String> row = this.template.<String, String>opsForHash()
+			.multiGet(key, List.of("state", "total", "completed", "dead"));
+		Long[] counts = new Long[3];
+		for (int i = 1; i <= 3; i++) {
+			String value = row.get(i);
+			counts[i - 1] = (value != null) ? RowSchema.parse(value) : null;
+			if (counts[i - 1] == null) {
+				findings.add("batch row " + key + " field '" + List.of("state", "total", "completed", "dead").get(i)
+						+ "' is " + ((value != null) ? "'" + value + "', " : "missing, ") + "not an integer");
+			}
+		}
+		if (counts[0] != null && counts[1] != null && counts[2] != null && counts[1] + counts[2] > counts[0]) {
+			findings.add("batch row " + key + " counts " + (counts[1] + counts[2]) + " finished jobs of a total of "
+					+ counts[0]);
+		}
+		String state = row.get(0);
+		return (state != null) ? state : "";
 	}
 
 	/**

@@ -88,7 +88,12 @@ public class QueueInspector {
 		return new QueueStats(queue, sizes[JobState.PENDING.ordinal()] + inLanes, sizes[JobState.ACTIVE.ordinal()],
 				sizes[JobState.SCHEDULE.ordinal()], sizes[JobState.DEAD.ordinal()],
 				sizes[JobState.QUARANTINE.ordinal()], sizes[JobState.COMPLETED.ordinal()], counters, lanes,
-				sizes[JobState.WAITING.ordinal()]);
+				sizes[JobState.WAITING.ordinal()], batches(queue));
+	}
+
+	private long batches(String queue) {
+		Long size = this.template.opsForZSet().zCard(this.keyspace.queueKey(queue, KeyType.BATCHES));
+		return (size != null) ? size : 0;
 	}
 
 	/** Most minutes the per-minute series keeps (the scripts trim older ones). */

@@ -19,11 +19,31 @@ import java.util.Map;
  * @param lanes pending ids per fair lane with ready work, in ring order (the next turn
  * first); empty for a queue without lanes
  * @param waiting parents of flows waiting for their children
+ * @param batches open and sealed batches whose home queue this is (its {@code batches}
+ * location)
  * @author EchoMQ
  * @since 0.1.0
  */
 public record QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
-		long completed, Map<String, Long> counters, Map<String, Long> lanes, long waiting) {
+		long completed, Map<String, Long> counters, Map<String, Long> lanes, long waiting, long batches) {
+
+	/**
+	 * Create a snapshot without batches.
+	 * @param queue the queue
+	 * @param pending pending ids
+	 * @param active active ids
+	 * @param schedule scheduled ids
+	 * @param dead dead ids
+	 * @param quarantine quarantined members
+	 * @param completed retained completed ids
+	 * @param counters the counters
+	 * @param lanes pending ids per lane
+	 * @param waiting waiting parents of flows
+	 */
+	public QueueStats(String queue, long pending, long active, long schedule, long dead, long quarantine,
+			long completed, Map<String, Long> counters, Map<String, Long> lanes, long waiting) {
+		this(queue, pending, active, schedule, dead, quarantine, completed, counters, lanes, waiting, 0);
+	}
 
 	/**
 	 * Create a snapshot.
@@ -37,6 +57,7 @@ public record QueueStats(String queue, long pending, long active, long schedule,
 	 * @param counters the counters
 	 * @param lanes pending ids per lane
 	 * @param waiting waiting parents of flows
+	 * @param batches open and sealed batches
 	 */
 	public QueueStats {
 		counters = Map.copyOf(counters);

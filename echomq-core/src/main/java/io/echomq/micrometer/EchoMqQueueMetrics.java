@@ -47,10 +47,11 @@ import org.springframework.util.Assert;
  * application's listener applies, rates per second), {@code echomq.queue.limit.used} (the
  * same tags for {@code max-active} and {@code rate}: the queue's active jobs, and the
  * jobs started on every node in the rate limit's window that ends at the sample, on
- * server time, per second) and {@code echomq.listener.in.flight} (tag {@code queue}).
- * Queue sizes come from a sample taken every {@code sampleInterval} on a thread of its
- * own, for every queue of the {@link EchoMqQueueCatalog}; a gauge never calls Redis. A
- * queue whose sample fails keeps its last values.
+ * server time, per second), {@code echomq.queue.batches} (tag {@code queue}: the open and
+ * sealed batches whose home queue it is) and {@code echomq.listener.in.flight} (tag
+ * {@code queue}). Queue sizes come from a sample taken every {@code sampleInterval} on a
+ * thread of its own, for every queue of the {@link EchoMqQueueCatalog}; a gauge never
+ * calls Redis. A queue whose sample fails keeps its last values.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -129,7 +130,9 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 				"Current use of each flow limit across every node: active jobs, and starts in the rate "
 						+ "window per second, as last sampled",
 				null);
-		Bound created = new Bound(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed);
+		MultiGauge batches = multiGauge(registry, "echomq.queue.batches",
+				"Open and sealed batches whose home queue this is, as last sampled", null);
+		Bound created = new Bound(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed, batches);
 		this.bound.add(created);
 		publish(created, this.sample);
 	}
@@ -259,6 +262,10 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		stats.forEach((queue, queueStats) -> deepestRows.add(MultiGauge.Row.of(Tags.of("queue", queue),
 				queueStats.lanes().values().stream().mapToLong(Long::longValue).max().orElse(0))));
 		target.deepestLane.register(deepestRows, true);
+		List<MultiGauge.Row<?>> batchRows = new ArrayList<>(stats.size());
+		stats.forEach(
+				(queue, queueStats) -> batchRows.add(MultiGauge.Row.of(Tags.of("queue", queue), queueStats.batches())));
+		target.batches.register(batchRows, true);
 		List<MultiGauge.Row<?>> limitRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> usedRows = new ArrayList<>();
 		if (this.listeners != null) {
@@ -369,11 +376,13 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 	}
 
 	private record Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes,
-			MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed, Set<String> inFlightQueues) {
+			MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed, MultiGauge batches,
+			Set<String> inFlightQueues) {
 
 		Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes,
-				MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed) {
-			this(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed, ConcurrentHashMap.newKeySet());
+				MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed, MultiGauge batches) {
+			this(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed, batches,
+					ConcurrentHashMap.newKeySet());
 		}
 
 	}

@@ -3,6 +3,7 @@ package io.echomq.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.echomq.BatchJob;
 import io.echomq.BatchSpec;
@@ -11,8 +12,11 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
+import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.echomq.support.JacksonPayloadConverter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
@@ -21,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Batches with callbacks and chains, on the flow mechanism: each callback enqueued
@@ -200,6 +205,49 @@ class BatchesTests extends EngineTestSupport {
 		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).batches())).isFalse();
 		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).pending())).isFalse();
 		assertThat(this.redis.hasKey(this.jobs.keys(callbacks).waiting())).isFalse();
+	}
+
+	@Test
+	void theAuditAndTheViewShouldCheckBatchesAgainstTheirLocation() {
+		String callbacks = this.queue + "-callbacks";
+		BatchJob open = template()
+			.batch(BatchSpec.in(this.queue).job(this.queue, "a").onComplete(FlowSpec.job(callbacks, "all")).open());
+		BatchJob sealed = template()
+			.batch(BatchSpec.in(this.queue).job(this.queue, "b").onDeath(FlowSpec.job(callbacks, "alert")));
+		assertClean(this.queue);
+		BatchView view = new BatchView(this.jobs);
+		BatchView.Listing listing = view.list(this.queue);
+		assertThat(listing.count()).isEqualTo(2);
+		assertThat(listing.batches()).extracting(BatchView.Batch::id, BatchView.Batch::state)
+			.containsExactly(tuple(open.id().toString(), "open"), tuple(sealed.id().toString(), "sealed"));
+		BatchView.Batch read = view.read(this.queue, sealed.id());
+		assertThat(read).isNotNull();
+		assertThat(read.callbacks()).extracting(BatchView.Callback::kind, BatchView.Callback::ref)
+			.containsExactly(tuple("death", callbacks + "/" + sealed.onDeath().id()));
+		assertThat(view.read(this.queue, JobId.mint())).isNull();
+		assertThat(new QueueInspector(this.jobs).stats(this.queue).batches()).isEqualTo(2);
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		EchoMqQueueMetrics metrics = new EchoMqQueueMetrics(new QueueInspector(this.jobs),
+				new EchoMqQueueCatalog(Set::of, Set.of(this.queue)), null, Duration.ofMinutes(1));
+		metrics.bindTo(registry);
+		metrics.sample();
+		assertThat(registry.get("echomq.queue.batches").tag("queue", this.queue).gauge().value()).isEqualTo(2.0);
+
+		String location = this.jobs.keys(this.queue).batches();
+		JobId ghost = JobId.mint();
+		this.redis.opsForZSet().remove(location, open.id().toString());
+		this.redis.opsForZSet().add(location, ghost.toString(), 1);
+		this.redis.opsForHash().put(this.jobs.keys(this.queue).batch(sealed.id().toString()), "total", "many");
+		this.redis.opsForValue().set(this.jobs.keys(this.queue).batch(JobId.mint().toString()), "x");
+		assertThat(new QueueAuditor(this.jobs).audit(this.queue, Duration.ofSeconds(5)).violations())
+			.satisfiesExactlyInAnyOrder(
+					(finding) -> assertThat(finding).contains(ghost.toString()).endsWith("has no row"),
+					(finding) -> assertThat(finding).contains(open.id().toString())
+						.endsWith("is open but not in " + location),
+					(finding) -> assertThat(finding).contains("field 'total' is 'many', not an integer"),
+					(finding) -> assertThat(finding).endsWith("is a string, not a hash"));
+		assertThat(view.list(this.queue).batches()).extracting(BatchView.Batch::state)
+			.containsExactly("missing", "sealed");
 	}
 
 	private BatchStatus status(BatchJob batch) {

@@ -18,6 +18,7 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.crypto.PayloadEncryption;
 import io.echomq.core.AuditReport;
 import io.echomq.core.CancelResult;
+import io.echomq.core.BatchView;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.FlowTree;
 import io.echomq.core.JobId;
@@ -73,6 +74,8 @@ public class EchoMqEndpoint {
 
 	private final FlowTree flows;
 
+	private final BatchView batches;
+
 	private final EchoMqQueueCatalog catalog;
 
 	private final @Nullable EchoJobListenerRegistry listeners;
@@ -113,6 +116,7 @@ public class EchoMqEndpoint {
 		this.inspector = new QueueInspector(jobs);
 		this.auditor = new QueueAuditor(jobs);
 		this.flows = new FlowTree(jobs);
+		this.batches = new BatchView(jobs);
 		this.catalog = catalog;
 		this.listeners = listeners;
 		this.maxAttempts = maxAttempts;
@@ -431,6 +435,30 @@ public class EchoMqEndpoint {
 		return this.flows.read(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId,
 				(text) -> PayloadEncryption.isEncrypted(text) ? ENCRYPTED
 						: this.sanitizer.sanitize(new SanitizableData(null, "result", text), showValues));
+	}
+
+	/**
+	 * Return one batch: its state, counts, callbacks and times (see {@link BatchView}).
+	 * @param queue the batch's home queue
+	 * @param id the batch id
+	 * @return the batch, or {@code null} when the queue has no row for it
+	 * @throws IllegalArgumentException if the queue name or the id is not valid
+	 * @since 0.2.0
+	 */
+	public BatchView.@Nullable Batch batch(String queue, String id) {
+		return this.batches.read(queue, JobId.parse(id));
+	}
+
+	/**
+	 * Return the open and sealed batches of a queue, oldest first, at most
+	 * {@value BatchView#MAX_LISTED}.
+	 * @param queue the batches' home queue
+	 * @return the batches and how many there are
+	 * @throws IllegalArgumentException if the queue name is not valid
+	 * @since 0.2.0
+	 */
+	public BatchView.Listing batches(String queue) {
+		return this.batches.list(queue);
 	}
 
 	/**

@@ -37,6 +37,9 @@ import org.springframework.util.Assert;
  * result, shown as {@code show-values} allows;</li>
  * <li>{@code GET /echomq/queues/{queue}/jobs/{id}/flow}: the whole flow the job belongs
  * to, from its root, each result shown as {@code show-values} allows;</li>
+ * <li>{@code GET /echomq/queues/{queue}/batches}: the queue's open and sealed batches;
+ * {@code GET /echomq/queues/{queue}/batches/{id}}: one batch, its counts and
+ * callbacks;</li>
  * <li>{@code POST /echomq/queues/{queue}/pause} and {@code .../resume}: the listener of
  * this application; with {@code scope=cluster}, the queue on every node (a flag in its
  * keyspace), and for a pause an optional {@code duration} ({@code 30s},
@@ -115,11 +118,12 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Return a page of a queue's dead jobs, or an audit of the queue.
+	 * Return a page of a queue's dead jobs, an audit of the queue, or its open and sealed
+	 * batches.
 	 * @param securityContext the security context
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
-	 * @param detail {@code dead} or {@code audit}
+	 * @param detail {@code dead}, {@code audit} or {@code batches}
 	 * @param offset how many dead jobs to skip, 0 by default
 	 * @param limit the page size, {@value #DEFAULT_PAGE} by default
 	 * @return the page or audit
@@ -138,7 +142,10 @@ public class EchoMqEndpointWebExtension {
 		if ("audit".equals(detail)) {
 			return handle(() -> this.delegate.audit(queue), () -> "");
 		}
-		return notFound("No such resource '" + detail + "'; try 'dead' or 'audit'");
+		if ("batches".equals(detail)) {
+			return handle(() -> this.delegate.batches(queue), () -> "");
+		}
+		return notFound("No such resource '" + detail + "'; try 'dead', 'audit' or 'batches'");
 	}
 
 	/**
@@ -213,19 +220,24 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Return one job: its state, payload and progress.
+	 * Return one job: its state, payload and progress; or one batch.
 	 * @param securityContext the security context
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
-	 * @param jobs must be {@code jobs}
-	 * @param id the job id
-	 * @return the job, 404 when the queue has no row for it, 400 for a malformed id
+	 * @param jobs {@code jobs} or {@code batches}
+	 * @param id the job or batch id
+	 * @return the job or batch, 404 when the queue has no row for it, 400 for a malformed
+	 * id
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Object> job(SecurityContext securityContext, @Selector String queues,
 			@Selector String queue, @Selector String jobs, @Selector String id) {
+		if (QUEUES.equals(queues) && "batches".equals(jobs)) {
+			return handle(() -> this.delegate.batch(queue, id), () -> "Queue '" + queue + "' has no batch " + id
+					+ " (never written, or finished more than a day ago)");
+		}
 		if (!QUEUES.equals(queues) || !"jobs".equals(jobs)) {
-			return notFound("No such resource; try GET queues/{queue}/jobs/{id}");
+			return notFound("No such resource; try GET queues/{queue}/jobs/{id} or queues/{queue}/batches/{id}");
 		}
 		boolean show = this.showValues.isShown(securityContext, this.roles);
 		return handle(() -> this.delegate.job(queue, id, show),

@@ -8,6 +8,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
+import io.echomq.BatchJob;
+import io.echomq.BatchSpec;
 import io.echomq.EchoMqTemplate;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
@@ -177,6 +179,43 @@ class EchoMqEndpointWebIntegrationTests {
 		get("/actuator/echomq/queues/" + mail + "/jobs/" + JobId.mint() + "/flow", 404);
 		get("/actuator/echomq/queues/" + mail + "/jobs/JOBforged/flow", 400);
 		get("/actuator/echomq/queues/" + mail + "/jobs/" + leaf.id() + "/tree", 404);
+	}
+
+	@Test
+	void batchShouldBeReadWithItsCountsAndCallbacksAndListedWhileOpen() throws Exception {
+		String home = ObservabilityTestSupport.unique("batches");
+		String pages = ObservabilityTestSupport.unique("pages");
+		BatchJob sealed = this.template.batch(BatchSpec.in(home)
+			.jobs(List.of(FlowSpec.job(pages, "p1"), FlowSpec.job(pages, "p2")))
+			.onSuccess(FlowSpec.job(home, "publish"))
+			.onDeath(FlowSpec.job(home, "alert")));
+		BatchJob open = this.template.batch(BatchSpec.in(home).onComplete(FlowSpec.job(home, "all")).open());
+		ClaimedJob page = this.template.getEngine().claims().claim(pages, Duration.ofSeconds(30), 1).get(0);
+		assertThat(
+				this.template.getEngine().outcomes().complete(pages, page.id(), page.token(), null, null).isApplied())
+			.isTrue();
+		String path = "/actuator/echomq/queues/" + home + "/batches/" + sealed.id();
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(get(path, 200).get("completed").asLong()).isOne());
+		JsonNode batch = get(path, 200);
+		assertThat(batch.get("state").asString()).isEqualTo("sealed");
+		assertThat(batch.get("total").asLong()).isEqualTo(2);
+		assertThat(batch.get("pending").asLong()).isOne();
+		assertThat(batch.get("dead").asLong()).isZero();
+		assertThat(batch.get("createdAt").asLong()).isPositive();
+		assertThat(batch.get("callbacks")).hasSize(2);
+		assertThat(batch.get("callbacks").get(0).get("kind").asString()).isEqualTo("success");
+		assertThat(batch.get("callbacks").get(0).get("ref").asString()).isEqualTo(home + "/" + sealed.onSuccess().id());
+		assertThat(batch.get("callbacks").get(1).get("kind").asString()).isEqualTo("death");
+		JsonNode listing = get("/actuator/echomq/queues/" + home + "/batches", 200);
+		assertThat(listing.get("count").asLong()).isEqualTo(2);
+		assertThat(listing.get("batches").get(0).get("id").asString()).isEqualTo(sealed.id().toString());
+		assertThat(listing.get("batches").get(1).get("id").asString()).isEqualTo(open.id().toString());
+		assertThat(listing.get("batches").get(1).get("state").asString()).isEqualTo("open");
+		get("/actuator/echomq/queues/" + home + "/batches/" + JobId.mint(), 404);
+		assertThat(get("/actuator/echomq/queues/" + home + "/batches/JOBforged", 400).get("message").asString())
+			.contains("Invalid JOB id");
+		get("/actuator/echomq/queues/bad%20name/batches", 400);
 	}
 
 	@Test

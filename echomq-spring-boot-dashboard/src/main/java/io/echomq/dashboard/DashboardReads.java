@@ -14,6 +14,7 @@ import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.crypto.PayloadEncryption;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.BatchView;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.FlowTree;
 import io.echomq.core.JobId;
@@ -83,6 +84,8 @@ final class DashboardReads {
 
 	private final FlowTree tree;
 
+	private final BatchView batches;
+
 	private final EchoMqAdmin admin;
 
 	private volatile Function<String, FlowLimits> limits = (queue) -> FlowLimits.none();
@@ -101,6 +104,7 @@ final class DashboardReads {
 		this.node = node;
 		this.flows = new QueueFlows(jobs);
 		this.tree = new FlowTree(jobs);
+		this.batches = new BatchView(jobs);
 	}
 
 	void setLimits(Function<String, FlowLimits> limits) {
@@ -208,6 +212,14 @@ final class DashboardReads {
 
 	FlowTree.@Nullable Flow flow(String queue, JobId id, boolean show) {
 		return this.tree.read(engineName(queue, id), id, (result) -> sanitize(RESULT, result, show));
+	}
+
+	BatchView.@Nullable Batch batch(String queue, JobId id) {
+		return this.batches.read(queue, id);
+	}
+
+	BatchView.Listing batches(String queue) {
+		return this.batches.list(queue);
 	}
 
 	@Nullable String findQueue(JobId id) {

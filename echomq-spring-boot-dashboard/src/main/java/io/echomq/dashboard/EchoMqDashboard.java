@@ -5,6 +5,7 @@ import java.util.function.ToIntFunction;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.BatchView;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.FlowTree;
 import io.echomq.core.InvalidPartitionException;
@@ -205,6 +206,28 @@ public class EchoMqDashboard {
 	 */
 	public FlowTree.@Nullable Flow flow(String queue, JobId id, boolean show) {
 		return this.reads.flow(queue, id, show);
+	}
+
+	/**
+	 * Return one batch: its state, counts, callbacks and times (see {@link BatchView}).
+	 * @param queue the batch's home queue
+	 * @param id the batch id
+	 * @return the batch, or {@code null} if its home queue has no row for it
+	 * @since 0.2.0
+	 */
+	public BatchView.@Nullable Batch batch(String queue, JobId id) {
+		return this.reads.batch(queue, id);
+	}
+
+	/**
+	 * Return the open and sealed batches of a queue, oldest first, at most
+	 * {@value BatchView#MAX_LISTED}.
+	 * @param queue the batches' home queue
+	 * @return the batches and how many there are
+	 * @since 0.2.0
+	 */
+	public BatchView.Listing batches(String queue) {
+		return this.reads.batches(queue);
 	}
 
 	/**

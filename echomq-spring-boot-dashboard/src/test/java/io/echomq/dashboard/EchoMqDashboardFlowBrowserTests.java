@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import io.echomq.BatchJob;
+import io.echomq.BatchSpec;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.core.JobId;
@@ -25,7 +27,9 @@ import static org.awaitility.Awaitility.await;
  * A flow on the dashboard, in a real headless Chromium: from a grandchild's job page to
  * its parent and to the whole flow, the tree from the root with each job's state,
  * progress and masked result, the counts per state, and the same tree as JSON. Saves a
- * screenshot of the flow page to {@code docs/dashboard}.
+ * screenshot of the flow page to {@code docs/dashboard}. A batch: from a job of it to its
+ * page (counts, callbacks linking to their job pages), and from its home queue's page,
+ * which lists the open and sealed batches.
  *
  * @author EchoMQ
  */
@@ -92,6 +96,56 @@ class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
 		assertThat(flow.get("counts").get("waiting").asLong()).isEqualTo(2);
 		assertClientError(this.client.get("/api/queues/crm/jobs/" + JobId.mint() + "/flow"), 404, "has no job");
 		assertClientError(this.client.get("/api/queues/crm/jobs/JOBforged/flow"), 400, "Invalid JOB id");
+	}
+
+	@Test
+	void aBatchIsShownFromItsJobsAndItsQueue() {
+		WebDriver driver = driver();
+		BatchJob batch = this.template.batch(BatchSpec.in("reports")
+			.jobs(List.of(FlowSpec.job("render", "{\"page\":1}"), FlowSpec.job("render", "{\"page\":2}")))
+			.onSuccess(FlowSpec.job("reports", "{\"publish\":true}"))
+			.onDeath(FlowSpec.job("reports", "{\"alert\":true}")));
+		BatchJob open = this.template.batch(BatchSpec.in("reports").onComplete(FlowSpec.job("reports", "{}")).open());
+		ClaimedJob rendered = claim("render");
+		assertThat(this.jobs.outcomes().complete("render", rendered.id(), rendered.token(), null, null).isApplied())
+			.isTrue();
+		JobId member = batch.jobs().get(0).id().equals(rendered.id()) ? batch.jobs().get(1).id()
+				: batch.jobs().get(0).id();
+
+		String base = "http://localhost:" + this.port + "/echomq";
+		driver.get(base + "/queues/render/jobs/" + member);
+		awaitText(driver, By.id("job-batch"), "reports/" + batch.id());
+		assertThat(read(() -> driver.findElements(By.id("job-parent")).size())).isZero();
+		click(driver, By.id("job-batch"));
+		awaitText(driver, By.cssSelector("#batch [data-count=completed]"), "completed 1");
+		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/reports/batches/" + batch.id());
+		assertThat(read(() -> driver.findElement(By.id("batch-state")).getDomAttribute("data-state")))
+			.isEqualTo("sealed");
+		assertThat(text(driver, By.cssSelector("#batch [data-count=total]"))).isEqualTo("total 2");
+		assertThat(text(driver, By.cssSelector("#batch [data-count=pending]"))).isEqualTo("pending 1");
+		assertThat(text(driver, By.cssSelector("#batch-callback-success a.callback-link")))
+			.isEqualTo("reports/" + batch.onSuccess().id());
+		assertThat(text(driver, By.cssSelector("#batch-callback-death td.callback-fired"))).isEqualTo("not yet");
+		assertThat(text(driver, By.id("batch-members"))).contains("does not list them");
+
+		click(driver, By.cssSelector("#batch-callback-success a.callback-link"));
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.until(() -> "waiting".equals(driver.findElement(By.id("job-state")).getDomAttribute("data-state")));
+
+		driver.get(base + "/queues/reports");
+		awaitText(driver, By.id("batches-count"), "2 batches");
+		assertThat(read(() -> driver.findElements(By.cssSelector("#batch-table tr.batch"))
+			.stream()
+			.map((row) -> row.getDomAttribute("data-state"))
+			.toList())).containsExactly("sealed", "open");
+		assertThat(read(() -> driver.findElement(By.cssSelector("#batch-" + open.id() + " a.batch-link"))
+			.getDomAttribute("href"))).endsWith("/echomq/queues/reports/batches/" + open.id());
+
+		JsonNode json = this.client.get("/api/queues/reports/batches/" + batch.id()).json();
+		assertThat(json.get("total").asLong()).isEqualTo(2);
+		assertClientError(this.client.get("/api/queues/reports/batches/" + JobId.mint()), 404, "has no batch");
+		assertClientError(this.client.get("/api/queues/reports/batches/JOBforged"), 400, "Invalid JOB id");
 	}
 
 	private ClaimedJob claim(String queue) {

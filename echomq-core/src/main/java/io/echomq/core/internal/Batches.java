@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.echomq.core.ChildFailure;
 import io.echomq.core.JobId;
@@ -125,6 +126,30 @@ public final class Batches extends EnginePart {
 			}
 		}
 		return fields;
+	}
+
+	/**
+	 * Read the first open or sealed batches of a queue, oldest first, from its
+	 * {@code batches} location.
+	 * @param queue the batches' home queue
+	 * @param limit most ids to read
+	 * @return the ids, oldest first
+	 */
+	public List<String> listed(String queue, int limit) {
+		Assert.isTrue(limit >= 1, "'limit' must be at least 1");
+		Set<String> ids = this.template.opsForZSet().range(this.state.keys(queue).batches(), 0, limit - 1);
+		return (ids != null) ? new ArrayList<>(ids) : List.of();
+	}
+
+	/**
+	 * Count the open and sealed batches of a queue: the size of its {@code batches}
+	 * location.
+	 * @param queue the batches' home queue
+	 * @return how many
+	 */
+	public long listedCount(String queue) {
+		Long count = this.template.opsForZSet().zCard(this.state.keys(queue).batches());
+		return (count != null) ? count : 0;
 	}
 
 	/**

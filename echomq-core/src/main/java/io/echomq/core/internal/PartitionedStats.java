@@ -46,6 +46,7 @@ public record PartitionedStats(QueueStats total, Map<String, QueueStats> partiti
 		long quarantine = 0;
 		long completed = 0;
 		long waiting = 0;
+		long batches = 0;
 		Map<String, Long> counters = new LinkedHashMap<>();
 		for (String name : partitions.names()) {
 			QueueStats stats = inspector.stats(name);
@@ -57,10 +58,11 @@ public record PartitionedStats(QueueStats total, Map<String, QueueStats> partiti
 			quarantine += stats.quarantine();
 			completed += stats.completed();
 			waiting += stats.waiting();
+			batches += stats.batches();
 			stats.counters().forEach((counter, value) -> counters.merge(counter, value, Long::sum));
 		}
 		return new PartitionedStats(new QueueStats(partitions.queue(), pending, active, schedule, dead, quarantine,
-				completed, counters, Map.of(), waiting), new LinkedHashMap<>(each));
+				completed, counters, Map.of(), waiting, batches), new LinkedHashMap<>(each));
 	}
 
 	/**

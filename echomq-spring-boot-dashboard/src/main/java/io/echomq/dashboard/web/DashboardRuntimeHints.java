@@ -6,6 +6,7 @@ import io.echomq.dashboard.JobPage;
 import io.echomq.dashboard.Overview;
 import io.echomq.dashboard.QueueSummary;
 import io.echomq.dashboard.ScheduleList;
+import io.echomq.core.BatchView;
 import io.echomq.core.FlowTree;
 import org.jspecify.annotations.Nullable;
 
@@ -26,8 +27,9 @@ final class DashboardRuntimeHints implements RuntimeHintsRegistrar {
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.resources().registerPattern(DashboardPage.LOCATION + "*");
 		new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), Overview.class, History.class,
-				QueueSummary.class, JobPage.class, JobDetail.class, FlowTree.Flow.class, ScheduleList.class,
-				EchoMqDashboardRoutes.ActionResponse.class, EchoMqDashboardRoutes.ErrorResponse.class);
+				QueueSummary.class, JobPage.class, JobDetail.class, FlowTree.Flow.class, BatchView.Batch.class,
+				BatchView.Listing.class, ScheduleList.class, EchoMqDashboardRoutes.ActionResponse.class,
+				EchoMqDashboardRoutes.ErrorResponse.class);
 	}
 
 }

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
+import io.echomq.core.BatchView;
 import io.echomq.core.FlowTree;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
@@ -155,6 +156,7 @@ public class EchoMqDashboardRoutes {
 			.GET(base + "/queues/{queue}", this::queuePage)
 			.GET(base + "/queues/{queue}/jobs/{id}", this::jobPage)
 			.GET(base + "/queues/{queue}/jobs/{id}/flow", (request) -> jobPage(request, "flow"))
+			.GET(base + "/queues/{queue}/batches/{id}", this::batchPage)
 			.GET(base + "/jobs/{id}", this::findPage)
 			.GET(base + "/schedules", (request) -> shell(request, "schedules"))
 			.GET(base + "/assets/{file}", this::asset)
@@ -167,6 +169,8 @@ public class EchoMqDashboardRoutes {
 			.GET(api + "/queues/{queue}/jobs", this::jobs)
 			.GET(api + "/queues/{queue}/jobs/{id}", this::job)
 			.GET(api + "/queues/{queue}/jobs/{id}/flow", this::flow)
+			.GET(api + "/queues/{queue}/batches", this::batches)
+			.GET(api + "/queues/{queue}/batches/{id}", this::batch)
 			.POST(api + "/queues/{queue}/jobs/{id}/replay", action((queue, id) -> this.dashboard.replay(queue, id)))
 			.POST(api + "/queues/{queue}/jobs/{id}/delete", action((queue, id) -> this.dashboard.delete(queue, id)))
 			.POST(api + "/queues/{queue}/jobs/{id}/run", action((queue, id) -> this.dashboard.runNow(queue, id)))
@@ -213,6 +217,12 @@ public class EchoMqDashboardRoutes {
 			return unknownQueue(request, queue);
 		}
 		return shell(request, kind);
+	}
+
+	private ServerResponse batchPage(ServerRequest request) {
+		Keyspace.validateQueueName(request.pathVariable("queue"));
+		JobId.parse(request.pathVariable("id"));
+		return shell(request, "batch");
 	}
 
 	private ServerResponse findPage(ServerRequest request) {
@@ -289,6 +299,21 @@ public class EchoMqDashboardRoutes {
 				: error(request, HttpStatus.NOT_FOUND, "Queue '" + queue + "' has no job " + id
 						+ ": its flow is read from a job that has a row (a completed job is kept only within its "
 						+ "queue's retention)");
+	}
+
+	private ServerResponse batch(ServerRequest request) {
+		String queue = request.pathVariable("queue");
+		JobId id = JobId.parse(request.pathVariable("id"));
+		Keyspace.validateQueueName(queue);
+		BatchView.Batch batch = this.dashboard.batch(queue, id);
+		return (batch != null) ? json(batch) : error(request, HttpStatus.NOT_FOUND,
+				"Queue '" + queue + "' has no batch " + id + " (never written, or finished more than a day ago)");
+	}
+
+	private ServerResponse batches(ServerRequest request) {
+		String queue = request.pathVariable("queue");
+		Keyspace.validateQueueName(queue);
+		return json(this.dashboard.batches(queue));
 	}
 
 	private ServerResponse trigger(ServerRequest request) {

@@ -659,6 +659,7 @@
 			el('section', { id: 'listener', class: 'panel' }),
 			el('section', { id: 'flow', class: 'panel' }),
 			el('section', { id: 'jobs', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' })),
+			el('section', { id: 'batches' }),
 			chartPanel('throughput', [], false)
 		]);
 
@@ -676,9 +677,12 @@
 		start(function () {
 			var path = '/queues/' + q(queue) + '/jobs?state=' + view.state + '&offset=' + view.offset + '&limit=' + view.limit
 				+ (view.partition !== '' ? '&partition=' + encodeURIComponent(view.partition) : '');
-			return Promise.all([get(path), get('/history')]).then(function (results) {
+			return Promise.all([get(path), get('/history'), get('/queues/' + q(queue) + '/batches')]).then(function (results) {
 				var page = results[0];
 				var history = results[1];
+				render('batches', results[2], function () {
+					return batchesPanel(results[2]);
+				});
 				var now = Date.now();
 				sampler.sample(queue, page.queue.counters, now);
 				var minutes = history.kept ? engineMinutes(history, queue) : sampler.minutes();
@@ -902,10 +906,22 @@
 			el('h1', { class: 'mono', text: id }),
 			el('section', { id: 'job', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' }))
 		]);
+		var parentBatch = null;
 		start(function () {
 			return get('/queues/' + q(queue) + '/jobs/' + id).then(function (job) {
-				render('job', [job, Math.floor(Date.now() / 10000)], function () {
-					return jobPanel(queue, job);
+				var parentId = job.fields.flow_parent_id;
+				// a batch is a flow parent without a job row: asked once whether the parent is one
+				var probe = parentId && parentBatch === null
+					? get('/queues/' + q(job.fields.flow_parent_queue) + '/batches/' + encodeURIComponent(parentId)).then(function () {
+						parentBatch = true;
+					}, function () {
+						parentBatch = false;
+					})
+					: Promise.resolve();
+				return probe.then(function () {
+					render('job', [job, parentBatch, Math.floor(Date.now() / 10000)], function () {
+						return jobPanel(queue, job, parentBatch === true);
+					});
 				});
 			}, function (error) {
 				if (error instanceof ApiError && error.status === 404) {
@@ -936,19 +952,21 @@
 	}
 
 	// a job of a flow links to its parent and to the whole flow (flow_* fields, docs/flows.md)
-	function flowLine(queue, job) {
+	function flowLine(queue, job, inBatch) {
 		var parentQueue = job.fields.flow_parent_queue;
 		var parentId = job.fields.flow_parent_id;
 		if (!parentId && !job.fields.flow_children) {
 			return null;
 		}
 		return el('p', { id: 'job-flow-links', class: 'row' },
-			parentId ? el('span', null, 'Parent ', el('a', { id: 'job-parent', class: 'mono',
+			parentId && inBatch ? el('span', null, 'Batch ', el('a', { id: 'job-batch', class: 'mono',
+				href: batchHref(parentQueue, parentId), text: parentQueue + '/' + parentId })) : null,
+			parentId && !inBatch ? el('span', null, 'Parent ', el('a', { id: 'job-parent', class: 'mono',
 				href: config.base + '/queues/' + q(parentQueue) + '/jobs/' + encodeURIComponent(parentId), text: parentQueue + '/' + parentId })) : null,
 			el('a', { id: 'job-flow', href: config.base + '/queues/' + q(queue) + '/jobs/' + encodeURIComponent(job.id) + '/flow', text: 'Whole flow' }));
 	}
 
-	function jobPanel(queue, job) {
+	function jobPanel(queue, job, inBatch) {
 		var actions = actionButtons(queue, job.state, job.id, true);
 		var fields = el('dl', { class: 'fields' });
 		Object.keys(job.fields).forEach(function (name) {
@@ -963,7 +981,7 @@
 				el('span', { class: 'spacer' }),
 				actions),
 			ownerLine(job),
-			flowLine(queue, job),
+			flowLine(queue, job, inBatch),
 			job.problem ? el('p', { class: 'notice', text: job.problem }) : null,
 			el('h2', { text: 'Last error', class: 'section' }),
 			job.lastError ? el('pre', { id: 'job-error', text: job.lastError }) : el('p', { class: 'muted', text: 'None.' }),
@@ -1047,6 +1065,86 @@
 			config.showValues ? null : el('p', { class: 'muted', text: 'Results are hidden (management.endpoint.echomq.show-values, or echomq.dashboard.show-values).' }));
 	}
 
+	// ---------- batches ----------
+
+	function batchHref(queue, id) {
+		return config.base + '/queues/' + q(queue) + '/batches/' + encodeURIComponent(id);
+	}
+
+	function batchCounts(batch) {
+		return el('span', { class: 'batch-counts' }, ['total', 'pending', 'completed', 'dead'].map(function (name) {
+			return el('span', { class: 'badge ' + name, 'data-count': name, text: name + ' ' + batch[name] });
+		}));
+	}
+
+	function batchesPanel(listing) {
+		if (!listing.count) {
+			return el('section', { id: 'batches' });
+		}
+		var rows = listing.batches.map(function (batch) {
+			return el('tr', { id: 'batch-' + batch.id, class: 'batch', 'data-state': batch.state },
+				el('td', null, el('a', { class: 'mono batch-link', href: batchHref(batch.queue, batch.id), text: batch.id })),
+				el('td', null, el('span', { class: 'badge', text: batch.state })),
+				el('td', null, batchCounts(batch)),
+				el('td', { text: batch.createdAt ? when(batch.createdAt) : '—' }));
+		});
+		return el('section', { id: 'batches', class: 'panel' },
+			el('h2', { class: 'section', text: 'Open and sealed batches' }),
+			el('p', { id: 'batches-count', class: 'muted', text: listing.count + (listing.count === 1 ? ' batch' : ' batches')
+				+ (listing.truncated ? ': the oldest ' + listing.batches.length + ' are listed' : '') }),
+			el('table', { id: 'batch-table' }, el('thead', null, el('tr', null, el('th', { text: 'Batch' }), el('th', { text: 'State' }),
+				el('th', { text: 'Jobs' }), el('th', { text: 'Opened' }))), el('tbody', null, rows)));
+	}
+
+	function batchPage() {
+		var queue = pathPart(2);
+		var id = pathPart(4);
+		document.title = 'Batch ' + id + ' · EchoMQ';
+		var main = document.getElementById('main');
+		main.textContent = '';
+		append(main, [
+			el('div', { class: 'crumbs' }, el('a', { href: config.base + '/', text: 'Queues' }), ' / ',
+				el('a', { id: 'queue-link', href: config.base + '/queues/' + q(queue), text: queue }), ' / batches /'),
+			el('h1', { class: 'mono', text: id }),
+			el('section', { id: 'batch', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' }))
+		]);
+		start(function () {
+			return get('/queues/' + q(queue) + '/batches/' + encodeURIComponent(id)).then(function (batch) {
+				render('batch', batch, function () {
+					return batchPanel(batch);
+				});
+			}, function (error) {
+				if (error instanceof ApiError && error.status === 404) {
+					render('batch', error.message, function () {
+						return el('section', { id: 'batch', class: 'panel' }, el('p', { id: 'batch-gone', text: error.message }));
+					});
+				}
+				throw error;
+			});
+		});
+	}
+
+	function batchPanel(batch) {
+		var rows = batch.callbacks.map(function (callback) {
+			return el('tr', { id: 'batch-callback-' + callback.kind, class: 'batch-callback', 'data-fired': callback.fired || '' },
+				el('td', { text: callback.kind }),
+				el('td', null, el('a', { class: 'mono callback-link', href: jobHref(callback.ref), text: callback.ref })),
+				el('td', { class: 'callback-fired', text: callback.fired === 'completed' ? 'fired' : (callback.fired || 'not yet') }));
+		});
+		return el('section', { id: 'batch', class: 'panel' },
+			el('div', { class: 'row' },
+				el('span', { id: 'batch-state', class: 'badge', 'data-state': batch.state, text: batch.state }),
+				batchCounts(batch)),
+			el('p', { id: 'batch-times', class: 'muted' }, 'Opened ', batch.createdAt ? when(batch.createdAt) : '—',
+				batch.finishedAt ? [', finished ', when(batch.finishedAt)] : null),
+			el('h2', { text: 'Callbacks', class: 'section' }),
+			rows.length ? el('table', { id: 'batch-callbacks' }, el('thead', null, el('tr', null, el('th', { text: 'On' }),
+				el('th', { text: 'Job' }), el('th', { text: 'Fired' }))), el('tbody', null, rows))
+				: el('p', { class: 'muted', text: 'None.' }),
+			el('p', { id: 'batch-members', class: 'muted', text: 'The batch row counts its jobs but does not list them: each job of the batch '
+				+ 'names it as its parent (its page links here).' }));
+	}
+
 	// ---------- schedules ----------
 
 	function schedulesPage() {
@@ -1115,6 +1213,9 @@
 		}
 		else if (config.kind === 'flow') {
 			flowPage();
+		}
+		else if (config.kind === 'batch') {
+			batchPage();
 		}
 		else if (config.kind === 'schedules') {
 			schedulesPage();
