@@ -155,7 +155,12 @@ class EchoMqEndpointWebIntegrationTests {
 			.outcomes()
 			.complete(mail, job.id(), job.token(), null, "{\"sent\":true}")
 			.isApplied()).isTrue();
-		JsonNode flow = get("/actuator/echomq/queues/" + mail + "/jobs/" + leaf.id() + "/flow", 200);
+		String path = "/actuator/echomq/queues/" + mail + "/jobs/" + leaf.id() + "/flow";
+		// the child is in another queue (slot): its record reaches the root through the
+		// relay, which this node runs at once
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> get(path, 200).get("jobs").get(0).get("childrenLeft").asInt() == 1);
+		JsonNode flow = get(path, 200);
 		assertThat(flow.get("root").asString()).isEqualTo(done + "/" + root.id());
 		assertThat(flow.get("asked").asString()).isEqualTo(mail + "/" + leaf.id());
 		assertThat(flow.get("known").asLong()).isEqualTo(4);
@@ -164,7 +169,7 @@ class EchoMqEndpointWebIntegrationTests {
 		assertThat(jobs).hasSize(4);
 		assertThat(jobs.get(0).get("id").asString()).isEqualTo(root.id().toString());
 		assertThat(jobs.get(0).get("state").asString()).isEqualTo("waiting");
-		assertThat(jobs.get(0).get("childrenLeft").asInt()).isEqualTo(2);
+		assertThat(jobs.get(0).get("childrenLeft").asInt()).isEqualTo(1);
 		assertThat(jobs.get(0).get("children")).hasSize(2);
 		assertThat(jobs.get(1).get("ref").asString()).isEqualTo(mail + "/" + first.id());
 		assertThat(jobs.get(1).get("state").asString()).isEqualTo("completed");
