@@ -2,24 +2,20 @@ package io.echomq.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import io.echomq.BatchJob;
 import io.echomq.BatchSpec;
 import io.echomq.BatchStatus;
-import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.micrometer.EchoMqQueueMetrics;
-import io.echomq.support.JacksonPayloadConverter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
-import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -35,7 +31,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * @author EchoMQ
  */
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class BatchesTests extends EngineTestSupport {
+class BatchesTests extends FlowTestSupport {
 
 	@Test
 	void aBatchWhoseJobsAllCompleteShouldEnqueueSuccessAndCompleteOnceAndRetireDeath() {
@@ -254,30 +250,6 @@ class BatchesTests extends EngineTestSupport {
 		BatchStatus status = template().batchStatus(batch.queue(), batch.id());
 		assertThat(status).isNotNull();
 		return status;
-	}
-
-	private void complete(String queue) {
-		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
-		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
-	}
-
-	private void die(String queue) {
-		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.outcomes().retry(queue, job.id(), job.token(), "boom", Duration.ZERO);
-		assertThat(result.state()).isEqualTo(JobState.DEAD);
-	}
-
-	private Map<Object, Object> row(String queue, JobId id) {
-		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
-	}
-
-	private void assertClean(String queue) {
-		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
-	}
-
-	private EchoMqTemplate template() {
-		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
-				(queue) -> 3, List.of());
 	}
 
 }

@@ -1,20 +1,16 @@
 package io.echomq.core;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
-import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.stream.MapRecord;
@@ -30,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author EchoMQ
  */
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class FlowEventStreamTests extends EngineTestSupport {
+class FlowEventStreamTests extends FlowTestSupport {
 
 	@Test
 	void aParentShouldBeAddedWaitingThenPromotedByItsLastChildOrByTheRelay() {
@@ -107,17 +103,6 @@ class FlowEventStreamTests extends EngineTestSupport {
 		assertThat(this.redis.hasKey(this.jobs.events().key(this.queue))).isFalse();
 	}
 
-	private void complete(String queue) {
-		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
-		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
-	}
-
-	private void die(String queue) {
-		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.outcomes().retry(queue, job.id(), job.token(), "boom", Duration.ZERO);
-		assertThat(result.state()).isEqualTo(JobState.DEAD);
-	}
-
 	private List<MapRecord<String, Object, Object>> entries() {
 		return this.redis.opsForStream().range(this.jobs.events().key(this.queue), Range.unbounded());
 	}
@@ -144,11 +129,6 @@ class FlowEventStreamTests extends EngineTestSupport {
 			sequence.add(i + "-0");
 		}
 		return sequence;
-	}
-
-	private EchoMqTemplate template() {
-		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
-				(queue) -> 3, List.of());
 	}
 
 }

@@ -10,10 +10,8 @@ import io.echomq.EnqueueOptions;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
-import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
-import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -28,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * @author EchoMQ
  */
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class FlowOpsTests extends EngineTestSupport {
+class FlowOpsTests extends FlowTestSupport {
 
 	@Test
 	void aWaitingChildCancelledOrDeletedShouldApplyItsPolicyToItsParent() {
@@ -201,27 +199,6 @@ class FlowOpsTests extends EngineTestSupport {
 		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 10).get(0);
 		assertThat(job.id()).isEqualTo(id);
 		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
-	}
-
-	private void relay(String... queues) {
-		for (int pass = 0; pass < 4; pass++) {
-			for (String queue : queues) {
-				this.jobs.flows().relay(queue, 100);
-			}
-		}
-	}
-
-	private Map<Object, Object> row(String queue, JobId id) {
-		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
-	}
-
-	private void assertClean(String queue) {
-		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
-	}
-
-	private EchoMqTemplate template() {
-		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
-				(queue) -> 3, List.of());
 	}
 
 }

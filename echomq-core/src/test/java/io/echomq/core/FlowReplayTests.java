@@ -1,18 +1,14 @@
 package io.echomq.core;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.KeyType;
-import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
-import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author EchoMQ
  */
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class FlowReplayTests extends EngineTestSupport {
+class FlowReplayTests extends FlowTestSupport {
 
 	@Test
 	void aReplayedChildShouldReopenItsDeadParentWhichRunsOnceWithTheNewResult() {
@@ -34,14 +30,14 @@ class FlowReplayTests extends EngineTestSupport {
 			.child(FlowSpec.job(this.queue, "sibling")));
 		JobId child = remote.children().get(0).id();
 		kill(other, child);
-		relay(other);
+		relayOnce(other);
 		assertThat(row(this.queue, remote.id())).containsEntry("state", "dead");
 		// a sibling finishing while its parent is dead is still counted
 		complete(this.queue, remote.children().get(1).id(), null);
 		assertThat(row(this.queue, remote.id())).containsEntry("state", "dead").containsEntry("children_left", "1");
 		String oldDeath = "dead " + this.queue + " " + remote.id() + " " + child;
 		assertThat(this.jobs.admin().replay(other, child, 1).isApplied()).isTrue();
-		relay(other);
+		relayOnce(other);
 		assertThat(row(this.queue, remote.id())).containsEntry("state", "waiting")
 			.containsEntry("children_left", "1")
 			.doesNotContainKeys("child:" + other + "/" + child, "last_error", "dead_at");
@@ -49,7 +45,7 @@ class FlowReplayTests extends EngineTestSupport {
 		assertThat(this.jobs.flows().apply(other, oldDeath)).isFalse();
 		assertThat(row(this.queue, remote.id())).containsEntry("state", "waiting");
 		complete(other, child, "\"second\"");
-		relay(other);
+		relayOnce(other);
 		assertThat(this.jobs.flows().apply(other, "completed " + this.queue + " " + remote.id() + " " + child + " 1"))
 			.isFalse();
 		assertThat(this.jobs.flows().apply(other, oldDeath)).isFalse();
@@ -74,7 +70,7 @@ class FlowReplayTests extends EngineTestSupport {
 		kill(this.queue, child);
 		assertThat(row(this.queue, local.id())).containsEntry("state", "dead");
 		complete(other, local.children().get(1).id(), null);
-		relay(other);
+		relayOnce(other);
 		assertThat(this.jobs.admin().replay(this.queue, child, 1).isApplied()).isTrue();
 		assertThat(row(this.queue, child)).containsEntry("flow_round", "1");
 		// the child's new outcome comes first: it re-opens the parent and is counted
@@ -82,7 +78,7 @@ class FlowReplayTests extends EngineTestSupport {
 		assertThat(row(this.queue, local.id())).containsEntry("state", "pending")
 			.containsEntry("child:" + this.queue + "/" + child, "completed")
 			.containsEntry("round:" + this.queue + "/" + child, "1");
-		relay(this.queue);
+		relayOnce(this.queue);
 		assertThat(this.jobs.flows().outbox(this.queue, 10)).isEmpty();
 		List<ClaimedJob> run = this.jobs.claims().claim(this.queue, LEASE, 10);
 		assertThat(run).extracting(ClaimedJob::id).containsExactly(local.id());
@@ -99,20 +95,20 @@ class FlowReplayTests extends EngineTestSupport {
 		JobId b = flow.children().get(1).id();
 		kill(other, a);
 		kill(other, b);
-		relay(other);
+		relayOnce(other);
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "dead")
 			.containsEntry("last_error", "child " + other + "/" + a + " is dead");
 		assertThat(this.jobs.admin().replay(other, a, 1).isApplied()).isTrue();
-		relay(other);
+		relayOnce(other);
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "dead")
 			.containsEntry("last_error", "child " + other + "/" + b + " is dead")
 			.doesNotContainKey("child:" + other + "/" + a);
 		assertThat(this.jobs.admin().replay(other, b, 1).isApplied()).isTrue();
-		relay(other);
+		relayOnce(other);
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting").containsEntry("children_left", "2");
 		complete(other, a, null);
 		complete(other, b, null);
-		relay(other);
+		relayOnce(other);
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
 			.containsExactly(flow.id());
 		assertClean(this.queue);
@@ -128,19 +124,19 @@ class FlowReplayTests extends EngineTestSupport {
 		JobId parent = flow.children().get(0).id();
 		JobId child = flow.children().get(0).children().get(0).id();
 		kill(leaf, child);
-		relay(leaf, middle);
+		relayOnce(leaf, middle);
 		assertThat(row(middle, parent)).containsEntry("state", "dead");
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "dead");
 		assertThat(this.jobs.admin().replay(leaf, child, 1).isApplied()).isTrue();
-		relay(leaf, middle);
+		relayOnce(leaf, middle);
 		// the middle parent waits again, and so does the root it had dead-lettered
 		assertThat(row(middle, parent)).containsEntry("state", "waiting").containsEntry("flow_round", "1");
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting")
 			.doesNotContainKeys("child:" + middle + "/" + parent, "last_error");
 		complete(leaf, child, null);
-		relay(leaf);
+		relayOnce(leaf);
 		complete(middle, parent, null);
-		relay(middle);
+		relayOnce(middle);
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
 			.containsExactly(flow.id());
 		assertClean(this.queue);
@@ -160,7 +156,7 @@ class FlowReplayTests extends EngineTestSupport {
 			.child(FlowSpec.job(this.queue, "middle").child(FlowSpec.job(this.queue, "dies"))));
 		FlowJob acrossMiddle = across.children().get(0);
 		kill(leaf, acrossMiddle.children().get(0).id());
-		relay(leaf, middle);
+		relayOnce(leaf, middle);
 		assertThat(row(middle, acrossMiddle.id())).containsEntry("state", "dead");
 		assertThat(row(this.queue, across.id())).containsEntry("state", "dead")
 			.containsEntry("last_error", "child " + middle + "/" + acrossMiddle.id() + " is dead")
@@ -168,12 +164,12 @@ class FlowReplayTests extends EngineTestSupport {
 		// the other leaf finishing later, and the death applied again, change nothing
 		// above
 		complete(leaf, acrossMiddle.children().get(1).id(), null);
-		relay(leaf, middle);
+		relayOnce(leaf, middle);
 		assertThat(this.jobs.flows().apply(middle, "dead " + this.queue + " " + across.id() + " " + acrossMiddle.id()))
 			.isFalse();
 		FlowJob localMiddle = local.children().get(0);
 		kill(this.queue, localMiddle.children().get(0).id());
-		relay(this.queue);
+		relayOnce(this.queue);
 		assertThat(row(this.queue, localMiddle.id())).containsEntry("state", "dead");
 		assertThat(row(this.queue, local.id())).containsEntry("state", "dead")
 			.containsEntry("last_error", "child " + this.queue + "/" + localMiddle.id() + " is dead");
@@ -195,12 +191,12 @@ class FlowReplayTests extends EngineTestSupport {
 		JobId removed = flow.children().get(1).id();
 		kill(other, ignored);
 		kill(other, removed);
-		relay(other);
+		relayOnce(other);
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting").containsEntry("children_left", "1");
 		assertThat(this.jobs.admin().replay(other, ignored, 1).isApplied()).isTrue();
 		assertThat(this.jobs.admin().replay(other, removed, 1).isApplied()).isTrue();
-		relay(other);
-		relay(other);
+		relayOnce(other);
+		relayOnce(other);
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting")
 			.containsEntry("children_left", "3")
 			.doesNotContainKeys("child:" + other + "/" + ignored, "child:" + other + "/" + removed);
@@ -208,7 +204,7 @@ class FlowReplayTests extends EngineTestSupport {
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
 		complete(other, ignored, null);
 		complete(other, removed, null);
-		relay(other);
+		relayOnce(other);
 		List<ClaimedJob> run = this.jobs.claims().claim(this.queue, LEASE, 10);
 		assertThat(run).extracting(ClaimedJob::id).containsExactly(flow.id());
 		assertThat(FlowChild.of(run.get(0).fields())).extracting(FlowChild::outcome)
@@ -224,7 +220,7 @@ class FlowReplayTests extends EngineTestSupport {
 			.flow(FlowSpec.job(this.queue, "parent").child(FlowSpec.job(other, "ignored"), ChildFailure.IGNORE));
 		JobId child = flow.children().get(0).id();
 		kill(other, child);
-		relay(other);
+		relayOnce(other);
 		// the parent runs and dies of its own error: it ran, so it stays dead
 		kill(this.queue, flow.id());
 		Map<Object, Object> before = row(this.queue, flow.id());
@@ -233,9 +229,9 @@ class FlowReplayTests extends EngineTestSupport {
 		String reopen = "reopen " + this.queue + " " + flow.id() + " " + child + " 1";
 		assertThat(this.jobs.flows().outbox(other, 10)).containsExactly(reopen);
 		assertThat(this.jobs.flows().apply(other, reopen)).isFalse();
-		relay(other);
+		relayOnce(other);
 		complete(other, child, null);
-		relay(other);
+		relayOnce(other);
 		assertThat(row(this.queue, flow.id())).isEqualTo(before);
 		assertThat(this.jobs.flows().outbox(other, 10)).isEmpty();
 		assertClean(this.queue);
@@ -258,23 +254,10 @@ class FlowReplayTests extends EngineTestSupport {
 		return claimed.get(0);
 	}
 
-	private void relay(String... queues) {
+	private void relayOnce(String... queues) {
 		for (String queue : queues) {
 			this.jobs.flows().relay(queue, 100);
 		}
-	}
-
-	private Map<Object, Object> row(String queue, JobId id) {
-		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
-	}
-
-	private void assertClean(String queue) {
-		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
-	}
-
-	private EchoMqTemplate template() {
-		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
-				(queue) -> 3, List.of());
 	}
 
 }

@@ -6,17 +6,14 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EchoMqTemplate;
 import io.echomq.EnqueueOptions;
 import io.echomq.FlowJob;
 import io.echomq.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;
-import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
@@ -34,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * @author EchoMQ
  */
 @EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
-class FlowsTests extends EngineTestSupport {
+class FlowsTests extends FlowTestSupport {
 
 	@Test
 	void aParentInTheChildrensQueueShouldWaitUntilTheLastOfThemCompletes() {
@@ -281,30 +278,6 @@ class FlowsTests extends EngineTestSupport {
 			.withMessageContaining("at most 1000 children");
 		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).waiting())).isFalse();
 		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).pending())).isFalse();
-	}
-
-	private void complete(String queue) {
-		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
-		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
-	}
-
-	private void die(String queue) {
-		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
-		TransitionResult result = this.jobs.outcomes().retry(queue, job.id(), job.token(), "boom", Duration.ZERO);
-		assertThat(result.state()).isEqualTo(JobState.DEAD);
-	}
-
-	private Map<Object, Object> row(String queue, JobId id) {
-		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
-	}
-
-	private void assertClean(String queue) {
-		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
-	}
-
-	private EchoMqTemplate template() {
-		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
-				(queue) -> 3, List.of());
 	}
 
 	record Answer(int n) {

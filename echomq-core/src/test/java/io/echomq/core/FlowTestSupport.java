@@ -1,0 +1,58 @@
+package io.echomq.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.echomq.EchoMqTemplate;
+import io.echomq.support.JacksonPayloadConverter;
+import io.echomq.core.internal.ClaimedJob;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the flow and batch test classes share: a template over the test's engine, and the
+ * steps a test drives a flow's jobs through (claim and complete, claim and dead-letter,
+ * relay, read a row, audit).
+ *
+ * @author EchoMQ
+ */
+abstract class FlowTestSupport extends EngineTestSupport {
+
+	/** Claim the next job of a queue and complete it. */
+	void complete(String queue) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
+		assertThat(this.jobs.outcomes().complete(queue, job.id(), job.token()).isApplied()).isTrue();
+	}
+
+	/** Claim the next job of a queue and fail it on its last attempt. */
+	void die(String queue) {
+		ClaimedJob job = this.jobs.claims().claim(queue, LEASE, 1).get(0);
+		TransitionResult result = this.jobs.outcomes().retry(queue, job.id(), job.token(), "boom", Duration.ZERO);
+		assertThat(result.state()).isEqualTo(JobState.DEAD);
+	}
+
+	/** Relay the outboxes of the queues a few times over, as nodes would. */
+	void relay(String... queues) {
+		for (int pass = 0; pass < 4; pass++) {
+			for (String queue : queues) {
+				this.jobs.flows().relay(queue, 100);
+			}
+		}
+	}
+
+	Map<Object, Object> row(String queue, JobId id) {
+		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
+	}
+
+	void assertClean(String queue) {
+		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
+	}
+
+	EchoMqTemplate template() {
+		return new EchoMqTemplate(this.jobs, new JacksonPayloadConverter(JsonMapper.builder().build()), 1024 * 1024,
+				(queue) -> 3, List.of());
+	}
+
+}
