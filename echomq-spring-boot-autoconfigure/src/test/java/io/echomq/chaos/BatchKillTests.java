@@ -106,7 +106,7 @@ class BatchKillTests {
 			// has drained and a callback fired early looks like one fired in time)
 			List<FlowSpec> dyingMembers = new ArrayList<>(DYING_JOBS);
 			for (int i = 0; i < DYING_JOBS; i++) {
-				dyingMembers.add((i == DYING_JOBS / 2)
+				dyingMembers.add((i == DYING_JOBS / 4)
 						? FlowSpec.job(DYING_QUEUE, "poison").options(EnqueueOptions.defaults().withMaxAttempts(1))
 						: FlowSpec.job(DYING_QUEUE, "p" + i).options(options));
 			}
@@ -121,7 +121,7 @@ class BatchKillTests {
 				.onComplete(FlowSpec.job(CALLBACKS, "dying-complete"))
 				.onDeath(FlowSpec.job(CALLBACKS, "dying-death")));
 			double written = Chaos.secondsSince(start);
-			JobId poison = dying.jobs().get(DYING_JOBS / 2).id();
+			JobId poison = dying.jobs().get(DYING_JOBS / 4).id();
 			String callbackRow = jobs.keyspace().jobKey(CALLBACKS, batch.onSuccess().id());
 			String completeRow = jobs.keyspace().jobKey(CALLBACKS, dying.onComplete().id());
 			String deathRow = jobs.keyspace().jobKey(CALLBACKS, dying.onDeath().id());
@@ -132,15 +132,28 @@ class BatchKillTests {
 			AtomicBoolean sampling = new AtomicBoolean(true);
 			AtomicLong liveWhenFired = new AtomicLong(-1);
 			AtomicLong liveWhenCompleteFired = new AtomicLong(-1);
+			// and the jobs the batch counted then (the relay lags the completions, so
+			// this sees an early fire that the live count alone may not)
+			AtomicLong countedWhenCompleteFired = new AtomicLong(-1);
+			String dyingBatchRow = jobs.keys(DYING_QUEUE).batch(dying.id().toString());
+			String batchRow = jobs.keys(QUEUE).batch(batch.id().toString());
+			AtomicLong countedWhenFired = new AtomicLong(-1);
 			AtomicReference<Object> poisonWhenDeathFired = new AtomicReference<>();
 			Thread sampler = new Thread(() -> {
 				while (sampling.get() && (liveWhenFired.get() < 0 || liveWhenCompleteFired.get() < 0
 						|| poisonWhenDeathFired.get() == null)) {
 					if (liveWhenFired.get() < 0 && isPending(survivor, callbackRow)) {
 						liveWhenFired.set(Chaos.locations(jobs, QUEUE).live());
+						countedWhenFired
+							.set(Long.parseLong((String) survivor.template().opsForHash().get(batchRow, "completed")));
 					}
 					if (liveWhenCompleteFired.get() < 0 && isPending(survivor, completeRow)) {
 						liveWhenCompleteFired.set(Chaos.locations(jobs, DYING_QUEUE).live());
+						List<Object> counts = survivor.template()
+							.opsForHash()
+							.multiGet(dyingBatchRow, List.of("completed", "dead"));
+						countedWhenCompleteFired
+							.set(Long.parseLong((String) counts.get(0)) + Long.parseLong((String) counts.get(1)));
 					}
 					if (poisonWhenDeathFired.get() == null && isPending(survivor, deathRow)) {
 						Object state = survivor.template().opsForHash().get(poisonRow, "state");
@@ -175,6 +188,8 @@ class BatchKillTests {
 				sampling.set(false);
 				sampler.join();
 			}
+			assertThat(countedWhenFired.get()).as("jobs the batch counted when the callback was enqueued")
+				.isEqualTo(JOBS);
 			assertThat(liveWhenFired.get()).as("jobs of the batch left when the callback was enqueued").isZero();
 			BatchStatus status = template.batchStatus(QUEUE, batch.id());
 			assertThat(status).isNotNull();
@@ -183,6 +198,8 @@ class BatchKillTests {
 				.containsExactly("finished", (long) JOBS, (long) JOBS, 0L);
 			assertThat(status.onSuccess().fired()).isEqualTo("completed");
 			assertThat(status.onDeath().fired()).isEqualTo("skipped");
+			assertThat(countedWhenCompleteFired.get()).as("jobs the second batch counted when complete was enqueued")
+				.isEqualTo(DYING_JOBS);
 			assertThat(liveWhenCompleteFired.get()).as("jobs of the second batch left when complete was enqueued")
 				.isZero();
 			assertThat(poisonWhenDeathFired.get()).as("the failing job when death was enqueued").isEqualTo("dead");
