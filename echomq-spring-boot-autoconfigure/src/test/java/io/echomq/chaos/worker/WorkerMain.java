@@ -15,7 +15,8 @@ import io.echomq.test.ChildJvm;
  * its standard input closes (the test JVM is gone), so it cannot outlive the test.
  * <p>
  * Arguments: {@code host port prefix queue concurrency leaseMs minWorkMs maxWorkMs
- * lifetimeSeconds}. It prints {@code READY} once its container runs.
+ * lifetimeSeconds}, where {@code queue} may name several queues separated by commas. It
+ * prints {@code READY} once its containers run.
  *
  * @author EchoMQ
  */
@@ -38,7 +39,7 @@ public final class WorkerMain {
 		String host = args[0];
 		int port = Integer.parseInt(args[1]);
 		String prefix = args[2];
-		String queue = args[3];
+		String[] queues = args[3].split(",");
 		int concurrency = Integer.parseInt(args[4]);
 		Duration lease = Duration.ofMillis(Long.parseLong(args[5]));
 		long minWork = Long.parseLong(args[6]);
@@ -48,8 +49,9 @@ public final class WorkerMain {
 		watchStandardInput(end);
 		ChaosWorker worker = new ChaosWorker(ChaosWorker.standalone(host, port, Duration.ofSeconds(2)),
 				WorkerSettings.of(prefix).withConcurrency(concurrency).withLease(lease));
-		RedisRunLedger ledger = new RedisRunLedger(worker.template(), prefix, queue);
-		worker.register(queue, handler(ledger, minWork, maxWork));
+		for (String queue : queues) {
+			worker.register(queue, handler(new RedisRunLedger(worker.template(), prefix, queue), minWork, maxWork));
+		}
 		worker.start();
 		System.out.println("READY");
 		System.out.flush();
@@ -60,7 +62,8 @@ public final class WorkerMain {
 
 	/**
 	 * Return the handler the worker runs: it works for {@code minWork} to {@code maxWork}
-	 * ms, then records the run.
+	 * ms, then records the run; a job whose payload contains {@code poison} fails every
+	 * attempt.
 	 * @param ledger where runs are recorded
 	 * @param minWork the shortest work in ms
 	 * @param maxWork the longest work in ms
@@ -70,6 +73,9 @@ public final class WorkerMain {
 		return (job, context) -> {
 			// simulated work, not synchronisation
 			Thread.sleep(ThreadLocalRandom.current().nextLong(minWork, maxWork + 1));
+			if (job.payload().contains("poison")) {
+				throw new IllegalStateException("poison");
+			}
 			ledger.ran(job.id());
 		};
 	}
