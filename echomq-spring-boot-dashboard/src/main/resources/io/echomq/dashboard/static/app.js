@@ -1022,7 +1022,7 @@
 		start(function () {
 			return get('/queues/' + q(queue) + '/jobs/' + encodeURIComponent(id) + '/flow').then(function (flow) {
 				render('flow-tree', flow, function () {
-					return flowPanel(flow);
+					return flowTreePanel(flow);
 				});
 			}, function (error) {
 				if (error instanceof ApiError && error.status === 404) {
@@ -1035,7 +1035,7 @@
 		});
 	}
 
-	function flowPanel(flow) {
+	function flowTreePanel(flow) {
 		var counts = el('div', { id: 'flow-counts', class: 'row' }, Object.keys(flow.counts).map(function (state) {
 			return el('span', { class: 'badge ' + state, 'data-state': state, 'data-count': String(flow.counts[state]),
 				text: (STATE_LABELS[state] || state) + ' ' + flow.counts[state] });
