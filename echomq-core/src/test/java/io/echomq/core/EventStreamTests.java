@@ -21,6 +21,9 @@ import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.stream.MapRecord;
 
+import static io.echomq.core.EventStreamEntries.entryOf;
+import static io.echomq.core.EventStreamEntries.sequence;
+import static io.echomq.core.EventStreamEntries.typesOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -203,31 +206,7 @@ class EventStreamTests extends EngineTestSupport {
 	}
 
 	private List<MapRecord<String, Object, Object>> entries() {
-		return this.redis.opsForStream().range(this.jobs.events().key(this.queue), Range.unbounded());
-	}
-
-	private static List<String> typesOf(List<MapRecord<String, Object, Object>> entries, JobId id) {
-		return entries.stream()
-			.filter((entry) -> id.toString().equals(entry.getValue().get("id")))
-			.map((entry) -> (String) entry.getValue().get("type"))
-			.toList();
-	}
-
-	private static Map<Object, Object> entryOf(List<MapRecord<String, Object, Object>> entries, JobId id, String type) {
-		return entries.stream()
-			.filter((entry) -> id.toString().equals(entry.getValue().get("id"))
-					&& type.equals(entry.getValue().get("type")))
-			.findFirst()
-			.orElseThrow()
-			.getValue();
-	}
-
-	private static List<String> sequence(int from, int to) {
-		List<String> sequence = new ArrayList<>();
-		for (int i = from; i <= to; i++) {
-			sequence.add(i + "-0");
-		}
-		return sequence;
+		return EventStreamEntries.read(this.redis, this.jobs.events().key(this.queue));
 	}
 
 	private static List<String> payloads(int count) {

@@ -1,6 +1,5 @@
 package io.echomq.core;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -12,9 +11,11 @@ import io.echomq.core.internal.EnqueueSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.stream.MapRecord;
 
+import static io.echomq.core.EventStreamEntries.entryOf;
+import static io.echomq.core.EventStreamEntries.sequence;
+import static io.echomq.core.EventStreamEntries.typesOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -45,7 +46,7 @@ class FlowEventStreamTests extends FlowTestSupport {
 
 		List<MapRecord<String, Object, Object>> entries = entries();
 		assertThat(entries).extracting((entry) -> entry.getId().getValue())
-			.containsExactlyElementsOf(sequence(entries.size()));
+			.containsExactlyElementsOf(sequence(1, entries.size()));
 		for (FlowJob parent : List.of(local, relayed)) {
 			assertThat(typesOf(entries, parent.id())).containsExactly("added", "promoted", "claimed");
 			assertThat(entryOf(entries, parent.id(), "added")).containsEntry("state", "waiting")
@@ -67,15 +68,11 @@ class FlowEventStreamTests extends FlowTestSupport {
 		die(this.queue);
 		die(other);
 		assertThat(this.jobs.flows().relay(other, 10)).isEqualTo(1);
-		JobId callback = JobId.mint();
-		this.jobs.flows()
-			.createParent(this.queue, callback, "\"cb\"", EnqueueSpec.defaults(), List.of(other + "/batch"), Map.of());
-		assertThat(this.jobs.flows().apply(other, "skipped " + this.queue + " " + callback + " " + JobId.mint()))
-			.isTrue();
+		JobId callback = skippedCallback(other);
 
 		List<MapRecord<String, Object, Object>> entries = entries();
 		assertThat(entries).extracting((entry) -> entry.getId().getValue())
-			.containsExactlyElementsOf(sequence(entries.size()));
+			.containsExactlyElementsOf(sequence(1, entries.size()));
 		for (FlowJob parent : List.of(local, relayed)) {
 			assertThat(typesOf(entries, parent.id())).containsExactly("added", "dead");
 			assertThat(entryOf(entries, parent.id(), "dead")).containsEntry("state", "dead")
@@ -95,40 +92,25 @@ class FlowEventStreamTests extends FlowTestSupport {
 		complete(this.queue);
 		die(other);
 		assertThat(this.jobs.flows().relay(other, 10)).isEqualTo(1);
+		skippedCallback(other);
+		assertThat(this.redis.hasKey(this.jobs.events().key(this.queue))).isFalse();
+	}
+
+	private List<MapRecord<String, Object, Object>> entries() {
+		return EventStreamEntries.read(this.redis, this.jobs.events().key(this.queue));
+	}
+
+	/**
+	 * A batch callback on this queue waiting on the other queue's batch, then skipped by
+	 * it.
+	 */
+	private JobId skippedCallback(String other) {
 		JobId callback = JobId.mint();
 		this.jobs.flows()
 			.createParent(this.queue, callback, "\"cb\"", EnqueueSpec.defaults(), List.of(other + "/batch"), Map.of());
 		assertThat(this.jobs.flows().apply(other, "skipped " + this.queue + " " + callback + " " + JobId.mint()))
 			.isTrue();
-		assertThat(this.redis.hasKey(this.jobs.events().key(this.queue))).isFalse();
-	}
-
-	private List<MapRecord<String, Object, Object>> entries() {
-		return this.redis.opsForStream().range(this.jobs.events().key(this.queue), Range.unbounded());
-	}
-
-	private static List<String> typesOf(List<MapRecord<String, Object, Object>> entries, JobId id) {
-		return entries.stream()
-			.filter((entry) -> id.toString().equals(entry.getValue().get("id")))
-			.map((entry) -> (String) entry.getValue().get("type"))
-			.toList();
-	}
-
-	private static Map<Object, Object> entryOf(List<MapRecord<String, Object, Object>> entries, JobId id, String type) {
-		return entries.stream()
-			.filter((entry) -> id.toString().equals(entry.getValue().get("id"))
-					&& type.equals(entry.getValue().get("type")))
-			.findFirst()
-			.orElseThrow()
-			.getValue();
-	}
-
-	private static List<String> sequence(int to) {
-		List<String> sequence = new ArrayList<>();
-		for (int i = 1; i <= to; i++) {
-			sequence.add(i + "-0");
-		}
-		return sequence;
+		return callback;
 	}
 
 }
