@@ -1,12 +1,18 @@
 package io.echomq.dashboard;
 
+import java.util.concurrent.Callable;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A dashboard web test that drives the pages in one real headless Chromium per test
- * class.
+ * class, and the steps it drives them with (click, wait for a text, read).
  *
  * @author EchoMQ
  */
@@ -33,6 +39,35 @@ abstract class DashboardBrowserTestSupport extends DashboardWebTestSupport {
 
 	static void screenshot(String name) {
 		browser.screenshot(name);
+	}
+
+	static void click(WebDriver driver, By by) {
+		await().atMost(WAIT).ignoreExceptions().until(clicked(driver, by));
+	}
+
+	private static Callable<Boolean> clicked(WebDriver driver, By by) {
+		return () -> {
+			driver.findElement(by).click();
+			return true;
+		};
+	}
+
+	static void awaitText(WebDriver driver, By by, String expected) {
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.untilAsserted(() -> assertThat(driver.findElement(by).getText()).contains(expected));
+	}
+
+	static String text(WebDriver driver, By by) {
+		return read(() -> driver.findElement(by).getText());
+	}
+
+	/**
+	 * Read the page, again if it was redrawn under the read (polling redraws what
+	 * changed).
+	 */
+	static <T> T read(Callable<T> read) {
+		return await().atMost(WAIT).ignoreExceptions().until(read, (value) -> true);
 	}
 
 }

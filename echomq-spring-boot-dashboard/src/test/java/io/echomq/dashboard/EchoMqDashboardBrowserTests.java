@@ -3,7 +3,6 @@ package io.echomq.dashboard;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 import io.echomq.EnqueueOptions;
 import io.echomq.core.JobId;
@@ -412,40 +411,11 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 		assertThat(read(() -> driver.findElements(otherListener).size())).isZero();
 	}
 
-	private static void click(WebDriver driver, By by) {
-		await().atMost(WAIT).ignoreExceptions().until(clicked(driver, by));
-	}
-
 	private static void acceptConfirmation(WebDriver driver) {
 		await().atMost(WAIT).ignoreExceptions().until(() -> {
 			driver.switchTo().alert().accept();
 			return true;
 		});
-	}
-
-	private static Callable<Boolean> clicked(WebDriver driver, By by) {
-		return () -> {
-			driver.findElement(by).click();
-			return true;
-		};
-	}
-
-	private static void awaitText(WebDriver driver, By by, String expected) {
-		await().atMost(WAIT)
-			.ignoreExceptions()
-			.untilAsserted(() -> assertThat(driver.findElement(by).getText()).contains(expected));
-	}
-
-	private static String text(WebDriver driver, By by) {
-		return read(() -> driver.findElement(by).getText());
-	}
-
-	/**
-	 * Read the page, again if it was redrawn under the read (polling redraws what
-	 * changed).
-	 */
-	private static <T> T read(Callable<T> read) {
-		return await().atMost(WAIT).ignoreExceptions().until(read, (value) -> true);
 	}
 
 }

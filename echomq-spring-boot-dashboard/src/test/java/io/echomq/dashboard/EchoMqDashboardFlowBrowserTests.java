@@ -2,7 +2,6 @@ package io.echomq.dashboard;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 import io.echomq.BatchJob;
 import io.echomq.BatchSpec;
@@ -157,35 +156,6 @@ class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
 			.stream()
 			.map((row) -> row.getDomAttribute(attribute))
 			.toList());
-	}
-
-	private static void click(WebDriver driver, By by) {
-		await().atMost(WAIT).ignoreExceptions().until(clicked(driver, by));
-	}
-
-	private static Callable<Boolean> clicked(WebDriver driver, By by) {
-		return () -> {
-			driver.findElement(by).click();
-			return true;
-		};
-	}
-
-	private static void awaitText(WebDriver driver, By by, String expected) {
-		await().atMost(WAIT)
-			.ignoreExceptions()
-			.untilAsserted(() -> assertThat(driver.findElement(by).getText()).contains(expected));
-	}
-
-	private static String text(WebDriver driver, By by) {
-		return read(() -> driver.findElement(by).getText());
-	}
-
-	/**
-	 * Read the page, again if it was redrawn under the read (polling redraws what
-	 * changed).
-	 */
-	private static <T> T read(Callable<T> read) {
-		return await().atMost(WAIT).ignoreExceptions().until(read, (value) -> true);
 	}
 
 }
