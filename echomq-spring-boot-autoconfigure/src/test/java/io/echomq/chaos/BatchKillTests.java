@@ -24,11 +24,10 @@ import io.echomq.chaos.worker.WorkerSettings;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.support.JacksonPayloadConverter;
-import io.echomq.test.ChildJvm;
 import io.echomq.test.OwnedServers;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -62,17 +61,13 @@ class BatchKillTests {
 	private static final String CALLBACKS = "batch-kill-done";
 
 	@RegisterExtension
+	@Order(1)
 	final OwnedServers servers = new OwnedServers();
 
-	private Process child;
-
-	@AfterEach
-	void stopChild() throws InterruptedException {
-		if (this.child != null && this.child.isAlive()) {
-			this.child.destroyForcibly();
-			this.child.waitFor(10, TimeUnit.SECONDS);
-		}
-	}
+	// registered after the servers, so the worker is killed before they close
+	@RegisterExtension
+	@Order(2)
+	final ChildWorkers workers = new ChildWorkers();
 
 	@Test
 	@Timeout(120)
@@ -85,9 +80,8 @@ class BatchKillTests {
 			RedisRunLedger ledger = new RedisRunLedger(survivor.template(), prefix, QUEUE);
 			RedisRunLedger dyingLedger = new RedisRunLedger(survivor.template(), prefix, DYING_QUEUE);
 			Path log = Files.createTempFile("echomq-batch-kill-", ".log");
-			Process worker = ChildJvm.start(WorkerMain.class, log, List.of(server.host(), String.valueOf(server.port()),
-					prefix, QUEUE + "," + DYING_QUEUE, "8", "1000", "0", "1", "110"));
-			this.child = worker;
+			Process worker = this.workers.start(log, List.of(server.host(), String.valueOf(server.port()), prefix,
+					QUEUE + "," + DYING_QUEUE, "8", "1000", "0", "1", "110"));
 			await("worker JVM ready").atMost(Duration.ofSeconds(60))
 				.failFast("worker JVM exited", () -> !worker.isAlive())
 				.until(() -> Files.readString(log).contains("READY"));

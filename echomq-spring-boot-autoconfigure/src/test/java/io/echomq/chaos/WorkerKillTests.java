@@ -20,13 +20,12 @@ import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Engine;
-import io.echomq.test.ChildJvm;
 import io.echomq.test.TestServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -53,19 +52,12 @@ class WorkerKillTests extends ChaosOnEachFlavor {
 
 	private TestServer server;
 
-	private Process child;
+	@RegisterExtension
+	final ChildWorkers workers = new ChildWorkers();
 
 	@BeforeEach
 	void startServer() {
 		this.server = this.servers.start(this.flavor);
-	}
-
-	@AfterEach
-	void stopChild() throws InterruptedException {
-		if (this.child != null && this.child.isAlive()) {
-			this.child.destroyForcibly();
-			this.child.waitFor(10, TimeUnit.SECONDS);
-		}
 	}
 
 	@Test
@@ -86,7 +78,6 @@ class WorkerKillTests extends ChaosOnEachFlavor {
 			long start = System.nanoTime();
 			Path log = childLog();
 			Process worker = startChild(prefix, queue, log);
-			this.child = worker;
 			await("worker JVM busy").atMost(Duration.ofSeconds(90))
 				.pollInterval(Duration.ofMillis(20))
 				.failFast("worker JVM exited", () -> !worker.isAlive())
@@ -130,7 +121,7 @@ class WorkerKillTests extends ChaosOnEachFlavor {
 	}
 
 	private Process startChild(String prefix, String queue, Path log) {
-		return ChildJvm.start(WorkerMain.class, log,
+		return this.workers.start(log,
 				List.of(this.server.host(), String.valueOf(this.server.port()), prefix, queue,
 						String.valueOf(CONCURRENCY), String.valueOf(LEASE.toMillis()), String.valueOf(MIN_WORK_MS),
 						String.valueOf(MAX_WORK_MS), "170"));
