@@ -21,27 +21,16 @@ import org.jspecify.annotations.Nullable;
  *
  * @author EchoMQ
  */
-final class BatchWrites {
+final class BatchWrites extends TemplateWrites {
 
 	/** Most jobs written by one call. */
 	static final int MAX_JOBS = 100_000;
 
 	private static final int CHUNK = 1000;
 
-	private final Engine engine;
-
-	private final QueuePartitioning partitioning;
-
-	private final BiFunction<String, Object, String> serializer;
-
-	private final BiFunction<String, EnqueueOptions, EnqueueSpec> specs;
-
 	BatchWrites(Engine engine, QueuePartitioning partitioning, BiFunction<String, Object, String> serializer,
 			BiFunction<String, EnqueueOptions, EnqueueSpec> specs) {
-		this.engine = engine;
-		this.partitioning = partitioning;
-		this.serializer = serializer;
-		this.specs = specs;
+		super(engine, partitioning, serializer, specs);
 	}
 
 	/**

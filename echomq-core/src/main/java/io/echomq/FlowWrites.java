@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author EchoMQ
  */
-final class FlowWrites {
+final class FlowWrites extends TemplateWrites {
 
 	/** Most levels of a flow, the root included. */
 	static final int MAX_DEPTH = 16;
@@ -34,20 +34,9 @@ final class FlowWrites {
 	/** Most jobs of one flow. */
 	static final int MAX_JOBS = 10_000;
 
-	private final Engine engine;
-
-	private final QueuePartitioning partitioning;
-
-	private final BiFunction<String, Object, String> serializer;
-
-	private final BiFunction<String, EnqueueOptions, EnqueueSpec> specs;
-
 	FlowWrites(Engine engine, QueuePartitioning partitioning, BiFunction<String, Object, String> serializer,
 			BiFunction<String, EnqueueOptions, EnqueueSpec> specs) {
-		this.engine = engine;
-		this.partitioning = partitioning;
-		this.serializer = serializer;
-		this.specs = specs;
+		super(engine, partitioning, serializer, specs);
 	}
 
 	/**
