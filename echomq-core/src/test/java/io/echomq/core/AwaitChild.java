@@ -1,14 +1,11 @@
 package io.echomq.core;
 
 import java.time.Duration;
-import java.util.Arrays;
 
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.ScriptExecutor;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -30,12 +27,7 @@ public final class AwaitChild {
 	 * pairs of a queue and {@code complete}, {@code dead} or {@code cancel}
 	 */
 	public static void main(String[] args) {
-		LettuceConnectionFactory factory = ("cluster".equals(args[0]))
-				? new LettuceConnectionFactory(new RedisClusterConfiguration(Arrays.asList(args[1].split(","))))
-				: new LettuceConnectionFactory(new RedisStandaloneConfiguration(args[1].split(":")[0],
-						Integer.parseInt(args[1].split(":")[1])));
-		factory.afterPropertiesSet();
-		factory.start();
+		LettuceConnectionFactory factory = EngineServer.Target.connect(args);
 		try {
 			Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(factory)), Keyspace.defaults());
 			for (int i = 2; i + 1 < args.length; i += 2) {

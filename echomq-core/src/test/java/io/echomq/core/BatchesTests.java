@@ -73,9 +73,7 @@ class BatchesTests extends FlowTestSupport {
 		assertThat(done.onSuccess().fired()).isEqualTo("completed");
 		assertThat(done.onComplete().fired()).isEqualTo("completed");
 		assertThat(done.onDeath().fired()).isEqualTo("skipped");
-		assertClean(this.queue);
-		assertClean(other);
-		assertClean(callbacks);
+		assertClean(this.queue, other, callbacks);
 	}
 
 	@Test
@@ -107,8 +105,7 @@ class BatchesTests extends FlowTestSupport {
 		assertThat(done.onSuccess().fired()).isEqualTo("skipped");
 		assertThat(done.onDeath().fired()).isEqualTo("completed");
 		assertThat(this.jobs.flows().outbox(this.queue, 10)).isEmpty();
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test

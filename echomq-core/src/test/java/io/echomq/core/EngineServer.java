@@ -17,6 +17,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -125,6 +126,23 @@ public enum EngineServer {
 	 * {@code standalone host:port} or {@code cluster host:port,...}
 	 */
 	record Target(RedisConfiguration configuration, String[] arguments) {
+
+		/**
+		 * Connect to a server the way a child JVM given {@link #arguments()} does.
+		 * @param arguments {@code standalone host:port} or {@code cluster host:port,...}
+		 * first
+		 * @return a started connection factory
+		 */
+		static LettuceConnectionFactory connect(String[] arguments) {
+			LettuceConnectionFactory factory = ("cluster".equals(arguments[0]))
+					? new LettuceConnectionFactory(
+							new RedisClusterConfiguration(Arrays.asList(arguments[1].split(","))))
+					: new LettuceConnectionFactory(new RedisStandaloneConfiguration(arguments[1].split(":")[0],
+							Integer.parseInt(arguments[1].split(":")[1])));
+			factory.afterPropertiesSet();
+			factory.start();
+			return factory;
+		}
 
 	}
 

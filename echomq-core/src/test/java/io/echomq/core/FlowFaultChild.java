@@ -1,7 +1,6 @@
 package io.echomq.core;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -11,8 +10,6 @@ import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
@@ -45,12 +42,7 @@ public final class FlowFaultChild {
 	 * @throws InterruptedException if interrupted
 	 */
 	public static void main(String[] args) throws InterruptedException {
-		LettuceConnectionFactory factory = ("cluster".equals(args[0]))
-				? new LettuceConnectionFactory(new RedisClusterConfiguration(Arrays.asList(args[1].split(","))))
-				: new LettuceConnectionFactory(new RedisStandaloneConfiguration(args[1].split(":")[0],
-						Integer.parseInt(args[1].split(":")[1])));
-		factory.afterPropertiesSet();
-		factory.start();
+		LettuceConnectionFactory factory = EngineServer.Target.connect(args);
 		StringRedisTemplate redis = new StringRedisTemplate(factory);
 		Engine jobs = new Engine(new ScriptExecutor(redis), Keyspace.defaults());
 		String tag = args[2];

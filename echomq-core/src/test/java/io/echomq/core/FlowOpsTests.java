@@ -52,8 +52,7 @@ class FlowOpsTests extends FlowTestSupport {
 		ClaimedJob run = this.jobs.claims().claim(this.queue, LEASE, 10).get(0);
 		assertThat(run.id()).isEqualTo(runs.id());
 		assertThat(FlowChild.of(run.fields())).extracting(FlowChild::outcome).containsExactly("failed", "removed");
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test
@@ -77,8 +76,7 @@ class FlowOpsTests extends FlowTestSupport {
 		relay(other);
 		assertThat(row(this.queue, remote.id())).containsEntry("state", "pending")
 			.containsEntry("child:" + other + "/" + remoteChild.id(), "failed");
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test
@@ -123,8 +121,7 @@ class FlowOpsTests extends FlowTestSupport {
 		relay(this.queue, other);
 		assertThat(this.redis.hasKey(this.jobs.keys(other).pending())).isFalse();
 		assertThat(this.redis.hasKey(this.jobs.keys(this.queue).waiting())).isFalse();
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test

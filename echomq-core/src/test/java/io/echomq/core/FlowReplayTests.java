@@ -56,8 +56,7 @@ class FlowReplayTests extends FlowTestSupport {
 		assertThat(FlowChild.of(run.get(0).fields())).extracting(FlowChild::outcome)
 			.containsExactly("completed", "completed");
 		assertThat(template().result(other, child, String.class)).isEqualTo("second");
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test
@@ -82,8 +81,7 @@ class FlowReplayTests extends FlowTestSupport {
 		assertThat(this.jobs.flows().outbox(this.queue, 10)).isEmpty();
 		List<ClaimedJob> run = this.jobs.claims().claim(this.queue, LEASE, 10);
 		assertThat(run).extracting(ClaimedJob::id).containsExactly(local.id());
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test
@@ -111,8 +109,7 @@ class FlowReplayTests extends FlowTestSupport {
 		relayOnce(other);
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
 			.containsExactly(flow.id());
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test
@@ -139,9 +136,7 @@ class FlowReplayTests extends FlowTestSupport {
 		relayOnce(middle);
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
 			.containsExactly(flow.id());
-		assertClean(this.queue);
-		assertClean(middle);
-		assertClean(leaf);
+		assertClean(this.queue, middle, leaf);
 	}
 
 	@Test
@@ -209,8 +204,7 @@ class FlowReplayTests extends FlowTestSupport {
 		assertThat(run).extracting(ClaimedJob::id).containsExactly(flow.id());
 		assertThat(FlowChild.of(run.get(0).fields())).extracting(FlowChild::outcome)
 			.containsExactly("completed", "completed", "completed");
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test
@@ -234,8 +228,7 @@ class FlowReplayTests extends FlowTestSupport {
 		relayOnce(other);
 		assertThat(row(this.queue, flow.id())).isEqualTo(before);
 		assertThat(this.jobs.flows().outbox(other, 10)).isEmpty();
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	private void kill(String queue, JobId id) {

@@ -10,11 +10,12 @@ import io.echomq.core.internal.ClaimedJob;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the flow and batch test classes share: a template over the test's engine, and the
  * steps a test drives a flow's jobs through (claim and complete, claim and dead-letter,
- * relay, read a row, audit).
+ * relay, read a row, wait for its state, audit).
  *
  * @author EchoMQ
  */
@@ -46,8 +47,17 @@ abstract class FlowTestSupport extends EngineTestSupport {
 		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
 	}
 
-	void assertClean(String queue) {
-		assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).isEmpty();
+	/** Wait until a job's row says it is in the state. */
+	void awaitState(String queue, JobId id, String state, Duration atMost) {
+		await().atMost(atMost).untilAsserted(() -> assertThat(row(queue, id)).containsEntry("state", state));
+	}
+
+	/** Audit each queue, in order, and find nothing wrong. */
+	void assertClean(String... queues) {
+		for (String queue : queues) {
+			assertThat(new QueueAuditor(this.jobs).audit(queue, Duration.ofSeconds(5)).violations()).as(queue)
+				.isEmpty();
+		}
 	}
 
 	EchoMqTemplate template() {

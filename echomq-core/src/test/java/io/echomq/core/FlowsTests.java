@@ -85,9 +85,7 @@ class FlowsTests extends FlowTestSupport {
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "pending").containsEntry("children_left", "0");
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
 			.containsExactly(flow.id());
-		assertClean(this.queue);
-		assertClean(mail);
-		assertClean(avatar);
+		assertClean(this.queue, mail, avatar);
 	}
 
 	@Test
@@ -100,15 +98,13 @@ class FlowsTests extends FlowTestSupport {
 		complete(child);
 		maintenance.start();
 		try {
-			await().atMost(Duration.ofSeconds(15))
-				.untilAsserted(() -> assertThat(row(this.queue, flow.id())).containsEntry("state", "pending"));
+			awaitState(this.queue, flow.id(), "pending", Duration.ofSeconds(15));
 		}
 		finally {
 			maintenance.stop();
 		}
 		assertThat(this.jobs.flows().outbox(child, 10)).isEmpty();
-		assertClean(this.queue);
-		assertClean(child);
+		assertClean(this.queue, child);
 	}
 
 	@Test
@@ -130,15 +126,13 @@ class FlowsTests extends FlowTestSupport {
 			await().atMost(Duration.ofSeconds(3))
 				.untilAsserted(() -> assertThat(row(this.queue, flow.id())).containsEntry("children_left", "1"));
 			die(child);
-			await().atMost(Duration.ofSeconds(3))
-				.untilAsserted(() -> assertThat(row(this.queue, flow.id())).containsEntry("state", "pending"));
+			awaitState(this.queue, flow.id(), "pending", Duration.ofSeconds(3));
 		}
 		finally {
 			maintenance.stop();
 		}
 		assertThat(this.jobs.flows().outbox(child, 10)).isEmpty();
-		assertClean(this.queue);
-		assertClean(child);
+		assertClean(this.queue, child);
 	}
 
 	@Test
@@ -158,8 +152,7 @@ class FlowsTests extends FlowTestSupport {
 		this.jobs.flows().relay(child, 10);
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "pending").containsEntry("children_left", "0");
 		assertThat(this.redis.opsForZSet().size(this.jobs.keys(this.queue).pending())).isEqualTo(1);
-		assertClean(this.queue);
-		assertClean(child);
+		assertClean(this.queue, child);
 	}
 
 	@Test
@@ -178,8 +171,7 @@ class FlowsTests extends FlowTestSupport {
 		this.jobs.flows().relay(other, 10);
 		assertThat(row(this.queue, remote.id())).containsEntry("state", "dead");
 		assertThat(this.redis.opsForZSet().size(this.jobs.keys(this.queue).dead())).isEqualTo(3);
-		assertClean(this.queue);
-		assertClean(other);
+		assertClean(this.queue, other);
 	}
 
 	@Test
@@ -249,9 +241,7 @@ class FlowsTests extends FlowTestSupport {
 		this.jobs.flows().relay(middle, 10);
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
 			.containsExactly(flow.id());
-		assertClean(this.queue);
-		assertClean(middle);
-		assertClean(leaf);
+		assertClean(this.queue, middle, leaf);
 	}
 
 	@Test
