@@ -91,13 +91,11 @@ class BatchesTests extends FlowTestSupport {
 		this.jobs.flows().relay(other, 10);
 		this.jobs.flows().relay(this.queue, 10);
 		// the first death calls for the death callback before the batch has finished
-		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
-			.containsExactly(batch.onDeath().id());
+		assertClaims(batch.onDeath().id());
 		die(other);
 		this.jobs.flows().relay(other, 10);
 		this.jobs.flows().relay(this.queue, 10);
-		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
-			.containsExactly(batch.onComplete().id());
+		assertClaims(batch.onComplete().id());
 		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, batch.onSuccess().id()))).isFalse();
 		BatchStatus done = status(batch);
 		assertThat(done).extracting(BatchStatus::state, BatchStatus::completed, BatchStatus::dead)
@@ -131,14 +129,12 @@ class BatchesTests extends FlowTestSupport {
 		assertThat(this.jobs.outcomes().complete(this.queue, second.id(), second.token()).isApplied()).isTrue();
 		this.jobs.flows().relay(this.queue, 10);
 		this.jobs.flows().relay(this.queue, 10);
-		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
-			.containsExactly(batch.onSuccess().id());
+		assertClaims(batch.onSuccess().id());
 		// an open batch whose jobs have all finished finishes when it is sealed
 		BatchJob empty = template().batch(BatchSpec.in(this.queue).onComplete(FlowSpec.job(this.queue, "c")).open());
 		template().sealBatch(this.queue, empty.id());
 		this.jobs.flows().relay(this.queue, 10);
-		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
-			.containsExactly(empty.onComplete().id());
+		assertClaims(empty.onComplete().id());
 		assertThatIllegalStateException().isThrownBy(() -> template().sealBatch(this.queue, JobId.mint()))
 			.withMessageContaining("No batch");
 		assertClean(this.queue);

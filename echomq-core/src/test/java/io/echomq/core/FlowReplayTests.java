@@ -107,8 +107,7 @@ class FlowReplayTests extends FlowTestSupport {
 		complete(other, a, null);
 		complete(other, b, null);
 		relayOnce(other);
-		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
-			.containsExactly(flow.id());
+		assertClaims(flow.id());
 		assertClean(this.queue, other);
 	}
 
@@ -134,8 +133,7 @@ class FlowReplayTests extends FlowTestSupport {
 		relayOnce(leaf);
 		complete(middle, parent, null);
 		relayOnce(middle);
-		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
-			.containsExactly(flow.id());
+		assertClaims(flow.id());
 		assertClean(this.queue, middle, leaf);
 	}
 

@@ -47,6 +47,11 @@ abstract class FlowTestSupport extends EngineTestSupport {
 		return this.redis.opsForHash().entries(this.keyspace.jobKey(queue, id));
 	}
 
+	/** Claim what this queue has to run, and find exactly these jobs, in this order. */
+	void assertClaims(JobId... ids) {
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id).containsExactly(ids);
+	}
+
 	/** Wait until a job's row says it is in the state. */
 	void awaitState(String queue, JobId id, String state, Duration atMost) {
 		await().atMost(atMost).untilAsserted(() -> assertThat(row(queue, id)).containsEntry("state", state));

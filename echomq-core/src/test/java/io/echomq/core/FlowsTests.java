@@ -83,8 +83,7 @@ class FlowsTests extends FlowTestSupport {
 		complete(avatar);
 		assertThat(this.jobs.flows().relay(avatar, 10)).isEqualTo(1);
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "pending").containsEntry("children_left", "0");
-		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
-			.containsExactly(flow.id());
+		assertClaims(flow.id());
 		assertClean(this.queue, mail, avatar);
 	}
 
@@ -239,8 +238,7 @@ class FlowsTests extends FlowTestSupport {
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "waiting");
 		complete(middle);
 		this.jobs.flows().relay(middle, 10);
-		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
-			.containsExactly(flow.id());
+		assertClaims(flow.id());
 		assertClean(this.queue, middle, leaf);
 	}
 
