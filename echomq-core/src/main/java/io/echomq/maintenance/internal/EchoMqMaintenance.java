@@ -32,11 +32,12 @@ import org.springframework.util.Assert;
 /**
  * Runs the reap tick (expired leases back to pending; it also relays the outbox of
  * finished flow children to their parents' slots, the fallback of the prompt relay that
- * runs when a completing script of this node wrote a record) and the promote tick (due
- * scheduled jobs to pending) for every queue that has a listener here and every queue
- * named under {@code echomq.queues}. Each tick moves at most one batch per script call
- * and calls again while a batch came back full. Every node runs the ticks: the scripts
- * are atomic, so two nodes never move one job twice.
+ * runs when a completing script of this node wrote a record: on every tick while it finds
+ * records, up to {@link #MAX_RELAY_CHECKS} idle checks apart while it finds none) and the
+ * promote tick (due scheduled jobs to pending) for every queue that has a listener here
+ * and every queue named under {@code echomq.queues}. Each tick moves at most one batch
+ * per script call and calls again while a batch came back full. Every node runs the
+ * ticks: the scripts are atomic, so two nodes never move one job twice.
  * <p>
  * The ticks do not poll. A pass over a queue learns when its next lease deadline (reap)
  * or run-at (promote) falls due, and the tick sleeps until the earliest of those, at most
@@ -77,7 +78,16 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	/** How far apart trims of a queue grow while they find nothing to trim. */
 	public static final Duration MAX_TRIM_INTERVAL = Duration.ofSeconds(60);
 
-	private final Map<String, Trim> trims = new ConcurrentHashMap<>();
+	/**
+	 * How many idle checks apart the reap tick's relays of a queue's outbox grow while
+	 * they find nothing: the prompt relay carries this node's records, the tick only what
+	 * a node that stopped left.
+	 */
+	static final int MAX_RELAY_CHECKS = 4;
+
+	private final Map<String, Backoff> trims = new ConcurrentHashMap<>();
+
+	private final Map<String, Backoff> relays = new ConcurrentHashMap<>();
 
 	private final Set<String> promptRelays = ConcurrentHashMap.newKeySet();
 
@@ -221,7 +231,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 					+ " stray copies; see the queue's audit. " + abbreviate(quarantined.reasons()));
 		}
 		trimHistory(queue);
-		relayFlows(queue);
+		relayIfDue(queue, requeued + dead > 0);
 		return next;
 	}
 
@@ -230,16 +240,40 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * each applied on the parent's slot, then removed from this queue's outbox. Every
 	 * node does it; a record applied twice changes nothing.
 	 */
-	private void relayFlows(String queue) {
+	private int relayFlows(String queue) {
+		int total = 0;
 		for (int round = 0; round < MAX_ROUNDS; round++) {
 			int relayed = this.jobs.flows().relay(queue, this.settings.batchSize());
+			total += relayed;
 			if (relayed > 0) {
 				logger.debug(() -> "Relayed " + relayed + " finished flow children of queue '" + queue + "'");
 			}
 			if (relayed < this.settings.batchSize()) {
-				return;
+				break;
 			}
 		}
+		return total;
+	}
+
+	/**
+	 * The reap tick's relay, the fallback of the prompt relay: on every tick while it
+	 * finds records or the reap moved jobs (an expired child may have written one), then
+	 * twice as far apart while it finds none, up to {@link #MAX_RELAY_CHECKS} idle
+	 * checks, so that an idle queue's outbox costs a read per four idle checks, not per
+	 * tick.
+	 */
+	private void relayIfDue(String queue, boolean reaped) {
+		long now = System.nanoTime();
+		Backoff last = this.relays.get(queue);
+		if (!reaped && last != null && now - last.at() < last.delay()) {
+			return;
+		}
+		long check = this.settings.idleCheck().toNanos();
+		this.relays.put(queue, new Backoff(now, check));
+		int relayed = relayFlows(queue);
+		long wait = (relayed > 0 || last == null) ? 0
+				: Math.min(MAX_RELAY_CHECKS * check, Math.max(check, last.delay() * 2));
+		this.relays.put(queue, new Backoff(now, wait));
 	}
 
 	/**
@@ -249,15 +283,15 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 */
 	private void trimHistory(String queue) {
 		long now = System.nanoTime();
-		Trim last = this.trims.get(queue);
+		Backoff last = this.trims.get(queue);
 		if (last != null && now - last.at() < last.delay()) {
 			return;
 		}
-		this.trims.put(queue, new Trim(now, (last != null) ? last.delay() : TRIM_INTERVAL.toNanos()));
+		this.trims.put(queue, new Backoff(now, (last != null) ? last.delay() : TRIM_INTERVAL.toNanos()));
 		long trimmed = this.jobs.upkeep().trimHistory(queue, this.settings.batchSize() * MAX_ROUNDS);
 		long wait = (trimmed > 0 || last == null) ? TRIM_INTERVAL.toNanos()
 				: Math.min(MAX_TRIM_INTERVAL.toNanos(), last.delay() * 2);
-		this.trims.put(queue, new Trim(now, wait));
+		this.trims.put(queue, new Backoff(now, wait));
 		if (trimmed > 0) {
 			logger.debug(() -> "Trimmed " + trimmed + " job(s) of queue '" + queue + "' past its retention");
 		}
@@ -398,12 +432,14 @@ public class EchoMqMaintenance implements SmartLifecycle {
 					relayFlows(queue);
 				}
 				catch (RuntimeException ex) {
+					this.relays.remove(queue);
 					logger.debug(ex, () -> "Prompt relay of queue '" + queue + "' failed; the reap tick retries it");
 				}
 			});
 		}
 		catch (RuntimeException ex) {
 			this.promptRelays.remove(queue);
+			this.relays.remove(queue);
 		}
 	}
 
@@ -541,9 +577,10 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	}
 
 	/**
-	 * When a queue's history was last trimmed, and how long until the next trim.
+	 * When a queue's history was last trimmed (or its outbox last relayed by the reap
+	 * tick), and how long until the next time.
 	 */
-	private record Trim(long at, long delay) {
+	private record Backoff(long at, long delay) {
 
 	}
 
