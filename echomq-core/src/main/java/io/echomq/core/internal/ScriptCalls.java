@@ -56,21 +56,15 @@ final class ScriptCalls {
 	List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args,
 			@Nullable String flowParent) {
 		List<String> declared = null;
-		boolean outbox = false;
-		List<Object> reply;
+		boolean outbox = flowParent != null;
 		if (flowParent != null) {
-			declared = new ArrayList<>(keys.size() + 6);
-			declared.addAll(keys);
+			declared = new ArrayList<>(keys);
 			declareFlow(queue, flowParent, declared);
-			outbox = true;
-			reply = this.executor.execute(script, declared, args);
-			if (Replies.number(reply.get(0)) == 1) {
-				this.state.signals().outboxWritten(queue);
-				return reply;
-			}
 		}
-		else {
-			reply = this.executor.execute(script, keys, args);
+		List<Object> reply = this.executor.execute(script, (declared != null) ? declared : keys, args);
+		if (outbox && Replies.number(reply.get(0)) == 1) {
+			this.state.signals().outboxWritten(queue);
+			return reply;
 		}
 		// at most one unique key, one lane and one flow parent: a fourth answer asking
 		// for keys is a bug
