@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.Flows;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,6 +52,22 @@ public interface JobAttempt {
 	 */
 	default @Nullable String uniqueKey() {
 		return fields().get(EnqueueSpec.UNIQUE_FIELD);
+	}
+
+	/**
+	 * Return what finishing this job as a child of a flow (or a job of a batch) needs
+	 * declared, read from the row fields set at enqueue as the scripts read them
+	 * (includes/flow.lua): the parent's id when the parent is in the job's own queue (row
+	 * field {@code flow_local}), the empty string when it is elsewhere (reached through
+	 * the queue's outbox), or {@code null} when the job has no parent.
+	 * @return the parent id, {@code ""} or {@code null}
+	 */
+	default @Nullable String flowParent() {
+		String parent = fields().get(Flows.PARENT_ID_FIELD);
+		if (parent == null || !fields().containsKey(Flows.PARENT_QUEUE_FIELD)) {
+			return null;
+		}
+		return "1".equals(fields().get(Flows.LOCAL_FIELD)) ? parent : "";
 	}
 
 	/**

@@ -188,12 +188,14 @@ final class ContainerClaims {
 		List<JobId> ids = new ArrayList<>(settled.size());
 		List<FencingToken> tokens = new ArrayList<>(settled.size());
 		List<@Nullable String> uniqueKeys = new ArrayList<>(settled.size());
+		List<@Nullable String> flowParents = new ArrayList<>(settled.size());
 		List<@Nullable String> jobResults = new ArrayList<>(settled.size());
 		for (LeasedJob run : settled) {
 			ClaimedJob job = run.claimed();
 			ids.add(job.id());
 			tokens.add(job.token());
 			uniqueKeys.add(job.uniqueKey());
+			flowParents.add(job.flowParent());
 			jobResults.add(run.output().result());
 		}
 		List<@Nullable TransitionResult> results = null;
@@ -202,13 +204,13 @@ final class ContainerClaims {
 			int claimable = (this.runs.isRunning() && !this.runs.isPaused() && !isPartitioned()) ? settled.size() : 0;
 			if (claimable > 0) {
 				CompleteAndClaimResult reply = this.jobs.claims()
-					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, jobResults, this.settings.lease(), claimable,
-							this.settings.limits(), this.node);
+					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, flowParents, jobResults, this.settings.lease(),
+							claimable, this.settings.limits(), this.node);
 				results = reply.completions();
 				next = reply.claim().jobs();
 			}
 			else {
-				results = this.jobs.outcomes().completeAll(queue, ids, tokens, uniqueKeys, jobResults);
+				results = this.jobs.outcomes().completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults);
 			}
 		}
 		catch (Throwable ex) {

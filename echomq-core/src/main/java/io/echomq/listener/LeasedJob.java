@@ -274,7 +274,8 @@ final class LeasedJob implements JobContext {
 	void sendCompletion(Duration took) {
 		recordCompletion(send("completion",
 				() -> this.jobs.outcomes()
-					.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.output.result()),
+					.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.job.flowParent(),
+							this.output.result()),
 				false), took);
 	}
 
@@ -288,7 +289,8 @@ final class LeasedJob implements JobContext {
 		Sent sent = (result != null) ? new Sent(result, false)
 				: send("completion",
 						() -> this.jobs.outcomes()
-							.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.output.result()),
+							.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.job.flowParent(),
+									this.output.result()),
 						true);
 		recordCompletion(sent, took);
 	}
@@ -329,9 +331,15 @@ final class LeasedJob implements JobContext {
 		Integer cap = this.settings.maxAttempts();
 		boolean capped = cap != null && attempt() >= cap;
 		Duration backoff = this.settings.backoff().delayFor(attempt());
+		String flowParent = this.job.flowParent();
+		// a retry that may dead-letter the job settles its parent: its keys declared up
+		// front
+		String mayDie = this.job.isLastAttempt() ? flowParent : null;
 		Sent sent = (fatal != null || capped)
-				? send("dead-letter", () -> this.jobs.outcomes().deadLetter(queue(), id(), this.job.token(), error))
-				: send("failure", () -> this.jobs.outcomes().retry(queue(), id(), this.job.token(), error, backoff));
+				? send("dead-letter",
+						() -> this.jobs.outcomes().deadLetter(queue(), id(), this.job.token(), error, flowParent))
+				: send("failure",
+						() -> this.jobs.outcomes().retry(queue(), id(), this.job.token(), error, backoff, mayDie));
 		if (sent == null) {
 			return;
 		}

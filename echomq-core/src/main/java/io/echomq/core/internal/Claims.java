@@ -351,26 +351,56 @@ public class Claims extends EnginePart {
 	public CompleteAndClaimResult completeAllAndClaim(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<@Nullable String> uniqueKeys, List<@Nullable String> jobResults, Duration lease, int max,
 			FlowLimits limits, @Nullable EchoMqNode owner) {
+		return completeAllAndClaim(queue, ids, tokens, uniqueKeys, Outcomes.noResults(ids.size()), jobResults, lease,
+				max, limits, owner);
+	}
+
+	/**
+	 * Complete several jobs, each with its result, and claim the next jobs in the same
+	 * round trip, as
+	 * {@link #completeAllAndClaim(String, List, List, List, List, Duration, int, FlowLimits, EchoMqNode)}
+	 * does, where the caller knows which jobs are children of a flow (or jobs of a
+	 * batch): those are completed by a {@code complete} call each with their parent's
+	 * keys declared, as
+	 * {@link Outcomes#completeAll(String, List, List, List, List, List)} completes them.
+	 * @param queue the queue
+	 * @param ids the job ids
+	 * @param tokens the fencing token of each id, in the same order
+	 * @param uniqueKeys the unique key name of each id, or {@code null} for none
+	 * @param flowParents the parent of each id as {@link ClaimedJob#flowParent()} reads
+	 * it, or {@code null} for none
+	 * @param jobResults the result of each id, or {@code null} for none
+	 * @param lease the lease of the claimed jobs
+	 * @param max the most jobs to claim
+	 * @param limits the queue's flow limits
+	 * @param owner the node that claims, or {@code null}
+	 * @return the completions' outcomes and the claimed jobs
+	 */
+	public CompleteAndClaimResult completeAllAndClaim(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<@Nullable String> uniqueKeys, List<@Nullable String> flowParents, List<@Nullable String> jobResults,
+			Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
 		QueuePartitions.validateEngineName(queue);
 		ScriptCalls.requirePositive(lease, "lease");
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		Assert.notNull(limits, "'limits' must not be null");
 		ClaimResult none = new ClaimResult(List.of(), null, null);
 		if (ids.isEmpty() || ids.size() > Engine.COMPLETE_BATCH || ids.size() != tokens.size()
-				|| ids.size() != uniqueKeys.size() || ids.size() != jobResults.size()
-				|| this.state.laneQueues.contains(queue) || this.state.pauses.containsKey(queue)
+				|| ids.size() != uniqueKeys.size() || ids.size() != flowParents.size()
+				|| ids.size() != jobResults.size() || this.state.laneQueues.contains(queue)
+				|| this.state.pauses.containsKey(queue)
 				|| this.state.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
-			return new CompleteAndClaimResult(this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, jobResults),
-					none);
+			return new CompleteAndClaimResult(
+					this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults), none);
 		}
 		// the hint stays for other completion threads: a candidate another claim took
 		// first is passed over
 		Page page = this.state.hints.get(queue);
 		if (page == null || page.ids().length == 0) {
-			return new CompleteAndClaimResult(this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, jobResults),
-					none);
+			return new CompleteAndClaimResult(
+					this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults), none);
 		}
-		List<Completion> completions = this.outcomes.completions(queue, ids, tokens, uniqueKeys, jobResults);
+		List<Completion> completions = this.outcomes.completions(queue, ids, tokens, uniqueKeys, flowParents,
+				jobResults);
 		List<ScriptExecutor.Call> calls = new ArrayList<>(completions.size() + 1);
 		completions.forEach((completion) -> calls.add(completion.call()));
 		calls.add(new ScriptExecutor.Call(this.scripts.claim,
@@ -378,7 +408,7 @@ public class Claims extends EnginePart {
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeCalls(calls);
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
 		for (int c = 0; c < completions.size(); c++) {
-			this.outcomes.read(completions.get(c), outcomes.get(c), results);
+			this.outcomes.read(queue, completions.get(c), outcomes.get(c), results);
 		}
 		ScriptExecutor.Outcome claimed = outcomes.get(completions.size());
 		if (claimed.status() != ScriptExecutor.Status.APPLIED) {

@@ -82,11 +82,34 @@ public final class Outcomes extends EnginePart {
 	 */
 	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey,
 			@Nullable String result) {
+		return complete(queue, id, token, uniqueKey, null, result);
+	}
+
+	/**
+	 * Complete a job as {@link #complete(String, JobId, FencingToken, String, String)}
+	 * does, declaring up front the keys the caller knows it needs: its unique key and,
+	 * for a child of a flow or a job of a batch, its parent's
+	 * ({@link ClaimedJob#flowParent()}): one round trip where asking for them takes up to
+	 * three.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token its claim returned
+	 * @param uniqueKey the name of the job's unique key, or {@code null}
+	 * @param flowParent the parent's id when it is in the same queue, {@code ""} when it
+	 * is elsewhere, or {@code null} when the job has no parent or the caller does not
+	 * know (the script asks for the keys it needs)
+	 * @param result the result as the payload converter wrote it (checked with
+	 * {@link Results#check}), or {@code null} for none
+	 * @return applied, or stale if the caller's lease was lost
+	 */
+	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey,
+			@Nullable String flowParent, @Nullable String result) {
 		QueuePartitions.validateEngineName(queue);
 		Retention retention = this.state.completedRetention.getOrDefault(queue, Retention.NONE);
 		if (!retention.isEnabled()) {
-			ScriptExecutor.Invocation call = completeCall(queue, id, token, uniqueKey, result);
-			return Replies.fenced(this.calls.withUniqueKey(queue, this.scripts.complete, call.keys(), call.args()));
+			ScriptExecutor.Invocation call = completeCall(queue, id, token, uniqueKey, null, result);
+			return Replies
+				.fenced(this.calls.withUniqueKey(queue, this.scripts.complete, call.keys(), call.args(), flowParent));
 		}
 		String[] candidates = this.state.trimHints.remove(queue);
 		if (candidates == null) {
@@ -104,7 +127,7 @@ public final class Outcomes extends EnginePart {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
 		}
 		this.state.declareEvents(queue, keys, args);
-		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys, args);
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.complete, keys, args, flowParent);
 		TransitionResult transition = Replies.fenced(reply);
 		if (!transition.isStale() && reply.size() > 1) {
 			String[] next = ScriptCalls.jobIds(Replies.list(reply.get(1)));
@@ -181,21 +204,48 @@ public final class Outcomes extends EnginePart {
 	 */
 	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<@Nullable String> uniqueKeys, List<@Nullable String> jobResults) {
+		return completeAll(queue, ids, tokens, uniqueKeys, noResults(ids.size()), jobResults);
+	}
+
+	/**
+	 * Complete several jobs of a queue as
+	 * {@link #completeAll(String, List, List, List, List)} does, where the caller knows
+	 * which are children of a flow (or jobs of a batch): those are completed by one
+	 * {@code complete} call each with their parent's keys declared
+	 * ({@link #complete(String, JobId, FencingToken, String, String, String)}), not left
+	 * by {@code complete_all} to be sent again.
+	 * @param queue the queue
+	 * @param ids the job ids
+	 * @param tokens the fencing token of each id, in the same order
+	 * @param uniqueKeys the unique key name of each id, or {@code null}, in the same
+	 * order
+	 * @param flowParents the parent of each id as {@link ClaimedJob#flowParent()} reads
+	 * it, or {@code null} for none, in the same order
+	 * @param jobResults the result of each id, or {@code null} for none, in the same
+	 * order
+	 * @return per id, as {@link #completeAll(String, List, List, List)} returns
+	 */
+	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens,
+			List<@Nullable String> uniqueKeys, List<@Nullable String> flowParents, List<@Nullable String> jobResults) {
 		Assert.notNull(ids, "'ids' must not be null");
 		Assert.notNull(tokens, "'tokens' must not be null");
-		Assert.isTrue(ids.size() == tokens.size() && ids.size() == uniqueKeys.size() && ids.size() == jobResults.size(),
-				() -> "one token, unique key and result per id: " + tokens.size() + " tokens, " + uniqueKeys.size()
-						+ " unique keys and " + jobResults.size() + " results for " + ids.size() + " ids");
+		Assert.isTrue(
+				ids.size() == tokens.size() && ids.size() == uniqueKeys.size() && ids.size() == flowParents.size()
+						&& ids.size() == jobResults.size(),
+				() -> "one token, unique key, flow parent and result per id: " + tokens.size() + " tokens, "
+						+ uniqueKeys.size() + " unique keys, " + flowParents.size() + " flow parents and "
+						+ jobResults.size() + " results for " + ids.size() + " ids");
 		if (this.state.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
 			// each completion carries the trim candidates the previous one named
 			List<@Nullable TransitionResult> results = new ArrayList<>(ids.size());
 			for (int i = 0; i < ids.size(); i++) {
-				results.add(complete(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i), jobResults.get(i)));
+				results.add(complete(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i), flowParents.get(i),
+						jobResults.get(i)));
 			}
 			return results;
 		}
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
-		List<Completion> completions = completions(queue, ids, tokens, uniqueKeys, jobResults);
+		List<Completion> completions = completions(queue, ids, tokens, uniqueKeys, flowParents, jobResults);
 		// the complete_all calls pipelined, then the complete calls pipelined
 		for (boolean batched : new boolean[] { true, false }) {
 			List<Completion> group = completions.stream()
@@ -204,36 +254,38 @@ public final class Outcomes extends EnginePart {
 			List<ScriptExecutor.Outcome> outcomes = this.executor
 				.executeCalls(group.stream().map(Completion::call).toList());
 			for (int c = 0; c < outcomes.size(); c++) {
-				read(group.get(c), outcomes.get(c), results);
+				read(queue, group.get(c), outcomes.get(c), results);
 			}
 		}
 		return results;
 	}
 
 	/**
-	 * The script calls that complete jobs: jobs without a unique key in one
-	 * {@code complete_all} call per {@value Engine#COMPLETE_BATCH}, then one
-	 * {@code complete} call per job that holds one, its key declared.
+	 * The script calls that complete jobs: jobs without a unique key or a known flow
+	 * parent in one {@code complete_all} call per {@value Engine#COMPLETE_BATCH}, then
+	 * one {@code complete} call per job that holds one or has one, its keys declared.
 	 */
 	List<Completion> completions(String queue, List<JobId> ids, List<FencingToken> tokens,
-			List<@Nullable String> uniqueKeys, List<@Nullable String> jobResults) {
+			List<@Nullable String> uniqueKeys, List<@Nullable String> flowParents, List<@Nullable String> jobResults) {
 		List<Integer> batched = new ArrayList<>(ids.size());
 		List<Integer> single = new ArrayList<>();
 		for (int i = 0; i < ids.size(); i++) {
 			Assert.notNull(ids.get(i), "ids must not contain null");
-			((uniqueKeys.get(i) == null) ? batched : single).add(i);
+			((uniqueKeys.get(i) == null && flowParents.get(i) == null) ? batched : single).add(i);
 		}
 		List<Completion> completions = new ArrayList<>(single.size() + 1);
 		for (int from = 0; from < batched.size(); from += Engine.COMPLETE_BATCH) {
 			List<Integer> chunk = batched.subList(from, Math.min(from + Engine.COMPLETE_BATCH, batched.size()));
 			completions.add(new Completion(new ScriptExecutor.Call(this.scripts.completeAll,
-					completeAllCall(queue, ids, tokens, jobResults, chunk)), chunk));
+					completeAllCall(queue, ids, tokens, jobResults, chunk)), chunk, false));
 		}
 		for (int i : single) {
-			completions.add(new Completion(
-					new ScriptExecutor.Call(this.scripts.complete,
-							completeCall(queue, ids.get(i), tokens.get(i), uniqueKeys.get(i), jobResults.get(i))),
-					List.of(i)));
+			String flowParent = flowParents.get(i);
+			completions.add(
+					new Completion(
+							new ScriptExecutor.Call(this.scripts.complete, completeCall(queue, ids.get(i),
+									tokens.get(i), uniqueKeys.get(i), flowParent, jobResults.get(i))),
+							List.of(i), flowParent != null));
 		}
 		return completions;
 	}
@@ -242,21 +294,29 @@ public final class Outcomes extends EnginePart {
 	 * Record what a completion call did for each of its jobs: applied or stale, left
 	 * {@code null} when it did not apply or asked for a key it was not given.
 	 */
-	void read(Completion completion, ScriptExecutor.Outcome outcome, List<@Nullable TransitionResult> results) {
+	void read(String queue, Completion completion, ScriptExecutor.Outcome outcome,
+			List<@Nullable TransitionResult> results) {
 		if (completion.call().script() == this.scripts.completeAll) {
 			readCompleteAll(outcome, completion.jobs(), results);
+			return;
 		}
-		else {
-			readComplete(outcome, completion.jobs().get(0), results);
+		int index = completion.jobs().get(0);
+		readComplete(outcome, index, results);
+		TransitionResult result = results.get(index);
+		if (completion.flow() && result != null && result.isApplied()) {
+			// the child wrote an outbox record or settled its parent: relay it now, not
+			// at the next reap
+			this.state.signals().outboxWritten(queue);
 		}
 	}
 
 	/**
 	 * One {@code complete} call for a job of a queue without retention: its result key
-	 * declared when it has a result, its unique key when it holds one.
+	 * declared when it has a result, its unique key when it holds one, its parent's keys
+	 * when it is a child of a flow the caller knows of.
 	 */
 	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
-			@Nullable String uniqueKey, @Nullable String result) {
+			@Nullable String uniqueKey, @Nullable String flowParent, @Nullable String result) {
 		List<String> keys = this.state.keys(queue).forComplete(id, 4);
 		List<String> args = new ArrayList<>(5);
 		args.add(id.toString());
@@ -268,6 +328,9 @@ public final class Outcomes extends EnginePart {
 		this.state.keys(queue).addNotify(keys);
 		if (uniqueKey != null) {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
+		}
+		if (flowParent != null) {
+			this.calls.declareFlow(queue, flowParent, keys);
 		}
 		this.state.declareEvents(queue, keys, args);
 		return new ScriptExecutor.Invocation(keys, args);
@@ -357,8 +420,27 @@ public final class Outcomes extends EnginePart {
 	 * @return applied with the new state, or stale
 	 */
 	public TransitionResult retry(String queue, JobId id, FencingToken token, String error, Duration backoff) {
+		return retry(queue, id, token, error, backoff, null);
+	}
+
+	/**
+	 * Fail an attempt as {@link #retry(String, JobId, FencingToken, String, Duration)}
+	 * does, declaring up front the keys a child of a flow (or a job of a batch) needs
+	 * when this attempt dead-letters it: one round trip where asking takes two. Worth it
+	 * only on an attempt that may be the last ({@link ClaimedJob#isLastAttempt()}).
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param error the error text kept on the row
+	 * @param backoff how long to wait before the next attempt
+	 * @param flowParent the parent as {@link ClaimedJob#flowParent()} reads it, or
+	 * {@code null} when the job has none or the caller does not know
+	 * @return applied with the new state, or stale
+	 */
+	public TransitionResult retry(String queue, JobId id, FencingToken token, String error, Duration backoff,
+			@Nullable String flowParent) {
 		Assert.isTrue(backoff != null && !backoff.isNegative(), () -> "backoff must not be negative, was " + backoff);
-		return fail(queue, id, token, error, backoff, false, false);
+		return fail(queue, id, token, error, backoff, false, false, flowParent);
 	}
 
 	/**
@@ -375,7 +457,7 @@ public final class Outcomes extends EnginePart {
 	public TransitionResult snooze(String queue, JobId id, FencingToken token, String reason, Duration delay) {
 		Assert.isTrue(delay != null && !delay.isNegative(), () -> "delay must not be negative, was " + delay);
 		EnqueueSpec.checkDelay(delay);
-		return fail(queue, id, token, reason, delay, false, true);
+		return fail(queue, id, token, reason, delay, false, true, null);
 	}
 
 	/**
@@ -388,11 +470,29 @@ public final class Outcomes extends EnginePart {
 	 * @return applied, or stale
 	 */
 	public TransitionResult deadLetter(String queue, JobId id, FencingToken token, String error) {
-		return fail(queue, id, token, error, Duration.ZERO, true, false);
+		return deadLetter(queue, id, token, error, null);
+	}
+
+	/**
+	 * Dead-letter a job at once as
+	 * {@link #deadLetter(String, JobId, FencingToken, String)} does, declaring up front
+	 * the keys a child of a flow (or a job of a batch) needs: one round trip where asking
+	 * takes two.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param error the reason kept on the row
+	 * @param flowParent the parent as {@link ClaimedJob#flowParent()} reads it, or
+	 * {@code null} when the job has none or the caller does not know
+	 * @return applied, or stale
+	 */
+	public TransitionResult deadLetter(String queue, JobId id, FencingToken token, String error,
+			@Nullable String flowParent) {
+		return fail(queue, id, token, error, Duration.ZERO, true, false, flowParent);
 	}
 
 	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff,
-			boolean dead, boolean snooze) {
+			boolean dead, boolean snooze, @Nullable String flowParent) {
 		Assert.notNull(error, "'error' must not be null");
 		List<String> keys = new ArrayList<>(9 + RETAIN_BATCH);
 		keys.addAll(this.state.keys(queue).forRetry(id, 0));
@@ -408,7 +508,7 @@ public final class Outcomes extends EnginePart {
 		}
 		this.state.keys(queue).addNotify(keys);
 		this.state.declareEvents(queue, keys, args);
-		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.retry, keys, args);
+		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.retry, keys, args, flowParent);
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {
 			if (candidates.length > 0) {
@@ -527,8 +627,10 @@ public final class Outcomes extends EnginePart {
 	 *
 	 * @param call the call
 	 * @param jobs the indexes, in the call's order
+	 * @param flow whether the call declares a flow parent's keys (a {@code complete}
+	 * call)
 	 */
-	record Completion(ScriptExecutor.Call call, List<Integer> jobs) {
+	record Completion(ScriptExecutor.Call call, List<Integer> jobs, boolean flow) {
 
 	}
 

@@ -42,9 +42,30 @@ final class ScriptCalls {
 	 * that key declared. Jobs without a unique key pay nothing.
 	 */
 	List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args) {
-		List<Object> reply = this.executor.execute(script, keys, args);
+		return withUniqueKey(queue, script, keys, args, null);
+	}
+
+	/**
+	 * Run a fenced transition as {@link #withUniqueKey(String, Script, List, List)} does,
+	 * with the keys of a child of a flow declared on the first call when the caller knows
+	 * its parent ({@link io.echomq.core.JobAttempt#flowParent()}): one call where asking
+	 * takes two.
+	 * @param flowParent the parent's id when it is in the same queue, {@code ""} when it
+	 * is elsewhere, or {@code null} when not known (asked for when needed)
+	 */
+	List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args,
+			@Nullable String flowParent) {
 		List<String> declared = null;
-		boolean outbox = false;
+		boolean outbox = flowParent != null;
+		if (flowParent != null) {
+			declared = new ArrayList<>(keys);
+			declareFlow(queue, flowParent, declared);
+		}
+		List<Object> reply = this.executor.execute(script, (declared != null) ? declared : keys, args);
+		if (outbox && Replies.number(reply.get(0)) == 1) {
+			this.state.signals().outboxWritten(queue);
+			return reply;
+		}
 		// at most one unique key, one lane and one flow parent: a fourth answer asking
 		// for keys is a bug
 		for (int round = 0; round < 3; round++) {
@@ -87,7 +108,7 @@ final class ScriptCalls {
 	 * outbox, and for a parent in the same queue its row and the locations it moves
 	 * between.
 	 */
-	private void declareFlow(String queue, String parent, List<String> declared) {
+	void declareFlow(String queue, String parent, List<String> declared) {
 		QueueKeys keys = this.state.keys(queue);
 		declared.add(keys.outbox());
 		if (!parent.isEmpty()) {
