@@ -1,17 +1,20 @@
 package io.echomq;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import io.echomq.core.CancelResult;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
+import io.echomq.internal.EnqueueCallbacks;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -46,9 +49,8 @@ public class EchoMqAdmin {
 	 * {@link #setPartitioning} says otherwise.
 	 * @param engine the engine
 	 */
-	public EchoMqAdmin(Engine engine) {
-		Assert.notNull(engine, "'engine' must not be null");
-		this.engine = engine;
+	public EchoMqAdmin(EchoMqEngine engine) {
+		this.engine = Engine.of(engine);
 		this.inspector = new QueueInspector(engine);
 	}
 
@@ -147,6 +149,47 @@ public class EchoMqAdmin {
 	 */
 	public TransitionResult runNow(String queue, JobId id) {
 		return this.engine.admin().runNow(partitionOf(queue, id), id);
+	}
+
+	/**
+	 * Return how long a queue stays paused: the pause of its first partition, which a
+	 * queue-wide pause sets on every partition alike.
+	 * @param queue the queue
+	 * @return the time left, {@link Duration#ZERO} when not paused, or {@code null} when
+	 * paused until resumed
+	 * @since 0.4.0
+	 */
+	public @Nullable Duration pauseLeft(String queue) {
+		return this.engine.admin().pauseLeft(partitions(queue).name(0));
+	}
+
+	/**
+	 * Move every scheduled job of a queue that is due to pending now, as the maintenance
+	 * tick does within its interval, over every partition of the queue.
+	 * @param queue the queue
+	 * @return how many jobs moved
+	 * @since 0.4.0
+	 */
+	public long promoteDue(String queue) {
+		long moved = 0;
+		for (String partition : partitions(queue).names()) {
+			int page;
+			do {
+				page = this.engine.upkeep().promote(partition, REPLAY_BATCH);
+				moved += page;
+			}
+			while (page == REPLAY_BATCH);
+		}
+		return moved;
+	}
+
+	/**
+	 * Return the server's time, which every lease, run-at and backoff is measured by.
+	 * @return the time the server read
+	 * @since 0.4.0
+	 */
+	public Instant serverTime() {
+		return Instant.ofEpochMilli(this.engine.serverTime());
 	}
 
 	/**

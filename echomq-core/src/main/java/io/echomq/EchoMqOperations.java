@@ -6,9 +6,17 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
+import io.echomq.flow.BatchStatus;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
+import io.echomq.internal.BatchWrites;
+import io.echomq.internal.FlowWrites;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;

@@ -14,9 +14,14 @@ import java.util.function.Supplier;
 
 import io.echomq.core.Durability;
 import io.echomq.core.EchoMqException;
+import io.echomq.core.EnqueueAfterCommitException;
+import io.echomq.core.EnqueueInterceptor;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.EnqueueResult;
+import io.echomq.core.PayloadTooLargeException;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
@@ -26,8 +31,18 @@ import io.echomq.core.internal.ServerFailures;
 import io.echomq.core.UniqueKey;
 import io.echomq.crypto.PayloadDecryptionException;
 import io.echomq.crypto.QueueEncryption;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
+import io.echomq.flow.BatchStatus;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
+import io.echomq.internal.AfterCommitEnqueues;
+import io.echomq.internal.BatchWrites;
+import io.echomq.internal.EnqueueCallbacks;
+import io.echomq.internal.FlowWrites;
+import io.echomq.internal.PartitionedWrites;
 import io.echomq.schedule.InvalidScheduleException;
-import io.echomq.schedule.internal.ScheduleDefinition;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
@@ -85,15 +100,15 @@ public class EchoMqTemplate implements EchoMqOperations {
 
 	/**
 	 * Create a template.
-	 * @param jobs the engine
+	 * @param engine the engine
 	 * @param converter the payload converter
 	 * @param maxPayloadBytes the largest serialized payload accepted
 	 * @param defaultMaxAttempts the attempt budget of a queue when the options name none
 	 * @param interceptors callbacks that may add row fields (such as trace headers)
 	 */
-	public EchoMqTemplate(Engine jobs, PayloadConverter converter, long maxPayloadBytes,
+	public EchoMqTemplate(EchoMqEngine engine, PayloadConverter converter, long maxPayloadBytes,
 			Function<String, Integer> defaultMaxAttempts, List<EnqueueInterceptor> interceptors) {
-		Assert.notNull(jobs, "'jobs' must not be null");
+		Engine jobs = Engine.of(engine);
 		Assert.notNull(converter, "'converter' must not be null");
 		Assert.isTrue(maxPayloadBytes > 0, "'maxPayloadBytes' must be positive");
 		this.jobs = jobs;
@@ -583,18 +598,10 @@ public class EchoMqTemplate implements EchoMqOperations {
 		return this.partitioning;
 	}
 
-	/**
-	 * Return the engine this template writes through.
-	 * @return the engine
-	 */
-	public Engine getEngine() {
-		return this.jobs;
-	}
-
 	private EnqueueSpec spec(String queue, EnqueueOptions options, Map<String, String> fields) {
 		int maxAttempts = (options.maxAttempts() != null) ? options.maxAttempts()
 				: this.defaultMaxAttempts.apply(queue);
-		return options.toSpec(maxAttempts, fields);
+		return EnqueueSpec.of(options, maxAttempts, fields);
 	}
 
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.echomq.core.EnqueueOptions;
+import io.echomq.core.PayloadTooLargeException;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
@@ -57,7 +59,7 @@ class EchoMqTemplateTests {
 		JobId at = this.template.enqueue(this.engine.queue(), "at",
 				EnqueueOptions.defaults().withRunAt(Instant.now().plusSeconds(3600)).withMaxAttempts(9));
 		JobId urgent = this.template.enqueue(this.engine.queue(), "urgent", EnqueueOptions.defaults().withPriority(10));
-		String schedule = Keyspace.defaults().queueKey(this.engine.queue(), KeyType.SCHEDULE);
+		String schedule = Keyspace.defaults().queueKey(this.engine.queue(), KeyType.SCHEDULE.suffix());
 		assertThat(this.engine.redis().opsForZSet().range(schedule, 0, -1)).containsExactly(delayed.toString(),
 				at.toString());
 		assertThat(this.engine.redis()
@@ -65,7 +67,7 @@ class EchoMqTemplateTests {
 			.get(Keyspace.defaults().jobKey(this.engine.queue(), at), "max_attempts")).isEqualTo("9");
 		assertThat(this.engine.redis()
 			.opsForZSet()
-			.score(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING), urgent.toString()))
+			.score(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING.suffix()), urgent.toString()))
 			.isEqualTo(-10.0);
 	}
 
@@ -85,7 +87,8 @@ class EchoMqTemplateTests {
 			.isThrownBy(() -> this.template.enqueueAll(this.engine.queue(), List.of("ok", "x".repeat(2000))))
 			.withMessageContaining("'" + this.engine.queue() + "'")
 			.withMessageContaining("echomq.max-payload-size (1024 bytes)");
-		assertThat(this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING)))
+		assertThat(
+				this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING.suffix())))
 			.isFalse();
 	}
 
@@ -94,7 +97,8 @@ class EchoMqTemplateTests {
 		assertThatExceptionOfType(PayloadConversionException.class)
 			.isThrownBy(() -> this.template.enqueueAll(this.engine.queue(), List.of("fine", new Unserializable())))
 			.withMessageContaining(Unserializable.class.getName());
-		assertThat(this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING)))
+		assertThat(
+				this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING.suffix())))
 			.isFalse();
 	}
 
@@ -156,7 +160,7 @@ class EchoMqTemplateTests {
 				EnqueueOptions.defaults().withRunAt(EnqueueSpec.LATEST_RUN_AT));
 		JobId longest = this.template.enqueue(this.engine.queue(), "long",
 				EnqueueOptions.delayed(EnqueueSpec.MAX_DELAY));
-		String schedule = Keyspace.defaults().queueKey(this.engine.queue(), KeyType.SCHEDULE);
+		String schedule = Keyspace.defaults().queueKey(this.engine.queue(), KeyType.SCHEDULE.suffix());
 		assertThat(this.engine.redis().opsForZSet().score(schedule, latest.toString()))
 			.isEqualTo((double) EnqueueSpec.LATEST_RUN_AT.toEpochMilli());
 		assertThat(

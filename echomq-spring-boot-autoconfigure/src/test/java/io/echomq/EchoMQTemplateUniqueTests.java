@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.EnqueueInterceptor;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
@@ -99,7 +101,8 @@ class EchoMqTemplateUniqueTests {
 			.isThrownBy(() -> this.template.enqueueAll(this.engine.queue(), List.of("a", "b"),
 					EnqueueOptions.defaults().withUniqueKey("k")))
 			.withMessageContaining("'k'");
-		assertThat(this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING)))
+		assertThat(
+				this.engine.redis().hasKey(Keyspace.defaults().queueKey(this.engine.queue(), KeyType.PENDING.suffix())))
 			.isFalse();
 		assertThat(this.engine.redis().keys("emq:{" + this.engine.queue() + "}:*")).isEmpty();
 	}

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import io.echomq.core.EnqueueInterceptor;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.ScriptExecutor;

@@ -10,6 +10,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
+import io.echomq.core.EnqueueAfterCommitException;
+import io.echomq.core.EnqueueInterceptor;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
 import io.echomq.listener.ListenerTestSupport;

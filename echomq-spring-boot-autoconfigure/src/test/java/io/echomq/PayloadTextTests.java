@@ -62,7 +62,7 @@ class PayloadTextTests {
 				.isThrownBy(() -> template.schedule(this.queue, "nightly", ScheduleSpec.every(Duration.ofHours(1)),
 						"high at the end \uD83D"))
 				.withMessageContaining("\\uD83D");
-			assertThat(redis.hasKey(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING))).isFalse();
+			assertThat(redis.hasKey(Keyspace.defaults().queueKey(this.queue, KeyType.PENDING.suffix()))).isFalse();
 			assertThat(template.schedules(this.queue)).isEmpty();
 		});
 	}

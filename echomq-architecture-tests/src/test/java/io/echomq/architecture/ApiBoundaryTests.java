@@ -49,8 +49,8 @@ class ApiBoundaryTests {
 			type.getDirectDependenciesFromSelf()
 				.stream()
 				.filter((dependency) -> Modules.isInternal(dependency.getTargetClass()))
-				.forEach((dependency) -> offenders.add(module + ": " + type.getName() + " uses "
-						+ dependency.getTargetClass().getName()));
+				.forEach((dependency) -> offenders
+					.add(module + ": " + type.getName() + " uses " + dependency.getTargetClass().getName()));
 		}
 		assertThat(offenders).isEmpty();
 	}

@@ -32,7 +32,8 @@ class ClassSizeTests {
 	static List<Path> mainSources() throws IOException {
 		try (Stream<Path> files = Files.walk(Modules.ROOT)) {
 			return files.filter((file) -> file.toString().endsWith(".java"))
-				.filter((file) -> Modules.ROOT.relativize(file).toString().matches("echomq-[a-z0-9-]+/src/main/java/.*"))
+				.filter((
+						file) -> Modules.ROOT.relativize(file).toString().matches("echomq-[a-z0-9-]+/src/main/java/.*"))
 				.filter((file) -> !Modules.ROOT.relativize(file).startsWith("echomq-benchmarks"))
 				.toList();
 		}

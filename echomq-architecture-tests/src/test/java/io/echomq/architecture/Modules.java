@@ -51,15 +51,17 @@ final class Modules {
 
 	static synchronized JavaClasses applications() {
 		if (applications == null) {
-			List<Path> directories = List.of("sample-app/target/classes", "sample-app/target/test-classes",
-					"readme-app/target/classes", "readme-app/target/test-classes")
+			List<Path> directories = List
+				.of("sample-app/target/classes", "sample-app/target/test-classes", "readme-app/target/classes",
+						"readme-app/target/test-classes")
 				.stream()
 				.map(ROOT::resolve)
 				.toList();
 			for (Path directory : directories) {
 				if (!Files.isDirectory(directory)) {
-					throw new IllegalStateException(directory + " is missing: build the applications first (the reactor "
-							+ "builds them before this module)");
+					throw new IllegalStateException(
+							directory + " is missing: build the applications first (the reactor "
+									+ "builds them before this module)");
 				}
 			}
 			applications = new ClassFileImporter().withImportOption(Modules::notGenerated).importPaths(directories);

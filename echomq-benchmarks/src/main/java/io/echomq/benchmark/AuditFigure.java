@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.echomq.core.AuditReport;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.JobState;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.QueueAuditor;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.core.internal.Engine;
 
 /**
@@ -73,7 +73,7 @@ final class AuditFigure extends Figure {
 		jobs.executor()
 			.getTemplate()
 			.opsForZSet()
-			.rangeWithScores(jobs.keyspace().queueKey(QUEUE, KeyType.PENDING), 0, -1);
+			.rangeWithScores(jobs.keyspace().queueKey(QUEUE, KeyType.PENDING.suffix()), 0, -1);
 		long wholeSet = longestLogged(server, context);
 		server.command("CONFIG", "SET", "slowlog-log-slower-than", "10000");
 		server.command("CONFIG", "SET", "slowlog-max-len", "128");

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import io.echomq.BatchJob;
-import io.echomq.BatchSpec;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
 import io.echomq.EchoMqTemplate;
-import io.echomq.FlowSpec;
+import io.echomq.flow.FlowSpec;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.support.JacksonPayloadConverter;

@@ -63,7 +63,7 @@ final class EnginePoller {
 		this.handler = handler;
 		this.completed = completed;
 		this.slots = new Semaphore(concurrency);
-		this.wakeKey = jobs.keyspace().queueKey(queue, KeyType.WAKE).getBytes(StandardCharsets.UTF_8);
+		this.wakeKey = jobs.keyspace().queueKey(queue, KeyType.WAKE.suffix()).getBytes(StandardCharsets.UTF_8);
 		this.workers = Executors.newFixedThreadPool(concurrency, (task) -> {
 			Thread worker = new Thread(task, "bench-worker-" + queue + "-" + THREADS.incrementAndGet());
 			worker.setDaemon(true);

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 
-import io.echomq.core.ChildFailure;
+import io.echomq.flow.ChildFailure;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;

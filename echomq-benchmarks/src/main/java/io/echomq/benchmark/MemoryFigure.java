@@ -36,7 +36,7 @@ final class MemoryFigure extends Figure {
 		long before = server.usedMemory();
 		Probes.prefill(jobs, QUEUE, count);
 		long after = server.usedMemory();
-		String pending = jobs.keyspace().queueKey(QUEUE, KeyType.PENDING);
+		String pending = jobs.keyspace().queueKey(QUEUE, KeyType.PENDING.suffix());
 		String first = jobs.executor().getTemplate().opsForZSet().range(pending, 0, 0).iterator().next();
 		long row = server.memoryUsage(jobs.keyspace().jobKey(QUEUE, JobId.parse(first)));
 		long index = server.memoryUsage(pending);
@@ -55,7 +55,7 @@ final class MemoryFigure extends Figure {
 		long before = server.usedMemory();
 		Probes.prefill(jobs, QUEUE, count, "{\"pad\":\"" + "x".repeat(size - 10) + "\"}");
 		long after = server.usedMemory();
-		String pending = jobs.keyspace().queueKey(QUEUE, KeyType.PENDING);
+		String pending = jobs.keyspace().queueKey(QUEUE, KeyType.PENDING.suffix());
 		String first = jobs.executor().getTemplate().opsForZSet().range(pending, 0, 0).iterator().next();
 		long row = server.memoryUsage(jobs.keyspace().jobKey(QUEUE, JobId.parse(first)));
 		server.reset();

@@ -18,7 +18,8 @@ import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerContainerFactory;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.EchoJobListenerEndpoint;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.test.TestRedisServer;
@@ -89,19 +90,20 @@ final class PartitionedDrain {
 		}
 		Map<Integer, Integer> jobsByMaster = new HashMap<>();
 		for (String name : partitions.names()) {
-			RedisServerProcess master = cluster.masterFor(jobs.keyspace().queueKey(name, KeyType.PENDING));
+			RedisServerProcess master = cluster.masterFor(jobs.keyspace().queueKey(name, KeyType.PENDING.suffix()));
 			long size = jobs.executor()
 				.getTemplate()
 				.opsForZSet()
-				.zCard(jobs.keyspace().queueKey(name, KeyType.PENDING));
+				.zCard(jobs.keyspace().queueKey(name, KeyType.PENDING.suffix()));
 			jobsByMaster.merge(master.port(), (int) size, Integer::sum);
 		}
 		Map<Integer, Double> cpuBefore = cpu(cluster);
 		long jvmBefore = Probes.jvmCpuNanos();
 		EchoJobListenerContainerFactory containers = new EchoJobListenerContainerFactory(jobs);
 		containers.setPartitioning(partitioning);
-		QueueListenerContainer container = containers.createContainer(queue, (job, context) -> {
-		}, ListenerSettings.builder().concurrency(CONCURRENCY).build());
+		QueueListenerContainer container = containers
+			.createContainer(EchoJobListenerEndpoint.of(queue, (job, context) -> {
+			}, ListenerSettings.builder().concurrency(CONCURRENCY).build()));
 		long start = System.nanoTime();
 		container.start();
 		while (container.getCompletedCount() < total) {
@@ -116,7 +118,7 @@ final class PartitionedDrain {
 		container.stop();
 		containers.destroy();
 		for (String name : partitions.names()) {
-			jobs.executor().getTemplate().delete(List.of(jobs.keyspace().queueKey(name, KeyType.METRICS)));
+			jobs.executor().getTemplate().delete(List.of(jobs.keyspace().queueKey(name, KeyType.METRICS.suffix())));
 		}
 		Map<Integer, Double> cpuUsed = new LinkedHashMap<>();
 		cpuAfter.forEach((port, seconds) -> cpuUsed.put(port, seconds - cpuBefore.get(port)));

@@ -74,7 +74,7 @@ final class RetentionFigure extends Figure {
 		long empty = server.usedMemory();
 		completeBatch(jobs, QUEUE, null);
 		long full = server.usedMemory();
-		String completed = jobs.keyspace().queueKey(QUEUE, KeyType.COMPLETED);
+		String completed = jobs.keyspace().queueKey(QUEUE, KeyType.COMPLETED.suffix());
 		String first = jobs.executor().getTemplate().opsForZSet().range(completed, 0, 0).iterator().next();
 		readings.add(new Reading("retention.memory_per_retained_job", (double) (full - empty) / KEPT, "bytes/job"));
 		readings.add(new Reading("retention.row", server.memoryUsage(jobs.keyspace().jobKey(QUEUE, JobId.parse(first))),

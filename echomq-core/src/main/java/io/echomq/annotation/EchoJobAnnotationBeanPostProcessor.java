@@ -14,8 +14,9 @@ import java.util.function.Function;
 
 import io.echomq.core.EchoMqException;
 import io.echomq.core.Keyspace;
+import io.echomq.listener.EchoJobListenerEndpoint;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.MethodJobHandler;
 import io.echomq.support.PayloadConverter;
@@ -205,8 +206,8 @@ public class EchoJobAnnotationBeanPostProcessor
 		}
 		try {
 			QueueEncryption encryption = registry.getEncryption();
-			registry.register(endpoint.queue(), MethodJobHandler.create(endpoint.bean(), endpoint.method(),
-					encryption.sealing(endpoint.queue(), converter)), endpoint.settings());
+			registry.register(EchoJobListenerEndpoint.of(endpoint.queue(), MethodJobHandler.create(endpoint.bean(),
+					endpoint.method(), encryption.sealing(endpoint.queue(), converter)), endpoint.settings()));
 		}
 		catch (IllegalArgumentException | EchoMqException ex) {
 			throw new IllegalStateException(

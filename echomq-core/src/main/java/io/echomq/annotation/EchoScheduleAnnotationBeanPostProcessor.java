@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import io.echomq.schedule.internal.DeclaredSchedule;
+import io.echomq.schedule.DeclaredSchedule;
 import io.echomq.schedule.InvalidScheduleException;
-import io.echomq.schedule.internal.ScheduleDefinition;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.support.PayloadConverter;

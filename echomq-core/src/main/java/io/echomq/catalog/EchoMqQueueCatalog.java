@@ -9,7 +9,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
-import io.echomq.EnqueueInterceptor;
+import io.echomq.core.EnqueueInterceptor;
 import io.echomq.core.JobId;
 import io.echomq.listener.EchoJobListenerRegistry;
 

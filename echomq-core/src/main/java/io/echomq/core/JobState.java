@@ -1,7 +1,5 @@
 package io.echomq.core;
 
-import io.echomq.core.internal.KeyType;
-
 /**
  * Where a job lives. The {@code state} field of a job row always names the key type its
  * id is in.
@@ -12,16 +10,16 @@ import io.echomq.core.internal.KeyType;
 public enum JobState {
 
 	/** In {@code pending}, waiting to be claimed. */
-	PENDING(KeyType.PENDING),
+	PENDING("pending"),
 
 	/** In {@code active}, leased to a worker. */
-	ACTIVE(KeyType.ACTIVE),
+	ACTIVE("active"),
 
 	/** In {@code schedule}, waiting for its run-at. */
-	SCHEDULE(KeyType.SCHEDULE),
+	SCHEDULE("schedule"),
 
 	/** In {@code dead}, terminal until replayed. */
-	DEAD(KeyType.DEAD),
+	DEAD("dead"),
 
 	/**
 	 * In {@code quarantine}: the row was malformed or its id sat in a location its state
@@ -29,38 +27,31 @@ public enum JobState {
 	 * {@code quarantined_from} and {@code quarantine_reason}. Nothing leaves quarantine
 	 * but by hand.
 	 */
-	QUARANTINE(KeyType.QUARANTINE),
+	QUARANTINE("quarantine"),
 
 	/**
 	 * In {@code completed}: finished, kept with its row (state {@code completed},
 	 * {@code completed_at}) while the queue's {@link Retention} allows. Without retention
 	 * a completed job has no location and no row.
 	 */
-	COMPLETED(KeyType.COMPLETED),
+	COMPLETED("completed"),
 
 	/** A parent of a flow, waiting for its children to finish. */
-	WAITING(KeyType.WAITING);
+	WAITING("waiting");
 
-	private final KeyType location;
+	private final String value;
 
-	JobState(KeyType location) {
-		this.location = location;
+	JobState(String value) {
+		this.value = value;
 	}
 
 	/**
-	 * Return the key type an id in this state lives in.
-	 * @return the location
-	 */
-	public KeyType location() {
-		return this.location;
-	}
-
-	/**
-	 * Return the value stored in the row's {@code state} field.
+	 * Return the value stored in the row's {@code state} field, which is also the type of
+	 * the key an id in this state lives in ({@link Keyspace#locationKey}).
 	 * @return the field value
 	 */
 	public String value() {
-		return this.location.suffix();
+		return this.value;
 	}
 
 	/**

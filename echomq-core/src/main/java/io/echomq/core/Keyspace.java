@@ -1,8 +1,5 @@
 package io.echomq.core;
 
-import io.echomq.core.internal.KeyType;
-import io.echomq.core.internal.LaneKeyType;
-
 import java.util.regex.Pattern;
 
 /**
@@ -59,14 +56,27 @@ public record Keyspace(String prefix) {
 	}
 
 	/**
-	 * Build the key of the given type for a queue.
+	 * Build the key of a location of a queue: the key a job in that state is in.
 	 * @param queue the queue name, or a partition name {@link QueuePartitions} generated
-	 * @param type the key type
+	 * @param state the state
 	 * @return the key, e.g. {@code emq:{mail}:pending}
 	 * @throws InvalidQueueNameException if the queue name is not valid
+	 * @since 0.4.0
 	 */
-	public String queueKey(String queue, KeyType type) {
-		return base(queue) + type.suffix();
+	public String locationKey(String queue, JobState state) {
+		return base(queue) + state.value();
+	}
+
+	/**
+	 * Build a key of a queue from its type, as {@code docs/protocol.md} names them
+	 * ({@code pending}, {@code active}, {@code wake}, {@code meta}, ...).
+	 * @param queue the queue name, or a partition name {@link QueuePartitions} generated
+	 * @param type the key's type
+	 * @return the key, e.g. {@code emq:{mail}:wake}
+	 * @throws InvalidQueueNameException if the queue name is not valid
+	 */
+	public String queueKey(String queue, String type) {
+		return base(queue) + type;
 	}
 
 	/**
@@ -145,12 +155,12 @@ public record Keyspace(String prefix) {
 	 * Build a key of one lane of a queue.
 	 * @param queue the queue name
 	 * @param lane the lane key
-	 * @param type what the key holds
+	 * @param type what the key holds ({@code pending}, {@code active}, {@code starts})
 	 * @return the key, e.g. {@code emq:{mail}:lane:tenant-a:pending}
 	 * @throws InvalidQueueNameException if the queue name or the lane key is not valid
 	 */
-	public String laneKey(String queue, String lane, LaneKeyType type) {
-		return base(queue) + LANE + validateLane(lane) + ":" + type.suffix();
+	public String laneKey(String queue, String lane, String type) {
+		return base(queue) + LANE + validateLane(lane) + ":" + type;
 	}
 
 	/**

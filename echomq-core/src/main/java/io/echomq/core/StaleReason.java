@@ -1,5 +1,7 @@
 package io.echomq.core;
 
+import io.echomq.inspect.QueueAuditor;
+
 /**
  * Why a fenced transition changed nothing. The scripts reply with the code of one of
  * these, never free text to parse.

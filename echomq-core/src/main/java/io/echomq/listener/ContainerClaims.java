@@ -24,7 +24,6 @@ import io.echomq.core.internal.CompleteAndClaimResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.FencingToken;
 import io.echomq.core.internal.KeyType;
-import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -432,7 +431,7 @@ final class ContainerClaims {
 		if (!this.probing[partition].compareAndSet(false, true)) {
 			return;
 		}
-		String key = this.jobs.keyspace().queueKey(this.names.get(partition), KeyType.PENDING);
+		String key = this.jobs.keyspace().queueKey(this.names.get(partition), KeyType.PENDING.suffix());
 		Thread thread = new Thread(() -> {
 			try {
 				this.jobs.executor().getTemplate().hasKey(key);

@@ -1,7 +1,5 @@
 package io.echomq.listener;
 
-import io.echomq.listener.internal.ContainerSettings;
-
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 

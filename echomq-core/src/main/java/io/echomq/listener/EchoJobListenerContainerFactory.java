@@ -8,11 +8,9 @@ import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
 import io.echomq.crypto.QueueEncryption;
-import io.echomq.listener.internal.ContainerDefaults;
-import io.echomq.listener.internal.ContainerSettings;
-import io.echomq.listener.internal.ListenerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -54,10 +52,10 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 
 	/**
 	 * Create a factory on the engine.
-	 * @param jobs the engine
+	 * @param engine the engine
 	 */
-	public EchoJobListenerContainerFactory(Engine jobs) {
-		Assert.notNull(jobs, "'jobs' must not be null");
+	public EchoJobListenerContainerFactory(EchoMqEngine engine) {
+		Engine jobs = Engine.of(engine);
 		this.jobs = jobs;
 	}
 
@@ -184,14 +182,6 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	}
 
 	/**
-	 * Return the engine.
-	 * @return the jobs
-	 */
-	public Engine getEngine() {
-		return this.jobs;
-	}
-
-	/**
 	 * Resolve the effective settings of a listener.
 	 * @param queue the queue
 	 * @param settings what the listener sets explicitly
@@ -231,16 +221,15 @@ public class EchoJobListenerContainerFactory implements DisposableBean {
 	}
 
 	/**
-	 * Create a container, not started.
-	 * @param queue the queue
-	 * @param handler the handler
-	 * @param settings what the listener sets explicitly
+	 * Create a listener's container, not started.
+	 * @param endpoint the listener
 	 * @return the container
 	 */
-	public QueueListenerContainer createContainer(String queue, JobHandler handler, ListenerSettings settings) {
-		return new QueueListenerContainer(resolveSettings(queue, settings), handler, this.jobs, this.executorFactory,
-				this.leaseKeeper, this.events, this.invocationInterceptors, this.partitioning.forQueue(queue),
-				this.node, this.encryption);
+	public QueueListenerContainer createContainer(EchoJobListenerEndpoint endpoint) {
+		String queue = endpoint.getQueue();
+		return new QueueListenerContainer(resolveSettings(queue, endpoint.getSettings()), endpoint.getHandler(),
+				this.jobs, this.executorFactory, this.leaseKeeper, this.events, this.invocationInterceptors,
+				this.partitioning.forQueue(queue), this.node, this.encryption);
 	}
 
 	JobEvents events() {

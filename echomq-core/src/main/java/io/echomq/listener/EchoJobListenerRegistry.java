@@ -1,7 +1,6 @@
 package io.echomq.listener;
 
 import io.echomq.crypto.QueueEncryption;
-import io.echomq.listener.internal.ListenerSettings;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -85,19 +84,34 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 	 * @return the container
 	 */
 	public QueueListenerContainer register(String queue, JobHandler handler) {
-		return register(queue, handler, ListenerSettings.inherit());
+		return register(EchoJobListenerEndpoint.of(queue, handler));
 	}
 
 	/**
-	 * Register a listener; it starts at once if the registry runs and it auto-starts.
+	 * Register a listener with settings of its own.
 	 * @param queue the queue
 	 * @param handler the handler
 	 * @param settings what the listener sets explicitly
 	 * @return the container
-	 * @throws IllegalStateException if the queue already has a listener
 	 */
 	public QueueListenerContainer register(String queue, JobHandler handler, ListenerSettings settings) {
-		QueueListenerContainer container = this.factory.createContainer(queue, handler, settings);
+		return register(EchoJobListenerEndpoint.of(queue, handler, settings));
+	}
+
+	/**
+	 * Register a listener, as an {@code @EchoJob} method is registered; it starts at once
+	 * if the registry runs and it auto-starts.
+	 * @param endpoint the listener
+	 * @return the container
+	 * @throws IllegalStateException if the queue already has a listener, or the id is
+	 * another listener's
+	 * @since 0.4.0
+	 */
+	public QueueListenerContainer register(EchoJobListenerEndpoint endpoint) {
+		Assert.notNull(endpoint, "'endpoint' must not be null");
+		String queue = endpoint.getQueue();
+		JobHandler handler = endpoint.getHandler();
+		QueueListenerContainer container = this.factory.createContainer(endpoint);
 		this.lock.lock();
 		try {
 			QueueListenerContainer existing = this.containers.get(queue);

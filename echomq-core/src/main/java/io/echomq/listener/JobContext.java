@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.core.FlowChild;
+import io.echomq.flow.FlowChild;
 import io.echomq.core.JobId;
 import org.jspecify.annotations.Nullable;
 

@@ -2,8 +2,7 @@ package io.echomq.listener;
 
 import java.time.Duration;
 
-import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.ReapResult;
+import io.echomq.core.ReapResult;
 import io.echomq.core.TransitionResult;
 
 /**
@@ -22,7 +21,7 @@ public interface JobEventListener {
 	 * @param job the job
 	 * @param wait how long the job waited between becoming claimable and being claimed
 	 */
-	default void onClaimed(ClaimedJob job, Duration wait) {
+	default void onClaimed(ReceivedJob job, Duration wait) {
 	}
 
 	/**
@@ -30,7 +29,7 @@ public interface JobEventListener {
 	 * @param job the job
 	 * @param duration how long the handler ran
 	 */
-	default void onCompleted(ClaimedJob job, Duration duration) {
+	default void onCompleted(ReceivedJob job, Duration duration) {
 	}
 
 	/**
@@ -40,7 +39,7 @@ public interface JobEventListener {
 	 * @param result the transition: state {@code SCHEDULE} or {@code PENDING} when the
 	 * job will be retried, {@code DEAD} when it was dead-lettered
 	 */
-	default void onFailed(ClaimedJob job, Throwable error, TransitionResult result) {
+	default void onFailed(ReceivedJob job, Throwable error, TransitionResult result) {
 	}
 
 	/**
@@ -49,7 +48,7 @@ public interface JobEventListener {
 	 * @param job the job
 	 * @param delay how long until it runs again
 	 */
-	default void onSnoozed(ClaimedJob job, Duration delay) {
+	default void onSnoozed(ReceivedJob job, Duration delay) {
 	}
 
 	/**
@@ -58,7 +57,7 @@ public interface JobEventListener {
 	 * @param result the stale transition, with its {@link TransitionResult#reason()
 	 * reason} and detail
 	 */
-	default void onStale(ClaimedJob job, TransitionResult result) {
+	default void onStale(ReceivedJob job, TransitionResult result) {
 	}
 
 	/**
@@ -66,7 +65,7 @@ public interface JobEventListener {
 	 * caught a claim in flight), without spending an attempt.
 	 * @param job the job
 	 */
-	default void onReleased(ClaimedJob job) {
+	default void onReleased(ReceivedJob job) {
 	}
 
 	/**
@@ -75,7 +74,7 @@ public interface JobEventListener {
 	 * retired.
 	 * @param job the job
 	 */
-	default void onCancelled(ClaimedJob job) {
+	default void onCancelled(ReceivedJob job) {
 	}
 
 	/**

@@ -4,8 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
-import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.ReapResult;
+import io.echomq.core.ReapResult;
 import io.echomq.core.TransitionResult;
 import io.echomq.support.internal.RateLimitedLog;
 
@@ -36,31 +35,31 @@ public final class JobEvents {
 		this.listeners = List.copyOf(listeners);
 	}
 
-	void claimed(ClaimedJob job, Duration wait) {
+	void claimed(ReceivedJob job, Duration wait) {
 		each((listener) -> listener.onClaimed(job, wait));
 	}
 
-	void completed(ClaimedJob job, Duration duration) {
+	void completed(ReceivedJob job, Duration duration) {
 		each((listener) -> listener.onCompleted(job, duration));
 	}
 
-	void failed(ClaimedJob job, Throwable error, TransitionResult result) {
+	void failed(ReceivedJob job, Throwable error, TransitionResult result) {
 		each((listener) -> listener.onFailed(job, error, result));
 	}
 
-	void stale(ClaimedJob job, TransitionResult result) {
+	void stale(ReceivedJob job, TransitionResult result) {
 		each((listener) -> listener.onStale(job, result));
 	}
 
-	void snoozed(ClaimedJob job, Duration delay) {
+	void snoozed(ReceivedJob job, Duration delay) {
 		each((listener) -> listener.onSnoozed(job, delay));
 	}
 
-	void cancelled(ClaimedJob job) {
+	void cancelled(ReceivedJob job) {
 		each((listener) -> listener.onCancelled(job));
 	}
 
-	void released(ClaimedJob job) {
+	void released(ReceivedJob job) {
 		each((listener) -> listener.onReleased(job));
 	}
 

@@ -1,7 +1,5 @@
 package io.echomq.listener;
 
-import io.echomq.listener.internal.ContainerSettings;
-
 /**
  * Wraps each handler invocation of a container, on the worker thread, e.g. to open an
  * observation scope around it. Interceptors are applied in order, the first outermost;

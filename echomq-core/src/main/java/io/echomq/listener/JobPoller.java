@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import io.echomq.core.internal.ClaimResult;
-import io.echomq.listener.internal.ContainerSettings;
 import io.echomq.support.internal.RateLimitedLog;
 
 import org.springframework.core.log.LogAccessor;

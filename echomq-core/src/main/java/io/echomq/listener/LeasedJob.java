@@ -14,7 +14,6 @@ import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.crypto.PayloadDecryptionException;
 import io.echomq.crypto.QueueEncryption;
-import io.echomq.listener.internal.ContainerSettings;
 import io.echomq.support.internal.ErrorText;
 import org.jspecify.annotations.Nullable;
 
@@ -308,7 +307,7 @@ final class LeasedJob implements JobContext {
 			return;
 		}
 		this.counters.completed.increment();
-		this.events.completed(this.job, took);
+		this.events.completed(this.received, took);
 	}
 
 	/**
@@ -358,7 +357,7 @@ final class LeasedJob implements JobContext {
 			logger.warn(() -> "Attempt " + attempt() + " of " + this.maxAttempts + " of " + this + " failed, retrying "
 					+ ((result.state() == JobState.SCHEDULE) ? "in " + backoff : "now") + ": " + error);
 		}
-		this.events.failed(this.job, failure, result);
+		this.events.failed(this.received, failure, result);
 	}
 
 	private void snooze(SnoozeJobException snooze) {
@@ -377,7 +376,7 @@ final class LeasedJob implements JobContext {
 		}
 		this.counters.snoozed.increment();
 		logger.debug(() -> "Snoozed " + this + " for " + delay + ": " + snooze.getMessage());
-		this.events.snoozed(this.job, delay);
+		this.events.snoozed(this.received, delay);
 	}
 
 	/**
@@ -439,7 +438,7 @@ final class LeasedJob implements JobContext {
 			if (result.isApplied()) {
 				this.counters.released.increment();
 				logger.info(() -> "Released unfinished " + this + " to pending");
-				this.events.released(this.job);
+				this.events.released(this.received);
 			}
 			else {
 				staleOutcome(result);
@@ -601,7 +600,7 @@ final class LeasedJob implements JobContext {
 			this.cancelled = true;
 			this.counters.cancelled.increment();
 			logger.info(() -> "Discarded the outcome of " + this + ": it was cancelled while it ran");
-			this.events.cancelled(this.job);
+			this.events.cancelled(this.received);
 			return;
 		}
 		logger.warn(() -> "Outcome of " + this + " not recorded, the lease was lost: " + result.describe());
@@ -610,7 +609,7 @@ final class LeasedJob implements JobContext {
 
 	private void stale(TransitionResult result) {
 		this.counters.stale.increment();
-		this.events.stale(this.job, result);
+		this.events.stale(this.received, result);
 	}
 
 	/**

@@ -4,9 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.NodeListener;
-import io.echomq.core.QueueNodes;
-import io.echomq.listener.internal.ContainerSettings;
+import io.echomq.inspect.NodeListener;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.support.internal.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 

@@ -8,13 +8,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.QueueNodes;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.QueueSignals;
 import io.echomq.crypto.QueueEncryption;
-import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -148,8 +147,8 @@ public class QueueListenerContainer {
 			this.executor = created;
 			Map<String, String> partitionsByWakeKey = new LinkedHashMap<>();
 			this.claims.names()
-				.forEach((partition) -> partitionsByWakeKey.put(this.jobs.keyspace().queueKey(partition, KeyType.WAKE),
-						partition));
+				.forEach((partition) -> partitionsByWakeKey
+					.put(this.jobs.keyspace().queueKey(partition, KeyType.WAKE.suffix()), partition));
 			WakeChannel wake = WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(),
 					List.copyOf(partitionsByWakeKey.keySet()));
 			QueueSignals signals = this.jobs.signals();

@@ -3,7 +3,7 @@ package io.echomq.listener;
 import java.time.Duration;
 
 import io.echomq.core.EchoMqException;
-import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.EnqueueOptions;
 
 /**
  * Thrown by a handler to run the job again after {@code delay} without spending an
@@ -28,7 +28,7 @@ public class SnoozeJobException extends EchoMqException {
 		if (delay == null || delay.isNegative()) {
 			throw new IllegalArgumentException("Snooze delay must not be negative, was " + delay);
 		}
-		EnqueueSpec.checkDelay(delay);
+		EnqueueOptions.checkDelay(delay);
 		this.delay = delay;
 	}
 

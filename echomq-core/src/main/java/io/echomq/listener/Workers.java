@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.crypto.QueueEncryption;
-import io.echomq.listener.internal.ContainerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -270,7 +269,7 @@ final class Workers {
 		 */
 		private boolean execute(LeasedJob job) {
 			ClaimedJob claimed = job.claimed();
-			Workers.this.events.claimed(claimed, waited(claimed));
+			Workers.this.events.claimed(job.job(), waited(claimed));
 			Throwable failure = null;
 			job.started();
 			if (!job.isCancelled()) {

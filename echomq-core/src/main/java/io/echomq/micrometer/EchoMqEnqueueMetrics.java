@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.echomq.EnqueueInterceptor;
+import io.echomq.core.EnqueueInterceptor;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.micrometer.core.instrument.Counter;

@@ -6,13 +6,13 @@ import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobState;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.ReapResult;
+import io.echomq.core.ReapResult;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.JobEventListener;
+import io.echomq.listener.ReceivedJob;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter.MeterProvider;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,13 +53,13 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	}
 
 	@Override
-	public void onClaimed(ClaimedJob job, Duration wait) {
+	public void onClaimed(ReceivedJob job, Duration wait) {
 		started.set(System.nanoTime());
 		each((meters) -> meters.wait.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).record(wait));
 	}
 
 	@Override
-	public void onCompleted(ClaimedJob job, Duration duration) {
+	public void onCompleted(ReceivedJob job, Duration duration) {
 		started.remove();
 		each((meters) -> {
 			meters.completed.withTags(QUEUE, QueuePartitions.logicalName(job.queue())).increment();
@@ -69,7 +69,7 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	}
 
 	@Override
-	public void onFailed(ClaimedJob job, Throwable error, TransitionResult result) {
+	public void onFailed(ReceivedJob job, Throwable error, TransitionResult result) {
 		Duration duration = sinceStart();
 		String outcome = outcome(result);
 		String exception = error.getClass().getSimpleName();
@@ -92,7 +92,7 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	}
 
 	@Override
-	public void onCancelled(ClaimedJob job) {
+	public void onCancelled(ReceivedJob job) {
 		Duration duration = sinceStart();
 		if (duration != null) {
 			each((meters) -> meters.duration.withTags(QUEUE, job.queue(), "outcome", "cancelled").record(duration));
@@ -100,7 +100,7 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 	}
 
 	@Override
-	public void onStale(ClaimedJob job, TransitionResult result) {
+	public void onStale(ReceivedJob job, TransitionResult result) {
 		String reason = String.valueOf(result.reason()).toLowerCase(Locale.ROOT);
 		each((meters) -> meters.stale.withTags(QUEUE, QueuePartitions.logicalName(job.queue()), "reason", reason)
 			.increment());

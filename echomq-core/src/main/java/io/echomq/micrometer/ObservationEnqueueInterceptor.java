@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EnqueueInterceptor;
+import io.echomq.core.EnqueueInterceptor;
 import io.echomq.core.JobId;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;

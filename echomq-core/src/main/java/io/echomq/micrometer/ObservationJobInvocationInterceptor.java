@@ -1,6 +1,6 @@
 package io.echomq.micrometer;
 
-import io.echomq.listener.internal.ContainerSettings;
+import io.echomq.listener.ContainerSettings;
 import io.echomq.listener.JobInvocationInterceptor;
 import io.echomq.listener.ReceivedJob;
 import io.micrometer.observation.Observation;

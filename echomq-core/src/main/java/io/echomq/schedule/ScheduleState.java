@@ -1,7 +1,5 @@
 package io.echomq.schedule;
 
-import io.echomq.schedule.internal.ScheduleDefinition;
-
 import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;

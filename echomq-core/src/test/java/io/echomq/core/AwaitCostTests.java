@@ -52,7 +52,7 @@ class AwaitCostTests extends EngineTestSupport {
 					boolean awaited = !mode.startsWith("no");
 					if (awaited) {
 						container.addMessageListener((message, pattern) -> {
-						}, new ChannelTopic(this.keyspace.queueKey(queue, KeyType.DONE)));
+						}, new ChannelTopic(this.keyspace.queueKey(queue, KeyType.DONE.suffix())));
 					}
 					usec.computeIfAbsent(mode, (key) -> new ArrayList<>()).add(measure(queue, awaited));
 				}
@@ -78,7 +78,8 @@ class AwaitCostTests extends EngineTestSupport {
 			if (awaited) {
 				for (ClaimedJob job : claimed) {
 					this.redis.opsForZSet()
-						.add(this.keyspace.queueKey(queue, KeyType.WAITERS), job.id().toString(), Long.MAX_VALUE);
+						.add(this.keyspace.queueKey(queue, KeyType.WAITERS.suffix()), job.id().toString(),
+								Long.MAX_VALUE);
 				}
 			}
 			claims.add(claimed);

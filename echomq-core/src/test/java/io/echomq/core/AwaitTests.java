@@ -353,7 +353,7 @@ class AwaitTests extends EngineTestSupport {
 	}
 
 	private String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 	private long serverTime() {

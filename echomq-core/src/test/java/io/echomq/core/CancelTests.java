@@ -3,6 +3,8 @@ package io.echomq.core;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
 
 import java.time.Duration;
 import java.util.List;
@@ -214,7 +216,9 @@ class CancelTests extends EngineTestSupport {
 	private void assertGone(JobId id) {
 		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, id))).isFalse();
 		for (JobState state : JobState.values()) {
-			assertThat(this.redis.opsForZSet().score(key(state.location()), id.toString())).as(state.value()).isNull();
+			assertThat(this.redis.opsForZSet().score(this.keyspace.locationKey(this.queue, state), id.toString()))
+				.as(state.value())
+				.isNull();
 		}
 	}
 
@@ -232,7 +236,7 @@ class CancelTests extends EngineTestSupport {
 	}
 
 	private String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 	private Map<Object, Object> row(JobId id) {

@@ -12,7 +12,7 @@ import io.echomq.core.internal.FencingToken;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
-import io.echomq.schedule.internal.ScheduleDefinition;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.internal.Schedules;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;

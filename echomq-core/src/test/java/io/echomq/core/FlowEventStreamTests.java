@@ -3,9 +3,8 @@ package io.echomq.core;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EnqueueOptions;
-import io.echomq.FlowJob;
-import io.echomq.FlowSpec;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.ScriptExecutor;
+import io.echomq.flow.FlowChild;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;
 

@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
-import io.echomq.FlowJob;
-import io.echomq.FlowSpec;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;
 import io.echomq.support.JacksonPayloadConverter;

@@ -4,10 +4,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
 
-import io.echomq.BatchJob;
-import io.echomq.BatchSpec;
-import io.echomq.FlowJob;
-import io.echomq.FlowSpec;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.FencingToken;

@@ -200,7 +200,7 @@ class FlowLimitsTests extends EngineTestSupport {
 	}
 
 	private String key(KeyType type) {
-		return this.jobs.keyspace().queueKey(this.queue, type);
+		return this.jobs.keyspace().queueKey(this.queue, type.suffix());
 	}
 
 }

@@ -3,8 +3,10 @@ package io.echomq.core;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.FlowJob;
-import io.echomq.FlowSpec;
+import io.echomq.flow.ChildFailure;
+import io.echomq.flow.FlowChild;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.KeyType;
 import org.junit.jupiter.api.Test;
@@ -167,7 +169,7 @@ class FlowReplayTests extends FlowTestSupport {
 		assertThat(row(this.queue, local.id())).containsEntry("state", "dead")
 			.containsEntry("last_error", "child " + this.queue + "/" + localMiddle.id() + " is dead");
 		for (String queue : List.of(this.queue, middle, leaf)) {
-			assertThat(this.redis.opsForZSet().size(this.keyspace.queueKey(queue, KeyType.WAITING))).isZero();
+			assertThat(this.redis.opsForZSet().size(this.keyspace.queueKey(queue, KeyType.WAITING.suffix()))).isZero();
 			assertThat(this.jobs.flows().outbox(queue, 10)).isEmpty();
 			assertClean(queue);
 		}

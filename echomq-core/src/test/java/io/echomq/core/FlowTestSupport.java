@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.core.internal.ClaimedJob;
 import tools.jackson.databind.json.JsonMapper;

@@ -6,10 +6,14 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EnqueueOptions;
-import io.echomq.FlowJob;
-import io.echomq.FlowSpec;
+import io.echomq.flow.ChildFailure;
+import io.echomq.flow.FlowChild;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;
 import org.junit.jupiter.api.Test;

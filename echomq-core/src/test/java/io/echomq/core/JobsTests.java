@@ -8,10 +8,14 @@ import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.FencingToken;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.MaintenancePass;
-import io.echomq.core.internal.ReapResult;
 import io.echomq.core.internal.RowPayload;
 import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.JobView;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueStats;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -938,7 +942,7 @@ class JobsTests extends EngineTestSupport {
 	}
 
 	protected String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 	protected Map<Object, Object> row(JobId id) {

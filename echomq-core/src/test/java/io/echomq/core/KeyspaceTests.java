@@ -19,11 +19,11 @@ class KeyspaceTests {
 
 	@Test
 	void queueKeysShouldCarryTheHashTag() {
-		assertThat(this.keyspace.queueKey("mail", KeyType.PENDING)).isEqualTo("emq:{mail}:pending");
-		assertThat(this.keyspace.queueKey("mail", KeyType.ACTIVE)).isEqualTo("emq:{mail}:active");
-		assertThat(this.keyspace.queueKey("mail", KeyType.SCHEDULE)).isEqualTo("emq:{mail}:schedule");
-		assertThat(this.keyspace.queueKey("mail", KeyType.DEAD)).isEqualTo("emq:{mail}:dead");
-		assertThat(this.keyspace.queueKey("mail", KeyType.METRICS)).isEqualTo("emq:{mail}:metrics");
+		assertThat(this.keyspace.queueKey("mail", KeyType.PENDING.suffix())).isEqualTo("emq:{mail}:pending");
+		assertThat(this.keyspace.queueKey("mail", KeyType.ACTIVE.suffix())).isEqualTo("emq:{mail}:active");
+		assertThat(this.keyspace.queueKey("mail", KeyType.SCHEDULE.suffix())).isEqualTo("emq:{mail}:schedule");
+		assertThat(this.keyspace.queueKey("mail", KeyType.DEAD.suffix())).isEqualTo("emq:{mail}:dead");
+		assertThat(this.keyspace.queueKey("mail", KeyType.METRICS.suffix())).isEqualTo("emq:{mail}:metrics");
 	}
 
 	@Test
@@ -35,7 +35,7 @@ class KeyspaceTests {
 
 	@Test
 	void customPrefixShouldBeUsed() {
-		assertThat(new Keyspace("app1").queueKey("q", KeyType.DEAD)).isEqualTo("app1:{q}:dead");
+		assertThat(new Keyspace("app1").queueKey("q", KeyType.DEAD.suffix())).isEqualTo("app1:{q}:dead");
 	}
 
 	@Test
@@ -48,23 +48,24 @@ class KeyspaceTests {
 	@Test
 	void queueNamesShouldBeValidated() {
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.keyspace.queueKey("a{b}", KeyType.PENDING))
+			.isThrownBy(() -> this.keyspace.queueKey("a{b}", KeyType.PENDING.suffix()))
 			.withMessageContaining("'a{b}'")
 			.withMessageContaining("no braces");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.keyspace.queueKey("a:b", KeyType.PENDING))
+			.isThrownBy(() -> this.keyspace.queueKey("a:b", KeyType.PENDING.suffix()))
 			.withMessageContaining("'a:b'");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.keyspace.queueKey("", KeyType.PENDING))
+			.isThrownBy(() -> this.keyspace.queueKey("", KeyType.PENDING.suffix()))
 			.withMessageContaining("1-64 characters");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.keyspace.queueKey("x".repeat(65), KeyType.PENDING))
+			.isThrownBy(() -> this.keyspace.queueKey("x".repeat(65), KeyType.PENDING.suffix()))
 			.withMessageContaining("was 65");
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.keyspace.queueKey("with space", KeyType.PENDING));
+			.isThrownBy(() -> this.keyspace.queueKey("with space", KeyType.PENDING.suffix()));
 		assertThatExceptionOfType(InvalidQueueNameException.class)
-			.isThrownBy(() -> this.keyspace.queueKey(null, KeyType.PENDING));
-		assertThat(this.keyspace.queueKey("ok.name_1-2", KeyType.PENDING)).isEqualTo("emq:{ok.name_1-2}:pending");
+			.isThrownBy(() -> this.keyspace.queueKey(null, KeyType.PENDING.suffix()));
+		assertThat(this.keyspace.queueKey("ok.name_1-2", KeyType.PENDING.suffix()))
+			.isEqualTo("emq:{ok.name_1-2}:pending");
 	}
 
 	@Test

@@ -6,13 +6,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.echomq.EnqueueOptions;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.internal.ClaimResult;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.LaneKeyType;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueStats;
 import io.echomq.micrometer.EchoMqQueueMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -289,11 +292,11 @@ class LanesTests extends EngineTestSupport {
 	}
 
 	private String lanePending(String lane) {
-		return this.keyspace.laneKey(this.queue, lane, LaneKeyType.PENDING);
+		return this.keyspace.laneKey(this.queue, lane, LaneKeyType.PENDING.suffix());
 	}
 
 	private String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 }

@@ -6,8 +6,10 @@ import io.echomq.core.internal.FencingToken;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Outcomes;
 import io.echomq.core.internal.QuarantineResult;
-import io.echomq.core.internal.ReapResult;
 import io.echomq.core.internal.Script;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -128,7 +130,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	@ParameterizedTest
 	@EnumSource(names = { "PENDING", "ACTIVE", "SCHEDULE", "DEAD" })
 	void setVerbsShouldLeaveAForeignMemberAsItIs(JobState location) {
-		String key = key(location.location());
+		String key = this.keyspace.locationKey(this.queue, location);
 		this.redis.opsForZSet().add(key, "not-a-job", 0);
 		Map<String, String> before = snapshot();
 		Throwable thrown = catchThrowable(() -> {
@@ -346,7 +348,7 @@ class MalformedRowsTests extends EngineTestSupport {
 		fields.put("payload", "{}");
 		fields.put("enqueued_at", Long.toString(System.currentTimeMillis()));
 		this.redis.opsForHash().putAll(row, fields);
-		this.redis.opsForZSet().add(key(location.location()), id.toString(), score);
+		this.redis.opsForZSet().add(this.keyspace.locationKey(this.queue, location), id.toString(), score);
 		malformation.apply(this.redis, row, location);
 		return id;
 	}
@@ -364,7 +366,7 @@ class MalformedRowsTests extends EngineTestSupport {
 	}
 
 	private String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 	private Map<Object, Object> row(JobId id) {

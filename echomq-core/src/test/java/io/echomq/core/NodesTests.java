@@ -3,6 +3,11 @@ package io.echomq.core;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
+import io.echomq.inspect.JobView;
+import io.echomq.inspect.NodeListener;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueNodes;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -155,7 +160,7 @@ class NodesTests extends EngineTestSupport {
 	}
 
 	private String key() {
-		return this.jobs.keyspace().queueKey(this.queue, KeyType.NODES);
+		return this.jobs.keyspace().queueKey(this.queue, KeyType.NODES.suffix());
 	}
 
 	private static NodeListener listener(EchoMqNode node, String id, int concurrency, boolean paused, int inFlight,

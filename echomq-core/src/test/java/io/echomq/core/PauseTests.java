@@ -3,6 +3,7 @@ package io.echomq.core;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
+import io.echomq.inspect.QueueAuditor;
 
 import java.time.Duration;
 import java.util.List;
@@ -94,7 +95,7 @@ class PauseTests extends EngineTestSupport {
 	}
 
 	private String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 }

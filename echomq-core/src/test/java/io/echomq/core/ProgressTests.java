@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Results;
+import io.echomq.inspect.QueueInspector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -11,6 +11,8 @@ import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.ScriptExecutor;
+import io.echomq.inspect.JobView;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.LocalCluster;
@@ -65,7 +67,7 @@ class QueueInspectorTests {
 				.enqueue(queue, "latest", EnqueueSpec.defaults().withDelay(Duration.ofMinutes(9)));
 			List<ClaimedJob> claimed = jobs.claims().claim(queue, LEASE, 2);
 			jobs.outcomes().deadLetter(queue, claimed.get(0).id(), claimed.get(0).token(), "boom");
-			redis.opsForZSet().add(keyspace.queueKey(queue, KeyType.PENDING), "not-a-job", 0);
+			redis.opsForZSet().add(keyspace.queueKey(queue, KeyType.PENDING.suffix()), "not-a-job", 0);
 			QueueInspector inspector = new QueueInspector(jobs);
 
 			assertThat(inspector.jobs(queue, JobState.PENDING, 0, 10)).extracting(JobView::id)

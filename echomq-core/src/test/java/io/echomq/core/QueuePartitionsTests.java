@@ -85,14 +85,14 @@ class QueuePartitionsTests {
 		Keyspace keyspace = Keyspace.defaults();
 		QueuePartitions partitions = QueuePartitions.of("orders", 6);
 		for (String name : partitions.names()) {
-			assertThat(keyspace.queueKey(name, KeyType.PENDING)).isEqualTo("emq:{" + name + "}:pending");
+			assertThat(keyspace.queueKey(name, KeyType.PENDING.suffix())).isEqualTo("emq:{" + name + "}:pending");
 			assertThat(QueuePartitions.logicalName(name)).isEqualTo("orders");
 			assertThat(partitions.name(QueuePartitions.indexOf(name))).isEqualTo(name);
 		}
 		for (String bad : List.of("orders#", "orders#x", "orders#256", "orders#01", "orders#1.", "orders#1#2", "#1",
 				"or{ders#1")) {
 			assertThatExceptionOfType(InvalidQueueNameException.class).as(bad)
-				.isThrownBy(() -> keyspace.queueKey(bad, KeyType.PENDING));
+				.isThrownBy(() -> keyspace.queueKey(bad, KeyType.PENDING.suffix()));
 		}
 		assertThatExceptionOfType(InvalidQueueNameException.class)
 			.isThrownBy(() -> Keyspace.validateQueueName(partitions.name(1)))

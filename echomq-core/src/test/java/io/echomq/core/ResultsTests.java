@@ -10,6 +10,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.FencingToken;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.support.JacksonPayloadConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -3,9 +3,12 @@ package io.echomq.core;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.internal.MinuteCount;
+import io.echomq.inspect.MinuteCount;
 import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -331,7 +334,7 @@ class RetentionTests extends EngineTestSupport {
 	}
 
 	private String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 	private Map<Object, Object> row(JobId id) {

@@ -8,9 +8,10 @@ import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.listener.EchoJobListenerContainerFactory;
+import io.echomq.listener.EchoJobListenerEndpoint;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.listener.internal.ListenerSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -66,8 +67,9 @@ class StoredFormatTests extends EngineTestSupport {
 		this.redis.opsForHash().put(key(KeyType.META), "format", "99");
 		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(this.jobs);
 		try {
-			QueueListenerContainer container = factory.createContainer(this.queue, (job, context) -> {
-			}, ListenerSettings.inherit());
+			QueueListenerContainer container = factory
+				.createContainer(EchoJobListenerEndpoint.of(this.queue, (job, context) -> {
+				}));
 			assertThatExceptionOfType(UnsupportedFormatException.class).isThrownBy(container::start)
 				.withMessageContaining("format 99")
 				.withMessageContaining("[1]");
@@ -111,10 +113,10 @@ class StoredFormatTests extends EngineTestSupport {
 			this.jobs.enqueues().enqueue(partition, "x", EnqueueSpec.defaults());
 		}
 		assertThat(partitions.names()).allSatisfy((partition) -> assertThat(
-				this.redis.opsForHash().get(this.keyspace.queueKey(partition, KeyType.META), "format"))
+				this.redis.opsForHash().get(this.keyspace.queueKey(partition, KeyType.META.suffix()), "format"))
 			.isEqualTo("1"));
 		String second = partitions.names().get(1);
-		this.redis.opsForHash().put(this.keyspace.queueKey(second, KeyType.META), "format", "99");
+		this.redis.opsForHash().put(this.keyspace.queueKey(second, KeyType.META.suffix()), "format", "99");
 		assertThatExceptionOfType(UnsupportedFormatException.class)
 			.isThrownBy(() -> this.engine.newEngine().formats().check(second))
 			.withMessageContaining("Queue '" + second + "'");
@@ -135,7 +137,7 @@ class StoredFormatTests extends EngineTestSupport {
 	}
 
 	private String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 }

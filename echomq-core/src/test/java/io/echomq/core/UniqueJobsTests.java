@@ -6,6 +6,9 @@ import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.FencingToken;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Script;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -507,7 +510,7 @@ class UniqueJobsTests extends EngineTestSupport {
 	}
 
 	protected String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 	protected String uniqueKey(String name) {

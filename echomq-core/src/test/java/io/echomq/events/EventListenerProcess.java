@@ -62,7 +62,7 @@ public final class EventListenerProcess {
 
 		};
 		JobEventStreamContainer container = new JobEventStreamContainer(new StringRedisTemplate(factory),
-				(name) -> Keyspace.defaults().queueKey(name, KeyType.EVENTS), List.of(listener),
+				(name) -> Keyspace.defaults().queueKey(name, KeyType.EVENTS.suffix()), List.of(listener),
 				JobEventStreamCounters.NONE);
 		try {
 			container.start();

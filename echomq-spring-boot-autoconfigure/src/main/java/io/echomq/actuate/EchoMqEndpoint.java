@@ -16,25 +16,24 @@ import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.crypto.PayloadEncryption;
-import io.echomq.core.AuditReport;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.CancelResult;
-import io.echomq.core.BatchView;
+import io.echomq.inspect.BatchView;
 import io.echomq.core.FlowLimits;
-import io.echomq.core.FlowTree;
+import io.echomq.inspect.FlowTree;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.JobView;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.JobView;
 import io.echomq.core.Keyspace;
-import io.echomq.core.internal.PartitionedStats;
-import io.echomq.core.QueueAuditor;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.schedule.EchoMqSchedules;
 import io.echomq.schedule.ScheduleFire;
-import io.echomq.schedule.internal.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -66,8 +65,6 @@ public class EchoMqEndpoint {
 	/** What an encrypted payload or result is shown as, whatever show-values says. */
 	public static final String ENCRYPTED = "encrypted";
 
-	private final Engine jobs;
-
 	private final QueueInspector inspector;
 
 	private final QueueAuditor auditor;
@@ -88,13 +85,16 @@ public class EchoMqEndpoint {
 
 	private final Sanitizer sanitizer;
 
-	private volatile @Nullable ScheduleTicker schedules;
+	private volatile @Nullable EchoMqSchedules schedules;
 
 	/**
 	 * Create an endpoint.
-	 * @param jobs the engine
 	 * @param admin the admin its replays, purges, cancels and cluster-wide pauses go
 	 * through, whose partitioning it reads queues by
+	 * @param inspector reads the queues
+	 * @param auditor audits a queue
+	 * @param flows reads flow trees
+	 * @param batches reads batches
 	 * @param catalog the queues to list
 	 * @param listeners the listener registry, or {@code null}
 	 * @param maxAttempts the attempt budget of a queue, given to a replayed job
@@ -102,21 +102,23 @@ public class EchoMqEndpoint {
 	 * the audit reports it
 	 * @param sanitizer sanitizes payloads
 	 */
-	public EchoMqEndpoint(Engine jobs, EchoMqAdmin admin, EchoMqQueueCatalog catalog,
-			@Nullable EchoJobListenerRegistry listeners, ToIntFunction<String> maxAttempts, Duration auditTolerance,
-			Sanitizer sanitizer) {
-		Assert.notNull(jobs, "'jobs' must not be null");
+	public EchoMqEndpoint(EchoMqAdmin admin, QueueInspector inspector, QueueAuditor auditor, FlowTree flows,
+			BatchView batches, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+			ToIntFunction<String> maxAttempts, Duration auditTolerance, Sanitizer sanitizer) {
 		Assert.notNull(admin, "'admin' must not be null");
+		Assert.notNull(inspector, "'inspector' must not be null");
+		Assert.notNull(auditor, "'auditor' must not be null");
+		Assert.notNull(flows, "'flows' must not be null");
+		Assert.notNull(batches, "'batches' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
 		Assert.notNull(maxAttempts, "'maxAttempts' must not be null");
 		Assert.notNull(auditTolerance, "'auditTolerance' must not be null");
 		Assert.notNull(sanitizer, "'sanitizer' must not be null");
-		this.jobs = jobs;
 		this.admin = admin;
-		this.inspector = new QueueInspector(jobs);
-		this.auditor = new QueueAuditor(jobs);
-		this.flows = new FlowTree(jobs);
-		this.batches = new BatchView(jobs);
+		this.inspector = inspector;
+		this.auditor = auditor;
+		this.flows = flows;
+		this.batches = batches;
 		this.catalog = catalog;
 		this.listeners = listeners;
 		this.maxAttempts = maxAttempts;
@@ -286,11 +288,11 @@ public class EchoMqEndpoint {
 	}
 
 	/**
-	 * Set the schedule tick whose schedules {@link #schedules()} lists and
+	 * Set the schedules {@link #schedules()} lists and
 	 * {@link #triggerSchedule(String, String)} triggers.
-	 * @param schedules the tick, or {@code null} if this application runs none
+	 * @param schedules the schedules, or {@code null} if this application runs none
 	 */
-	public void setSchedules(@Nullable ScheduleTicker schedules) {
+	public void setSchedules(@Nullable EchoMqSchedules schedules) {
 		this.schedules = schedules;
 	}
 
@@ -299,7 +301,7 @@ public class EchoMqEndpoint {
 	 * @return the schedules, or {@code null} if this application runs no schedule tick
 	 */
 	public ScheduleDescriptors.@Nullable SchedulesDescriptor schedules() {
-		ScheduleTicker ticker = this.schedules;
+		EchoMqSchedules ticker = this.schedules;
 		return (ticker != null) ? ScheduleDescriptors.describe(ticker.schedules()) : null;
 	}
 
@@ -311,7 +313,7 @@ public class EchoMqEndpoint {
 	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
 	 */
 	public ScheduleDescriptors.@Nullable TriggerDescriptor triggerSchedule(String queue, String name) {
-		ScheduleTicker ticker = this.schedules;
+		EchoMqSchedules ticker = this.schedules;
 		ScheduleFire fire = (ticker != null) ? ticker.trigger(queue, name) : null;
 		return (fire != null) ? ScheduleDescriptors.describe(fire) : null;
 	}
@@ -359,7 +361,7 @@ public class EchoMqEndpoint {
 	}
 
 	private PauseDescriptor describePause(String queue, boolean changed) {
-		Duration left = this.jobs.admin().pauseLeft(queue);
+		Duration left = this.admin.pauseLeft(queue);
 		boolean paused = left == null || !left.isZero();
 		return new PauseDescriptor(queue, paused, (left != null && paused) ? left.toMillis() : null, changed);
 	}
@@ -375,7 +377,7 @@ public class EchoMqEndpoint {
 
 	private QueueDescriptor describe(String queue, PartitionedStats partitioned) {
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
-		Duration pause = this.jobs.admin().pauseLeft(this.admin.getPartitioning().forQueue(queue).name(0));
+		Duration pause = this.admin.pauseLeft(queue);
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : null;
 		Long startedInWindow = (limits != null && limits.isLimited()) ? startedInWindow(queue, limits) : null;
 		return QueueDescriptors.describe(partitioned, pause == null || !pause.isZero(),
@@ -409,7 +411,7 @@ public class EchoMqEndpoint {
 	public @Nullable ResultDescriptor result(String queue, String id, boolean showValues) {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
-		String text = this.jobs.results().read(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId);
+		String text = this.inspector.result(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId);
 		if (text == null) {
 			return null;
 		}

@@ -9,21 +9,18 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.internal.PartitionedStats;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.QueueStats;
-import io.echomq.core.internal.Script;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.QueueStats;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.maintenance.MaintenanceStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.util.Assert;
 
 /**
@@ -43,8 +40,6 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 	/** Intervals without a successful tick after which maintenance counts as stalled. */
 	public static final int STALL_FACTOR = 10;
 
-	private final Engine jobs;
-
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
 	private final QueueInspector inspector;
@@ -53,7 +48,7 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 
 	private final @Nullable EchoJobListenerRegistry listeners;
 
-	private final @Nullable EchoMqMaintenance maintenance;
+	private final @Nullable MaintenanceStatus maintenance;
 
 	private final @Nullable Long deadThreshold;
 
@@ -63,25 +58,26 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 
 	/**
 	 * Create an indicator.
-	 * @param jobs the engine
+	 * @param inspector reads the queues and the scripts the server has cached
 	 * @param catalog the queues to report on
 	 * @param listeners the listener registry, or {@code null}
 	 * @param maintenance the maintenance ticks, or {@code null}
 	 * @param deadThreshold dead jobs in one queue at or above which the status is DOWN,
 	 * or {@code null} to report them only
 	 */
-	public EchoMqHealthIndicator(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
-			@Nullable EchoMqMaintenance maintenance, @Nullable Long deadThreshold) {
-		this(jobs, catalog, listeners, maintenance, deadThreshold, Clock.systemUTC());
+	public EchoMqHealthIndicator(QueueInspector inspector, EchoMqQueueCatalog catalog,
+			@Nullable EchoJobListenerRegistry listeners, @Nullable MaintenanceStatus maintenance,
+			@Nullable Long deadThreshold) {
+		this(inspector, catalog, listeners, maintenance, deadThreshold, Clock.systemUTC());
 	}
 
-	EchoMqHealthIndicator(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
-			@Nullable EchoMqMaintenance maintenance, @Nullable Long deadThreshold, Clock clock) {
+	EchoMqHealthIndicator(QueueInspector inspector, EchoMqQueueCatalog catalog,
+			@Nullable EchoJobListenerRegistry listeners, @Nullable MaintenanceStatus maintenance,
+			@Nullable Long deadThreshold, Clock clock) {
 		super("EchoMQ health check failed");
-		Assert.notNull(jobs, "'jobs' must not be null");
+		Assert.notNull(inspector, "'inspector' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
-		this.jobs = jobs;
-		this.inspector = new QueueInspector(jobs);
+		this.inspector = inspector;
 		this.catalog = catalog;
 		this.listeners = listeners;
 		this.maintenance = maintenance;
@@ -119,22 +115,16 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 	}
 
 	private Map<String, Object> scripts() {
-		List<Script> scripts = this.jobs.scripts();
-		String[] shas = scripts.stream().map(Script::sha).toArray(String[]::new);
 		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("total", scripts.size());
 		try {
-			List<Boolean> exists = this.jobs.executor()
-				.getTemplate()
-				.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
-					.scriptExists(shas));
-			List<String> missing = new ArrayList<>();
-			for (int i = 0; i < scripts.size(); i++) {
-				if (exists == null || i >= exists.size() || !Boolean.TRUE.equals(exists.get(i))) {
-					missing.add(scripts.get(i).name());
-				}
-			}
-			details.put("loaded", scripts.size() - missing.size());
+			Map<String, Boolean> cached = this.inspector.scripts();
+			List<String> missing = cached.entrySet()
+				.stream()
+				.filter((script) -> !script.getValue())
+				.map(Map.Entry::getKey)
+				.toList();
+			details.put("total", cached.size());
+			details.put("loaded", cached.size() - missing.size());
 			if (!missing.isEmpty()) {
 				details.put("notLoaded", missing);
 			}
@@ -165,7 +155,7 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 		return details;
 	}
 
-	private Map<String, Object> maintenance(EchoMqMaintenance maintenance, List<String> problems) {
+	private Map<String, Object> maintenance(MaintenanceStatus maintenance, List<String> problems) {
 		Map<String, Object> details = new LinkedHashMap<>();
 		boolean running = maintenance.isRunning();
 		details.put("running", running);
@@ -184,9 +174,8 @@ public class EchoMqHealthIndicator extends AbstractHealthIndicator {
 			seen = now;
 			this.maintenanceSeenRunning = seen;
 		}
-		checkTick("reap", maintenance.getLastReap(), maintenance.getSettings().reapBound(), seen, now, problems);
-		checkTick("promote", maintenance.getLastPromote(), maintenance.getSettings().promoteBound(), seen, now,
-				problems);
+		checkTick("reap", maintenance.getLastReap(), maintenance.reapBound(), seen, now, problems);
+		checkTick("promote", maintenance.getLastPromote(), maintenance.promoteBound(), seen, now, problems);
 		return details;
 	}
 

@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.echomq.core.FlowLimits;
-import io.echomq.core.internal.PartitionedStats;
-import io.echomq.core.QueueStats;
+import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.QueueStats;
 import io.echomq.listener.QueueListenerContainer;
 import org.jspecify.annotations.Nullable;
 

@@ -3,7 +3,7 @@ package io.echomq.actuate;
 import java.time.Instant;
 import java.util.List;
 
-import io.echomq.schedule.internal.ScheduleDefinition;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleState;
 import org.jspecify.annotations.Nullable;

@@ -6,12 +6,12 @@ import java.util.Map;
 
 import io.echomq.core.FlowLimits;
 import io.echomq.listener.BackoffPolicy;
-import io.echomq.listener.internal.ContainerDefaults;
+import io.echomq.listener.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobExecutorFactory;
 import io.echomq.listener.JobInvocationInterceptor;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import io.echomq.annotation.EchoJobAnnotationBeanPostProcessor;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
@@ -74,10 +75,10 @@ public final class EchoMqAnnotationDrivenConfiguration {
 	@Bean(name = CONTAINER_FACTORY_BEAN_NAME)
 	@ConditionalOnMissingBean(name = CONTAINER_FACTORY_BEAN_NAME)
 	EchoJobListenerContainerFactory echoJobListenerContainerFactory(
-			EchoJobListenerContainerFactoryConfigurer configurer, Engine jobs,
+			EchoJobListenerContainerFactoryConfigurer configurer, EchoMqEngine engine,
 			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<EchoMqNode> node,
 			ObjectProvider<QueueEncryption> encryption) {
-		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(jobs);
+		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(engine);
 		configurer.configure(factory);
 		factory.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		factory.setEncryption(encryption.getIfUnique(QueueEncryption::none));
@@ -92,15 +93,14 @@ public final class EchoMqAnnotationDrivenConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	EchoMqMaintenance echoMqMaintenance(Engine jobs, EchoMqProperties properties,
+	EchoMqMaintenance echoMqMaintenance(EchoMqEngine engine, EchoMqProperties properties,
 			ObjectProvider<EchoJobListenerRegistry> registry,
 			ObjectProvider<ThreadPoolTaskSchedulerBuilder> schedulerBuilder,
 			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<QueuePartitioning> partitioning) {
 		// the registry is looked up on each tick, not injected: a SmartLifecycle that
 		// depends on the registry would be stopped with it, in its phase
 		EchoMqProperties.Maintenance maintenance = properties.maintenance();
-		return new EchoMqMaintenance(jobs,
+		return new EchoMqMaintenance(Engine.of(engine),
 				new MaintenanceSettings(maintenance.reapInterval(), maintenance.promoteInterval(),
 						maintenance.batchSize(), maintenance.idleCheck()),
 				queuesOf(registry, properties, partitioning.getIfAvailable(QueuePartitioning::none)),

@@ -8,8 +8,9 @@ import java.util.Set;
 import io.echomq.ControlListener;
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueInterceptor;
+import io.echomq.core.EnqueueInterceptor;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
@@ -17,6 +18,11 @@ import io.echomq.core.internal.PartitionCountCheck;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.crypto.QueueEncryption;
+import io.echomq.inspect.BatchView;
+import io.echomq.inspect.FlowTree;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.support.JacksonPayloadConverter;
@@ -61,17 +67,11 @@ public final class EchoMqAutoConfiguration {
 		return new Keyspace(properties.keyPrefix());
 	}
 
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-	ScriptExecutor echoMqScriptExecutor(RedisConnectionFactory connectionFactory) {
-		return new ScriptExecutor(new StringRedisTemplate(connectionFactory));
-	}
-
 	@Bean(destroyMethod = "close")
-	@ConditionalOnMissingBean
-	Engine echoMqEngine(ScriptExecutor scriptExecutor, Keyspace keyspace, EchoMqProperties properties) {
-		Engine jobs = new Engine(scriptExecutor, keyspace);
+	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+	EchoMqEngine echoMqEngine(RedisConnectionFactory connectionFactory, Keyspace keyspace,
+			EchoMqProperties properties) {
+		Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(connectionFactory)), keyspace);
 		jobs.results().maxBytes(properties.results().maxSize().toBytes());
 		jobs.results().ttl(properties.results().ttl());
 		properties.queues().forEach((queue, overrides) -> {
@@ -109,17 +109,17 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqTemplate echoMqTemplate(Engine jobs, PayloadConverter payloadConverter, EchoMqProperties properties,
+	EchoMqTemplate echoMqTemplate(EchoMqEngine engine, PayloadConverter payloadConverter, EchoMqProperties properties,
 			ObjectProvider<EnqueueInterceptor> interceptors, QueuePartitioning partitioning,
 			ObjectProvider<QueueEncryption> encryption) {
-		EchoMqTemplate template = new EchoMqTemplate(jobs, payloadConverter, properties.maxPayloadSize().toBytes(),
+		EchoMqTemplate template = new EchoMqTemplate(engine, payloadConverter, properties.maxPayloadSize().toBytes(),
 				(queue) -> defaultMaxAttempts(properties, queue), interceptors.orderedStream().toList());
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
 		template.setPartitioning(partitioning);
 		template.setEncryption(encryption.getIfUnique(QueueEncryption::none));
 		properties.queues().forEach((queue, overrides) -> {
 			if (overrides.durability() != null) {
-				refuseOnCluster(jobs, queue);
+				refuseOnCluster(engine, queue);
 				template.setDurability(queue, overrides.durability().toDurability());
 			}
 		});
@@ -128,9 +128,9 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqAdmin echoMqAdmin(Engine jobs, QueuePartitioning partitioning,
+	EchoMqAdmin echoMqAdmin(EchoMqEngine engine, QueuePartitioning partitioning,
 			ObjectProvider<ControlListener> controlListeners) {
-		EchoMqAdmin admin = new EchoMqAdmin(jobs);
+		EchoMqAdmin admin = new EchoMqAdmin(engine);
 		admin.setPartitioning(partitioning);
 		admin.setControlListeners(controlListeners.orderedStream().toList());
 		return admin;
@@ -150,7 +150,7 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PartitionCountVerifier echoMqPartitionCountVerifier(Engine jobs, QueuePartitioning partitioning,
+	PartitionCountVerifier echoMqPartitionCountVerifier(EchoMqEngine engine, QueuePartitioning partitioning,
 			EchoMqProperties properties, ObjectProvider<EchoJobListenerRegistry> registry,
 			ObjectProvider<EchoMqTemplate> template) {
 		Set<String> configured = new LinkedHashSet<>();
@@ -159,18 +159,52 @@ public final class EchoMqAutoConfiguration {
 				configured.add(queue);
 			}
 		});
-		return new PartitionCountVerifier(new PartitionCountCheck(jobs), partitioning, configured, registry, template);
+		return new PartitionCountVerifier(new PartitionCountCheck(Engine.of(engine)), partitioning, configured,
+				registry, template);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	EvictionPolicyCheck echoMqEvictionPolicyCheck(ScriptExecutor scriptExecutor) {
-		return new EvictionPolicyCheck(scriptExecutor.getTemplate());
+	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+	EvictionPolicyCheck echoMqEvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
+		return new EvictionPolicyCheck(new StringRedisTemplate(connectionFactory));
 	}
 
-	private static void refuseOnCluster(Engine jobs, String queue) {
-		if (jobs.executor().getTemplate().getConnectionFactory() instanceof LettuceConnectionFactory factory
-				&& factory.isClusterAware()) {
+	@Bean
+	@ConditionalOnMissingBean
+	QueueInspector echoMqQueueInspector(EchoMqEngine engine) {
+		return new QueueInspector(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueAuditor echoMqQueueAuditor(EchoMqEngine engine) {
+		return new QueueAuditor(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	FlowTree echoMqFlowTree(EchoMqEngine engine) {
+		return new FlowTree(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BatchView echoMqBatchView(EchoMqEngine engine) {
+		return new BatchView(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueNodes echoMqQueueNodes(EchoMqEngine engine) {
+		return new QueueNodes(engine);
+	}
+
+	private static void refuseOnCluster(EchoMqEngine engine, String queue) {
+		if (Engine.of(engine)
+			.executor()
+			.getTemplate()
+			.getConnectionFactory() instanceof LettuceConnectionFactory factory && factory.isClusterAware()) {
 			throw new IllegalStateException("echomq.queues." + queue + ".durability (replica-acknowledged enqueue) "
 					+ "is not supported on a Redis Cluster: WAIT has to follow the write on the connection to the "
 					+ "master of the queue's slot. Use it with a standalone or Sentinel-managed primary.");

@@ -6,10 +6,14 @@ import io.echomq.EchoMqAdmin;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpointWebExtension;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.BatchView;
+import io.echomq.inspect.FlowTree;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.schedule.internal.ScheduleTicker;
+import io.echomq.schedule.EchoMqSchedules;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -33,7 +37,7 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration(after = EchoMqAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean(Engine.class)
+@ConditionalOnBean(EchoMqEngine.class)
 @ConditionalOnAvailableEndpoint(EchoMqEndpoint.class)
 @EnableConfigurationProperties(EchoMqEndpointProperties.class)
 @Import(EchoMqQueueCatalogConfiguration.class)
@@ -47,13 +51,18 @@ public final class EchoMqEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqEndpoint echoMqEndpoint(Engine jobs, EchoMqQueueCatalog catalog,
+	EchoMqEndpoint echoMqEndpoint(EchoMqEngine engine, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<ScheduleTicker> schedules,
-			ObjectProvider<EchoMqAdmin> admin, ObjectProvider<QueuePartitioning> partitioning) {
+			ObjectProvider<SanitizingFunction> sanitizingFunctions, ObjectProvider<EchoMqSchedules> schedules,
+			ObjectProvider<EchoMqAdmin> admin, ObjectProvider<QueuePartitioning> partitioning,
+			ObjectProvider<QueueInspector> inspector, ObjectProvider<QueueAuditor> auditor,
+			ObjectProvider<FlowTree> flows, ObjectProvider<BatchView> batches) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
-		EchoMqEndpoint endpoint = new EchoMqEndpoint(jobs, admin.getIfUnique(() -> admin(jobs, partitioning)), catalog,
-				registry, new ReplayBudget(registry, properties),
+		EchoMqEndpoint endpoint = new EchoMqEndpoint(admin.getIfUnique(() -> admin(engine, partitioning)),
+				inspector.getIfUnique(() -> new QueueInspector(engine)),
+				auditor.getIfUnique(() -> new QueueAuditor(engine)), flows.getIfUnique(() -> new FlowTree(engine)),
+				batches.getIfUnique(() -> new BatchView(engine)), catalog, registry,
+				new ReplayBudget(registry, properties),
 				properties.maintenance().reapInterval().multipliedBy(2).plus(AUDIT_SLACK),
 				new Sanitizer(sanitizingFunctions.orderedStream().toList()));
 		endpoint.setSchedules(schedules.getIfUnique());
@@ -73,8 +82,8 @@ public final class EchoMqEndpointAutoConfiguration {
 	 * An admin of the endpoint's own, when the application has none (the engine was
 	 * declared without EchoMQ's main auto-configuration).
 	 */
-	private static EchoMqAdmin admin(Engine jobs, ObjectProvider<QueuePartitioning> partitioning) {
-		EchoMqAdmin admin = new EchoMqAdmin(jobs);
+	private static EchoMqAdmin admin(EchoMqEngine engine, ObjectProvider<QueuePartitioning> partitioning) {
+		EchoMqAdmin admin = new EchoMqAdmin(engine);
 		admin.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		return admin;
 	}

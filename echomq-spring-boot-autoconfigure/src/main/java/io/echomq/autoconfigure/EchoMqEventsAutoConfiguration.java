@@ -2,9 +2,9 @@ package io.echomq.autoconfigure;
 
 import java.util.List;
 
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.events.JobEventStreamContainer;
 import io.echomq.events.JobEventStreamCounters;
 import io.echomq.events.JobEventStreamListener;
@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Bean;
  * @since 0.2.0
  */
 @AutoConfiguration(after = { EchoMqAutoConfiguration.class, EchoMqMetricsAutoConfiguration.class })
-@ConditionalOnBean({ Engine.class, JobEventStreamListener.class })
+@ConditionalOnBean({ EchoMqEngine.class, JobEventStreamListener.class })
 public final class EchoMqEventsAutoConfiguration {
 
 	EchoMqEventsAutoConfiguration() {
@@ -31,7 +31,7 @@ public final class EchoMqEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	JobEventStreamContainer echoMqJobEventStreamContainer(ScriptExecutor scriptExecutor, Engine jobs,
+	JobEventStreamContainer echoMqJobEventStreamContainer(EchoMqEngine engine,
 			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<JobEventStreamListener> listeners,
 			ObjectProvider<JobEventStreamCounters> counters) {
 		List<JobEventStreamCounters> all = counters.orderedStream().toList();
@@ -48,7 +48,8 @@ public final class EchoMqEventsAutoConfiguration {
 			}
 
 		};
-		JobEventStreamContainer container = new JobEventStreamContainer(scriptExecutor.getTemplate(),
+		Engine jobs = Engine.of(engine);
+		JobEventStreamContainer container = new JobEventStreamContainer(jobs.executor().getTemplate(),
 				jobs.events()::key, listeners.orderedStream().toList(), fanOut);
 		QueuePartitioning partitions = partitioning.getIfAvailable(QueuePartitioning::none);
 		container.setPartitions((queue) -> partitions.forQueue(queue).names());

@@ -2,10 +2,11 @@ package io.echomq.autoconfigure;
 
 import io.echomq.actuate.EchoMqHealthIndicator;
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.maintenance.MaintenanceStatus;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -27,7 +28,7 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration(after = EchoMqAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
-@ConditionalOnBean(Engine.class)
+@ConditionalOnBean(EchoMqEngine.class)
 @ConditionalOnEnabledHealthIndicator("echomq")
 @EnableConfigurationProperties(EchoMqHealthProperties.class)
 @Import(EchoMqQueueCatalogConfiguration.class)
@@ -38,10 +39,10 @@ public final class EchoMqHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "echomqHealthContributor")
-	EchoMqHealthIndicator echomqHealthContributor(Engine jobs, EchoMqQueueCatalog catalog,
-			ObjectProvider<EchoJobListenerRegistry> listeners, ObjectProvider<EchoMqMaintenance> maintenance,
+	EchoMqHealthIndicator echomqHealthContributor(QueueInspector inspector, EchoMqQueueCatalog catalog,
+			ObjectProvider<EchoJobListenerRegistry> listeners, ObjectProvider<MaintenanceStatus> maintenance,
 			EchoMqHealthProperties properties, ObjectProvider<QueuePartitioning> partitioning) {
-		EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(jobs, catalog, listeners.getIfUnique(),
+		EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(inspector, catalog, listeners.getIfUnique(),
 				maintenance.getIfUnique(), properties.deadThreshold());
 		indicator.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		return indicator;

@@ -1,9 +1,9 @@
 package io.echomq.autoconfigure;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.QueueInspector;
+import io.echomq.core.EchoMqEngine;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.micrometer.EchoMqControlMetrics;
 import io.echomq.micrometer.EchoMqEnqueueMetrics;
@@ -35,7 +35,7 @@ import org.springframework.context.annotation.Import;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass({ MeterBinder.class, MetricsAutoConfiguration.class })
-@ConditionalOnBean({ Engine.class, MeterRegistry.class })
+@ConditionalOnBean({ EchoMqEngine.class, MeterRegistry.class })
 @EnableConfigurationProperties(EchoMqMetricsProperties.class)
 @Import(EchoMqQueueCatalogConfiguration.class)
 public final class EchoMqMetricsAutoConfiguration {
@@ -69,10 +69,10 @@ public final class EchoMqMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqQueueMetrics echoMqQueueMetrics(Engine jobs, EchoMqQueueCatalog catalog,
+	EchoMqQueueMetrics echoMqQueueMetrics(QueueInspector inspector, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqMetricsProperties properties,
 			ObjectProvider<QueuePartitioning> partitioning) {
-		EchoMqQueueMetrics metrics = new EchoMqQueueMetrics(new QueueInspector(jobs), catalog, listeners.getIfUnique(),
+		EchoMqQueueMetrics metrics = new EchoMqQueueMetrics(inspector, catalog, listeners.getIfUnique(),
 				properties.sampleInterval());
 		metrics.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
 		return metrics;

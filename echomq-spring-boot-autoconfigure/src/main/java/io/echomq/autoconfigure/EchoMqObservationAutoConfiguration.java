@@ -1,6 +1,6 @@
 package io.echomq.autoconfigure;
 
-import io.echomq.core.internal.Engine;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.micrometer.EchoMqListenerObservationConvention;
 import io.echomq.micrometer.EchoMqTemplateObservationConvention;
 import io.echomq.micrometer.ObservationEnqueueInterceptor;
@@ -27,7 +27,7 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = EchoMqAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
 @ConditionalOnClass(ObservationRegistry.class)
-@ConditionalOnBean({ Engine.class, ObservationRegistry.class })
+@ConditionalOnBean({ EchoMqEngine.class, ObservationRegistry.class })
 public final class EchoMqObservationAutoConfiguration {
 
 	EchoMqObservationAutoConfiguration() {

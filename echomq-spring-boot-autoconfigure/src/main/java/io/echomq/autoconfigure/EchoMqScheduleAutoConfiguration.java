@@ -6,12 +6,13 @@ import java.util.Map;
 
 import io.echomq.annotation.EchoScheduleAnnotationBeanPostProcessor;
 import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
 import io.echomq.micrometer.EchoMqScheduleMetrics;
 import io.echomq.crypto.QueueEncryption;
-import io.echomq.schedule.internal.DeclaredSchedule;
+import io.echomq.schedule.DeclaredSchedule;
 import io.echomq.schedule.InvalidScheduleException;
-import io.echomq.schedule.internal.ScheduleDefinition;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFireListener;
 import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
@@ -46,7 +47,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 @AutoConfiguration(after = EchoMqAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
-@ConditionalOnBean(Engine.class)
+@ConditionalOnBean(EchoMqEngine.class)
 public final class EchoMqScheduleAutoConfiguration {
 
 	EchoMqScheduleAutoConfiguration() {
@@ -60,22 +61,15 @@ public final class EchoMqScheduleAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	Schedules echoMqSchedules(Engine jobs) {
-		return new Schedules(jobs);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "echomq.schedule.enabled", matchIfMissing = true)
-	ScheduleTicker echoMqScheduleTicker(Schedules schedules, EchoMqProperties properties,
+	ScheduleTicker echoMqScheduleTicker(EchoMqEngine engine, EchoMqProperties properties,
 			PayloadConverter payloadConverter, ObjectProvider<EchoScheduleAnnotationBeanPostProcessor> annotated,
 			ObjectProvider<ThreadPoolTaskSchedulerBuilder> schedulerBuilder,
 			ObjectProvider<ScheduleFireListener> listeners, ObjectProvider<QueueEncryption> encryption) {
 		QueueEncryption encrypted = encryption.getIfUnique(QueueEncryption::none);
 		List<DeclaredSchedule> declared = notEncrypted(declared(properties, payloadConverter), encrypted);
-		return new ScheduleTicker(schedules, properties.schedule().interval(), properties.schedule().misfireThreshold(),
-				() -> {
+		return new ScheduleTicker(new Schedules(Engine.of(engine)), properties.schedule().interval(),
+				properties.schedule().misfireThreshold(), () -> {
 					List<DeclaredSchedule> all = new ArrayList<>(declared);
 					EchoScheduleAnnotationBeanPostProcessor processor = annotated.getIfAvailable();
 					if (processor != null) {

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
-import io.echomq.listener.internal.ContainerSettings;
+import io.echomq.listener.ContainerSettings;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobContext;

@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
 import io.echomq.actuate.EchoMqEndpoint.CancelDescriptor;
@@ -26,7 +26,7 @@ import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -331,7 +331,10 @@ class EchoMqEndpointAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			context.getBean(EchoMqTemplate.class).enqueue(queue, "x");
 			Engine jobs = context.getBean(Engine.class);
-			jobs.executor().getTemplate().opsForZSet().add(jobs.keyspace().queueKey(queue, KeyType.DEAD), "forged", 1);
+			jobs.executor()
+				.getTemplate()
+				.opsForZSet()
+				.add(jobs.keyspace().queueKey(queue, KeyType.DEAD.suffix()), "forged", 1);
 			AuditDescriptor audit = context.getBean(EchoMqEndpoint.class).audit(queue);
 			assertThat(audit.clean()).isFalse();
 			assertThat(audit.counts()).containsEntry("pending", 1L).containsEntry("dead", 1L);

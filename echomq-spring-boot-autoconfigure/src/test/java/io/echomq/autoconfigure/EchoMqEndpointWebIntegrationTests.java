@@ -8,15 +8,17 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
-import io.echomq.BatchJob;
-import io.echomq.BatchSpec;
+import io.echomq.core.EchoMqEngine;
+import io.echomq.core.internal.Engine;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
 import io.echomq.EchoMqTemplate;
-import io.echomq.FlowJob;
-import io.echomq.FlowSpec;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
@@ -61,6 +63,13 @@ class EchoMqEndpointWebIntegrationTests {
 
 	@Autowired
 	private EchoMqTemplate template;
+
+	private Engine engine;
+
+	@Autowired
+	void engine(EchoMqEngine engine) {
+		this.engine = Engine.of(engine);
+	}
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
@@ -121,11 +130,8 @@ class EchoMqEndpointWebIntegrationTests {
 	void storedResultShouldBeReadOverHttpSanitized() throws Exception {
 		String queue = ObservabilityTestSupport.unique("results");
 		JobId id = this.template.enqueue(queue, "x");
-		ClaimedJob job = this.template.getEngine().claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
-		assertThat(this.template.getEngine()
-			.outcomes()
-			.complete(queue, id, job.token(), null, "{\"total\":3}")
-			.isApplied()).isTrue();
+		ClaimedJob job = this.engine.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.engine.outcomes().complete(queue, id, job.token(), null, "{\"total\":3}").isApplied()).isTrue();
 		JsonNode result = get("/actuator/echomq/queues/" + queue + "/jobs/" + id + "/result", 200);
 		assertThat(result.get("id").asString()).isEqualTo(id.toString());
 		assertThat(result.get("size").asLong()).isEqualTo(11);
@@ -144,17 +150,14 @@ class EchoMqEndpointWebIntegrationTests {
 			.child(FlowSpec.job(done, "step").child(FlowSpec.job(mail, "leaf"))));
 		FlowJob first = root.children().get(0);
 		FlowJob leaf = root.children().get(1).children().get(0);
-		ClaimedJob job = this.template.getEngine()
-			.claims()
+		ClaimedJob job = this.engine.claims()
 			.claim(mail, Duration.ofSeconds(30), 2)
 			.stream()
 			.filter((claimed) -> claimed.id().equals(first.id()))
 			.findFirst()
 			.orElseThrow();
-		assertThat(this.template.getEngine()
-			.outcomes()
-			.complete(mail, job.id(), job.token(), null, "{\"sent\":true}")
-			.isApplied()).isTrue();
+		assertThat(this.engine.outcomes().complete(mail, job.id(), job.token(), null, "{\"sent\":true}").isApplied())
+			.isTrue();
 		String path = "/actuator/echomq/queues/" + mail + "/jobs/" + leaf.id() + "/flow";
 		// the child is in another queue (slot): its record reaches the root through the
 		// relay, which this node runs at once
@@ -195,10 +198,8 @@ class EchoMqEndpointWebIntegrationTests {
 			.onSuccess(FlowSpec.job(home, "publish"))
 			.onDeath(FlowSpec.job(home, "alert")));
 		BatchJob open = this.template.batch(BatchSpec.in(home).onComplete(FlowSpec.job(home, "all")).open());
-		ClaimedJob page = this.template.getEngine().claims().claim(pages, Duration.ofSeconds(30), 1).get(0);
-		assertThat(
-				this.template.getEngine().outcomes().complete(pages, page.id(), page.token(), null, null).isApplied())
-			.isTrue();
+		ClaimedJob page = this.engine.claims().claim(pages, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.engine.outcomes().complete(pages, page.id(), page.token(), null, null).isApplied()).isTrue();
 		String path = "/actuator/echomq/queues/" + home + "/batches/" + sealed.id();
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(get(path, 200).get("completed").asLong()).isOne());
@@ -232,10 +233,9 @@ class EchoMqEndpointWebIntegrationTests {
 		assertThat(pending.get("state").asString()).isEqualTo("pending");
 		assertThat(pending.has("progress")).as("the actuator leaves out what is null").isFalse();
 		assertThat(pending.has("progressData")).isFalse();
-		ClaimedJob job = this.template.getEngine().claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
-		assertThat(this.template.getEngine().outcomes().progress(queue, id, job.token(), 65).isApplied()).isTrue();
-		assertThat(this.template.getEngine().outcomes().progress(queue, id, job.token(), "{\"step\":2}").isApplied())
-			.isTrue();
+		ClaimedJob job = this.engine.claims().claim(queue, Duration.ofSeconds(30), 1).get(0);
+		assertThat(this.engine.outcomes().progress(queue, id, job.token(), 65).isApplied()).isTrue();
+		assertThat(this.engine.outcomes().progress(queue, id, job.token(), "{\"step\":2}").isApplied()).isTrue();
 		JsonNode running = get(path, 200);
 		assertThat(running.get("id").asString()).isEqualTo(id.toString());
 		assertThat(running.get("state").asString()).isEqualTo("active");

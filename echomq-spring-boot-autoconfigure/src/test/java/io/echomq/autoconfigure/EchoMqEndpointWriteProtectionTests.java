@@ -12,13 +12,13 @@ import java.util.List;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeEach;

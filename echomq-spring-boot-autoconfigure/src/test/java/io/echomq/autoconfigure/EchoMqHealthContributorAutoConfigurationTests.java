@@ -16,8 +16,9 @@ import io.echomq.core.Keyspace;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Claims;
 import io.echomq.core.internal.Engine;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;
@@ -150,7 +151,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 						block(stuck);
 						return Set.of();
 					}, EchoMqHealthContributorAutoConfigurationTests::ticks, List.of());
-			EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(context.getBean(Engine.class),
+			EchoMqHealthIndicator indicator = new EchoMqHealthIndicator(context.getBean(QueueInspector.class),
 					context.getBean(EchoMqQueueCatalog.class), null, scheduler, null);
 			scheduler.start();
 			try {

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.micrometer.EchoMqEnqueueMetrics;
 import io.echomq.micrometer.EchoMqJobMetrics;
 import io.echomq.micrometer.EchoMqQueueMetrics;

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.JobId;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.micrometer.ObservationEnqueueInterceptor;
 import io.echomq.micrometer.ObservationJobInvocationInterceptor;
 import io.micrometer.observation.Observation;

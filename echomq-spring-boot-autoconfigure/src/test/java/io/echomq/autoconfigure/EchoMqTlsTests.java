@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;

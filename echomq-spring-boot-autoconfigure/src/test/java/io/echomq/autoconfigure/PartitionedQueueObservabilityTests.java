@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.actuate.EchoMqEndpoint;
 import io.echomq.actuate.EchoMqEndpoint.AuditDescriptor;
 import io.echomq.actuate.EchoMqHealthIndicator;

@@ -12,10 +12,11 @@ import java.util.Set;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
-import io.echomq.PayloadTooLargeException;
+import io.echomq.core.PayloadTooLargeException;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
-import io.echomq.core.AuditReport;
+import io.echomq.core.RowFields;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.FencingToken;
@@ -25,8 +26,8 @@ import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
-import io.echomq.core.QueueAuditor;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.Retention;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Engine;
@@ -216,7 +217,7 @@ class BadInputTests {
 		this.jobs.executor()
 			.getTemplate()
 			.opsForZSet()
-			.add(this.jobs.keyspace().queueKey(queue, KeyType.PENDING), "not-a-job", 0);
+			.add(this.jobs.keyspace().queueKey(queue, KeyType.PENDING.suffix()), "not-a-job", 0);
 		AuditReport report = Chaos.audit(this.jobs, queue);
 		assertThat(report.isClean()).isFalse();
 		assertThat(report.violations()).containsExactly("'not-a-job' in pending is not a valid JOB id");
@@ -227,7 +228,8 @@ class BadInputTests {
 		String queue = "stall";
 		StringRedisTemplate redis = this.jobs.executor().getTemplate();
 		for (int i = 0; i < 20; i++) {
-			redis.opsForZSet().add(this.jobs.keyspace().queueKey(queue, KeyType.PENDING), "AAA-foreign-" + i, 0);
+			redis.opsForZSet()
+				.add(this.jobs.keyspace().queueKey(queue, KeyType.PENDING.suffix()), "AAA-foreign-" + i, 0);
 		}
 		List<String> malformed = new ArrayList<>();
 		for (String field : List.of("attempts", "max_attempts", "enqueued_at")) {
@@ -297,7 +299,7 @@ class BadInputTests {
 			.contains("state", "attempts", "max_attempts", "payload", "result", "progress", "progress_data");
 		// a caller (or an enqueue interceptor) that could set one of these would corrupt
 		// the budget or the state
-		assertThat(EnqueueSpec.RESERVED_FIELDS).containsAll(seen);
+		assertThat(RowFields.RESERVED).containsAll(seen);
 		for (String field : seen) {
 			assertThatIllegalArgumentException().as(field)
 				.isThrownBy(() -> EnqueueSpec.defaults().withFields(Map.of(field, "1")))

@@ -11,12 +11,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
-import io.echomq.BatchJob;
-import io.echomq.BatchSpec;
-import io.echomq.BatchStatus;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
+import io.echomq.flow.BatchStatus;
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
-import io.echomq.FlowSpec;
+import io.echomq.core.EnqueueOptions;
+import io.echomq.flow.FlowSpec;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.RedisRunLedger;
 import io.echomq.chaos.worker.WorkerMain;

@@ -16,10 +16,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import io.echomq.core.AuditReport;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.JobState;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.QueueAuditor;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.QueuePartitions;
 import io.echomq.test.TestServer;
@@ -75,7 +75,7 @@ final class Chaos {
 		// retry) cannot be missed between two separate reads
 		List<String> keys = new ArrayList<>();
 		for (KeyType type : List.of(KeyType.PENDING, KeyType.ACTIVE, KeyType.SCHEDULE, KeyType.DEAD)) {
-			keys.add(jobs.keyspace().queueKey(queue, type));
+			keys.add(jobs.keyspace().queueKey(queue, type.suffix()));
 		}
 		List<Long> sizes = jobs.executor().getTemplate().execute(COUNTS, keys);
 		return new Locations(sizes.get(0), sizes.get(1), sizes.get(2), sizes.get(3));
@@ -91,7 +91,7 @@ final class Chaos {
 		StringRedisTemplate template = jobs.executor().getTemplate();
 		Set<String> ids = new HashSet<>();
 		for (JobState state : JobState.values()) {
-			Set<String> members = template.opsForZSet().range(jobs.keyspace().queueKey(queue, state.location()), 0, -1);
+			Set<String> members = template.opsForZSet().range(jobs.keyspace().locationKey(queue, state), 0, -1);
 			if (members != null) {
 				ids.addAll(members);
 			}
@@ -110,7 +110,7 @@ final class Chaos {
 		Set<String> members = jobs.executor()
 			.getTemplate()
 			.opsForZSet()
-			.range(jobs.keyspace().queueKey(queue, type), 0, -1);
+			.range(jobs.keyspace().queueKey(queue, type.suffix()), 0, -1);
 		return (members != null) ? members : Set.of();
 	}
 
@@ -124,7 +124,7 @@ final class Chaos {
 		return jobs.executor()
 			.getTemplate()
 			.<String, String>opsForHash()
-			.entries(jobs.keyspace().queueKey(queue, KeyType.METRICS));
+			.entries(jobs.keyspace().queueKey(queue, KeyType.METRICS.suffix()));
 	}
 
 	/**
@@ -202,7 +202,7 @@ final class Chaos {
 	 * @return the master
 	 */
 	static RedisServerProcess masterOf(LocalCluster cluster, Engine jobs, String queue) {
-		return cluster.masterFor(jobs.keyspace().queueKey(queue, KeyType.PENDING));
+		return cluster.masterFor(jobs.keyspace().queueKey(queue, KeyType.PENDING.suffix()));
 	}
 
 	/**

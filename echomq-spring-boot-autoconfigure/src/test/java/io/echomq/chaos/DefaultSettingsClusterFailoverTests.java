@@ -17,7 +17,7 @@ import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
-import io.echomq.core.AuditReport;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.QueuePartitioning;

@@ -9,7 +9,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
-import io.echomq.core.AuditReport;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;

@@ -14,8 +14,7 @@ import io.echomq.annotation.EchoJob;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
-import io.echomq.core.AuditReport;
-import io.echomq.core.internal.ClaimedJob;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
@@ -23,9 +22,10 @@ import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.listener.UnreadablePayloadException;
+import io.echomq.listener.ReceivedJob;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
@@ -135,17 +135,17 @@ class HandlerFailureTests {
 		JobEventListener broken = new JobEventListener() {
 
 			@Override
-			public void onClaimed(ClaimedJob job, Duration wait) {
+			public void onClaimed(ReceivedJob job, Duration wait) {
 				throw new AssertionError("onClaimed");
 			}
 
 			@Override
-			public void onCompleted(ClaimedJob job, Duration duration) {
+			public void onCompleted(ReceivedJob job, Duration duration) {
 				throw new StackOverflowError("onCompleted");
 			}
 
 			@Override
-			public void onFailed(ClaimedJob job, Throwable error, TransitionResult result) {
+			public void onFailed(ReceivedJob job, Throwable error, TransitionResult result) {
 				throw new IllegalStateException("onFailed");
 			}
 

@@ -8,10 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.TransitionResult;
 import io.echomq.listener.JobEventListener;
+import io.echomq.listener.ReceivedJob;
 
 /**
  * What happened to the jobs of a chaos run, in the test JVM: the handler calls
@@ -45,7 +45,7 @@ final class Ledger implements JobEventListener {
 	}
 
 	@Override
-	public void onCompleted(ClaimedJob job, Duration duration) {
+	public void onCompleted(ReceivedJob job, Duration duration) {
 		this.completions.increment();
 		if (!this.completed.add(job.id().toString())) {
 			this.doubleCompletions.increment();
@@ -53,12 +53,12 @@ final class Ledger implements JobEventListener {
 	}
 
 	@Override
-	public void onStale(ClaimedJob job, TransitionResult result) {
+	public void onStale(ReceivedJob job, TransitionResult result) {
 		this.stale.increment();
 	}
 
 	@Override
-	public void onFailed(ClaimedJob job, Throwable error, TransitionResult result) {
+	public void onFailed(ReceivedJob job, Throwable error, TransitionResult result) {
 		this.failed.increment();
 	}
 

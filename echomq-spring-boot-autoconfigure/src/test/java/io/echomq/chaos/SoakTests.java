@@ -12,8 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
-import io.echomq.core.AuditReport;
-import io.echomq.core.internal.ClaimedJob;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
@@ -21,6 +20,7 @@ import io.echomq.core.internal.Engine;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.listener.ReceivedJob;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -67,7 +67,7 @@ class SoakTests extends ChaosOnEachFlavor {
 	private final JobEventListener poisonWatch = new JobEventListener() {
 
 		@Override
-		public void onCompleted(ClaimedJob job, Duration took) {
+		public void onCompleted(ReceivedJob job, Duration took) {
 			if (job.payload().startsWith("poison")) {
 				SoakTests.this.poisonCompletions.increment();
 			}

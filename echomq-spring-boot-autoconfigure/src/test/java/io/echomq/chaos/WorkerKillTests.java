@@ -15,7 +15,7 @@ import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.RedisRunLedger;
 import io.echomq.chaos.worker.WorkerMain;
 import io.echomq.chaos.worker.WorkerSettings;
-import io.echomq.core.AuditReport;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;

@@ -9,13 +9,15 @@ import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.JobId;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.RowPayload;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobContext;
 import io.echomq.listener.ListenerTestSupport;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
@@ -63,7 +65,8 @@ class EncryptedPayloadsTests {
 				listener.release.offer(true);
 				await().atMost(TIMEOUT).until(() -> template.result("secrets", id, String.class) != null);
 				assertThat(template.result("secrets", id, String.class)).isEqualTo("charged 1111");
-				assertThat(template.getEngine().results().read("secrets", id)).startsWith("emq1:v1:")
+				assertThat(Engine.of(context.getBean(EchoMqEngine.class)).results().read("secrets", id))
+					.startsWith("emq1:v1:")
 					.doesNotContain("charged");
 			}
 		});

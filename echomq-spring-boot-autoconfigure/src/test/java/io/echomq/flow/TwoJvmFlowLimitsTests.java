@@ -12,12 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
-import io.echomq.core.AuditReport;
+import io.echomq.core.EnqueueOptions;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
-import io.echomq.core.QueueAuditor;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.internal.Engine;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.ChildJvm;
@@ -131,7 +131,7 @@ class TwoJvmFlowLimitsTests {
 	void capsAreNeverExceededAcrossTwoJvms() {
 		node().run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-			String active = new Keyspace(this.prefix).queueKey(FlowNodeApplication.CAPPED, KeyType.ACTIVE);
+			String active = new Keyspace(this.prefix).queueKey(FlowNodeApplication.CAPPED, KeyType.ACTIVE.suffix());
 			AtomicLong mostActive = new AtomicLong();
 			AtomicBoolean sampling = new AtomicBoolean(true);
 			Thread sampler = new Thread(() -> {

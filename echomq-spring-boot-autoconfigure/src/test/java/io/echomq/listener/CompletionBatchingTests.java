@@ -10,7 +10,6 @@ import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
@@ -124,7 +123,7 @@ class CompletionBatchingTests {
 		final Map<JobId, String> threads = new ConcurrentHashMap<>();
 
 		@Override
-		public void onCompleted(ClaimedJob job, Duration duration) {
+		public void onCompleted(ReceivedJob job, Duration duration) {
 			this.threads.put(job.id(), Thread.currentThread().getName());
 			this.completed.incrementAndGet();
 		}

@@ -12,8 +12,6 @@ import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.ScriptExecutor;
-import io.echomq.listener.internal.ContainerSettings;
-import io.echomq.listener.internal.ListenerSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.TransitionResult;
@@ -24,8 +24,7 @@ import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.internal.ReapResult;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.core.ReapResult;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 
@@ -423,13 +422,13 @@ class EchoJobListenerIntegrationTests {
 		final AtomicInteger calls = new AtomicInteger();
 
 		@Override
-		public void onClaimed(ClaimedJob job, Duration wait) {
+		public void onClaimed(ReceivedJob job, Duration wait) {
 			this.calls.incrementAndGet();
 			throw new IllegalStateException("listener failure");
 		}
 
 		@Override
-		public void onFailed(ClaimedJob job, Throwable error, TransitionResult result) {
+		public void onFailed(ReceivedJob job, Throwable error, TransitionResult result) {
 			this.calls.incrementAndGet();
 			throw new IllegalStateException("listener failure");
 		}
@@ -441,17 +440,17 @@ class EchoJobListenerIntegrationTests {
 		final List<String> events = new CopyOnWriteArrayList<>();
 
 		@Override
-		public void onClaimed(ClaimedJob job, Duration wait) {
-			this.events.add("claimed:" + job.id() + ":" + job.token().value());
+		public void onClaimed(ReceivedJob job, Duration wait) {
+			this.events.add("claimed:" + job.id() + ":" + job.attempt());
 		}
 
 		@Override
-		public void onCompleted(ClaimedJob job, Duration duration) {
-			this.events.add("completed:" + job.id() + ":" + job.token().value());
+		public void onCompleted(ReceivedJob job, Duration duration) {
+			this.events.add("completed:" + job.id() + ":" + job.attempt());
 		}
 
 		@Override
-		public void onFailed(ClaimedJob job, Throwable error, TransitionResult result) {
+		public void onFailed(ReceivedJob job, Throwable error, TransitionResult result) {
 			this.events.add("failed:" + job.id() + ":" + result.state());
 		}
 

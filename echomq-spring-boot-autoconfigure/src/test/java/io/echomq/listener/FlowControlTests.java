@@ -11,16 +11,15 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
-import io.echomq.core.AuditReport;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.CancelResult;
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.QueueAuditor;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import org.jspecify.annotations.Nullable;
@@ -205,7 +204,7 @@ class FlowControlTests {
 		}
 
 		@Override
-		public void onSnoozed(ClaimedJob job, Duration delay) {
+		public void onSnoozed(ReceivedJob job, Duration delay) {
 			this.pauseAtSnooze.set(this.jobs.getObject().admin().pauseLeft(job.queue()));
 		}
 

@@ -7,14 +7,14 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.internal.ClaimResult;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.QueueNodes;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.core.internal.Engine;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.test.TestServer;

@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.JobId;
+import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
@@ -90,7 +92,8 @@ class JobResultsIntegrationTests {
 			try (ListenerTestSupport.Probe probe = probe()) {
 				assertThat(probe.template().getExpire(this.prefix + ":{quotes}:result:" + id)).isBetween(200L, 300L);
 			}
-			assertThat(template.getEngine().results().ttl("other")).isEqualTo(Duration.ofHours(1));
+			assertThat(Engine.of(context.getBean(EchoMqEngine.class)).results().ttl("other"))
+				.isEqualTo(Duration.ofHours(1));
 		});
 	}
 

@@ -6,7 +6,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
@@ -111,12 +111,13 @@ public final class ListenerTestSupport {
 		}
 
 		public Set<String> members(String queue, KeyType type) {
-			Set<String> members = this.template.opsForZSet().range(this.keyspace.queueKey(queue, type), 0, -1);
+			Set<String> members = this.template.opsForZSet().range(this.keyspace.queueKey(queue, type.suffix()), 0, -1);
 			return (members != null) ? members : Set.of();
 		}
 
 		public Map<String, String> metrics(String queue) {
-			return this.template.<String, String>opsForHash().entries(this.keyspace.queueKey(queue, KeyType.METRICS));
+			return this.template.<String, String>opsForHash()
+				.entries(this.keyspace.queueKey(queue, KeyType.METRICS.suffix()));
 		}
 
 		public StringRedisTemplate template() {

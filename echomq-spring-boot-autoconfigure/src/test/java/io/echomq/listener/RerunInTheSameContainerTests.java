@@ -47,7 +47,9 @@ class RerunInTheSameContainerTests {
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
 				// the lease lapses while the first run's handler still runs: the reaper
 				// hands it back
-				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
+				probe.template()
+					.opsForZSet()
+					.add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE.suffix()), id.toString(), 1);
 				assertThat(jobs.upkeep().reap(QUEUE, 10).requeued()).isOne();
 				// the container's free slot claims it again; the second run returns at
 				// once
@@ -79,7 +81,9 @@ class RerunInTheSameContainerTests {
 			JobId id = context.getBean(EchoMqTemplate.class).enqueue(QUEUE, "claimed by the test");
 			LeasedJob first = leaseOne(container);
 			try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, this.prefix)) {
-				probe.template().opsForZSet().add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE), id.toString(), 1);
+				probe.template()
+					.opsForZSet()
+					.add(jobs.keyspace().queueKey(QUEUE, KeyType.ACTIVE.suffix()), id.toString(), 1);
 				assertThat(jobs.upkeep().reap(QUEUE, 10).requeued()).isOne();
 				LeasedJob second = leaseOne(container);
 				assertThat(second.claimed().token()).isNotEqualTo(first.claimed().token());

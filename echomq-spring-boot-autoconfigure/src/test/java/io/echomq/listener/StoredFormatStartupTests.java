@@ -68,7 +68,7 @@ class StoredFormatStartupTests {
 	}
 
 	private String meta(String queue) {
-		return this.keyspace.queueKey(queue, KeyType.META);
+		return this.keyspace.queueKey(queue, KeyType.META.suffix());
 	}
 
 	static class ReminderListener {

@@ -13,19 +13,20 @@ import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.EngineConnection;
-import io.echomq.EnqueueOptions;
-import io.echomq.core.AuditReport;
+import io.echomq.core.EnqueueOptions;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.QueueAuditor;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.QueueStats;
+import io.echomq.inspect.QueueStats;
 import io.echomq.listener.EchoJobListenerContainerFactory;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.EchoJobListenerEndpoint;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.server.RedisServerProcess;
@@ -67,7 +68,7 @@ class ClusterPartitionsTests {
 			Map<Integer, List<String>> byMaster = new LinkedHashMap<>();
 			StringBuilder mapping = new StringBuilder(name + ":");
 			for (String partition : partitions.names()) {
-				String key = this.engine.jobs().keyspace().queueKey(partition, KeyType.PENDING);
+				String key = this.engine.jobs().keyspace().queueKey(partition, KeyType.PENDING.suffix());
 				int slot = QueuePartitions.slot(key);
 				try (RedisClusterConnection connection = this.engine.redis()
 					.getRequiredConnectionFactory()
@@ -112,7 +113,7 @@ class ClusterPartitionsTests {
 		String name = partitions.name(expected);
 		List<String> pending = new ArrayList<>(this.engine.redis()
 			.opsForZSet()
-			.range(this.engine.jobs().keyspace().queueKey(name, KeyType.PENDING), 0, -1));
+			.range(this.engine.jobs().keyspace().queueKey(name, KeyType.PENDING.suffix()), 0, -1));
 		assertThat(pending).as("FIFO within the partition")
 			.containsExactlyElementsOf(sameKey.stream().map(JobId::toString).toList());
 		QueueInspector inspector = new QueueInspector(this.engine.jobs());
@@ -130,7 +131,8 @@ class ClusterPartitionsTests {
 		}
 		assertThat(ids).allSatisfy((id) -> assertThat(this.engine.redis()
 			.opsForZSet()
-			.score(this.engine.jobs().keyspace().queueKey(partitions.nameOf(id), KeyType.PENDING), id.toString()))
+			.score(this.engine.jobs().keyspace().queueKey(partitions.nameOf(id), KeyType.PENDING.suffix()),
+					id.toString()))
 			.isZero());
 	}
 
@@ -175,9 +177,9 @@ class ClusterPartitionsTests {
 		Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
 		EchoJobListenerContainerFactory factory = new EchoJobListenerContainerFactory(this.engine.jobs());
 		factory.setPartitioning(this.template.getPartitioning());
-		QueueListenerContainer container = factory.createContainer(this.engine.queue(), (job,
+		QueueListenerContainer container = factory.createContainer(EchoJobListenerEndpoint.of(this.engine.queue(), (job,
 				context) -> runs.computeIfAbsent(job.id().toString(), (id) -> new AtomicInteger()).incrementAndGet(),
-				ListenerSettings.builder().concurrency(16).build());
+				ListenerSettings.builder().concurrency(16).build()));
 		long start = System.nanoTime();
 		container.start();
 		try {

@@ -81,12 +81,12 @@ class IdlePartitionTicksTests {
 		await(() -> this.jobs.executor()
 			.getTemplate()
 			.opsForZSet()
-			.zCard(this.jobs.keyspace().queueKey(partition, io.echomq.core.internal.KeyType.SCHEDULE)) == 1);
+			.zCard(this.jobs.keyspace().locationKey(partition, io.echomq.core.JobState.SCHEDULE)) == 1);
 		int ticks = 0;
 		while (this.jobs.executor()
 			.getTemplate()
 			.opsForZSet()
-			.zCard(this.jobs.keyspace().queueKey(partition, io.echomq.core.internal.KeyType.PENDING)) == 0) {
+			.zCard(this.jobs.keyspace().locationKey(partition, io.echomq.core.JobState.PENDING)) == 0) {
 			scheduler.promoteTick();
 			ticks++;
 			assertThat(ticks).as("ticks until promoted").isLessThanOrEqualTo(8);

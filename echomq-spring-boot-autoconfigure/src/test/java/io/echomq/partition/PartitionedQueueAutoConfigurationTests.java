@@ -11,7 +11,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
@@ -121,7 +121,7 @@ class PartitionedQueueAutoConfigurationTests {
 			for (String name : partitions.names()) {
 				jobs.admin().purgeDead(name);
 				StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
-				redis.delete(List.of(jobs.keyspace().queueKey(name, KeyType.PENDING)));
+				redis.delete(List.of(jobs.keyspace().queueKey(name, KeyType.PENDING.suffix())));
 			}
 		});
 		runner(2).run((context) -> {
@@ -177,7 +177,7 @@ class PartitionedQueueAutoConfigurationTests {
 				List<JobId> ids = template.enqueueAll(queue, List.of("a", "b", "c", "d", "e", "f", "g", "h"));
 				long located = winner.names()
 					.stream()
-					.mapToLong((name) -> new io.echomq.core.QueueInspector(jobs).stats(name).pending())
+					.mapToLong((name) -> new io.echomq.inspect.QueueInspector(jobs).stats(name).pending())
 					.sum();
 				assertThat(located).as("jobs in the winner's layout").isEqualTo(ids.size());
 			}
@@ -191,12 +191,13 @@ class PartitionedQueueAutoConfigurationTests {
 			QueuePartitions partitions = template.getPartitioning().forQueue("parts");
 			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 			Engine jobs = context.getBean(Engine.class);
-			redis.opsForValue().set(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING), "not a zset");
+			redis.opsForValue()
+				.set(jobs.keyspace().queueKey(partitions.name(0), KeyType.PENDING.suffix()), "not a zset");
 			assertThatExceptionOfType(WrongKeyTypeException.class)
 				.isThrownBy(() -> template.enqueueAll("parts", List.of("a", "b", "c")));
 			long written = 0;
 			for (int i = 1; i < partitions.count(); i++) {
-				written += new io.echomq.core.QueueInspector(jobs).stats(partitions.name(i)).pending();
+				written += new io.echomq.inspect.QueueInspector(jobs).stats(partitions.name(i)).pending();
 			}
 			assertThat(written).as("jobs written elsewhere instead").isZero();
 		});

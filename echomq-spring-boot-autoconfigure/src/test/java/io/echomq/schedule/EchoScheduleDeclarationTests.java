@@ -221,7 +221,7 @@ class EchoScheduleDeclarationTests {
 				assertThat(trigger).isNotNull();
 				StringRedisTemplate redis = redis();
 				Keyspace keyspace = new Keyspace(this.prefix);
-				assertThat(redis.opsForZSet().range(keyspace.queueKey(QUEUE, KeyType.PENDING), 0, -1))
+				assertThat(redis.opsForZSet().range(keyspace.queueKey(QUEUE, KeyType.PENDING.suffix()), 0, -1))
 					.containsExactly(trigger.id());
 				assertThat(redis.opsForHash().get(keyspace.jobKey(QUEUE, trigger.id()), "schedule"))
 					.isEqualTo("hourly");
@@ -252,7 +252,7 @@ class EchoScheduleDeclarationTests {
 		StringRedisTemplate redis = redis();
 		Keyspace keyspace = new Keyspace(this.prefix);
 		assertThat(redis.hasKey(keyspace.scheduleQueuesKey())).isFalse();
-		assertThat(redis.hasKey(keyspace.queueKey(QUEUE, KeyType.SCHEDULES))).isFalse();
+		assertThat(redis.hasKey(keyspace.queueKey(QUEUE, KeyType.SCHEDULES.suffix()))).isFalse();
 	}
 
 	private StringRedisTemplate redis() {

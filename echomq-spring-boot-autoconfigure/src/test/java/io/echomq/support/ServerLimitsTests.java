@@ -11,13 +11,13 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import io.echomq.autoconfigure.EvictionPolicyCheck;
-import io.echomq.core.AuditReport;
+import io.echomq.inspect.AuditReport;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartialEnqueueException;
-import io.echomq.core.QueueAuditor;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.core.internal.Engine;
@@ -169,7 +169,8 @@ class ServerLimitsTests {
 	}
 
 	private Set<String> pending(String queue) {
-		Set<String> ids = this.redis.opsForZSet().range(Keyspace.defaults().queueKey(queue, KeyType.PENDING), 0, -1);
+		Set<String> ids = this.redis.opsForZSet()
+			.range(Keyspace.defaults().queueKey(queue, KeyType.PENDING.suffix()), 0, -1);
 		return (ids != null) ? ids : Set.of();
 	}
 

@@ -13,21 +13,20 @@ import io.echomq.EchoMqAdmin;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.crypto.PayloadEncryption;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.internal.EnqueueSpec;
-import io.echomq.core.BatchView;
+import io.echomq.core.RowFields;
+import io.echomq.inspect.BatchView;
 import io.echomq.core.FlowLimits;
-import io.echomq.core.FlowTree;
+import io.echomq.inspect.FlowTree;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.JobView;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.JobView;
 import io.echomq.core.Keyspace;
-import io.echomq.core.NodeListener;
-import io.echomq.core.internal.PartitionedStats;
-import io.echomq.core.QueueInspector;
-import io.echomq.core.QueueNodes;
+import io.echomq.inspect.NodeListener;
+import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.QueueStats;
+import io.echomq.inspect.QueueStats;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import org.jspecify.annotations.Nullable;
@@ -59,8 +58,6 @@ final class DashboardReads {
 	 */
 	private static final Set<String> SHOWN_APART = Set.of("payload", PROGRESS, PROGRESS_DATA, RESULT);
 
-	private final Engine jobs;
-
 	private final QueueInspector inspector;
 
 	private final PendingLanes lanes;
@@ -90,21 +87,21 @@ final class DashboardReads {
 
 	private volatile Function<String, FlowLimits> limits = (queue) -> FlowLimits.none();
 
-	DashboardReads(Engine jobs, EchoMqAdmin admin, QueueInspector inspector, EchoMqQueueCatalog catalog,
-			@Nullable EchoJobListenerRegistry listeners, QueueHistory history, Sanitizer sanitizer, String node) {
-		this.jobs = jobs;
+	DashboardReads(EchoMqAdmin admin, QueueInspector inspector, QueueNodes nodes, FlowTree tree, BatchView batches,
+			EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners, QueueHistory history,
+			Sanitizer sanitizer, String node) {
 		this.admin = admin;
 		this.inspector = inspector;
 		this.lanes = new PendingLanes(inspector);
-		this.nodes = new QueueNodes(jobs);
+		this.nodes = nodes;
 		this.catalog = catalog;
 		this.listeners = listeners;
 		this.history = history;
 		this.sanitizer = sanitizer;
 		this.node = node;
-		this.flows = new QueueFlows(jobs);
-		this.tree = new FlowTree(jobs);
-		this.batches = new BatchView(jobs);
+		this.flows = new QueueFlows(inspector);
+		this.tree = tree;
+		this.batches = batches;
 	}
 
 	void setLimits(Function<String, FlowLimits> limits) {
@@ -194,7 +191,7 @@ final class DashboardReads {
 		Map<String, @Nullable Object> fields = new LinkedHashMap<>();
 		row.forEach((name, value) -> {
 			if (!SHOWN_APART.contains(name)) {
-				fields.put(name, EnqueueSpec.RESERVED_FIELDS.contains(name) ? value : sanitize(name, value, show));
+				fields.put(name, RowFields.RESERVED.contains(name) ? value : sanitize(name, value, show));
 			}
 		});
 		String state = row.getOrDefault("state", "");
@@ -256,7 +253,7 @@ final class DashboardReads {
 		QueueStats stats = partitioned.total();
 		QueueListenerContainer container = (this.listeners != null) ? this.listeners.getContainer(queue) : null;
 		QueuePartitions partitions = this.admin.getPartitioning().forQueue(queue);
-		Duration left = this.jobs.admin().pauseLeft(partitions.name(0));
+		Duration left = this.admin.pauseLeft(queue);
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : this.limits.apply(queue);
 		return new QueueSummary(queue, QueueFlows.counts(stats), new LinkedHashMap<>(stats.counters()),
 				(container != null) ? listener(container) : null, left == null || !left.isZero(),

@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.echomq.schedule.internal.ScheduleDefinition;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
-import io.echomq.schedule.internal.ScheduleTicker;
+import io.echomq.schedule.EchoMqSchedules;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,17 +23,17 @@ import org.jspecify.annotations.Nullable;
  */
 final class DashboardSchedules {
 
-	private final @Nullable ScheduleTicker ticker;
+	private final @Nullable EchoMqSchedules ticker;
 
 	private final String node;
 
-	DashboardSchedules(@Nullable ScheduleTicker ticker, String node) {
+	DashboardSchedules(@Nullable EchoMqSchedules ticker, String node) {
 		this.ticker = ticker;
 		this.node = node;
 	}
 
 	ScheduleList schedules() {
-		ScheduleTicker ticker = this.ticker;
+		EchoMqSchedules ticker = this.ticker;
 		if (ticker == null) {
 			return new ScheduleList(false, List.of());
 		}
@@ -50,7 +50,7 @@ final class DashboardSchedules {
 	Outcome trigger(String queue, String name) {
 		ScheduleDefinition.validateName(name);
 		ScheduleDefinition.validateQueue(name, queue);
-		ScheduleTicker ticker = this.ticker;
+		EchoMqSchedules ticker = this.ticker;
 		if (ticker == null) {
 			return new Outcome(Outcome.Status.NOT_FOUND,
 					"No schedule tick runs on " + this.node + " (echomq.schedule.enabled=false): nothing to trigger",

@@ -5,17 +5,17 @@ import java.util.function.ToIntFunction;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.BatchView;
+import io.echomq.schedule.EchoMqSchedules;
+import io.echomq.inspect.QueueNodes;
+import io.echomq.inspect.BatchView;
 import io.echomq.core.FlowLimits;
-import io.echomq.core.FlowTree;
+import io.echomq.inspect.FlowTree;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.Engine;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitions;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.schedule.internal.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Sanitizer;
@@ -60,52 +60,40 @@ public class EchoMqDashboard {
 	private final DashboardSchedules schedules;
 
 	/**
-	 * Create a dashboard model without a schedule tick over an admin of its own, with one
-	 * partition per queue and no control listeners; no schedule is shown.
-	 * @param jobs the engine
-	 * @param catalog the queues to list
-	 * @param listeners the listener registry of this node, or {@code null}
-	 * @param replayBudget the attempt budget a replayed job of a queue gets
-	 * @param history the per-minute history
-	 * @param sanitizer sanitizes payloads and extra job fields
-	 * @param node the name of this node, shown next to its listeners
-	 */
-	public EchoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
-			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node) {
-		this(jobs, new EchoMqAdmin(jobs), catalog, listeners, replayBudget, history, sanitizer, node, null);
-	}
-
-	/**
 	 * Create a dashboard model.
-	 * @param jobs the engine
 	 * @param admin the admin its actions go through, whose partitioning it reads queues
 	 * by: a partitioned queue is shown as the sums over its partitions with each
 	 * partition's counts, its pages list the jobs of every partition, and a job id goes
 	 * to the partition it names
+	 * @param inspector reads the queues
+	 * @param nodes reads which nodes serve a queue
+	 * @param flows reads flow trees
+	 * @param batches reads batches
 	 * @param catalog the queues to list
 	 * @param listeners the listener registry of this node, or {@code null}
 	 * @param replayBudget the attempt budget a replayed job of a queue gets
 	 * @param history the per-minute history
 	 * @param sanitizer sanitizes payloads and extra job fields
 	 * @param node the name of this node, shown next to its listeners
-	 * @param ticker the schedule tick of this node, which lists the schedules and
-	 * triggers them, or {@code null} if it runs none
+	 * @param schedules the schedules, which it lists and fires, or {@code null} if this
+	 * node runs none
 	 */
-	public EchoMqDashboard(Engine jobs, EchoMqAdmin admin, EchoMqQueueCatalog catalog,
-			@Nullable EchoJobListenerRegistry listeners, ToIntFunction<String> replayBudget, QueueHistory history,
-			Sanitizer sanitizer, String node, @Nullable ScheduleTicker ticker) {
-		Assert.notNull(jobs, "'jobs' must not be null");
+	public EchoMqDashboard(EchoMqAdmin admin, QueueInspector inspector, QueueNodes nodes, FlowTree flows,
+			BatchView batches, EchoMqQueueCatalog catalog, @Nullable EchoJobListenerRegistry listeners,
+			ToIntFunction<String> replayBudget, QueueHistory history, Sanitizer sanitizer, String node,
+			@Nullable EchoMqSchedules schedules) {
 		Assert.notNull(admin, "'admin' must not be null");
+		Assert.notNull(inspector, "'inspector' must not be null");
 		Assert.notNull(catalog, "'catalog' must not be null");
 		Assert.notNull(replayBudget, "'replayBudget' must not be null");
 		Assert.notNull(history, "'history' must not be null");
 		Assert.notNull(sanitizer, "'sanitizer' must not be null");
 		Assert.hasText(node, "'node' must not be empty");
-		QueueInspector inspector = new QueueInspector(jobs);
 		this.node = node;
-		this.reads = new DashboardReads(jobs, admin, inspector, catalog, listeners, history, sanitizer, node);
+		this.reads = new DashboardReads(admin, inspector, nodes, flows, batches, catalog, listeners, history, sanitizer,
+				node);
 		this.actions = new DashboardActions(admin, inspector, this.reads, listeners, replayBudget, node);
-		this.schedules = new DashboardSchedules(ticker, node);
+		this.schedules = new DashboardSchedules(schedules, node);
 	}
 
 	/**

@@ -3,17 +3,15 @@ package io.echomq.dashboard;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.echomq.core.internal.MinuteCount;
-import io.echomq.core.QueueInspector;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.MinuteCount;
+import io.echomq.inspect.QueueInspector;
 
 import org.springframework.util.Assert;
 
 /**
- * The per-minute history the engine keeps in each queue's keyspace
- * ({@link io.echomq.core.internal.KeyType#MINUTES}), counted by the complete and retry
- * scripts on every node: one {@code HGETALL} of at most 242 fields and one {@code TIME}
- * per queue per read.
+ * The per-minute history the engine keeps in each queue's keyspace (its {@code minutes}
+ * key), counted by the complete and retry scripts on every node: one {@code HGETALL} of
+ * at most 242 fields and one {@code TIME} per queue per read.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -23,12 +21,12 @@ public class EngineQueueHistory implements QueueHistory {
 	private final QueueInspector inspector;
 
 	/**
-	 * Create a history over an engine.
-	 * @param jobs the engine
+	 * Create a history over the queues an inspector reads.
+	 * @param inspector the inspector
 	 */
-	public EngineQueueHistory(Engine jobs) {
-		Assert.notNull(jobs, "'jobs' must not be null");
-		this.inspector = new QueueInspector(jobs);
+	public EngineQueueHistory(QueueInspector inspector) {
+		Assert.notNull(inspector, "'inspector' must not be null");
+		this.inspector = inspector;
 	}
 
 	@Override

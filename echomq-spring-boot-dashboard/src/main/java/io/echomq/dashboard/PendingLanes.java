@@ -3,9 +3,9 @@ package io.echomq.dashboard;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.core.JobView;
-import io.echomq.core.QueueInspector;
-import io.echomq.core.QueueStats;
+import io.echomq.inspect.JobView;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueStats;
 
 /**
  * The pending list's tail: the jobs waiting in fair lanes count as pending, so the

@@ -8,17 +8,13 @@ import java.util.Map;
 
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.PartitionedStats;
+import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.QueueStats;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.QueueStats;
 import io.echomq.dashboard.QueueFlow.LaneSummary;
 import io.echomq.dashboard.QueueFlow.PartitionSummary;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.core.RedisCallback;
 
 /**
  * Builds a {@link QueueFlow} from a queue's partitioned stats, its limits and its pause:
@@ -31,10 +27,10 @@ final class QueueFlows {
 	/** Most lanes a queue lists. */
 	static final int MAX_LANES = 100;
 
-	private final Engine jobs;
+	private final QueueInspector inspector;
 
-	QueueFlows(Engine jobs) {
-		this.jobs = jobs;
+	QueueFlows(QueueInspector inspector) {
+		this.inspector = inspector;
 	}
 
 	QueueFlow read(QueuePartitions partitions, PartitionedStats stats, FlowLimits limits,
@@ -69,21 +65,8 @@ final class QueueFlows {
 		return counts;
 	}
 
-	/**
-	 * The master serving a partition's slot, from the client's cached topology.
-	 */
 	private @Nullable String node(String partition) {
-		if (!this.jobs.executor().isCluster()) {
-			return null;
-		}
-		int slot = QueuePartitions.slot("{" + partition + "}");
-		return this.jobs.executor().getTemplate().execute((RedisCallback<@Nullable String>) (connection) -> {
-			if (connection instanceof RedisClusterConnection cluster) {
-				RedisClusterNode node = cluster.clusterGetNodeForSlot(slot);
-				return (node != null) ? node.getHost() + ":" + node.getPort() : null;
-			}
-			return null;
-		});
+		return this.inspector.server(partition);
 	}
 
 }

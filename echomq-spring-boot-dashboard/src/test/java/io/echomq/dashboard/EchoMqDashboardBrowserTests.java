@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.PartitionedStats;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitions;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleSpec;
 import org.junit.jupiter.api.AfterEach;

@@ -7,16 +7,20 @@ import java.util.Map;
 import java.util.Set;
 
 import io.echomq.EchoMqAdmin;
+import io.echomq.EchoMqEngines;
 import io.echomq.EchoMqTemplate;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.Engine;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.inspect.BatchView;
+import io.echomq.inspect.FlowTree;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.dashboard.QueueFlow.PartitionSummary;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.test.TestRedisServer;
@@ -28,7 +32,6 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,7 +64,7 @@ class EchoMqDashboardClusterTests {
 		this.connections = new LettuceConnectionFactory(new RedisClusterConfiguration(this.cluster.seedNodes()));
 		this.connections.afterPropertiesSet();
 		this.connections.start();
-		Engine jobs = new Engine(new ScriptExecutor(new StringRedisTemplate(this.connections)),
+		EchoMqEngine jobs = EchoMqEngines.create(this.connections,
 				new Keyspace(DashboardTestApplication.unique("dash")));
 		QueuePartitioning partitioning = QueuePartitioning.of(Map.of("routes", 3));
 		QueuePartitions partitions = partitioning.forQueue("routes");
@@ -70,15 +73,16 @@ class EchoMqDashboardClusterTests {
 		template.setPartitioning(partitioning);
 		EchoMqAdmin admin = new EchoMqAdmin(jobs);
 		admin.setPartitioning(partitioning);
-		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, admin, new EchoMqQueueCatalog(Set::of, Set.of("routes")),
-				null, (queue) -> 3, QueueHistory.none(), new Sanitizer(), "cluster-test", null);
+		EchoMqDashboard dashboard = new EchoMqDashboard(admin, new QueueInspector(jobs), new QueueNodes(jobs),
+				new FlowTree(jobs), new BatchView(jobs), new EchoMqQueueCatalog(Set::of, Set.of("routes")), null,
+				(queue) -> 3, QueueHistory.none(), new Sanitizer(), "cluster-test", null);
 		List<JobId> ids = template.enqueueAll("routes", List.of("r1", "r2", "r3", "r4", "r5", "r6"));
 
 		QueueSummary routes = dashboard.overview().queues().get(0);
 		assertThat(routes.counts()).containsEntry("pending", 6L);
 		Set<String> nodes = new HashSet<>();
 		for (PartitionSummary partition : routes.flow().partitions()) {
-			String master = this.cluster.masterFor(jobs.keyspace().queueKey(partition.name(), KeyType.PENDING))
+			String master = this.cluster.masterFor(jobs.keyspace().queueKey(partition.name(), KeyType.PENDING.suffix()))
 				.address();
 			assertThat(partition.node()).as(partition.name())
 				.isNotNull()

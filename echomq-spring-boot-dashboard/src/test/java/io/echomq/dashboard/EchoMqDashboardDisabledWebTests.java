@@ -3,7 +3,7 @@ package io.echomq.dashboard;
 import java.util.Map;
 
 import io.echomq.core.JobId;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import java.util.Base64;
 
 import io.echomq.core.JobId;
 import io.echomq.core.internal.RowPayload;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;

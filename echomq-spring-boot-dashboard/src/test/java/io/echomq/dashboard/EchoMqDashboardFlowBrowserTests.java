@@ -3,10 +3,10 @@ package io.echomq.dashboard;
 import java.time.Duration;
 import java.util.List;
 
-import io.echomq.BatchJob;
-import io.echomq.BatchSpec;
-import io.echomq.FlowJob;
-import io.echomq.FlowSpec;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.ClaimedJob;
 import org.junit.jupiter.api.Test;

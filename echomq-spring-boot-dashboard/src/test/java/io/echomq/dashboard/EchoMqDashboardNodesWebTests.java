@@ -5,9 +5,9 @@ import java.util.List;
 
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.JobId;
-import io.echomq.core.QueueInspector;
-import io.echomq.core.QueueNodes;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueNodes;
+import io.echomq.listener.ListenerSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

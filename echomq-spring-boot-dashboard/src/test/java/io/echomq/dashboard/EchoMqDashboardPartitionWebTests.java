@@ -7,11 +7,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.PartitionedStats;
+import io.echomq.inspect.PartitionedStats;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.QueueStats;
+import io.echomq.inspect.QueueStats;
 import io.echomq.dashboard.DashboardClient.Response;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -3,8 +3,8 @@ package io.echomq.dashboard;
 import java.time.Duration;
 
 import io.echomq.core.JobId;
-import io.echomq.core.QueueInspector;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.listener.ListenerSettings;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;

@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.QueueInspector;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

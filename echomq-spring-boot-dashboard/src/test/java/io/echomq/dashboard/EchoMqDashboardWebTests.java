@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.Retention;
 import io.echomq.core.internal.ClaimedJob;

@@ -5,7 +5,7 @@ import java.util.Map;
 
 import io.echomq.core.JobId;
 import io.echomq.dashboard.DashboardClient.Response;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.listener.ListenerSettings;
 import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.echomq.EchoMqOperations;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
 
 import org.springframework.stereotype.Service;

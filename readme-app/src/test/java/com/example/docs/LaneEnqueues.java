@@ -1,7 +1,7 @@
 package com.example.docs;
 
 import io.echomq.EchoMqOperations;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 
 import org.springframework.stereotype.Service;
 

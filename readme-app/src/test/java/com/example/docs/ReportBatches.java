@@ -2,14 +2,14 @@ package com.example.docs;
 
 import java.util.List;
 
-import io.echomq.BatchJob;
-import io.echomq.BatchSpec;
-import io.echomq.BatchStatus;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
+import io.echomq.flow.BatchStatus;
 import io.echomq.EchoMqOperations;
-import io.echomq.FlowJob;
-import io.echomq.FlowSpec;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
 import io.echomq.annotation.EchoJob;
-import io.echomq.core.FlowChild;
+import io.echomq.flow.FlowChild;
 import io.echomq.core.JobId;
 import io.echomq.listener.JobContext;
 

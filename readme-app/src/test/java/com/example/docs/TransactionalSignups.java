@@ -2,7 +2,7 @@ package com.example.docs;
 
 import com.example.readme.WelcomeEmail;
 import io.echomq.EchoMqOperations;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;

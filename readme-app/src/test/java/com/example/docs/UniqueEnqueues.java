@@ -3,7 +3,7 @@ package com.example.docs;
 import java.time.Duration;
 
 import io.echomq.EchoMqOperations;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.EnqueueResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

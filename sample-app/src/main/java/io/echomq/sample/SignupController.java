@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.FlowJob;
+import io.echomq.flow.FlowJob;
 import io.echomq.core.JobId;
 
 import org.springframework.http.HttpStatus;

@@ -7,9 +7,8 @@ import java.time.ZoneId;
 import java.util.List;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.QueueInspector;
-import io.echomq.core.internal.Engine;
-import io.echomq.schedule.internal.ScheduleTicker;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.schedule.EchoMqSchedules;
 import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
 
@@ -48,13 +47,13 @@ class SampleApplicationTests {
 	private OnboardingJobs onboardingJobs;
 
 	@Autowired
-	private Engine jobs;
+	private QueueInspector inspector;
 
 	@Autowired
 	private EchoMqTemplate template;
 
 	@Autowired
-	private ScheduleTicker scheduleTicker;
+	private EchoMqSchedules schedules;
 
 	@Test
 	void signUpShouldRunEveryJob() throws Exception {
@@ -70,11 +69,10 @@ class SampleApplicationTests {
 					"ada@example.com: Three tips for your first week"));
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.onboardingJobs.crmSynced() >= 1);
 		assertThat(this.onboardingJobs.crmLanes()).as("the CRM sync ran in the company's lane").contains("example.com");
-		QueueInspector inspector = new QueueInspector(this.jobs);
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(inspector.stats(SignupService.WELCOME_QUEUE).counters())
+			.untilAsserted(() -> assertThat(this.inspector.stats(SignupService.WELCOME_QUEUE).counters())
 				.containsEntry("completed", 1L));
-		assertThat(inspector.stats(SignupService.TIPS_QUEUE).counters()).containsEntry("promoted", 1L);
+		assertThat(this.inspector.stats(SignupService.TIPS_QUEUE).counters()).containsEntry("promoted", 1L);
 		// the flow's parent runs once, after its three children, and sees each of them
 		// completed
 		await().atMost(Duration.ofSeconds(20)).until(() -> !this.onboardingJobs.welcomed().isEmpty());
@@ -94,7 +92,7 @@ class SampleApplicationTests {
 			assertThat(schedule.definition().spec().zone().getId()).isEqualTo("Europe/Paris");
 			assertThat(schedule.nextFire()).isAfter(Instant.now());
 		});
-		assertThat(this.scheduleTicker.trigger(NightlyJobs.DIGEST_QUEUE, NightlyJobs.DIGEST_SCHEDULE)).isNotNull();
+		assertThat(this.schedules.trigger(NightlyJobs.DIGEST_QUEUE, NightlyJobs.DIGEST_SCHEDULE)).isNotNull();
 		String expected = "team@example.com: Sign-ups of " + LocalDate.now(ZoneId.of("Europe/Paris")).minusDays(1);
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(this.mailer.sent()).contains(expected));
 	}

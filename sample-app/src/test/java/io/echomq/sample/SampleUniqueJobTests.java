@@ -2,8 +2,7 @@ package io.echomq.sample;
 
 import java.time.Duration;
 
-import io.echomq.core.QueueInspector;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.test.context.AutoConfigureEchoMqServer;
 import org.junit.jupiter.api.Test;
 
@@ -37,21 +36,20 @@ class SampleUniqueJobTests {
 	private Mailer mailer;
 
 	@Autowired
-	private Engine jobs;
+	private QueueInspector inspector;
 
 	@Test
 	void manySignUpsShouldMakeOneTeamNotePerWindow() throws Exception {
 		signUp("Ada");
 		signUp("Grace");
-		QueueInspector inspector = new QueueInspector(this.jobs);
 		await().atMost(Duration.ofSeconds(20))
-			.untilAsserted(() -> assertThat(inspector.stats(SignupService.DIGEST_QUEUE).counters())
+			.untilAsserted(() -> assertThat(this.inspector.stats(SignupService.DIGEST_QUEUE).counters())
 				.containsEntry("completed", 1L));
 		signUp("Linus");
 		await().atMost(Duration.ofSeconds(20))
-			.untilAsserted(() -> assertThat(inspector.stats(SignupService.WELCOME_QUEUE).counters())
+			.untilAsserted(() -> assertThat(this.inspector.stats(SignupService.WELCOME_QUEUE).counters())
 				.containsEntry("completed", 3L));
-		assertThat(inspector.stats(SignupService.DIGEST_QUEUE).counters()).containsEntry("enqueued", 1L);
+		assertThat(this.inspector.stats(SignupService.DIGEST_QUEUE).counters()).containsEntry("enqueued", 1L);
 		assertThat(this.mailer.sent()).filteredOn((sent) -> sent.startsWith("team@example.com"))
 			.containsExactly("team@example.com: New sign-ups, starting with Ada");
 	}

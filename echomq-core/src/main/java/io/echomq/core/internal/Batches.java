@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.echomq.core.ChildFailure;
+import io.echomq.flow.ChildFailure;
 import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
 

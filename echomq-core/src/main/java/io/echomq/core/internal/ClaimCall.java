@@ -7,12 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.internal.FencingToken;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.RowPayload;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,10 +1,12 @@
 package io.echomq.core.internal;
 
-import io.echomq.core.JobAttempt;
-import io.echomq.core.JobId;
-
 import java.time.Instant;
 import java.util.Map;
+
+import io.echomq.core.JobAttempt;
+import io.echomq.core.JobId;
+import io.echomq.core.RowFields;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A job leased to a worker by a claim.
@@ -29,5 +31,21 @@ import java.util.Map;
 public record ClaimedJob(String queue, JobId id, FencingToken token, long attempt, long maxAttempts, String payload,
 		Instant enqueuedAt, Instant readyAt, Instant claimedAt, Instant leaseDeadline,
 		Map<String, String> fields) implements JobAttempt {
+
+	/**
+	 * Return what finishing this job as a child of a flow (or a job of a batch) needs
+	 * declared, read from the row fields set at enqueue as the scripts read them
+	 * (includes/flow.lua): the parent's id when the parent is in the job's own queue (row
+	 * field {@code flow_local}), the empty string when it is elsewhere (reached through
+	 * the queue's outbox), or {@code null} when the job has no parent.
+	 * @return the parent id, {@code ""} or {@code null}
+	 */
+	public @Nullable String flowParent() {
+		String parent = this.fields.get(RowFields.FLOW_PARENT_ID);
+		if (parent == null || !this.fields.containsKey(RowFields.FLOW_PARENT_QUEUE)) {
+			return null;
+		}
+		return "1".equals(this.fields.get(RowFields.FLOW_LOCAL)) ? parent : "";
+	}
 
 }

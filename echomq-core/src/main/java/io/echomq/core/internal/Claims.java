@@ -7,18 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.core.internal.ClaimResult;
-import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.CompleteAndClaimResult;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.internal.FencingToken;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
-import io.echomq.core.internal.Script;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Outcomes.Completion;
 import io.echomq.core.internal.Pages.Page;

@@ -3,11 +3,9 @@ package io.echomq.core.internal;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
-import io.echomq.core.internal.QueueSignals;
-import io.echomq.core.internal.Script;
-import io.echomq.core.internal.ScriptExecutor;
 
 import org.jspecify.annotations.Nullable;
 
@@ -43,7 +41,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class Engine {
+public class Engine implements EchoMqEngine {
 
 	/** Most jobs written by one enqueue script call. */
 	public static final int ENQUEUE_CHUNK = 200;
@@ -96,6 +94,21 @@ public class Engine {
 		this.events = new Events(this.state);
 		this.flows = new Flows(this.state, this.admin);
 		this.batches = new Batches(this.state);
+	}
+
+	/**
+	 * Return the engine behind a handle an application holds.
+	 * @param engine the handle
+	 * @return the engine
+	 * @throws IllegalArgumentException if the handle is not an engine EchoMQ created
+	 */
+	public static Engine of(EchoMqEngine engine) {
+		Assert.notNull(engine, "'engine' must not be null");
+		if (engine instanceof Engine created) {
+			return created;
+		}
+		throw new IllegalArgumentException("Not an engine EchoMQ created: " + engine.getClass().getName()
+				+ "; create one with io.echomq.EchoMqEngines, or use the echomqEngine bean");
 	}
 
 	/**
@@ -190,6 +203,7 @@ public class Engine {
 	 * Close what this engine opened beside its script calls: the waiters' Pub/Sub
 	 * connection, if an await opened it. The connection factory is the caller's to close.
 	 */
+	@Override
 	public void close() {
 		Waiters waiters;
 		synchronized (this.waitersLock) {
@@ -213,6 +227,7 @@ public class Engine {
 	 * Return the keyspace.
 	 * @return the keyspace
 	 */
+	@Override
 	public Keyspace keyspace() {
 		return this.state.keyspace();
 	}
@@ -251,6 +266,14 @@ public class Engine {
 		List<Script> all = new ArrayList<>(this.state.scripts().all());
 		all.addAll(this.claims.laneScripts());
 		return all;
+	}
+
+	/**
+	 * Read the server's time ({@code TIME}).
+	 * @return the server time in epoch ms
+	 */
+	public long serverTime() {
+		return this.state.serverTime();
 	}
 
 	/**

@@ -1,7 +1,5 @@
 package io.echomq.core.internal;
 
-import io.echomq.core.internal.ScriptExecutor;
-
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**

@@ -10,9 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.QueueSignals;
 import io.echomq.core.Retention;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Pages.Page;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;

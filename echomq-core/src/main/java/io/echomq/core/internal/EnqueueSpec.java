@@ -1,7 +1,8 @@
 package io.echomq.core.internal;
 
-import io.echomq.core.EchoMqNode;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.Keyspace;
+import io.echomq.core.RowFields;
 import io.echomq.core.UniqueKey;
 import io.echomq.core.UniqueMode;
 
@@ -25,36 +26,22 @@ import org.jspecify.annotations.Nullable;
 public final class EnqueueSpec {
 
 	/** Row field of a job's own handler timeout, in milliseconds. */
-	public static final String TIMEOUT_FIELD = "timeout";
+	public static final String TIMEOUT_FIELD = RowFields.TIMEOUT;
 
 	/** Row field naming the job's unique key (see {@link UniqueKey}). */
-	public static final String UNIQUE_FIELD = "unique";
+	public static final String UNIQUE_FIELD = RowFields.UNIQUE;
 
 	/** Row field of the unique key's mode ({@link UniqueMode#value()}). */
-	public static final String UNIQUE_MODE_FIELD = "unique_mode";
+	public static final String UNIQUE_MODE_FIELD = RowFields.UNIQUE_MODE;
 
 	/** Row field of a throttle key's window, in milliseconds. */
-	public static final String UNIQUE_TTL_FIELD = "unique_ttl";
+	public static final String UNIQUE_TTL_FIELD = RowFields.UNIQUE_TTL;
 
-	/**
-	 * The latest run-at a job may have: the end of year 9999 (UTC). Every run-at up to it
-	 * is exact in milliseconds in a server's scores and script numbers.
-	 */
-	public static final Instant LATEST_RUN_AT = Instant.parse("9999-12-31T23:59:59.999Z");
+	/** The latest run-at a job may have ({@link EnqueueOptions#LATEST_RUN_AT}). */
+	public static final Instant LATEST_RUN_AT = EnqueueOptions.LATEST_RUN_AT;
 
-	/**
-	 * The longest delay a job may have, as long as the time from the epoch to
-	 * {@link #LATEST_RUN_AT}.
-	 */
-	public static final Duration MAX_DELAY = Duration.ofMillis(LATEST_RUN_AT.toEpochMilli());
-
-	/** Row fields the engine owns. */
-	public static final java.util.Set<String> RESERVED_FIELDS = java.util.Set.of("state", "attempts", "max_attempts",
-			"payload", "enqueued_at", "ready_at", "run_at", "priority", "last_error", "dead_at", "completed_at",
-			"released", TIMEOUT_FIELD, "quarantined_from", "quarantine_reason", UNIQUE_FIELD, UNIQUE_MODE_FIELD,
-			UNIQUE_TTL_FIELD, "cancel_requested_at", "lane", EchoMqNode.CLAIMED_BY_FIELD, "result", "progress",
-			"progress_data", Flows.PARENT_QUEUE_FIELD, Flows.PARENT_ID_FIELD, Flows.POLICY_FIELD, Flows.LOCAL_FIELD,
-			io.echomq.core.FlowChild.CHILDREN_FIELD, "children_left");
+	/** The longest delay a job may have ({@link EnqueueOptions#MAX_DELAY}). */
+	public static final Duration MAX_DELAY = EnqueueOptions.MAX_DELAY;
 
 	private static final EnqueueSpec DEFAULTS = new EnqueueSpec(new Values());
 
@@ -74,50 +61,33 @@ public final class EnqueueSpec {
 	}
 
 	/**
-	 * Return the handler timeout a job row's fields carry (field {@value #TIMEOUT_FIELD},
-	 * in milliseconds, as {@link #withTimeout(Duration)} writes it).
+	 * Return the handler timeout a job row's fields carry ({@link RowFields#timeout}).
 	 * @param fields the row fields
 	 * @return the timeout, or {@code null} when the row sets none or an unreadable one
 	 */
 	public static @Nullable Duration timeoutOf(Map<String, String> fields) {
-		String millis = fields.get(TIMEOUT_FIELD);
-		if (millis == null) {
-			return null;
-		}
-		try {
-			long value = Long.parseLong(millis);
-			return (value > 0) ? Duration.ofMillis(value) : null;
-		}
-		catch (NumberFormatException ex) {
-			return null;
-		}
+		return RowFields.timeout(fields);
 	}
 
 	/**
-	 * Check a delay: not negative and at most {@link #MAX_DELAY}.
-	 * @param delay the delay
-	 * @throws IllegalArgumentException naming the delay when it is out of range
+	 * Return the spec of a job an application enqueues with options.
+	 * @param options the options
+	 * @param maxAttempts the attempts, the options' own or the template's default
+	 * @param fields the extra row fields (the interceptors')
+	 * @return the spec
 	 */
-	public static void checkDelay(@Nullable Duration delay) {
-		if (delay == null || delay.isNegative()) {
-			throw new IllegalArgumentException("delay must not be negative, was " + delay);
+	public static EnqueueSpec of(EnqueueOptions options, int maxAttempts, Map<String, String> fields) {
+		EnqueueSpec spec = DEFAULTS.withMaxAttempts(maxAttempts)
+			.withFields(fields)
+			.withPriority(options.priority())
+			.withRunAt(options.runAt())
+			.withTimeout(options.timeout())
+			.withLane(options.lane());
+		Duration delay = options.delay();
+		if (delay != null) {
+			spec = spec.withDelay(delay);
 		}
-		if (delay.compareTo(MAX_DELAY) > 0) {
-			throw new IllegalArgumentException(
-					"delay must be at most " + MAX_DELAY + " (to run by " + LATEST_RUN_AT + "), was " + delay);
-		}
-	}
-
-	/**
-	 * Check a run-at: from the epoch to {@link #LATEST_RUN_AT}, or {@code null}.
-	 * @param runAt the run-at
-	 * @throws IllegalArgumentException naming the run-at when it is out of range
-	 */
-	public static void checkRunAt(@Nullable Instant runAt) {
-		if (runAt != null && (runAt.isBefore(Instant.EPOCH) || runAt.isAfter(LATEST_RUN_AT))) {
-			throw new IllegalArgumentException(
-					"runAt must be from " + Instant.EPOCH + " to " + LATEST_RUN_AT + ", was " + runAt);
-		}
+		return spec.withUnique(options.unique());
 	}
 
 	/**
@@ -235,7 +205,7 @@ public final class EnqueueSpec {
 	 * @return the new spec
 	 */
 	public EnqueueSpec withDelay(Duration delay) {
-		checkDelay(delay);
+		EnqueueOptions.checkDelay(delay);
 		return with((values) -> values.delay = delay);
 	}
 
@@ -245,7 +215,7 @@ public final class EnqueueSpec {
 	 * @return the new spec
 	 */
 	public EnqueueSpec withRunAt(@Nullable Instant runAt) {
-		checkRunAt(runAt);
+		EnqueueOptions.checkRunAt(runAt);
 		return with((values) -> values.runAt = runAt);
 	}
 
@@ -305,14 +275,14 @@ public final class EnqueueSpec {
 
 	/**
 	 * Return a copy with extra row fields.
-	 * @param fields the fields; names must not clash with {@link #RESERVED_FIELDS} nor
+	 * @param fields the fields; names must not clash with {@link RowFields#RESERVED} nor
 	 * start with {@code +} (payload parts, see {@link RowPayload})
 	 * @return the new spec
 	 */
 	public EnqueueSpec withFields(Map<String, String> fields) {
 		Map<String, String> copy = Map.copyOf(fields);
 		for (String field : copy.keySet()) {
-			if (RESERVED_FIELDS.contains(field)) {
+			if (RowFields.RESERVED.contains(field)) {
 				throw new IllegalArgumentException("Row field '" + field + "' is reserved by EchoMQ");
 			}
 			if (field.startsWith("+")) {

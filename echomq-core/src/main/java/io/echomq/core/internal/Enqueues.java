@@ -5,11 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.core.EnqueueResult;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.LaneKeyType;
 import io.echomq.core.PartialEnqueueException;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.core.UniqueKey;
 import io.echomq.core.UniqueMode;

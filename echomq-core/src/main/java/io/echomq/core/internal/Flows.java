@@ -7,10 +7,11 @@ import java.util.Map;
 import java.util.Set;
 
 import io.echomq.core.CancelResult;
-import io.echomq.core.ChildFailure;
+import io.echomq.flow.ChildFailure;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.RowFields;
 import io.echomq.core.ServerOutOfMemoryException;
 
 import org.jspecify.annotations.Nullable;
@@ -26,16 +27,16 @@ import org.springframework.util.Assert;
 public final class Flows extends EnginePart {
 
 	/** A child's row field: its parent's queue. */
-	public static final String PARENT_QUEUE_FIELD = "flow_parent_queue";
+	public static final String PARENT_QUEUE_FIELD = RowFields.FLOW_PARENT_QUEUE;
 
 	/** A child's row field: its parent's id. */
-	public static final String PARENT_ID_FIELD = "flow_parent_id";
+	public static final String PARENT_ID_FIELD = RowFields.FLOW_PARENT_ID;
 
 	/** A child's row field: its {@link ChildFailure} value. */
-	public static final String POLICY_FIELD = "flow_policy";
+	public static final String POLICY_FIELD = RowFields.FLOW_POLICY;
 
 	/** A child's row field: {@code 1} when its parent is in its own queue (slot). */
-	public static final String LOCAL_FIELD = "flow_local";
+	public static final String LOCAL_FIELD = RowFields.FLOW_LOCAL;
 
 	private static final Set<String> OUTCOMES = Set.of("completed", "failed", "removed", "dead", "cancelled", "deleted",
 			"skipped");
@@ -71,7 +72,7 @@ public final class Flows extends EnginePart {
 		QueueKeys keys = this.state.keys(queue);
 		Map<String, String> fields = new LinkedHashMap<>(spec.rowFields());
 		fields.putAll(parentOf);
-		fields.put(io.echomq.core.FlowChild.CHILDREN_FIELD, String.join(" ", children));
+		fields.put(io.echomq.flow.FlowChild.CHILDREN_FIELD, String.join(" ", children));
 		List<String> args = new ArrayList<>(5 + 2 * fields.size());
 		args.add(id.toString());
 		args.add(Integer.toString(spec.maxAttempts()));

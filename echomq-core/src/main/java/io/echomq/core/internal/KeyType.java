@@ -100,9 +100,9 @@ public enum KeyType {
 
 	/**
 	 * Hash of the nodes listening to the queue, node name to its listener's last beat
-	 * ({@link io.echomq.core.NodeListener}), kept by {@link io.echomq.core.QueueNodes}:
-	 * each running container beats every few seconds, an entry three intervals old is
-	 * dead and pruned. Not a location.
+	 * ({@link io.echomq.inspect.NodeListener}), kept by
+	 * {@link io.echomq.inspect.QueueNodes}: each running container beats every few
+	 * seconds, an entry three intervals old is dead and pruned. Not a location.
 	 */
 	NODES("nodes"),
 

@@ -5,14 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import io.echomq.core.internal.ClaimResult;
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.LaneKeyType;
-import io.echomq.core.internal.Script;
-import io.echomq.core.internal.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
 /**

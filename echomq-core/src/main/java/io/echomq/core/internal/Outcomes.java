@@ -6,15 +6,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.EnqueueSpec;
-import io.echomq.core.internal.FencingToken;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.TransitionResult;
 import org.jspecify.annotations.Nullable;
 
@@ -456,7 +452,7 @@ public final class Outcomes extends EnginePart {
 	 */
 	public TransitionResult snooze(String queue, JobId id, FencingToken token, String reason, Duration delay) {
 		Assert.isTrue(delay != null && !delay.isNegative(), () -> "delay must not be negative, was " + delay);
-		EnqueueSpec.checkDelay(delay);
+		EnqueueOptions.checkDelay(delay);
 		return fail(queue, id, token, reason, delay, false, true, null);
 	}
 

@@ -4,13 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
+import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartitionCountChangedException;
-import io.echomq.core.QueueInspector;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.QueueStats;
-import io.echomq.core.internal.Engine;
-import io.echomq.core.internal.Replies;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -54,8 +51,6 @@ public class PartitionCountCheck {
 
 	private final ScriptExecutor executor;
 
-	private final QueueInspector inspector;
-
 	/**
 	 * Create a check.
 	 * @param jobs the engine
@@ -65,7 +60,6 @@ public class PartitionCountCheck {
 		this.keyspace = jobs.keyspace();
 		this.executor = jobs.executor();
 		this.template = jobs.executor().getTemplate();
-		this.inspector = new QueueInspector(jobs);
 	}
 
 	/**
@@ -122,8 +116,7 @@ public class PartitionCountCheck {
 		if (recorded != configured.count()) {
 			long jobs = 0;
 			for (String partition : QueuePartitions.of(queue, recorded).names()) {
-				QueueStats stats = this.inspector.stats(partition);
-				jobs += stats.pending() + stats.active() + stats.schedule() + stats.dead() + stats.quarantine();
+				jobs += jobs(partition);
 			}
 			if (jobs > 0) {
 				throw new PartitionCountChangedException("Queue '" + queue + "' is configured with "
@@ -181,6 +174,16 @@ public class PartitionCountCheck {
 	 */
 	public void leave(QueuePartitions configured, String holder) {
 		call("leave", configured, "", holder, Duration.ofMillis(1));
+	}
+
+	private long jobs(String partition) {
+		long jobs = 0;
+		for (JobState state : List.of(JobState.PENDING, JobState.ACTIVE, JobState.SCHEDULE, JobState.DEAD,
+				JobState.QUARANTINE)) {
+			Long size = this.template.opsForZSet().zCard(this.keyspace.locationKey(partition, state));
+			jobs += (size != null) ? size : 0;
+		}
+		return jobs;
 	}
 
 	private List<Object> call(String mode, QueuePartitions configured, String expected, String holder, Duration hold) {

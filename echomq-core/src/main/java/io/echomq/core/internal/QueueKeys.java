@@ -6,9 +6,7 @@ import java.util.List;
 
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
-import io.echomq.core.internal.LaneKeyType;
 
 /**
  * A queue's key set as one value: every key of the queue's hash slot a script call
@@ -50,16 +48,17 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	 * @throws io.echomq.core.InvalidQueueNameException if the queue name is not valid
 	 */
 	public static QueueKeys of(Keyspace keyspace, String queue) {
-		return new QueueKeys(keyspace, queue, keyspace.queueKey(queue, KeyType.PENDING),
-				keyspace.queueKey(queue, KeyType.ACTIVE), keyspace.queueKey(queue, KeyType.SCHEDULE),
-				keyspace.queueKey(queue, KeyType.DEAD), keyspace.queueKey(queue, KeyType.COMPLETED),
-				keyspace.queueKey(queue, KeyType.QUARANTINE), keyspace.queueKey(queue, KeyType.METRICS),
-				keyspace.queueKey(queue, KeyType.MINUTES), keyspace.queueKey(queue, KeyType.WAKE),
-				keyspace.queueKey(queue, KeyType.PAUSED), keyspace.queueKey(queue, KeyType.LANES),
-				keyspace.queueKey(queue, KeyType.STARTS), keyspace.queueKey(queue, KeyType.THROTTLED),
-				keyspace.queueKey(queue, KeyType.META), keyspace.queueKey(queue, KeyType.WAITERS),
-				keyspace.queueKey(queue, KeyType.DONE), keyspace.queueKey(queue, KeyType.EVENTS),
-				keyspace.jobKeyPrefix(queue), keyspace.uniqueKeyPrefix(queue));
+		return new QueueKeys(keyspace, queue, keyspace.queueKey(queue, KeyType.PENDING.suffix()),
+				keyspace.queueKey(queue, KeyType.ACTIVE.suffix()), keyspace.queueKey(queue, KeyType.SCHEDULE.suffix()),
+				keyspace.queueKey(queue, KeyType.DEAD.suffix()), keyspace.queueKey(queue, KeyType.COMPLETED.suffix()),
+				keyspace.queueKey(queue, KeyType.QUARANTINE.suffix()),
+				keyspace.queueKey(queue, KeyType.METRICS.suffix()), keyspace.queueKey(queue, KeyType.MINUTES.suffix()),
+				keyspace.queueKey(queue, KeyType.WAKE.suffix()), keyspace.queueKey(queue, KeyType.PAUSED.suffix()),
+				keyspace.queueKey(queue, KeyType.LANES.suffix()), keyspace.queueKey(queue, KeyType.STARTS.suffix()),
+				keyspace.queueKey(queue, KeyType.THROTTLED.suffix()), keyspace.queueKey(queue, KeyType.META.suffix()),
+				keyspace.queueKey(queue, KeyType.WAITERS.suffix()), keyspace.queueKey(queue, KeyType.DONE.suffix()),
+				keyspace.queueKey(queue, KeyType.EVENTS.suffix()), keyspace.jobKeyPrefix(queue),
+				keyspace.uniqueKeyPrefix(queue));
 	}
 
 	/**
@@ -85,7 +84,7 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	 * @return the sorted set
 	 */
 	public String waiting() {
-		return this.keyspace.queueKey(this.queue, KeyType.WAITING);
+		return this.keyspace.queueKey(this.queue, KeyType.WAITING.suffix());
 	}
 
 	/**
@@ -93,7 +92,7 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	 * @return the sorted set
 	 */
 	public String outbox() {
-		return this.keyspace.queueKey(this.queue, KeyType.OUTBOX);
+		return this.keyspace.queueKey(this.queue, KeyType.OUTBOX.suffix());
 	}
 
 	/**
@@ -101,7 +100,7 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	 * @return the sorted set
 	 */
 	public String batches() {
-		return this.keyspace.queueKey(this.queue, KeyType.BATCHES);
+		return this.keyspace.queueKey(this.queue, KeyType.BATCHES.suffix());
 	}
 
 	/**
@@ -110,7 +109,7 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	 * @return the hash
 	 */
 	public String batch(String id) {
-		return this.keyspace.queueKey(this.queue, KeyType.BATCH) + ":" + id;
+		return this.keyspace.queueKey(this.queue, KeyType.BATCH.suffix()) + ":" + id;
 	}
 
 	/**
@@ -157,7 +156,7 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	 * @throws io.echomq.core.InvalidQueueNameException if the lane key is not valid
 	 */
 	public String lane(String lane, LaneKeyType type) {
-		return this.keyspace.laneKey(this.queue, lane, type);
+		return this.keyspace.laneKey(this.queue, lane, type.suffix());
 	}
 
 	/**

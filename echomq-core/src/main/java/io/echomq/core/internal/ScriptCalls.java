@@ -6,11 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.echomq.core.internal.FencingToken;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.LaneKeyType;
-import io.echomq.core.internal.Script;
-import io.echomq.core.internal.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -48,8 +44,7 @@ final class ScriptCalls {
 	/**
 	 * Run a fenced transition as {@link #withUniqueKey(String, Script, List, List)} does,
 	 * with the keys of a child of a flow declared on the first call when the caller knows
-	 * its parent ({@link io.echomq.core.JobAttempt#flowParent()}): one call where asking
-	 * takes two.
+	 * its parent ({@link ClaimedJob#flowParent()}): one call where asking takes two.
 	 * @param flowParent the parent's id when it is in the same queue, {@code ""} when it
 	 * is elsewhere, or {@code null} when not known (asked for when needed)
 	 */

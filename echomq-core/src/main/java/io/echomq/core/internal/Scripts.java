@@ -2,8 +2,6 @@ package io.echomq.core.internal;
 
 import java.util.List;
 
-import io.echomq.core.internal.Script;
-
 /**
  * The scripts the engine runs, loaded once per engine.
  *

@@ -9,11 +9,8 @@ import java.util.Set;
 
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.KeyType;
-import io.echomq.core.internal.MaintenancePass;
-import io.echomq.core.internal.QuarantineResult;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.ReapResult;
+import io.echomq.core.ReapResult;
 import io.echomq.core.Retention;
 import io.echomq.core.internal.Pages.Due;
 import io.echomq.core.internal.Pages.NextDue;

@@ -15,10 +15,11 @@ import java.util.function.Supplier;
 import io.echomq.core.internal.MaintenancePass;
 import io.echomq.core.internal.QuarantineResult;
 import io.echomq.core.internal.QueueSignals;
-import io.echomq.core.internal.ReapResult;
+import io.echomq.core.ReapResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.Guard;
 import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.maintenance.MaintenanceStatus;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobEvents;
 import io.echomq.support.internal.RateLimitedLog;
@@ -64,7 +65,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class EchoMqMaintenance implements SmartLifecycle {
+public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 
 	/** The lifecycle phase: starts before and stops after the listener registry. */
 	public static final int DEFAULT_PHASE = EchoJobListenerRegistry.DEFAULT_PHASE - 100;
@@ -370,6 +371,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * Return when the last reap tick succeeded on every queue.
 	 * @return the time, or {@code null} if none did yet
 	 */
+	@Override
 	public @Nullable Instant getLastReap() {
 		return this.reap.last;
 	}
@@ -378,6 +380,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * Return when the last promote tick succeeded on every queue.
 	 * @return the time, or {@code null} if none did yet
 	 */
+	@Override
 	public @Nullable Instant getLastPromote() {
 		return this.promote.last;
 	}
@@ -386,6 +389,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * Return how many reap ticks ran.
 	 * @return the count
 	 */
+	@Override
 	public long getReapTicks() {
 		return this.reap.count.get();
 	}
@@ -394,6 +398,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * Return how many promote ticks ran.
 	 * @return the count
 	 */
+	@Override
 	public long getPromoteTicks() {
 		return this.promote.count.get();
 	}
@@ -402,6 +407,7 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 * Return how many ticks failed on at least one queue.
 	 * @return the count
 	 */
+	@Override
 	public long getFailedTicks() {
 		return this.failedTicks.get();
 	}
@@ -412,6 +418,16 @@ public class EchoMqMaintenance implements SmartLifecycle {
 	 */
 	public MaintenanceSettings getSettings() {
 		return this.settings;
+	}
+
+	@Override
+	public Duration reapBound() {
+		return this.settings.reapBound();
+	}
+
+	@Override
+	public Duration promoteBound() {
+		return this.settings.promoteBound();
 	}
 
 	/**

@@ -16,7 +16,10 @@ import java.util.function.ToIntFunction;
 
 import io.echomq.core.internal.Guard;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
+import io.echomq.schedule.DeclaredSchedule;
+import io.echomq.schedule.EchoMqSchedules;
 import io.echomq.schedule.InvalidScheduleException;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleFireListener;
 import io.echomq.schedule.ScheduleOrigin;
@@ -48,7 +51,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
-public class ScheduleTicker implements SmartLifecycle {
+public class ScheduleTicker implements SmartLifecycle, EchoMqSchedules {
 
 	private static final LogAccessor logger = new LogAccessor(ScheduleTicker.class);
 
@@ -190,7 +193,7 @@ public class ScheduleTicker implements SmartLifecycle {
 				}
 				ScheduleOrigin origin;
 				try {
-					origin = ScheduleDefinition.decode(queue, name, text).origin();
+					origin = ScheduleCodec.decode(queue, name, text).origin();
 				}
 				catch (InvalidScheduleException ex) {
 					return;
@@ -273,6 +276,7 @@ public class ScheduleTicker implements SmartLifecycle {
 	 * @param name the schedule name
 	 * @return the occurrence, or {@code null} if there is no such schedule
 	 */
+	@Override
 	public @Nullable ScheduleFire trigger(String queue, String name) {
 		ScheduleDefinition.validateQueue(name, queue);
 		ScheduleFire fire = this.schedules.trigger(queue, name, this.maxAttempts.applyAsInt(queue), this::payload);
@@ -287,6 +291,7 @@ public class ScheduleTicker implements SmartLifecycle {
 	 * declared schedules.
 	 * @return the queues
 	 */
+	@Override
 	public Set<String> queues() {
 		Set<String> queues = new LinkedHashSet<>(this.schedules.queues());
 		for (DeclaredSchedule declaration : this.declared.values()) {
@@ -299,6 +304,7 @@ public class ScheduleTicker implements SmartLifecycle {
 	 * Return every schedule in the store of the ticked queues.
 	 * @return the schedules, by queue and name
 	 */
+	@Override
 	public List<ScheduleState> schedules() {
 		List<ScheduleState> all = new ArrayList<>();
 		for (String queue : queues()) {

@@ -19,6 +19,7 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.schedule.InvalidScheduleException;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleState;
 import io.echomq.support.internal.RateLimitedLog;
@@ -117,7 +118,7 @@ public class Schedules {
 		this.template.opsForSet().add(this.keyspace.scheduleQueuesKey(), queue);
 		List<Object> reply = this.executor.execute(RESCHEDULE,
 				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT)), List.of(definition.name(),
-						definition.encode(), (next != null) ? Long.toString(next.toEpochMilli()) : ""));
+						ScheduleCodec.encode(definition), (next != null) ? Long.toString(next.toEpochMilli()) : ""));
 		return number(reply.get(1)) == 1;
 	}
 
@@ -202,7 +203,7 @@ public class Schedules {
 		for (int i = 0; i < names.size(); i++) {
 			String name = names.get(i);
 			try {
-				ScheduleDefinition definition = ScheduleDefinition.decode(queue, name, definitions.get(name));
+				ScheduleDefinition definition = ScheduleCodec.decode(queue, name, definitions.get(name));
 				Double score = (next != null) ? next.get(i) : null;
 				String lastText = (last != null) ? last.get(i) : null;
 				states.add(new ScheduleState(definition,
@@ -282,7 +283,7 @@ public class Schedules {
 				}
 				ScheduleDefinition definition;
 				try {
-					definition = ScheduleDefinition.decode(queue, name, text);
+					definition = ScheduleCodec.decode(queue, name, text);
 				}
 				catch (InvalidScheduleException ex) {
 					logger.warn(() -> ex.getMessage() + "; it does not fire until it is put again");
@@ -354,7 +355,7 @@ public class Schedules {
 		if (text == null) {
 			return null;
 		}
-		ScheduleDefinition definition = ScheduleDefinition.decode(queue, name, text);
+		ScheduleDefinition definition = ScheduleCodec.decode(queue, name, text);
 		this.jobs.formats().check(queue);
 		JobId id = JobId.mint();
 		List<String> keys = new ArrayList<>(List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_LAST),
@@ -399,7 +400,7 @@ public class Schedules {
 	}
 
 	private String key(String queue, KeyType type) {
-		return this.keyspace.queueKey(queue, type);
+		return this.keyspace.queueKey(queue, type.suffix());
 	}
 
 	private static boolean isQueueName(String name) {

@@ -22,6 +22,7 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.MisfirePolicy;
+import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleSpec;
@@ -359,7 +360,7 @@ class SchedulesTests extends EngineTestSupport {
 	}
 
 	private String key(KeyType type) {
-		return this.keyspace.queueKey(this.queue, type);
+		return this.keyspace.queueKey(this.queue, type.suffix());
 	}
 
 }

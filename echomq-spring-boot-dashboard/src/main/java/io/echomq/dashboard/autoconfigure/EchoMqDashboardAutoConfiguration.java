@@ -8,8 +8,7 @@ import io.echomq.autoconfigure.EchoMqQueueCatalogConfiguration;
 import io.echomq.autoconfigure.ReplayBudget;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.EchoMqNode;
-import io.echomq.core.internal.Engine;
-import io.echomq.core.QueuePartitioning;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.dashboard.EchoMqDashboard;
 import io.echomq.dashboard.EngineQueueHistory;
 import io.echomq.dashboard.QueueHistory;
@@ -17,9 +16,13 @@ import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.dashboard.web.EchoMqDashboardRoutes;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
+import io.echomq.inspect.BatchView;
+import io.echomq.inspect.FlowTree;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.schedule.internal.ScheduleTicker;
+import io.echomq.schedule.EchoMqSchedules;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
@@ -57,8 +60,8 @@ import org.springframework.web.servlet.function.ServerResponse;
 		"io.echomq.autoconfigure.EchoMqEndpointAutoConfiguration",
 		"io.echomq.autoconfigure.EchoMqScheduleAutoConfiguration" })
 @ConditionalOnWebApplication(type = Type.SERVLET)
-@ConditionalOnClass({ RouterFunction.class, Sanitizer.class, Engine.class })
-@ConditionalOnBean(Engine.class)
+@ConditionalOnClass({ RouterFunction.class, Sanitizer.class, EchoMqEngine.class })
+@ConditionalOnBean(EchoMqEngine.class)
 @ConditionalOnBooleanProperty(name = "echomq.dashboard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(EchoMqDashboardProperties.class)
 @Import(EchoMqQueueCatalogConfiguration.class)
@@ -73,24 +76,23 @@ public final class EchoMqDashboardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueHistory echoMqQueueHistory(Engine jobs) {
-		return new EngineQueueHistory(jobs);
+	QueueHistory echoMqQueueHistory(QueueInspector inspector) {
+		return new EngineQueueHistory(inspector);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	EchoMqDashboard echoMqDashboard(Engine jobs, EchoMqQueueCatalog catalog,
-			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqProperties properties, QueueHistory history,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
-			ObjectProvider<EchoMqAdmin> admin, ObjectProvider<ScheduleTicker> ticker,
-			ObjectProvider<QueuePartitioning> partitioning,
+	EchoMqDashboard echoMqDashboard(EchoMqAdmin admin, QueueInspector inspector, QueueNodes nodes, FlowTree flows,
+			BatchView batches, EchoMqQueueCatalog catalog, ObjectProvider<EchoJobListenerRegistry> listeners,
+			EchoMqProperties properties, QueueHistory history, ObjectProvider<SanitizingFunction> sanitizingFunctions,
+			Environment environment, ObjectProvider<EchoMqSchedules> schedules,
 			ObjectProvider<EchoJobListenerContainerFactory> containerFactory, ObjectProvider<EchoMqNode> node) {
 		EchoJobListenerRegistry registry = listeners.getIfUnique();
 		EchoMqNode self = node
 			.getIfAvailable(() -> EchoMqNode.local(environment.getProperty("spring.application.name")));
-		EchoMqDashboard dashboard = new EchoMqDashboard(jobs, admin.getIfUnique(() -> admin(jobs, partitioning)),
-				catalog, registry, new ReplayBudget(registry, properties), history,
-				new Sanitizer(sanitizingFunctions.orderedStream().toList()), self.name(), ticker.getIfUnique());
+		EchoMqDashboard dashboard = new EchoMqDashboard(admin, inspector, nodes, flows, batches, catalog, registry,
+				new ReplayBudget(registry, properties), history,
+				new Sanitizer(sanitizingFunctions.orderedStream().toList()), self.name(), schedules.getIfUnique());
 		EchoJobListenerContainerFactory factory = containerFactory.getIfUnique();
 		if (factory != null) {
 			dashboard.setLimits(factory::getQueueLimits);
@@ -130,16 +132,6 @@ public final class EchoMqDashboardAutoConfiguration {
 			return new SpringSecurityDashboardSecurity(properties.writeRole());
 		}
 
-	}
-
-	/**
-	 * An admin of the dashboard's own, when the application has none (the engine was
-	 * declared without EchoMQ's main auto-configuration).
-	 */
-	private static EchoMqAdmin admin(Engine jobs, ObjectProvider<QueuePartitioning> partitioning) {
-		EchoMqAdmin admin = new EchoMqAdmin(jobs);
-		admin.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
-		return admin;
 	}
 
 }

@@ -6,8 +6,8 @@ import io.echomq.dashboard.JobPage;
 import io.echomq.dashboard.Overview;
 import io.echomq.dashboard.QueueSummary;
 import io.echomq.dashboard.ScheduleList;
-import io.echomq.core.BatchView;
-import io.echomq.core.FlowTree;
+import io.echomq.inspect.BatchView;
+import io.echomq.inspect.FlowTree;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;

@@ -1,6 +1,5 @@
 package io.echomq.dashboard.web;
 
-import io.echomq.core.internal.Engine;
 import java.net.URI;
 import java.security.Principal;
 import java.time.Duration;
@@ -15,8 +14,8 @@ import java.util.stream.Collectors;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
-import io.echomq.core.BatchView;
-import io.echomq.core.FlowTree;
+import io.echomq.inspect.BatchView;
+import io.echomq.inspect.FlowTree;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;

@@ -8,17 +8,16 @@ import java.util.Map;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.core.JobState;
-import io.echomq.core.JobView;
-import io.echomq.core.QueueInspector;
-import io.echomq.core.QueueStats;
-import io.echomq.core.internal.Engine;
+import io.echomq.inspect.JobView;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueStats;
 import io.echomq.listener.EchoJobListenerContainerFactory;
+import io.echomq.listener.EchoJobListenerEndpoint;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;
-import io.echomq.listener.internal.ListenerSettings;
+import io.echomq.schedule.EchoMqSchedules;
 import io.echomq.schedule.ScheduleFire;
-import io.echomq.schedule.internal.ScheduleTicker;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -61,9 +60,7 @@ public final class EchoMqTestQueues {
 
 	private final QueueInspector inspector;
 
-	private final @Nullable ScheduleTicker ticker;
-
-	private final Engine engine;
+	private final @Nullable EchoMqSchedules ticker;
 
 	/**
 	 * Create the helpers over an application's EchoMQ beans.
@@ -71,18 +68,18 @@ public final class EchoMqTestQueues {
 	 * listeners)
 	 * @param registry the registry of the {@code @EchoJob} listeners, or {@code null}
 	 * @param admin the admin facade (the queue's partitions)
-	 * @param ticker the schedule ticker, or {@code null} without schedules
+	 * @param inspector the inspector (what the queue holds)
+	 * @param ticker the schedules, or {@code null} without schedules
 	 */
 	public EchoMqTestQueues(EchoJobListenerContainerFactory factory, @Nullable EchoJobListenerRegistry registry,
-			EchoMqAdmin admin, @Nullable ScheduleTicker ticker) {
+			EchoMqAdmin admin, QueueInspector inspector, @Nullable EchoMqSchedules ticker) {
 		Assert.notNull(factory, "'factory' must not be null");
 		Assert.notNull(admin, "'admin' must not be null");
 		this.factory = factory;
 		this.registry = registry;
 		this.admin = admin;
 		this.ticker = ticker;
-		this.engine = factory.getEngine();
-		this.inspector = new QueueInspector(this.engine);
+		this.inspector = inspector;
 	}
 
 	/**
@@ -93,7 +90,7 @@ public final class EchoMqTestQueues {
 	public static EchoMqTestQueues of(ListableBeanFactory beans) {
 		return new EchoMqTestQueues(beans.getBean(EchoJobListenerContainerFactory.class),
 				beans.getBeanProvider(EchoJobListenerRegistry.class).getIfUnique(), beans.getBean(EchoMqAdmin.class),
-				beans.getBeanProvider(ScheduleTicker.class).getIfUnique());
+				beans.getBean(QueueInspector.class), beans.getBeanProvider(EchoMqSchedules.class).getIfUnique());
 	}
 
 	/**
@@ -141,7 +138,7 @@ public final class EchoMqTestQueues {
 	 * @return what ran
 	 */
 	public DrainResult drain(String queue, JobHandler handler) {
-		return drain(this.factory.createContainer(queue, handler, ListenerSettings.inherit()), null);
+		return drain(this.factory.createContainer(EchoJobListenerEndpoint.of(queue, handler)), null);
 	}
 
 	/**
@@ -153,7 +150,7 @@ public final class EchoMqTestQueues {
 	 * @return what ran
 	 */
 	public DrainResult drain(String queue, JobHandler handler, Duration ahead) {
-		return drain(this.factory.createContainer(queue, handler, ListenerSettings.inherit()), horizon(ahead));
+		return drain(this.factory.createContainer(EchoJobListenerEndpoint.of(queue, handler)), horizon(ahead));
 	}
 
 	/**
@@ -165,8 +162,8 @@ public final class EchoMqTestQueues {
 	 * @throws IllegalArgumentException if the schedule does not exist
 	 */
 	public ScheduleFire fireSchedule(String queue, String name) {
-		ScheduleTicker schedules = this.ticker;
-		Assert.state(schedules != null, "No schedules in this application (no ScheduleTicker bean)");
+		EchoMqSchedules schedules = this.ticker;
+		Assert.state(schedules != null, "No schedules in this application (no EchoMqSchedules bean)");
 		ScheduleFire fire = schedules.trigger(queue, name);
 		if (fire == null) {
 			throw new IllegalArgumentException(
@@ -227,7 +224,7 @@ public final class EchoMqTestQueues {
 
 	private Instant horizon(Duration ahead) {
 		Assert.isTrue(ahead != null && !ahead.isNegative(), () -> "ahead must not be negative, was " + ahead);
-		return Instant.ofEpochMilli(this.engine.estimatedServerTime()).plus(ahead);
+		return this.admin.serverTime().plus(ahead);
 	}
 
 	private DrainResult drain(QueueListenerContainer container, @Nullable Instant horizon) {
@@ -243,7 +240,7 @@ public final class EchoMqTestQueues {
 				throw new IllegalStateException("Drain of queue '" + container.getQueue() + "' ran " + ran
 						+ " jobs and the queue is not empty yet: do its handlers enqueue forever?");
 			}
-			if (now == 0 && (horizon == null || makeDue(container.getPartitions(), horizon) == 0)) {
+			if (now == 0 && (horizon == null || makeDue(container.getQueue(), horizon) == 0)) {
 				break;
 			}
 		}
@@ -255,20 +252,20 @@ public final class EchoMqTestQueues {
 	 * Make every scheduled job due by the horizon due now, through {@code run_now}; a job
 	 * of a lane is then returned to its lane by a promote.
 	 */
-	private int makeDue(List<String> partitions, Instant horizon) {
+	private int makeDue(String queue, Instant horizon) {
 		int moved = 0;
-		for (String partition : partitions) {
+		for (String partition : partitions(queue)) {
 			for (JobView job : this.inspector.jobs(partition, JobState.SCHEDULE, 0, PAGE)) {
 				Instant at = job.at();
 				if (at != null && at.isAfter(horizon)) {
 					break;
 				}
-				if (this.engine.admin().runNow(partition, job.id()).isApplied()) {
+				if (this.admin.runNow(queue, job.id()).isApplied()) {
 					moved++;
 				}
 			}
-			this.engine.upkeep().promote(partition, PAGE);
 		}
+		this.admin.promoteDue(queue);
 		return moved;
 	}
 

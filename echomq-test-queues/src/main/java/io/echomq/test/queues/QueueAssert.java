@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.function.Predicate;
 
 import io.echomq.core.JobState;
-import io.echomq.core.JobView;
+import io.echomq.inspect.JobView;
 import org.assertj.core.api.AbstractAssert;
 
 /**

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.echomq.EchoMqOperations;
-import io.echomq.EnqueueOptions;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobState;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.test.context.AutoConfigureEchoMqServer;

@@ -1,0 +1,678 @@
+package io.echomq.inspect;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import io.echomq.core.InvalidQueueNameException;
+import io.echomq.core.JobId;
+import io.echomq.core.JobState;
+import io.echomq.core.Keyspace;
+import io.echomq.core.EchoMqEngine;
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.StoredFormat;
+import io.echomq.core.internal.LaneKeyType;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.DataType;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
+import org.springframework.util.Assert;
+
+/**
+ * Checks a queue's keyspace against the engine's invariants: every id in exactly one
+ * location, its row well-formed (the row schema the scripts check) with a {@code state}
+ * naming that location, no orphan rows or foreign members, no active lease overdue beyond
+ * the reap tolerance, and the queue's own keys of the right type. Members of the
+ * quarantine location are counted, not reported: they were set aside on purpose.
+ * <p>
+ * Unique keys ({@code emq:{q}:unique:<name>}) are checked against their jobs: each must
+ * be a string holding a JOB id; one without a TTL (until done, debounce) must point at a
+ * job that is pending, scheduled or active and whose row names that key, since the
+ * scripts that finish a job release its key. A throttle key (with a TTL) may outlive its
+ * job until it expires.
+ * <p>
+ * Batches (docs/flows.md#batches) are checked against their location: each member of
+ * {@code emq:{q}:batches} must have a row whose {@code state} is {@code open} or
+ * {@code sealed}, and each batch row ({@code emq:{q}:batch:<id>}, found with
+ * {@code SCAN}) that is open or sealed must be in it, a finished one not; a row with an
+ * unknown state or counts that are not integers (or that exceed its total) is reported.
+ * <p>
+ * The audit never blocks the server for long: it reads each location in pages of
+ * {@value #PAGE} members ({@code ZRANGE} by rank), the page's rows with one pipelined
+ * {@code HMGET} each, the row keys with {@code SCAN} ({@code COUNT} {@value #SCAN_COUNT})
+ * checked against the locations with one {@code ZMSCORE} per location and batch of
+ * {@value #SCAN_COUNT}; each of these commands runs in well under a millisecond on a
+ * queue of a million jobs (docs/BENCHMARKS.md), and the client holds one page at a time,
+ * not the queue. It lists at most {@value #MAX_LISTED} violations and counts the rest.
+ * <p>
+ * The audit reads page after page, so it is exact only for a quiescent queue (at the end
+ * of a test, or with listeners paused); on a busy queue a job that moves between two
+ * reads may be reported, or missed.
+ *
+ * @author EchoMQ
+ * @since 0.1.0
+ */
+public class QueueAuditor {
+
+	/** Most members one command reads, and most commands one pipelined batch sends. */
+	public static final int PAGE = 1_000;
+
+	/**
+	 * The {@code COUNT} of each {@code SCAN} for row keys, and the ids one
+	 * {@code ZMSCORE} checks: both cost the server about a microsecond per key.
+	 */
+	public static final int SCAN_COUNT = 250;
+
+	/** Most violations a report lists; the rest are only counted. */
+	public static final int MAX_LISTED = 1_000;
+
+	private static final Set<String> HOLDING = Set.of("pending", "schedule", "active");
+
+	private final Engine jobs;
+
+	private final StringRedisTemplate template;
+
+	/**
+	 * Create an auditor.
+	 * @param engine the engine whose keyspace is audited
+	 */
+	public QueueAuditor(EchoMqEngine engine) {
+		Engine jobs = Engine.of(engine);
+		this.jobs = jobs;
+		this.template = jobs.executor().getTemplate();
+	}
+
+	/**
+	 * Audit a queue.
+	 * @param queue the queue
+	 * @param reapTolerance how far past its lease deadline an active id may be before it
+	 * is reported (the reap interval plus slack)
+	 * @return the report
+	 */
+	public AuditReport audit(String queue, Duration reapTolerance) {
+		Keyspace keyspace = this.jobs.keyspace();
+		String prefix = keyspace.jobKeyPrefix(queue);
+		AuditReads.Findings findings = new AuditReads.Findings();
+		Map<JobState, Long> counts = new EnumMap<>(JobState.class);
+		Set<JobState> readable = checkQueueKeys(queue, findings);
+		long overdueBefore = AuditReads.serverTime(this.template) - reapTolerance.toMillis();
+		long rows = 0;
+		for (JobState state : JobState.values()) {
+			counts.put(state, 0L);
+			if (!readable.contains(state)) {
+				continue;
+			}
+			String key = keyspace.locationKey(queue, state);
+			for (long offset = 0;; offset += PAGE) {
+				Set<TypedTuple<String>> page = this.template.opsForZSet()
+					.rangeWithScores(key, offset, offset + PAGE - 1);
+				if (page == null || page.isEmpty()) {
+					break;
+				}
+				counts.merge(state, (long) page.size(), Long::sum);
+				rows += auditPage(queue, prefix, state, new ArrayList<>(page), overdueBefore, reapTolerance, findings);
+				if (page.size() < PAGE) {
+					break;
+				}
+			}
+		}
+		LaneAudit lanes = auditLanes(queue, prefix, overdueBefore, reapTolerance, counts, findings);
+		rows += lanes.rows();
+		rows += auditRows(queue, prefix, lanes.lanes(), findings);
+		auditUniqueKeys(queue, prefix, findings);
+		auditBatches(queue, findings);
+		return new AuditReport(queue, counts, rows, findings.listed, findings.count);
+	}
+
+	/**
+	 * Check the types of the queue's keys and the metrics counters.
+	 * @return the locations that are sorted sets (or absent), which can be read
+	 */
+	private Set<JobState> checkQueueKeys(String queue, AuditReads.Findings findings) {
+		Keyspace keyspace = this.jobs.keyspace();
+		Set<JobState> readable = new HashSet<>();
+		for (JobState state : JobState.values()) {
+			String key = keyspace.locationKey(queue, state);
+			if (expectType(key, DataType.ZSET, "a sorted set", findings)) {
+				readable.add(state);
+			}
+		}
+		String metrics = keyspace.queueKey(queue, KeyType.METRICS.suffix());
+		if (expectType(metrics, DataType.HASH, "a hash", findings)) {
+			this.template.<String, String>opsForHash().entries(metrics).forEach((field, value) -> {
+				if (RowSchema.parse(value) == null) {
+					findings.add(metrics + " field '" + field + "' is not an integer");
+				}
+			});
+		}
+		expectType(keyspace.queueKey(queue, KeyType.WAKE.suffix()), DataType.LIST, "a list", findings);
+		expectType(keyspace.queueKey(queue, KeyType.SCHEDULES.suffix()), DataType.HASH, "a hash", findings);
+		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_NEXT.suffix()), DataType.ZSET, "a sorted set", findings);
+		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_LAST.suffix()), DataType.HASH, "a hash", findings);
+		expectType(keyspace.queueKey(queue, KeyType.MINUTES.suffix()), DataType.HASH, "a hash", findings);
+		expectType(keyspace.queueKey(queue, KeyType.PAUSED.suffix()), DataType.STRING, "a string", findings);
+		expectType(keyspace.queueKey(queue, KeyType.NODES.suffix()), DataType.HASH, "a hash", findings);
+		String meta = keyspace.queueKey(queue, KeyType.META.suffix());
+		if (expectType(meta, DataType.HASH, "a hash", findings)) {
+			String format = this.template.<String, String>opsForHash().get(meta, "format");
+			Long number = (format != null) ? RowSchema.parse(format) : null;
+			if (format != null && (number == null || !StoredFormat.READS.contains(number.intValue()))) {
+				findings.add(meta + " field 'format' is '" + format + "', not a format this node reads "
+						+ StoredFormat.READS);
+			}
+		}
+		return readable;
+	}
+
+	private boolean expectType(String key, DataType expected, String name, AuditReads.Findings findings) {
+		DataType type = this.template.type(key);
+		if (type == null || type == DataType.NONE || type == expected) {
+			return true;
+		}
+		findings.add(key + " is a " + type.code() + ", not " + name);
+		return false;
+	}
+
+	/**
+	 * Audit one page of a location: every member a JOB id with a well-formed row whose
+	 * state names the location.
+	 * @return the rows the page's members have (a row found in two locations is counted
+	 * at one of them)
+	 */
+	private long auditPage(String queue, String prefix, JobState state, List<TypedTuple<String>> page,
+			long overdueBefore, Duration reapTolerance, AuditReads.Findings findings) {
+		String here = state.value();
+		List<String> ids = new ArrayList<>(page.size());
+		for (TypedTuple<String> member : page) {
+			String id = member.getValue();
+			if (id == null || !JobId.isValid(id)) {
+				if (state != JobState.QUARANTINE) {
+					findings.add("'" + id + "' in " + here + " is not a valid JOB id");
+				}
+				continue;
+			}
+			ids.add(id);
+			Double score = member.getScore();
+			if (state == JobState.ACTIVE && score != null && score < overdueBefore) {
+				findings.add(id + " is active past its lease deadline by more than " + reapTolerance);
+			}
+		}
+		List<@Nullable Object> fields = AuditReads.async(this.template, (commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
+			for (String id : ids) {
+				futures.add(commands.hmget(AuditReads.bytes(prefix + id), AuditReads.ROW_FIELDS));
+			}
+			return futures;
+		});
+		List<String> empty = new ArrayList<>();
+		List<String[]> mismatches = new ArrayList<>();
+		long rows = 0;
+		for (int i = 0; i < ids.size(); i++) {
+			String id = ids.get(i);
+			Object result = fields.get(i);
+			if (result instanceof AuditReads.Failed) {
+				rows++;
+				findings.add(id + " in " + here + ": row is not a hash");
+				continue;
+			}
+			List<@Nullable String> values = AuditReads.values(result);
+			if (values.stream().allMatch((value) -> value == null)) {
+				empty.add(id);
+				continue;
+			}
+			rows++;
+			String rowState = values.get(0);
+			// a quarantined row is malformed by definition: only its state is checked
+			String problem = (state != JobState.QUARANTINE) ? RowSchema.fieldProblem(values)
+					: RowSchema.stateFieldProblem(rowState);
+			if (problem != null) {
+				findings.add(id + " in " + here + ": " + problem);
+			}
+			else if (!here.equals(rowState)) {
+				mismatches.add(new String[] { id, String.valueOf(rowState) });
+			}
+		}
+		rows += reportEmpty(queue, prefix, state, empty, findings);
+		return rows - reportMismatches(queue, state, mismatches, findings);
+	}
+
+	/**
+	 * Report ids whose row has none of the schema's fields: no row at all, or a hash
+	 * without them.
+	 * @return how many of them have a row
+	 */
+	private long reportEmpty(String queue, String prefix, JobState state, List<String> ids,
+			AuditReads.Findings findings) {
+		if (ids.isEmpty()) {
+			return 0;
+		}
+		List<@Nullable Object> exists = AuditReads.async(this.template, (commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
+			for (String id : ids) {
+				futures.add(commands.exists(AuditReads.bytes(prefix + id)));
+			}
+			return futures;
+		});
+		long rows = 0;
+		for (int i = 0; i < ids.size(); i++) {
+			boolean present = exists.get(i) instanceof Long count && count > 0;
+			if (present) {
+				rows++;
+			}
+			if (state != JobState.QUARANTINE || present) {
+				findings.add(ids.get(i) + " in " + state.value() + ": "
+						+ (present ? RowSchema.fieldProblem(AuditReads.nulls()) : "no row"));
+			}
+		}
+		return rows;
+	}
+
+	/**
+	 * Report ids whose well-formed row names another location: in both, or only here.
+	 * @return how many of them are also where their row says (their row is counted there)
+	 */
+	private long reportMismatches(String queue, JobState state, List<String[]> mismatches,
+			AuditReads.Findings findings) {
+		if (mismatches.isEmpty()) {
+			return 0;
+		}
+		Keyspace keyspace = this.jobs.keyspace();
+		List<@Nullable Object> scores = AuditReads.async(this.template, (commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(mismatches.size());
+			for (String[] mismatch : mismatches) {
+				JobState named = JobState.fromValue(mismatch[1]);
+				futures.add(commands.zscore(AuditReads.bytes(keyspace.locationKey(queue, named)),
+						AuditReads.bytes(mismatch[0])));
+			}
+			return futures;
+		});
+		long elsewhere = 0;
+		for (int i = 0; i < mismatches.size(); i++) {
+			String[] mismatch = mismatches.get(i);
+			if (scores.get(i) instanceof Double) {
+				elsewhere++;
+				findings.add(mismatch[0] + " is in both " + mismatch[1] + " and " + state.value());
+			}
+			else {
+				findings.add(mismatch[0] + " is in " + state.value() + " but its row says state=" + mismatch[1]);
+			}
+		}
+		return elsewhere;
+	}
+
+	/**
+	 * Audit the fair lanes: every lane's pending set is a location like pending (each
+	 * member a JOB id whose well-formed row says {@code state=pending}), its rows name
+	 * the lane, a lane with pending jobs is in the ring (else no claim would reach it),
+	 * the ring holds no lane without them, and no row in the queue's own pending set
+	 * names a lane.
+	 * @return the lanes found (in the ring or with a pending key) and the rows their
+	 * members have
+	 */
+	private LaneAudit auditLanes(String queue, String prefix, long overdueBefore, Duration reapTolerance,
+			Map<JobState, Long> counts, AuditReads.Findings findings) {
+		long rows = 0;
+		Keyspace keyspace = this.jobs.keyspace();
+		String ringKey = keyspace.queueKey(queue, KeyType.LANES.suffix());
+		Set<String> ring = new HashSet<>();
+		if (expectType(ringKey, DataType.ZSET, "a sorted set", findings)) {
+			Set<String> members = this.template.opsForZSet().range(ringKey, 0, -1);
+			if (members != null) {
+				ring.addAll(members);
+			}
+		}
+		String lanePrefix = keyspace.laneKeyPrefix(queue);
+		String suffix = ":" + LaneKeyType.PENDING.suffix();
+		Set<String> lanes = new TreeSet<>(ring);
+		scanKeys(lanePrefix, "*" + suffix,
+				(key) -> lanes.add(key.substring(lanePrefix.length(), key.length() - suffix.length())));
+		List<String> valid = new ArrayList<>();
+		for (String lane : lanes) {
+			try {
+				Keyspace.validateLane(lane);
+			}
+			catch (InvalidQueueNameException ex) {
+				findings.add("lane '" + lane + "' is not a valid lane key");
+				continue;
+			}
+			valid.add(lane);
+			String key = keyspace.laneKey(queue, lane, LaneKeyType.PENDING.suffix());
+			if (!expectType(key, DataType.ZSET, "a sorted set", findings)) {
+				continue;
+			}
+			long members = 0;
+			for (long offset = 0;; offset += PAGE) {
+				Set<TypedTuple<String>> page = this.template.opsForZSet()
+					.rangeWithScores(key, offset, offset + PAGE - 1);
+				if (page == null || page.isEmpty()) {
+					break;
+				}
+				members += page.size();
+				counts.merge(JobState.PENDING, (long) page.size(), Long::sum);
+				List<TypedTuple<String>> tuples = new ArrayList<>(page);
+				rows += auditPage(queue, prefix, JobState.PENDING, tuples, overdueBefore, reapTolerance, findings);
+				checkLaneFields(prefix, lane, tuples, findings);
+				if (page.size() < PAGE) {
+					break;
+				}
+			}
+			if (members > 0 && !ring.contains(lane)) {
+				findings.add("lane " + lane + " has " + members + " pending but is not in the ring " + ringKey
+						+ " (no claim would reach it)");
+			}
+			if (members == 0 && ring.contains(lane)) {
+				findings.add("lane " + lane + " is in the ring " + ringKey + " with nothing pending");
+			}
+		}
+		if (!valid.isEmpty()) {
+			checkNoLanes(queue, prefix, findings);
+		}
+		return new LaneAudit(valid, rows);
+	}
+
+	private void checkLaneFields(String prefix, @Nullable String lane, List<TypedTuple<String>> page,
+			AuditReads.Findings findings) {
+		List<String> ids = new ArrayList<>(page.size());
+		for (TypedTuple<String> member : page) {
+			if (member.getValue() != null && JobId.isValid(member.getValue())) {
+				ids.add(member.getValue());
+			}
+		}
+		List<@Nullable Object> values = AuditReads.async(this.template, (commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(ids.size());
+			for (String id : ids) {
+				futures.add(commands.hget(AuditReads.bytes(prefix + id), AuditReads.bytes("lane")));
+			}
+			return futures;
+		});
+		for (int i = 0; i < ids.size(); i++) {
+			Object value = values.get(i);
+			String rowLane = (value instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : null;
+			if (lane != null && !lane.equals(rowLane)) {
+				findings.add(ids.get(i) + " is in lane " + lane + " but its row says lane=" + rowLane);
+			}
+			if (lane == null && rowLane != null) {
+				findings.add(ids.get(i) + " is in pending but its row says lane=" + rowLane + " (not in its lane)");
+			}
+		}
+	}
+
+	private void checkNoLanes(String queue, String prefix, AuditReads.Findings findings) {
+		String key = this.jobs.keyspace().queueKey(queue, KeyType.PENDING.suffix());
+		for (long offset = 0;; offset += PAGE) {
+			Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + PAGE - 1);
+			if (page == null || page.isEmpty()) {
+				return;
+			}
+			checkLaneFields(prefix, null, new ArrayList<>(page), findings);
+			if (page.size() < PAGE) {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Scan the queue's row keys for rows in no location.
+	 * @return how many such rows there are
+	 */
+	private long auditRows(String queue, String prefix, List<String> lanes, AuditReads.Findings findings) {
+		Set<String> orphans = new HashSet<>();
+		List<String> batch = new ArrayList<>(SCAN_COUNT);
+		scanKeys(prefix, "*", (key) -> {
+			String id = key.substring(prefix.length());
+			if (!JobId.isValid(id)) {
+				findings.add("key " + prefix + id + " is not the row of a JOB id");
+				return;
+			}
+			batch.add(id);
+			if (batch.size() == SCAN_COUNT) {
+				findOrphans(queue, lanes, batch, orphans);
+				batch.clear();
+			}
+		});
+		findOrphans(queue, lanes, batch, orphans);
+		for (String id : orphans) {
+			findings.add("row of " + id + " is in no location (orphan row)");
+		}
+		return orphans.size();
+	}
+
+	/**
+	 * Scan the queue's unique keys and check each against the job it names.
+	 */
+	private void auditUniqueKeys(String queue, String rowPrefix, AuditReads.Findings findings) {
+		String prefix = this.jobs.keyspace().uniqueKeyPrefix(queue);
+		List<String> batch = new ArrayList<>(SCAN_COUNT);
+		scanKeys(prefix, "*", (key) -> {
+			batch.add(key);
+			if (batch.size() == SCAN_COUNT) {
+				checkUniqueKeys(rowPrefix, prefix, batch, findings);
+				batch.clear();
+			}
+		});
+		checkUniqueKeys(rowPrefix, prefix, batch, findings);
+	}
+
+	private void auditBatches(String queue, AuditReads.Findings findings) {
+		String location = this.jobs.keys(queue).batches();
+		if (!expectType(location, DataType.ZSET, "a sorted set", findings)) {
+			return;
+		}
+		String rowPrefix = this.jobs.keys(queue).batch("");
+		for (long offset = 0;; offset += PAGE) {
+			Set<String> page = this.template.opsForZSet().range(location, offset, offset + PAGE - 1);
+			if (page == null || page.isEmpty()) {
+				break;
+			}
+			for (String id : page) {
+				DataType type = this.template.type(rowPrefix + id);
+				if (type == null || type == DataType.NONE) {
+					findings.add("batch " + id + " is in " + location + " but has no row");
+				}
+			}
+			if (page.size() < PAGE) {
+				break;
+			}
+		}
+		scanKeys(rowPrefix, "*", (key) -> {
+			String id = key.substring(rowPrefix.length());
+			String state = batchState(key, findings);
+			if (state == null) {
+				return;
+			}
+			boolean listed = this.template.opsForZSet().score(location, id) != null;
+			if (("open".equals(state) || "sealed".equals(state)) && !listed) {
+				findings.add("batch " + id + " is " + state + " but not in " + location);
+			}
+			else if (!"open".equals(state) && !"sealed".equals(state) && listed) {
+				findings.add("batch " + id + " is in " + location + " but its row says state=" + state);
+			}
+			if (!"open".equals(state) && !"sealed".equals(state) && !"finished".equals(state)) {
+				findings.add("batch row " + key + " has state=" + state + ", not open, sealed or finished");
+			}
+		});
+	}
+
+	/**
+	 * Read a batch row's state, reporting a row that is not a hash or whose counts are
+	 * not integers.
+	 * @return the state, {@code ""} for a row without one, {@code null} when there is no
+	 * row or it is not a hash
+	 */
+	private @Nullable String batchState(String key, AuditReads.Findings findings) {
+		DataType type = this.template.type(key);
+		if (type == null || type == DataType.NONE) {
+			return null;
+		}
+		if (type != DataType.HASH) {
+			findings.add("batch row " + key + " is a " + type.code() + ", not a hash");
+			return null;
+		}
+		List<String> row = this.template.<String, String>opsForHash()
+			.multiGet(key, List.of("state", "total", "completed", "dead"));
+		Long[] counts = new Long[3];
+		for (int i = 1; i <= 3; i++) {
+			String value = row.get(i);
+			counts[i - 1] = (value != null) ? RowSchema.parse(value) : null;
+			if (counts[i - 1] == null) {
+				findings.add("batch row " + key + " field '" + List.of("state", "total", "completed", "dead").get(i)
+						+ "' is " + ((value != null) ? "'" + value + "', " : "missing, ") + "not an integer");
+			}
+		}
+		if (counts[0] != null && counts[1] != null && counts[2] != null && counts[1] + counts[2] > counts[0]) {
+			findings.add("batch row " + key + " counts " + (counts[1] + counts[2]) + " finished jobs of a total of "
+					+ counts[0]);
+		}
+		String state = row.get(0);
+		return (state != null) ? state : "";
+	}
+
+	/**
+	 * Scan the keys that start with {@code prefix} and match {@code pattern} after it
+	 * ({@code COUNT} {@value #SCAN_COUNT}), on the node of the prefix's slot in a
+	 * cluster.
+	 * @param prefix the literal key prefix
+	 * @param pattern the glob pattern of the rest of the key
+	 * @param each takes each key found
+	 */
+	private void scanKeys(String prefix, String pattern, Consumer<String> each) {
+		ScanOptions options = ScanOptions.scanOptions()
+			.match(AuditReads.escapeGlob(prefix) + pattern)
+			.count(SCAN_COUNT)
+			.build();
+		this.template.execute((RedisCallback<Void>) (connection) -> {
+			try (Cursor<byte[]> cursor = AuditReads.scan(connection, prefix, options)) {
+				while (cursor.hasNext()) {
+					each.accept(new String(cursor.next(), StandardCharsets.UTF_8));
+				}
+			}
+			return null;
+		});
+	}
+
+	private void checkUniqueKeys(String rowPrefix, String prefix, List<String> keys, AuditReads.Findings findings) {
+		if (keys.isEmpty()) {
+			return;
+		}
+		List<@Nullable Object> replies = AuditReads.async(this.template, (commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(keys.size() * 2);
+			for (String key : keys) {
+				futures.add(commands.get(AuditReads.bytes(key)));
+				futures.add(commands.pttl(AuditReads.bytes(key)));
+			}
+			return futures;
+		});
+		List<String[]> held = new ArrayList<>();
+		for (int i = 0; i < keys.size(); i++) {
+			String key = keys.get(i);
+			Object value = replies.get(2 * i);
+			if (value instanceof AuditReads.Failed) {
+				findings.add("unique key " + key + " is not a string");
+				continue;
+			}
+			String id = (value instanceof byte[] text) ? new String(text, StandardCharsets.UTF_8) : null;
+			if (id == null) {
+				continue;
+			}
+			if (!JobId.isValid(id)) {
+				findings.add("unique key " + key + " holds '" + id + "', not a JOB id");
+				continue;
+			}
+			boolean expires = replies.get(2 * i + 1) instanceof Long ttl && ttl >= 0;
+			if (!expires) {
+				held.add(new String[] { key, id });
+			}
+		}
+		List<@Nullable Object> rows = AuditReads.async(this.template, (commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>(held.size());
+			for (String[] entry : held) {
+				futures.add(commands.hmget(AuditReads.bytes(rowPrefix + entry[1]), AuditReads.bytes("state"),
+						AuditReads.bytes(EnqueueSpec.UNIQUE_FIELD)));
+			}
+			return futures;
+		});
+		for (int i = 0; i < held.size(); i++) {
+			String key = held.get(i)[0];
+			String id = held.get(i)[1];
+			String name = key.substring(prefix.length());
+			Object result = rows.get(i);
+			if (result instanceof AuditReads.Failed) {
+				findings.add("unique key " + key + " points at " + id + ", whose row is not a hash");
+				continue;
+			}
+			List<@Nullable String> fields = AuditReads.values(result);
+			String state = fields.get(0);
+			if (state == null) {
+				findings.add("unique key " + key + " points at " + id + ", which has no row (leaked key)");
+			}
+			else if (!name.equals(fields.get(1))) {
+				findings.add("unique key " + key + " points at " + id + ", whose row does not name it (unique="
+						+ fields.get(1) + ")");
+			}
+			else if (!HOLDING.contains(state)) {
+				findings.add("unique key " + key + " points at " + id + ", which is " + state
+						+ " (its key should have been released)");
+			}
+		}
+	}
+
+	private void findOrphans(String queue, List<String> lanes, List<String> ids, Set<String> orphans) {
+		if (ids.isEmpty()) {
+			return;
+		}
+		Keyspace keyspace = this.jobs.keyspace();
+		byte[][] members = ids.stream().map(AuditReads::bytes).toArray(byte[][]::new);
+		List<@Nullable Object> scores = AuditReads.async(this.template, (commands) -> {
+			List<RedisFuture<?>> futures = new ArrayList<>();
+			for (JobState state : JobState.values()) {
+				futures.add(commands.zmscore(AuditReads.bytes(keyspace.locationKey(queue, state)), members));
+			}
+			for (String lane : lanes) {
+				futures.add(commands
+					.zmscore(AuditReads.bytes(keyspace.laneKey(queue, lane, LaneKeyType.PENDING.suffix())), members));
+			}
+			return futures;
+		});
+		for (int i = 0; i < ids.size(); i++) {
+			boolean located = false;
+			for (Object perLocation : scores) {
+				if (perLocation instanceof List<?> list && list.get(i) != null) {
+					located = true;
+					break;
+				}
+			}
+			if (!located) {
+				orphans.add(ids.get(i));
+			}
+		}
+	}
+
+	private record LaneAudit(List<String> lanes, long rows) {
+
+	}
+
+}
