@@ -5,15 +5,15 @@ import java.time.Instant;
 import java.util.List;
 
 import io.echomq.core.CancelResult;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
-import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
-import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.internal.EnqueueCallbacks;
 import org.jspecify.annotations.Nullable;
 

@@ -13,22 +13,22 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.echomq.core.Durability;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqException;
 import io.echomq.core.EnqueueAfterCommitException;
 import io.echomq.core.EnqueueInterceptor;
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.EnqueueResult;
-import io.echomq.core.PayloadTooLargeException;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.EchoMqEngine;
-import io.echomq.core.internal.Engine;
 import io.echomq.core.Keyspace;
+import io.echomq.core.PayloadTooLargeException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.UniqueKey;
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.ReplicaAcknowledgements;
 import io.echomq.core.internal.ServerFailures;
-import io.echomq.core.UniqueKey;
 import io.echomq.crypto.PayloadDecryptionException;
 import io.echomq.crypto.QueueEncryption;
 import io.echomq.flow.BatchJob;
@@ -313,13 +313,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 		BatchWrites writes = batchWrites();
 		BatchWrites.Plan plan = writes.plan(spec);
 		writes.write(plan);
-		return new BatchJob(plan.queue(), plan.id(), plan.jobs().stream().map(BatchWrites::flowJob).toList(),
-				callback(plan, "success"), callback(plan, "complete"), callback(plan, "death"));
-	}
-
-	private static @Nullable FlowJob callback(BatchWrites.Plan plan, String kind) {
-		BatchWrites.Job job = plan.callbacks().get(kind);
-		return (job != null) ? BatchWrites.flowJob(job) : null;
+		return BatchWrites.batchJob(plan);
 	}
 
 	@Override
@@ -344,26 +338,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 	public @Nullable BatchStatus batchStatus(String queue, JobId batch) {
 		Assert.notNull(batch, "'batch' must not be null");
 		Keyspace.validateQueueName(queue);
-		Map<String, String> row = this.jobs.batches().status(queue, batch);
-		String state = row.get("state");
-		if (state == null) {
-			return null;
-		}
-		long total = Long.parseLong(row.getOrDefault("total", "0"));
-		long completed = Long.parseLong(row.getOrDefault("completed", "0"));
-		long dead = Long.parseLong(row.getOrDefault("dead", "0"));
-		return new BatchStatus(queue, batch, state, total, total - completed - dead, completed, dead,
-				batchCallback(row, "success"), batchCallback(row, "complete"), batchCallback(row, "death"));
-	}
-
-	private static BatchStatus.@Nullable Callback batchCallback(Map<String, String> row, String kind) {
-		String target = row.get("on_" + kind);
-		if (target == null) {
-			return null;
-		}
-		int slash = target.lastIndexOf('/');
-		return new BatchStatus.Callback(target.substring(0, slash), JobId.parse(target.substring(slash + 1)),
-				row.get("fired:" + kind));
+		return BatchWrites.status(queue, batch, this.jobs.batches().status(queue, batch));
 	}
 
 	private BatchWrites batchWrites() {

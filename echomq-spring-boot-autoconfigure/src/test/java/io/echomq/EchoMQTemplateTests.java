@@ -9,13 +9,13 @@ import java.util.Map;
 import java.util.Set;
 
 import io.echomq.core.EnqueueOptions;
+import io.echomq.core.JobId;
+import io.echomq.core.Keyspace;
 import io.echomq.core.PayloadTooLargeException;
 import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.EnqueueSpec;
-import io.echomq.core.JobId;
-import io.echomq.core.internal.KeyType;
-import io.echomq.core.Keyspace;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.KeyType;
 import io.echomq.support.PayloadConversionException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

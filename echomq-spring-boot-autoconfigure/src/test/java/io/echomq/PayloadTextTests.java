@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.UUID;
 
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
+import io.echomq.core.Keyspace;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.Keyspace;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.support.PayloadConversionException;
 import io.echomq.test.TestRedisServer;

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.echomq.inspect.AuditReport;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.KeyType;
-import io.echomq.inspect.QueueAuditor;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
 
 /**
  * What auditing a big queue costs the server: a queue of {@code --audit-jobs} jobs

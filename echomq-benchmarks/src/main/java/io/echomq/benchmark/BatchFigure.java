@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import io.echomq.flow.BatchJob;
-import io.echomq.flow.BatchSpec;
 import io.echomq.EchoMqTemplate;
-import io.echomq.flow.FlowSpec;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.flow.BatchJob;
+import io.echomq.flow.BatchSpec;
+import io.echomq.flow.FlowSpec;
 import io.echomq.support.JacksonPayloadConverter;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 
-import io.echomq.flow.ChildFailure;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Flows;
+import io.echomq.flow.ChildFailure;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;
 

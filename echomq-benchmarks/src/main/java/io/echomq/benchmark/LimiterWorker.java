@@ -14,8 +14,8 @@ import java.util.Map;
 
 import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.echomq.core.JobId;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
 
 /**
  * Server memory per pending job with a {@value Payloads#SIZE}-byte payload: the

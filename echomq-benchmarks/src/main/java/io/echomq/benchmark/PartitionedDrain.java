@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerEndpoint;
 import io.echomq.listener.ListenerSettings;

@@ -7,11 +7,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.Retention;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -14,10 +14,10 @@ import java.util.function.Function;
 
 import io.echomq.core.EchoMqException;
 import io.echomq.core.Keyspace;
+import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.EchoJobListenerEndpoint;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
-import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.MethodJobHandler;
 import io.echomq.support.PayloadConverter;
 import org.jspecify.annotations.Nullable;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.lettuce.core.KeyValue;
@@ -14,6 +15,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.DataType;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -117,6 +119,39 @@ final class AuditReads {
 			return cluster.scan(node, options);
 		}
 		return connection.keyCommands().scan(options);
+	}
+
+	/**
+	 * Scan the keys that start with {@code prefix} and match {@code pattern} after it
+	 * ({@code COUNT} {@value QueueAuditor#SCAN_COUNT}), on the node of the prefix's slot
+	 * in a cluster.
+	 * @param prefix the literal key prefix
+	 * @param pattern the glob pattern of the rest of the key
+	 * @param each takes each key found
+	 */
+	static void scanKeys(StringRedisTemplate template, String prefix, String pattern, Consumer<String> each) {
+		ScanOptions options = ScanOptions.scanOptions()
+			.match(escapeGlob(prefix) + pattern)
+			.count(QueueAuditor.SCAN_COUNT)
+			.build();
+		template.execute((RedisCallback<Void>) (connection) -> {
+			try (Cursor<byte[]> cursor = scan(connection, prefix, options)) {
+				while (cursor.hasNext()) {
+					each.accept(new String(cursor.next(), StandardCharsets.UTF_8));
+				}
+			}
+			return null;
+		});
+	}
+
+	static boolean expectType(StringRedisTemplate template, String key, DataType expected, String name,
+			Findings findings) {
+		DataType type = template.type(key);
+		if (type == null || type == DataType.NONE || type == expected) {
+			return true;
+		}
+		findings.add(key + " is a " + type.code() + ", not " + name);
+		return false;
 	}
 
 	static byte[] bytes(String text) {

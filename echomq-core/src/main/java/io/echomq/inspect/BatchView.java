@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.EchoMqEngine;
+import io.echomq.core.Experimental;
 import io.echomq.core.JobId;
 import io.echomq.core.Keyspace;
-import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
 import org.jspecify.annotations.Nullable;
 
@@ -21,6 +22,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.2.0
  */
+@Experimental
 public class BatchView {
 
 	/** Most batches one listing reads. */

@@ -8,14 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import io.echomq.flow.FlowChild;
+import io.echomq.core.EchoMqEngine;
+import io.echomq.core.Experimental;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
-import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.Flows;
 import io.echomq.core.internal.Results;
+import io.echomq.flow.FlowChild;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -31,6 +32,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.1.0
  */
+@Experimental
 public class FlowTree {
 
 	/** Most jobs one read draws (a flow has at most 10,000). */

@@ -9,38 +9,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
-import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.internal.StoredFormat;
 import io.echomq.core.internal.LaneKeyType;
-import io.lettuce.core.KeyValue;
+import io.echomq.core.internal.StoredFormat;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.DataType;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.core.Cursor;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
-import org.springframework.util.Assert;
 
 /**
  * Checks a queue's keyspace against the engine's invariants: every id in exactly one
@@ -90,11 +74,11 @@ public class QueueAuditor {
 	/** Most violations a report lists; the rest are only counted. */
 	public static final int MAX_LISTED = 1_000;
 
-	private static final Set<String> HOLDING = Set.of("pending", "schedule", "active");
-
 	private final Engine jobs;
 
 	private final StringRedisTemplate template;
+
+	private final KeyAudits keys;
 
 	/**
 	 * Create an auditor.
@@ -104,6 +88,7 @@ public class QueueAuditor {
 		Engine jobs = Engine.of(engine);
 		this.jobs = jobs;
 		this.template = jobs.executor().getTemplate();
+		this.keys = new KeyAudits(jobs, this.template);
 	}
 
 	/**
@@ -143,8 +128,8 @@ public class QueueAuditor {
 		LaneAudit lanes = auditLanes(queue, prefix, overdueBefore, reapTolerance, counts, findings);
 		rows += lanes.rows();
 		rows += auditRows(queue, prefix, lanes.lanes(), findings);
-		auditUniqueKeys(queue, prefix, findings);
-		auditBatches(queue, findings);
+		this.keys.auditUniqueKeys(queue, prefix, findings);
+		this.keys.auditBatches(queue, findings);
 		return new AuditReport(queue, counts, rows, findings.listed, findings.count);
 	}
 
@@ -157,27 +142,34 @@ public class QueueAuditor {
 		Set<JobState> readable = new HashSet<>();
 		for (JobState state : JobState.values()) {
 			String key = keyspace.locationKey(queue, state);
-			if (expectType(key, DataType.ZSET, "a sorted set", findings)) {
+			if (AuditReads.expectType(this.template, key, DataType.ZSET, "a sorted set", findings)) {
 				readable.add(state);
 			}
 		}
 		String metrics = keyspace.queueKey(queue, KeyType.METRICS.suffix());
-		if (expectType(metrics, DataType.HASH, "a hash", findings)) {
+		if (AuditReads.expectType(this.template, metrics, DataType.HASH, "a hash", findings)) {
 			this.template.<String, String>opsForHash().entries(metrics).forEach((field, value) -> {
 				if (RowSchema.parse(value) == null) {
 					findings.add(metrics + " field '" + field + "' is not an integer");
 				}
 			});
 		}
-		expectType(keyspace.queueKey(queue, KeyType.WAKE.suffix()), DataType.LIST, "a list", findings);
-		expectType(keyspace.queueKey(queue, KeyType.SCHEDULES.suffix()), DataType.HASH, "a hash", findings);
-		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_NEXT.suffix()), DataType.ZSET, "a sorted set", findings);
-		expectType(keyspace.queueKey(queue, KeyType.SCHEDULE_LAST.suffix()), DataType.HASH, "a hash", findings);
-		expectType(keyspace.queueKey(queue, KeyType.MINUTES.suffix()), DataType.HASH, "a hash", findings);
-		expectType(keyspace.queueKey(queue, KeyType.PAUSED.suffix()), DataType.STRING, "a string", findings);
-		expectType(keyspace.queueKey(queue, KeyType.NODES.suffix()), DataType.HASH, "a hash", findings);
+		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.WAKE.suffix()), DataType.LIST, "a list",
+				findings);
+		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.SCHEDULES.suffix()), DataType.HASH,
+				"a hash", findings);
+		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.SCHEDULE_NEXT.suffix()), DataType.ZSET,
+				"a sorted set", findings);
+		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.SCHEDULE_LAST.suffix()), DataType.HASH,
+				"a hash", findings);
+		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.MINUTES.suffix()), DataType.HASH,
+				"a hash", findings);
+		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.PAUSED.suffix()), DataType.STRING,
+				"a string", findings);
+		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.NODES.suffix()), DataType.HASH, "a hash",
+				findings);
 		String meta = keyspace.queueKey(queue, KeyType.META.suffix());
-		if (expectType(meta, DataType.HASH, "a hash", findings)) {
+		if (AuditReads.expectType(this.template, meta, DataType.HASH, "a hash", findings)) {
 			String format = this.template.<String, String>opsForHash().get(meta, "format");
 			Long number = (format != null) ? RowSchema.parse(format) : null;
 			if (format != null && (number == null || !StoredFormat.READS.contains(number.intValue()))) {
@@ -186,15 +178,6 @@ public class QueueAuditor {
 			}
 		}
 		return readable;
-	}
-
-	private boolean expectType(String key, DataType expected, String name, AuditReads.Findings findings) {
-		DataType type = this.template.type(key);
-		if (type == null || type == DataType.NONE || type == expected) {
-			return true;
-		}
-		findings.add(key + " is a " + type.code() + ", not " + name);
-		return false;
 	}
 
 	/**
@@ -339,7 +322,7 @@ public class QueueAuditor {
 		Keyspace keyspace = this.jobs.keyspace();
 		String ringKey = keyspace.queueKey(queue, KeyType.LANES.suffix());
 		Set<String> ring = new HashSet<>();
-		if (expectType(ringKey, DataType.ZSET, "a sorted set", findings)) {
+		if (AuditReads.expectType(this.template, ringKey, DataType.ZSET, "a sorted set", findings)) {
 			Set<String> members = this.template.opsForZSet().range(ringKey, 0, -1);
 			if (members != null) {
 				ring.addAll(members);
@@ -348,7 +331,7 @@ public class QueueAuditor {
 		String lanePrefix = keyspace.laneKeyPrefix(queue);
 		String suffix = ":" + LaneKeyType.PENDING.suffix();
 		Set<String> lanes = new TreeSet<>(ring);
-		scanKeys(lanePrefix, "*" + suffix,
+		AuditReads.scanKeys(this.template, lanePrefix, "*" + suffix,
 				(key) -> lanes.add(key.substring(lanePrefix.length(), key.length() - suffix.length())));
 		List<String> valid = new ArrayList<>();
 		for (String lane : lanes) {
@@ -361,7 +344,7 @@ public class QueueAuditor {
 			}
 			valid.add(lane);
 			String key = keyspace.laneKey(queue, lane, LaneKeyType.PENDING.suffix());
-			if (!expectType(key, DataType.ZSET, "a sorted set", findings)) {
+			if (!AuditReads.expectType(this.template, key, DataType.ZSET, "a sorted set", findings)) {
 				continue;
 			}
 			long members = 0;
@@ -442,7 +425,7 @@ public class QueueAuditor {
 	private long auditRows(String queue, String prefix, List<String> lanes, AuditReads.Findings findings) {
 		Set<String> orphans = new HashSet<>();
 		List<String> batch = new ArrayList<>(SCAN_COUNT);
-		scanKeys(prefix, "*", (key) -> {
+		AuditReads.scanKeys(this.template, prefix, "*", (key) -> {
 			String id = key.substring(prefix.length());
 			if (!JobId.isValid(id)) {
 				findings.add("key " + prefix + id + " is not the row of a JOB id");
@@ -459,185 +442,6 @@ public class QueueAuditor {
 			findings.add("row of " + id + " is in no location (orphan row)");
 		}
 		return orphans.size();
-	}
-
-	/**
-	 * Scan the queue's unique keys and check each against the job it names.
-	 */
-	private void auditUniqueKeys(String queue, String rowPrefix, AuditReads.Findings findings) {
-		String prefix = this.jobs.keyspace().uniqueKeyPrefix(queue);
-		List<String> batch = new ArrayList<>(SCAN_COUNT);
-		scanKeys(prefix, "*", (key) -> {
-			batch.add(key);
-			if (batch.size() == SCAN_COUNT) {
-				checkUniqueKeys(rowPrefix, prefix, batch, findings);
-				batch.clear();
-			}
-		});
-		checkUniqueKeys(rowPrefix, prefix, batch, findings);
-	}
-
-	private void auditBatches(String queue, AuditReads.Findings findings) {
-		String location = this.jobs.keys(queue).batches();
-		if (!expectType(location, DataType.ZSET, "a sorted set", findings)) {
-			return;
-		}
-		String rowPrefix = this.jobs.keys(queue).batch("");
-		for (long offset = 0;; offset += PAGE) {
-			Set<String> page = this.template.opsForZSet().range(location, offset, offset + PAGE - 1);
-			if (page == null || page.isEmpty()) {
-				break;
-			}
-			for (String id : page) {
-				DataType type = this.template.type(rowPrefix + id);
-				if (type == null || type == DataType.NONE) {
-					findings.add("batch " + id + " is in " + location + " but has no row");
-				}
-			}
-			if (page.size() < PAGE) {
-				break;
-			}
-		}
-		scanKeys(rowPrefix, "*", (key) -> {
-			String id = key.substring(rowPrefix.length());
-			String state = batchState(key, findings);
-			if (state == null) {
-				return;
-			}
-			boolean listed = this.template.opsForZSet().score(location, id) != null;
-			if (("open".equals(state) || "sealed".equals(state)) && !listed) {
-				findings.add("batch " + id + " is " + state + " but not in " + location);
-			}
-			else if (!"open".equals(state) && !"sealed".equals(state) && listed) {
-				findings.add("batch " + id + " is in " + location + " but its row says state=" + state);
-			}
-			if (!"open".equals(state) && !"sealed".equals(state) && !"finished".equals(state)) {
-				findings.add("batch row " + key + " has state=" + state + ", not open, sealed or finished");
-			}
-		});
-	}
-
-	/**
-	 * Read a batch row's state, reporting a row that is not a hash or whose counts are
-	 * not integers.
-	 * @return the state, {@code ""} for a row without one, {@code null} when there is no
-	 * row or it is not a hash
-	 */
-	private @Nullable String batchState(String key, AuditReads.Findings findings) {
-		DataType type = this.template.type(key);
-		if (type == null || type == DataType.NONE) {
-			return null;
-		}
-		if (type != DataType.HASH) {
-			findings.add("batch row " + key + " is a " + type.code() + ", not a hash");
-			return null;
-		}
-		List<String> row = this.template.<String, String>opsForHash()
-			.multiGet(key, List.of("state", "total", "completed", "dead"));
-		Long[] counts = new Long[3];
-		for (int i = 1; i <= 3; i++) {
-			String value = row.get(i);
-			counts[i - 1] = (value != null) ? RowSchema.parse(value) : null;
-			if (counts[i - 1] == null) {
-				findings.add("batch row " + key + " field '" + List.of("state", "total", "completed", "dead").get(i)
-						+ "' is " + ((value != null) ? "'" + value + "', " : "missing, ") + "not an integer");
-			}
-		}
-		if (counts[0] != null && counts[1] != null && counts[2] != null && counts[1] + counts[2] > counts[0]) {
-			findings.add("batch row " + key + " counts " + (counts[1] + counts[2]) + " finished jobs of a total of "
-					+ counts[0]);
-		}
-		String state = row.get(0);
-		return (state != null) ? state : "";
-	}
-
-	/**
-	 * Scan the keys that start with {@code prefix} and match {@code pattern} after it
-	 * ({@code COUNT} {@value #SCAN_COUNT}), on the node of the prefix's slot in a
-	 * cluster.
-	 * @param prefix the literal key prefix
-	 * @param pattern the glob pattern of the rest of the key
-	 * @param each takes each key found
-	 */
-	private void scanKeys(String prefix, String pattern, Consumer<String> each) {
-		ScanOptions options = ScanOptions.scanOptions()
-			.match(AuditReads.escapeGlob(prefix) + pattern)
-			.count(SCAN_COUNT)
-			.build();
-		this.template.execute((RedisCallback<Void>) (connection) -> {
-			try (Cursor<byte[]> cursor = AuditReads.scan(connection, prefix, options)) {
-				while (cursor.hasNext()) {
-					each.accept(new String(cursor.next(), StandardCharsets.UTF_8));
-				}
-			}
-			return null;
-		});
-	}
-
-	private void checkUniqueKeys(String rowPrefix, String prefix, List<String> keys, AuditReads.Findings findings) {
-		if (keys.isEmpty()) {
-			return;
-		}
-		List<@Nullable Object> replies = AuditReads.async(this.template, (commands) -> {
-			List<RedisFuture<?>> futures = new ArrayList<>(keys.size() * 2);
-			for (String key : keys) {
-				futures.add(commands.get(AuditReads.bytes(key)));
-				futures.add(commands.pttl(AuditReads.bytes(key)));
-			}
-			return futures;
-		});
-		List<String[]> held = new ArrayList<>();
-		for (int i = 0; i < keys.size(); i++) {
-			String key = keys.get(i);
-			Object value = replies.get(2 * i);
-			if (value instanceof AuditReads.Failed) {
-				findings.add("unique key " + key + " is not a string");
-				continue;
-			}
-			String id = (value instanceof byte[] text) ? new String(text, StandardCharsets.UTF_8) : null;
-			if (id == null) {
-				continue;
-			}
-			if (!JobId.isValid(id)) {
-				findings.add("unique key " + key + " holds '" + id + "', not a JOB id");
-				continue;
-			}
-			boolean expires = replies.get(2 * i + 1) instanceof Long ttl && ttl >= 0;
-			if (!expires) {
-				held.add(new String[] { key, id });
-			}
-		}
-		List<@Nullable Object> rows = AuditReads.async(this.template, (commands) -> {
-			List<RedisFuture<?>> futures = new ArrayList<>(held.size());
-			for (String[] entry : held) {
-				futures.add(commands.hmget(AuditReads.bytes(rowPrefix + entry[1]), AuditReads.bytes("state"),
-						AuditReads.bytes(EnqueueSpec.UNIQUE_FIELD)));
-			}
-			return futures;
-		});
-		for (int i = 0; i < held.size(); i++) {
-			String key = held.get(i)[0];
-			String id = held.get(i)[1];
-			String name = key.substring(prefix.length());
-			Object result = rows.get(i);
-			if (result instanceof AuditReads.Failed) {
-				findings.add("unique key " + key + " points at " + id + ", whose row is not a hash");
-				continue;
-			}
-			List<@Nullable String> fields = AuditReads.values(result);
-			String state = fields.get(0);
-			if (state == null) {
-				findings.add("unique key " + key + " points at " + id + ", which has no row (leaked key)");
-			}
-			else if (!name.equals(fields.get(1))) {
-				findings.add("unique key " + key + " points at " + id + ", whose row does not name it (unique="
-						+ fields.get(1) + ")");
-			}
-			else if (!HOLDING.contains(state)) {
-				findings.add("unique key " + key + " points at " + id + ", which is " + state
-						+ " (its key should have been released)");
-			}
-		}
 	}
 
 	private void findOrphans(String queue, List<String> lanes, List<String> ids, Set<String> orphans) {

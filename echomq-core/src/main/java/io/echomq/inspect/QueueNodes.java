@@ -5,10 +5,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqNode;
+import io.echomq.core.Experimental;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Replies;
@@ -31,6 +32,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.2.0
  */
+@Experimental
 public class QueueNodes {
 
 	private static final Script NODES = Script.load("nodes");

@@ -10,9 +10,11 @@ import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
+import io.echomq.flow.BatchStatus;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
 import org.jspecify.annotations.Nullable;
@@ -140,6 +142,50 @@ public final class BatchWrites extends TemplateWrites {
 				throw partial(plan.queue(), written, ex);
 			}
 		}
+	}
+
+	/**
+	 * The handle of a written batch.
+	 * @param plan the batch as it was written
+	 * @return its handle
+	 */
+	public static BatchJob batchJob(Plan plan) {
+		return new BatchJob(plan.queue(), plan.id(), plan.jobs().stream().map(BatchWrites::flowJob).toList(),
+				callback(plan, "success"), callback(plan, "complete"), callback(plan, "death"));
+	}
+
+	private static @Nullable FlowJob callback(Plan plan, String kind) {
+		Job job = plan.callbacks().get(kind);
+		return (job != null) ? flowJob(job) : null;
+	}
+
+	/**
+	 * Read a batch's status from its row.
+	 * @param queue the batch's home queue
+	 * @param batch the batch id
+	 * @param row the batch row's fields, empty when there is none
+	 * @return the status, or {@code null} when there is no row
+	 */
+	public static @Nullable BatchStatus status(String queue, JobId batch, Map<String, String> row) {
+		String state = row.get("state");
+		if (state == null) {
+			return null;
+		}
+		long total = Long.parseLong(row.getOrDefault("total", "0"));
+		long completed = Long.parseLong(row.getOrDefault("completed", "0"));
+		long dead = Long.parseLong(row.getOrDefault("dead", "0"));
+		return new BatchStatus(queue, batch, state, total, total - completed - dead, completed, dead,
+				batchCallback(row, "success"), batchCallback(row, "complete"), batchCallback(row, "death"));
+	}
+
+	private static BatchStatus.@Nullable Callback batchCallback(Map<String, String> row, String kind) {
+		String target = row.get("on_" + kind);
+		if (target == null) {
+			return null;
+		}
+		int slash = target.lastIndexOf('/');
+		return new BatchStatus.Callback(target.substring(0, slash), JobId.parse(target.substring(slash + 1)),
+				row.get("fired:" + kind));
 	}
 
 	/**

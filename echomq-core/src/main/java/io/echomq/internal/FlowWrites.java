@@ -6,15 +6,15 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiFunction;
 
-import io.echomq.flow.ChildFailure;
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Flows;
+import io.echomq.flow.ChildFailure;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
 import org.jspecify.annotations.Nullable;

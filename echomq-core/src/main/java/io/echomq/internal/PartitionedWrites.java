@@ -13,11 +13,11 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
 import io.echomq.core.PartialEnqueueException;
-import io.echomq.core.internal.PartitionOutages;
 import io.echomq.core.PartitionUnavailableException;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.ServerFailures;
 import io.echomq.core.UniqueKey;
+import io.echomq.core.internal.PartitionOutages;
+import io.echomq.core.internal.ServerFailures;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;

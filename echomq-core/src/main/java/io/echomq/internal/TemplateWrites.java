@@ -4,8 +4,8 @@ import java.util.function.BiFunction;
 
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
 
 /**
  * What the template's writers of flows and batches are given: the engine, the queues'

@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
 import io.echomq.crypto.QueueEncryption;
 import org.jspecify.annotations.Nullable;

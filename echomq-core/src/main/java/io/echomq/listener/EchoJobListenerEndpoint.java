@@ -1,5 +1,6 @@
 package io.echomq.listener;
 
+import io.echomq.core.Experimental;
 import io.echomq.core.Keyspace;
 
 import org.springframework.util.Assert;
@@ -17,6 +18,7 @@ import org.springframework.util.Assert;
  * @author EchoMQ
  * @since 0.4.0
  */
+@Experimental
 public final class EchoJobListenerEndpoint {
 
 	private final String queue;

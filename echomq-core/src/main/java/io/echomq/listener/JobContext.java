@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.flow.FlowChild;
 import io.echomq.core.JobId;
+import io.echomq.flow.FlowChild;
 import org.jspecify.annotations.Nullable;
 
 /**

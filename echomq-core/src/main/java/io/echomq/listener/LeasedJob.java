@@ -14,6 +14,7 @@ import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.crypto.PayloadDecryptionException;
 import io.echomq.crypto.QueueEncryption;
+import io.echomq.listener.OutcomeSender.Sent;
 import io.echomq.support.internal.ErrorText;
 import org.jspecify.annotations.Nullable;
 
@@ -35,11 +36,6 @@ import org.springframework.util.Assert;
 final class LeasedJob implements JobContext {
 
 	private static final LogAccessor logger = new LogAccessor(LeasedJob.class);
-
-	/** How many times an outcome is sent before it is left to lease expiry. */
-	static final int REPORT_ATTEMPTS = 4;
-
-	private static final Duration REPORT_BACKOFF = Duration.ofMillis(100);
 
 	private static final long MIN_RENEWAL_INTERVAL_NANOS = Duration.ofMillis(10).toNanos();
 
@@ -87,6 +83,11 @@ final class LeasedJob implements JobContext {
 
 	private final JobOutput output;
 
+	private final OutcomeSender sender;
+
+	/** When the lease runs out as far as this node knows ({@link System#nanoTime()}). */
+	private volatile long leaseDeadlineNanos;
+
 	LeasedJob(ClaimedJob job, Engine jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.received = ReceivedJob.of(job);
@@ -96,6 +97,8 @@ final class LeasedJob implements JobContext {
 		this.counters = counters;
 		this.events = events;
 		this.lease = settings.lease();
+		this.sender = new OutcomeSender(counters);
+		this.leaseDeadlineNanos = System.nanoTime() + settings.lease().toNanos();
 		Integer cap = settings.maxAttempts();
 		this.maxAttempts = (cap != null) ? Math.min(job.maxAttempts(), cap) : job.maxAttempts();
 	}
@@ -210,6 +213,7 @@ final class LeasedJob implements JobContext {
 	}
 
 	private boolean extend(Duration lease) {
+		long sent = System.nanoTime();
 		TransitionResult result = this.jobs.outcomes().extend(queue(), id(), this.job.token(), lease);
 		if (result.reason() == StaleReason.CANCEL_REQUESTED) {
 			cancelRequested();
@@ -225,6 +229,7 @@ final class LeasedJob implements JobContext {
 			}
 			return false;
 		}
+		this.leaseDeadlineNanos = sent + lease.toNanos();
 		return true;
 	}
 
@@ -256,26 +261,11 @@ final class LeasedJob implements JobContext {
 	}
 
 	/**
-	 * Settle the job as completed, to send its completion later: in a batch, then
-	 * {@link #completed}, or alone, {@link #sendCompletion}.
-	 * @return {@code false} when the job was released or its lease lost meanwhile
-	 * (nothing to record)
-	 */
-	boolean settleCompleted() {
-		return settle();
-	}
-
-	/**
-	 * Send the completion of a job settled by {@link #settleCompleted()} alone, and
-	 * record it.
+	 * Send the completion of a job settled by {@link #settle()} alone, and record it.
 	 * @param took how long the handler ran
 	 */
 	void sendCompletion(Duration took) {
-		recordCompletion(send("completion",
-				() -> this.jobs.outcomes()
-					.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.job.flowParent(),
-							this.output.result()),
-				false), took);
+		recordCompletion(send("completion", this::sendComplete, false), took);
 	}
 
 	/**
@@ -285,13 +275,14 @@ final class LeasedJob implements JobContext {
 	 * @param took how long the handler ran
 	 */
 	void completed(@Nullable TransitionResult result, Duration took) {
-		Sent sent = (result != null) ? new Sent(result, false)
-				: send("completion",
-						() -> this.jobs.outcomes()
-							.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.job.flowParent(),
-									this.output.result()),
-						true);
-		recordCompletion(sent, took);
+		recordCompletion((result != null) ? new Sent(result, false) : send("completion", this::sendComplete, true),
+				took);
+	}
+
+	private TransitionResult sendComplete() {
+		return this.jobs.outcomes()
+			.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.job.flowParent(),
+					this.output.result());
 	}
 
 	private void recordCompletion(@Nullable Sent sent, Duration took) {
@@ -320,13 +311,13 @@ final class LeasedJob implements JobContext {
 		if (!settle()) {
 			return;
 		}
-		SnoozeJobException snooze = find(failure, SnoozeJobException.class);
+		SnoozeJobException snooze = Failures.find(failure, SnoozeJobException.class);
 		if (snooze != null) {
 			snooze(snooze);
 			return;
 		}
 		String error = ErrorText.of(failure);
-		String fatal = fatal(failure);
+		String fatal = Failures.fatal(failure, this.settings.retryPolicy());
 		Integer cap = this.settings.maxAttempts();
 		boolean capped = cap != null && attempt() >= cap;
 		Duration backoff = this.settings.backoff().delayFor(attempt());
@@ -394,32 +385,6 @@ final class LeasedJob implements JobContext {
 		catch (RuntimeException ex) {
 			logger.warn(ex, () -> "Cannot pause queue '" + queue() + "' for " + duration + " after a rate limit");
 		}
-	}
-
-	private static <T extends Throwable> @Nullable T find(Throwable failure, Class<T> type) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (type.isInstance(cause)) {
-				return type.cast(cause);
-			}
-		}
-		return null;
-	}
-
-	/**
-	 * Return why a failure is not retried whatever attempts are left, or {@code null}
-	 * when it may be retried.
-	 */
-	private @Nullable String fatal(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (cause instanceof UnreadablePayloadException) {
-				return "unreadable payload";
-			}
-			if (cause instanceof NonRetryableJobException) {
-				return "not retryable";
-			}
-		}
-		return this.settings.retryPolicy().shouldRetry(failure) ? null
-				: "not retried for " + failure.getClass().getName();
 	}
 
 	/**
@@ -585,7 +550,13 @@ final class LeasedJob implements JobContext {
 		return this.state.get();
 	}
 
-	private boolean settle() {
+	/**
+	 * Settle the job: its outcome is sent next (a completion perhaps later, in a batch,
+	 * then {@link #completed}, or alone, {@link #sendCompletion}).
+	 * @return {@code false} when the job was released or its lease lost meanwhile
+	 * (nothing to record)
+	 */
+	boolean settle() {
 		stopRenewing();
 		stopTimer();
 		if (this.state.compareAndSet(State.RUNNING, State.SETTLED)) {
@@ -612,45 +583,17 @@ final class LeasedJob implements JobContext {
 		this.events.stale(this.received, result);
 	}
 
-	/**
-	 * Send an outcome, trying again a few times with backoff when Redis cannot be
-	 * reached. If it still fails the job is left active: its lease expires and the reaper
-	 * runs it again (at-least-once).
-	 */
 	private @Nullable Sent send(String what, Supplier<TransitionResult> transition) {
 		return send(what, transition, false);
 	}
 
-	/**
-	 * @param tried whether an earlier attempt may have applied (a batched call without a
-	 * clear reply)
-	 */
 	private @Nullable Sent send(String what, Supplier<TransitionResult> transition, boolean tried) {
-		Duration delay = REPORT_BACKOFF;
-		for (int attempt = 1;; attempt++) {
-			try {
-				return new Sent(transition.get(), tried || attempt > 1);
-			}
-			catch (RuntimeException ex) {
-				if (attempt >= REPORT_ATTEMPTS) {
-					this.counters.unrecorded.increment();
-					logger.warn(ex, () -> "Cannot record the " + what + " of " + this + " after " + REPORT_ATTEMPTS
-							+ " attempts; it runs again once its lease expires");
-					return null;
-				}
-				Signal.pause(delay);
-				delay = delay.multipliedBy(2);
-			}
-		}
+		return this.sender.send(this, what, transition, tried, () -> this.leaseDeadlineNanos);
 	}
 
 	@Override
 	public String toString() {
 		return "job " + this.job.id() + " on queue '" + this.job.queue() + "'";
-	}
-
-	private record Sent(TransitionResult result, boolean resent) {
-
 	}
 
 }

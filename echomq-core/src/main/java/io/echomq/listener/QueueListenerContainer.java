@@ -8,12 +8,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.echomq.core.EchoMqNode;
-import io.echomq.inspect.QueueNodes;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.QueueSignals;
 import io.echomq.crypto.QueueEncryption;
+import io.echomq.inspect.QueueNodes;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;

@@ -149,7 +149,7 @@ final class Workers {
 			job.complete(took);
 			return false;
 		}
-		if (!job.settleCompleted()) {
+		if (!job.settle()) {
 			return false;
 		}
 		CompletableFuture<CompletionBatcher.Reply> reply = new CompletableFuture<>();

@@ -3,6 +3,7 @@ package io.echomq.maintenance;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.echomq.core.Experimental;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @author EchoMQ
  * @since 0.4.0
  */
+@Experimental
 public interface MaintenanceStatus {
 
 	/**

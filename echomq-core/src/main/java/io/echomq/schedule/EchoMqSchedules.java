@@ -3,6 +3,7 @@ package io.echomq.schedule;
 import java.util.List;
 import java.util.Set;
 
+import io.echomq.core.Experimental;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @author EchoMQ
  * @since 0.4.0
  */
+@Experimental
 public interface EchoMqSchedules {
 
 	/**

@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
+import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
 import io.echomq.flow.BatchStatus;
 import io.echomq.flow.FlowChild;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.inspect.BatchView;
 import io.echomq.inspect.QueueAuditor;
 import io.echomq.inspect.QueueInspector;

@@ -3,10 +3,10 @@ package io.echomq.core;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.flow.FlowJob;
-import io.echomq.flow.FlowSpec;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.flow.FlowJob;
+import io.echomq.flow.FlowSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 

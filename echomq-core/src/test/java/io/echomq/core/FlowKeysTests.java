@@ -4,13 +4,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
 
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.FencingToken;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.EnqueueSpec;
-import io.echomq.core.internal.FencingToken;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -6,11 +6,11 @@ import java.util.Map;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.flow.ChildFailure;
 import io.echomq.flow.FlowChild;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.core.internal.ClaimedJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 

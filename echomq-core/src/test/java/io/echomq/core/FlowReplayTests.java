@@ -3,12 +3,12 @@ package io.echomq.core;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.KeyType;
 import io.echomq.flow.ChildFailure;
 import io.echomq.flow.FlowChild;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.KeyType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 

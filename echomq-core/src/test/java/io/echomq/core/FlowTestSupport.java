@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.inspect.QueueAuditor;
 import io.echomq.support.JacksonPayloadConverter;
-import io.echomq.core.internal.ClaimedJob;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;

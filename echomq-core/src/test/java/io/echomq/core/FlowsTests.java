@@ -6,11 +6,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.flow.ChildFailure;
 import io.echomq.flow.FlowChild;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.inspect.AuditReport;
 import io.echomq.inspect.QueueAuditor;
 import io.echomq.inspect.QueueInspector;

@@ -3,10 +3,10 @@ package io.echomq.core;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
-import io.echomq.inspect.MinuteCount;
 import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.MinuteCount;
 import io.echomq.inspect.QueueAuditor;
 import io.echomq.inspect.QueueInspector;
 

@@ -15,28 +15,27 @@ import io.echomq.actuate.QueueDescriptors.ListenerDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.crypto.PayloadEncryption;
-import io.echomq.inspect.AuditReport;
 import io.echomq.core.CancelResult;
-import io.echomq.inspect.BatchView;
 import io.echomq.core.FlowLimits;
-import io.echomq.inspect.FlowTree;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.inspect.JobView;
 import io.echomq.core.Keyspace;
+import io.echomq.core.QueuePartitions;
+import io.echomq.core.TransitionResult;
+import io.echomq.crypto.PayloadEncryption;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.BatchView;
+import io.echomq.inspect.FlowTree;
+import io.echomq.inspect.JobView;
 import io.echomq.inspect.PartitionedStats;
 import io.echomq.inspect.QueueAuditor;
 import io.echomq.inspect.QueueInspector;
-import io.echomq.core.QueuePartitions;
-import io.echomq.core.TransitionResult;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.EchoMqSchedules;
 import io.echomq.schedule.ScheduleFire;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -164,7 +163,7 @@ public class EchoMqEndpoint {
 	 * @return the page
 	 * @throws IllegalArgumentException if the name, offset or limit is invalid
 	 */
-	public DeadJobsDescriptor dead(String queue, int offset, int limit, boolean showPayloads) {
+	public JobDescriptors.DeadJobsDescriptor dead(String queue, int offset, int limit, boolean showPayloads) {
 		Keyspace.validateQueueName(queue);
 		Assert.isTrue(offset >= 0, () -> "offset must not be negative, was " + offset);
 		Assert.isTrue(limit > 0 && limit <= MAX_PAGE,
@@ -183,8 +182,10 @@ public class EchoMqEndpoint {
 					Comparator.comparing((JobView view) -> (view.at() != null) ? view.at() : Instant.EPOCH).reversed());
 			views = views.subList(Math.min(offset, views.size()), Math.min(offset + limit, views.size()));
 		}
-		List<DeadJobDescriptor> page = views.stream().map((view) -> describe(view, showPayloads)).toList();
-		return new DeadJobsDescriptor(offset, limit, total, page);
+		List<JobDescriptors.DeadJobDescriptor> page = views.stream()
+			.map((view) -> describe(view, showPayloads))
+			.toList();
+		return new JobDescriptors.DeadJobsDescriptor(offset, limit, total, page);
 	}
 
 	/**
@@ -197,35 +198,36 @@ public class EchoMqEndpoint {
 	 * @return the audit
 	 * @throws IllegalArgumentException if the name is not a valid queue name
 	 */
-	public AuditDescriptor audit(String queue) {
+	public JobDescriptors.AuditDescriptor audit(String queue) {
 		Keyspace.validateQueueName(queue);
 		QueuePartitions partitions = this.admin.getPartitioning().forQueue(queue);
 		if (!partitions.isPartitioned()) {
 			return describe(this.auditor.audit(queue, this.auditTolerance), null);
 		}
-		Map<String, AuditDescriptor> each = new LinkedHashMap<>();
+		Map<String, JobDescriptors.AuditDescriptor> each = new LinkedHashMap<>();
 		Map<String, Long> counts = new LinkedHashMap<>();
 		long rows = 0;
 		long violationCount = 0;
 		List<String> violations = new ArrayList<>();
 		for (String name : partitions.names()) {
-			AuditDescriptor audit = describe(this.auditor.audit(name, this.auditTolerance), null);
+			JobDescriptors.AuditDescriptor audit = describe(this.auditor.audit(name, this.auditTolerance), null);
 			each.put(name, audit);
 			audit.counts().forEach((state, count) -> counts.merge(state, count, Long::sum));
 			rows += audit.rows();
 			violationCount += audit.violationCount();
 			audit.violations().forEach((violation) -> violations.add(name + ": " + violation));
 		}
-		return new AuditDescriptor(violationCount == 0, counts, rows, violationCount,
+		return new JobDescriptors.AuditDescriptor(violationCount == 0, counts, rows, violationCount,
 				violations.subList(0, Math.min(violations.size(), QueueAuditor.MAX_LISTED)), each);
 	}
 
-	private static AuditDescriptor describe(AuditReport report, @Nullable Map<String, AuditDescriptor> partitions) {
+	private static JobDescriptors.AuditDescriptor describe(AuditReport report,
+			@Nullable Map<String, JobDescriptors.AuditDescriptor> partitions) {
 		Map<String, Long> counts = new LinkedHashMap<>();
 		for (JobState state : JobState.values()) {
 			counts.put(state.value(), report.counts().getOrDefault(state, 0L));
 		}
-		return new AuditDescriptor(report.isClean(), counts, report.rows(), report.violationCount(),
+		return new JobDescriptors.AuditDescriptor(report.isClean(), counts, report.rows(), report.violationCount(),
 				report.violations(), partitions);
 	}
 
@@ -237,16 +239,16 @@ public class EchoMqEndpoint {
 	 * @return the outcome, or {@code null} if the queue has no such job
 	 * @throws IllegalArgumentException if the queue name or the id is invalid
 	 */
-	public @Nullable ReplayDescriptor replay(String queue, String id) {
+	public JobDescriptors.@Nullable ReplayDescriptor replay(String queue, String id) {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
 		int budget = this.maxAttempts.applyAsInt(queue);
 		TransitionResult result = this.admin.replay(queue, jobId, budget);
 		if (result.isApplied()) {
-			return new ReplayDescriptor(true, JobState.PENDING.value(), budget);
+			return new JobDescriptors.ReplayDescriptor(true, JobState.PENDING.value(), budget);
 		}
 		JobView view = this.inspector.job(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId);
-		return (view != null) ? new ReplayDescriptor(false, view.state().value(), budget) : null;
+		return (view != null) ? new JobDescriptors.ReplayDescriptor(false, view.state().value(), budget) : null;
 	}
 
 	/**
@@ -255,8 +257,8 @@ public class EchoMqEndpoint {
 	 * @return how many were deleted
 	 * @throws IllegalArgumentException if the name is not a valid queue name
 	 */
-	public PurgeDescriptor purgeDead(String queue) {
-		return new PurgeDescriptor(this.admin.purgeDead(queue));
+	public JobDescriptors.PurgeDescriptor purgeDead(String queue) {
+		return new JobDescriptors.PurgeDescriptor(this.admin.purgeDead(queue));
 	}
 
 	/**
@@ -326,13 +328,14 @@ public class EchoMqEndpoint {
 	 * @throws IllegalArgumentException if the queue name or the id is invalid (nothing
 	 * was written)
 	 */
-	public CancelDescriptor cancel(String queue, String id) {
+	public JobDescriptors.CancelDescriptor cancel(String queue, String id) {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
 		CancelResult result = this.admin.cancel(queue, jobId);
 		JobState state = result.state();
-		return new CancelDescriptor(jobId.toString(), result.outcome().name().toLowerCase(java.util.Locale.ROOT),
-				(state != null) ? state.value() : null, result.requestedAt(), result.detail());
+		return new JobDescriptors.CancelDescriptor(jobId.toString(),
+				result.outcome().name().toLowerCase(java.util.Locale.ROOT), (state != null) ? state.value() : null,
+				result.requestedAt(), result.detail());
 	}
 
 	/**
@@ -342,7 +345,7 @@ public class EchoMqEndpoint {
 	 * @return the queue's pause
 	 * @throws IllegalArgumentException if the name or duration is invalid
 	 */
-	public PauseDescriptor pauseQueue(String queue, @Nullable Duration duration) {
+	public JobDescriptors.PauseDescriptor pauseQueue(String queue, @Nullable Duration duration) {
 		Keyspace.validateQueueName(queue);
 		boolean changed = this.admin.pause(queue, duration);
 		return describePause(queue, changed);
@@ -354,16 +357,17 @@ public class EchoMqEndpoint {
 	 * @return the queue's pause
 	 * @throws IllegalArgumentException if the name is invalid
 	 */
-	public PauseDescriptor resumeQueue(String queue) {
+	public JobDescriptors.PauseDescriptor resumeQueue(String queue) {
 		Keyspace.validateQueueName(queue);
 		boolean changed = this.admin.resume(queue);
 		return describePause(queue, changed);
 	}
 
-	private PauseDescriptor describePause(String queue, boolean changed) {
+	private JobDescriptors.PauseDescriptor describePause(String queue, boolean changed) {
 		Duration left = this.admin.pauseLeft(queue);
 		boolean paused = left == null || !left.isZero();
-		return new PauseDescriptor(queue, paused, (left != null && paused) ? left.toMillis() : null, changed);
+		return new JobDescriptors.PauseDescriptor(queue, paused, (left != null && paused) ? left.toMillis() : null,
+				changed);
 	}
 
 	private @Nullable QueueListenerContainer container(String queue) {
@@ -408,7 +412,7 @@ public class EchoMqEndpoint {
 	 * @return the result, or {@code null} when none is stored
 	 * @throws IllegalArgumentException if the queue name or the id is not valid
 	 */
-	public @Nullable ResultDescriptor result(String queue, String id, boolean showValues) {
+	public JobDescriptors.@Nullable ResultDescriptor result(String queue, String id, boolean showValues) {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
 		String text = this.inspector.result(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId);
@@ -417,7 +421,7 @@ public class EchoMqEndpoint {
 		}
 		Object result = PayloadEncryption.isEncrypted(text) ? ENCRYPTED
 				: this.sanitizer.sanitize(new SanitizableData(null, "result", text), showValues);
-		return new ResultDescriptor(id, text.getBytes(StandardCharsets.UTF_8).length, result);
+		return new JobDescriptors.ResultDescriptor(id, text.getBytes(StandardCharsets.UTF_8).length, result);
 	}
 
 	/**
@@ -473,7 +477,7 @@ public class EchoMqEndpoint {
 	 * @throws IllegalArgumentException if the queue name or the id is not valid
 	 * @since 0.2.0
 	 */
-	public @Nullable JobDescriptor job(String queue, String id, boolean showValues) {
+	public JobDescriptors.@Nullable JobDescriptor job(String queue, String id, boolean showValues) {
 		Keyspace.validateQueueName(queue);
 		JobId jobId = JobId.parse(id);
 		Map<String, String> row = this.inspector.row(this.admin.getPartitioning().forQueue(queue).nameOf(jobId), jobId);
@@ -482,7 +486,7 @@ public class EchoMqEndpoint {
 		}
 		String progress = row.get("progress");
 		String progressData = row.get("progress_data");
-		return new JobDescriptor(id, row.getOrDefault("state", ""), number(row.get("attempts")),
+		return new JobDescriptors.JobDescriptor(id, row.getOrDefault("state", ""), number(row.get("attempts")),
 				number(row.get("max_attempts")), instant(row.get("enqueued_at")), row.get("last_error"),
 				this.sanitizer
 					.sanitize(new SanitizableData(null, "payload", row.getOrDefault("payload", "")), showValues),
@@ -505,141 +509,11 @@ public class EchoMqEndpoint {
 		return (millis != null) ? Instant.ofEpochMilli(number(millis)) : null;
 	}
 
-	private DeadJobDescriptor describe(JobView view, boolean showPayloads) {
+	private JobDescriptors.DeadJobDescriptor describe(JobView view, boolean showPayloads) {
 		Object payload = PayloadEncryption.isEncrypted(view.payload()) ? ENCRYPTED
 				: this.sanitizer.sanitize(new SanitizableData(null, "payload", view.payload()), showPayloads);
-		return new DeadJobDescriptor(view.id().toString(), view.attempts(), view.maxAttempts(), view.enqueuedAt(),
-				view.at(), view.lastError(), payload);
-	}
-
-	/**
-	 * What a cancel did.
-	 *
-	 * @param id the job id
-	 * @param outcome {@code cancelled} (removed), {@code requested} (running: its handler
-	 * is stopped and its outcome discarded), {@code not_found} (finished or unknown) or
-	 * {@code refused} (quarantined or malformed)
-	 * @param state the state the job was in, {@code null} when not found
-	 * @param requestedAt when the cancel of a running job was first asked for, else
-	 * {@code null}
-	 * @param detail why it was refused or not found, else {@code null}
-	 */
-	public record CancelDescriptor(String id, String outcome, @Nullable String state, @Nullable Instant requestedAt,
-			@Nullable String detail) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * A queue's cluster-wide pause.
-	 *
-	 * @param queue the queue
-	 * @param paused whether it is paused now
-	 * @param remainingMillis how long a timed pause lasts still, {@code null} when not
-	 * paused or paused until resumed
-	 * @param changed whether the request changed the pause
-	 */
-	public record PauseDescriptor(String queue, boolean paused, @Nullable Long remainingMillis,
-			boolean changed) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * A page of dead jobs.
-	 *
-	 * @param offset how many were skipped
-	 * @param limit the page size asked for
-	 * @param total how many dead jobs the queue holds
-	 * @param jobs the page, most recent first
-	 */
-	public record DeadJobsDescriptor(int offset, int limit, long total,
-			List<DeadJobDescriptor> jobs) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * A dead job.
-	 *
-	 * @param id the job id
-	 * @param attempts attempts made
-	 * @param maxAttempts the attempt budget it had
-	 * @param enqueuedAt when it was enqueued
-	 * @param deadAt when it was dead-lettered
-	 * @param lastError the last error, or {@code null}
-	 * @param payload the payload, sanitized unless shown
-	 */
-	public record DeadJobDescriptor(String id, long attempts, long maxAttempts, Instant enqueuedAt,
-			@Nullable Instant deadAt, @Nullable String lastError, @Nullable Object payload) {
-
-	}
-
-	/**
-	 * An audit of a queue's keyspace.
-	 *
-	 * @param clean whether no invariant is broken
-	 * @param counts ids found in each location, the quarantine included
-	 * @param rows job rows found
-	 * @param violationCount how many broken invariants were found
-	 * @param violations the broken invariants found, at most
-	 * {@value QueueAuditor#MAX_LISTED}
-	 * @param partitions the audit of each partition of a partitioned queue (the fields
-	 * above sum them up), by partition name; {@code null} for a queue with one partition
-	 */
-	public record AuditDescriptor(boolean clean, Map<String, Long> counts, long rows, long violationCount,
-			List<String> violations,
-			@Nullable Map<String, AuditDescriptor> partitions) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * The outcome of a replay.
-	 *
-	 * @param replayed whether the job moved from dead to pending
-	 * @param state the state the job is in now
-	 * @param maxAttempts the attempt budget it was given
-	 */
-	public record ReplayDescriptor(boolean replayed, String state, int maxAttempts) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * The outcome of a purge.
-	 *
-	 * @param purged how many dead jobs were deleted
-	 */
-	public record PurgeDescriptor(long purged) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * One job.
-	 *
-	 * @param id the job id
-	 * @param state the state its row names
-	 * @param attempts claims so far
-	 * @param maxAttempts its attempt budget
-	 * @param enqueuedAt when it was enqueued, {@code null} if the row does not say
-	 * @param lastError the last error, or {@code null}
-	 * @param payload the payload, sanitized unless shown
-	 * @param progress how far it got in percent, as its handler last reported, or
-	 * {@code null} if none
-	 * @param progressData the object its handler last reported as progress, sanitized
-	 * unless shown; {@code null} if none
-	 */
-	public record JobDescriptor(String id, String state, long attempts, long maxAttempts, @Nullable Instant enqueuedAt,
-			@Nullable String lastError, @Nullable Object payload, @Nullable Integer progress,
-			@Nullable Object progressData) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * A completed job's result.
-	 *
-	 * @param id the job id
-	 * @param size its size in bytes, as the payload converter wrote it
-	 * @param result the result, sanitized unless shown
-	 */
-	public record ResultDescriptor(String id, long size, @Nullable Object result) implements OperationResponseBody {
-
+		return new JobDescriptors.DeadJobDescriptor(view.id().toString(), view.attempts(), view.maxAttempts(),
+				view.enqueuedAt(), view.at(), view.lastError(), payload);
 	}
 
 }

@@ -3,8 +3,8 @@ package io.echomq.actuate;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import io.echomq.actuate.EchoMqEndpoint.CancelDescriptor;
-import io.echomq.actuate.EchoMqEndpoint.ReplayDescriptor;
+import io.echomq.actuate.JobDescriptors.CancelDescriptor;
+import io.echomq.actuate.JobDescriptors.ReplayDescriptor;
 import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.QueuePartitioning;
 import io.echomq.inspect.PartitionedStats;
 import io.echomq.inspect.QueueInspector;
-import io.echomq.core.QueuePartitioning;
 import io.echomq.inspect.QueueStats;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;

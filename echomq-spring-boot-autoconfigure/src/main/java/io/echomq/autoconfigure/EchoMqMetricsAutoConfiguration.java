@@ -2,8 +2,8 @@ package io.echomq.autoconfigure;
 
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.EchoMqEngine;
-import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.micrometer.EchoMqControlMetrics;
 import io.echomq.micrometer.EchoMqEnqueueMetrics;

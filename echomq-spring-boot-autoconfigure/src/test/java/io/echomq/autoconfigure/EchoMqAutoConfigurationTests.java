@@ -3,11 +3,12 @@ package io.echomq.autoconfigure;
 import java.time.Duration;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.core.EchoMqEngine;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
 import io.echomq.core.Retention;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.support.PayloadConverter;
 import org.junit.jupiter.api.Test;
 
@@ -39,8 +40,8 @@ class EchoMqAutoConfigurationTests {
 	void runShouldCreateEngineAndTemplate() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(Keyspace.class)
-				.hasSingleBean(ScriptExecutor.class)
-				.hasSingleBean(Engine.class)
+				.hasSingleBean(EchoMqEngine.class)
+				.doesNotHaveBean(ScriptExecutor.class)
 				.hasSingleBean(PayloadConverter.class)
 				.hasSingleBean(EchoMqTemplate.class);
 			assertThat(context.getBean(Keyspace.class).prefix()).isEqualTo("emq");

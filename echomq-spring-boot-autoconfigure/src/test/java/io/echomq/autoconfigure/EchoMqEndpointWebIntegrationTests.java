@@ -8,15 +8,15 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
+import io.echomq.EchoMqTemplate;
 import io.echomq.core.EchoMqEngine;
+import io.echomq.core.JobId;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
-import io.echomq.EchoMqTemplate;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.core.JobId;
-import io.echomq.core.internal.ClaimedJob;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;

@@ -9,13 +9,13 @@ import java.util.concurrent.CountDownLatch;
 import io.echomq.EchoMqTemplate;
 import io.echomq.actuate.EchoMqHealthIndicator;
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.core.internal.ClaimResult;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
-import io.echomq.core.internal.ScriptExecutor;
+import io.echomq.core.internal.ClaimResult;
 import io.echomq.core.internal.Claims;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
@@ -25,6 +25,7 @@ import io.echomq.maintenance.internal.MaintenanceSettings;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -202,9 +203,18 @@ class EchoMqHealthContributorAutoConfigurationTests {
 	@Configuration(proxyBeanMethods = false)
 	static class FailingClaimsConfiguration {
 
+		// the engine is not a bean an application overrides: the test swaps in its own
 		@Bean
-		FailingClaims failingClaims(ScriptExecutor executor, Keyspace keyspace) {
-			return new FailingClaims(executor, keyspace);
+		static BeanPostProcessor failingClaims() {
+			return new BeanPostProcessor() {
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					return (bean instanceof Engine engine && !(bean instanceof FailingClaims))
+							? new FailingClaims(engine.executor(), engine.keyspace()) : bean;
+				}
+
+			};
 		}
 
 	}

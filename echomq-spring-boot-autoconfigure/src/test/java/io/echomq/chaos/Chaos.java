@@ -16,12 +16,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import io.echomq.inspect.AuditReport;
 import io.echomq.core.JobState;
-import io.echomq.core.internal.KeyType;
-import io.echomq.inspect.QueueAuditor;
-import io.echomq.core.internal.Engine;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
+import io.echomq.inspect.AuditReport;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;

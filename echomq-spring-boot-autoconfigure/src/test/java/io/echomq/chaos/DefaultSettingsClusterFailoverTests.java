@@ -17,21 +17,21 @@ import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
-import io.echomq.inspect.AuditReport;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.Engine;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
+import io.echomq.core.internal.Engine;
+import io.echomq.inspect.AuditReport;
 import io.echomq.listener.JobContext;
+import io.echomq.test.OwnedServers;
 import io.echomq.test.server.LocalCluster;
 import io.echomq.test.server.RedisServerProcess;
 import io.echomq.test.server.RespClient;
 import io.echomq.test.server.ServerFlavor;
-import io.echomq.test.OwnedServers;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;

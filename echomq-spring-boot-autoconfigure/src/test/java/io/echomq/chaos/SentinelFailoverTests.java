@@ -10,10 +10,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.echomq.annotation.EchoJob;
-import io.echomq.inspect.AuditReport;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.inspect.AuditReport;
 import io.echomq.listener.JobContext;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.server.LocalSentinel;

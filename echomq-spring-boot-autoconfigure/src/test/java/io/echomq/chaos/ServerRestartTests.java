@@ -9,10 +9,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
-import io.echomq.inspect.AuditReport;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.inspect.AuditReport;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.test.TestServer;

@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.echomq.chaos.worker.ChaosWorker;
 import io.echomq.chaos.worker.WorkerSettings;
-import io.echomq.inspect.AuditReport;
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.KeyType;
+import io.echomq.inspect.AuditReport;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobHandler;
 import io.echomq.listener.QueueListenerContainer;

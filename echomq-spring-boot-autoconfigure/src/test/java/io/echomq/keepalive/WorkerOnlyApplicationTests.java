@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.core.internal.Engine;
 import io.echomq.inspect.QueueInspector;
 import io.echomq.inspect.QueueStats;
-import io.echomq.core.internal.Engine;
 import io.echomq.keepalive.WorkerOnlyApplication.Task;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.ChildJvm;

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
-import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.autoconfigure.EchoMqProperties;
+import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.Keyspace;

@@ -16,15 +16,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
+import io.echomq.core.ReapResult;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.internal.KeyType;
-import io.echomq.core.ReapResult;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 

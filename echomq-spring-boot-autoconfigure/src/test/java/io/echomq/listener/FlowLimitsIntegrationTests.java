@@ -11,11 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
+import io.echomq.core.EnqueueOptions;
+import io.echomq.core.internal.Engine;
 import io.echomq.inspect.AuditReport;
 import io.echomq.inspect.QueueAuditor;
-import io.echomq.core.internal.Engine;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 

@@ -6,11 +6,11 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.EnqueueOptions;
 import io.echomq.autoconfigure.EchoMqAutoConfiguration;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.core.internal.KeyType;
 import io.echomq.core.Keyspace;
+import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;

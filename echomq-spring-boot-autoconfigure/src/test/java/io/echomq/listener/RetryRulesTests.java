@@ -12,12 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
-import io.echomq.core.JobId;
-import io.echomq.core.internal.KeyType;
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
 import io.echomq.autoconfigure.EchoMqProperties;
+import io.echomq.core.EnqueueOptions;
+import io.echomq.core.JobId;
+import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 

@@ -5,12 +5,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqTemplate;
-import io.echomq.core.EnqueueOptions;
 import io.echomq.annotation.EchoJob;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.Keyspace;
-import io.echomq.inspect.QueueAuditor;
 import io.echomq.core.internal.Engine;
+import io.echomq.inspect.QueueAuditor;
 import io.echomq.test.TestServer;
 import org.junit.jupiter.api.Test;
 

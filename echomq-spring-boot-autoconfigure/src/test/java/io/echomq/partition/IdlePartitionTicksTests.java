@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;

@@ -19,8 +19,8 @@ import io.echomq.autoconfigure.EchoMqScheduleAutoConfiguration;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.KeyType;
 import io.echomq.micrometer.EchoMqScheduleMetrics;
+import io.echomq.schedule.ScheduleState;
 import io.echomq.schedule.internal.ScheduleTicker;
-import io.echomq.schedule.internal.Schedules;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
@@ -37,6 +37,7 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -123,15 +124,11 @@ class EchoScheduleDeclarationTests {
 	void restartWithTheSameDeclarationShouldKeepTheNextFireTime() {
 		String[] properties = { "echomq.schedules.hourly.queue=" + QUEUE, "echomq.schedules.hourly.every=1h" };
 		Instant[] next = new Instant[1];
+		this.runner.withPropertyValues(properties).run((context) -> next[0] = hourly(context).nextFire());
 		this.runner.withPropertyValues(properties)
-			.run((context) -> next[0] = context.getBean(Schedules.class).get(QUEUE, "hourly").nextFire());
-		this.runner.withPropertyValues(properties)
-			.run((context) -> assertThat(context.getBean(Schedules.class).get(QUEUE, "hourly").nextFire())
-				.isEqualTo(next[0]));
+			.run((context) -> assertThat(hourly(context).nextFire()).isEqualTo(next[0]));
 		this.runner.withPropertyValues("echomq.schedules.hourly.queue=" + QUEUE, "echomq.schedules.hourly.every=2h")
-			.run((context) -> assertThat(
-					context.getBean(Schedules.class).get(QUEUE, "hourly").definition().spec().every())
-				.isEqualTo(Duration.ofHours(2)));
+			.run((context) -> assertThat(hourly(context).definition().spec().every()).isEqualTo(Duration.ofHours(2)));
 	}
 
 	@Test
@@ -309,6 +306,15 @@ class EchoScheduleDeclarationTests {
 		void report() {
 		}
 
+	}
+
+	private static ScheduleState hourly(ApplicationContext context) {
+		return context.getBean(EchoMqTemplate.class)
+			.schedules(QUEUE)
+			.stream()
+			.filter((state) -> state.definition().name().equals("hourly"))
+			.findFirst()
+			.orElseThrow();
 	}
 
 }

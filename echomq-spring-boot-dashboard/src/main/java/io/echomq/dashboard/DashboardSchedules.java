@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.echomq.schedule.EchoMqSchedules;
 import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
-import io.echomq.schedule.EchoMqSchedules;
 import org.jspecify.annotations.Nullable;
 
 /**

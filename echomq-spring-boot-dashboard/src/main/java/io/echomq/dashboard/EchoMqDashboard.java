@@ -5,17 +5,17 @@ import java.util.function.ToIntFunction;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.catalog.EchoMqQueueCatalog;
-import io.echomq.schedule.EchoMqSchedules;
-import io.echomq.inspect.QueueNodes;
-import io.echomq.inspect.BatchView;
 import io.echomq.core.FlowLimits;
-import io.echomq.inspect.FlowTree;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
-import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitions;
+import io.echomq.inspect.BatchView;
+import io.echomq.inspect.FlowTree;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.schedule.EchoMqSchedules;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Sanitizer;

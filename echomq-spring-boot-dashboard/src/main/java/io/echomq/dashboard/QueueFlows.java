@@ -8,12 +8,12 @@ import java.util.Map;
 
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobState;
-import io.echomq.inspect.PartitionedStats;
-import io.echomq.inspect.QueueInspector;
 import io.echomq.core.QueuePartitions;
-import io.echomq.inspect.QueueStats;
 import io.echomq.dashboard.QueueFlow.LaneSummary;
 import io.echomq.dashboard.QueueFlow.PartitionSummary;
+import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueStats;
 import org.jspecify.annotations.Nullable;
 
 /**

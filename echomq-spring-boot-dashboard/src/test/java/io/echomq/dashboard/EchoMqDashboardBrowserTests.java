@@ -6,9 +6,9 @@ import java.util.List;
 
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
+import io.echomq.core.QueuePartitions;
 import io.echomq.inspect.PartitionedStats;
 import io.echomq.inspect.QueueInspector;
-import io.echomq.core.QueuePartitions;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.schedule.ScheduleSpec;

@@ -3,8 +3,8 @@ package io.echomq.dashboard;
 import java.util.Map;
 
 import io.echomq.core.JobId;
-import io.echomq.inspect.QueueInspector;
 import io.echomq.dashboard.web.DashboardWriteGuard;
+import io.echomq.inspect.QueueInspector;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;

@@ -3,12 +3,12 @@ package io.echomq.dashboard;
 import java.time.Duration;
 import java.util.List;
 
+import io.echomq.core.JobId;
+import io.echomq.core.internal.ClaimedJob;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.core.JobId;
-import io.echomq.core.internal.ClaimedJob;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;

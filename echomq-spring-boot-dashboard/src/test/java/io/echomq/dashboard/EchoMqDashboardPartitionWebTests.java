@@ -9,10 +9,10 @@ import java.util.Set;
 
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.inspect.PartitionedStats;
 import io.echomq.core.QueuePartitions;
-import io.echomq.inspect.QueueStats;
 import io.echomq.dashboard.DashboardClient.Response;
+import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.QueueStats;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 

@@ -6,11 +6,11 @@ import java.util.Map;
 
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
-import io.echomq.inspect.QueueInspector;
 import io.echomq.dashboard.DashboardClient.Response;
 import io.echomq.dashboard.web.DashboardSecurity;
 import io.echomq.dashboard.web.DashboardWriteGuard;
 import io.echomq.dashboard.web.SpringSecurityDashboardSecurity;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.ListenerSettings;
 import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.AfterEach;

@@ -9,11 +9,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.echomq.core.EnqueueOptions;
 import io.echomq.autoconfigure.EvictionPolicyCheck;
-import io.echomq.inspect.AuditReport;
+import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobFailedException;
 import io.echomq.core.JobId;
+import io.echomq.inspect.AuditReport;
 import io.echomq.inspect.QueueAuditor;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.schedule.ScheduleSpec;

@@ -2,15 +2,15 @@ package com.example.docs;
 
 import java.util.List;
 
+import io.echomq.EchoMqOperations;
+import io.echomq.annotation.EchoJob;
+import io.echomq.core.JobId;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
 import io.echomq.flow.BatchStatus;
-import io.echomq.EchoMqOperations;
+import io.echomq.flow.FlowChild;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.annotation.EchoJob;
-import io.echomq.flow.FlowChild;
-import io.echomq.core.JobId;
 import io.echomq.listener.JobContext;
 
 import org.springframework.stereotype.Component;

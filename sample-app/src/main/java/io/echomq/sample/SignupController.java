@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.echomq.flow.FlowJob;
 import io.echomq.core.JobId;
+import io.echomq.flow.FlowJob;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;

@@ -3,12 +3,12 @@ package io.echomq.sample;
 import java.time.Duration;
 
 import io.echomq.EchoMqOperations;
+import io.echomq.core.AwaitTimeoutException;
 import io.echomq.core.EnqueueOptions;
+import io.echomq.core.JobId;
+import io.echomq.flow.ChildFailure;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.core.AwaitTimeoutException;
-import io.echomq.flow.ChildFailure;
-import io.echomq.core.JobId;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.echomq.flow.ChildFailure;
 import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
+import io.echomq.flow.ChildFailure;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.util.Assert;

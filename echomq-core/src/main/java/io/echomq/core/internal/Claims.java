@@ -14,7 +14,7 @@ import io.echomq.core.JobState;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
 import io.echomq.core.TransitionResult;
-import io.echomq.core.internal.Outcomes.Completion;
+import io.echomq.core.internal.CompletionCalls.Completion;
 import io.echomq.core.internal.Pages.Page;
 import org.jspecify.annotations.Nullable;
 
@@ -322,8 +322,8 @@ public class Claims extends EnginePart {
 	 */
 	public CompleteAndClaimResult completeAllAndClaim(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<@Nullable String> uniqueKeys, Duration lease, int max, FlowLimits limits, @Nullable EchoMqNode owner) {
-		return completeAllAndClaim(queue, ids, tokens, uniqueKeys, Outcomes.noResults(ids.size()), lease, max, limits,
-				owner);
+		return completeAllAndClaim(queue, ids, tokens, uniqueKeys, CompletionCalls.noResults(ids.size()), lease, max,
+				limits, owner);
 	}
 
 	/**
@@ -345,8 +345,8 @@ public class Claims extends EnginePart {
 	public CompleteAndClaimResult completeAllAndClaim(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<@Nullable String> uniqueKeys, List<@Nullable String> jobResults, Duration lease, int max,
 			FlowLimits limits, @Nullable EchoMqNode owner) {
-		return completeAllAndClaim(queue, ids, tokens, uniqueKeys, Outcomes.noResults(ids.size()), jobResults, lease,
-				max, limits, owner);
+		return completeAllAndClaim(queue, ids, tokens, uniqueKeys, CompletionCalls.noResults(ids.size()), jobResults,
+				lease, max, limits, owner);
 	}
 
 	/**
@@ -393,8 +393,8 @@ public class Claims extends EnginePart {
 			return new CompleteAndClaimResult(
 					this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults), none);
 		}
-		List<Completion> completions = this.outcomes.completions(queue, ids, tokens, uniqueKeys, flowParents,
-				jobResults);
+		List<Completion> completions = this.outcomes.completionCalls.completions(queue, ids, tokens, uniqueKeys,
+				flowParents, jobResults);
 		List<ScriptExecutor.Call> calls = new ArrayList<>(completions.size() + 1);
 		completions.forEach((completion) -> calls.add(completion.call()));
 		calls.add(new ScriptExecutor.Call(this.scripts.claim,
@@ -402,7 +402,7 @@ public class Claims extends EnginePart {
 		List<ScriptExecutor.Outcome> outcomes = this.executor.executeCalls(calls);
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
 		for (int c = 0; c < completions.size(); c++) {
-			this.outcomes.read(queue, completions.get(c), outcomes.get(c), results);
+			this.outcomes.completionCalls.read(queue, completions.get(c), outcomes.get(c), results);
 		}
 		ScriptExecutor.Outcome claimed = outcomes.get(completions.size());
 		if (claimed.status() != ScriptExecutor.Status.APPLIED) {

@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.Set;
 
 import io.echomq.core.CancelResult;
-import io.echomq.flow.ChildFailure;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.RowFields;
 import io.echomq.core.ServerOutOfMemoryException;
+import io.echomq.flow.ChildFailure;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;

@@ -28,11 +28,11 @@ public final class Outcomes extends EnginePart {
 	/** Most trim candidates one script call takes (RETAIN_BATCH of retain.lua). */
 	private static final int RETAIN_BATCH = 16;
 
-	/** The argument that introduces a result (RESULT_TAG of result.lua). */
-	private static final String RESULT_TAG = "=result";
+	final CompletionCalls completionCalls;
 
 	Outcomes(EngineState state) {
 		super(state);
+		this.completionCalls = new CompletionCalls(state);
 	}
 
 	/**
@@ -103,7 +103,8 @@ public final class Outcomes extends EnginePart {
 		QueuePartitions.validateEngineName(queue);
 		Retention retention = this.state.completedRetention.getOrDefault(queue, Retention.NONE);
 		if (!retention.isEnabled()) {
-			ScriptExecutor.Invocation call = completeCall(queue, id, token, uniqueKey, null, result);
+			ScriptExecutor.Invocation call = this.completionCalls.completeCall(queue, id, token, uniqueKey, null,
+					result);
 			return Replies
 				.fenced(this.calls.withUniqueKey(queue, this.scripts.complete, call.keys(), call.args(), flowParent));
 		}
@@ -117,7 +118,7 @@ public final class Outcomes extends EnginePart {
 		args.add(id.toString());
 		args.add(ScriptCalls.argument(token));
 		addTrim(queue, retention, candidates, keys, args);
-		addResult(queue, result, args);
+		this.completionCalls.addResult(queue, result, args);
 		this.state.keys(queue).addNotify(keys);
 		if (uniqueKey != null) {
 			keys.add(this.state.keys(queue).unique(uniqueKey));
@@ -132,20 +133,6 @@ public final class Outcomes extends EnginePart {
 			}
 		}
 		return transition;
-	}
-
-	/** The tail of a completion's arguments that carries a result (result.lua). */
-	private void addResult(String queue, @Nullable String result, List<String> args) {
-		if (result != null) {
-			args.add(RESULT_TAG);
-			args.add(result);
-			args.add(Long.toString(resultTtl(queue)));
-		}
-	}
-
-	private long resultTtl(String queue) {
-		Duration ttl = this.state.resultTtls.get(queue);
-		return ((ttl != null) ? ttl : this.state.resultTtl).toMillis();
 	}
 
 	/**
@@ -182,7 +169,7 @@ public final class Outcomes extends EnginePart {
 	 */
 	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<@Nullable String> uniqueKeys) {
-		return completeAll(queue, ids, tokens, uniqueKeys, noResults(ids.size()));
+		return completeAll(queue, ids, tokens, uniqueKeys, CompletionCalls.noResults(ids.size()));
 	}
 
 	/**
@@ -200,7 +187,7 @@ public final class Outcomes extends EnginePart {
 	 */
 	public List<@Nullable TransitionResult> completeAll(String queue, List<JobId> ids, List<FencingToken> tokens,
 			List<@Nullable String> uniqueKeys, List<@Nullable String> jobResults) {
-		return completeAll(queue, ids, tokens, uniqueKeys, noResults(ids.size()), jobResults);
+		return completeAll(queue, ids, tokens, uniqueKeys, CompletionCalls.noResults(ids.size()), jobResults);
 	}
 
 	/**
@@ -241,168 +228,20 @@ public final class Outcomes extends EnginePart {
 			return results;
 		}
 		List<@Nullable TransitionResult> results = new ArrayList<>(Collections.nCopies(ids.size(), null));
-		List<Completion> completions = completions(queue, ids, tokens, uniqueKeys, flowParents, jobResults);
+		List<CompletionCalls.Completion> completions = this.completionCalls.completions(queue, ids, tokens, uniqueKeys,
+				flowParents, jobResults);
 		// the complete_all calls pipelined, then the complete calls pipelined
 		for (boolean batched : new boolean[] { true, false }) {
-			List<Completion> group = completions.stream()
+			List<CompletionCalls.Completion> group = completions.stream()
 				.filter((completion) -> (completion.call().script() == this.scripts.completeAll) == batched)
 				.toList();
 			List<ScriptExecutor.Outcome> outcomes = this.executor
-				.executeCalls(group.stream().map(Completion::call).toList());
+				.executeCalls(group.stream().map(CompletionCalls.Completion::call).toList());
 			for (int c = 0; c < outcomes.size(); c++) {
-				read(queue, group.get(c), outcomes.get(c), results);
+				this.completionCalls.read(queue, group.get(c), outcomes.get(c), results);
 			}
 		}
 		return results;
-	}
-
-	/**
-	 * The script calls that complete jobs: jobs without a unique key or a known flow
-	 * parent in one {@code complete_all} call per {@value Engine#COMPLETE_BATCH}, then
-	 * one {@code complete} call per job that holds one or has one, its keys declared.
-	 */
-	List<Completion> completions(String queue, List<JobId> ids, List<FencingToken> tokens,
-			List<@Nullable String> uniqueKeys, List<@Nullable String> flowParents, List<@Nullable String> jobResults) {
-		List<Integer> batched = new ArrayList<>(ids.size());
-		List<Integer> single = new ArrayList<>();
-		for (int i = 0; i < ids.size(); i++) {
-			Assert.notNull(ids.get(i), "ids must not contain null");
-			((uniqueKeys.get(i) == null && flowParents.get(i) == null) ? batched : single).add(i);
-		}
-		List<Completion> completions = new ArrayList<>(single.size() + 1);
-		for (int from = 0; from < batched.size(); from += Engine.COMPLETE_BATCH) {
-			List<Integer> chunk = batched.subList(from, Math.min(from + Engine.COMPLETE_BATCH, batched.size()));
-			completions.add(new Completion(new ScriptExecutor.Call(this.scripts.completeAll,
-					completeAllCall(queue, ids, tokens, jobResults, chunk)), chunk, false));
-		}
-		for (int i : single) {
-			String flowParent = flowParents.get(i);
-			completions.add(
-					new Completion(
-							new ScriptExecutor.Call(this.scripts.complete, completeCall(queue, ids.get(i),
-									tokens.get(i), uniqueKeys.get(i), flowParent, jobResults.get(i))),
-							List.of(i), flowParent != null));
-		}
-		return completions;
-	}
-
-	/**
-	 * Record what a completion call did for each of its jobs: applied or stale, left
-	 * {@code null} when it did not apply or asked for a key it was not given.
-	 */
-	void read(String queue, Completion completion, ScriptExecutor.Outcome outcome,
-			List<@Nullable TransitionResult> results) {
-		if (completion.call().script() == this.scripts.completeAll) {
-			readCompleteAll(outcome, completion.jobs(), results);
-			return;
-		}
-		int index = completion.jobs().get(0);
-		readComplete(outcome, index, results);
-		TransitionResult result = results.get(index);
-		if (completion.flow() && result != null && result.isApplied()) {
-			// the child wrote an outbox record or settled its parent: relay it now, not
-			// at the next reap
-			this.state.signals().outboxWritten(queue);
-		}
-	}
-
-	/**
-	 * One {@code complete} call for a job of a queue without retention: its result key
-	 * declared when it has a result, its unique key when it holds one, its parent's keys
-	 * when it is a child of a flow the caller knows of.
-	 */
-	private ScriptExecutor.Invocation completeCall(String queue, JobId id, FencingToken token,
-			@Nullable String uniqueKey, @Nullable String flowParent, @Nullable String result) {
-		List<String> keys = this.state.keys(queue).forComplete(id, 4);
-		List<String> args = new ArrayList<>(5);
-		args.add(id.toString());
-		args.add(ScriptCalls.argument(token));
-		if (result != null) {
-			keys.add(this.state.keys(queue).result(id));
-			addResult(queue, result, args);
-		}
-		this.state.keys(queue).addNotify(keys);
-		if (uniqueKey != null) {
-			keys.add(this.state.keys(queue).unique(uniqueKey));
-		}
-		if (flowParent != null) {
-			this.calls.declareFlow(queue, flowParent, keys);
-		}
-		this.state.declareEvents(queue, keys, args);
-		return new ScriptExecutor.Invocation(keys, args);
-	}
-
-	private static void readComplete(ScriptExecutor.Outcome outcome, int index,
-			List<@Nullable TransitionResult> results) {
-		if (outcome.status() == ScriptExecutor.Status.APPLIED && ScriptCalls.uniqueKeyNeeded(outcome.reply()) == null
-				&& ScriptCalls.flowKeysNeeded(outcome.reply()) == null) {
-			results.set(index, Replies.fenced(outcome.reply()));
-		}
-	}
-
-	private ScriptExecutor.Invocation completeAllCall(String queue, List<JobId> ids, List<FencingToken> tokens,
-			List<@Nullable String> jobResults, List<Integer> chunk) {
-		QueueKeys queueKeys = this.state.keys(queue);
-		String rows = queueKeys.rowPrefix();
-		List<String> keys = queueKeys.forCompleteAll(chunk.size() + 2);
-		List<String> args = new ArrayList<>(2 * chunk.size());
-		List<String> resultKeys = new ArrayList<>();
-		List<String> resultArgs = new ArrayList<>();
-		for (int j = 0; j < chunk.size(); j++) {
-			int i = chunk.get(j);
-			String id = ids.get(i).toString();
-			keys.add(rows + id);
-			args.add(id);
-			args.add(ScriptCalls.argument(tokens.get(i)));
-			String result = jobResults.get(i);
-			if (result != null) {
-				resultKeys.add(queueKeys.result(ids.get(i)));
-				resultArgs.add(Integer.toString(j + 1));
-				resultArgs.add(result);
-			}
-		}
-		if (resultKeys.isEmpty()) {
-			queueKeys.addNotify(keys);
-			this.state.declareEvents(queue, keys, args);
-			return new ScriptExecutor.Invocation(keys, args);
-		}
-		// the head block of complete_all.lua: the tag, how many results, their TTL, then
-		// each result's job index and text
-		keys.addAll(resultKeys);
-		queueKeys.addNotify(keys);
-		List<String> withResults = new ArrayList<>(3 + resultArgs.size() + args.size());
-		withResults.add(RESULT_TAG);
-		withResults.add(Integer.toString(resultKeys.size()));
-		withResults.add(Long.toString(resultTtl(queue)));
-		withResults.addAll(resultArgs);
-		withResults.addAll(args);
-		this.state.declareEvents(queue, keys, withResults);
-		return new ScriptExecutor.Invocation(keys, withResults);
-	}
-
-	/**
-	 * No result for any of {@code size} jobs.
-	 * @param size how many jobs
-	 * @return a list of {@code null}s
-	 */
-	static List<@Nullable String> noResults(int size) {
-		return Collections.nCopies(size, null);
-	}
-
-	private static void readCompleteAll(ScriptExecutor.Outcome outcome, List<Integer> chunk,
-			List<@Nullable TransitionResult> results) {
-		if (outcome.status() != ScriptExecutor.Status.APPLIED) {
-			return;
-		}
-		for (int j = 0; j < chunk.size() && j < outcome.reply().size(); j++) {
-			List<Object> entry = Replies.list(outcome.reply().get(j));
-			// a row naming a unique key the claim did not report, or a child of a flow,
-			// is
-			// left for complete, one by one
-			if (ScriptCalls.uniqueKeyNeeded(entry) == null && ScriptCalls.flowKeysNeeded(entry) == null) {
-				results.set(chunk.get(j), Replies.fenced(entry));
-			}
-		}
 	}
 
 	/**
@@ -616,18 +455,6 @@ public final class Outcomes extends EnginePart {
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
 				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);
-	}
-
-	/**
-	 * One script call that completes jobs, and the indexes of the jobs it completes.
-	 *
-	 * @param call the call
-	 * @param jobs the indexes, in the call's order
-	 * @param flow whether the call declares a flow parent's keys (a {@code complete}
-	 * call)
-	 */
-	record Completion(ScriptExecutor.Call call, List<Integer> jobs, boolean flow) {
-
 	}
 
 }

@@ -1,8 +1,5 @@
 package io.echomq.core.internal;
 
-import io.echomq.core.ServerOutOfMemoryException;
-import io.echomq.core.WrongKeyTypeException;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,18 +11,17 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.NestedMultiOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -35,7 +31,6 @@ import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -54,8 +49,6 @@ public class ScriptExecutor {
 	private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
 	private static final long SMALL_BATCH_CHARS = 16 * 1024;
-
-	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
 
 	private final StringRedisTemplate template;
 
@@ -97,7 +90,7 @@ public class ScriptExecutor {
 			return (reply != null) ? reply : List.of();
 		}
 		catch (DataAccessException ex) {
-			throw translate(script, keys, ex);
+			throw ScriptErrors.translate(script, keys, ex);
 		}
 	}
 
@@ -264,7 +257,7 @@ public class ScriptExecutor {
 				return awaitDirect(script, commands.evalsha(script.sha(), ScriptOutputType.MULTI, keyBytes, argBytes));
 			}
 			catch (DataAccessException ex) {
-				if (!isNoScript(ex)) {
+				if (!ScriptErrors.isNoScript(ex)) {
 					throw ex;
 				}
 				this.evalFallbacks.increment();
@@ -273,7 +266,7 @@ public class ScriptExecutor {
 			}
 		}
 		catch (DataAccessException ex) {
-			throw translate(script, keys, ex);
+			throw ScriptErrors.translate(script, keys, ex);
 		}
 	}
 
@@ -284,7 +277,7 @@ public class ScriptExecutor {
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			Exception converted = convert(cause);
+			Exception converted = ScriptErrors.convert(cause);
 			throw (converted instanceof DataAccessException dae) ? dae
 					: new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + cause.getMessage(), cause);
 		}
@@ -305,7 +298,7 @@ public class ScriptExecutor {
 			reply = connection.scriptingCommands().evalSha(script.sha(), ReturnType.MULTI, numKeys, keysAndArgs);
 		}
 		catch (DataAccessException ex) {
-			if (!isNoScript(ex)) {
+			if (!ScriptErrors.isNoScript(ex)) {
 				throw ex;
 			}
 			this.evalFallbacks.increment();
@@ -402,11 +395,11 @@ public class ScriptExecutor {
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			if (isNoScript(cause)) {
+			if (ScriptErrors.isNoScript(cause)) {
 				return null;
 			}
-			RuntimeException error = translate(script, invocation.keys(), convert(cause));
-			return isErrorReply(cause) ? Outcome.failed(error) : Outcome.unknown(error);
+			RuntimeException error = ScriptErrors.translate(script, invocation.keys(), ScriptErrors.convert(cause));
+			return ScriptErrors.isErrorReply(cause) ? Outcome.failed(error) : Outcome.unknown(error);
 		}
 		catch (TimeoutException ex) {
 			return Outcome.unknown(new QueryTimeoutException(
@@ -443,7 +436,7 @@ public class ScriptExecutor {
 			return Outcome.applied(execute(call.script(), call.invocation().keys(), call.invocation().args()));
 		}
 		catch (RuntimeException ex) {
-			return isErrorReply(ex) ? Outcome.failed(ex) : Outcome.unknown(ex);
+			return ScriptErrors.isErrorReply(ex) ? Outcome.failed(ex) : Outcome.unknown(ex);
 		}
 	}
 
@@ -455,84 +448,9 @@ public class ScriptExecutor {
 		return DEFAULT_TIMEOUT;
 	}
 
-	private static Exception convert(Throwable error) {
-		if (error instanceof Exception exception) {
-			DataAccessException converted = EXCEPTION_CONVERTER.convert(exception);
-			return (converted != null) ? converted : exception;
-		}
-		return new RedisSystemException(error.getMessage(), error);
-	}
-
-	private static boolean isErrorReply(Throwable ex) {
-		return ex instanceof ServerOutOfMemoryException || errorReply(ex) != null;
-	}
-
-	private static @Nullable RedisCommandExecutionException errorReply(Throwable ex) {
-		Throwable current = ex;
-		while (current != null) {
-			if (current instanceof RedisCommandExecutionException reply) {
-				return reply;
-			}
-			if (current.getCause() == current) {
-				break;
-			}
-			current = current.getCause();
-		}
-		return null;
-	}
-
 	@SuppressWarnings("unchecked")
 	private static List<Object> castList(List<?> list) {
 		return (List<Object>) list;
-	}
-
-	private static RuntimeException translate(Script script, List<String> keys, Throwable error) {
-		if (contains(error, "OOM ")) {
-			return new ServerOutOfMemoryException(script.name(), keys.isEmpty() ? "?" : keys.get(0), error);
-		}
-		String wrongType = find(error, "EMQKEYTYPE ");
-		if (wrongType != null) {
-			return new WrongKeyTypeException(script.name(), wrongType, error);
-		}
-		RedisCommandExecutionException reply = errorReply(error);
-		if (reply != null && error instanceof RedisSystemException) {
-			// Spring's own message is a bare "Error in execution"
-			return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + reply.getMessage(), error);
-		}
-		if (error instanceof RuntimeException runtime) {
-			return runtime;
-		}
-		return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + error.getMessage(), error);
-	}
-
-	static boolean isNoScript(Throwable ex) {
-		return contains(ex, "NOSCRIPT");
-	}
-
-	private static boolean contains(Throwable ex, String text) {
-		return find(ex, text) != null;
-	}
-
-	/**
-	 * Return the text after {@code marker} in the first message of the cause chain that
-	 * holds it, up to the first {@code ;} (scripts end their errors with
-	 * {@code ; nothing was written} and the server appends the script's name).
-	 */
-	private static @Nullable String find(Throwable ex, String marker) {
-		Throwable current = ex;
-		while (current != null) {
-			String message = current.getMessage();
-			int start = (message != null) ? message.indexOf(marker) : -1;
-			if (start >= 0) {
-				int end = message.indexOf(';', start);
-				return message.substring(start + marker.length(), (end < 0) ? message.length() : end).strip();
-			}
-			if (current.getCause() == current) {
-				break;
-			}
-			current = current.getCause();
-		}
-		return null;
 	}
 
 	private static byte[][] encode(List<String> keys, List<String> args) {

@@ -9,20 +9,18 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.echomq.core.internal.MaintenancePass;
-import io.echomq.core.internal.QuarantineResult;
-import io.echomq.core.internal.QueueSignals;
 import io.echomq.core.ReapResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.Guard;
+import io.echomq.core.internal.MaintenancePass;
+import io.echomq.core.internal.QuarantineResult;
+import io.echomq.core.internal.QueueSignals;
 import io.echomq.listener.EchoJobListenerRegistry;
-import io.echomq.maintenance.MaintenanceStatus;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobEvents;
-import io.echomq.support.internal.RateLimitedLog;
+import io.echomq.maintenance.MaintenanceStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
@@ -96,9 +94,9 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 
 	private final Engine jobs;
 
-	private final MaintenanceSettings settings;
+	final MaintenanceSettings settings;
 
-	private final Supplier<? extends Collection<String>> queues;
+	final Supplier<? extends Collection<String>> queues;
 
 	private final Supplier<ThreadPoolTaskScheduler> schedulerFactory;
 
@@ -106,11 +104,11 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 
 	private final Guard guard = new Guard();
 
-	private final AtomicLong failedTicks = new AtomicLong();
+	final AtomicLong failedTicks = new AtomicLong();
 
-	private final Tick reap;
+	private final MaintenanceTick reap;
 
-	private final Tick promote;
+	private final MaintenanceTick promote;
 
 	private @Nullable ThreadPoolTaskScheduler scheduler;
 
@@ -135,8 +133,8 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 		this.queues = queues;
 		this.schedulerFactory = schedulerFactory;
 		this.events = new JobEvents(eventListeners);
-		this.reap = new Tick("Reap", this::reapQueue, settings.reapInterval());
-		this.promote = new Tick("Promote", this::promoteQueue, settings.promoteInterval());
+		this.reap = new MaintenanceTick(this, "Reap", this::reapQueue, settings.reapInterval());
+		this.promote = new MaintenanceTick(this, "Promote", this::promoteQueue, settings.promoteInterval());
 	}
 
 	@Override
@@ -332,7 +330,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 	 * Return how early an idle check may run: half the idle check, so that after a few
 	 * runs the idle checks of every queue share one run.
 	 */
-	private long idleSlack() {
+	long idleSlack() {
 		return this.settings.idleCheck().toNanos() / 2;
 	}
 
@@ -341,7 +339,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 	 * time, through the engine's estimate of it), at most the idle check away; a member
 	 * due already that stayed where it was is tried again after {@code retry}.
 	 */
-	private long nextPass(OptionalLong dueAt, Duration retry) {
+	long nextPass(OptionalLong dueAt, Duration retry) {
 		long now = System.nanoTime();
 		long idle = now + this.settings.idleCheck().toNanos();
 		if (dueAt.isEmpty()) {
@@ -485,108 +483,6 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 			WakeableTask reap = EchoMqMaintenance.this.reap.task;
 			if (reap != null) {
 				reap.runBy(System.nanoTime());
-			}
-		}
-
-	}
-
-	/**
-	 * The reap or the promote tick: a pass over each queue, with the queues' due times,
-	 * the partitions found idle, the failures logged at a limited rate, and the counters.
-	 */
-	private final class Tick {
-
-		private final String name;
-
-		private final Function<String, OptionalLong> pass;
-
-		private final Duration interval;
-
-		private final DueTimes times = new DueTimes();
-
-		private final IdlePartitions idle = new IdlePartitions();
-
-		private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(30));
-
-		private final AtomicLong count = new AtomicLong();
-
-		private volatile @Nullable Instant last;
-
-		private volatile @Nullable WakeableTask task;
-
-		/**
-		 * Create a tick.
-		 * @param name its name in the log: {@code Reap} or {@code Promote}
-		 * @param pass one pass over a queue, returning when its next member falls due
-		 * @param interval how soon a queue whose pass failed is tried again
-		 */
-		Tick(String name, Function<String, OptionalLong> pass, Duration interval) {
-			this.name = name;
-			this.pass = pass;
-			this.interval = interval;
-		}
-
-		/**
-		 * Run a pass over every queue now.
-		 */
-		void tickAll() {
-			boolean failed = false;
-			for (String queue : EchoMqMaintenance.this.queues.get()) {
-				if (this.idle.skip(queue)) {
-					continue;
-				}
-				try {
-					this.pass.apply(queue);
-				}
-				catch (Throwable ex) {
-					failed = true;
-					this.failures.warn(ex, () -> this.name + " tick failed on queue '" + queue + "'");
-				}
-			}
-			done(failed);
-		}
-
-		/**
-		 * One planned run: a pass over each queue that is due.
-		 * @return when to run next
-		 */
-		long run() {
-			long idleCheck = EchoMqMaintenance.this.settings.idleCheck().toNanos();
-			long now = System.nanoTime();
-			Collection<String> queues = EchoMqMaintenance.this.queues.get();
-			this.times.retain(queues);
-			boolean failed = false;
-			for (String queue : queues) {
-				if (!this.times.isDue(queue, now, idleSlack())) {
-					continue;
-				}
-				if (this.times.isIdleCheck(queue) && this.idle.skip(queue)) {
-					this.times.plan(queue, now + idleCheck, true);
-					continue;
-				}
-				this.times.begin(queue);
-				try {
-					OptionalLong next = this.pass.apply(queue);
-					this.times.plan(queue, nextPass(next, this.interval), next.isEmpty());
-				}
-				catch (Throwable ex) {
-					failed = true;
-					this.times.plan(queue, System.nanoTime() + this.interval.toNanos(), false);
-					this.failures.warn(ex, () -> this.name + " tick failed on queue '" + queue + "'");
-				}
-			}
-			done(failed);
-			long after = System.nanoTime();
-			return this.times.earliest(queues, after, after + idleCheck);
-		}
-
-		private void done(boolean failed) {
-			this.count.incrementAndGet();
-			if (failed) {
-				EchoMqMaintenance.this.failedTicks.incrementAndGet();
-			}
-			else {
-				this.last = Instant.now();
 			}
 		}
 

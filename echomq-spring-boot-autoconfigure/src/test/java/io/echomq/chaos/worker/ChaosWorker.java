@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.autoconfigure.EchoMqClusterAutoConfiguration;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
-import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.Engine;
-import io.echomq.test.TestServer;
+import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.listener.ContainerDefaults;
 import io.echomq.listener.EchoJobListenerContainerFactory;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -18,7 +18,7 @@ import io.echomq.listener.ListenerSettings;
 import io.echomq.listener.QueueListenerContainer;
 import io.echomq.maintenance.internal.EchoMqMaintenance;
 import io.echomq.maintenance.internal.MaintenanceSettings;
-import io.echomq.autoconfigure.EchoMqClusterAutoConfiguration;
+import io.echomq.test.TestServer;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;

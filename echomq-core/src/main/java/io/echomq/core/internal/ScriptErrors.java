@@ -1,0 +1,102 @@
+package io.echomq.core.internal;
+
+import java.util.List;
+
+import io.echomq.core.ServerOutOfMemoryException;
+import io.echomq.core.WrongKeyTypeException;
+import io.lettuce.core.RedisCommandExecutionException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+
+/**
+ * What a script's failure means: an error reply (the script ran and refused, nothing was
+ * written) or a failure of unknown effect, and the exception a caller gets for it.
+ *
+ * @author EchoMQ
+ */
+final class ScriptErrors {
+
+	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
+
+	private ScriptErrors() {
+	}
+
+	static Exception convert(Throwable error) {
+		if (error instanceof Exception exception) {
+			DataAccessException converted = EXCEPTION_CONVERTER.convert(exception);
+			return (converted != null) ? converted : exception;
+		}
+		return new RedisSystemException(error.getMessage(), error);
+	}
+
+	static boolean isErrorReply(Throwable ex) {
+		return ex instanceof ServerOutOfMemoryException || errorReply(ex) != null;
+	}
+
+	static @Nullable RedisCommandExecutionException errorReply(Throwable ex) {
+		Throwable current = ex;
+		while (current != null) {
+			if (current instanceof RedisCommandExecutionException reply) {
+				return reply;
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+			current = current.getCause();
+		}
+		return null;
+	}
+
+	static RuntimeException translate(Script script, List<String> keys, Throwable error) {
+		if (contains(error, "OOM ")) {
+			return new ServerOutOfMemoryException(script.name(), keys.isEmpty() ? "?" : keys.get(0), error);
+		}
+		String wrongType = find(error, "EMQKEYTYPE ");
+		if (wrongType != null) {
+			return new WrongKeyTypeException(script.name(), wrongType, error);
+		}
+		RedisCommandExecutionException reply = errorReply(error);
+		if (reply != null && error instanceof RedisSystemException) {
+			// Spring's own message is a bare "Error in execution"
+			return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + reply.getMessage(), error);
+		}
+		if (error instanceof RuntimeException runtime) {
+			return runtime;
+		}
+		return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + error.getMessage(), error);
+	}
+
+	static boolean isNoScript(Throwable ex) {
+		return contains(ex, "NOSCRIPT");
+	}
+
+	static boolean contains(Throwable ex, String text) {
+		return find(ex, text) != null;
+	}
+
+	/**
+	 * Return the text after {@code marker} in the first message of the cause chain that
+	 * holds it, up to the first {@code ;} (scripts end their errors with
+	 * {@code ; nothing was written} and the server appends the script's name).
+	 */
+	static @Nullable String find(Throwable ex, String marker) {
+		Throwable current = ex;
+		while (current != null) {
+			String message = current.getMessage();
+			int start = (message != null) ? message.indexOf(marker) : -1;
+			if (start >= 0) {
+				int end = message.indexOf(';', start);
+				return message.substring(start + marker.length(), (end < 0) ? message.length() : end).strip();
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+			current = current.getCause();
+		}
+		return null;
+	}
+
+}
