@@ -1,13 +1,21 @@
 package io.echomq.core.internal;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.core.WrongKeyTypeException;
 import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.log.LogAccessor;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 
@@ -20,6 +28,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
 final class ScriptErrors {
 
 	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
+
+	private static final LogAccessor logger = new LogAccessor(ScriptErrors.class);
+
+	private static final Pattern NOPERM_COMMAND = Pattern.compile("NOPERM .*'([a-z|-]+)' command");
+
+	/** The refused commands already logged: an operator reads each once, not per call. */
+	private static final Set<String> DENIED_LOGGED = ConcurrentHashMap.newKeySet();
 
 	private ScriptErrors() {
 	}
@@ -51,6 +66,21 @@ final class ScriptErrors {
 	}
 
 	static RuntimeException translate(Script script, List<String> keys, Throwable error) {
+		String denied = deniedCommand(error);
+		if (denied != null) {
+			String advice = "Redis refused the command '" + denied
+					+ "' to the user EchoMQ connects as (NOPERM): grant it" + " with +" + denied
+					+ " (docs/security.md, 'A least-privilege ACL user'"
+					+ (denied.startsWith("cluster|")
+							? "; a cluster client also needs +cluster|nodes +cluster|myid" + " +info +client|setname"
+							: "")
+					+ ")";
+			if (DENIED_LOGGED.add(denied)) {
+				logger.error(() -> advice);
+			}
+			return (error instanceof RedisConnectionFailureException)
+					? new RedisConnectionFailureException(advice, error) : new RedisSystemException(advice, error);
+		}
 		if (contains(error, "OOM ")) {
 			return new ServerOutOfMemoryException(script.name(), keys.isEmpty() ? "?" : keys.get(0), error);
 		}
@@ -67,6 +97,34 @@ final class ScriptErrors {
 			return runtime;
 		}
 		return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + error.getMessage(), error);
+	}
+
+	/**
+	 * Return the command a {@code NOPERM} reply anywhere in the failure (its causes and
+	 * suppressed failures, as a cluster client's topology refresh gathers them) refused.
+	 */
+	static @Nullable String deniedCommand(Throwable error) {
+		return deniedCommand(error, Collections.newSetFromMap(new IdentityHashMap<>()));
+	}
+
+	private static @Nullable String deniedCommand(@Nullable Throwable error, Set<Throwable> seen) {
+		if (error == null || !seen.add(error)) {
+			return null;
+		}
+		String message = error.getMessage();
+		if (message != null) {
+			Matcher matcher = NOPERM_COMMAND.matcher(message);
+			if (matcher.find()) {
+				return matcher.group(1);
+			}
+		}
+		for (Throwable suppressed : error.getSuppressed()) {
+			String found = deniedCommand(suppressed, seen);
+			if (found != null) {
+				return found;
+			}
+		}
+		return deniedCommand(error.getCause(), seen);
 	}
 
 	static boolean isNoScript(Throwable ex) {

@@ -79,7 +79,15 @@ public class ScriptExecutor {
 	 * @return the raw reply: nested lists of {@code byte[]} and {@code Long}
 	 */
 	public List<Object> execute(Script script, List<String> keys, List<String> args) {
-		RedisClusterAsyncCommands<byte[], byte[]> direct = direct();
+		RedisClusterAsyncCommands<byte[], byte[]> direct;
+		try {
+			direct = direct();
+		}
+		catch (DataAccessException ex) {
+			// the first connection of a cluster client reads the topology: a refused
+			// CLUSTER NODES fails here
+			throw ScriptErrors.translate(script, keys, ex);
+		}
 		if (direct != null) {
 			return executeDirect(direct, script, keys, args);
 		}
@@ -124,8 +132,16 @@ public class ScriptExecutor {
 		if (calls.isEmpty()) {
 			return List.of();
 		}
-		if (calls.size() > 1 && !isCluster()) {
-			RedisClusterAsyncCommands<byte[], byte[]> direct = direct();
+		boolean cluster;
+		RedisClusterAsyncCommands<byte[], byte[]> direct;
+		try {
+			cluster = isCluster();
+			direct = (calls.size() > 1 && !cluster) ? direct() : null;
+		}
+		catch (DataAccessException ex) {
+			throw ScriptErrors.translate(calls.get(0).script(), calls.get(0).invocation().keys(), ex);
+		}
+		if (calls.size() > 1 && !cluster) {
 			List<@Nullable Outcome> pipelined = (direct != null) ? pipeline(direct, calls) : this.template
 				.execute((RedisCallback<List<@Nullable Outcome>>) (connection) -> pipeline(connection, calls), true);
 			if (pipelined != null && !pipelined.isEmpty()) {
