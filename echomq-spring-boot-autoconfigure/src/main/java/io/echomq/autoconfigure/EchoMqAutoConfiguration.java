@@ -9,7 +9,6 @@ import io.echomq.ControlListener;
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.EnqueueInterceptor;
-import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.internal.Engine;
@@ -75,7 +74,7 @@ public final class EchoMqAutoConfiguration {
 		jobs.results().maxBytes(properties.results().maxSize().toBytes());
 		jobs.results().ttl(properties.results().ttl());
 		properties.queues().forEach((queue, overrides) -> {
-			EchoMqProperties.RetentionProperties retention = overrides.retention();
+			EchoMqQueueProperties.RetentionProperties retention = overrides.retention();
 			if (retention != null) {
 				jobs.upkeep().retain(queue, retention.completedRetention(), retention.deadRetention());
 			}
@@ -212,7 +211,7 @@ public final class EchoMqAutoConfiguration {
 	}
 
 	private static int defaultMaxAttempts(EchoMqProperties properties, String queue) {
-		QueueProperties overrides = properties.queues().get(queue);
+		EchoMqQueueProperties overrides = properties.queues().get(queue);
 		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
 				: properties.listener().maxAttempts();
 	}
