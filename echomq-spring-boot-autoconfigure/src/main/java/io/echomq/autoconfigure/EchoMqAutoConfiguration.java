@@ -61,6 +61,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public final class EchoMqAutoConfiguration {
 
 	@Bean
+	static UnknownPropertiesCheck echoMqUnknownPropertiesCheck() {
+		return new UnknownPropertiesCheck();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	Keyspace echoMqKeyspace(EchoMqProperties properties) {
 		return new Keyspace(properties.keyPrefix());

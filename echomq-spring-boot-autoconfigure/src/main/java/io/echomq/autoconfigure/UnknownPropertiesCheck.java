@@ -1,0 +1,296 @@
+package io.echomq.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.boot.origin.Origin;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.util.StreamUtils;
+
+/**
+ * Finds the {@code echomq.*} keys of the environment that no module of EchoMQ on the
+ * class path declares in its configuration metadata, a typo or a renamed key whose value
+ * would otherwise be ignored without a word. Each is logged once at WARN, naming its
+ * replacement when the metadata records one; with
+ * {@code echomq.fail-on-unknown-properties=true} they fail the start-up instead.
+ *
+ * @author EchoMQ
+ */
+final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, EnvironmentAware {
+
+	static final String FAIL_PROPERTY = "echomq.fail-on-unknown-properties";
+
+	private static final Log logger = LogFactory.getLog(UnknownPropertiesCheck.class);
+
+	private static final String METADATA = "META-INF/spring-configuration-metadata.json";
+
+	private static final String ATTACHED_SOURCE = "configurationProperties";
+
+	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("echomq");
+
+	private @Nullable Environment environment;
+
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+		if (this.environment instanceof ConfigurableEnvironment configurable) {
+			check(configurable, beanFactory.getBeanClassLoader());
+		}
+	}
+
+	/**
+	 * Warn about, or fail on, the unknown {@code echomq.*} keys of the environment.
+	 * @param environment the environment
+	 * @param classLoader where the configuration metadata is read from
+	 * @return the unknown keys, each with what to use instead if known
+	 */
+	static Map<String, @Nullable String> check(ConfigurableEnvironment environment, @Nullable ClassLoader classLoader) {
+		Known known = Known.load(classLoader);
+		if (known == null) {
+			logger.debug("No EchoMQ configuration metadata on the class path: echomq.* keys not checked");
+			return Map.of();
+		}
+		Map<String, @Nullable String> unknown = new LinkedHashMap<>();
+		List<String> lines = new ArrayList<>();
+		for (PropertySource<?> propertySource : environment.getPropertySources()) {
+			if (ATTACHED_SOURCE.equals(propertySource.getName())) {
+				continue;
+			}
+			ConfigurationPropertySource source = ConfigurationPropertySource.from(propertySource);
+			if (!(source instanceof IterableConfigurationPropertySource iterable)) {
+				continue;
+			}
+			boolean fromVariables = propertySource instanceof SystemEnvironmentPropertySource;
+			iterable.filter(ROOT::isAncestorOf).forEach((name) -> {
+				String key = name.toString();
+				if (unknown.containsKey(key) || known.isKnown(name) || (fromVariables && known.isKnownVariable(name))) {
+					return;
+				}
+				String replacement = known.replacement(name);
+				unknown.put(key, replacement);
+				lines.add(describe(key, replacement, iterable.getConfigurationProperty(name)));
+			});
+		}
+		if (unknown.isEmpty()) {
+			return unknown;
+		}
+		if (environment.getProperty(FAIL_PROPERTY, Boolean.class, false)) {
+			throw new EchoMqConfigurationException(
+					"EchoMQ does not know " + ((lines.size() == 1) ? "this property" : "these properties")
+							+ ", whose values would be ignored:\n\n    " + String.join("\n    ", lines),
+					"Rename each property as shown or remove it (the keys are listed in docs/operations.md, Configuration), "
+							+ "or set " + FAIL_PROPERTY + "=false to only log a warning.");
+		}
+		lines.forEach((line) -> logger.warn(line));
+		return unknown;
+	}
+
+	private static String describe(String key, @Nullable String replacement, @Nullable ConfigurationProperty property) {
+		Origin origin = (property != null) ? property.getOrigin() : null;
+		String from = (origin != null) ? " (from " + origin + ")" : "";
+		return (replacement != null)
+				? "Property '" + key + "'" + from + " was renamed to '" + replacement + "': EchoMQ no longer reads it"
+				: "Unknown property '" + key + "'" + from + ": EchoMQ does not read it, its value is ignored";
+	}
+
+	/**
+	 * The keys declared in the configuration metadata of every jar on the class path.
+	 */
+	private static final class Known {
+
+		/** Exact names, in uniform form. */
+		private final Set<String> names = new LinkedHashSet<>();
+
+		/** Names with {@code *} for a map key, by element, in uniform form. */
+		private final List<String[]> patterns = new ArrayList<>();
+
+		/** Names whose value is a map of plain values: any key below them binds. */
+		private final List<ConfigurationPropertyName> maps = new ArrayList<>();
+
+		/** Keys no longer read, by uniform name, with their replacement if any. */
+		private final Map<String, @Nullable String> renamed = new LinkedHashMap<>();
+
+		static @Nullable Known load(@Nullable ClassLoader classLoader) {
+			Known known = new Known();
+			ClassLoader loader = (classLoader != null) ? classLoader : Known.class.getClassLoader();
+			try {
+				Enumeration<URL> resources = loader.getResources(METADATA);
+				while (resources.hasMoreElements()) {
+					try (InputStream in = resources.nextElement().openStream()) {
+						known.read(StreamUtils.copyToString(in, StandardCharsets.UTF_8));
+					}
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.debug("Could not read the configuration metadata", ex);
+				return null;
+			}
+			return (known.names.isEmpty()) ? null : known;
+		}
+
+		@SuppressWarnings("unchecked")
+		private void read(String json) {
+			Map<String, Object> metadata = JsonParserFactory.getJsonParser().parseMap(json);
+			Object properties = metadata.get("properties");
+			if (!(properties instanceof List<?> list)) {
+				return;
+			}
+			for (Object item : list) {
+				Map<String, Object> property = (Map<String, Object>) item;
+				String name = (String) property.get("name");
+				if (name == null || !name.startsWith("echomq.")) {
+					continue;
+				}
+				Object deprecation = property.get("deprecation");
+				if (deprecation instanceof Map<?, ?> deprecated && "error".equals(deprecated.get("level"))) {
+					this.renamed.put(uniform(ConfigurationPropertyName.of(name)),
+							(String) deprecated.get("replacement"));
+				}
+				else if (name.contains("*")) {
+					String[] elements = name.split("\\.");
+					for (int i = 0; i < elements.length; i++) {
+						if (!"*".equals(elements[i])) {
+							elements[i] = uniform(ConfigurationPropertyName.of(elements[i]));
+						}
+					}
+					this.patterns.add(elements);
+				}
+				else {
+					ConfigurationPropertyName parsed = ConfigurationPropertyName.of(name);
+					this.names.add(uniform(parsed));
+					Object type = property.get("type");
+					if (type instanceof String typeName && typeName.startsWith("java.util.Map<")) {
+						this.maps.add(parsed);
+					}
+				}
+			}
+		}
+
+		boolean isKnown(ConfigurationPropertyName name) {
+			ConfigurationPropertyName value = withoutIndexes(name);
+			String uniform = uniform(value);
+			if (this.names.contains(uniform) || matchesPattern(value)) {
+				return true;
+			}
+			for (String known : this.names) {
+				if (known.startsWith(uniform + ".")) {
+					return true;
+				}
+			}
+			for (ConfigurationPropertyName map : this.maps) {
+				if (map.isAncestorOf(value) && !hasPatternBelow(map)) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		/**
+		 * An environment variable cannot tell a dash from a dot
+		 * ({@code ECHOMQ_QUEUES_MAIL_MAX_ACTIVE}): compare without either.
+		 */
+		boolean isKnownVariable(ConfigurationPropertyName name) {
+			String joined = uniform(withoutIndexes(name)).replace(".", "");
+			for (String known : this.names) {
+				if (known.replace(".", "").equals(joined)) {
+					return true;
+				}
+			}
+			for (ConfigurationPropertyName map : this.maps) {
+				if (!hasPatternBelow(map) && joined.startsWith(uniform(map).replace(".", ""))) {
+					return true;
+				}
+			}
+			for (String[] pattern : this.patterns) {
+				StringBuilder regex = new StringBuilder();
+				for (String element : pattern) {
+					regex.append("*".equals(element) ? ".+" : Pattern.quote(element));
+				}
+				if (joined.matches(regex.toString())) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		@Nullable String replacement(ConfigurationPropertyName name) {
+			return this.renamed.get(uniform(withoutIndexes(name)));
+		}
+
+		private boolean matchesPattern(ConfigurationPropertyName name) {
+			for (String[] pattern : this.patterns) {
+				if (pattern.length != name.getNumberOfElements()) {
+					continue;
+				}
+				boolean matches = true;
+				for (int i = 0; i < pattern.length && matches; i++) {
+					matches = "*".equals(pattern[i]) || pattern[i].equals(name.getElement(i, Form.UNIFORM));
+				}
+				if (matches) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		/** {@code echomq.queues} is a map, but its values are checked by pattern. */
+		private boolean hasPatternBelow(ConfigurationPropertyName map) {
+			String prefix = uniform(map);
+			for (String[] pattern : this.patterns) {
+				if (String.join(".", pattern).startsWith(prefix + ".*")) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		/** {@code echomq.listener.retry-for[0]} is {@code echomq.listener.retry-for}. */
+		private static ConfigurationPropertyName withoutIndexes(ConfigurationPropertyName name) {
+			ConfigurationPropertyName result = name;
+			while (result.getNumberOfElements() > 1 && result.isNumericIndex(result.getNumberOfElements() - 1)) {
+				result = result.getParent();
+			}
+			return result;
+		}
+
+		private static String uniform(ConfigurationPropertyName name) {
+			StringBuilder result = new StringBuilder();
+			for (int i = 0; i < name.getNumberOfElements(); i++) {
+				result.append((i > 0) ? "." : "").append(name.getElement(i, Form.UNIFORM));
+			}
+			return result.toString();
+		}
+
+	}
+
+}
