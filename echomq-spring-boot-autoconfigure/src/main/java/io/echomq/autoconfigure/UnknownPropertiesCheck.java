@@ -98,7 +98,8 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 				}
 				String replacement = known.replacement(name);
 				unknown.put(key, replacement);
-				lines.add(describe(key, replacement, iterable.getConfigurationProperty(name)));
+				lines.add(describe(key, replacement, (replacement != null) ? null : known.closest(name),
+						iterable.getConfigurationProperty(name)));
 			});
 		}
 		if (unknown.isEmpty()) {
@@ -115,12 +116,14 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 		return unknown;
 	}
 
-	private static String describe(String key, @Nullable String replacement, @Nullable ConfigurationProperty property) {
+	private static String describe(String key, @Nullable String replacement, @Nullable String closest,
+			@Nullable ConfigurationProperty property) {
 		Origin origin = (property != null) ? property.getOrigin() : null;
 		String from = (origin != null) ? " (from " + origin + ")" : "";
 		return (replacement != null)
 				? "Property '" + key + "'" + from + " was renamed to '" + replacement + "': EchoMQ no longer reads it"
-				: "Unknown property '" + key + "'" + from + ": EchoMQ does not read it, its value is ignored";
+				: "Unknown property '" + key + "'" + from + ": EchoMQ does not read it, its value is ignored"
+						+ ((closest != null) ? "; did you mean '" + closest + "'?" : "");
 	}
 
 	/**
@@ -136,6 +139,9 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 
 		/** Names whose value is a map of plain values: any key below them binds. */
 		private final List<ConfigurationPropertyName> maps = new ArrayList<>();
+
+		/** Known names and patterns as the metadata spells them. */
+		private final List<String> spelled = new ArrayList<>();
 
 		/** Keys no longer read, by uniform name, with their replacement if any. */
 		private final Map<String, @Nullable String> renamed = new LinkedHashMap<>();
@@ -177,6 +183,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 							(String) deprecated.get("replacement"));
 				}
 				else if (name.contains("*")) {
+					this.spelled.add(name);
 					String[] elements = name.split("\\.");
 					for (int i = 0; i < elements.length; i++) {
 						if (!"*".equals(elements[i])) {
@@ -188,6 +195,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 				else {
 					ConfigurationPropertyName parsed = ConfigurationPropertyName.of(name);
 					this.names.add(uniform(parsed));
+					this.spelled.add(name);
 					Object type = property.get("type");
 					if (type instanceof String typeName && typeName.startsWith("java.util.Map<")) {
 						this.maps.add(parsed);
@@ -241,6 +249,81 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 				}
 			}
 			return false;
+		}
+
+		/**
+		 * The known key nearest to a misspelt one, a map key kept as written, if it is a
+		 * few edits away.
+		 */
+		@Nullable String closest(ConfigurationPropertyName name) {
+			ConfigurationPropertyName value = withoutIndexes(name);
+			String written = uniform(value);
+			List<String> candidates = new ArrayList<>(this.names);
+			for (String[] pattern : this.patterns) {
+				if (pattern.length == value.getNumberOfElements()) {
+					String[] filled = pattern.clone();
+					for (int i = 0; i < filled.length; i++) {
+						if ("*".equals(filled[i])) {
+							filled[i] = value.getElement(i, Form.UNIFORM);
+						}
+					}
+					candidates.add(String.join(".", filled));
+				}
+			}
+			String best = null;
+			int bestDistance = Math.max(2, written.length() / 10) + 1;
+			for (String candidate : candidates) {
+				int distance = distance(written, candidate);
+				if (distance < bestDistance) {
+					best = candidate;
+					bestDistance = distance;
+				}
+			}
+			return (best != null) ? dashed(best, value) : null;
+		}
+
+		/**
+		 * The uniform name of a known key as its metadata spells it, map keys as written.
+		 */
+		private String dashed(String uniform, ConfigurationPropertyName written) {
+			for (String name : this.spelled) {
+				String[] elements = name.split("\\.");
+				if (elements.length != written.getNumberOfElements()) {
+					continue;
+				}
+				StringBuilder result = new StringBuilder();
+				StringBuilder asUniform = new StringBuilder();
+				for (int i = 0; i < elements.length; i++) {
+					String element = "*".equals(elements[i]) ? written.getElement(i, Form.ORIGINAL) : elements[i];
+					String uniformElement = "*".equals(elements[i]) ? written.getElement(i, Form.UNIFORM)
+							: ConfigurationPropertyName.of(elements[i]).getElement(0, Form.UNIFORM);
+					result.append((i > 0) ? "." : "").append(element);
+					asUniform.append((i > 0) ? "." : "").append(uniformElement);
+				}
+				if (asUniform.toString().equals(uniform)) {
+					return result.toString();
+				}
+			}
+			return uniform;
+		}
+
+		private static int distance(String a, String b) {
+			int[] previous = new int[b.length() + 1];
+			int[] current = new int[b.length() + 1];
+			for (int j = 0; j <= b.length(); j++) {
+				previous[j] = j;
+			}
+			for (int i = 1; i <= a.length(); i++) {
+				current[0] = i;
+				for (int j = 1; j <= b.length(); j++) {
+					int substitution = previous[j - 1] + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
+					current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+				}
+				int[] swap = previous;
+				previous = current;
+				current = swap;
+			}
+			return previous[b.length()];
 		}
 
 		@Nullable String replacement(ConfigurationPropertyName name) {

@@ -80,11 +80,13 @@ class UnknownPropertiesCheckTests {
 					.containsOnlyKeys("echomq.queues.mail.concurency", "echomq.listenr.concurrency");
 			});
 		assertThat(output).contains("Unknown property 'echomq.queues.mail.concurency'")
+			.contains("did you mean 'echomq.queues.mail.concurrency'?")
 			.contains("Unknown property 'echomq.listenr.concurrency'")
-			.doesNotContain("'echomq.queues.mail.concurrency'")
-			.doesNotContain("'echomq.listener.retry-for")
-			.doesNotContain("'echomq.encryption.keys.v1'")
-			.doesNotContain("'echomq.queues[mail.eu]");
+			.contains("did you mean 'echomq.listener.concurrency'?")
+			.doesNotContain("property 'echomq.queues.mail.concurrency'")
+			.doesNotContain("property 'echomq.listener.retry-for")
+			.doesNotContain("property 'echomq.encryption.keys.v1'")
+			.doesNotContain("property 'echomq.queues[mail.eu]");
 	}
 
 	@Test
