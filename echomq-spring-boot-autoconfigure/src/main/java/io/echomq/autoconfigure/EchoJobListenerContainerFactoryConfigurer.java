@@ -87,17 +87,17 @@ public class EchoJobListenerContainerFactoryConfigurer {
 		return new BackoffPolicy(backoff.initial(), backoff.multiplier(), backoff.max(), backoff.jitter());
 	}
 
-	static FlowLimits limits(EchoMqProperties.QueueProperties overrides) {
-		EchoMqProperties.Lanes lanes = overrides.lanes();
+	static FlowLimits limits(EchoMqQueueProperties overrides) {
+		EchoMqQueueProperties.Lanes lanes = overrides.lanes();
 		return new FlowLimits(overrides.maxActive(), rate(overrides.rateLimit()),
 				(lanes != null) ? lanes.maxActive() : null, (lanes != null) ? rate(lanes.rateLimit()) : null);
 	}
 
-	private static FlowLimits.@Nullable RateLimit rate(EchoMqProperties.@Nullable RateLimit rate) {
+	private static FlowLimits.@Nullable RateLimit rate(EchoMqQueueProperties.@Nullable RateLimit rate) {
 		return (rate != null) ? new FlowLimits.RateLimit(rate.limit(), rate.period()) : null;
 	}
 
-	private static ListenerSettings settings(EchoMqProperties.QueueProperties overrides) {
+	private static ListenerSettings settings(EchoMqQueueProperties overrides) {
 		ListenerSettings.Builder builder = ListenerSettings.builder()
 			.concurrency(overrides.concurrency())
 			.lease(overrides.lease())
@@ -105,7 +105,7 @@ public class EchoJobListenerContainerFactoryConfigurer {
 			.retryFor(overrides.retryFor())
 			.noRetryFor(overrides.noRetryFor())
 			.timeout(overrides.timeout());
-		EchoMqProperties.BackoffOverrides backoff = overrides.backoff();
+		EchoMqQueueProperties.BackoffOverrides backoff = overrides.backoff();
 		if (backoff != null) {
 			builder.backoffInitial(backoff.initial())
 				.backoffMultiplier(backoff.multiplier())

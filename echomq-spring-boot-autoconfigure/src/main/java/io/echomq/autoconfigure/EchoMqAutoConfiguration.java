@@ -8,7 +8,6 @@ import java.util.Set;
 import io.echomq.ControlListener;
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
-import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.EnqueueInterceptor;
@@ -62,6 +61,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public final class EchoMqAutoConfiguration {
 
 	@Bean
+	static UnknownPropertiesCheck echoMqUnknownPropertiesCheck() {
+		return new UnknownPropertiesCheck();
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	Keyspace echoMqKeyspace(EchoMqProperties properties) {
 		return new Keyspace(properties.keyPrefix());
@@ -75,7 +79,7 @@ public final class EchoMqAutoConfiguration {
 		jobs.results().maxBytes(properties.results().maxSize().toBytes());
 		jobs.results().ttl(properties.results().ttl());
 		properties.queues().forEach((queue, overrides) -> {
-			EchoMqProperties.RetentionProperties retention = overrides.retention();
+			EchoMqQueueProperties.RetentionProperties retention = overrides.retention();
 			if (retention != null) {
 				jobs.upkeep().retain(queue, retention.completedRetention(), retention.deadRetention());
 			}
@@ -212,7 +216,7 @@ public final class EchoMqAutoConfiguration {
 	}
 
 	private static int defaultMaxAttempts(EchoMqProperties properties, String queue) {
-		QueueProperties overrides = properties.queues().get(queue);
+		EchoMqQueueProperties overrides = properties.queues().get(queue);
 		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
 				: properties.listener().maxAttempts();
 	}

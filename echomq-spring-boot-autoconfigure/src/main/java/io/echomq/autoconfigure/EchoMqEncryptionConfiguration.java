@@ -33,13 +33,18 @@ final class EchoMqEncryptionConfiguration {
 		String current = encryption.current();
 		Map<String, String> keys = encryption.keys();
 		if (current == null || keys == null) {
-			throw new IllegalStateException("echomq.encryption.current needs echomq.encryption.keys");
+			throw new EchoMqConfigurationException("echomq.encryption.current is set but echomq.encryption.keys is not",
+					"Set echomq.encryption.keys.<version> to the base64 of a 32-byte key for each key version, "
+							+ "including the current one '" + current + "'.");
 		}
 		try {
 			return PayloadKeys.ofBase64(current, keys);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("echomq.encryption.keys: " + ex.getMessage(), ex);
+			throw new EchoMqConfigurationException("Invalid echomq.encryption.keys: " + ex
+				.getMessage(), "Give each echomq.encryption.keys.<version> the base64 of 32 random bytes "
+						+ "(e.g. openssl rand -base64 32) and set echomq.encryption.current to one of the versions.",
+					ex);
 		}
 	}
 
@@ -58,9 +63,12 @@ final class EchoMqEncryptionConfiguration {
 		PayloadKeys payloadKeys = keys.getIfUnique();
 		if (payloadKeys == null) {
 			String queue = queues.iterator().next();
-			throw new IllegalStateException("Queue '" + queue + "' has echomq.queues." + queue
+			throw new EchoMqConfigurationException("Queue '" + queue + "' has echomq.queues." + queue
 					+ ".encryption.enabled=true but there are no payload keys: set echomq.encryption.keys.<version> "
-					+ "(base64 of 32 bytes) and echomq.encryption.current, or define a PayloadKeys bean");
+					+ "(base64 of 32 bytes) and echomq.encryption.current, or define a PayloadKeys bean",
+					"Set echomq.encryption.keys.<version> to the base64 of a 32-byte key (e.g. openssl rand -base64 32) "
+							+ "and echomq.encryption.current to that version, or define a PayloadKeys bean; "
+							+ "or set echomq.queues." + queue + ".encryption.enabled=false.");
 		}
 		return QueueEncryption.of(new PayloadEncryption(payloadKeys), queues);
 	}

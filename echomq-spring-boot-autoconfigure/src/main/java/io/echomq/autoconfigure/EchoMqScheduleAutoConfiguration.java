@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.annotation.EchoScheduleAnnotationBeanPostProcessor;
-import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.core.EchoMqEngine;
 import io.echomq.core.internal.Engine;
 import io.echomq.crypto.QueueEncryption;
@@ -128,7 +127,7 @@ public final class EchoMqScheduleAutoConfiguration {
 	}
 
 	private static int maxAttempts(EchoMqProperties properties, String queue) {
-		QueueProperties overrides = properties.queues().get(queue);
+		EchoMqQueueProperties overrides = properties.queues().get(queue);
 		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
 				: properties.listener().maxAttempts();
 	}

@@ -2,7 +2,6 @@ package io.echomq.autoconfigure;
 
 import java.util.function.ToIntFunction;
 
-import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
 import org.jspecify.annotations.Nullable;
@@ -40,7 +39,7 @@ public final class ReplayBudget implements ToIntFunction<String> {
 		if (container != null && container.getSettings().maxAttempts() != null) {
 			return container.getSettings().maxAttempts();
 		}
-		QueueProperties overrides = this.properties.queues().get(queue);
+		EchoMqQueueProperties overrides = this.properties.queues().get(queue);
 		return (overrides != null && overrides.maxAttempts() != null) ? overrides.maxAttempts()
 				: this.properties.listener().maxAttempts();
 	}

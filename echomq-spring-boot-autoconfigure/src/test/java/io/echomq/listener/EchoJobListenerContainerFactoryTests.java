@@ -6,7 +6,7 @@ import java.util.Map;
 
 import io.echomq.autoconfigure.EchoJobListenerContainerFactoryConfigurer;
 import io.echomq.autoconfigure.EchoMqProperties;
-import io.echomq.autoconfigure.EchoMqProperties.QueueProperties;
+import io.echomq.autoconfigure.EchoMqQueueProperties;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.core.Keyspace;
@@ -64,7 +64,7 @@ class EchoJobListenerContainerFactoryTests {
 						new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
 						Duration.ofMillis(500), null, null, null, false),
 				Map.of("mail",
-						overrides(6, Duration.ofSeconds(20), 7, new EchoMqProperties.BackoffOverrides(
+						overrides(6, Duration.ofSeconds(20), 7, new EchoMqQueueProperties.BackoffOverrides(
 								Duration.ofSeconds(3), 1.5, Duration.ofSeconds(30), 0.0), false)),
 				Duration.ofSeconds(3));
 		ContainerSettings queueLevel = this.factory.resolveSettings("mail", ListenerSettings.inherit());
@@ -102,8 +102,8 @@ class EchoJobListenerContainerFactoryTests {
 				new EchoMqProperties.Listener(8, Duration.ofSeconds(60), 5,
 						new EchoMqProperties.Backoff(Duration.ofSeconds(2), 3.0, Duration.ofMinutes(1), 0.1), true,
 						Duration.ofMillis(500), null, null, null, false),
-				Map.of("mail", overrides(null, null, null, new EchoMqProperties.BackoffOverrides(null, 1.5, null, null),
-						null)),
+				Map.of("mail", overrides(null, null, null,
+						new EchoMqQueueProperties.BackoffOverrides(null, 1.5, null, null), null)),
 				Duration.ofSeconds(10));
 		ContainerSettings settings = this.factory.resolveSettings("mail", ListenerSettings.inherit());
 		assertThat(settings.backoff())
@@ -136,13 +136,13 @@ class EchoJobListenerContainerFactoryTests {
 			.isThrownBy(() -> this.factory.resolveSettings("{mail}", ListenerSettings.inherit()));
 	}
 
-	private static QueueProperties overrides(Integer concurrency, Duration lease, Integer maxAttempts,
-			EchoMqProperties.BackoffOverrides backoff, Boolean autoStartup) {
-		return new QueueProperties(concurrency, lease, maxAttempts, backoff, autoStartup, null, null, null, null, null,
-				null, null, null, null, null, null, null);
+	private static EchoMqQueueProperties overrides(Integer concurrency, Duration lease, Integer maxAttempts,
+			EchoMqQueueProperties.BackoffOverrides backoff, Boolean autoStartup) {
+		return new EchoMqQueueProperties(concurrency, lease, maxAttempts, backoff, autoStartup, null, null, null, null,
+				null, null, null, null, null, null, null, null);
 	}
 
-	private void configure(EchoMqProperties.Listener listener, Map<String, QueueProperties> queues,
+	private void configure(EchoMqProperties.Listener listener, Map<String, EchoMqQueueProperties> queues,
 			Duration shutdownTimeout) {
 		EchoMqProperties defaults = EchoMqProperties.defaults();
 		EchoMqProperties properties = new EchoMqProperties(true, "emq", defaults.maxPayloadSize(), listener,

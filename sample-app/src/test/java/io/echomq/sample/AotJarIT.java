@@ -96,7 +96,7 @@ class AotJarIT {
 		assertThat(metadata).contains("\"io/echomq/core/scripts/*.lua\"", "\"io/echomq/core/scripts/includes/*.lua\"",
 				"\"io/echomq/dashboard/static/*\"", "\"io.echomq.sample.WelcomeEmail\"",
 				"\"io.echomq.sample.CrmContact\"", "\"io.echomq.dashboard.Overview\"",
-				"\"io.echomq.autoconfigure.EchoMqProperties$QueueProperties\"");
+				"\"io.echomq.autoconfigure.EchoMqQueueProperties\"");
 	}
 
 	private static int freePort() throws IOException {
