@@ -56,6 +56,8 @@ public interface EchoMqOperations {
 	 * @throws IllegalArgumentException if the payload is {@code null}
 	 * @throws io.echomq.core.ServerOutOfMemoryException if the server is full (nothing
 	 * was written)
+	 * @throws io.echomq.core.EnqueueOutcomeUnknownException if the call got no answer:
+	 * the job, whose id it names, may or may not be enqueued; look it up by id
 	 */
 	JobId enqueue(String queue, Object payload, EnqueueOptions options);
 
@@ -97,6 +99,9 @@ public interface EchoMqOperations {
 	 * was written)
 	 * @throws io.echomq.core.PartialEnqueueException if a batch of more than
 	 * {@value Engine#ENQUEUE_CHUNK} was written only in part, naming the jobs that were
+	 * @throws io.echomq.core.EnqueueOutcomeUnknownException (a
+	 * {@code PartialEnqueueException}) if no call got an answer: the jobs it names may or
+	 * may not be enqueued; look them up by id
 	 */
 	List<JobId> enqueueAll(String queue, Collection<?> payloads, EnqueueOptions options);
 

@@ -8,7 +8,9 @@ import java.util.List;
  * all-or-nothing, and some of them applied while another failed (for example refused by a
  * full server). The jobs in {@link #getEnqueued()} are in the queue and will be handled;
  * the others were not written, except those in {@link #getUnknown()}, whose call got no
- * answer. The cause is the first failure.
+ * answer. The cause is the first failure. A call of which no part answered throws the
+ * subclass {@link EnqueueOutcomeUnknownException}: nothing is known to be enqueued, and
+ * the jobs' fate is to be looked up by id.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -29,7 +31,18 @@ public class PartialEnqueueException extends EchoMqException {
 	 */
 	public PartialEnqueueException(String queue, int total, List<JobId> enqueued, List<JobId> unknown,
 			Throwable cause) {
-		super(message(queue, total, enqueued.size(), unknown.size(), cause), cause);
+		this(message(queue, total, enqueued.size(), unknown.size(), cause), enqueued, unknown, cause);
+	}
+
+	/**
+	 * Create a new exception with its own message, for a subclass.
+	 * @param message the message
+	 * @param enqueued the ids that were written
+	 * @param unknown the ids whose call got no answer
+	 * @param cause the first failure
+	 */
+	protected PartialEnqueueException(String message, List<JobId> enqueued, List<JobId> unknown, Throwable cause) {
+		super(message, cause);
 		this.enqueued = List.copyOf(enqueued);
 		this.unknown = List.copyOf(unknown);
 	}

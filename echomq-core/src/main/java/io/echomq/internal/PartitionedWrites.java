@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
+import io.echomq.core.EnqueueOutcomeUnknownException;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.PartitionUnavailableException;
 import io.echomq.core.QueuePartitions;
@@ -125,6 +126,9 @@ public final class PartitionedWrites {
 				enqueued.addAll(ex.getEnqueued());
 				unknown.addAll(ex.getUnknown());
 				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+				if (enqueued.isEmpty() && unknown.size() == ids.size()) {
+					throw new EnqueueOutcomeUnknownException(partitions.queue(), unknown, cause);
+				}
 				throw new PartialEnqueueException(partitions.queue(), ids.size(), enqueued, unknown, cause);
 			}
 			catch (RuntimeException ex) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.core.EnqueueOutcomeUnknownException;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.JobId;
 import io.echomq.core.PartialEnqueueException;
@@ -53,6 +54,8 @@ public final class Enqueues extends EnginePart {
 	 * written)
 	 * @throws PartialEnqueueException if some chunks were written and others were not,
 	 * naming the jobs that were
+	 * @throws EnqueueOutcomeUnknownException if no chunk got an answer (nothing known to
+	 * be written, nothing known not to be)
 	 */
 	public List<JobId> enqueueAll(String queue, List<String> payloads, EnqueueSpec spec) {
 		Assert.notNull(payloads, "'payloads' must not be null");
@@ -132,6 +135,9 @@ public final class Enqueues extends EnginePart {
 		}
 		if (enqueued.isEmpty() && unknown.isEmpty()) {
 			throw failure;
+		}
+		if (enqueued.isEmpty() && unknown.size() == ids.size()) {
+			throw new EnqueueOutcomeUnknownException(queue, unknown, failure);
 		}
 		throw new PartialEnqueueException(queue, ids.size(), enqueued, unknown, failure);
 	}

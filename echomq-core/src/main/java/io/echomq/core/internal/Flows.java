@@ -171,6 +171,8 @@ public final class Flows extends EnginePart {
 		QueueKeys parent = this.state.keys(parts[1]);
 		List<String> keys = new ArrayList<>(List.of(parent.waiting(), parent.pending(), parent.dead(), parent.wake(),
 				parent.rowPrefix() + parts[2], parent.batch(parts[2]), parent.outbox(), parent.batches()));
+		// a parent this step ends (dead by a child, a callback skipped) tells its waiters
+		parent.addNotify(keys);
 		List<String> args = new ArrayList<>(
 				List.of(parts[2], queue + "/" + parts[3], parts[0], (parts.length == 5) ? parts[4] : "0"));
 		this.state.declareEvents(parts[1], keys, args);

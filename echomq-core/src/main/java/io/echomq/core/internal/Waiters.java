@@ -199,8 +199,8 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 			}
 			else {
 				future.completeExceptionally(new JobNotFoundException(queue, id,
-						"no row and no stored result (deleted, cancelled, never enqueued, or finished without "
-								+ "a result or with one that expired)"));
+						"no row and no stored result (deleted, cancelled, a batch callback skipped, never enqueued, or finished "
+								+ "without a result or with one that expired)"));
 			}
 			return;
 		}
@@ -408,6 +408,10 @@ public final class Waiters extends EnginePart implements AutoCloseable {
 					.forEach((future) -> future.completeExceptionally(new JobCancelledException(this.queue, this.id)));
 				case "quarantined" -> this.futures.forEach((future) -> future
 					.completeExceptionally(new JobFailedException(this.queue, this.id, "quarantined")));
+				case "skipped" -> this.futures
+					.forEach((future) -> future.completeExceptionally(new JobNotFoundException(this.queue, this.id,
+							"skipped: a callback its batch will never call for (a success callback after a death, "
+									+ "a death callback when none died), retired with its row")));
 				default -> this.futures.forEach((future) -> future.completeExceptionally(
 						new JobNotFoundException(this.queue, this.id, this.outcome + " before it finished")));
 			}

@@ -24,6 +24,9 @@
 -- KEYS[6]  emq:{p}:batch:<parent id> HASH, the parent's batch row when it is a batch
 -- KEYS[7]  emq:{p}:outbox   ZSET, where a batch fires its callbacks
 -- KEYS[8]  emq:{p}:batches  ZSET, the location of open and sealed batches
+-- KEYS[9], KEYS[10]  [notify] optional: emq:{p}:waiters ZSET and emq:{p}:done (a channel): a parent
+--          this step ends (dead by a child, or a callback skipped) that someone awaits leaves waiters
+--          and 'dead <id>' or 'skipped <id>' is published (notify.lua, through flow.lua)
 -- ARGV[1]  parent id
 -- ARGV[2]  the child, '<queue>/<id>'
 -- ARGV[3]  outcome: completed, failed, removed, dead, cancelled, deleted or skipped; or reopen
@@ -59,7 +62,11 @@ if KEYS[6] and redis.call('EXISTS', KEYS[5]) == 0 and redis.call('EXISTS', KEYS[
   end
   return {1, batch_settle(b, ARGV[1], KEYS[7], KEYS[8], now_ms())}
 end
-local s = flow_check(KEYS[1], KEYS[3], KEYS[5], ARGV[1], ARGV[2], outcome, round)
+local declared = {}
+for i = 9, #KEYS do
+  declared[KEYS[i]] = true
+end
+local s = flow_check(KEYS[1], KEYS[3], KEYS[5], ARGV[1], ARGV[2], outcome, round, declared)
 if not s then
   return {0, 'NOT_WAITING'}
 end

@@ -22,12 +22,17 @@
 -- flow_plan(row, id, outcome, declared[, outbox_only])  what finishing the child needs, read before
 --     the first write: nil when the row names no parent; a plan; or false and the FLOW_KEYS reply.
 --     outbox_only (the reap, which declares only the outbox): a local parent is settled through the
---     outbox and the relay too
+--     outbox and the relay too. A local parent settled in the same move is told to its waiters when
+--     declared holds its queue's emq:{q}:waiters and emq:{q}:done (notify.lua): the child's own,
+--     which every script that ends a job declares
 -- flow_write(plan, now[, events])  the writes of the plan; events (events.lua) of the child's queue,
 --     which is the parent's for a local settle
--- flow_check(waiting, dead, parent_row, parent_id, child, outcome, round)  the parent's side, read
---     only: nil when there is nothing to do (the parent released, run or gone; the child counted
---     in this round already; a record of an older round); else a settle plan
+-- flow_check(waiting, dead, parent_row, parent_id, child, outcome, round, declared)  the parent's
+--     side, read only: nil when there is nothing to do (the parent released, run or gone; the child
+--     counted in this round already; a record of an older round); else a settle plan. declared (a
+--     set of the call's keys, may be nil) holds the parent queue's emq:{q}:waiters and emq:{q}:done
+--     when the caller declared them: a waiting parent that someone awaits is then looked up there
+--     (notify.lua's one ZSCORE), so the settle that ends it tells its waiters
 -- flow_settle(s, waiting, pending, dead, wake, now[, events])  the parent's side, the writes: a newer round
 --     re-opens first (flow_reopen), then the child is counted, the parent to pending when it was
 --     the last, or to dead when a child died, was cancelled or deleted under policy 'fail'; or, for
@@ -36,7 +41,10 @@
 --     the parent's new state. A parent that is itself a child of a flow and moves waiting -> dead
 --     writes its own record (its policy's outcome, its round) to its queue's outbox, once; one
 --     re-opened dead -> waiting raises its flow_round and writes a reopen record there (its parent
---     waits again). The outbox is checked in flow_check, so every caller declares it. With events
+--     waits again). The outbox is checked in flow_check, so every caller declares it. A parent the
+--     settle ends, when awaited (flow_check's declared), leaves waiters and is published on done as
+--     notify.lua does for every job that ends: 'dead <id>' (dead by a child), 'skipped <id>' (a
+--     callback retired). With events
 --     (events.lua, the parent queue's stream): 'promoted' to pending, 'dead' (state dead, error) or,
 --     for 'skipped', 'deleted' (state waiting); a parent still waiting writes none: it did not move
 -- flow_recast(plan, outcome)  the plan of a finishing child with another outcome (a child retired
@@ -72,6 +80,7 @@
 --- @include "pending"
 --- @include "wake"
 --- @include "events"
+--- @include "notify"
 
 local FLOW_FATAL = {dead = 'is dead', cancelled = 'was cancelled', deleted = 'was deleted'}
 
@@ -126,7 +135,7 @@ local function flow_blocker(parent_row, skip)
   return nil
 end
 
-local function flow_check(waiting, dead, parent_row, parent_id, child, outcome, round)
+local function flow_check(waiting, dead, parent_row, parent_id, child, outcome, round, declared)
   local p = redis.pcall('HMGET', parent_row, 'state', 'children_left', 'priority', 'child:' .. child,
     'round:' .. child, 'attempts')
   if p.err then
@@ -156,6 +165,10 @@ local function flow_check(waiting, dead, parent_row, parent_id, child, outcome, 
   end
   if FLOW_FATAL[outcome] or (reopen and p[1] == 'dead' and not s.blocker) then
     s.up = flow_up(parent_row, parent_id)
+  end
+  if p[1] == 'waiting' and outcome ~= 'reopen' and declared then
+    -- any outcome: the script that completes a child may recast it as cancelled (flow_recast)
+    s.awaited = awaited_by(declared, parent_row, parent_id)
   end
   return s
 end
@@ -199,6 +212,7 @@ local function flow_settle(s, waiting, pending, dead, wake_key, now, events)
     redis.call('ZREM', waiting, s.id)
     redis.call('DEL', s.row)
     event_add(events, 'deleted', s.id, s.attempts, 'state', 'waiting')
+    notify_awaited(s.awaited, 'skipped', s.id)
     return 'skipped'
   end
   if s.reopen then
@@ -215,6 +229,7 @@ local function flow_settle(s, waiting, pending, dead, wake_key, now, events)
       local reason = 'child ' .. s.child .. ' ' .. FLOW_FATAL[s.outcome]
       redis.call('HSET', s.row, 'state', 'dead', 'dead_at', now, 'last_error', reason)
       event_add(events, 'dead', s.id, s.attempts, 'state', 'dead', 'error', reason)
+      notify_awaited(s.awaited, 'dead', s.id)
       if s.up then
         -- dead-lettered by its child, the parent settles its own parent as a dead child does
         redis.call('ZADD', s.up.outbox, now, flow_record(flow_outcome('dead', s.up.policy), s.up.queue, s.up.id, s.id,
@@ -257,7 +272,8 @@ local function flow_plan(row, id, outcome, declared, outbox_only)
     require_zset(plan.waiting)
     require_zset(plan.pending)
     require_zset(plan.dead)
-    plan.settle = flow_check(plan.waiting, plan.dead, plan.parent_row, f[2], plan.child, plan.outcome, plan.round)
+    plan.settle = flow_check(plan.waiting, plan.dead, plan.parent_row, f[2], plan.child, plan.outcome, plan.round,
+      declared)
     return plan
   end
   if not declared[outbox] then
