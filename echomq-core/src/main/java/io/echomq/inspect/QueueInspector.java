@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 import io.echomq.core.EchoMqEngine;
@@ -33,7 +34,9 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.util.Assert;
@@ -335,6 +338,49 @@ public class QueueInspector {
 			}
 		}
 		return ids;
+	}
+
+	/**
+	 * Return the queues stored under this key prefix: every queue (each partition of a
+	 * partitioned one by its logical name) whose stored format a node has recorded, which
+	 * it does the first time it enqueues to the queue, puts one of its schedules or
+	 * starts a listener on it. Found with {@code SCAN} over the whole keyspace (every
+	 * master of a cluster): for tests and tools, not for a hot path.
+	 * @return the logical queue names, sorted
+	 */
+	public Set<String> queues() {
+		String head = this.keyspace.prefix() + ":{";
+		String tail = "}:" + KeyType.META.suffix();
+		ScanOptions options = ScanOptions.scanOptions()
+			.match(AuditReads.escapeGlob(head) + "*" + AuditReads.escapeGlob(tail))
+			.count(QueueAuditor.SCAN_COUNT)
+			.build();
+		Set<String> queues = new TreeSet<>();
+		this.template.execute((RedisCallback<Void>) (connection) -> {
+			if (connection instanceof RedisClusterConnection cluster) {
+				for (RedisClusterNode node : cluster.clusterGetNodes()) {
+					if (node.isMaster()) {
+						collect(cluster.scan(node, options), head, tail, queues);
+					}
+				}
+			}
+			else {
+				collect(connection.keyCommands().scan(options), head, tail, queues);
+			}
+			return null;
+		});
+		return queues;
+	}
+
+	private static void collect(Cursor<byte[]> cursor, String head, String tail, Set<String> queues) {
+		try (cursor) {
+			while (cursor.hasNext()) {
+				String key = new String(cursor.next(), StandardCharsets.UTF_8);
+				if (key.startsWith(head) && key.endsWith(tail) && key.length() > head.length() + tail.length()) {
+					queues.add(QueuePartitions.logicalName(key.substring(head.length(), key.length() - tail.length())));
+				}
+			}
+		}
 	}
 
 	/**

@@ -6,6 +6,7 @@ import com.example.readme.WelcomeEmails;
 import io.echomq.test.context.AutoConfigureEchoMqServer;
 import io.echomq.test.queues.DrainResult;
 import io.echomq.test.queues.EchoMqTestQueues;
+import io.echomq.test.queues.ResetEchoMqQueues;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = ReadmeApplication.class,
 		properties = { "echomq.listener.auto-startup=false", "echomq.key-prefix=welcome-tests" })
 @AutoConfigureEchoMqServer
+@ResetEchoMqQueues // each test starts from empty queues
 class WelcomeEmailJobsTests {
 
 	@Autowired

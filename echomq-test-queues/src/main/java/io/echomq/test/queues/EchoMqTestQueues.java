@@ -3,10 +3,16 @@ package io.echomq.test.queues;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import io.echomq.EchoMqAdmin;
+import io.echomq.catalog.EchoMqQueueCatalog;
+import io.echomq.core.CancelResult;
 import io.echomq.core.JobState;
 import io.echomq.inspect.JobView;
 import io.echomq.inspect.QueueInspector;
@@ -52,6 +58,10 @@ public final class EchoMqTestQueues {
 
 	private static final int PAGE = QueueInspector.MAX_PAGE;
 
+	/** The locations a reset deletes from; active jobs are cancelled instead. */
+	private static final List<JobState> RESET = List.of(JobState.PENDING, JobState.SCHEDULE, JobState.WAITING,
+			JobState.COMPLETED, JobState.DEAD);
+
 	private final EchoJobListenerContainerFactory factory;
 
 	private final @Nullable EchoJobListenerRegistry registry;
@@ -61,6 +71,8 @@ public final class EchoMqTestQueues {
 	private final QueueInspector inspector;
 
 	private final @Nullable EchoMqSchedules ticker;
+
+	private Supplier<Collection<String>> knownQueues = List::of;
 
 	/**
 	 * Create the helpers over an application's EchoMQ beans.
@@ -88,9 +100,24 @@ public final class EchoMqTestQueues {
 	 * @return the helpers
 	 */
 	public static EchoMqTestQueues of(ListableBeanFactory beans) {
-		return new EchoMqTestQueues(beans.getBean(EchoJobListenerContainerFactory.class),
+		EchoMqTestQueues queues = new EchoMqTestQueues(beans.getBean(EchoJobListenerContainerFactory.class),
 				beans.getBeanProvider(EchoJobListenerRegistry.class).getIfUnique(), beans.getBean(EchoMqAdmin.class),
 				beans.getBean(QueueInspector.class), beans.getBeanProvider(EchoMqSchedules.class).getIfUnique());
+		EchoMqQueueCatalog catalog = beans.getBeanProvider(EchoMqQueueCatalog.class).getIfUnique();
+		if (catalog != null) {
+			queues.setKnownQueues(catalog::queues);
+		}
+		return queues;
+	}
+
+	/**
+	 * Set where {@link #reset()} finds the application's queues besides its listeners (by
+	 * default none): with Spring Boot, the queue catalog.
+	 * @param knownQueues supplies the queue names
+	 */
+	public void setKnownQueues(Supplier<? extends Collection<String>> knownQueues) {
+		Assert.notNull(knownQueues, "'knownQueues' must not be null");
+		this.knownQueues = () -> List.copyOf(knownQueues.get());
 	}
 
 	/**
@@ -210,6 +237,73 @@ public final class EchoMqTestQueues {
 			}
 		}
 		return all;
+	}
+
+	/**
+	 * Empty every queue of the application: every queue stored under its key prefix
+	 * ({@link QueueInspector#queues()}), those of its {@code @EchoJob} listeners and
+	 * those the queue catalog knows, so that a test starts from empty queues whatever an
+	 * earlier test left.
+	 * @return how many jobs were removed
+	 * @see #reset(String...)
+	 */
+	public long reset() {
+		Set<String> queues = new TreeSet<>(this.inspector.queues());
+		queues.addAll(this.knownQueues.get());
+		if (this.registry != null) {
+			queues.addAll(this.registry.getQueues());
+		}
+		return reset(queues.toArray(String[]::new));
+	}
+
+	/**
+	 * Empty the given queues: every job pending (in a lane or not), scheduled, waiting
+	 * for its children, completed or dead is deleted, through the same script an operator
+	 * deletes a job with, over every partition; a job running in a listener is cancelled
+	 * (its outcome is discarded when its handler returns). Schedules and counters stay.
+	 * @param queues the queues
+	 * @return how many jobs were removed or cancelled
+	 */
+	public long reset(String... queues) {
+		long removed = 0;
+		for (String queue : queues) {
+			for (String partition : partitions(queue)) {
+				removed += resetPartition(queue, partition);
+			}
+		}
+		return removed;
+	}
+
+	private long resetPartition(String queue, String partition) {
+		long removed = 0;
+		for (JobState state : RESET) {
+			removed += deleteAll(queue, () -> this.inspector.jobs(partition, state, 0, PAGE));
+		}
+		for (String lane : this.inspector.laneSizes(partition).keySet()) {
+			removed += deleteAll(queue, () -> this.inspector.laneJobs(partition, lane, 0, PAGE));
+		}
+		for (JobView job : this.inspector.jobs(partition, JobState.ACTIVE, 0, PAGE)) {
+			removed += (this.admin.cancel(queue, job.id()).outcome() != CancelResult.Outcome.NOT_FOUND) ? 1 : 0;
+		}
+		return removed;
+	}
+
+	/**
+	 * Delete the jobs at the head of a location page after page, until it is empty or a
+	 * page holds none that can be deleted (quarantined rows are left as they are).
+	 */
+	private long deleteAll(String queue, Supplier<List<JobView>> head) {
+		long removed = 0;
+		for (List<JobView> page = head.get(); !page.isEmpty(); page = head.get()) {
+			long before = removed;
+			for (JobView job : page) {
+				removed += this.admin.delete(queue, job.id()).isApplied() ? 1 : 0;
+			}
+			if (removed == before) {
+				break;
+			}
+		}
+		return removed;
 	}
 
 	private QueueListenerContainer listener(String queue) {
