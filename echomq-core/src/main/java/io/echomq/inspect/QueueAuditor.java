@@ -50,8 +50,9 @@ import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
  * {@code HMGET} each, the row keys with {@code SCAN} ({@code COUNT} {@value #SCAN_COUNT})
  * checked against the locations with one {@code ZMSCORE} per location and batch of
  * {@value #SCAN_COUNT}; each of these commands runs in well under a millisecond on a
- * queue of a million jobs (docs/BENCHMARKS.md), and the client holds one page at a time,
- * not the queue. It lists at most {@value #MAX_LISTED} violations and counts the rest.
+ * queue of a million jobs (docs/benchmarks-history.md, "Audit"), and the client holds one
+ * page at a time, not the queue. It lists at most {@value #MAX_LISTED} violations and
+ * counts the rest.
  * <p>
  * The audit reads page after page, so it is exact only for a quiescent queue (at the end
  * of a test, or with listeners paused); on a busy queue a job that moves between two

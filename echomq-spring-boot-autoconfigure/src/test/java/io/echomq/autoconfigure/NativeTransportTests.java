@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The starter brings Netty's native epoll transport and these tests run with it, as
  * applications do: on Linux, Lettuce must actually load it rather than fall back to NIO
- * without a word (NIO costs about a quarter more client CPU per job, docs/BENCHMARKS.md).
+ * without a word (NIO costs about a quarter more client CPU per job,
+ * docs/benchmarks-history.md, "Native epoll transport").
  *
  * @author EchoMQ
  */
