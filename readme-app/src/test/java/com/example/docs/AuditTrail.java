@@ -19,10 +19,10 @@ class AuditTrail implements JobEventStreamListener {
 		return "quotes";
 	}
 
+	// the consumer group: where this listener resumes after a restart
 	@Override
 	public String id() {
-		return "audit-trail"; // the consumer group: where this listener resumes after a
-								// restart
+		return "audit-trail";
 	}
 
 	@Override
