@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * Tests for {@link Script}: the include lines of the shipped scripts, and how they are
  * expanded. That the server names the expanded body by the same SHA is checked on real
- * servers ({@code JobsTests}).
+ * servers ({@code TransitionsTests}).
  *
  * @author EchoMQ
  */

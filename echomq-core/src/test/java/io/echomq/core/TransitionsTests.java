@@ -35,12 +35,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Engine tests run against each server of {@link EngineServer}.
+ * The engine's transitions (enqueue, claim, complete, retry, dead-letter, extend, reap and
+ * their fencing) run against each server of {@link EngineServer}.
  *
  * @author EchoMQ
  */
 @EnumSource(EngineServer.class)
-class JobsTests extends EngineTestSupport {
+class TransitionsTests extends EngineTestSupport {
 
 	/** Counts its runs per key, or fails before any write when told to. */
 	private static final Script COUNTING = Script.of("counting",
