@@ -2,13 +2,17 @@ package io.echomq;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import io.echomq.core.CancelResult;
 import io.echomq.core.EchoMqEngine;
 import io.echomq.core.JobId;
+import io.echomq.core.JobRef;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
+import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
@@ -139,6 +143,42 @@ public class EchoMqAdmin {
 	 */
 	public TransitionResult delete(String queue, JobId id) {
 		return this.engine.admin().delete(partitionOf(queue, id), id);
+	}
+
+	/**
+	 * Remove what a flow or batch written in part left: each job written is cancelled
+	 * (children before their parents, so that no cancel settles a parent that is removed
+	 * next), one the cancel does not remove (a parent its cancelled child dead-lettered)
+	 * is deleted, and a batch the write opened takes back the jobs it counted and never
+	 * got and is sealed, so that its row finishes and its callbacks, cancelled, are
+	 * skipped. Jobs a worker runs meanwhile are cancelled as
+	 * {@link #cancel(String, JobId)} does: their outcome is discarded.
+	 * @param partial what the write threw
+	 * @return how many jobs were removed or asked to stop
+	 */
+	public long discard(PartialEnqueueException partial) {
+		Assert.notNull(partial, "'partial' must not be null");
+		List<JobRef> written = new ArrayList<>(partial.getWrittenJobs());
+		Collections.reverse(written);
+		long removed = 0;
+		for (JobRef job : written) {
+			CancelResult cancel = cancel(job.queue(), job.id());
+			if (cancel.outcome() == CancelResult.Outcome.CANCELLED
+					|| cancel.outcome() == CancelResult.Outcome.REQUESTED) {
+				removed++;
+			}
+			else if (delete(job.queue(), job.id()).isApplied()) {
+				removed++;
+			}
+		}
+		JobRef batch = partial.getOpenBatch();
+		if (batch != null) {
+			if (partial.getCountedNotWritten() > 0) {
+				this.engine.batches().add(batch.queue(), batch.id(), -partial.getCountedNotWritten());
+			}
+			this.engine.batches().seal(batch.queue(), batch.id());
+		}
+		return removed;
 	}
 
 	/**

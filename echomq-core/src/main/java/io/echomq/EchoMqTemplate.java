@@ -323,7 +323,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 		Keyspace.validateQueueName(queue);
 		BatchWrites writes = batchWrites();
 		List<BatchWrites.Job> planned = writes.jobs(jobs);
-		writes.add(queue, batch, planned, new ArrayList<>());
+		writes.add(queue, batch, planned, new ArrayList<>(), null);
 		return planned.stream().map(BatchWrites::flowJob).toList();
 	}
 

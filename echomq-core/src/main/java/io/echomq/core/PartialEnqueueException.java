@@ -2,6 +2,8 @@ package io.echomq.core;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a batch enqueue was written only in part: it is sent as several script
  * calls of up to {@value io.echomq.core.internal.Engine#ENQUEUE_CHUNK} jobs, each
@@ -21,6 +23,12 @@ public class PartialEnqueueException extends EchoMqException {
 
 	private final List<JobId> unknown;
 
+	private final List<JobRef> written;
+
+	private final @Nullable JobRef batch;
+
+	private final int countedNotWritten;
+
 	/**
 	 * Create a new exception.
 	 * @param queue the queue
@@ -35,6 +43,28 @@ public class PartialEnqueueException extends EchoMqException {
 	}
 
 	/**
+	 * Create a new exception for a flow or batch written in part, whose jobs span queues.
+	 * @param queue the queue of the flow's root or the batch's home queue
+	 * @param total how many jobs (and batch rows) the write held
+	 * @param written the jobs written, with their queues, in the order they were written
+	 * @param batch the batch the write opened and did not seal, or {@code null}
+	 * @param countedNotWritten how many jobs the batch counted that were not written
+	 * @param unknown the ids whose call got no answer
+	 * @param cause the first failure
+	 */
+	public PartialEnqueueException(String queue, int total, List<JobRef> written, @Nullable JobRef batch,
+			int countedNotWritten, List<JobId> unknown, Throwable cause) {
+		super(message(queue, total, written.size(), unknown.size(), cause) + "; written: " + written
+				+ ((batch != null) ? ", batch " + batch + " left open" : "")
+				+ " (EchoMqAdmin.discard(exception) removes them)", cause);
+		this.enqueued = written.stream().map(JobRef::id).toList();
+		this.unknown = List.copyOf(unknown);
+		this.written = List.copyOf(written);
+		this.batch = batch;
+		this.countedNotWritten = countedNotWritten;
+	}
+
+	/**
 	 * Create a new exception with its own message, for a subclass.
 	 * @param message the message
 	 * @param enqueued the ids that were written
@@ -45,6 +75,9 @@ public class PartialEnqueueException extends EchoMqException {
 		super(message, cause);
 		this.enqueued = List.copyOf(enqueued);
 		this.unknown = List.copyOf(unknown);
+		this.written = List.of();
+		this.batch = null;
+		this.countedNotWritten = 0;
 	}
 
 	/**
@@ -53,6 +86,35 @@ public class PartialEnqueueException extends EchoMqException {
 	 */
 	public List<JobId> getEnqueued() {
 		return this.enqueued;
+	}
+
+	/**
+	 * Return the jobs of a flow or batch that were written, with their queues, in the
+	 * order they were written (parents and callbacks before their children); empty for a
+	 * plain enqueue, whose jobs are all on {@code getEnqueued()}'s one queue.
+	 * @return the jobs written
+	 */
+	public List<JobRef> getWrittenJobs() {
+		return this.written;
+	}
+
+	/**
+	 * Return the batch this write opened and left unsealed, which
+	 * {@code EchoMqAdmin.discard} seals once its jobs are cancelled.
+	 * @return the batch, or {@code null}
+	 */
+	public @Nullable JobRef getOpenBatch() {
+		return this.batch;
+	}
+
+	/**
+	 * Return how many jobs the open batch counted that were never written (counted before
+	 * their write, which then failed): {@code EchoMqAdmin.discard} takes them back so
+	 * that the batch can finish.
+	 * @return the count, usually 0
+	 */
+	public int getCountedNotWritten() {
+		return this.countedNotWritten;
 	}
 
 	/**

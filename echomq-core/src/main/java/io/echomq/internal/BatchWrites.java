@@ -8,8 +8,10 @@ import java.util.function.BiFunction;
 
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
+import io.echomq.core.JobRef;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.core.internal.Batches;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.flow.BatchJob;
@@ -116,30 +118,31 @@ public final class BatchWrites extends TemplateWrites {
 	 * @throws PartialEnqueueException if a write failed after others had applied
 	 */
 	public void write(Plan plan) {
-		List<JobId> written = new ArrayList<>();
+		List<JobRef> written = new ArrayList<>();
+		JobRef batch = null;
 		try {
 			for (Job callback : plan.callbacks().values()) {
 				this.engine.flows()
 					.createParent(callback.queue(), callback.id(), callback.text(),
 							this.specs.apply(callback.queue(), callback.options()),
 							List.of(plan.queue() + "/" + plan.id()), Map.of());
-				written.add(callback.id());
+				written.add(new JobRef(callback.queue(), callback.id()));
 			}
 			Map<String, String> targets = new LinkedHashMap<>();
 			plan.callbacks().forEach((kind, callback) -> targets.put(kind, callback.queue() + "/" + callback.id()));
 			this.engine.batches().open(plan.queue(), plan.id(), targets);
-			written.add(plan.id());
+			batch = new JobRef(plan.queue(), plan.id());
 		}
 		catch (RuntimeException ex) {
-			throw partial(plan.queue(), written, ex);
+			throw partial(plan.queue(), written, null, 0, ex);
 		}
-		add(plan.queue(), plan.id(), plan.jobs(), written);
+		add(plan.queue(), plan.id(), plan.jobs(), written, batch);
 		if (plan.sealed()) {
 			try {
 				this.engine.batches().seal(plan.queue(), plan.id());
 			}
 			catch (RuntimeException ex) {
-				throw partial(plan.queue(), written, ex);
+				throw partial(plan.queue(), written, batch, 0, ex);
 			}
 		}
 	}
@@ -193,9 +196,10 @@ public final class BatchWrites extends TemplateWrites {
 	 * @param queue the batch's home queue
 	 * @param batch the batch id
 	 * @param jobs the planned jobs
-	 * @param written the ids written so far, which this adds to
+	 * @param written the jobs written so far, which this adds to
+	 * @param opened the batch when this write opened it, else {@code null}
 	 */
-	public void add(String queue, JobId batch, List<Job> jobs, List<JobId> written) {
+	public void add(String queue, JobId batch, List<Job> jobs, List<JobRef> written, @Nullable JobRef opened) {
 		int from = 0;
 		while (from < jobs.size()) {
 			Job first = jobs.get(from);
@@ -211,19 +215,32 @@ public final class BatchWrites extends TemplateWrites {
 							chunk.stream().map(Job::text).toList(), this.specs.apply(first.queue(), first.options()),
 							this.engine.enqueues());
 			}
-			catch (RuntimeException ex) {
-				throw partial(queue, written, ex);
+			catch (Batches.CountedJobsException ex) {
+				int enqueued = 0;
+				if (ex.getCause() instanceof PartialEnqueueException part) {
+					for (JobId id : part.getEnqueued()) {
+						written.add(new JobRef(first.queue(), id));
+					}
+					part.getUnknown().forEach((id) -> written.add(new JobRef(first.queue(), id)));
+					enqueued = part.getEnqueued().size() + part.getUnknown().size();
+				}
+				throw partial(queue, written, opened, ex.counted() - enqueued, (RuntimeException) ex.getCause());
 			}
-			chunk.forEach((job) -> written.add(job.id()));
+			catch (RuntimeException ex) {
+				throw partial(queue, written, opened, 0, ex);
+			}
+			chunk.forEach((job) -> written.add(new JobRef(job.queue(), job.id())));
 			from = to;
 		}
 	}
 
-	private static RuntimeException partial(String queue, List<JobId> written, RuntimeException ex) {
-		if (written.isEmpty()) {
+	private static RuntimeException partial(String queue, List<JobRef> written, @Nullable JobRef opened,
+			int countedNotWritten, RuntimeException ex) {
+		if (written.isEmpty() && opened == null && countedNotWritten == 0) {
 			return ex;
 		}
-		return new PartialEnqueueException(queue, written.size() + 1, written, List.of(), ex);
+		return new PartialEnqueueException(queue, written.size() + 1 + ((opened != null) ? 1 : 0), written, opened,
+				countedNotWritten, List.of(), ex);
 	}
 
 	public static FlowJob flowJob(Job job) {

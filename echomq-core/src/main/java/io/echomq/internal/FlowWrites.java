@@ -8,6 +8,7 @@ import java.util.function.BiFunction;
 
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
+import io.echomq.core.JobRef;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
@@ -112,11 +113,11 @@ public final class FlowWrites extends TemplateWrites {
 	 * Write a planned flow, parents first.
 	 * @param order the plan
 	 * @throws PartialEnqueueException if a write failed after others had applied: the
-	 * jobs written stay (a parent whose children were not all written waits until it is
-	 * cancelled or deleted)
+	 * jobs written stay, named with their queues (a parent whose children were not all
+	 * written waits until it is cancelled or deleted: {@code EchoMqAdmin.discard})
 	 */
 	public void write(List<Node> order) {
-		List<JobId> written = new ArrayList<>(order.size());
+		List<JobRef> written = new ArrayList<>(order.size());
 		for (Node node : order) {
 			try {
 				if (node.children().isEmpty()) {
@@ -138,9 +139,10 @@ public final class FlowWrites extends TemplateWrites {
 				if (written.isEmpty()) {
 					throw ex;
 				}
-				throw new PartialEnqueueException(order.get(0).queue(), order.size(), written, List.of(node.id()), ex);
+				throw new PartialEnqueueException(order.get(0).queue(), order.size(), written, null, 0,
+						List.of(node.id()), ex);
 			}
-			written.add(node.id());
+			written.add(new JobRef(node.queue(), node.id()));
 		}
 	}
 

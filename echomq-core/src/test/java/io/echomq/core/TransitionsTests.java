@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * The engine's transitions (enqueue, claim, complete, retry, dead-letter, extend, reap and
- * their fencing) run against each server of {@link EngineServer}.
+ * The engine's transitions (enqueue, claim, complete, retry, dead-letter, extend, reap
+ * and their fencing) run against each server of {@link EngineServer}.
  *
  * @author EchoMQ
  */

@@ -2,9 +2,11 @@ package com.example.docs;
 
 import java.util.List;
 
+import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqOperations;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
+import io.echomq.core.PartialEnqueueException;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
 import io.echomq.flow.BatchStatus;
@@ -20,8 +22,11 @@ class ReportBatches {
 
 	private final EchoMqOperations template;
 
-	ReportBatches(EchoMqOperations template) {
+	private final EchoMqAdmin admin;
+
+	ReportBatches(EchoMqOperations template, EchoMqAdmin admin) {
 		this.template = template;
+		this.admin = admin;
 	}
 
 	// tag::batch[]
@@ -34,6 +39,19 @@ class ReportBatches {
 			.onDeath(FlowSpec.job("alert", report)));
 	}
 	// end::batch[]
+
+	// tag::discard[]
+	BatchJob renderOrNothing(String report, List<String> pages) {
+		try {
+			return render(report, pages);
+		}
+		catch (PartialEnqueueException ex) {
+			// cancels the jobs written, children first, and finishes the open batch
+			this.admin.discard(ex);
+			throw ex;
+		}
+	}
+	// end::discard[]
 
 	// tag::open[]
 	void renderAsTheyCome(List<List<String>> arrivals) {

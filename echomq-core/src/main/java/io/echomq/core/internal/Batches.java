@@ -52,15 +52,16 @@ public final class Batches extends EnginePart {
 	}
 
 	/**
-	 * Count jobs about to be written to an open batch.
+	 * Count jobs about to be written to an open batch, or take back (a negative count)
+	 * jobs that were counted and never written.
 	 * @param queue the batch's home queue
 	 * @param id the batch id
-	 * @param count how many jobs
+	 * @param count how many jobs, negative to take back
 	 * @return the batch's new total
 	 * @throws IllegalStateException if the batch does not exist or is sealed
 	 */
 	public long add(String queue, JobId id, int count) {
-		Assert.isTrue(count >= 1, "'count' must be at least 1");
+		Assert.isTrue(count != 0, "'count' must not be 0");
 		try {
 			List<Object> reply = this.executor.execute(this.scripts.batchAdd,
 					List.of(this.state.keys(queue).batch(id.toString())), List.of(Integer.toString(count)));
@@ -87,7 +88,35 @@ public final class Batches extends EnginePart {
 	public void addJobs(String batchQueue, JobId batchId, String queue, List<JobId> ids, List<String> payloads,
 			EnqueueSpec spec, Enqueues enqueues) {
 		add(batchQueue, batchId, ids.size());
-		enqueues.enqueueAll(queue, ids, payloads, spec.withEngineFields(memberFields(batchQueue, batchId)));
+		try {
+			enqueues.enqueueAll(queue, ids, payloads, spec.withEngineFields(memberFields(batchQueue, batchId)));
+		}
+		catch (RuntimeException ex) {
+			throw new CountedJobsException(ids.size(), ex);
+		}
+	}
+
+	/**
+	 * Thrown by {@link #addJobs} when the jobs were counted on the batch and their write
+	 * then failed: the cause says what was written of them.
+	 */
+	public static final class CountedJobsException extends RuntimeException {
+
+		private final int counted;
+
+		CountedJobsException(int counted, RuntimeException cause) {
+			super(cause.getMessage(), cause);
+			this.counted = counted;
+		}
+
+		/**
+		 * Return how many jobs the batch counted for this write.
+		 * @return the count
+		 */
+		public int counted() {
+			return this.counted;
+		}
+
 	}
 
 	/**

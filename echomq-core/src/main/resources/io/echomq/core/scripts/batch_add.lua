@@ -1,20 +1,33 @@
 -- batch_add: count jobs about to be added to an open batch (includes/batch.lua), before they are
 -- written, so the batch cannot finish before them. A sealed or finished batch takes no more jobs.
+-- A negative count takes back jobs that were counted but never written (a write that failed after
+-- its count: EchoMqAdmin.discard), never below the jobs that have finished.
 --
 -- KEYS[1]  emq:{q}:batch:<id>   HASH
--- ARGV[1]  how many jobs (>= 1)
+-- ARGV[1]  how many jobs (not 0; negative to take back)
 -- returns  {total} the batch's new total; errors (nothing written): EMQARG, EMQNOBATCH no such batch,
---          EMQSEALED the batch is sealed or finished
+--          EMQSEALED the batch is sealed or finished, EMQCOUNT fewer unfinished jobs than taken back
 --- @include "int"
 
 -- validate
-local n = arg_int(1, 1)
+local n = arg_int(1, nil)
+if n == 0 then
+  error('EMQARG ARGV[1] must not be 0; nothing was written', 0)
+end
 local state = redis.pcall('HGET', KEYS[1], 'state')
 if type(state) == 'table' or not state then
   error('EMQNOBATCH ' .. KEYS[1] .. ' is not a batch; nothing was written', 0)
 end
 if state ~= 'open' then
   error('EMQSEALED ' .. KEYS[1] .. ' is ' .. state .. ' and takes no more jobs; nothing was written', 0)
+end
+if n < 0 then
+  local counts = redis.call('HMGET', KEYS[1], 'total', 'completed', 'dead')
+  local total, finished = int(counts[1]) or 0, (int(counts[2]) or 0) + (int(counts[3]) or 0)
+  if total + n < finished then
+    error('EMQCOUNT ' .. KEYS[1] .. ' has ' .. (total - finished) .. ' unfinished jobs, fewer than the '
+      .. -n .. ' taken back; nothing was written', 0)
+  end
 end
 
 -- write
