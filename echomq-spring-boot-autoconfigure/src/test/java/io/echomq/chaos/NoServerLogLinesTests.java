@@ -1,0 +1,135 @@
+package io.echomq.chaos;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.echomq.EchoMqTemplate;
+import io.echomq.events.JobEvent;
+import io.echomq.events.JobEventStreamContainer;
+import io.echomq.events.JobEventStreamListener;
+import io.echomq.listener.ListenerTestSupport;
+import io.echomq.test.TestRedisServer;
+import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An application started with no server where it is pointed (a closed port), as a
+ * newcomer runs {@code java -jar} without Redis: the event reader logs one line per
+ * attempt, without a stack trace, waiting longer each time, and one line when the server
+ * comes.
+ *
+ * @author EchoMQ
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class NoServerLogLinesTests {
+
+	private static final Pattern READER_WARNING = Pattern
+		.compile("Could not read the job events of audited for listener 'audit-trail' \\(.*\\); trying again in "
+				+ "(\\d+) ms");
+
+	private static final String READER_BACK = "Reading the job events of audited for listener 'audit-trail' again";
+
+	private static final List<JobEvent> heard = new CopyOnWriteArrayList<>();
+
+	@Test
+	void eventReaderLogsOneLinePerAttemptWithAGrowingWaitAndOneWhenTheServerComes(CapturedOutput output)
+			throws IOException {
+		int port = closedPort();
+		SpringApplication application = new SpringApplication(EventListenerApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		try (ConfigurableApplicationContext context = application.run("--spring.data.redis.host=127.0.0.1",
+				"--spring.data.redis.port=" + port, "--echomq.key-prefix=" + ListenerTestSupport.uniquePrefix(),
+				"--echomq.queues.audited.events.enabled=true", "--spring.main.banner-mode=off")) {
+			// 100, 200, 400, 400, 400 ms: the waits of the first five attempts
+			await().atMost(Duration.ofSeconds(30)).until(() -> waits(output).size() >= 5);
+			assertThat(waits(output).subList(0, 5)).containsExactly(100L, 200L, 400L, 400L, 400L);
+			assertThat(output.getOut()).as("stack traces of the reader")
+				.doesNotContain("at io.echomq.events.JobEventStreamReader.run");
+			try (TestServer server = TestRedisServer.startOwned(ServerOptions.defaults().withPort(port))) {
+				await().atMost(Duration.ofSeconds(30)).until(() -> output.getOut().contains(READER_BACK));
+				int attempts = waits(output).size();
+				assertThat(output.getOut().split(Pattern.quote(READER_BACK), -1)).hasSize(2);
+				// reading again: the events of a job enqueued now arrive, with no further
+				// warning
+				context.getBean(EchoMqTemplate.class).enqueue("audited", "x");
+				await().atMost(Duration.ofSeconds(30)).until(() -> !heard.isEmpty());
+				assertThat(waits(output)).hasSize(attempts);
+			}
+		}
+	}
+
+	private static List<Long> waits(CapturedOutput output) {
+		Matcher matcher = READER_WARNING.matcher(output.getOut());
+		return matcher.results().map((result) -> Long.parseLong(result.group(1))).toList();
+	}
+
+	private static int closedPort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class EventListenerApplication {
+
+		@Bean
+		static BeanPostProcessor shortRetries() {
+			return new BeanPostProcessor() {
+
+				@Override
+				public Object postProcessBeforeInitialization(Object bean, String beanName) {
+					if (bean instanceof JobEventStreamContainer container) {
+						container.setRetryBackoff(Duration.ofMillis(100), Duration.ofMillis(400));
+					}
+					return bean;
+				}
+
+			};
+		}
+
+		@Bean
+		JobEventStreamListener auditTrail() {
+			return new JobEventStreamListener() {
+
+				@Override
+				public String queue() {
+					return "audited";
+				}
+
+				@Override
+				public String id() {
+					return "audit-trail";
+				}
+
+				@Override
+				public void onEvent(JobEvent event) {
+					heard.add(event);
+				}
+
+			};
+		}
+
+	}
+
+}
