@@ -21,8 +21,8 @@ class AuditTrail implements JobEventStreamListener {
 
 	@Override
 	public String id() {
-		return "audit-trail"; // the consumer group: where this listener resumes after a
-								// restart
+		// the consumer group: where this listener resumes after a restart
+		return "audit-trail";
 	}
 
 	@Override

@@ -1,17 +1,19 @@
 package com.example.docs;
 
+// tag::imports[]
 import java.util.List;
 
+import io.echomq.EchoMqOperations;
+import io.echomq.annotation.EchoJob;
+import io.echomq.core.JobId;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
 import io.echomq.flow.BatchStatus;
-import io.echomq.EchoMqOperations;
+import io.echomq.flow.FlowChild;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
-import io.echomq.annotation.EchoJob;
-import io.echomq.flow.FlowChild;
-import io.echomq.core.JobId;
 import io.echomq.listener.JobContext;
+// end::imports[]
 
 import org.springframework.stereotype.Component;
 
