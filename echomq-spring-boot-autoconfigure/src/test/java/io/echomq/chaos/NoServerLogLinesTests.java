@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.echomq.EchoMqTemplate;
+import io.echomq.annotation.EchoJob;
 import io.echomq.events.JobEvent;
 import io.echomq.events.JobEventStreamContainer;
 import io.echomq.events.JobEventStreamListener;
@@ -28,6 +29,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -78,6 +80,40 @@ class NoServerLogLinesTests {
 		}
 	}
 
+	@Test
+	void everyComponentLogsOneLineInItsFirstBackOffStep(CapturedOutput output) throws IOException {
+		int port = closedPort();
+		SpringApplication application = new SpringApplication(WorkerApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		try (ConfigurableApplicationContext context = application.run("--spring.data.redis.host=127.0.0.1",
+				"--spring.data.redis.port=" + port, "--echomq.key-prefix=" + ListenerTestSupport.uniquePrefix(),
+				"--spring.main.banner-mode=off")) {
+			// the window: the event reader's first six attempts (1.5 s); every other
+			// component's first step is longer (a poller's 10 s, the maintenance's 30 s)
+			await().atMost(Duration.ofSeconds(30)).until(() -> waits(output).size() >= 6);
+			List<String> warnings = output.getOut()
+				.lines()
+				.filter((line) -> line.contains(" WARN ") || line.contains(" ERROR "))
+				.toList();
+			assertThat(warnings).filteredOn((line) -> line.contains("JobPoller"))
+				.hasSize(3)
+				.anySatisfy((line) -> assertThat(line).contains("queue 'mail'"))
+				.anySatisfy((line) -> assertThat(line).contains("queue 'sms'"))
+				.anySatisfy((line) -> assertThat(line).contains("queue 'push'"));
+			// the poller of each queue says that the server is unreachable; its beacon
+			// and its start-up check do not say it again
+			assertThat(warnings).noneMatch((line) -> line.contains("ListenerBeacon"))
+				.noneMatch((line) -> line.contains("QueueListenerContainer"));
+			assertThat(warnings).filteredOn((line) -> line.contains("PartitionCountVerifier"))
+				.singleElement()
+				.satisfies((line) -> assertThat(line).contains("queues '").contains("'mail'", "'sms'", "'push'"));
+			assertThat(warnings).filteredOn((line) -> line.contains("RedisConnectionReport"))
+				.singleElement()
+				.satisfies((line) -> assertThat(line).contains("standalone at 127.0.0.1:" + port));
+			assertThat(output.getOut()).doesNotContain("\tat ");
+		}
+	}
+
 	private static List<Long> waits(CapturedOutput output) {
 		Matcher matcher = READER_WARNING.matcher(output.getOut());
 		return matcher.results().map((result) -> Long.parseLong(result.group(1))).toList();
@@ -87,6 +123,24 @@ class NoServerLogLinesTests {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@Import(EventListenerApplication.class)
+	static class WorkerApplication {
+
+		@EchoJob(queue = "mail")
+		void mail(String payload) {
+		}
+
+		@EchoJob(queue = "sms")
+		void sms(String payload) {
+		}
+
+		@EchoJob(queue = "push")
+		void push(String payload) {
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

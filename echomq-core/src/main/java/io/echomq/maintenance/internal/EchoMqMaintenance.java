@@ -506,7 +506,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 
 		private final IdlePartitions idle = new IdlePartitions();
 
-		private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(30));
+		private final RateLimitedLog failures = RateLimitedLog.growing(logger, Duration.ofSeconds(30));
 
 		private final AtomicLong count = new AtomicLong();
 
