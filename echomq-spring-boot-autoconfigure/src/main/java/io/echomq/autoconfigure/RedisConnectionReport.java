@@ -1,11 +1,19 @@
 package io.echomq.autoconfigure;
 
-import java.util.Properties;
-import java.util.Set;
-import java.util.TreeSet;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.MapOutput;
+import io.lettuce.core.protocol.CommandType;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -14,6 +22,7 @@ import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -24,9 +33,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Names, once the application has started, the Redis EchoMQ works on: one INFO line with
  * the mode (standalone, Sentinel or cluster), the address, the master name and Sentinels
- * or the cluster seeds, and the server and version ({@code INFO server}). A user who may
- * not run {@code INFO} (the least-privilege ACL line) gets the line without the version;
- * a server that does not answer, one WARN line naming where it was looked for.
+ * or the cluster seeds, and the server and version (asked with {@code HELLO}, which the
+ * least-privilege ACL line grants). A server that does not answer gets one WARN line
+ * naming where it was looked for.
  *
  * @author EchoMQ
  * @since 0.4.0
@@ -34,6 +43,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public class RedisConnectionReport implements ApplicationListener<ApplicationStartedEvent> {
 
 	private static final Log logger = LogFactory.getLog(RedisConnectionReport.class);
+
+	private static final Duration HELLO_TIMEOUT = Duration.ofSeconds(5);
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -48,23 +59,17 @@ public class RedisConnectionReport implements ApplicationListener<ApplicationSta
 	@Override
 	public void onApplicationEvent(ApplicationStartedEvent event) {
 		String target = target(this.connectionFactory);
-		Properties info;
+		Map<String, String> hello;
 		try {
-			info = new StringRedisTemplate(this.connectionFactory)
-				.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
+			hello = new StringRedisTemplate(this.connectionFactory)
+				.execute((RedisCallback<Map<String, String>>) RedisConnectionReport::hello);
 		}
 		catch (DataAccessException ex) {
-			String reason = ex.getMostSpecificCause().getMessage();
-			if (String.valueOf(reason).contains("NOPERM")) {
-				logger.info("EchoMQ uses Redis " + target + " (server version unknown: this user may not run INFO)");
-			}
-			else {
-				logger.warn("EchoMQ cannot reach Redis " + target + " yet (" + reason
-						+ "); its listeners and maintenance keep trying");
-			}
+			logger.warn("EchoMQ cannot reach Redis " + target + " yet (" + ex.getMostSpecificCause().getMessage()
+					+ "); its listeners and maintenance keep trying");
 			return;
 		}
-		logger.info("EchoMQ uses Redis " + target + ", " + version(info));
+		logger.info("EchoMQ uses Redis " + target + ", " + version(hello));
 	}
 
 	/**
@@ -94,31 +99,53 @@ public class RedisConnectionReport implements ApplicationListener<ApplicationSta
 	}
 
 	/**
-	 * Name the server and its version from its {@code INFO server} answer (on a cluster,
-	 * every node's, their fields prefixed by the node).
-	 * @param info the answer
-	 * @return e.g. {@code Valkey 8.0.1} or {@code Redis 7.2.4}
+	 * Ask the server who it is: {@code HELLO} without arguments, which answers the
+	 * server's name, version and mode and changes nothing (the least-privilege ACL line
+	 * grants it; {@code INFO} it does not).
+	 * @param connection the connection
+	 * @return the answer's text fields, empty when there is none (not a Lettuce
+	 * connection, or the command failed)
 	 */
-	static String version(@Nullable Properties info) {
-		if (info == null) {
-			return "server version unknown";
+	@SuppressWarnings("unchecked")
+	static Map<String, String> hello(RedisConnection connection) {
+		if (!(connection.getNativeConnection() instanceof BaseRedisAsyncCommands<?, ?> commands)) {
+			return Map.of();
 		}
-		Set<String> valkey = values(info, "valkey_version");
-		if (!valkey.isEmpty()) {
-			return "Valkey " + String.join(", ", valkey);
+		try {
+			Map<?, ?> reply = ((BaseRedisAsyncCommands<byte[], byte[]>) commands)
+				.dispatch(CommandType.HELLO, new MapOutput<>(ByteArrayCodec.INSTANCE))
+				.get(HELLO_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			Map<String, String> fields = new LinkedHashMap<>();
+			reply.forEach((key, value) -> fields.put(text(key), text(value)));
+			return fields;
 		}
-		Set<String> redis = values(info, "redis_version");
-		return redis.isEmpty() ? "server version unknown" : "Redis " + String.join(", ", redis);
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Map.of();
+		}
+		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+			logger.debug("HELLO failed", ex);
+			return Map.of();
+		}
 	}
 
-	private static Set<String> values(Properties info, String field) {
-		Set<String> values = new TreeSet<>();
-		for (String name : info.stringPropertyNames()) {
-			if (name.equals(field) || name.endsWith("." + field)) {
-				values.add(info.getProperty(name).strip());
-			}
+	/**
+	 * Name the server and its version from its {@code HELLO} answer.
+	 * @param hello the answer's fields
+	 * @return e.g. {@code Valkey 8.0.1} or {@code Redis 7.2.4}
+	 */
+	static String version(@Nullable Map<String, String> hello) {
+		String version = (hello != null) ? hello.get("version") : null;
+		if (version == null) {
+			return "server version unknown";
 		}
-		return values;
+		String server = hello.getOrDefault("server", "redis");
+		String name = server.isEmpty() ? server : Character.toUpperCase(server.charAt(0)) + server.substring(1);
+		return name + " " + version;
+	}
+
+	private static String text(@Nullable Object value) {
+		return (value instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
 	}
 
 	private static String nodes(Iterable<RedisNode> nodes) {

@@ -3,11 +3,14 @@ package io.echomq.autoconfigure;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.Set;
 
 import io.echomq.listener.ListenerTestSupport;
+import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
+import io.echomq.test.server.ServerFlavor;
+import io.echomq.test.server.ServerOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,6 +51,19 @@ class RedisConnectionReportTests {
 	}
 
 	@Test
+	void redisAndTheEmbeddedRedisAreNamedWithTheirVersion(CapturedOutput output) {
+		for (TestServer server : List.of(TestRedisServer.startOwned(ServerFlavor.REDIS),
+				TestRedisServer.startEmbedded(ServerOptions.defaults()))) {
+			try (server;
+					ConfigurableApplicationContext context = run("--spring.data.redis.host=" + server.host(),
+							"--spring.data.redis.port=" + server.port())) {
+				assertThat(output.getOut()).contains("EchoMQ uses Redis standalone at " + server.host() + ":"
+						+ server.port() + ", Redis " + server.version());
+			}
+		}
+	}
+
+	@Test
 	void startedApplicationWithNoServerSaysWhereItLooked(CapturedOutput output) throws IOException {
 		int port;
 		try (ServerSocket socket = new ServerSocket(0)) {
@@ -76,18 +92,12 @@ class RedisConnectionReportTests {
 	}
 
 	@Test
-	void versionNamesValkeyOrRedisAndEveryVersionOfACluster() {
-		Properties valkey = new Properties();
-		valkey.setProperty("redis_version", "7.2.4");
-		valkey.setProperty("server_name", "valkey");
-		valkey.setProperty("valkey_version", "8.0.1");
-		assertThat(RedisConnectionReport.version(valkey)).isEqualTo("Valkey 8.0.1");
-		Properties cluster = new Properties();
-		cluster.setProperty("127.0.0.1:7000.redis_version", "7.2.5");
-		cluster.setProperty("127.0.0.1:7001.redis_version", "7.2.5");
-		cluster.setProperty("127.0.0.1:7002.redis_version", "7.4.1");
-		assertThat(RedisConnectionReport.version(cluster)).isEqualTo("Redis 7.2.5, 7.4.1");
-		assertThat(RedisConnectionReport.version(new Properties())).isEqualTo("server version unknown");
+	void versionNamesTheServerOfTheHelloAnswer() {
+		assertThat(RedisConnectionReport.version(Map.of("server", "valkey", "version", "8.0.1")))
+			.isEqualTo("Valkey 8.0.1");
+		assertThat(RedisConnectionReport.version(Map.of("server", "redis", "version", "6.2.11")))
+			.isEqualTo("Redis 6.2.11");
+		assertThat(RedisConnectionReport.version(Map.of())).isEqualTo("server version unknown");
 	}
 
 	private static ConfigurableApplicationContext run(String... args) {
