@@ -1,16 +1,24 @@
 package io.echomq.events;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import io.echomq.support.internal.KeepAlive;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.Assert;
 
 /**
  * Runs a {@link JobEventStreamReader} per {@link JobEventStreamListener} bean, each on a
  * daemon thread of its own, from the application's start to its stop (a new reader on
- * each start, which resumes where the listener's consumer group stands).
+ * each start, which resumes where the listener's consumer group stands). While it runs it
+ * holds a non-daemon thread ({@value #KEEP_ALIVE_THREAD_NAME}), as the listener registry
+ * does: an application whose only EchoMQ part is an event listener (no web server) keeps
+ * running until it is stopped.
  * <p>
  * A partitioned queue has one stream per partition, on the partition's slot: the listener
  * gets one reader per partition, each with the listener's consumer group on its
@@ -22,6 +30,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * @since 0.2.0
  */
 public final class JobEventStreamContainer implements SmartLifecycle {
+
+	/** Name of the non-daemon thread that keeps the JVM alive while the readers run. */
+	public static final String KEEP_ALIVE_THREAD_NAME = "echomq-events-keep-alive";
 
 	private final StringRedisTemplate template;
 
@@ -36,6 +47,12 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 	private final List<Thread> threads = new ArrayList<>();
 
 	private Function<String, List<String>> partitions = List::of;
+
+	private Duration retryFirst = JobEventStreamReader.DEFAULT_RETRY_FIRST;
+
+	private Duration retryMax = JobEventStreamReader.DEFAULT_RETRY_MAX;
+
+	private @Nullable KeepAlive keepAlive;
 
 	private volatile boolean running;
 
@@ -63,6 +80,21 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 		this.partitions = partitions;
 	}
 
+	/**
+	 * Set how long a reader waits before it tries again after a failed read (Redis
+	 * unreachable), see {@link JobEventStreamReader#setRetryBackoff(Duration, Duration)};
+	 * applies from the next start.
+	 * @param first the first wait
+	 * @param max the longest wait
+	 * @since 0.4.0
+	 */
+	public synchronized void setRetryBackoff(Duration first, Duration max) {
+		Assert.isTrue(!first.isNegative() && !first.isZero(), "'first' must be positive");
+		Assert.isTrue(max.compareTo(first) >= 0, "'max' must not be shorter than 'first'");
+		this.retryFirst = first;
+		this.retryMax = max;
+	}
+
 	@Override
 	public synchronized void start() {
 		if (this.running) {
@@ -75,12 +107,16 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 			for (String name : names) {
 				JobEventStreamReader reader = new JobEventStreamReader(this.template, this.streamKey.apply(name),
 						listener, this.counters, (names.size() > 1) ? name : listener.queue(), delivery);
+				reader.setRetryBackoff(this.retryFirst, this.retryMax);
 				this.readers.add(reader);
 				Thread thread = new Thread(reader, "echomq-events-" + this.threads.size());
 				thread.setDaemon(true);
 				thread.start();
 				this.threads.add(thread);
 			}
+		}
+		if (!this.threads.isEmpty() && this.keepAlive == null) {
+			this.keepAlive = KeepAlive.start(KEEP_ALIVE_THREAD_NAME);
 		}
 		this.running = true;
 	}
@@ -98,6 +134,10 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 			}
 		}
 		this.threads.clear();
+		if (this.keepAlive != null) {
+			this.keepAlive.end();
+			this.keepAlive = null;
+		}
 		this.running = false;
 	}
 

@@ -3,6 +3,10 @@ package io.echomq.events;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.echomq.support.internal.ErrorText;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -23,7 +27,9 @@ import org.springframework.util.Assert;
  * the stream the first time), its own pending entries first after a restart, then new
  * entries as they come; each entry acknowledged ({@code XACK}) once handled. An entry's
  * id is its sequence number, so a jump in the sequence is a gap (entries trimmed before
- * they were read): logged at WARN, counted, and reported to the listener.
+ * they were read): logged at WARN, counted, and reported to the listener. A failed read
+ * (Redis unreachable) is logged once per attempt, tried again after a wait that doubles
+ * (1 s to 30 s by default), and the first read that succeeds after it is logged at INFO.
  *
  * @author EchoMQ
  * @since 0.2.0
@@ -36,7 +42,11 @@ public final class JobEventStreamReader implements Runnable {
 
 	private static final Duration BLOCK = Duration.ofSeconds(1);
 
-	private static final Duration RETRY = Duration.ofSeconds(1);
+	/** The first wait before trying again after a failed read. */
+	public static final Duration DEFAULT_RETRY_FIRST = Duration.ofSeconds(1);
+
+	/** The longest wait before trying again: the wait doubles up to it. */
+	public static final Duration DEFAULT_RETRY_MAX = Duration.ofSeconds(30);
 
 	private final StringRedisTemplate template;
 
@@ -52,7 +62,13 @@ public final class JobEventStreamReader implements Runnable {
 
 	private final Object delivery;
 
+	private final CountDownLatch stopped = new CountDownLatch(1);
+
 	private volatile boolean running = true;
+
+	private Duration retryFirst = DEFAULT_RETRY_FIRST;
+
+	private Duration retryMax = DEFAULT_RETRY_MAX;
 
 	private volatile long last = -1;
 
@@ -92,15 +108,36 @@ public final class JobEventStreamReader implements Runnable {
 	}
 
 	/**
-	 * Ask the reader to stop after the read in progress (at most about a second).
+	 * Set how long the reader waits before it tries again after a failed read (Redis
+	 * unreachable): {@code first} after the first failure, doubling up to {@code max}, by
+	 * default {@link #DEFAULT_RETRY_FIRST} up to {@link #DEFAULT_RETRY_MAX}. Each failed
+	 * attempt logs one warning, and the first read that succeeds after them one info
+	 * line. Set before the reader runs.
+	 * @param first the first wait
+	 * @param max the longest wait
+	 * @since 0.4.0
+	 */
+	public void setRetryBackoff(Duration first, Duration max) {
+		Assert.isTrue(!first.isNegative() && !first.isZero(), "'first' must be positive");
+		Assert.isTrue(max.compareTo(first) >= 0, "'max' must not be shorter than 'first'");
+		this.retryFirst = first;
+		this.retryMax = max;
+	}
+
+	/**
+	 * Ask the reader to stop after the read in progress (at most about a second); a wait
+	 * before trying again ends at once.
 	 */
 	public void stop() {
 		this.running = false;
+		this.stopped.countDown();
 	}
 
 	@Override
 	public void run() {
 		boolean joined = false;
+		int failures = 0;
+		Duration retry = this.retryFirst;
 		while (this.running) {
 			try {
 				if (!joined) {
@@ -112,15 +149,24 @@ public final class JobEventStreamReader implements Runnable {
 					}
 				}
 				handle(read(ReadOffset.lastConsumed(), true));
+				if (failures > 0) {
+					logger.info("Reading the job events of " + this.stream + " for listener '" + this.listener.id()
+							+ "' again after " + failures + " failed attempts");
+					failures = 0;
+					retry = this.retryFirst;
+				}
 			}
 			catch (RuntimeException ex) {
 				if (!this.running) {
 					return;
 				}
 				joined = joined && !causedBy(ex, "NOGROUP");
+				failures++;
 				logger.warn("Could not read the job events of " + this.stream + " for listener '" + this.listener.id()
-						+ "'; trying again in " + RETRY.toMillis() + " ms", ex);
-				pause();
+						+ "' (" + ErrorText.of(ex) + "); trying again in " + retry.toMillis() + " ms");
+				logger.debug("Failed read of the job events of " + this.stream, ex);
+				pause(retry);
+				retry = (retry.multipliedBy(2).compareTo(this.retryMax) > 0) ? this.retryMax : retry.multipliedBy(2);
 			}
 		}
 	}
@@ -223,9 +269,9 @@ public final class JobEventStreamReader implements Runnable {
 		return false;
 	}
 
-	private void pause() {
+	private void pause(Duration wait) {
 		try {
-			Thread.sleep(RETRY.toMillis());
+			this.stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package io.echomq.listener;
 
 import io.echomq.crypto.QueueEncryption;
+import io.echomq.support.internal.KeepAlive;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -291,7 +292,7 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 	private void startContainer(QueueListenerContainer container) {
 		container.start();
 		if (this.keepAlive == null) {
-			this.keepAlive = KeepAlive.start();
+			this.keepAlive = KeepAlive.start(KEEP_ALIVE_THREAD_NAME);
 		}
 	}
 
@@ -319,41 +320,6 @@ public class EchoJobListenerRegistry implements SmartLifecycle, DisposableBean {
 			longest = Math.max(longest, container.getSettings().shutdownTimeout().toMillis());
 		}
 		return longest + 5_000;
-	}
-
-	/**
-	 * A non-daemon thread that does nothing until it is ended.
-	 */
-	private static final class KeepAlive {
-
-		private final CountDownLatch ended = new CountDownLatch(1);
-
-		private final Thread thread;
-
-		private KeepAlive() {
-			this.thread = new Thread(this::await, KEEP_ALIVE_THREAD_NAME);
-			this.thread.setDaemon(false);
-		}
-
-		static KeepAlive start() {
-			KeepAlive keepAlive = new KeepAlive();
-			keepAlive.thread.start();
-			return keepAlive;
-		}
-
-		void end() {
-			this.ended.countDown();
-		}
-
-		private void await() {
-			try {
-				this.ended.await();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-
 	}
 
 }

@@ -49,7 +49,7 @@ final class JobPoller implements Runnable {
 
 	private final Signal stopSignal = new Signal();
 
-	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(10));
+	private final RateLimitedLog failures = RateLimitedLog.growing(logger, Duration.ofSeconds(10));
 
 	/**
 	 * Longest a busy poller waits for more free slots, so that one claim serves several

@@ -10,6 +10,7 @@ import io.echomq.support.internal.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
+import org.springframework.data.redis.RedisConnectionFailureException;
 
 /**
  * Keeps a container's entry in its queue's node registry ({@link QueueNodes}): the poller
@@ -48,7 +49,7 @@ final class ListenerBeacon {
 
 	private final Duration idleEvery;
 
-	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(60));
+	private final RateLimitedLog failures = RateLimitedLog.growing(logger, Duration.ofSeconds(60));
 
 	private long nextBeat;
 
@@ -98,6 +99,11 @@ final class ListenerBeacon {
 		catch (RuntimeException ex) {
 			// not written: the next beat is a full one, whether the figures moved or not
 			this.last = null;
+			if (ex instanceof RedisConnectionFailureException) {
+				// the poller that beats says that the server is unreachable
+				logger.debug(ex, () -> "Cannot register the listener of queue '" + this.settings.queue() + "'");
+				return;
+			}
 			this.failures.warn(ex, () -> "Cannot register the listener of queue '" + this.settings.queue()
 					+ "' in its node registry; trying again in " + BEAT.toSeconds() + " s");
 		}

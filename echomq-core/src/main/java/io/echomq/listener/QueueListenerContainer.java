@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.QueuePartitions;
@@ -20,6 +21,7 @@ import org.springframework.core.log.LogAccessor;
 import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.core.task.TaskExecutor;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.util.Assert;
 
 /**
@@ -188,8 +190,15 @@ public class QueueListenerContainer {
 				this.jobs.formats().check(name);
 			}
 			catch (DataAccessException ex) {
-				logger.warn(() -> "Cannot check the stored format of queue '" + name + "' now (" + ex.getMessage()
-						+ "); it is checked before the first claim");
+				Supplier<String> message = () -> "Cannot check the stored format of queue '" + name + "' now ("
+						+ ex.getMessage() + "); it is checked before the first claim";
+				if (ex instanceof RedisConnectionFailureException) {
+					// an unreachable server is the poller's to report
+					logger.debug(message);
+				}
+				else {
+					logger.warn(message);
+				}
 			}
 		}
 	}

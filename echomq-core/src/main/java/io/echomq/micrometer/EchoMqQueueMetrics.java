@@ -25,6 +25,7 @@ import io.echomq.inspect.QueueInspector;
 import io.echomq.inspect.QueueStats;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.QueueListenerContainer;
+import io.echomq.support.internal.ErrorText;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -224,7 +225,9 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 	private void logOutcome(@Nullable RuntimeException failure) {
 		if (failure != null && !this.failing) {
 			this.failing = true;
-			logger.warn(failure, "Cannot sample EchoMQ queue sizes; the gauges keep their last values");
+			logger.warn(() -> "Cannot sample EchoMQ queue sizes (" + ErrorText.of(failure)
+					+ "); the gauges keep their last values");
+			logger.debug(failure, "Cannot sample EchoMQ queue sizes");
 		}
 		else if (failure != null) {
 			logger.debug(failure, "Cannot sample EchoMQ queue sizes");

@@ -176,6 +176,13 @@ public final class EchoMqAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+	RedisConnectionReport echoMqRedisConnectionReport(RedisConnectionFactory connectionFactory) {
+		return new RedisConnectionReport(connectionFactory);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	QueueInspector echoMqQueueInspector(EchoMqEngine engine) {
 		return new QueueInspector(engine);
 	}

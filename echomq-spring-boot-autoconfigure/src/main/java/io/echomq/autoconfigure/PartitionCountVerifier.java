@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.PartitionCountChangedException;
@@ -76,13 +77,16 @@ final class PartitionCountVerifier implements SmartLifecycle {
 		if (current != null) {
 			queues.addAll(current.getQueues());
 		}
+		Set<String> unchecked = new LinkedHashSet<>();
+		@Nullable DataAccessException failure = null;
 		for (String queue : queues) {
 			try {
 				this.check.join(this.partitioning.forQueue(queue), this.holder, PartitionCountCheck.DEFAULT_HOLD);
 				this.held.add(queue);
 			}
 			catch (DataAccessException ex) {
-				logger.warn("Could not check the partition count of EchoMQ queue '" + queue + "': " + ex.getMessage());
+				unchecked.add(queue);
+				failure = ex;
 			}
 			catch (RuntimeException ex) {
 				// the start-up fails: the counts held so far must not block the next
@@ -90,6 +94,12 @@ final class PartitionCountVerifier implements SmartLifecycle {
 				leaveAll();
 				throw ex;
 			}
+		}
+		if (failure != null) {
+			logger
+				.warn("Could not check the partition count of EchoMQ " + ((unchecked.size() > 1) ? "queues " : "queue ")
+						+ unchecked.stream().map((queue) -> "'" + queue + "'").collect(Collectors.joining(", ")) + ": "
+						+ failure.getMessage());
 		}
 		if (!this.held.isEmpty()) {
 			ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {

@@ -155,7 +155,9 @@ class EchoMqLeastPrivilegeTests extends DashboardWebTestSupport {
 
 		assertThat(new EvictionPolicyCheck(this.redis).check())
 			.hasValueSatisfying((warning) -> assertThat(warning).contains("Could not check").contains("NOPERM"));
-		assertThat(output).contains("Could not check the Redis maxmemory-policy (NOPERM");
+		assertThat(output).contains("Could not check the Redis maxmemory-policy (NOPERM")
+			.contains("EchoMQ uses Redis standalone at " + server.host() + ":" + server.port() + ", Valkey "
+					+ server.version());
 		try (RespClient admin = server.process().orElseThrow().openClient()) {
 			List<?> log = (List<?>) admin.command("ACL", "LOG");
 			assertThat(log).as("ACL LOG").isNotEmpty().allSatisfy((entry) -> {

@@ -1,5 +1,6 @@
 package com.example.docs;
 
+// tag::imports[]
 import java.util.List;
 
 import io.echomq.EchoMqAdmin;
@@ -14,6 +15,7 @@ import io.echomq.flow.FlowChild;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
 import io.echomq.listener.JobContext;
+// end::imports[]
 
 import org.springframework.stereotype.Component;
 

@@ -1,6 +1,7 @@
 package com.example.docs;
 
 import com.example.readme.WelcomeEmail;
+// tag::imports[]
 import io.echomq.EchoMqOperations;
 import io.echomq.annotation.EchoJob;
 import io.echomq.flow.ChildFailure;
@@ -8,6 +9,7 @@ import io.echomq.flow.FlowChild;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
 import io.echomq.listener.JobContext;
+// end::imports[]
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

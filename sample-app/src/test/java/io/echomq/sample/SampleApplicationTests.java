@@ -85,6 +85,19 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void signUpWithoutEmailIsABadRequestNamingTheField() throws Exception {
+		this.mvc.perform(post("/signups").contentType(MediaType.APPLICATION_JSON).content("{\"name\":\"Ada\"}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.missing").value(org.hamcrest.Matchers.contains("email")))
+			.andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("email")));
+		this.mvc
+			.perform(
+					post("/signups").contentType(MediaType.APPLICATION_JSON).content("{\"email\":\" \",\"name\":null}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.missing").value(org.hamcrest.Matchers.contains("email", "name")));
+	}
+
+	@Test
 	void nightlyDigestShouldBeScheduledAndMailedWhenTriggered() {
 		assertThat(this.template.schedules(NightlyJobs.DIGEST_QUEUE)).singleElement().satisfies((schedule) -> {
 			assertThat(schedule.definition().name()).isEqualTo(NightlyJobs.DIGEST_SCHEDULE);

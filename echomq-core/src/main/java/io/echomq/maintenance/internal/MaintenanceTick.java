@@ -34,7 +34,7 @@ final class MaintenanceTick {
 
 	final IdlePartitions idle = new IdlePartitions();
 
-	final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(30));
+	final RateLimitedLog failures = RateLimitedLog.growing(logger, Duration.ofSeconds(30));
 
 	final AtomicLong count = new AtomicLong();
 

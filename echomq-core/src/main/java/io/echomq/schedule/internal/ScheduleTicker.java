@@ -75,7 +75,7 @@ public class ScheduleTicker implements SmartLifecycle, EchoMqSchedules {
 
 	private final Object reconcileLock = new Object();
 
-	private final RateLimitedLog failures = new RateLimitedLog(logger, Duration.ofSeconds(30));
+	private final RateLimitedLog failures = RateLimitedLog.growing(logger, Duration.ofSeconds(30));
 
 	private final AtomicLong ticks = new AtomicLong();
 
@@ -257,6 +257,7 @@ public class ScheduleTicker implements SmartLifecycle, EchoMqSchedules {
 			this.failures.warn(ex, () -> "Schedule tick could not read the scheduled queues");
 			return;
 		}
+		boolean failed = false;
 		for (String queue : queues) {
 			try {
 				List<ScheduleFire> fired = this.schedules.tick(queue, this.misfireThreshold,
@@ -264,8 +265,12 @@ public class ScheduleTicker implements SmartLifecycle, EchoMqSchedules {
 				fired.forEach(this::notifyListeners);
 			}
 			catch (Throwable ex) {
+				failed = true;
 				this.failures.warn(ex, () -> "Schedule tick failed on queue '" + queue + "'");
 			}
+		}
+		if (!failed) {
+			this.failures.recovered(() -> "Schedule tick works again");
 		}
 		this.ticks.incrementAndGet();
 	}

@@ -88,7 +88,9 @@ final class EmbeddedRedisBinary {
 			return Optional.empty();
 		}
 		try {
-			Path file = Files.createTempFile("echomq-" + resourceName + "-", "");
+			// not named after the resource, whose version (6.2.6) is not the one the
+			// binary reports (6.2.11): messages name the reported one only
+			Path file = Files.createTempFile("echomq-embedded-redis-server-", "");
 			file.toFile().deleteOnExit();
 			try (InputStream in = resource.openStream()) {
 				Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +33,14 @@ class ServerBinaryTests {
 			assertThat(binary.version()).startsWith("6.2.");
 			assertThat(binary.executable()).isExecutable();
 		});
+	}
+
+	@Test
+	void embeddedDescriptionNamesOnlyTheVersionTheBinaryReports() {
+		ServerBinary binary = TestBinaries.embedded();
+		assertThat(Pattern.compile("\\d+\\.\\d+\\.\\d+").matcher(binary.describe()).results().map(MatchResult::group))
+			.as(binary.describe())
+			.containsOnly(binary.version());
 	}
 
 	@Test
