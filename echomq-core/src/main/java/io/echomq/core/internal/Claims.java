@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.core.EchoMqNode;
@@ -12,7 +14,6 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.Retention;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.CompletionCalls.Completion;
 import io.echomq.core.internal.Pages.Page;
@@ -34,6 +35,20 @@ public class Claims extends EnginePart {
 	private static final int MAX_PAGE = 1_000;
 
 	private static final int PEEK_SLACK = 16;
+
+	/** Where the next claim of each queue starts: the head the last claim returned. */
+	private final Map<String, Page> hints = new ConcurrentHashMap<>();
+
+	/** How long each queue stays paused, as the last claim found it. */
+	private final Map<String, Long> pauses = new ConcurrentHashMap<>();
+
+	/** The queues whose last claim found fair lanes. */
+	private final Set<String> laneQueues = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Whose turn it is on each queue with lanes: the lanes' or the queue's own pending.
+	 */
+	private final Map<String, AtomicInteger> turns = new ConcurrentHashMap<>();
 
 	private final Outcomes outcomes;
 
@@ -105,7 +120,7 @@ public class Claims extends EnginePart {
 		ScriptCalls.requirePositive(lease, "lease");
 		Assert.isTrue(max > 0, () -> "max must be positive, was " + max);
 		Assert.notNull(limits, "'limits' must not be null");
-		if (this.state.laneQueues.contains(queue) && lanesTurn(queue)) {
+		if (this.laneQueues.contains(queue) && lanesTurn(queue)) {
 			ClaimResult fromLanes = claimLanes(queue, lease, max, limits, owner);
 			if (fromLanes.jobs().size() >= max || LaneClaimer.isQueueLimit(fromLanes.limit())) {
 				return fromLanes;
@@ -114,7 +129,7 @@ public class Claims extends EnginePart {
 		}
 		ClaimResult fromPending = claimPending(queue, lease, max, limits, owner);
 		if (fromPending.jobs().size() >= max || LaneClaimer.isQueueLimit(fromPending.limit())
-				|| !this.state.laneQueues.contains(queue) || this.state.pauses.containsKey(queue)) {
+				|| !this.laneQueues.contains(queue) || this.pauses.containsKey(queue)) {
 			return fromPending;
 		}
 		return merge(fromPending, claimLanes(queue, lease, max - fromPending.jobs().size(), limits, owner));
@@ -126,14 +141,14 @@ public class Claims extends EnginePart {
 	 * and serving the lanes first.
 	 */
 	private boolean lanesTurn(String queue) {
-		return (this.state.turns.computeIfAbsent(queue, (name) -> new AtomicInteger()).getAndIncrement() & 1) == 0;
+		return (this.turns.computeIfAbsent(queue, (name) -> new AtomicInteger()).getAndIncrement() & 1) == 0;
 	}
 
 	private ClaimResult claimLanes(String queue, Duration lease, int max, FlowLimits limits,
 			@Nullable EchoMqNode owner) {
 		LaneClaimer.Outcome outcome = this.lanes.claim(this.state.keys(queue), lease, max, limits, owner);
 		if (outcome.ringEmpty()) {
-			this.state.laneQueues.remove(queue);
+			this.laneQueues.remove(queue);
 		}
 		return outcome.result();
 	}
@@ -157,7 +172,7 @@ public class Claims extends EnginePart {
 		Duration retryAfter = null;
 		List<ClaimedJob> claimed = new ArrayList<>();
 		int size = max + PEEK_SLACK;
-		Page page = this.state.hints.remove(queue);
+		Page page = this.hints.remove(queue);
 		if (page == null) {
 			page = this.pages.page(queue, JobState.PENDING, pending, 0, size);
 		}
@@ -239,10 +254,10 @@ public class Claims extends EnginePart {
 		this.state.learnClock(raw);
 		ClaimCall.Reply reply = ClaimCall.read(queue, raw);
 		if (reply.paused()) {
-			this.state.pauses.put(queue, reply.pauseLeft());
+			this.pauses.put(queue, reply.pauseLeft());
 			return new ClaimRound(List.of(), 0, page, -1, null, null, true);
 		}
-		this.state.pauses.remove(queue);
+		this.pauses.remove(queue);
 		noteLanes(queue, reply.lanes());
 		Map<String, String> skipped = reply.skipped();
 		this.state.suspects.addAll(queue, JobState.PENDING, skipped.keySet());
@@ -262,16 +277,16 @@ public class Claims extends EnginePart {
 	 */
 	private void keepHint(String queue, ClaimRound round) {
 		if (round.hintFrom() == 0 && round.next().members() > 0) {
-			this.state.hints.put(queue, round.next());
+			this.hints.put(queue, round.next());
 		}
 	}
 
 	private void noteLanes(String queue, long lanes) {
 		if (lanes > 0) {
-			this.state.laneQueues.add(queue);
+			this.laneQueues.add(queue);
 		}
 		else {
-			this.state.laneQueues.remove(queue);
+			this.laneQueues.remove(queue);
 		}
 	}
 
@@ -283,7 +298,7 @@ public class Claims extends EnginePart {
 	 * not paused, or {@code null} when it was paused until resumed
 	 */
 	public @Nullable Duration lastClaimPause(String queue) {
-		Long left = this.state.pauses.get(queue);
+		Long left = this.pauses.get(queue);
 		if (left == null) {
 			return Duration.ZERO;
 		}
@@ -380,15 +395,14 @@ public class Claims extends EnginePart {
 		ClaimResult none = new ClaimResult(List.of(), null, null);
 		if (ids.isEmpty() || ids.size() > Engine.COMPLETE_BATCH || ids.size() != tokens.size()
 				|| ids.size() != uniqueKeys.size() || ids.size() != flowParents.size()
-				|| ids.size() != jobResults.size() || this.state.laneQueues.contains(queue)
-				|| this.state.pauses.containsKey(queue)
-				|| this.state.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
+				|| ids.size() != jobResults.size() || this.laneQueues.contains(queue) || this.pauses.containsKey(queue)
+				|| this.state.retentions.keepsCompleted(queue)) {
 			return new CompleteAndClaimResult(
 					this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults), none);
 		}
 		// the hint stays for other completion threads: a candidate another claim took
 		// first is passed over
-		Page page = this.state.hints.get(queue);
+		Page page = this.hints.get(queue);
 		if (page == null || page.ids().length == 0) {
 			return new CompleteAndClaimResult(
 					this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults), none);
@@ -410,15 +424,15 @@ public class Claims extends EnginePart {
 		}
 		ClaimRound round = claimRound(queue, page, claimed.reply());
 		if (round.paused() || round.hintFrom() != 0) {
-			this.state.hints.remove(queue, page);
+			this.hints.remove(queue, page);
 		}
 		else if (round.next().members() > 0) {
 			// a claim that took fewer than it asked for still returns the head of
 			// pending: the fresh candidates
-			this.state.hints.put(queue, round.next());
+			this.hints.put(queue, round.next());
 		}
 		else {
-			this.state.hints.remove(queue);
+			this.hints.remove(queue);
 		}
 		return new CompleteAndClaimResult(results, new ClaimResult(round.jobs(), round.limit(), round.retryAfter()));
 	}

@@ -23,8 +23,11 @@ final class CompletionCalls extends EnginePart {
 	/** The argument that introduces a result (RESULT_TAG of result.lua). */
 	private static final String RESULT_TAG = "=result";
 
-	CompletionCalls(EngineState state) {
+	private final Results results;
+
+	CompletionCalls(EngineState state, Results results) {
 		super(state);
+		this.results = results;
 	}
 
 	/** The tail of a completion's arguments that carries a result (result.lua). */
@@ -37,8 +40,7 @@ final class CompletionCalls extends EnginePart {
 	}
 
 	private long resultTtl(String queue) {
-		Duration ttl = this.state.resultTtls.get(queue);
-		return ((ttl != null) ? ttl : this.state.resultTtl).toMillis();
+		return this.results.ttl(queue).toMillis();
 	}
 
 	/**

@@ -84,13 +84,13 @@ public class Engine implements EchoMqEngine {
 		Assert.notNull(executor, "'executor' must not be null");
 		Assert.notNull(keyspace, "'keyspace' must not be null");
 		this.state = new EngineState(executor, keyspace);
-		this.outcomes = new Outcomes(this.state);
+		this.results = new Results(this.state);
+		this.outcomes = new Outcomes(this.state, this.results);
 		this.formats = new StoredFormat(this.state);
 		this.enqueues = new Enqueues(this.state, this.formats);
 		this.claims = new Claims(this);
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
-		this.results = new Results(this.state);
 		this.events = new Events(this.state);
 		this.flows = new Flows(this.state, this.admin);
 		this.batches = new Batches(this.state);

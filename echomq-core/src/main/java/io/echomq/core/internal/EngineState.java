@@ -1,58 +1,38 @@
 package io.echomq.core.internal;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.Retention;
-import io.echomq.core.internal.Pages.Page;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.util.Assert;
 
 /**
- * What an engine remembers between calls, in one place: its collaborators, the keys of
- * each queue, the server's clock as the last reply told it, and the per-queue caches its
- * parts share (the claim's hint and lane turns, the last pause seen, the members to
- * quarantine, the history bounds and the trim hints).
+ * What an engine's parts share: its collaborators, the keys of each queue, the server's
+ * clock as the last reply told it, the event stream bounds, and the caches that more than
+ * one part reads, each behind an owner with methods ({@link Retentions} for the history
+ * bounds and trim hints, {@link Suspects} for the members to quarantine). A cache one
+ * part alone uses is that part's own field (the claim's hints, pauses and lane turns in
+ * {@link Claims}, the result limits in {@link Results}).
  *
  * @author EchoMQ
  */
 final class EngineState {
 
-	final Map<String, Page> hints = new ConcurrentHashMap<>();
-
-	final Map<String, Long> pauses = new ConcurrentHashMap<>();
-
 	final Suspects suspects = new Suspects();
 
-	final Map<String, Retention> completedRetention = new ConcurrentHashMap<>();
+	final Retentions retentions = new Retentions();
 
-	final Map<String, Retention> deadRetention = new ConcurrentHashMap<>();
-
-	final Map<String, String[]> trimHints = new ConcurrentHashMap<>();
-
-	final Map<String, Duration> resultTtls = new ConcurrentHashMap<>();
-
-	final Map<String, Long> eventBounds = new ConcurrentHashMap<>();
-
-	volatile long maxResultBytes = Results.DEFAULT_MAX_BYTES;
-
-	volatile Duration resultTtl = Results.DEFAULT_TTL;
-
-	final Map<String, String[]> deadTrimHints = new ConcurrentHashMap<>();
-
-	final Set<String> laneQueues = ConcurrentHashMap.newKeySet();
-
-	final Map<String, AtomicInteger> turns = new ConcurrentHashMap<>();
+	/** The max-length of the event stream of each queue that records events. */
+	private final Map<String, Long> eventBounds = new ConcurrentHashMap<>();
 
 	private final ScriptExecutor executor;
 
@@ -126,6 +106,22 @@ final class EngineState {
 	}
 
 	/**
+	 * Set or clear the bound of a queue's event stream ({@link Events}).
+	 */
+	void eventBound(String queue, @Nullable Long maxLength) {
+		if (maxLength != null) {
+			this.eventBounds.put(queue, maxLength);
+		}
+		else {
+			this.eventBounds.remove(queue);
+		}
+	}
+
+	@Nullable Long eventBound(String queue) {
+		return this.eventBounds.get(queue);
+	}
+
+	/**
 	 * Declare a queue's event stream on a transition call when the queue writes events
 	 * ({@link Events}): the stream key after every other key, the tag and the bound at
 	 * the end of the arguments (events.lua). A queue that does not pays one map lookup.
@@ -144,10 +140,7 @@ final class EngineState {
 	 */
 	Retention retention(String queue, JobState location) {
 		QueuePartitions.validateEngineName(queue);
-		Assert.isTrue(location == JobState.COMPLETED || location == JobState.DEAD,
-				() -> "only completed and dead keep history, not " + location.value());
-		return (location == JobState.COMPLETED) ? this.completedRetention.getOrDefault(queue, Retention.NONE)
-				: this.deadRetention.getOrDefault(queue, Retention.DEAD_DEFAULT);
+		return this.retentions.of(queue, location);
 	}
 
 	/**

@@ -37,7 +37,7 @@ public final class Events extends EnginePart {
 	public void enable(String queue, long maxLength) {
 		QueuePartitions.validateEngineName(queue);
 		Assert.isTrue(maxLength > 0, () -> "the event stream's max length must be positive, was " + maxLength);
-		this.state.eventBounds.put(queue, maxLength);
+		this.state.eventBound(queue, maxLength);
 	}
 
 	/**
@@ -45,7 +45,7 @@ public final class Events extends EnginePart {
 	 * @param queue the queue (or partition)
 	 */
 	public void disable(String queue) {
-		this.state.eventBounds.remove(queue);
+		this.state.eventBound(queue, null);
 	}
 
 	/**
@@ -54,7 +54,7 @@ public final class Events extends EnginePart {
 	 * @return the bound, or {@code null} when the queue writes no events
 	 */
 	public @Nullable Long maxLength(String queue) {
-		return this.state.eventBounds.get(queue);
+		return this.state.eventBound(queue);
 	}
 
 	/**

@@ -30,9 +30,9 @@ public final class Outcomes extends EnginePart {
 
 	final CompletionCalls completionCalls;
 
-	Outcomes(EngineState state) {
+	Outcomes(EngineState state, Results results) {
 		super(state);
-		this.completionCalls = new CompletionCalls(state);
+		this.completionCalls = new CompletionCalls(state, results);
 	}
 
 	/**
@@ -101,14 +101,14 @@ public final class Outcomes extends EnginePart {
 	public TransitionResult complete(String queue, JobId id, FencingToken token, @Nullable String uniqueKey,
 			@Nullable String flowParent, @Nullable String result) {
 		QueuePartitions.validateEngineName(queue);
-		Retention retention = this.state.completedRetention.getOrDefault(queue, Retention.NONE);
+		Retention retention = this.state.retention(queue, JobState.COMPLETED);
 		if (!retention.isEnabled()) {
 			ScriptExecutor.Invocation call = this.completionCalls.completeCall(queue, id, token, uniqueKey, null,
 					result);
 			return Replies
 				.fenced(this.calls.withUniqueKey(queue, this.scripts.complete, call.keys(), call.args(), flowParent));
 		}
-		String[] candidates = this.state.trimHints.remove(queue);
+		String[] candidates = this.state.retentions.takeTrims(queue, JobState.COMPLETED);
 		if (candidates == null) {
 			candidates = ScriptCalls.NO_IDS;
 		}
@@ -129,7 +129,7 @@ public final class Outcomes extends EnginePart {
 		if (!transition.isStale() && reply.size() > 1) {
 			String[] next = ScriptCalls.jobIds(Replies.list(reply.get(1)));
 			if (next.length > 0) {
-				this.state.trimHints.put(queue, next);
+				this.state.retentions.trimNext(queue, JobState.COMPLETED, next);
 			}
 		}
 		return transition;
@@ -218,7 +218,7 @@ public final class Outcomes extends EnginePart {
 				() -> "one token, unique key, flow parent and result per id: " + tokens.size() + " tokens, "
 						+ uniqueKeys.size() + " unique keys, " + flowParents.size() + " flow parents and "
 						+ jobResults.size() + " results for " + ids.size() + " ids");
-		if (this.state.completedRetention.getOrDefault(queue, Retention.NONE).isEnabled()) {
+		if (this.state.retentions.keepsCompleted(queue)) {
 			// each completion carries the trim candidates the previous one named
 			List<@Nullable TransitionResult> results = new ArrayList<>(ids.size());
 			for (int i = 0; i < ids.size(); i++) {
@@ -337,7 +337,7 @@ public final class Outcomes extends EnginePart {
 		Retention retention = this.state.retention(queue, JobState.DEAD);
 		String[] candidates = ScriptCalls.NO_IDS;
 		if (retention.isEnabled() && !snooze) {
-			candidates = this.state.deadTrimHints.remove(queue);
+			candidates = this.state.retentions.takeTrims(queue, JobState.DEAD);
 			candidates = (candidates != null) ? candidates : ScriptCalls.NO_IDS;
 			addTrim(queue, retention, candidates, keys, args);
 		}
@@ -347,7 +347,7 @@ public final class Outcomes extends EnginePart {
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {
 			if (candidates.length > 0) {
-				this.state.deadTrimHints.putIfAbsent(queue, candidates);
+				this.state.retentions.giveBack(queue, JobState.DEAD, candidates);
 			}
 			return result;
 		}
@@ -355,11 +355,11 @@ public final class Outcomes extends EnginePart {
 		if (reply.size() > 3) {
 			String[] next = ScriptCalls.jobIds(Replies.list(reply.get(3)));
 			if (next.length > 0) {
-				this.state.deadTrimHints.put(queue, next);
+				this.state.retentions.trimNext(queue, JobState.DEAD, next);
 			}
 		}
 		else if (candidates.length > 0) {
-			this.state.deadTrimHints.putIfAbsent(queue, candidates);
+			this.state.retentions.giveBack(queue, JobState.DEAD, candidates);
 		}
 		return TransitionResult.applied(state, Replies.instant(reply.get(2)));
 	}

@@ -2,6 +2,8 @@ package io.echomq.core.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
@@ -31,6 +33,12 @@ public final class Results extends EnginePart {
 	/** How long a queue without retention keeps a result by default. */
 	public static final Duration DEFAULT_TTL = Duration.ofMinutes(10);
 
+	private volatile long maxBytes = DEFAULT_MAX_BYTES;
+
+	private volatile Duration defaultTtl = DEFAULT_TTL;
+
+	private final Map<String, Duration> ttls = new ConcurrentHashMap<>();
+
 	Results(EngineState state) {
 		super(state);
 	}
@@ -41,7 +49,7 @@ public final class Results extends EnginePart {
 	 */
 	public void maxBytes(long maxBytes) {
 		Assert.isTrue(maxBytes > 0, () -> "the result size cap must be positive, was " + maxBytes);
-		this.state.maxResultBytes = maxBytes;
+		this.maxBytes = maxBytes;
 	}
 
 	/**
@@ -49,7 +57,7 @@ public final class Results extends EnginePart {
 	 * @return the most bytes
 	 */
 	public long maxBytes() {
-		return this.state.maxResultBytes;
+		return this.maxBytes;
 	}
 
 	/**
@@ -59,7 +67,7 @@ public final class Results extends EnginePart {
 	 */
 	public void ttl(Duration ttl) {
 		ScriptCalls.requirePositive(ttl, "result ttl");
-		this.state.resultTtl = ttl;
+		this.defaultTtl = ttl;
 	}
 
 	/**
@@ -70,7 +78,7 @@ public final class Results extends EnginePart {
 	public void ttl(String queue, Duration ttl) {
 		QueuePartitions.validateEngineName(queue);
 		ScriptCalls.requirePositive(ttl, "result ttl");
-		this.state.resultTtls.put(queue, ttl);
+		this.ttls.put(queue, ttl);
 	}
 
 	/**
@@ -79,8 +87,8 @@ public final class Results extends EnginePart {
 	 * @return the time
 	 */
 	public Duration ttl(String queue) {
-		Duration ttl = this.state.resultTtls.get(queue);
-		return (ttl != null) ? ttl : this.state.resultTtl;
+		Duration ttl = this.ttls.get(queue);
+		return (ttl != null) ? ttl : this.defaultTtl;
 	}
 
 	/**
@@ -91,7 +99,7 @@ public final class Results extends EnginePart {
 	 * @throws ResultTooLargeException if it is over the cap
 	 */
 	public void check(String queue, JobId id, String result) {
-		long limit = this.state.maxResultBytes;
+		long limit = this.maxBytes;
 		// a UTF-8 string is at most 3 bytes per char: count only when it may be over
 		if ((long) result.length() * 3 > limit) {
 			long size = result.getBytes(StandardCharsets.UTF_8).length;

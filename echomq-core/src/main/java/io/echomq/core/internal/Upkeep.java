@@ -49,8 +49,7 @@ public final class Upkeep extends EnginePart {
 		QueuePartitions.validateEngineName(queue);
 		Assert.notNull(completed, "'completed' must not be null");
 		Assert.notNull(dead, "'dead' must not be null");
-		this.state.completedRetention.put(queue, completed);
-		this.state.deadRetention.put(queue, dead);
+		this.state.retentions.retain(queue, completed, dead);
 	}
 
 	/**
