@@ -321,15 +321,12 @@ final class LeasedJob implements JobContext {
 		Integer cap = this.settings.maxAttempts();
 		boolean capped = cap != null && attempt() >= cap;
 		Duration backoff = this.settings.backoff().delayFor(attempt());
-		String flowParent = this.job.flowParent();
-		// a retry that may dead-letter the job settles its parent: its keys declared up
-		// front
-		String mayDie = this.job.isLastAttempt() ? flowParent : null;
 		Sent sent = (fatal != null || capped)
 				? send("dead-letter",
-						() -> this.jobs.outcomes().deadLetter(queue(), id(), this.job.token(), error, flowParent))
-				: send("failure",
-						() -> this.jobs.outcomes().retry(queue(), id(), this.job.token(), error, backoff, mayDie));
+						() -> this.jobs.outcomes()
+							.deadLetter(queue(), id(), this.job.token(), error, this.job.keys(true)))
+				: send("failure", () -> this.jobs.outcomes()
+					.retry(queue(), id(), this.job.token(), error, backoff, this.job.keys(this.job.isLastAttempt())));
 		if (sent == null) {
 			return;
 		}
@@ -356,8 +353,8 @@ final class LeasedJob implements JobContext {
 		if (snooze instanceof RateLimitedJobException limited && limited.isPauseQueue()) {
 			pauseQueue(delay);
 		}
-		Sent sent = send("snooze",
-				() -> this.jobs.outcomes().snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay));
+		Sent sent = send("snooze", () -> this.jobs.outcomes()
+			.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay, this.job.keys(false)));
 		if (sent == null) {
 			return;
 		}
@@ -399,7 +396,8 @@ final class LeasedJob implements JobContext {
 		stopRenewing();
 		stopTimer();
 		try {
-			TransitionResult result = this.jobs.outcomes().release(queue(), id(), this.job.token());
+			TransitionResult result = this.jobs.outcomes()
+				.release(queue(), id(), this.job.token(), this.job.keys(false));
 			if (result.isApplied()) {
 				this.counters.released.increment();
 				logger.info(() -> "Released unfinished " + this + " to pending");

@@ -41,11 +41,29 @@ public record ClaimedJob(String queue, JobId id, FencingToken token, long attemp
 	 * @return the parent id, {@code ""} or {@code null}
 	 */
 	public @Nullable String flowParent() {
-		String parent = this.fields.get(RowFields.FLOW_PARENT_ID);
-		if (parent == null || !this.fields.containsKey(RowFields.FLOW_PARENT_QUEUE)) {
+		return flowParentOf(this.fields);
+	}
+
+	/**
+	 * Return the keys finishing this job needs declared beside the queue's own, as the
+	 * claimed row names them: its unique key, and its parent of a flow when the outcome
+	 * may settle it ({@code settlesParent}). An outcome sent with them is one script
+	 * call, where a caller that does not know them is asked for each in turn.
+	 * @param settlesParent whether the outcome may finish the job for its parent (a
+	 * completion, a dead-letter, a last attempt's retry)
+	 * @return the keys
+	 */
+	public JobKeys keys(boolean settlesParent) {
+		return new JobKeys(uniqueKey(), settlesParent ? flowParent() : null);
+	}
+
+	private static @Nullable String flowParentOf(Map<String, String> fields) {
+		Map<String, String> f = fields;
+		String parent = f.get(RowFields.FLOW_PARENT_ID);
+		if (parent == null || !f.containsKey(RowFields.FLOW_PARENT_QUEUE)) {
 			return null;
 		}
-		return "1".equals(this.fields.get(RowFields.FLOW_LOCAL)) ? parent : "";
+		return "1".equals(f.get(RowFields.FLOW_LOCAL)) ? parent : "";
 	}
 
 }

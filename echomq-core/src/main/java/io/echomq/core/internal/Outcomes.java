@@ -255,7 +255,7 @@ public final class Outcomes extends EnginePart {
 	 * @return applied with the new state, or stale
 	 */
 	public TransitionResult retry(String queue, JobId id, FencingToken token, String error, Duration backoff) {
-		return retry(queue, id, token, error, backoff, null);
+		return retry(queue, id, token, error, backoff, JobKeys.UNKNOWN);
 	}
 
 	/**
@@ -274,8 +274,26 @@ public final class Outcomes extends EnginePart {
 	 */
 	public TransitionResult retry(String queue, JobId id, FencingToken token, String error, Duration backoff,
 			@Nullable String flowParent) {
+		return retry(queue, id, token, error, backoff, JobKeys.flowParent(flowParent));
+	}
+
+	/**
+	 * Fail an attempt as {@link #retry(String, JobId, FencingToken, String, Duration)}
+	 * does, with the keys the job needs declared on the first call (a claimed job's
+	 * {@link ClaimedJob#keys(boolean)}): one script call whatever unique key, lane or
+	 * parent the job has.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param error the error text kept on the row
+	 * @param backoff how long to wait before the next attempt
+	 * @param keys what the caller knows the job needs
+	 * @return applied with the new state, or stale
+	 */
+	public TransitionResult retry(String queue, JobId id, FencingToken token, String error, Duration backoff,
+			JobKeys keys) {
 		Assert.isTrue(backoff != null && !backoff.isNegative(), () -> "backoff must not be negative, was " + backoff);
-		return fail(queue, id, token, error, backoff, false, false, flowParent);
+		return fail(queue, id, token, error, backoff, false, false, keys);
 	}
 
 	/**
@@ -290,9 +308,26 @@ public final class Outcomes extends EnginePart {
 	 * @return applied with the new state, or stale
 	 */
 	public TransitionResult snooze(String queue, JobId id, FencingToken token, String reason, Duration delay) {
+		return snooze(queue, id, token, reason, delay, JobKeys.UNKNOWN);
+	}
+
+	/**
+	 * Put a claimed job off as
+	 * {@link #snooze(String, JobId, FencingToken, String, Duration)} does, with the keys
+	 * the job needs declared on the first call.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param reason why, kept on the row as its last error
+	 * @param delay how long to wait before the next attempt
+	 * @param keys what the caller knows the job needs
+	 * @return applied with the new state, or stale
+	 */
+	public TransitionResult snooze(String queue, JobId id, FencingToken token, String reason, Duration delay,
+			JobKeys keys) {
 		Assert.isTrue(delay != null && !delay.isNegative(), () -> "delay must not be negative, was " + delay);
 		EnqueueOptions.checkDelay(delay);
-		return fail(queue, id, token, reason, delay, false, true, null);
+		return fail(queue, id, token, reason, delay, false, true, keys);
 	}
 
 	/**
@@ -305,7 +340,7 @@ public final class Outcomes extends EnginePart {
 	 * @return applied, or stale
 	 */
 	public TransitionResult deadLetter(String queue, JobId id, FencingToken token, String error) {
-		return deadLetter(queue, id, token, error, null);
+		return deadLetter(queue, id, token, error, JobKeys.UNKNOWN);
 	}
 
 	/**
@@ -323,11 +358,24 @@ public final class Outcomes extends EnginePart {
 	 */
 	public TransitionResult deadLetter(String queue, JobId id, FencingToken token, String error,
 			@Nullable String flowParent) {
-		return fail(queue, id, token, error, Duration.ZERO, true, false, flowParent);
+		return deadLetter(queue, id, token, error, JobKeys.flowParent(flowParent));
+	}
+
+	/**
+	 * Dead-letter a job at once, with the keys it needs declared on the first call.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param error the error text kept on the row
+	 * @param keys what the caller knows the job needs
+	 * @return applied, or stale
+	 */
+	public TransitionResult deadLetter(String queue, JobId id, FencingToken token, String error, JobKeys keys) {
+		return fail(queue, id, token, error, Duration.ZERO, true, false, keys);
 	}
 
 	private TransitionResult fail(String queue, JobId id, FencingToken token, String error, Duration backoff,
-			boolean dead, boolean snooze, @Nullable String flowParent) {
+			boolean dead, boolean snooze, JobKeys known) {
 		Assert.notNull(error, "'error' must not be null");
 		List<String> keys = new ArrayList<>(9 + RETAIN_BATCH);
 		keys.addAll(this.state.keys(queue).forRetry(id, 0));
@@ -343,7 +391,7 @@ public final class Outcomes extends EnginePart {
 		}
 		this.state.keys(queue).addNotify(keys);
 		this.state.declareEvents(queue, keys, args);
-		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.retry, keys, args, flowParent);
+		List<Object> reply = this.calls.withKeys(queue, this.scripts.retry, keys, args, known);
 		TransitionResult result = Replies.fenced(reply);
 		if (result.isStale()) {
 			if (candidates.length > 0) {
@@ -447,11 +495,24 @@ public final class Outcomes extends EnginePart {
 	 * @return applied, or stale
 	 */
 	public TransitionResult release(String queue, JobId id, FencingToken token) {
+		return release(queue, id, token, JobKeys.UNKNOWN);
+	}
+
+	/**
+	 * Hand a claimed job back as {@link #release(String, JobId, FencingToken)} does, with
+	 * the keys it needs declared on the first call.
+	 * @param queue the queue
+	 * @param id the job id
+	 * @param token the fencing token
+	 * @param known what the caller knows the job needs
+	 * @return applied, or stale
+	 */
+	public TransitionResult release(String queue, JobId id, FencingToken token, JobKeys known) {
 		List<String> keys = this.state.keys(queue).forRelease(id);
 		List<String> args = new ArrayList<>(4);
 		Collections.addAll(args, id.toString(), ScriptCalls.argument(token));
 		this.state.declareEvents(queue, keys, args);
-		List<Object> reply = this.calls.withUniqueKey(queue, this.scripts.release, keys, args);
+		List<Object> reply = this.calls.withKeys(queue, this.scripts.release, keys, args, known);
 		TransitionResult result = Replies.fenced(reply);
 		return result.isStale() ? result
 				: TransitionResult.applied(JobState.fromValue(Replies.string(reply.get(1))), null);

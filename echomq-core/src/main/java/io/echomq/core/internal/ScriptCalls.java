@@ -50,11 +50,27 @@ final class ScriptCalls {
 	 */
 	List<Object> withUniqueKey(String queue, Script script, List<String> keys, List<String> args,
 			@Nullable String flowParent) {
+		return withKeys(queue, script, keys, args, JobKeys.flowParent(flowParent));
+	}
+
+	/**
+	 * Run a fenced transition as {@link #withUniqueKey(String, Script, List, List)} does,
+	 * with the keys the caller knows the job needs declared on the first call: its unique
+	 * key and its parent's keys. With all of them known (a claimed job's
+	 * {@link ClaimedJob#keys(boolean)}) it is one call.
+	 */
+	List<Object> withKeys(String queue, Script script, List<String> keys, List<String> args, JobKeys known) {
 		List<String> declared = null;
+		String flowParent = known.flowParent();
 		boolean outbox = flowParent != null;
-		if (flowParent != null) {
+		if (known.uniqueKey() != null || flowParent != null) {
 			declared = new ArrayList<>(keys);
-			declareFlow(queue, flowParent, declared);
+			if (known.uniqueKey() != null) {
+				declareOnce(declared, this.state.keys(queue).unique(known.uniqueKey()));
+			}
+			if (flowParent != null) {
+				declareFlow(queue, flowParent, declared);
+			}
 		}
 		List<Object> reply = this.executor.execute(script, (declared != null) ? declared : keys, args);
 		if (outbox && Replies.number(reply.get(0)) == 1) {
@@ -72,11 +88,11 @@ final class ScriptCalls {
 			}
 			declared = (declared != null) ? declared : new ArrayList<>(keys);
 			if (name != null) {
-				declared.add(this.state.keys(queue).unique(name));
+				declareOnce(declared, this.state.keys(queue).unique(name));
 			}
 			if (lane != null) {
-				declared.add(this.state.keys(queue).lane(lane, LaneKeyType.PENDING));
-				declared.add(this.state.keys(queue).lanes());
+				declareOnce(declared, this.state.keys(queue).lane(lane, LaneKeyType.PENDING));
+				declareOnce(declared, this.state.keys(queue).lanes());
 			}
 			if (parent != null) {
 				declareFlow(queue, parent, declared);
@@ -96,6 +112,12 @@ final class ScriptCalls {
 					script.name() + " asked again for keys it was given: " + declared + "; nothing was written");
 		}
 		return reply;
+	}
+
+	private static void declareOnce(List<String> declared, String key) {
+		if (!declared.contains(key)) {
+			declared.add(key);
+		}
 	}
 
 	/**
