@@ -54,6 +54,13 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("echomq");
 
+	/**
+	 * The groups of EchoMQ's optional modules: their keys are left alone when the module
+	 * is not on the class path (a jar packaged without the dev-time module, say), where
+	 * its metadata cannot tell them from typos.
+	 */
+	private static final List<String> OPTIONAL_GROUPS = List.of("echomq.devservices", "echomq.dashboard");
+
 	private @Nullable Environment environment;
 
 	@Override
@@ -93,7 +100,8 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 			boolean fromVariables = propertySource instanceof SystemEnvironmentPropertySource;
 			iterable.filter(ROOT::isAncestorOf).forEach((name) -> {
 				String key = name.toString();
-				if (unknown.containsKey(key) || known.isKnown(name) || (fromVariables && known.isKnownVariable(name))) {
+				if (unknown.containsKey(key) || known.isKnown(name) || (fromVariables && known.isKnownVariable(name))
+						|| known.ofAbsentModule(key)) {
 					return;
 				}
 				String replacement = known.replacement(name);
@@ -145,6 +153,20 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 
 		/** Keys no longer read, by uniform name, with their replacement if any. */
 		private final Map<String, @Nullable String> renamed = new LinkedHashMap<>();
+
+		/**
+		 * Whether a key belongs to an optional EchoMQ module whose metadata is not on the
+		 * class path.
+		 */
+		boolean ofAbsentModule(String key) {
+			for (String group : OPTIONAL_GROUPS) {
+				if (key.startsWith(group + ".")
+						&& this.spelled.stream().noneMatch((name) -> name.startsWith(group + "."))) {
+					return true;
+				}
+			}
+			return false;
+		}
 
 		static @Nullable Known load(@Nullable ClassLoader classLoader) {
 			Known known = new Known();

@@ -90,6 +90,18 @@ class UnknownPropertiesCheckTests {
 	}
 
 	@Test
+	void keysOfAnOptionalModuleThatIsNotOnTheClassPathAreLeftAlone() {
+		assertThat(getClass().getClassLoader().getResource("io/echomq/devservices/package-info.class")).isNull();
+		this.contextRunner
+			.withPropertyValues("echomq.fail-on-unknown-properties=true", "echomq.devservices.enabled=false",
+					"echomq.dashboard.path=/queues")
+			.run((context) -> assertThat(context).hasNotFailed());
+		this.contextRunner
+			.withPropertyValues("echomq.fail-on-unknown-properties=true", "echomq.devservice.enabled=false")
+			.run((context) -> assertThat(context).hasFailed());
+	}
+
+	@Test
 	void unknownKeyFailsTheStartUpWhenAsked() {
 		this.contextRunner
 			.withPropertyValues("echomq.fail-on-unknown-properties=true", "echomq.scheduler.promote-interval=50ms")
