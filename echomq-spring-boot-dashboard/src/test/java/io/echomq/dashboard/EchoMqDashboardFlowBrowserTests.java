@@ -177,15 +177,15 @@ class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
 			.doesNotContain("dead-lettered");
 		awaitText(driver, By.id("toast"), "cancelled (it was pending)");
 
-		// the browser's clock lags the server's by 400 ms: the enqueue just past reads as
-		// now,
-		// never as "in 0 s"
+		// the browser's clock lags the server's by 400 ms: a job enqueued just now reads
+		// as
+		// enqueued now, never "in 0 s"
 		ChromeDriver chromium = (ChromeDriver) driver;
 		Map<String, Object> lag = chromium.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
 				"(function () { var now = Date.now; Date.now = function () { return now() - 400; }; })();"));
 		try {
-			driver.get(base + "/queues/invoice-pdf/jobs/" + pdf.id());
-			awaitText(driver, By.id("job-parent"), parent);
+			JobId note = this.template.enqueue("invoice-notes", "{\"order\":7}");
+			driver.get(base + "/queues/invoice-notes/jobs/" + note);
 			assertThat(text(driver, By.cssSelector("#timeline li[data-event=enqueued]")))
 				.matches(".* \\((now|[1-9]\\d* s ago)\\)");
 		}
@@ -193,6 +193,9 @@ class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
 			chromium.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument",
 					Map.of("identifier", lag.get("identifier")));
 		}
+
+		driver.get(base + "/queues/invoice-pdf/jobs/" + pdf.id());
+		awaitText(driver, By.id("job-parent"), parent);
 		assertBadgesLabelled(driver);
 		click(driver, By.id("cancel"));
 		assertThat(confirm(driver)).contains("Its flow parent " + parent + " will be dead-lettered");
