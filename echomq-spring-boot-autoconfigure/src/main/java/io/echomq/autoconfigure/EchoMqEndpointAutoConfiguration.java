@@ -25,9 +25,13 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
 /**
  * Auto-configuration of the {@code echomq} endpoint and its web extension.
@@ -76,6 +80,19 @@ public final class EchoMqEndpointAutoConfiguration {
 	EchoMqEndpointWebExtension echoMqEndpointWebExtension(EchoMqEndpoint endpoint,
 			EchoMqEndpointProperties properties) {
 		return new EchoMqEndpointWebExtension(endpoint, properties.showValues(), properties.roles());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.SERVLET)
+	@ConditionalOnClass(ResponseBodyAdvice.class)
+	@ConditionalOnAvailableEndpoint(endpoint = EchoMqEndpoint.class, exposure = EndpointExposure.WEB)
+	static class EndpointLinksConfiguration {
+
+		@Bean
+		EchoMqEndpointLinks echoMqEndpointLinks() {
+			return new EchoMqEndpointLinks();
+		}
+
 	}
 
 	/**

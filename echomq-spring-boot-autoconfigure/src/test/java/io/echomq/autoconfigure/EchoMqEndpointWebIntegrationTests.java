@@ -97,6 +97,18 @@ class EchoMqEndpointWebIntegrationTests {
 		assertThat(queue.get("listener").get("running").asBoolean()).isTrue();
 
 		assertThat(get("/actuator/echomq/queues/" + QUEUE, 200).get("dead").asLong()).isEqualTo(1);
+		JsonNode links = get("/actuator", 200).get("_links");
+		assertThat(links.get("echomq-queues-queue").get("href").asString()).endsWith("/actuator/echomq/queues/{queue}");
+		assertThat(links.get("echomq-queues-queue-jobs-id").get("href").asString())
+			.endsWith("/actuator/echomq/queues/{queue}/{jobs}/{id}");
+		assertThat(links.get("echomq-queues-queue-dead").get("href").asString())
+			.endsWith("/actuator/echomq/queues/{queue}/dead");
+		assertThat(links.get("echomq-schedules").get("href").asString()).endsWith("/actuator/echomq/schedules");
+		assertThat(links.get("echomq-schedules").get("templated").asBoolean()).isFalse();
+		assertThat(links.get("echomq").get("href").asString()).endsWith("/actuator/echomq");
+		assertThat(links.get("health").get("href").asString()).endsWith("/actuator/health");
+		assertThat(links.toString()).as("only selectors that vary are listed as variables")
+			.doesNotContain("{queues}", "{schedules}", "{dead}");
 		get("/actuator/echomq/queues/" + ObservabilityTestSupport.unique("unknown"), 404);
 
 		JsonNode dead = get("/actuator/echomq/queues/" + QUEUE + "/dead?offset=0&limit=10", 200);

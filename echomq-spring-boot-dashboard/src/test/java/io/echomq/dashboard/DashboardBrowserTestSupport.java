@@ -63,6 +63,16 @@ abstract class DashboardBrowserTestSupport extends DashboardWebTestSupport {
 	}
 
 	/**
+	 * Assert that every badge on the page reads as a label: a capital or a digit first.
+	 */
+	static void assertBadgesLabelled(WebDriver driver) {
+		assertThat(read(
+				() -> driver.findElements(By.cssSelector(".badge")).stream().map((badge) -> badge.getText()).toList()))
+			.isNotEmpty()
+			.allSatisfy((badge) -> assertThat(badge).matches("[A-Z0-9].*"));
+	}
+
+	/**
 	 * Read the page, again if it was redrawn under the read (polling redraws what
 	 * changed).
 	 */

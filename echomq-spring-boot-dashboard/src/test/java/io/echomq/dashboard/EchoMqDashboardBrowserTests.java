@@ -98,7 +98,8 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 		assertThat(text(driver, By.cssSelector("#queue-orders .total-completed"))).isEqualTo("2");
 		assertThat(text(driver, By.cssSelector("#queue-reminders .count-pending"))).isEqualTo("2");
 		assertThat(text(driver, By.cssSelector("#queue-reminders .count-schedule"))).isEqualTo("1");
-		assertThat(text(driver, By.cssSelector("#queue-orders .listener-state"))).isEqualTo("running");
+		assertThat(text(driver, By.cssSelector("#queue-orders .listener-state"))).isEqualTo("Running");
+		assertBadgesLabelled(driver);
 		assertThat(text(driver, By.cssSelector("#queue-reminders .listener-state"))).isEqualTo("no listener here");
 		assertThat(text(driver, By.cssSelector(".node"))).startsWith("shop ");
 
@@ -139,12 +140,12 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 		awaitText(driver, By.cssSelector("#queue-orders .count-dead"), "0");
 		QueueListenerContainer container = this.listeners.getContainer("orders");
 		click(driver, By.cssSelector("button.pause[data-queue=orders]"));
-		awaitText(driver, By.cssSelector("#queue-orders .listener-state"), "paused");
+		awaitText(driver, By.cssSelector("#queue-orders .listener-state"), "Paused");
 		assertThat(container.isPaused()).isTrue();
 		this.template.enqueueAll("orders", List.of("{\"order\":1044}", "{\"order\":1045}"));
 		awaitText(driver, By.cssSelector("#queue-orders .count-pending"), "2");
 		click(driver, By.cssSelector("button.resume[data-queue=orders]"));
-		awaitText(driver, By.cssSelector("#queue-orders .listener-state"), "running");
+		awaitText(driver, By.cssSelector("#queue-orders .listener-state"), "Running");
 		assertThat(container.isPaused()).isFalse();
 		awaitText(driver, By.cssSelector("#queue-orders .count-pending"), "0");
 		awaitText(driver, By.cssSelector("#queue-orders .total-completed"), "5");
@@ -252,11 +253,12 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "claiming");
 		click(driver, By.cssSelector("button.cluster-pause[data-queue=parcels]"));
 		acceptConfirmation(driver);
-		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "paused (cluster)");
+		awaitText(driver, By.cssSelector("#queue-parcels .cluster-state"), "Paused (cluster)");
 		assertThat(this.admin.isPaused("parcels")).isTrue();
+		assertBadgesLabelled(driver);
 		screenshot("overview-paused");
 		click(driver, By.cssSelector("#queue-parcels a.queue-link"));
-		awaitText(driver, By.cssSelector("#listener .cluster-state"), "paused (cluster)");
+		awaitText(driver, By.cssSelector("#listener .cluster-state"), "Paused (cluster)");
 		click(driver, By.cssSelector("button.cluster-resume[data-queue=parcels]"));
 		awaitText(driver, By.cssSelector("#listener .cluster-state"), "claiming");
 		assertThat(this.admin.isPaused("parcels")).isFalse();
@@ -359,7 +361,7 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 
 		this.admin.pause("shipments", Duration.ofMinutes(10));
 		driver.get(base + "/queues/shipments");
-		awaitText(driver, By.cssSelector("#limit-pause .cluster-state"), "paused (cluster)");
+		awaitText(driver, By.cssSelector("#limit-pause .cluster-state"), "Paused (cluster)");
 		assertThat(text(driver, By.cssSelector("#limit-pause .pause-left")))
 			.matches("(9 min \\d\\d s|10 min 00 s) left");
 		click(driver, By.cssSelector("#listener button.cluster-resume[data-queue=shipments]"));

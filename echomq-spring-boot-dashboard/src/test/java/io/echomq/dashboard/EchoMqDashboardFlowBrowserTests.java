@@ -2,16 +2,19 @@ package io.echomq.dashboard;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.echomq.core.JobId;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
+import io.echomq.flow.ChildFailure;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -28,12 +31,19 @@ import static org.awaitility.Awaitility.await;
  * progress and masked result, the counts per state, and the same tree as JSON. Saves a
  * screenshot of the flow page to {@code docs/dashboard}. A batch: from a job of it to its
  * page (counts, callbacks linking to their job pages), and from its home queue's page,
- * which lists the open and sealed batches.
+ * which lists the open and sealed batches. Children of a flow cancelled from the queue
+ * page and from the job page, each confirmation naming what the cancel does to the
+ * parent, and the dead parent's flow page; a time just past read as now on a browser
+ * whose clock lags.
  *
  * @author EchoMQ
  */
 @SpringBootTest(classes = DashboardTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "echomq.dashboard.refresh=400ms")
+		properties = { "echomq.dashboard.refresh=400ms",
+				// named, so maintained here: its reap tick relays a cancelled child to
+				// its parent
+				"echomq.queues.invoice-pdf.retention.completed.count=10",
+				"echomq.queues.invoice-mail.retention.completed.count=10" })
 class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
 
 	private static final Duration LEASE = Duration.ofMinutes(1);
@@ -81,6 +91,7 @@ class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
 		assertThat(text(driver, By.cssSelector("#flow-counts [data-state=waiting]"))).endsWith(" 2");
 		assertThat(text(driver, By.id("flow-drawn"))).isEqualTo("5 jobs drawn of 5 known");
 		assertThat(driver.getPageSource()).doesNotContain("m-1041");
+		assertBadgesLabelled(driver);
 		screenshot("flow");
 
 		click(driver, By.cssSelector("#flow-job-" + crm.id() + " a.flow-parent"));
@@ -116,16 +127,17 @@ class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
 		awaitText(driver, By.id("job-batch"), "reports/" + batch.id());
 		assertThat(read(() -> driver.findElements(By.id("job-parent")).size())).isZero();
 		click(driver, By.id("job-batch"));
-		awaitText(driver, By.cssSelector("#batch [data-count=completed]"), "completed 1");
+		awaitText(driver, By.cssSelector("#batch [data-count=completed]"), "Completed 1");
 		assertThat(driver.getCurrentUrl()).endsWith("/echomq/queues/reports/batches/" + batch.id());
 		assertThat(read(() -> driver.findElement(By.id("batch-state")).getDomAttribute("data-state")))
 			.isEqualTo("sealed");
-		assertThat(text(driver, By.cssSelector("#batch [data-count=total]"))).isEqualTo("total 2");
-		assertThat(text(driver, By.cssSelector("#batch [data-count=pending]"))).isEqualTo("pending 1");
+		assertThat(text(driver, By.cssSelector("#batch [data-count=total]"))).isEqualTo("Total 2");
+		assertThat(text(driver, By.cssSelector("#batch [data-count=pending]"))).isEqualTo("Pending 1");
 		assertThat(text(driver, By.cssSelector("#batch-callback-success a.callback-link")))
 			.isEqualTo("reports/" + batch.onSuccess().id());
 		assertThat(text(driver, By.cssSelector("#batch-callback-death td.callback-fired"))).isEqualTo("not yet");
 		assertThat(text(driver, By.id("batch-members"))).contains("does not list them");
+		assertBadgesLabelled(driver);
 
 		click(driver, By.cssSelector("#batch-callback-success a.callback-link"));
 		await().atMost(WAIT)
@@ -145,6 +157,69 @@ class EchoMqDashboardFlowBrowserTests extends DashboardBrowserTestSupport {
 		assertThat(json.get("total").asLong()).isEqualTo(2);
 		assertClientError(this.client.get("/api/queues/reports/batches/" + JobId.mint()), 404, "has no batch");
 		assertClientError(this.client.get("/api/queues/reports/batches/JOBforged"), 400, "Invalid JOB id");
+	}
+
+	@Test
+	void cancellingAChildSaysWhatBecomesOfItsParent() {
+		WebDriver driver = driver();
+		FlowJob root = this.template.flow(FlowSpec.job("invoice-done", "{\"order\":7}")
+			.child(FlowSpec.job("invoice-pdf", "{\"order\":7}"))
+			.child(FlowSpec.job("invoice-mail", "{\"order\":7}"), ChildFailure.IGNORE)
+			.child(FlowSpec.job("invoice-pdf", "{\"order\":8}")));
+		FlowJob pdf = root.children().get(0);
+		FlowJob mail = root.children().get(1);
+		String parent = "invoice-done/" + root.id();
+		String base = "http://localhost:" + this.port + "/echomq";
+
+		driver.get(base + "/queues/invoice-mail?state=pending");
+		click(driver, By.cssSelector("#job-" + mail.id() + " button.cancel"));
+		assertThat(confirm(driver)).contains("Its flow parent " + parent + " records it as failed and still runs")
+			.doesNotContain("dead-lettered");
+		awaitText(driver, By.id("toast"), "cancelled (it was pending)");
+
+		// the browser's clock lags the server's by 400 ms: a job enqueued just now reads
+		// as
+		// enqueued now, never "in 0 s"
+		ChromeDriver chromium = (ChromeDriver) driver;
+		Map<String, Object> lag = chromium.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
+				"(function () { var now = Date.now; Date.now = function () { return now() - 400; }; })();"));
+		try {
+			JobId note = this.template.enqueue("invoice-notes", "{\"order\":7}");
+			driver.get(base + "/queues/invoice-notes/jobs/" + note);
+			assertThat(text(driver, By.cssSelector("#timeline li[data-event=enqueued]")))
+				.matches(".* \\((now|[1-9]\\d* s ago)\\)");
+		}
+		finally {
+			chromium.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument",
+					Map.of("identifier", lag.get("identifier")));
+		}
+
+		driver.get(base + "/queues/invoice-pdf/jobs/" + pdf.id());
+		awaitText(driver, By.id("job-parent"), parent);
+		assertBadgesLabelled(driver);
+		click(driver, By.id("cancel"));
+		assertThat(confirm(driver)).contains("Its flow parent " + parent + " will be dead-lettered");
+		awaitText(driver, By.id("toast"), "cancelled (it was pending)");
+		await().atMost(WAIT).until(() -> "dead".equals(this.inspector.row("invoice-done", root.id()).get("state")));
+
+		driver.get(base + "/queues/invoice-done/jobs/" + root.id() + "/flow");
+		await().atMost(WAIT)
+			.ignoreExceptions()
+			.until(() -> "dead"
+				.equals(driver.findElement(By.id("flow-job-" + root.id())).getDomAttribute("data-state")));
+		assertThat(text(driver, By.cssSelector("#flow-job-" + root.id() + " td.flow-children")))
+			.as("a dead parent waits for no child")
+			.isEqualTo("3");
+		assertThat(text(driver, By.cssSelector("#flow-job-" + root.id() + " .badge"))).isEqualTo("Dead");
+		assertBadgesLabelled(driver);
+	}
+
+	private static String confirm(WebDriver driver) {
+		return await().atMost(WAIT).ignoreExceptions().until(() -> {
+			String question = driver.switchTo().alert().getText();
+			driver.switchTo().alert().accept();
+			return question;
+		}, (question) -> true);
 	}
 
 	private ClaimedJob claim(String queue) {

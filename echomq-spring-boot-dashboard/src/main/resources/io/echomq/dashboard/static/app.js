@@ -25,6 +25,12 @@
 
 	var STATE_LABELS = { pending: 'Pending', active: 'Active', schedule: 'Scheduled', dead: 'Dead', quarantine: 'Quarantine', completed: 'Completed', waiting: 'Waiting',
 		failed: 'Failed', removed: 'Removed', gone: 'Gone' };
+	// every badge reads as a label: first letter capital, as STATE_LABELS
+	function label(word) {
+		var value = String(word);
+		return value.charAt(0).toUpperCase() + value.substring(1);
+	}
+
 	var AT_LABELS = { pending: '', active: 'Lease expires', schedule: 'Runs at', dead: 'Died', quarantine: 'Quarantined', completed: 'Completed', waiting: 'Waiting since' };
 	var DELETABLE = { pending: true, schedule: true, dead: true, completed: true };
 	var CANCELLABLE = { pending: true, schedule: true, dead: true, active: true };
@@ -40,15 +46,50 @@
 			actions.push(['run', 'Run now', path + '/run', 'run primary', null]);
 		}
 		if (CANCELLABLE[state]) {
-			actions.push(['cancel', 'Cancel', path + '/cancel', 'cancel danger', state === 'active'
-				? 'Cancel running job ' + id + '? Its handler is stopped at the next lease renewal and its outcome discarded.'
-				: 'Cancel ' + (STATE_LABELS[state] || state).toLowerCase() + ' job ' + id + '? It is removed with its row.']);
+			actions.push(['cancel', 'Cancel', path + '/cancel', 'cancel danger', function () {
+				return cancelConfirmation(queue, state, id);
+			}]);
 		}
 		if (DELETABLE[state]) {
 			actions.push(['delete', 'Delete', path + '/delete', 'delete danger',
 				'Delete ' + (STATE_LABELS[state] || state).toLowerCase() + ' job ' + id + '? This cannot be undone.']);
 		}
 		return actions;
+	}
+
+	// what cancel does to the job, and to its flow parent when its row names one (docs/flows.md,
+	// "Cancelling and replaying"): a dead child was counted when it died, a batch is no flow parent
+	function cancelConfirmation(queue, state, id) {
+		var question = state === 'active'
+			? 'Cancel running job ' + id + '? Its handler is stopped at the next lease renewal and its outcome discarded.'
+			: 'Cancel ' + (STATE_LABELS[state] || state).toLowerCase() + ' job ' + id + '? It is removed with its row.';
+		if (state === 'dead') {
+			return Promise.resolve(question);
+		}
+		return get('/queues/' + q(queue) + '/jobs/' + encodeURIComponent(id)).then(function (job) {
+			var parentQueue = job.fields.flow_parent_queue;
+			var parentId = job.fields.flow_parent_id;
+			if (!parentId) {
+				return question;
+			}
+			return get('/queues/' + q(parentQueue) + '/batches/' + encodeURIComponent(parentId)).then(function () {
+				return question;
+			}, function () {
+				return question + ' ' + parentConsequence(parentQueue + '/' + parentId, job.fields.flow_policy);
+			});
+		}, function () {
+			return question;
+		});
+	}
+
+	function parentConsequence(parent, policy) {
+		if (policy === 'ignore') {
+			return 'Its flow parent ' + parent + ' records it as failed and still runs (IGNORE).';
+		}
+		if (policy === 'remove') {
+			return 'Its flow parent ' + parent + ' records it as removed and still runs (REMOVE).';
+		}
+		return 'Its flow parent ' + parent + ' will be dead-lettered (FAIL_PARENT): it never runs unless this job is replayed.';
 	}
 
 	function actionButtons(queue, state, id, withIds) {
@@ -159,11 +200,15 @@
 		if (ms === null || ms === undefined) {
 			return '';
 		}
-		var seconds = Math.round((ms - Date.now()) / 1000);
-		var magnitude = Math.abs(seconds);
+		var difference = ms - Date.now();
+		// within a second either way (the browser's clock and the server's differ a little): now
+		if (Math.abs(difference) < 1000) {
+			return 'now';
+		}
+		var magnitude = Math.floor(Math.abs(difference) / 1000);
 		var text = magnitude < 60 ? magnitude + ' s' : magnitude < 3600 ? Math.round(magnitude / 60) + ' min'
 			: magnitude < 172800 ? Math.round(magnitude / 3600) + ' h' : Math.round(magnitude / 86400) + ' d';
-		return seconds >= 0 ? 'in ' + text : text + ' ago';
+		return difference > 0 ? 'in ' + text : text + ' ago';
 	}
 
 	function when(ms) {
@@ -255,6 +300,12 @@
 	}
 
 	function act(path, confirmation) {
+		if (typeof confirmation === 'function') {
+			confirmation().then(function (question) {
+				act(path, question);
+			});
+			return;
+		}
 		if (confirmation && !window.confirm(confirmation)) {
 			return;
 		}
@@ -441,7 +492,7 @@
 		return el('span', { class: 'node-listener', 'data-node': node.node, 'data-state': state, 'data-concurrency': node.concurrency,
 			title: 'Listener ' + node.id + ' on ' + node.node + ', last seen ' + seen(node) },
 			el('span', { class: 'node-name', text: node.node }), ' ',
-			el('span', { class: 'badge listener-state ' + state, text: state }), ' ',
+			el('span', { class: 'badge listener-state ' + state, text: label(state) }), ' ',
 			el('span', { class: 'muted', text: node.inFlight + '/' + node.concurrency + ' busy' }));
 	}
 
@@ -465,7 +516,7 @@
 			return el('tr', { class: 'node-row', 'data-node': node.node, 'data-concurrency': node.concurrency },
 				el('td', { class: 'node-name mono', text: node.node }),
 				el('td', { text: node.id }),
-				el('td', null, el('span', { class: 'badge listener-state ' + state, 'data-state': state, text: state })),
+				el('td', null, el('span', { class: 'badge listener-state ' + state, 'data-state': state, text: label(state) })),
 				el('td', { class: 'num', text: node.inFlight + ' / ' + node.concurrency }),
 				el('td', { class: 'num', text: node.completed }),
 				el('td', { class: 'num', text: node.retried }),
@@ -504,7 +555,7 @@
 		}
 		var state = !listener.running ? 'stopped' : listener.paused ? 'paused' : 'running';
 		return el('span', null,
-			el('span', { class: 'badge listener-state ' + state, 'data-state': state, text: state }), ' ',
+			el('span', { class: 'badge listener-state ' + state, 'data-state': state, text: label(state) }), ' ',
 			el('span', { class: 'muted', text: listener.inFlight + '/' + listener.concurrency + ' busy' }));
 	}
 
@@ -525,7 +576,7 @@
 		var left = queue.flow && queue.flow.pauseLeftMillis;
 		return queue.pausedCluster
 			? el('span', null,
-				el('span', { class: 'badge cluster-state paused', 'data-state': 'paused', title: 'No node claims from this queue until it is resumed', text: 'paused (cluster)' }), ' ',
+				el('span', { class: 'badge cluster-state paused', 'data-state': 'paused', title: 'No node claims from this queue until it is resumed', text: 'Paused (cluster)' }), ' ',
 				el('span', { class: 'muted pause-left', 'data-left': left || '', text: left ? duration(left) + ' left' : 'until resumed' }))
 			: el('span', { class: 'muted cluster-state', 'data-state': 'claiming', text: 'claiming' });
 	}
@@ -927,7 +978,7 @@
 				if (error instanceof ApiError && error.status === 404) {
 					render('job', error.message, function () {
 						return el('section', { id: 'job', class: 'panel' },
-							el('div', { class: 'row' }, el('span', { id: 'job-state', class: 'badge', 'data-state': 'gone', text: 'no row' })),
+							el('div', { class: 'row' }, el('span', { id: 'job-state', class: 'badge', 'data-state': 'gone', text: 'No row' })),
 							el('p', { id: 'job-gone', text: error.message }));
 					});
 				}
@@ -974,7 +1025,7 @@
 		});
 		return el('section', { id: 'job', class: 'panel' },
 			el('div', { class: 'row' },
-				el('span', { id: 'job-state', class: 'badge ' + job.state, 'data-state': job.state, text: STATE_LABELS[job.state] || job.state }),
+				el('span', { id: 'job-state', class: 'badge ' + job.state, 'data-state': job.state, text: STATE_LABELS[job.state] || label(job.state) }),
 				el('span', { id: 'job-attempts', text: plural(job.attempts, 'claim') + (job.released ? ', ' + job.released + ' handed back' : '')
 					+ '; budget ' + job.maxAttempts }),
 				job.partition ? el('span', { id: 'job-partition', class: 'mono', title: 'The partition its id names', text: 'partition ' + job.partition }) : null,
@@ -1038,20 +1089,20 @@
 	function flowTreePanel(flow) {
 		var counts = el('div', { id: 'flow-counts', class: 'row' }, Object.keys(flow.counts).map(function (state) {
 			return el('span', { class: 'badge ' + state, 'data-state': state, 'data-count': String(flow.counts[state]),
-				text: (STATE_LABELS[state] || state) + ' ' + flow.counts[state] });
+				text: (STATE_LABELS[state] || label(state)) + ' ' + flow.counts[state] });
 		}));
 		var head = el('tr', null, el('th', { text: 'Job' }), el('th', { text: 'State' }), el('th', { text: 'Progress' }),
 			el('th', { text: 'Result' }), el('th', { text: 'Parent' }), el('th', { text: 'Children' }));
 		var rows = flow.jobs.map(function (job) {
 			var name = el('td', { class: 'flow-name' }, el('a', { class: 'mono flow-link', href: jobHref(job.ref), text: job.ref }));
 			name.style.paddingLeft = (0.5 + 1.5 * job.depth) + 'em';
-			var children = job.children.length
-				? job.children.length + (job.childrenLeft !== null && job.childrenLeft !== undefined ? ' (' + job.childrenLeft + ' left)' : '')
-				: '—';
+			// children left count only while the parent waits: a dead or finished parent waits for none
+			var waits = job.state === 'waiting' && job.childrenLeft !== null && job.childrenLeft !== undefined;
+			var children = job.children.length ? job.children.length + (waits ? ' (' + job.childrenLeft + ' left)' : '') : '—';
 			return el('tr', { id: 'flow-job-' + job.id, class: 'flow-job' + (job.ref === flow.asked ? ' asked' : ''),
 				'data-state': job.state, 'data-depth': String(job.depth), 'data-parent': job.parent || '' },
 				name,
-				el('td', null, el('span', { class: 'badge ' + job.state, text: (STATE_LABELS[job.state] || job.state) + (job.kept ? '' : ' (no row)') })),
+				el('td', null, el('span', { class: 'badge ' + job.state, text: (STATE_LABELS[job.state] || label(job.state)) + (job.kept ? '' : ' (no row)') })),
 				el('td', { class: 'num flow-progress', text: job.progress !== null && job.progress !== undefined ? job.progress + ' %' : '—' }),
 				el('td', { class: 'mono flow-result', text: job.result !== null && job.result !== undefined ? text(job.result) : '—' }),
 				el('td', null, job.parent ? el('a', { class: 'mono flow-parent', href: jobHref(job.parent), text: job.parent }) : el('span', { class: 'muted', text: 'root' })),
@@ -1073,7 +1124,7 @@
 
 	function batchCounts(batch) {
 		return el('span', { class: 'batch-counts' }, ['total', 'pending', 'completed', 'dead'].map(function (name) {
-			return el('span', { class: 'badge ' + name, 'data-count': name, text: name + ' ' + batch[name] });
+			return el('span', { class: 'badge ' + name, 'data-count': name, text: label(name) + ' ' + batch[name] });
 		}));
 	}
 
@@ -1084,7 +1135,7 @@
 		var rows = listing.batches.map(function (batch) {
 			return el('tr', { id: 'batch-' + batch.id, class: 'batch', 'data-state': batch.state },
 				el('td', null, el('a', { class: 'mono batch-link', href: batchHref(batch.queue, batch.id), text: batch.id })),
-				el('td', null, el('span', { class: 'badge', text: batch.state })),
+				el('td', null, el('span', { class: 'badge', text: label(batch.state) })),
 				el('td', null, batchCounts(batch)),
 				el('td', { text: batch.createdAt ? when(batch.createdAt) : '—' }));
 		});
@@ -1133,7 +1184,7 @@
 		});
 		return el('section', { id: 'batch', class: 'panel' },
 			el('div', { class: 'row' },
-				el('span', { id: 'batch-state', class: 'badge', 'data-state': batch.state, text: batch.state }),
+				el('span', { id: 'batch-state', class: 'badge', 'data-state': batch.state, text: label(batch.state) }),
 				batchCounts(batch)),
 			el('p', { id: 'batch-times', class: 'muted' }, 'Opened ', batch.createdAt ? when(batch.createdAt) : '—',
 				batch.finishedAt ? [', finished ', when(batch.finishedAt)] : null),
