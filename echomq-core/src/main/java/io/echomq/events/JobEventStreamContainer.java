@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import io.echomq.core.EchoMqNode;
 import io.echomq.support.internal.KeepAlive;
 import org.jspecify.annotations.Nullable;
 
@@ -25,6 +26,11 @@ import org.springframework.util.Assert;
  * partition's stream, and the readers hand it their events one at a time. A job lives in
  * one partition, so its events arrive in order; events of different partitions
  * interleave.
+ * <p>
+ * Each copy of the application reads as a consumer named by its instance
+ * ({@link #setInstance(String)}): copies of one listener compete for its events, or each
+ * hears all of them when the listener {@linkplain JobEventStreamListener#broadcast()
+ * broadcasts}.
  *
  * @author EchoMQ
  * @since 0.2.0
@@ -47,6 +53,8 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 	private final List<Thread> threads = new ArrayList<>();
 
 	private Function<String, List<String>> partitions = List::of;
+
+	private String instance = EchoMqNode.local(null).name();
 
 	private Duration retryFirst = JobEventStreamReader.DEFAULT_RETRY_FIRST;
 
@@ -81,6 +89,19 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 	}
 
 	/**
+	 * Set the name of this copy of the application: the consumer name of its readers in
+	 * each listener's group, and part of the group's name for a listener that
+	 * {@linkplain JobEventStreamListener#broadcast() broadcasts}. Distinct per copy; by
+	 * default {@link EchoMqNode#local(String)}'s name. Applies from the next start.
+	 * @param instance the instance name
+	 * @since 0.5.0
+	 */
+	public synchronized void setInstance(String instance) {
+		Assert.hasText(instance, "'instance' must not be empty");
+		this.instance = instance;
+	}
+
+	/**
 	 * Set how long a reader waits before it tries again after a failed read (Redis
 	 * unreachable), see {@link JobEventStreamReader#setRetryBackoff(Duration, Duration)};
 	 * applies from the next start.
@@ -106,7 +127,7 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 			Object delivery = new Object();
 			for (String name : names) {
 				JobEventStreamReader reader = new JobEventStreamReader(this.template, this.streamKey.apply(name),
-						listener, this.counters, (names.size() > 1) ? name : listener.queue(), delivery);
+						listener, this.counters, (names.size() > 1) ? name : listener.queue(), delivery, this.instance);
 				reader.setRetryBackoff(this.retryFirst, this.retryMax);
 				this.readers.add(reader);
 				Thread thread = new Thread(reader, "echomq-events-" + this.threads.size());
