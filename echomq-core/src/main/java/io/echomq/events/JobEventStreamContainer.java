@@ -60,6 +60,8 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 
 	private Duration retryMax = JobEventStreamReader.DEFAULT_RETRY_MAX;
 
+	private Duration claimIdle = JobEventStreamReader.DEFAULT_CLAIM_IDLE;
+
 	private @Nullable KeepAlive keepAlive;
 
 	private volatile boolean running;
@@ -116,6 +118,18 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 		this.retryMax = max;
 	}
 
+	/**
+	 * Set how long an entry another copy took must have waited unacknowledged before a
+	 * reader takes it over, see {@link JobEventStreamReader#setClaimIdle(Duration)};
+	 * applies from the next start.
+	 * @param idle the time
+	 * @since 0.5.0
+	 */
+	public synchronized void setClaimIdle(Duration idle) {
+		Assert.isTrue(!idle.isNegative() && !idle.isZero(), "'idle' must be positive");
+		this.claimIdle = idle;
+	}
+
 	@Override
 	public synchronized void start() {
 		if (this.running) {
@@ -129,6 +143,7 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 				JobEventStreamReader reader = new JobEventStreamReader(this.template, this.streamKey.apply(name),
 						listener, this.counters, (names.size() > 1) ? name : listener.queue(), delivery, this.instance);
 				reader.setRetryBackoff(this.retryFirst, this.retryMax);
+				reader.setClaimIdle(this.claimIdle);
 				this.readers.add(reader);
 				Thread thread = new Thread(reader, "echomq-events-" + this.threads.size());
 				thread.setDaemon(true);

@@ -3,6 +3,7 @@ package io.echomq.events;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,15 @@ public final class JobEventStreamReader implements Runnable {
 	@SuppressWarnings("rawtypes")
 	private static final RedisScript<List> READ = RedisScript.of(Script.load("events_read").body(), List.class);
 
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> CLAIM = RedisScript.of(Script.load("events_claim").body(), List.class);
+
+	/**
+	 * How long an entry another consumer of the group took must have waited
+	 * unacknowledged before this reader takes it over.
+	 */
+	public static final Duration DEFAULT_CLAIM_IDLE = Duration.ofMinutes(1);
+
 	/** The first wait before trying again after a failed read. */
 	public static final Duration DEFAULT_RETRY_FIRST = Duration.ofSeconds(1);
 
@@ -105,6 +115,10 @@ public final class JobEventStreamReader implements Runnable {
 	private Duration retryMax = DEFAULT_RETRY_MAX;
 
 	private volatile long last = -1;
+
+	private Duration claimIdle = DEFAULT_CLAIM_IDLE;
+
+	private long claimAt;
 
 	/**
 	 * Create a reader, for the instance {@link EchoMqNode#local(String)} names.
@@ -193,6 +207,20 @@ public final class JobEventStreamReader implements Runnable {
 	}
 
 	/**
+	 * Set how long an entry another consumer of the group took (a copy of the application
+	 * that is gone, or that stopped under another node name) must have waited
+	 * unacknowledged before this reader takes it over and delivers it, by default
+	 * {@link #DEFAULT_CLAIM_IDLE}. The reader looks when it joins and then, while it has
+	 * nothing new to read, once per that time. Set before the reader runs.
+	 * @param idle the time
+	 * @since 0.5.0
+	 */
+	public void setClaimIdle(Duration idle) {
+		Assert.isTrue(!idle.isNegative() && !idle.isZero(), "'idle' must be positive");
+		this.claimIdle = idle;
+	}
+
+	/**
 	 * Ask the reader to stop after the read in progress (at most about a second); a wait
 	 * before trying again ends at once.
 	 */
@@ -211,10 +239,15 @@ public final class JobEventStreamReader implements Runnable {
 				if (!joined) {
 					join();
 					joined = true;
+					this.claimAt = System.nanoTime();
+				}
+				if (System.nanoTime() - this.claimAt >= 0) {
+					claim();
 					while (this.running && handle(read(PENDING), false) > 0) {
-						// own pending entries first: delivered before a restart, never
-						// acknowledged
+						// own pending entries first: delivered before a restart (or taken
+						// over from a gone copy), never acknowledged
 					}
+					this.claimAt = System.nanoTime() + this.claimIdle.toNanos();
 				}
 				Read read = read(NEW);
 				if (handle(read, true) == 0 && this.running) {
@@ -257,6 +290,25 @@ public final class JobEventStreamReader implements Runnable {
 				throw ex;
 			}
 		}
+	}
+
+	/**
+	 * Take over the entries other consumers of the group left unacknowledged for longer
+	 * than the claim idle time; those the stream no longer holds (and the server dropped)
+	 * count as a gap.
+	 */
+	private void claim() {
+		List<?> reply = this.template.execute(CLAIM, List.of(this.key), this.group, this.consumer,
+				String.valueOf(this.claimIdle.toMillis()), String.valueOf(BATCH));
+		if (reply == null || reply.size() < 2) {
+			return;
+		}
+		List<Entry> dropped = new ArrayList<>();
+		for (Object id : reply.subList(1, reply.size())) {
+			dropped.add(new Entry(String.valueOf(id), null));
+		}
+		dropped.sort(Comparator.comparingLong((entry) -> JobEvent.sequence(entry.id())));
+		handle(new Read("0-0", dropped), false);
 	}
 
 	private Read read(String which) {

@@ -129,6 +129,27 @@ class JobEventListenerCopiesTests extends EngineTestSupport {
 	}
 
 	@Test
+	void entriesACopyThatIsGoneLeftUnacknowledgedShouldBeTakenOverByAnother() {
+		this.jobs.events().enable(this.queue, 10_000);
+		String key = this.jobs.events().key(this.queue);
+		enqueue(5);
+		this.redis.opsForStream().createGroup(key, ReadOffset.from("0-0"), "audit");
+		// the copy "gone" took events 1 to 5 and died before it acknowledged them
+		assertThat(this.redis.opsForStream()
+			.read(Consumer.from("audit", "gone"), StreamReadOptions.empty().count(5),
+					StreamOffset.create(key, ReadOffset.lastConsumed())))
+			.hasSize(5);
+		enqueue(5);
+		Copy web = new Copy(this.queue, false);
+		start(web, "web", Duration.ofMillis(1));
+		await().atMost(Duration.ofSeconds(30)).until(() -> web.events.size() == 10);
+		assertThat(web.events).extracting(JobEvent::sequence).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+		assertThat(web.gaps).isEmpty();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.redis.opsForStream().pending(key, "audit").getTotalPendingMessages() == 0);
+	}
+
+	@Test
 	void copiesOfABroadcastingListenerShouldEachHearEveryEvent() {
 		this.jobs.events().enable(this.queue, 10_000);
 		Copy web = start(new Copy(this.queue, true), "web");
@@ -195,9 +216,14 @@ class JobEventListenerCopiesTests extends EngineTestSupport {
 	}
 
 	private Copy start(Copy copy, String instance) {
+		return start(copy, instance, JobEventStreamReader.DEFAULT_CLAIM_IDLE);
+	}
+
+	private Copy start(Copy copy, String instance, Duration claimIdle) {
 		JobEventStreamContainer container = new JobEventStreamContainer(this.redis, this.jobs.events()::key,
 				List.of(copy), copy);
 		container.setInstance(instance);
+		container.setClaimIdle(claimIdle);
 		container.start();
 		this.containers.add(container);
 		this.copies.add(copy);
