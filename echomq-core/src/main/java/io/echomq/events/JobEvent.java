@@ -3,6 +3,7 @@ package io.echomq.events;
 import java.time.Instant;
 import java.util.Map;
 
+import io.echomq.crypto.QueueEncryption;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * @param state where the job went, for the events that say it ({@code pending},
  * {@code schedule}, {@code dead}), else {@code null}
  * @param resultSize the size in bytes of a completed job's result (0 for none)
- * @param progress a progress event's percent or object text, else {@code null}
+ * @param progress a progress event's percent or object text, else {@code null}; on an
+ * encrypted queue the object text is stored encrypted, as the job's row holds it: see
+ * {@link #decrypt(QueueEncryption)}
  * @param error the error of a retried or dead job, else {@code null}
  * @author EchoMQ
  * @since 0.2.0
@@ -46,6 +49,26 @@ public record JobEvent(String queue, long sequence, JobEventType type, String id
 				(int) number(fields, "attempts"), Instant.ofEpochMilli(number(fields, "at")), text(fields, "state"),
 				number(fields, "size"), (progress != null) ? progress : text(fields, "progress_data"),
 				text(fields, "error"));
+	}
+
+	/**
+	 * Return this event with its progress object text decrypted by the queue's
+	 * encryption. An encrypted queue's stream holds what its rows hold, so a progress
+	 * object arrives as ciphertext; a percent, an event of a queue the encryption does
+	 * not name, and text not in the encrypted form are returned as they are.
+	 * @param encryption the queues' encryption (the {@code QueueEncryption} bean)
+	 * @return the event, decrypted
+	 * @throws io.echomq.crypto.PayloadDecryptionException if the text cannot be decrypted
+	 * @since 0.5.0
+	 */
+	public JobEvent decrypt(QueueEncryption encryption) {
+		String text = this.progress;
+		if (text == null || !encryption.isEncrypted(this.queue)) {
+			return this;
+		}
+		String open = encryption.open(this.queue, text);
+		return open.equals(text) ? this : new JobEvent(this.queue, this.sequence, this.type, this.id, this.attempts,
+				this.time, this.state, this.resultSize, open, this.error);
 	}
 
 	/**

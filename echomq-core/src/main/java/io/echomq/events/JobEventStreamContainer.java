@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import io.echomq.core.EchoMqNode;
 import io.echomq.support.internal.KeepAlive;
 import org.jspecify.annotations.Nullable;
 
@@ -25,6 +26,11 @@ import org.springframework.util.Assert;
  * partition's stream, and the readers hand it their events one at a time. A job lives in
  * one partition, so its events arrive in order; events of different partitions
  * interleave.
+ * <p>
+ * Each copy of the application reads as a consumer named by its instance
+ * ({@link #setInstance(String)}): copies of one listener compete for its events, or each
+ * hears all of them when the listener {@linkplain JobEventStreamListener#broadcast()
+ * broadcasts}.
  *
  * @author EchoMQ
  * @since 0.2.0
@@ -48,9 +54,13 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 
 	private Function<String, List<String>> partitions = List::of;
 
+	private String instance = EchoMqNode.local(null).name();
+
 	private Duration retryFirst = JobEventStreamReader.DEFAULT_RETRY_FIRST;
 
 	private Duration retryMax = JobEventStreamReader.DEFAULT_RETRY_MAX;
+
+	private Duration claimIdle = JobEventStreamReader.DEFAULT_CLAIM_IDLE;
 
 	private @Nullable KeepAlive keepAlive;
 
@@ -81,6 +91,19 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 	}
 
 	/**
+	 * Set the name of this copy of the application: the consumer name of its readers in
+	 * each listener's group, and part of the group's name for a listener that
+	 * {@linkplain JobEventStreamListener#broadcast() broadcasts}. Distinct per copy; by
+	 * default {@link EchoMqNode#local(String)}'s name. Applies from the next start.
+	 * @param instance the instance name
+	 * @since 0.5.0
+	 */
+	public synchronized void setInstance(String instance) {
+		Assert.hasText(instance, "'instance' must not be empty");
+		this.instance = instance;
+	}
+
+	/**
 	 * Set how long a reader waits before it tries again after a failed read (Redis
 	 * unreachable), see {@link JobEventStreamReader#setRetryBackoff(Duration, Duration)};
 	 * applies from the next start.
@@ -95,6 +118,18 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 		this.retryMax = max;
 	}
 
+	/**
+	 * Set how long an entry another copy took must have waited unacknowledged before a
+	 * reader takes it over, see {@link JobEventStreamReader#setClaimIdle(Duration)};
+	 * applies from the next start.
+	 * @param idle the time
+	 * @since 0.5.0
+	 */
+	public synchronized void setClaimIdle(Duration idle) {
+		Assert.isTrue(!idle.isNegative() && !idle.isZero(), "'idle' must be positive");
+		this.claimIdle = idle;
+	}
+
 	@Override
 	public synchronized void start() {
 		if (this.running) {
@@ -106,8 +141,9 @@ public final class JobEventStreamContainer implements SmartLifecycle {
 			Object delivery = new Object();
 			for (String name : names) {
 				JobEventStreamReader reader = new JobEventStreamReader(this.template, this.streamKey.apply(name),
-						listener, this.counters, (names.size() > 1) ? name : listener.queue(), delivery);
+						listener, this.counters, (names.size() > 1) ? name : listener.queue(), delivery, this.instance);
 				reader.setRetryBackoff(this.retryFirst, this.retryMax);
+				reader.setClaimIdle(this.claimIdle);
 				this.readers.add(reader);
 				Thread thread = new Thread(reader, "echomq-events-" + this.threads.size());
 				thread.setDaemon(true);

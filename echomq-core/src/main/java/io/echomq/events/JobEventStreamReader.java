@@ -2,34 +2,60 @@ package io.echomq.events;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.echomq.core.EchoMqNode;
+import io.echomq.core.internal.Script;
 import io.echomq.support.internal.ErrorText;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.stream.Consumer;
-import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.ReadOffset;
-import org.springframework.data.redis.connection.stream.StreamInfo;
 import org.springframework.data.redis.connection.stream.StreamOffset;
 import org.springframework.data.redis.connection.stream.StreamReadOptions;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
 
 /**
  * Reads one queue's event stream for one {@link JobEventStreamListener}, on a thread of
- * its own: through the consumer group named by the listener's id (created at the start of
- * the stream the first time), its own pending entries first after a restart, then new
- * entries as they come; each entry acknowledged ({@code XACK}) once handled. An entry's
- * id is its sequence number, so a jump in the sequence is a gap (entries trimmed before
- * they were read): logged at WARN, counted, and reported to the listener. A failed read
- * (Redis unreachable) is logged once per attempt, tried again after a wait that doubles
- * (1 s to 30 s by default), and the first read that succeeds after it is logged at INFO.
+ * its own, through a consumer group of the stream: its own pending entries first after a
+ * restart, then new entries as they come; each entry acknowledged ({@code XACK}) once
+ * handled.
+ * <p>
+ * <b>Copies of one listener.</b> Each copy of the application (a web node and a worker
+ * running the same jar) reads as a consumer of its own, named by the copy's instance
+ * ({@link io.echomq.core.EchoMqNode#name() the node name} by default). By default the
+ * group is named by the listener's {@link JobEventStreamListener#id() id}, so the copies
+ * are competing consumers: each event goes to one of them. A listener that
+ * {@linkplain JobEventStreamListener#broadcast() broadcasts} has a group per instance,
+ * {@code <id> <instance>}, created at the end of the stream: each copy hears every event
+ * written after it first joined.
+ * <p>
+ * <b>Gaps, exactly.</b> Each read runs in one script ({@code events_read.lua}) that reads
+ * the group's last-delivered id and then the entries, with nothing in between. The stream
+ * numbers its entries 1, 2, 3, ... with no holes, and is trimmed only from its start:
+ * when the first entry a read returns is not the one after the group's last-delivered id,
+ * the entries between were trimmed before any consumer of the group got them, and that
+ * count is the gap (logged at WARN, counted, and reported to the listener). Entries
+ * another consumer of the group took moved the last-delivered id on, so they are never
+ * counted. A group that was never delivered an entry (last-delivered {@code 0-0}) counts
+ * no gap: it hears what the stream holds when it starts. An entry of this consumer's own
+ * pending list that the stream trimmed before it was acknowledged (read again after a
+ * restart) comes back with no fields: it is counted as a gap of its own and acknowledged.
+ * <p>
+ * A failed read (Redis unreachable) is logged once per attempt, tried again after a wait
+ * that doubles (1 s to 30 s by default), and the first read that succeeds after it is
+ * logged at INFO.
  *
  * @author EchoMQ
  * @since 0.2.0
@@ -41,6 +67,22 @@ public final class JobEventStreamReader implements Runnable {
 	private static final int BATCH = 100;
 
 	private static final Duration BLOCK = Duration.ofSeconds(1);
+
+	private static final String NEW = ">";
+
+	private static final String PENDING = "0";
+
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> READ = RedisScript.of(Script.load("events_read").body(), List.class);
+
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> CLAIM = RedisScript.of(Script.load("events_claim").body(), List.class);
+
+	/**
+	 * How long an entry another consumer of the group took must have waited
+	 * unacknowledged before this reader takes it over.
+	 */
+	public static final Duration DEFAULT_CLAIM_IDLE = Duration.ofMinutes(1);
 
 	/** The first wait before trying again after a failed read. */
 	public static final Duration DEFAULT_RETRY_FIRST = Duration.ofSeconds(1);
@@ -56,7 +98,9 @@ public final class JobEventStreamReader implements Runnable {
 
 	private final JobEventStreamCounters counters;
 
-	private final Consumer consumer;
+	private final String group;
+
+	private final String consumer;
 
 	private final String stream;
 
@@ -72,8 +116,12 @@ public final class JobEventStreamReader implements Runnable {
 
 	private volatile long last = -1;
 
+	private Duration claimIdle = DEFAULT_CLAIM_IDLE;
+
+	private long claimAt;
+
 	/**
-	 * Create a reader.
+	 * Create a reader, for the instance {@link EchoMqNode#local(String)} names.
 	 * @param template the template to read with
 	 * @param key the queue's event stream key
 	 * @param listener the listener
@@ -86,8 +134,8 @@ public final class JobEventStreamReader implements Runnable {
 
 	/**
 	 * Create a reader of one stream of several that one listener hears (a partitioned
-	 * queue's): the readers of a listener share {@code delivery}, so that it hears one
-	 * event at a time.
+	 * queue's), for the instance {@link EchoMqNode#local(String)} names: the readers of a
+	 * listener share {@code delivery}, so that it hears one event at a time.
 	 * @param template the template to read with
 	 * @param key the stream key
 	 * @param listener the listener
@@ -97,14 +145,48 @@ public final class JobEventStreamReader implements Runnable {
 	 */
 	public JobEventStreamReader(StringRedisTemplate template, String key, JobEventStreamListener listener,
 			JobEventStreamCounters counters, String stream, Object delivery) {
+		this(template, key, listener, counters, stream, delivery, EchoMqNode.local(null).name());
+	}
+
+	/**
+	 * Create a reader of one stream of several that one listener hears, for one copy of
+	 * the application: the readers of a listener share {@code delivery}, so that it hears
+	 * one event at a time.
+	 * @param template the template to read with
+	 * @param key the stream key
+	 * @param listener the listener
+	 * @param counters told what the listeners read and missed
+	 * @param stream the queue (or partition) the stream belongs to, named in gaps
+	 * @param delivery the lock the readers of the listener deliver under
+	 * @param instance the copy of the application: the consumer's name in the group (and
+	 * part of the group's name for a listener that broadcasts); distinct per copy
+	 * @since 0.5.0
+	 */
+	public JobEventStreamReader(StringRedisTemplate template, String key, JobEventStreamListener listener,
+			JobEventStreamCounters counters, String stream, Object delivery, String instance) {
 		Assert.hasText(listener.id(), "a job event listener needs an id");
+		Assert.hasText(instance, "'instance' must not be empty");
 		this.template = template;
 		this.key = key;
 		this.listener = listener;
 		this.counters = counters;
-		this.consumer = Consumer.from(listener.id(), listener.id());
+		this.group = groupName(listener, instance);
+		this.consumer = instance;
 		this.stream = stream;
 		this.delivery = delivery;
+	}
+
+	/**
+	 * Return the consumer group a listener reads through on one instance: its id, or
+	 * {@code <id> <instance>} for a listener that
+	 * {@linkplain JobEventStreamListener#broadcast() broadcasts}.
+	 * @param listener the listener
+	 * @param instance the instance
+	 * @return the group name
+	 * @since 0.5.0
+	 */
+	public static String groupName(JobEventStreamListener listener, String instance) {
+		return listener.broadcast() ? listener.id() + " " + instance : listener.id();
 	}
 
 	/**
@@ -122,6 +204,20 @@ public final class JobEventStreamReader implements Runnable {
 		Assert.isTrue(max.compareTo(first) >= 0, "'max' must not be shorter than 'first'");
 		this.retryFirst = first;
 		this.retryMax = max;
+	}
+
+	/**
+	 * Set how long an entry another consumer of the group took (a copy of the application
+	 * that is gone, or that stopped under another node name) must have waited
+	 * unacknowledged before this reader takes it over and delivers it, by default
+	 * {@link #DEFAULT_CLAIM_IDLE}. The reader looks when it joins and then, while it has
+	 * nothing new to read, once per that time. Set before the reader runs.
+	 * @param idle the time
+	 * @since 0.5.0
+	 */
+	public void setClaimIdle(Duration idle) {
+		Assert.isTrue(!idle.isNegative() && !idle.isZero(), "'idle' must be positive");
+		this.claimIdle = idle;
 	}
 
 	/**
@@ -143,12 +239,20 @@ public final class JobEventStreamReader implements Runnable {
 				if (!joined) {
 					join();
 					joined = true;
-					while (this.running && handle(read(ReadOffset.from("0"), false)) > 0) {
-						// own pending entries first: delivered before a restart, never
-						// acknowledged
-					}
+					this.claimAt = System.nanoTime();
 				}
-				handle(read(ReadOffset.lastConsumed(), true));
+				if (System.nanoTime() - this.claimAt >= 0) {
+					claim();
+					while (this.running && handle(read(PENDING), false) > 0) {
+						// own pending entries first: delivered before a restart (or taken
+						// over from a gone copy), never acknowledged
+					}
+					this.claimAt = System.nanoTime() + this.claimIdle.toNanos();
+				}
+				Read read = read(NEW);
+				if (handle(read, true) == 0 && this.running) {
+					await(read.delivered());
+				}
 				if (failures > 0) {
 					logger.info("Reading the job events of " + this.stream + " for listener '" + this.listener.id()
 							+ "' again after " + failures + " failed attempts");
@@ -172,72 +276,129 @@ public final class JobEventStreamReader implements Runnable {
 	}
 
 	/**
-	 * Join the listener's consumer group: create it at the start of the stream (and the
-	 * stream) when it does not exist, else learn the last entry it was given.
+	 * Join the listener's consumer group: create it (and the stream) when it does not
+	 * exist, at the start of the stream, or at its end for a listener that broadcasts.
 	 */
 	private void join() {
+		ReadOffset start = this.listener.broadcast() ? ReadOffset.latest() : ReadOffset.from("0-0");
 		try {
 			this.template.execute((RedisCallback<String>) (connection) -> connection.streamCommands()
-				.xGroupCreate(this.key.getBytes(StandardCharsets.UTF_8), this.listener.id(), ReadOffset.from("0-0"),
-						true));
-			this.last = -1;
+				.xGroupCreate(this.key.getBytes(StandardCharsets.UTF_8), this.group, start, true));
 		}
 		catch (RuntimeException ex) {
 			if (!causedBy(ex, "BUSYGROUP")) {
 				throw ex;
 			}
-			this.last = lastDelivered();
 		}
 	}
 
-	private long lastDelivered() {
-		StreamInfo.XInfoGroups groups = this.template.opsForStream().groups(this.key);
-		for (StreamInfo.XInfoGroup group : groups) {
-			if (this.listener.id().equals(group.groupName())) {
-				return JobEvent.sequence(group.lastDeliveredId());
+	/**
+	 * Take over the entries other consumers of the group left unacknowledged for longer
+	 * than the claim idle time; those the stream no longer holds (and the server dropped)
+	 * count as a gap.
+	 */
+	private void claim() {
+		List<?> reply = this.template.execute(CLAIM, List.of(this.key), this.group, this.consumer,
+				String.valueOf(this.claimIdle.toMillis()), String.valueOf(BATCH));
+		if (reply == null || reply.size() < 2) {
+			return;
+		}
+		List<Entry> dropped = new ArrayList<>();
+		for (Object id : reply.subList(1, reply.size())) {
+			dropped.add(new Entry(String.valueOf(id), null));
+		}
+		dropped.sort(Comparator.comparingLong((entry) -> JobEvent.sequence(entry.id())));
+		handle(new Read("0-0", dropped), false);
+	}
+
+	private Read read(String which) {
+		List<?> reply = this.template.execute(READ, List.of(this.key), this.group, this.consumer, String.valueOf(BATCH),
+				which);
+		Assert.state(reply != null && !reply.isEmpty(), "no reply from events_read");
+		String delivered = String.valueOf(reply.get(0));
+		List<Entry> entries = new ArrayList<>();
+		int at = 1;
+		while (at < reply.size()) {
+			String id = String.valueOf(reply.get(at));
+			int fields = Integer.parseInt(String.valueOf(reply.get(at + 1)));
+			at += 2;
+			if (fields < 0) {
+				entries.add(new Entry(id, null));
+				continue;
 			}
+			Map<String, String> body = new LinkedHashMap<>();
+			for (int i = 0; i < fields; i++) {
+				body.put(String.valueOf(reply.get(at)), String.valueOf(reply.get(at + 1)));
+				at += 2;
+			}
+			entries.add(new Entry(id, body));
 		}
-		return -1;
+		return new Read(delivered, entries);
 	}
 
-	private List<MapRecord<String, Object, Object>> read(ReadOffset offset, boolean block) {
-		StreamReadOptions options = StreamReadOptions.empty().count(BATCH);
-		if (block) {
-			options = options.block(BLOCK);
-		}
-		List<MapRecord<String, Object, Object>> records = this.template.opsForStream()
-			.read(this.consumer, options, StreamOffset.create(this.key, offset));
-		return (records != null) ? records : List.of();
+	/**
+	 * Wait (at most about a second) until the stream holds an entry after the group's
+	 * last-delivered id; the entry is read by the next {@link #read(String)}, by this
+	 * consumer or another of the group.
+	 */
+	private void await(String delivered) {
+		this.template.opsForStream()
+			.read(StreamReadOptions.empty().count(1).block(BLOCK),
+					StreamOffset.create(this.key, ReadOffset.from(delivered)));
 	}
 
-	private int handle(List<MapRecord<String, Object, Object>> records) {
+	private int handle(Read read, boolean fresh) {
 		synchronized (this.delivery) {
-			return handleInOrder(records);
+			return handleInOrder(read, fresh);
 		}
 	}
 
-	private int handleInOrder(List<MapRecord<String, Object, Object>> records) {
-		for (MapRecord<String, Object, Object> record : records) {
-			String entryId = record.getId().getValue();
-			long sequence = JobEvent.sequence(entryId);
-			if (this.last >= 0 && sequence > this.last + 1) {
-				gap(sequence);
+	private int handleInOrder(Read read, boolean fresh) {
+		List<Entry> entries = read.entries();
+		if (fresh && !entries.isEmpty()) {
+			long delivered = JobEvent.sequence(read.delivered());
+			long first = JobEvent.sequence(entries.get(0).id());
+			if (delivered > 0 && first > delivered + 1) {
+				gap(delivered, first);
 			}
-			if (sequence > this.last) {
-				this.last = sequence;
+		}
+		long trimmedFrom = -1;
+		long trimmedTo = -1;
+		int events = 0;
+		for (Entry entry : entries) {
+			long sequence = JobEvent.sequence(entry.id());
+			if (entry.fields() == null) {
+				if (trimmedFrom >= 0 && sequence != trimmedTo + 1) {
+					gap(trimmedFrom - 1, trimmedTo + 1);
+					trimmedFrom = -1;
+				}
+				trimmedFrom = (trimmedFrom < 0) ? sequence : trimmedFrom;
+				trimmedTo = sequence;
 			}
-			deliver(entryId, record);
-			this.template.opsForStream().acknowledge(this.key, this.listener.id(), record.getId());
+			else {
+				if (trimmedFrom >= 0) {
+					gap(trimmedFrom - 1, trimmedTo + 1);
+					trimmedFrom = -1;
+				}
+				if (sequence > this.last) {
+					this.last = sequence;
+				}
+				deliver(entry.id(), entry.fields());
+				events++;
+			}
+			this.template.opsForStream().acknowledge(this.key, this.group, entry.id());
 		}
-		if (!records.isEmpty()) {
-			this.counters.onRead(this.listener, records.size());
+		if (trimmedFrom >= 0) {
+			gap(trimmedFrom - 1, trimmedTo + 1);
 		}
-		return records.size();
+		if (events > 0) {
+			this.counters.onRead(this.listener, events);
+		}
+		return entries.size();
 	}
 
-	private void gap(long sequence) {
-		JobEventGap gap = new JobEventGap(this.stream, this.listener.id(), this.last, sequence,
-				sequence - this.last - 1);
+	private void gap(long after, long resumedAt) {
+		JobEventGap gap = new JobEventGap(this.stream, this.listener.id(), after, resumedAt, resumedAt - after - 1);
 		logger.warn("Job event listener '" + gap.listenerId() + "' missed " + gap.missed() + " events of " + gap.queue()
 				+ " (after " + gap.after() + ", resumed at " + gap.resumedAt()
 				+ "): the stream was trimmed to its max-length before they were read");
@@ -250,9 +411,9 @@ public final class JobEventStreamReader implements Runnable {
 		}
 	}
 
-	private void deliver(String entryId, MapRecord<String, Object, Object> record) {
+	private void deliver(String entryId, Map<String, String> fields) {
 		try {
-			this.listener.onEvent(JobEvent.of(this.listener.queue(), entryId, record.getValue()));
+			this.listener.onEvent(JobEvent.of(this.listener.queue(), entryId, fields));
 		}
 		catch (RuntimeException ex) {
 			logger.error("Job event listener '" + this.listener.id() + "' failed on event " + entryId + " of "
@@ -289,7 +450,21 @@ public final class JobEventStreamReader implements Runnable {
 
 	@Override
 	public String toString() {
-		return "JobEventStreamReader[" + this.listener.id() + " on " + this.key + "]";
+		return "JobEventStreamReader[" + this.group + "/" + this.consumer + " on " + this.key + "]";
+	}
+
+	/**
+	 * One read: the group's last-delivered id just before it, and the entries it returned
+	 * in stream order.
+	 */
+	private record Read(String delivered, List<Entry> entries) {
+	}
+
+	/**
+	 * One entry read: {@code fields} is {@code null} for a pending entry the stream no
+	 * longer holds.
+	 */
+	private record Entry(String id, @Nullable Map<String, String> fields) {
 	}
 
 }

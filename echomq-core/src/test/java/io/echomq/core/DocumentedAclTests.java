@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DocumentedAclTests {
 
-	private static final Pattern CALL = Pattern.compile("redis\\.p?call\\(\\s*'([A-Za-z|]+)'");
+	private static final Pattern CALL = Pattern
+		.compile("redis\\.p?call\\(\\s*'([A-Za-z|]+)'(?:\\s*,\\s*'([A-Za-z]+)')?");
 
 	private static final Pattern ANY_CALL = Pattern.compile("redis\\.p?call\\(");
 
@@ -50,7 +51,9 @@ class DocumentedAclTests {
 			while (literal.find()) {
 				literals++;
 				String command = literal.group(1).toLowerCase(Locale.ROOT);
-				if (!granted.contains(command)) {
+				String sub = (literal.group(2) != null) ? command + "|" + literal.group(2).toLowerCase(Locale.ROOT)
+						: command;
+				if (!granted.contains(command) && !granted.contains(sub)) {
 					missing.computeIfAbsent(command, (key) -> new TreeSet<>()).add(script.getFilename());
 				}
 			}

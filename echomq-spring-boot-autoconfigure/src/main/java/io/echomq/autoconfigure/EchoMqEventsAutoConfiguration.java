@@ -3,6 +3,7 @@ package io.echomq.autoconfigure;
 import java.util.List;
 
 import io.echomq.core.EchoMqEngine;
+import io.echomq.core.EchoMqNode;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Engine;
 import io.echomq.events.JobEventStreamContainer;
@@ -17,7 +18,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the job event listeners: one {@link JobEventStreamContainer} that
- * reads the event stream of each {@link JobEventStreamListener} bean's queue.
+ * reads the event stream of each {@link JobEventStreamListener} bean's queue, as the
+ * {@link EchoMqNode} bean's name: one consumer per copy of the application.
  *
  * @author EchoMQ
  * @since 0.2.0
@@ -33,7 +35,7 @@ public final class EchoMqEventsAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobEventStreamContainer echoMqJobEventStreamContainer(EchoMqEngine engine,
 			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<JobEventStreamListener> listeners,
-			ObjectProvider<JobEventStreamCounters> counters) {
+			ObjectProvider<JobEventStreamCounters> counters, ObjectProvider<EchoMqNode> node) {
 		List<JobEventStreamCounters> all = counters.orderedStream().toList();
 		JobEventStreamCounters fanOut = new JobEventStreamCounters() {
 
@@ -53,6 +55,7 @@ public final class EchoMqEventsAutoConfiguration {
 				jobs.events()::key, listeners.orderedStream().toList(), fanOut);
 		QueuePartitioning partitions = partitioning.getIfAvailable(QueuePartitioning::none);
 		container.setPartitions((queue) -> partitions.forQueue(queue).names());
+		node.ifAvailable((each) -> container.setInstance(each.name()));
 		return container;
 	}
 
