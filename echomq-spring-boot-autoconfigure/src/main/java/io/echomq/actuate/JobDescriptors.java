@@ -88,7 +88,7 @@ public final class JobDescriptors {
 	 * @param rows job rows found
 	 * @param violationCount how many broken invariants were found
 	 * @param violations the broken invariants found, at most
-	 * {@value QueueAuditor#MAX_LISTED}
+	 * {@value io.echomq.inspect.QueueAuditor#MAX_LISTED}
 	 * @param partitions the audit of each partition of a partitioned queue (the fields
 	 * above sum them up), by partition name; {@code null} for a queue with one partition
 	 */
