@@ -94,13 +94,13 @@ class ClusterLeastPrivilegeTests {
 			for (int i = 0; i < 3; i++) {
 				assertThatExceptionOfType(RedisConnectionFailureException.class)
 					.isThrownBy(() -> template.enqueue("acl", "x"))
-					.withMessageContaining("'cluster|nodes'")
+					.withMessageContaining("Redis refused the command 'cluster")
 					.withMessageContaining("+cluster|nodes +cluster|myid +info +client|setname");
 			}
 			assertThat(output.getAll()
 				.lines()
 				.filter((line) -> line.contains(" ERROR ") && line.contains("ScriptErrors")
-						&& line.contains("Redis refused the command 'cluster|nodes'")))
+						&& line.contains("Redis refused the command 'cluster")))
 				.as("times the advice is logged")
 				.hasSize(1);
 		}
@@ -158,7 +158,10 @@ class ClusterLeastPrivilegeTests {
 				if (log instanceof List<?> entries) {
 					for (Object entry : entries) {
 						String text = String.valueOf(entry);
-						if (text.contains(user) && !text.contains("config|get")) {
+						// the eviction check's CONFIG GET (Redis 6.2 logs the command
+						// alone)
+						boolean evictionCheck = text.contains("config|get") || text.contains("object, config,");
+						if (text.contains(user) && !evictionCheck) {
 							denials.add(node.port() + ": " + text);
 						}
 					}

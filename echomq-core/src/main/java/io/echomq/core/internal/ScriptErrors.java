@@ -68,13 +68,13 @@ final class ScriptErrors {
 	static RuntimeException translate(Script script, List<String> keys, Throwable error) {
 		String denied = deniedCommand(error);
 		if (denied != null) {
+			// Redis 6.2 names only the command of a refused subcommand ('cluster')
+			boolean cluster = denied.equals("cluster") || denied.startsWith("cluster|");
+			String grant = cluster ? "+cluster|nodes +cluster|myid +info +client|setname (a cluster client reads the"
+					+ " topology on every node; never all of CLUSTER)" : "+" + denied;
 			String advice = "Redis refused the command '" + denied
-					+ "' to the user EchoMQ connects as (NOPERM): grant it" + " with +" + denied
-					+ " (docs/security.md, 'A least-privilege ACL user'"
-					+ (denied.startsWith("cluster|")
-							? "; a cluster client also needs +cluster|nodes +cluster|myid" + " +info +client|setname"
-							: "")
-					+ ")";
+					+ "' to the user EchoMQ connects as (NOPERM): grant it" + " with " + grant
+					+ " (docs/security.md, 'A least-privilege ACL user')";
 			if (DENIED_LOGGED.add(denied)) {
 				logger.error(() -> advice);
 			}
