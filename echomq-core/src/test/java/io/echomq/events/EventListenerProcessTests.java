@@ -1,10 +1,5 @@
 package io.echomq.events;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,22 +27,22 @@ import static org.awaitility.Awaitility.await;
 @EnumSource(names = { "VALKEY", "REDIS", "EMBEDDED_REDIS" })
 class EventListenerProcessTests extends EngineTestSupport {
 
-	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+	private static final Duration TIMEOUT = EventListenerChildren.TIMEOUT;
 
 	@Test
 	void aSecondJvmHearsEveryTransitionAcrossItsRestart() throws Exception {
 		this.jobs.events().enable(this.queue, 100_000);
 		List<String> lines = new CopyOnWriteArrayList<>();
 		List<JobId> ids = new ArrayList<>();
-		Child first = startChild(lines);
+		EventListenerChildren.Child first = startChild(lines);
 		ids.addAll(runJobs(500));
-		await().atMost(TIMEOUT).until(() -> events(lines).size() == 1500);
+		await().atMost(TIMEOUT).until(() -> EventListenerChildren.events(lines).size() == 1500);
 		first.stop();
 		ids.addAll(runJobs(500));
-		Child second = startChild(lines);
-		await().atMost(TIMEOUT).until(() -> events(lines).size() == 3000);
+		EventListenerChildren.Child second = startChild(lines);
+		await().atMost(TIMEOUT).until(() -> EventListenerChildren.events(lines).size() == 3000);
 		second.stop();
-		List<String[]> events = events(lines);
+		List<String[]> events = EventListenerChildren.events(lines);
 		Map<String, List<String>> perJob = new HashMap<>();
 		List<Long> sequences = new ArrayList<>();
 		for (String[] event : events) {
@@ -79,51 +74,8 @@ class EventListenerProcessTests extends EngineTestSupport {
 		return ids;
 	}
 
-	private static List<String[]> events(List<String> lines) {
-		return lines.stream().filter((line) -> line.startsWith("EVENT ")).map((line) -> line.split(" ")).toList();
-	}
-
-	private Child startChild(List<String> lines) throws Exception {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		String[] connection = this.engine.connectionArguments();
-		Process process = new ProcessBuilder(java, "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), EventListenerProcess.class.getName(), connection[0],
-				connection[1], this.queue, "second-jvm")
-			.redirectErrorStream(true)
-			.start();
-		List<String> own = new CopyOnWriteArrayList<>();
-		Thread reader = new Thread(() -> {
-			try (BufferedReader in = new BufferedReader(
-					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-				String line;
-				while ((line = in.readLine()) != null) {
-					own.add(line);
-					if (line.startsWith("EVENT ") || line.startsWith("GAP ")) {
-						lines.add(line);
-					}
-				}
-			}
-			catch (Exception ex) {
-				own.add("READ FAILED " + ex);
-			}
-		});
-		reader.setDaemon(true);
-		reader.start();
-		await().atMost(TIMEOUT).until(() -> own.contains("READY") || !process.isAlive());
-		assertThat(process.isAlive()).as("child: %s", own).isTrue();
-		return new Child(process, own);
-	}
-
-	private record Child(Process process, List<String> output) {
-
-		void stop() throws Exception {
-			OutputStream in = this.process.getOutputStream();
-			in.write("stop\n".getBytes(StandardCharsets.UTF_8));
-			in.flush();
-			await().atMost(TIMEOUT).until(() -> !this.process.isAlive());
-			assertThat(this.output).contains("STOPPED");
-		}
-
+	private EventListenerChildren.Child startChild(List<String> lines) throws Exception {
+		return EventListenerChildren.start(this.engine.connectionArguments(), this.queue, "second-jvm", lines);
 	}
 
 }
