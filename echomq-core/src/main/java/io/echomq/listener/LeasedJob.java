@@ -147,14 +147,11 @@ final class LeasedJob implements JobContext {
 	 * then dead-lettered at once)
 	 */
 	void open(QueueEncryption encryption) {
-		if (this.opened) {
+		String queue = this.settings.queue();
+		if (this.opened || !encryption.isEncrypted(queue)) {
 			return;
 		}
 		this.opened = true;
-		String queue = this.settings.queue();
-		if (!encryption.isEncrypted(queue)) {
-			return;
-		}
 		ReceivedJob job = this.received;
 		String text;
 		try {
@@ -213,8 +210,7 @@ final class LeasedJob implements JobContext {
 	}
 
 	private boolean extend(Duration lease) {
-		long sent = System.nanoTime();
-		TransitionResult result = this.jobs.outcomes().extend(queue(), id(), this.job.token(), lease);
+		TransitionResult result = prolong(lease);
 		if (result.reason() == StaleReason.CANCEL_REQUESTED) {
 			cancelRequested();
 			return false;
@@ -229,8 +225,16 @@ final class LeasedJob implements JobContext {
 			}
 			return false;
 		}
-		this.leaseDeadlineNanos = sent + lease.toNanos();
 		return true;
+	}
+
+	private TransitionResult prolong(Duration lease) {
+		long sent = System.nanoTime();
+		TransitionResult result = this.jobs.outcomes().extend(queue(), id(), this.job.token(), lease);
+		if (result.isApplied()) {
+			this.leaseDeadlineNanos = sent + lease.toNanos();
+		}
+		return result;
 	}
 
 	/** What this run reports besides its outcome: its result and progress. */
@@ -324,9 +328,11 @@ final class LeasedJob implements JobContext {
 		Sent sent = (fatal != null || capped)
 				? send("dead-letter",
 						() -> this.jobs.outcomes()
-							.deadLetter(queue(), id(), this.job.token(), error, this.job.keys(true)))
+							.deadLetter(queue(), id(), this.job.token(), error, this.job.keys(true)),
+						false)
 				: send("failure", () -> this.jobs.outcomes()
-					.retry(queue(), id(), this.job.token(), error, backoff, this.job.keys(this.job.isLastAttempt())));
+					.retry(queue(), id(), this.job.token(), error, backoff, this.job.keys(this.job.isLastAttempt())),
+						false);
 		if (sent == null) {
 			return;
 		}
@@ -354,7 +360,7 @@ final class LeasedJob implements JobContext {
 			pauseQueue(delay);
 		}
 		Sent sent = send("snooze", () -> this.jobs.outcomes()
-			.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay, this.job.keys(false)));
+			.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay, this.job.keys(false)), false);
 		if (sent == null) {
 			return;
 		}
@@ -581,12 +587,9 @@ final class LeasedJob implements JobContext {
 		this.events.stale(this.received, result);
 	}
 
-	private @Nullable Sent send(String what, Supplier<TransitionResult> transition) {
-		return send(what, transition, false);
-	}
-
 	private @Nullable Sent send(String what, Supplier<TransitionResult> transition, boolean tried) {
-		return this.sender.send(this, what, transition, tried, () -> this.leaseDeadlineNanos);
+		return this.sender.send(this, what, transition, tried, () -> this.leaseDeadlineNanos, renewalIntervalNanos(),
+				() -> prolong(this.lease).isApplied());
 	}
 
 	@Override

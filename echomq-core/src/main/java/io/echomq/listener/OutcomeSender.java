@@ -1,10 +1,13 @@
 package io.echomq.listener;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.echomq.core.TransitionResult;
+import io.echomq.core.UnsupportedFormatException;
+import io.echomq.core.WrongKeyTypeException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -31,6 +34,13 @@ final class OutcomeSender {
 
 	private static final Duration MAX_BACKOFF = Duration.ofSeconds(1);
 
+	/**
+	 * Longest time a job whose outcome is refused is held by renewing its lease: long
+	 * enough for any failover, short enough that an outcome which can never be written is
+	 * given up and the job left to the reaper.
+	 */
+	static final Duration MAX_HOLD = Duration.ofMinutes(5);
+
 	private final ListenerCounters counters;
 
 	OutcomeSender(ListenerCounters counters) {
@@ -46,17 +56,24 @@ final class OutcomeSender {
 	 * clear reply)
 	 * @param leaseDeadline the {@link System#nanoTime()} at which the job's lease runs
 	 * out, as far as this node knows
+	 * @param renewAhead how long before the deadline the lease is renewed, in nanoseconds
+	 * @param renew renews the lease (moving the deadline): {@code false} when the job is
+	 * no longer held here; throws when the server cannot be reached
 	 * @return the reply, or {@code null} when it could not be recorded
 	 */
-	@Nullable Sent send(Object job, String what, Supplier<TransitionResult> transition, boolean tried,
-			LongSupplier leaseDeadline) {
+	@Nullable Sent send(Object job, String what, Supplier<TransitionResult> transition, boolean tried, LongSupplier leaseDeadline,
+			long renewAhead, BooleanSupplier renew) {
 		long started = System.nanoTime();
+		boolean renewing = true;
 		Duration delay = FIRST_BACKOFF;
 		for (int attempt = 1;; attempt++) {
 			try {
 				return new Sent(transition.get(), tried || attempt > 1);
 			}
 			catch (RuntimeException ex) {
+				if (renewing && leaseDeadline.getAsLong() - System.nanoTime() <= renewAhead) {
+					renewing = renewed(job, renew, ex, started);
+				}
 				long left = leaseDeadline.getAsLong() - System.nanoTime();
 				if (attempt >= MIN_ATTEMPTS && left <= 0 || Thread.currentThread().isInterrupted()) {
 					this.counters.unrecorded.increment();
@@ -71,6 +88,29 @@ final class OutcomeSender {
 				Signal.pause(pause);
 				delay = (delay.compareTo(MAX_BACKOFF) < 0) ? delay.multipliedBy(2) : MAX_BACKOFF;
 			}
+		}
+	}
+
+	/**
+	 * Renew the lease of a job whose outcome was refused, unless the refusal cannot heal
+	 * or the job has been held for {@link #MAX_HOLD}.
+	 * @return whether to renew again later: {@code false} once the job is no longer held
+	 * here (the next send's reply says what became of it) or renewing should stop
+	 */
+	private boolean renewed(Object job, BooleanSupplier renew, RuntimeException refusal, long started) {
+		if (refusal instanceof WrongKeyTypeException || refusal instanceof UnsupportedFormatException
+				|| System.nanoTime() - started > MAX_HOLD.toNanos()) {
+			return false;
+		}
+		try {
+			if (renew.getAsBoolean()) {
+				return true;
+			}
+			logger.debug(() -> "No longer holds " + job + " while sending its outcome");
+			return false;
+		}
+		catch (RuntimeException ex) {
+			return true;
 		}
 	}
 

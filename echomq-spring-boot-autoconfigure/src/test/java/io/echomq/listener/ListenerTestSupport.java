@@ -14,6 +14,7 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
 import io.echomq.test.server.ServerFlavor;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -113,6 +114,10 @@ public final class ListenerTestSupport {
 		public Set<String> members(String queue, KeyType type) {
 			Set<String> members = this.template.opsForZSet().range(this.keyspace.queueKey(queue, type.suffix()), 0, -1);
 			return (members != null) ? members : Set.of();
+		}
+
+		public @Nullable Double score(String queue, KeyType type, JobId id) {
+			return this.template.opsForZSet().score(this.keyspace.queueKey(queue, type.suffix()), id.toString());
 		}
 
 		public Map<String, String> metrics(String queue) {

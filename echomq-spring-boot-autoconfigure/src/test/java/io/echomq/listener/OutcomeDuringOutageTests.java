@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
+import io.echomq.core.internal.KeyType;
 import io.echomq.test.TestServer;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,8 @@ import static org.awaitility.Awaitility.await;
  * Tests of a job whose handler returns while Redis refuses every script, as every master
  * of a cluster answers {@code CLUSTERDOWN} for a few seconds of a failover: its
  * completion is kept and sent until it is recorded, so the job runs once, not again after
- * its lease.
+ * its lease; one the server refuses for longer than the lease is kept by renewing the
+ * lease while the job is still held.
  *
  * @author EchoMQ
  */
@@ -63,6 +65,57 @@ class OutcomeDuringOutageTests {
 						assertThat(probe.row("outage", id)).as("the completion was refused during the outage")
 							.containsEntry("state", "active");
 						acl(admin, "SETUSER", user, "+@all");
+						await().atMost(Duration.ofSeconds(10)).until(() -> probe.row("outage", id).isEmpty());
+						assertThat(listener.runs.get()).as("runs of the job").isEqualTo(1);
+						assertThat(container.getUnrecordedCount()).isZero();
+						assertThat(probe.metrics("outage")).containsEntry("completed", "1").doesNotContainKey("reaped");
+					});
+			}
+			finally {
+				admin.execute((RedisCallback<Object>) (
+						connection) -> ((RedisAsyncCommands<byte[], byte[]>) connection.getNativeConnection())
+							.aclDeluser(user)
+							.toCompletableFuture()
+							.join());
+			}
+		}
+	}
+
+	@Test
+	void completionRefusedLongerThanTheLeaseIsKeptByRenewingTheLeaseAndTheJobRunsOnce() throws Exception {
+		TestServer server = ListenerTestSupport.sharedServer();
+		String prefix = ListenerTestSupport.uniquePrefix();
+		String user = "refused-" + prefix;
+		try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, prefix)) {
+			StringRedisTemplate admin = probe.template();
+			acl(admin, "SETUSER", user, "on", ">secret", "~*", "&*", "+@all");
+			try {
+				ListenerTestSupport
+					.runner(List.of("spring.data.redis.host=" + server.host(),
+							"spring.data.redis.port=" + server.port(), "spring.data.redis.username=" + user,
+							"spring.data.redis.password=secret"), prefix)
+					.withUserConfiguration(GatedListener.class)
+					.withPropertyValues("echomq.queues.outage.lease=2s")
+					.run((context) -> {
+						GatedListener listener = context.getBean(GatedListener.class);
+						QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
+							.getContainer("outage");
+						JobId id = context.getBean(EchoMqTemplate.class).enqueue("outage", "x");
+						assertThat(listener.started.await(10, TimeUnit.SECONDS)).isTrue();
+						// the completion declares the queue's metrics key, a renewal only
+						// the
+						// active set and the row: the server refuses the one and takes
+						// the other
+						acl(admin, "SETUSER", user, "resetkeys", "~*:active", "~*:job:*");
+						Double leased = probe.score("outage", KeyType.ACTIVE, id);
+						assertThat(leased).isNotNull();
+						listener.gate.countDown();
+						await().atMost(Duration.ofSeconds(15))
+							.untilAsserted(() -> assertThat(probe.score("outage", KeyType.ACTIVE, id))
+								.as("lease deadline, renewed past the lease it had when the handler returned")
+								.isGreaterThan(leased + 2000));
+						assertThat(probe.row("outage", id)).containsEntry("state", "active");
+						acl(admin, "SETUSER", user, "~*");
 						await().atMost(Duration.ofSeconds(10)).until(() -> probe.row("outage", id).isEmpty());
 						assertThat(listener.runs.get()).as("runs of the job").isEqualTo(1);
 						assertThat(container.getUnrecordedCount()).isZero();
