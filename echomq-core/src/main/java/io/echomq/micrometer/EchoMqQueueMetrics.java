@@ -21,6 +21,8 @@ import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.Guard;
 import io.echomq.inspect.PartitionedStats;
+import io.echomq.inspect.Backlog;
+import io.echomq.inspect.QueueBacklogs;
 import io.echomq.inspect.QueueInspector;
 import io.echomq.inspect.QueueStats;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -50,9 +52,15 @@ import org.springframework.util.Assert;
  * jobs started on every node in the rate limit's window that ends at the sample, on
  * server time, per second), {@code echomq.queue.batches} (tag {@code queue}: the open and
  * sealed batches whose home queue it is) and {@code echomq.listener.in.flight} (tag
- * {@code queue}). Queue sizes come from a sample taken every {@code sampleInterval} on a
- * thread of its own, for every queue of the {@link EchoMqQueueCatalog}; a gauge never
- * calls Redis. A queue whose sample fails keeps its last values.
+ * {@code queue}). With a {@link QueueBacklogs} ({@link #setBacklogs}), the scaling signal
+ * per queue (tag {@code queue}, summed over partitions and lanes):
+ * {@code echomq.queue.backlog} (jobs that could start now),
+ * {@code echomq.queue.backlog.age} (seconds the longest-waiting of them has been ready)
+ * and {@code echomq.queue.backlog.drain.time} (seconds to run them at the completion rate
+ * of the last minutes; NaN when none completed). Queue sizes come from a sample taken
+ * every {@code sampleInterval} on a thread of its own, for every queue of the
+ * {@link EchoMqQueueCatalog}; a gauge never calls Redis. A queue whose sample fails keeps
+ * its last values.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -78,6 +86,10 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 	private volatile Map<String, Map<String, QueueStats>> partitionSample = Map.of();
 
 	private volatile Map<String, Long> startsSample = Map.of();
+
+	private volatile Map<String, Backlog> backlogSample = Map.of();
+
+	private @Nullable QueueBacklogs backlogs;
 
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
@@ -115,6 +127,17 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		this.partitioning = partitioning;
 	}
 
+	/**
+	 * Publish each queue's backlog, the signal to scale workers on, read with the given
+	 * reader at every sample.
+	 * @param backlogs reads the backlogs
+	 * @since 0.5.0
+	 */
+	public void setBacklogs(QueueBacklogs backlogs) {
+		Assert.notNull(backlogs, "'backlogs' must not be null");
+		this.backlogs = backlogs;
+	}
+
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		MultiGauge jobs = multiGauge(registry, "echomq.queue.jobs", "Jobs in each location of a queue, as last sampled",
@@ -133,7 +156,18 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 				null);
 		MultiGauge batches = multiGauge(registry, "echomq.queue.batches",
 				"Open and sealed batches whose home queue this is, as last sampled", null);
-		Bound created = new Bound(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed, batches);
+		Backlogs backlog = new Backlogs(
+				multiGauge(registry, "echomq.queue.backlog",
+						"Jobs of a queue that could start now: pending, in lanes and due scheduled, as last sampled",
+						BaseUnits.TASKS),
+				multiGauge(registry, "echomq.queue.backlog.age",
+						"How long the longest-waiting job a queue could start now has been ready, as last sampled",
+						"seconds"),
+				multiGauge(registry, "echomq.queue.backlog.drain.time",
+						"Time to run a queue's backlog at its completion rate of the last minutes (NaN without one)",
+						"seconds"));
+		Bound created = new Bound(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed, batches,
+				backlog, ConcurrentHashMap.newKeySet());
 		this.bound.add(created);
 		publish(created, this.sample);
 	}
@@ -175,6 +209,23 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 				}
 			}
 		}
+		Map<String, Backlog> nextBacklogs = new LinkedHashMap<>();
+		QueueBacklogs reader = this.backlogs;
+		if (reader != null) {
+			for (String queue : this.catalog.queues()) {
+				try {
+					nextBacklogs.put(queue, reader.read(this.partitioning.forQueue(queue)));
+				}
+				catch (RuntimeException ex) {
+					failure = ex;
+					Backlog last = this.backlogSample.get(queue);
+					if (last != null) {
+						nextBacklogs.put(queue, last);
+					}
+				}
+			}
+		}
+		this.backlogSample = Collections.unmodifiableMap(nextBacklogs);
 		Map<String, Long> starts = new LinkedHashMap<>();
 		try {
 			sampleStarts(starts);
@@ -269,6 +320,7 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 		stats.forEach(
 				(queue, queueStats) -> batchRows.add(MultiGauge.Row.of(Tags.of("queue", queue), queueStats.batches())));
 		target.batches.register(batchRows, true);
+		target.backlog.register(this.backlogSample);
 		List<MultiGauge.Row<?>> limitRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> usedRows = new ArrayList<>();
 		if (this.listeners != null) {
@@ -379,13 +431,26 @@ public class EchoMqQueueMetrics implements MeterBinder, SmartLifecycle {
 	}
 
 	private record Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes,
-			MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed, MultiGauge batches,
+			MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed, MultiGauge batches, Backlogs backlog,
 			Set<String> inFlightQueues) {
 
-		Bound(MeterRegistry registry, MultiGauge jobs, MultiGauge partitionJobs, MultiGauge lanes,
-				MultiGauge deepestLane, MultiGauge limits, MultiGauge limitsUsed, MultiGauge batches) {
-			this(registry, jobs, partitionJobs, lanes, deepestLane, limits, limitsUsed, batches,
-					ConcurrentHashMap.newKeySet());
+	}
+
+	private record Backlogs(MultiGauge runnable, MultiGauge age, MultiGauge drainTime) {
+
+		void register(Map<String, Backlog> sample) {
+			List<MultiGauge.Row<?>> runnableRows = new ArrayList<>(sample.size());
+			List<MultiGauge.Row<?>> ageRows = new ArrayList<>(sample.size());
+			List<MultiGauge.Row<?>> drainRows = new ArrayList<>(sample.size());
+			sample.forEach((queue, backlog) -> {
+				Tags tags = Tags.of("queue", queue);
+				runnableRows.add(MultiGauge.Row.of(tags, backlog.runnable()));
+				ageRows.add(MultiGauge.Row.of(tags, backlog.age().toMillis() / 1000.0));
+				drainRows.add(MultiGauge.Row.of(tags, backlog.estimatedSeconds()));
+			});
+			this.runnable.register(runnableRows, true);
+			this.age.register(ageRows, true);
+			this.drainTime.register(drainRows, true);
 		}
 
 	}

@@ -21,6 +21,7 @@ import io.echomq.crypto.QueueEncryption;
 import io.echomq.inspect.BatchView;
 import io.echomq.inspect.FlowTree;
 import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueBacklogs;
 import io.echomq.inspect.QueueInspector;
 import io.echomq.inspect.QueueNodes;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -203,6 +204,12 @@ public final class EchoMqAutoConfiguration {
 	@ConditionalOnMissingBean
 	BatchView echoMqBatchView(EchoMqEngine engine) {
 		return new BatchView(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueBacklogs echoMqQueueBacklogs(EchoMqEngine engine, QueueInspector inspector) {
+		return new QueueBacklogs(engine, inspector);
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package io.echomq.autoconfigure;
 import io.echomq.catalog.EchoMqQueueCatalog;
 import io.echomq.core.EchoMqEngine;
 import io.echomq.core.QueuePartitioning;
+import io.echomq.inspect.QueueBacklogs;
 import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.micrometer.EchoMqControlMetrics;
@@ -71,10 +72,11 @@ public final class EchoMqMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	EchoMqQueueMetrics echoMqQueueMetrics(QueueInspector inspector, EchoMqQueueCatalog catalog,
 			ObjectProvider<EchoJobListenerRegistry> listeners, EchoMqMetricsProperties properties,
-			ObjectProvider<QueuePartitioning> partitioning) {
+			ObjectProvider<QueuePartitioning> partitioning, ObjectProvider<QueueBacklogs> backlogs) {
 		EchoMqQueueMetrics metrics = new EchoMqQueueMetrics(inspector, catalog, listeners.getIfUnique(),
 				properties.sampleInterval());
 		metrics.setPartitioning(partitioning.getIfAvailable(QueuePartitioning::none));
+		backlogs.ifUnique(metrics::setBacklogs);
 		return metrics;
 	}
 

@@ -124,6 +124,9 @@ class EchoMqMetricsAutoConfigurationTests {
 			assertThat(gauge(meters, queue, "pending")).isEqualTo(2);
 			context.getBean(EchoMqQueueMetrics.class).sample();
 			assertThat(gauge(meters, queue, "pending")).isEqualTo(3);
+			assertThat(meters.get("echomq.queue.backlog").tag("queue", queue).gauge().value())
+				.as("the scaling signal, from the auto-configured QueueBacklogs")
+				.isEqualTo(3);
 		});
 	}
 
