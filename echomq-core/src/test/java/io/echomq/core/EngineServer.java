@@ -104,8 +104,8 @@ public enum EngineServer {
 
 	/**
 	 * Resolve the server outside a test's context (in a class-level set-up): the servers
-	 * this JVM shares. {@link #EMBEDDED_REDIS} is started for a test run, so it needs
-	 * the test's context.
+	 * this JVM shares. {@link #EMBEDDED_REDIS} is started for a test run, so it needs the
+	 * test's context.
 	 * @return how to reach it
 	 * @throws IllegalStateException for {@link #EMBEDDED_REDIS}
 	 */
@@ -121,7 +121,8 @@ public enum EngineServer {
 
 	/**
 	 * Return why the server cannot be supplied here, if it cannot: outside CI, Valkey
-	 * without {@code valkey-server} on {@code PATH}. On CI a missing binary fails instead.
+	 * without {@code valkey-server} on {@code PATH}. On CI a missing binary fails
+	 * instead.
 	 * @return the reason, or empty
 	 */
 	public Optional<String> unavailability() {
@@ -147,8 +148,8 @@ public enum EngineServer {
 				TestServer server = TestRedisServer.startOwned(ServerFlavor.REDIS, options);
 				if (server.source() == ServerSource.EMBEDDED) {
 					server.close();
-					Assumptions.abort("No redis-server on PATH (CI requires it): the embedded Redis "
-							+ server.version() + " is EMBEDDED_REDIS's run");
+					Assumptions.abort("No redis-server on PATH (CI requires it): the embedded Redis " + server.version()
+							+ " is EMBEDDED_REDIS's run");
 				}
 				yield server;
 			}

@@ -42,7 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ParameterizedClass(name = "on {0}")
 abstract class ContainerTestSupport {
 
-	/** The lease of the tests' claims: renewed every third, so a lost renewal shows fast. */
+	/**
+	 * The lease of the tests' claims: renewed every third, so a lost renewal shows fast.
+	 */
 	static final Duration LEASE = Duration.ofMillis(900);
 
 	/** How long a test waits for what a container does. */
@@ -78,8 +80,9 @@ abstract class ContainerTestSupport {
 		this.admin = new EchoMqAdmin(this.engine);
 		this.factory = new EchoJobListenerContainerFactory(this.engine);
 		// retries go straight back to pending, so that no promote tick is needed
-		this.factory.setDefaults(new ContainerDefaults(2, LEASE, new BackoffPolicy(Duration.ZERO, 1.0, Duration.ZERO, 0),
-				true, Duration.ofMillis(500), Duration.ofSeconds(10)));
+		this.factory
+			.setDefaults(new ContainerDefaults(2, LEASE, new BackoffPolicy(Duration.ZERO, 1.0, Duration.ZERO, 0), true,
+					Duration.ofMillis(500), Duration.ofSeconds(10)));
 		this.queue = this.redis.queue();
 	}
 

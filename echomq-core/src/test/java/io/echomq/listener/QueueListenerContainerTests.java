@@ -86,8 +86,7 @@ class QueueListenerContainerTests extends ContainerTestSupport {
 			}
 		}, ListenerSettings.builder().concurrency(concurrency).build());
 		List<String> ids = new ArrayList<>();
-		this.template.enqueueAll(this.queue, Collections.nCopies(jobs, "job"))
-			.forEach((id) -> ids.add(id.toString()));
+		this.template.enqueueAll(this.queue, Collections.nCopies(jobs, "job")).forEach((id) -> ids.add(id.toString()));
 		await().atMost(WAIT).until(() -> container.getCompletedCount() == jobs);
 		assertThat(runs).containsOnlyKeys(ids);
 		assertThat(runs.values()).allSatisfy((count) -> assertThat(count).hasValue(1));
@@ -116,7 +115,8 @@ class QueueListenerContainerTests extends ContainerTestSupport {
 			this.template.enqueue(this.queue, "job-" + i);
 		}
 		await().atMost(WAIT).until(() -> running.get() == concurrency);
-		// with nine jobs still pending, no further handler starts while these hold their slots
+		// with nine jobs still pending, no further handler starts while these hold their
+		// slots
 		await().during(Duration.ofMillis(600))
 			.atMost(Duration.ofSeconds(5))
 			.until(() -> running.get() == concurrency && container.inFlight() <= 2 * concurrency);

@@ -145,8 +145,8 @@ class ServerLimitsTests {
 	@Test
 	void evictionPolicyCheckShouldWarnUnlessNoeviction() {
 		// any server this machine has
-		this.server = TestRedisServer.startOwned(
-				ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
+		this.server = TestRedisServer
+			.startOwned(ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
 		connect();
 		EvictionPolicyCheck check = new EvictionPolicyCheck(this.redis);
 		assertThat(check.check()).isEmpty();
