@@ -5,13 +5,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
+import io.echomq.core.EngineServer;
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.Engine;
@@ -21,9 +21,6 @@ import io.echomq.inspect.QueueAuditor;
 import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.ChildJvm;
-import io.echomq.test.TestRedisServer;
-import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerFlavor;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,8 +33,6 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -59,7 +54,7 @@ import static org.awaitility.Awaitility.await;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(180)
 @ParameterizedClass(name = "on {0}")
-@EnumSource(TwoJvmFlowLimitsTests.Server.class)
+@EnumSource(names = { "VALKEY", "REDIS", "CLUSTER" })
 class TwoJvmFlowLimitsTests {
 
 	private static final String CHILD = "child";
@@ -81,7 +76,7 @@ class TwoJvmFlowLimitsTests {
 	private FlowLedger ledger;
 
 	@Parameter
-	Server server;
+	EngineServer server;
 
 	@BeforeParameterizedClassInvocation
 	void startChild() throws Exception {
@@ -89,10 +84,9 @@ class TwoJvmFlowLimitsTests {
 			// each test is skipped with the reason
 			return;
 		}
-		this.connection = this.server.connection();
-		this.connectionFactory = this.server.probeConnection();
-		this.connectionFactory.afterPropertiesSet();
-		this.connectionFactory.start();
+		EngineServer.Target target = this.server.target();
+		this.connection = connection(target);
+		this.connectionFactory = target.connect();
 		this.template = new StringRedisTemplate(this.connectionFactory);
 		this.ledger = new FlowLedger(this.template, this.prefix);
 		this.childLog = Files.createTempFile("echomq-flow-node-", ".log");
@@ -234,62 +228,25 @@ class TwoJvmFlowLimitsTests {
 		assertThat(this.ledger.startedBy(queue, CHILD)).as("jobs of %s started in the child JVM", queue).isPositive();
 	}
 
+	/**
+	 * Return the {@code spring.data.redis.*} properties of a server (or cluster).
+	 */
+	private static List<String> connection(EngineServer.Target target) {
+		String address = target.arguments()[1];
+		if ("cluster".equals(target.arguments()[0])) {
+			return List.of("spring.data.redis.cluster.nodes=" + address);
+		}
+		int colon = address.lastIndexOf(':');
+		return List.of("spring.data.redis.host=" + address.substring(0, colon),
+				"spring.data.redis.port=" + address.substring(colon + 1));
+	}
+
 	private static void assertClean(Engine jobs, String queue) {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			AuditReport report = new QueueAuditor(jobs).audit(queue, Duration.ofSeconds(30));
 			assertThat(report.violations()).isEmpty();
 			assertThat(report.total()).isZero();
 		});
-	}
-
-	/**
-	 * The servers both JVMs use.
-	 */
-	enum Server {
-
-		/** The Valkey server this JVM shares. */
-		VALKEY,
-
-		/** The Redis server this JVM shares. */
-		REDIS,
-
-		/** The local cluster of three masters this JVM shares. */
-		CLUSTER;
-
-		/**
-		 * Return why the server cannot be supplied here, if it cannot.
-		 * @return the reason, or empty (a local cluster forms from any binary)
-		 */
-		Optional<String> unavailability() {
-			return (this == CLUSTER) ? Optional.empty() : TestRedisServer.unavailability(ServerFlavor.valueOf(name()));
-		}
-
-		/**
-		 * Return the {@code spring.data.redis.*} properties of the server (or cluster).
-		 * @return the properties, as {@code name=value}
-		 */
-		List<String> connection() {
-			if (this == CLUSTER) {
-				return List.of("spring.data.redis.cluster.nodes="
-						+ String.join(",", TestRedisServer.sharedCluster().seedNodes()));
-			}
-			TestServer server = TestRedisServer.shared(ServerFlavor.valueOf(name()));
-			return List.of("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
-		}
-
-		/**
-		 * Return a connection factory, not started, on the same server, to read it.
-		 * @return the connection factory
-		 */
-		LettuceConnectionFactory probeConnection() {
-			if (this == CLUSTER) {
-				return new LettuceConnectionFactory(
-						new RedisClusterConfiguration(TestRedisServer.sharedCluster().seedNodes()));
-			}
-			TestServer server = TestRedisServer.shared(ServerFlavor.valueOf(name()));
-			return new LettuceConnectionFactory(new RedisStandaloneConfiguration(server.host(), server.port()));
-		}
-
 	}
 
 }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import io.echomq.autoconfigure.EvictionPolicyCheck;
+import io.echomq.core.EngineServer;
 import io.echomq.core.JobId;
 import io.echomq.core.Keyspace;
 import io.echomq.core.PartialEnqueueException;
@@ -23,8 +24,6 @@ import io.echomq.inspect.AuditReport;
 import io.echomq.inspect.QueueAuditor;
 import io.echomq.test.TestRedisServer;
 import io.echomq.test.TestServer;
-import io.echomq.test.server.ServerBinary;
-import io.echomq.test.server.ServerFlavor;
 import io.echomq.test.server.ServerOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +38,6 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * A full server ({@code maxmemory} with {@code noeviction}) refuses enqueues with a clear
@@ -50,7 +48,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  * script's own arguments take, and refuses the script at its first write that can grow
  * memory only if it has not written yet. So a refused enqueue never wrote anything, a
  * script that started under the limit runs to its end even past it, and right after a big
- * enqueue was refused a smaller one may still fit.
+ * enqueue was refused a smaller one may still fit. Runs on the servers it can configure
+ * of {@link EngineServer}: Redis 6.2 (the embedded binary, always there), and Redis and
+ * Valkey from {@code PATH}, which CI requires and which are skipped elsewhere when not
+ * installed.
  *
  * @author EchoMQ
  */
@@ -77,8 +78,8 @@ class ServerLimitsTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@EnumSource(value = Server.class, names = "ANY", mode = EnumSource.Mode.EXCLUDE)
-	void enqueueOnFullServerShouldFailClearlyAndWriteNothing(Server kind) {
+	@EnumSource(names = { "EMBEDDED_REDIS", "REDIS", "VALKEY" })
+	void enqueueOnFullServerShouldFailClearlyAndWriteNothing(EngineServer kind) {
 		start(kind, ServerOptions.builder().maxMemoryPolicy("noeviction").build());
 		List<JobId> written = this.jobs.enqueues()
 			.enqueueAll("full", Collections.nCopies(300, PAYLOAD), EnqueueSpec.defaults());
@@ -107,8 +108,8 @@ class ServerLimitsTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@EnumSource(value = Server.class, names = "ANY", mode = EnumSource.Mode.EXCLUDE)
-	void batchesAtTheMemoryLimitShouldReportExactlyWhatWasWritten(Server kind) {
+	@EnumSource(names = { "EMBEDDED_REDIS", "REDIS", "VALKEY" })
+	void batchesAtTheMemoryLimitShouldReportExactlyWhatWasWritten(EngineServer kind) {
 		start(kind, ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
 		// three pipelined script calls per batch: at the limit some of a batch may apply
 		List<String> batch = Collections.nCopies(2 * Engine.ENQUEUE_CHUNK + 50, PAYLOAD.substring(0, 500));
@@ -143,7 +144,10 @@ class ServerLimitsTests {
 
 	@Test
 	void evictionPolicyCheckShouldWarnUnlessNoeviction() {
-		start(Server.ANY, ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
+		// any server this machine has
+		this.server = TestRedisServer
+			.startOwned(ServerOptions.builder().maxMemory("3mb").maxMemoryPolicy("noeviction").build());
+		connect();
 		EvictionPolicyCheck check = new EvictionPolicyCheck(this.redis);
 		assertThat(check.check()).isEmpty();
 		this.redis.execute((RedisCallback<Void>) (connection) -> {
@@ -154,8 +158,12 @@ class ServerLimitsTests {
 			.hasValueSatisfying((warning) -> assertThat(warning).contains("'allkeys-lru'").contains("noeviction"));
 	}
 
-	private void start(Server kind, ServerOptions options) {
+	private void start(EngineServer kind, ServerOptions options) {
 		this.server = kind.start(options);
+		connect();
+	}
+
+	private void connect() {
 		this.connectionFactory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(this.server.host(), this.server.port()));
 		this.connectionFactory.afterPropertiesSet();
@@ -205,40 +213,6 @@ class ServerLimitsTests {
 	private static Set<byte[]> keys(RedisConnection connection) {
 		Set<byte[]> keys = connection.keyCommands().keys("*".getBytes(StandardCharsets.UTF_8));
 		return (keys != null) ? keys : Set.of();
-	}
-
-	/**
-	 * The servers these tests run on: the oldest supported one, Redis 6.2 (the embedded
-	 * binary, always there), and Redis and Valkey from {@code PATH}, which CI requires
-	 * and which are skipped elsewhere when not installed.
-	 */
-	enum Server {
-
-		REDIS_6_2_EMBEDDED(null), REDIS(ServerFlavor.REDIS), VALKEY(ServerFlavor.VALKEY), ANY(null);
-
-		private final ServerFlavor flavor;
-
-		Server(ServerFlavor flavor) {
-			this.flavor = flavor;
-		}
-
-		TestServer start(ServerOptions options) {
-			if (this == REDIS_6_2_EMBEDDED) {
-				TestServer server = TestRedisServer.startEmbedded(options);
-				assertThat(server.version()).startsWith("6.2.");
-				return server;
-			}
-			if (this.flavor == null) {
-				return TestRedisServer.startOwned(options);
-			}
-			if (!"true".equalsIgnoreCase(System.getenv("CI"))) {
-				assumeThat(ServerBinary.onPath(this.flavor))
-					.as("%s is not installed (CI requires it)", this.flavor.serverExecutable())
-					.isPresent();
-			}
-			return TestRedisServer.startOwned(this.flavor, options);
-		}
-
 	}
 
 }
