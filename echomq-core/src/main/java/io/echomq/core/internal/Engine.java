@@ -49,9 +49,9 @@ public class Engine implements EchoMqEngine {
 	/** The most jobs one {@code complete_all} call completes. */
 	public static final int COMPLETE_BATCH = 64;
 
-	final EngineState state;
+	private final EngineState state;
 
-	final Outcomes outcomes;
+	private final Outcomes outcomes;
 
 	private final Enqueues enqueues;
 
@@ -88,7 +88,7 @@ public class Engine implements EchoMqEngine {
 		this.outcomes = new Outcomes(this.state, this.results);
 		this.formats = new StoredFormat(this.state);
 		this.enqueues = new Enqueues(this.state, this.formats);
-		this.claims = new Claims(this);
+		this.claims = new Claims(this.state, this.outcomes);
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
 		this.events = new Events(this.state);
