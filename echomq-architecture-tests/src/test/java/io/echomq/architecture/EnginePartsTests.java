@@ -61,7 +61,8 @@ class EnginePartsTests {
 	static Set<String> accessorCalls() {
 		Set<String> offenders = new TreeSet<>();
 		for (JavaClass type : Modules.main()) {
-			if (type.getPackageName().equals(ENGINE_PACKAGE) || type.getPackageName().startsWith("io.echomq.benchmark")) {
+			if (type.getPackageName().equals(ENGINE_PACKAGE)
+					|| type.getPackageName().startsWith("io.echomq.benchmark")) {
 				continue;
 			}
 			for (JavaMethodCall call : type.getMethodCallsFromSelf()) {
@@ -81,8 +82,7 @@ class EnginePartsTests {
 	}
 
 	private static boolean isAccessor(JavaMethod method) {
-		if (method.getModifiers().contains(JavaModifier.STATIC)
-				|| !method.getOwner().isAssignableTo(HANDLE)) {
+		if (method.getModifiers().contains(JavaModifier.STATIC) || !method.getOwner().isAssignableTo(HANDLE)) {
 			return false;
 		}
 		return !method.getOwner().getName().equals(HANDLE) && !declaredByHandle(method)

@@ -164,8 +164,8 @@ public final class EchoMqAutoConfiguration {
 				configured.add(queue);
 			}
 		});
-		return new PartitionCountVerifier(new PartitionCountCheck(engine.keyspace(), Engine.of(engine).executor()), partitioning, configured,
-				registry, template);
+		return new PartitionCountVerifier(new PartitionCountCheck(engine.keyspace(), Engine.of(engine).executor()),
+				partitioning, configured, registry, template);
 	}
 
 	@Bean
@@ -213,8 +213,8 @@ public final class EchoMqAutoConfiguration {
 	}
 
 	private static void refuseOnCluster(ScriptExecutor executor, String queue) {
-		if (executor.getTemplate()
-			.getConnectionFactory() instanceof LettuceConnectionFactory factory && factory.isClusterAware()) {
+		if (executor.getTemplate().getConnectionFactory() instanceof LettuceConnectionFactory factory
+				&& factory.isClusterAware()) {
 			throw new IllegalStateException("echomq.queues." + queue + ".durability (replica-acknowledged enqueue) "
 					+ "is not supported on a Redis Cluster: WAIT has to follow the write on the connection to the "
 					+ "master of the queue's slot. Use it with a standalone or Sentinel-managed primary.");

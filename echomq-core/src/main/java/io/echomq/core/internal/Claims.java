@@ -61,8 +61,8 @@ public class Claims extends EnginePart {
 	}
 
 	/**
-	 * Create claims over the same state and outcomes as others, with claim hints of
-	 * their own; a subclass may decorate the verbs (a test that makes a claim fail, say).
+	 * Create claims over the same state and outcomes as others, with claim hints of their
+	 * own; a subclass may decorate the verbs (a test that makes a claim fail, say).
 	 * @param claims the claims whose state and outcomes to use
 	 */
 	protected Claims(Claims claims) {

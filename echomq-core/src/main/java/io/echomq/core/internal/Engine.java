@@ -7,8 +7,6 @@ import io.echomq.core.EchoMqEngine;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.util.Assert;
 
 /**
@@ -65,9 +63,7 @@ public class Engine implements EchoMqEngine {
 
 	private final Results results;
 
-	private final Object waitersLock = new Object();
-
-	private @Nullable Waiters waiters;
+	private final Awaits awaits;
 
 	private final Events events;
 
@@ -94,6 +90,7 @@ public class Engine implements EchoMqEngine {
 		this.events = new Events(this.state);
 		this.flows = new Flows(this.state, this.admin);
 		this.batches = new Batches(this.state);
+		this.awaits = new Awaits(this.state);
 	}
 
 	/**
@@ -189,14 +186,16 @@ public class Engine implements EchoMqEngine {
 	 * @return the waiters
 	 */
 	public Waiters waiters() {
-		synchronized (this.waitersLock) {
-			Waiters waiters = this.waiters;
-			if (waiters == null) {
-				waiters = new Waiters(this.state);
-				this.waiters = waiters;
-			}
-			return waiters;
-		}
+		return this.awaits.waiters();
+	}
+
+	/**
+	 * Return the awaits of jobs' outcomes, which make the {@link #waiters()} when first
+	 * used and again after {@link #close()}.
+	 * @return the awaits
+	 */
+	public Awaits awaits() {
+		return this.awaits;
 	}
 
 	/**
@@ -205,14 +204,7 @@ public class Engine implements EchoMqEngine {
 	 */
 	@Override
 	public void close() {
-		Waiters waiters;
-		synchronized (this.waitersLock) {
-			waiters = this.waiters;
-			this.waiters = null;
-		}
-		if (waiters != null) {
-			waiters.close();
-		}
+		this.awaits.close();
 	}
 
 	/**
