@@ -3,10 +3,13 @@ package io.echomq.architecture;
 import java.util.Set;
 import java.util.TreeSet;
 
+import com.tngtech.archunit.core.domain.AccessTarget;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaCodeUnitAccess;
 import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.domain.JavaMethodReference;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.domain.JavaStaticInitializer;
 import org.junit.jupiter.api.Test;
@@ -21,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (a non-static method of {@code Engine} that the public {@code EchoMqEngine} handle does
  * not declare): a class resolves the parts it uses where it is built, in a constructor, a
  * static initializer, a static factory (a static method returning its own class) or a
- * {@code @Bean} method, and keeps them in fields. The benchmark harness is left out.</li>
+ * {@code @Bean} method, and keeps them in fields; no class takes a method reference to an
+ * accessor, which would call it at each use. The benchmark harness is left out.</li>
  * <li>No class of the engine's package but {@code Engine} itself depends on
  * {@code Engine}: the parts are given the parts they use, and do not reach back.</li>
  * </ul>
@@ -70,15 +74,28 @@ class EnginePartsTests {
 					offenders.add(call.getDescription());
 				}
 			}
+			// a reference defers the call to whenever it is used, wherever it was taken
+			for (JavaMethodReference reference : type.getMethodReferencesFromSelf()) {
+				if (isAccessor(reference)) {
+					offenders.add(reference.getDescription());
+				}
+			}
 		}
 		return offenders;
 	}
 
-	private static boolean isAccessor(JavaMethodCall call) {
-		if (!call.getTargetOwner().getName().equals(ENGINE)) {
+	private static boolean isAccessor(AccessTarget.CodeUnitAccessTarget target) {
+		if (!target.getOwner().getName().equals(ENGINE)) {
 			return false;
 		}
-		return call.getTarget().resolveMember().map(EnginePartsTests::isAccessor).orElse(true);
+		return target.resolveMember()
+			.filter(JavaMethod.class::isInstance)
+			.map((method) -> isAccessor((JavaMethod) method))
+			.orElse(true);
+	}
+
+	private static boolean isAccessor(JavaCodeUnitAccess<?> access) {
+		return isAccessor(access.getTarget());
 	}
 
 	private static boolean isAccessor(JavaMethod method) {
