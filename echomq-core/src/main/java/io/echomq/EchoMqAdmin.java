@@ -16,7 +16,10 @@ import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
+import io.echomq.core.internal.Batches;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.QueueAdmin;
+import io.echomq.core.internal.Upkeep;
 import io.echomq.inspect.QueueInspector;
 import io.echomq.internal.EnqueueCallbacks;
 import org.jspecify.annotations.Nullable;
@@ -40,7 +43,11 @@ public class EchoMqAdmin {
 
 	private static final int REPLAY_BATCH = 100;
 
-	private final Engine engine;
+	private final QueueAdmin admin;
+
+	private final Batches batches;
+
+	private final Upkeep upkeep;
 
 	private final QueueInspector inspector;
 
@@ -54,7 +61,10 @@ public class EchoMqAdmin {
 	 * @param engine the engine
 	 */
 	public EchoMqAdmin(EchoMqEngine engine) {
-		this.engine = Engine.of(engine);
+		Engine jobs = Engine.of(engine);
+		this.admin = jobs.admin();
+		this.batches = jobs.batches();
+		this.upkeep = jobs.upkeep();
 		this.inspector = new QueueInspector(engine);
 	}
 
@@ -93,7 +103,7 @@ public class EchoMqAdmin {
 	 * @return what the replay did
 	 */
 	public TransitionResult replay(String queue, JobId id, int budget) {
-		return this.engine.admin().replay(partitionOf(queue, id), id, budget);
+		return this.admin.replay(partitionOf(queue, id), id, budget);
 	}
 
 	/**
@@ -122,7 +132,7 @@ public class EchoMqAdmin {
 						break;
 					}
 					looked++;
-					if (this.engine.admin().replay(partition, id, budget).isApplied()) {
+					if (this.admin.replay(partition, id, budget).isApplied()) {
 						replayed++;
 					}
 					else {
@@ -142,7 +152,7 @@ public class EchoMqAdmin {
 	 * @return what the delete did
 	 */
 	public TransitionResult delete(String queue, JobId id) {
-		return this.engine.admin().delete(partitionOf(queue, id), id);
+		return this.admin.delete(partitionOf(queue, id), id);
 	}
 
 	/**
@@ -174,9 +184,9 @@ public class EchoMqAdmin {
 		JobRef batch = partial.getOpenBatch();
 		if (batch != null) {
 			if (partial.getCountedNotWritten() > 0) {
-				this.engine.batches().add(batch.queue(), batch.id(), -partial.getCountedNotWritten());
+				this.batches.add(batch.queue(), batch.id(), -partial.getCountedNotWritten());
 			}
-			this.engine.batches().seal(batch.queue(), batch.id());
+			this.batches.seal(batch.queue(), batch.id());
 		}
 		return removed;
 	}
@@ -188,7 +198,7 @@ public class EchoMqAdmin {
 	 * @return what the move did
 	 */
 	public TransitionResult runNow(String queue, JobId id) {
-		return this.engine.admin().runNow(partitionOf(queue, id), id);
+		return this.admin.runNow(partitionOf(queue, id), id);
 	}
 
 	/**
@@ -200,7 +210,7 @@ public class EchoMqAdmin {
 	 * @since 0.4.0
 	 */
 	public @Nullable Duration pauseLeft(String queue) {
-		return this.engine.admin().pauseLeft(partitions(queue).name(0));
+		return this.admin.pauseLeft(partitions(queue).name(0));
 	}
 
 	/**
@@ -215,7 +225,7 @@ public class EchoMqAdmin {
 		for (String partition : partitions(queue).names()) {
 			int page;
 			do {
-				page = this.engine.upkeep().promote(partition, REPLAY_BATCH);
+				page = this.upkeep.promote(partition, REPLAY_BATCH);
 				moved += page;
 			}
 			while (page == REPLAY_BATCH);
@@ -229,7 +239,7 @@ public class EchoMqAdmin {
 	 * @since 0.4.0
 	 */
 	public Instant serverTime() {
-		return Instant.ofEpochMilli(this.engine.serverTime());
+		return Instant.ofEpochMilli(this.admin.serverTime());
 	}
 
 	/**
@@ -241,7 +251,7 @@ public class EchoMqAdmin {
 		Keyspace.validateQueueName(queue);
 		long purged = 0;
 		for (String partition : partitions(queue).names()) {
-			purged += this.engine.admin().purgeDead(partition);
+			purged += this.admin.purgeDead(partition);
 		}
 		return purged;
 	}
@@ -258,7 +268,7 @@ public class EchoMqAdmin {
 	public CancelResult cancel(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
 		Assert.notNull(id, "'id' must not be null");
-		CancelResult result = this.engine.admin().cancel(partitionOf(queue, id), id);
+		CancelResult result = this.admin.cancel(partitionOf(queue, id), id);
 		for (ControlListener listener : this.controlListeners) {
 			EnqueueCallbacks.notify(listener, () -> listener.onCancel(queue, id, result));
 		}
@@ -305,8 +315,7 @@ public class EchoMqAdmin {
 		}
 		boolean changed = false;
 		for (String partition : partitions(queue).names()) {
-			changed |= this.engine.admin()
-				.pause(partition, duration, (duration != null) ? "paused for " + duration : "paused");
+			changed |= this.admin.pause(partition, duration, (duration != null) ? "paused for " + duration : "paused");
 		}
 		boolean anyChanged = changed;
 		for (ControlListener listener : this.controlListeners) {
@@ -324,7 +333,7 @@ public class EchoMqAdmin {
 		Keyspace.validateQueueName(queue);
 		boolean resumed = false;
 		for (String partition : partitions(queue).names()) {
-			resumed |= this.engine.admin().resume(partition);
+			resumed |= this.admin.resume(partition);
 		}
 		boolean changed = resumed;
 		for (ControlListener listener : this.controlListeners) {
@@ -340,7 +349,7 @@ public class EchoMqAdmin {
 	 */
 	public boolean isPaused(String queue) {
 		Keyspace.validateQueueName(queue);
-		Duration left = this.engine.admin().pauseLeft(partitions(queue).name(0));
+		Duration left = this.admin.pauseLeft(partitions(queue).name(0));
 		return left == null || !left.isZero();
 	}
 

@@ -25,9 +25,14 @@ import io.echomq.core.PayloadTooLargeException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.UniqueKey;
+import io.echomq.core.internal.Awaits;
+import io.echomq.core.internal.Batches;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.Enqueues;
+import io.echomq.core.internal.Flows;
 import io.echomq.core.internal.ReplicaAcknowledgements;
+import io.echomq.core.internal.Results;
 import io.echomq.core.internal.ServerFailures;
 import io.echomq.crypto.PayloadDecryptionException;
 import io.echomq.crypto.QueueEncryption;
@@ -72,7 +77,15 @@ import org.springframework.util.Assert;
  */
 public class EchoMqTemplate implements EchoMqOperations {
 
-	private final Engine jobs;
+	private final Enqueues enqueues;
+
+	private final Flows flows;
+
+	private final Batches batches;
+
+	private final Results results;
+
+	private final Awaits awaits;
 
 	private final PayloadConverter converter;
 
@@ -111,7 +124,11 @@ public class EchoMqTemplate implements EchoMqOperations {
 		Engine jobs = Engine.of(engine);
 		Assert.notNull(converter, "'converter' must not be null");
 		Assert.isTrue(maxPayloadBytes > 0, "'maxPayloadBytes' must be positive");
-		this.jobs = jobs;
+		this.enqueues = jobs.enqueues();
+		this.flows = jobs.flows();
+		this.batches = jobs.batches();
+		this.results = jobs.results();
+		this.awaits = jobs.awaits();
 		this.converter = converter;
 		this.maxPayloadBytes = maxPayloadBytes;
 		this.defaultMaxAttempts = defaultMaxAttempts;
@@ -240,7 +257,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 
 	private void write(String queue, String engineQueue, List<JobId> ids, List<String> texts, EnqueueOptions options) {
 		durably(queue, () -> this.callbacks.intercepted(queue, (fields) -> {
-			this.jobs.enqueues().enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
+			this.enqueues.enqueueAll(engineQueue, ids, texts, spec(queue, options, fields));
 			return ids;
 		}, (written) -> written), (written) -> written);
 	}
@@ -258,7 +275,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 		String engineQueue = partitions.isPartitioned() ? partitions.name(id.partition()) : queue;
 		try {
 			return durably(queue, () -> this.callbacks.intercepted(queue,
-					(fields) -> this.jobs.enqueues().enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
+					(fields) -> this.enqueues.enqueueUnique(engineQueue, id, text, spec(queue, options, fields)),
 					(result) -> result.duplicate() ? List.of() : List.of(result.id())),
 					(result) -> List.of(result.id()));
 		}
@@ -273,11 +290,12 @@ public class EchoMqTemplate implements EchoMqOperations {
 	@Override
 	public FlowJob flow(FlowSpec spec) {
 		Assert.notNull(spec, "'spec' must not be null");
-		FlowWrites writes = new FlowWrites(this.jobs, this.partitioning, (queue, payload) -> {
-			Keyspace.validateQueueName(queue);
-			checkNotRefused(queue);
-			return serialize(queue, payload);
-		}, (queue, options) -> spec(queue, options, Map.of()));
+		FlowWrites writes = new FlowWrites(this.enqueues, this.flows, this.batches, this.partitioning,
+				(queue, payload) -> {
+					Keyspace.validateQueueName(queue);
+					checkNotRefused(queue);
+					return serialize(queue, payload);
+				}, (queue, options) -> spec(queue, options, Map.of()));
 		List<FlowWrites.Node> order = writes.plan(spec);
 		if (deferred(spec.options())) {
 			AfterCommitEnqueues.defer(this, spec.queue(), order.stream().map(FlowWrites.Node::id).toList(),
@@ -331,18 +349,18 @@ public class EchoMqTemplate implements EchoMqOperations {
 	public void sealBatch(String queue, JobId batch) {
 		Assert.notNull(batch, "'batch' must not be null");
 		Keyspace.validateQueueName(queue);
-		this.jobs.batches().seal(queue, batch);
+		this.batches.seal(queue, batch);
 	}
 
 	@Override
 	public @Nullable BatchStatus batchStatus(String queue, JobId batch) {
 		Assert.notNull(batch, "'batch' must not be null");
 		Keyspace.validateQueueName(queue);
-		return BatchWrites.status(queue, batch, this.jobs.batches().status(queue, batch));
+		return BatchWrites.status(queue, batch, this.batches.status(queue, batch));
 	}
 
 	private BatchWrites batchWrites() {
-		return new BatchWrites(this.jobs, this.partitioning, (queue, payload) -> {
+		return new BatchWrites(this.enqueues, this.flows, this.batches, this.partitioning, (queue, payload) -> {
 			Keyspace.validateQueueName(queue);
 			checkNotRefused(queue);
 			return serialize(queue, payload);
@@ -394,7 +412,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 		Keyspace.validateQueueName(queue);
 		Assert.notNull(id, "'id' must not be null");
 		Assert.notNull(type, "'type' must not be null");
-		String text = this.jobs.results().read(this.partitioning.forQueue(queue).nameOf(id), id);
+		String text = this.results.read(this.partitioning.forQueue(queue).nameOf(id), id);
 		if (text == null) {
 			return null;
 		}
@@ -415,8 +433,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 		Keyspace.validateQueueName(queue);
 		Assert.notNull(id, "'id' must not be null");
 		Assert.notNull(type, "'type' must not be null");
-		return this.jobs.waiters()
-			.await(this.partitioning.forQueue(queue).nameOf(id), id, timeout)
+		return this.awaits.await(this.partitioning.forQueue(queue).nameOf(id), id, timeout)
 			.thenApply((text) -> (text != null) ? type.cast(readResult(queue, id, text, type)) : null);
 	}
 

@@ -8,6 +8,7 @@ import io.echomq.core.EchoMqEngine;
 import io.echomq.core.Experimental;
 import io.echomq.core.JobId;
 import io.echomq.core.Keyspace;
+import io.echomq.core.internal.Batches;
 import io.echomq.core.internal.Engine;
 import org.jspecify.annotations.Nullable;
 
@@ -30,15 +31,14 @@ public class BatchView {
 
 	private static final List<String> KINDS = List.of("success", "complete", "death");
 
-	private final Engine jobs;
+	private final Batches batches;
 
 	/**
 	 * Create a reader.
 	 * @param engine the engine whose keyspace is read
 	 */
 	public BatchView(EchoMqEngine engine) {
-		Engine jobs = Engine.of(engine);
-		this.jobs = jobs;
+		this.batches = Engine.of(engine).batches();
 	}
 
 	/**
@@ -51,7 +51,7 @@ public class BatchView {
 	public @Nullable Batch read(String queue, JobId id) {
 		Keyspace.validateQueueName(queue);
 		Assert.notNull(id, "'id' must not be null");
-		Map<String, String> row = this.jobs.batches().status(queue, id);
+		Map<String, String> row = this.batches.status(queue, id);
 		String state = row.get("state");
 		if (state == null) {
 			return null;
@@ -82,9 +82,9 @@ public class BatchView {
 	 */
 	public Listing list(String queue) {
 		Keyspace.validateQueueName(queue);
-		long count = this.jobs.batches().listedCount(queue);
+		long count = this.batches.listedCount(queue);
 		List<Batch> batches = new ArrayList<>();
-		for (String id : (count > 0) ? this.jobs.batches().listed(queue, MAX_LISTED) : List.<String>of()) {
+		for (String id : (count > 0) ? this.batches.listed(queue, MAX_LISTED) : List.<String>of()) {
 			Batch batch = JobId.isValid(id) ? read(queue, JobId.parse(id)) : null;
 			batches.add((batch != null) ? batch : new Batch(queue, id, "missing", 0, 0, 0, 0, null, null, List.of()));
 		}

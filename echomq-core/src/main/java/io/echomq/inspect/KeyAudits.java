@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 import io.echomq.core.JobId;
-import io.echomq.core.internal.Engine;
+import io.echomq.core.Keyspace;
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.QueueKeys;
 import io.lettuce.core.RedisFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -24,12 +25,12 @@ final class KeyAudits {
 
 	private static final Set<String> HOLDING = Set.of("pending", "schedule", "active");
 
-	private final Engine jobs;
+	private final Keyspace keyspace;
 
 	private final StringRedisTemplate template;
 
-	KeyAudits(Engine jobs, StringRedisTemplate template) {
-		this.jobs = jobs;
+	KeyAudits(Keyspace keyspace, StringRedisTemplate template) {
+		this.keyspace = keyspace;
 		this.template = template;
 	}
 
@@ -37,7 +38,7 @@ final class KeyAudits {
 	 * Scan the queue's unique keys and check each against the job it names.
 	 */
 	void auditUniqueKeys(String queue, String rowPrefix, AuditReads.Findings findings) {
-		String prefix = this.jobs.keyspace().uniqueKeyPrefix(queue);
+		String prefix = this.keyspace.uniqueKeyPrefix(queue);
 		List<String> batch = new ArrayList<>(QueueAuditor.SCAN_COUNT);
 		AuditReads.scanKeys(this.template, prefix, "*", (key) -> {
 			batch.add(key);
@@ -50,11 +51,12 @@ final class KeyAudits {
 	}
 
 	void auditBatches(String queue, AuditReads.Findings findings) {
-		String location = this.jobs.keys(queue).batches();
+		QueueKeys keys = QueueKeys.of(this.keyspace, queue);
+		String location = keys.batches();
 		if (!AuditReads.expectType(this.template, location, DataType.ZSET, "a sorted set", findings)) {
 			return;
 		}
-		String rowPrefix = this.jobs.keys(queue).batch("");
+		String rowPrefix = keys.batch("");
 		for (long offset = 0;; offset += QueueAuditor.PAGE) {
 			Set<String> page = this.template.opsForZSet().range(location, offset, offset + QueueAuditor.PAGE - 1);
 			if (page == null || page.isEmpty()) {

@@ -75,7 +75,7 @@ public class QueueAuditor {
 	/** Most violations a report lists; the rest are only counted. */
 	public static final int MAX_LISTED = 1_000;
 
-	private final Engine jobs;
+	private final Keyspace keyspace;
 
 	private final StringRedisTemplate template;
 
@@ -86,10 +86,9 @@ public class QueueAuditor {
 	 * @param engine the engine whose keyspace is audited
 	 */
 	public QueueAuditor(EchoMqEngine engine) {
-		Engine jobs = Engine.of(engine);
-		this.jobs = jobs;
-		this.template = jobs.executor().getTemplate();
-		this.keys = new KeyAudits(jobs, this.template);
+		this.keyspace = engine.keyspace();
+		this.template = Engine.of(engine).executor().getTemplate();
+		this.keys = new KeyAudits(this.keyspace, this.template);
 	}
 
 	/**
@@ -100,8 +99,7 @@ public class QueueAuditor {
 	 * @return the report
 	 */
 	public AuditReport audit(String queue, Duration reapTolerance) {
-		Keyspace keyspace = this.jobs.keyspace();
-		String prefix = keyspace.jobKeyPrefix(queue);
+		String prefix = this.keyspace.jobKeyPrefix(queue);
 		AuditReads.Findings findings = new AuditReads.Findings();
 		Map<JobState, Long> counts = new EnumMap<>(JobState.class);
 		Set<JobState> readable = checkQueueKeys(queue, findings);
@@ -112,7 +110,7 @@ public class QueueAuditor {
 			if (!readable.contains(state)) {
 				continue;
 			}
-			String key = keyspace.locationKey(queue, state);
+			String key = this.keyspace.locationKey(queue, state);
 			for (long offset = 0;; offset += PAGE) {
 				Set<TypedTuple<String>> page = this.template.opsForZSet()
 					.rangeWithScores(key, offset, offset + PAGE - 1);
@@ -139,15 +137,14 @@ public class QueueAuditor {
 	 * @return the locations that are sorted sets (or absent), which can be read
 	 */
 	private Set<JobState> checkQueueKeys(String queue, AuditReads.Findings findings) {
-		Keyspace keyspace = this.jobs.keyspace();
 		Set<JobState> readable = new HashSet<>();
 		for (JobState state : JobState.values()) {
-			String key = keyspace.locationKey(queue, state);
+			String key = this.keyspace.locationKey(queue, state);
 			if (AuditReads.expectType(this.template, key, DataType.ZSET, "a sorted set", findings)) {
 				readable.add(state);
 			}
 		}
-		String metrics = keyspace.queueKey(queue, KeyType.METRICS.suffix());
+		String metrics = this.keyspace.queueKey(queue, KeyType.METRICS.suffix());
 		if (AuditReads.expectType(this.template, metrics, DataType.HASH, "a hash", findings)) {
 			this.template.<String, String>opsForHash().entries(metrics).forEach((field, value) -> {
 				if (RowSchema.parse(value) == null) {
@@ -155,21 +152,21 @@ public class QueueAuditor {
 				}
 			});
 		}
-		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.WAKE.suffix()), DataType.LIST, "a list",
-				findings);
-		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.SCHEDULES.suffix()), DataType.HASH,
+		AuditReads.expectType(this.template, this.keyspace.queueKey(queue, KeyType.WAKE.suffix()), DataType.LIST,
+				"a list", findings);
+		AuditReads.expectType(this.template, this.keyspace.queueKey(queue, KeyType.SCHEDULES.suffix()), DataType.HASH,
 				"a hash", findings);
-		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.SCHEDULE_NEXT.suffix()), DataType.ZSET,
-				"a sorted set", findings);
-		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.SCHEDULE_LAST.suffix()), DataType.HASH,
+		AuditReads.expectType(this.template, this.keyspace.queueKey(queue, KeyType.SCHEDULE_NEXT.suffix()),
+				DataType.ZSET, "a sorted set", findings);
+		AuditReads.expectType(this.template, this.keyspace.queueKey(queue, KeyType.SCHEDULE_LAST.suffix()),
+				DataType.HASH, "a hash", findings);
+		AuditReads.expectType(this.template, this.keyspace.queueKey(queue, KeyType.MINUTES.suffix()), DataType.HASH,
 				"a hash", findings);
-		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.MINUTES.suffix()), DataType.HASH,
-				"a hash", findings);
-		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.PAUSED.suffix()), DataType.STRING,
+		AuditReads.expectType(this.template, this.keyspace.queueKey(queue, KeyType.PAUSED.suffix()), DataType.STRING,
 				"a string", findings);
-		AuditReads.expectType(this.template, keyspace.queueKey(queue, KeyType.NODES.suffix()), DataType.HASH, "a hash",
-				findings);
-		String meta = keyspace.queueKey(queue, KeyType.META.suffix());
+		AuditReads.expectType(this.template, this.keyspace.queueKey(queue, KeyType.NODES.suffix()), DataType.HASH,
+				"a hash", findings);
+		String meta = this.keyspace.queueKey(queue, KeyType.META.suffix());
 		if (AuditReads.expectType(this.template, meta, DataType.HASH, "a hash", findings)) {
 			String format = this.template.<String, String>opsForHash().get(meta, "format");
 			Long number = (format != null) ? RowSchema.parse(format) : null;
@@ -284,12 +281,11 @@ public class QueueAuditor {
 		if (mismatches.isEmpty()) {
 			return 0;
 		}
-		Keyspace keyspace = this.jobs.keyspace();
 		List<@Nullable Object> scores = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>(mismatches.size());
 			for (String[] mismatch : mismatches) {
 				JobState named = JobState.fromValue(mismatch[1]);
-				futures.add(commands.zscore(AuditReads.bytes(keyspace.locationKey(queue, named)),
+				futures.add(commands.zscore(AuditReads.bytes(this.keyspace.locationKey(queue, named)),
 						AuditReads.bytes(mismatch[0])));
 			}
 			return futures;
@@ -320,8 +316,7 @@ public class QueueAuditor {
 	private LaneAudit auditLanes(String queue, String prefix, long overdueBefore, Duration reapTolerance,
 			Map<JobState, Long> counts, AuditReads.Findings findings) {
 		long rows = 0;
-		Keyspace keyspace = this.jobs.keyspace();
-		String ringKey = keyspace.queueKey(queue, KeyType.LANES.suffix());
+		String ringKey = this.keyspace.queueKey(queue, KeyType.LANES.suffix());
 		Set<String> ring = new HashSet<>();
 		if (AuditReads.expectType(this.template, ringKey, DataType.ZSET, "a sorted set", findings)) {
 			Set<String> members = this.template.opsForZSet().range(ringKey, 0, -1);
@@ -329,7 +324,7 @@ public class QueueAuditor {
 				ring.addAll(members);
 			}
 		}
-		String lanePrefix = keyspace.laneKeyPrefix(queue);
+		String lanePrefix = this.keyspace.laneKeyPrefix(queue);
 		String suffix = ":" + LaneKeyType.PENDING.suffix();
 		Set<String> lanes = new TreeSet<>(ring);
 		AuditReads.scanKeys(this.template, lanePrefix, "*" + suffix,
@@ -344,7 +339,7 @@ public class QueueAuditor {
 				continue;
 			}
 			valid.add(lane);
-			String key = keyspace.laneKey(queue, lane, LaneKeyType.PENDING.suffix());
+			String key = this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING.suffix());
 			if (!AuditReads.expectType(this.template, key, DataType.ZSET, "a sorted set", findings)) {
 				continue;
 			}
@@ -406,7 +401,7 @@ public class QueueAuditor {
 	}
 
 	private void checkNoLanes(String queue, String prefix, AuditReads.Findings findings) {
-		String key = this.jobs.keyspace().queueKey(queue, KeyType.PENDING.suffix());
+		String key = this.keyspace.queueKey(queue, KeyType.PENDING.suffix());
 		for (long offset = 0;; offset += PAGE) {
 			Set<TypedTuple<String>> page = this.template.opsForZSet().rangeWithScores(key, offset, offset + PAGE - 1);
 			if (page == null || page.isEmpty()) {
@@ -449,16 +444,15 @@ public class QueueAuditor {
 		if (ids.isEmpty()) {
 			return;
 		}
-		Keyspace keyspace = this.jobs.keyspace();
 		byte[][] members = ids.stream().map(AuditReads::bytes).toArray(byte[][]::new);
 		List<@Nullable Object> scores = AuditReads.async(this.template, (commands) -> {
 			List<RedisFuture<?>> futures = new ArrayList<>();
 			for (JobState state : JobState.values()) {
-				futures.add(commands.zmscore(AuditReads.bytes(keyspace.locationKey(queue, state)), members));
+				futures.add(commands.zmscore(AuditReads.bytes(this.keyspace.locationKey(queue, state)), members));
 			}
 			for (String lane : lanes) {
-				futures.add(commands
-					.zmscore(AuditReads.bytes(keyspace.laneKey(queue, lane, LaneKeyType.PENDING.suffix())), members));
+				futures.add(commands.zmscore(
+						AuditReads.bytes(this.keyspace.laneKey(queue, lane, LaneKeyType.PENDING.suffix())), members));
 			}
 			return futures;
 		});

@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 
 import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqNode;
@@ -67,7 +66,7 @@ public class QueueInspector {
 
 	private final Results results;
 
-	private final Supplier<List<Script>> scripts;
+	private final List<Script> scripts;
 
 	/**
 	 * Create an inspector.
@@ -79,7 +78,7 @@ public class QueueInspector {
 		this.executor = jobs.executor();
 		this.template = this.executor.getTemplate();
 		this.results = jobs.results();
-		this.scripts = jobs::scripts;
+		this.scripts = jobs.scripts();
 	}
 
 	/**
@@ -110,7 +109,7 @@ public class QueueInspector {
 	 * @since 0.4.0
 	 */
 	public Map<String, Boolean> scripts() {
-		List<Script> all = this.scripts.get();
+		List<Script> all = this.scripts;
 		String[] shas = all.stream().map(Script::sha).toArray(String[]::new);
 		List<Boolean> exists = this.template
 			.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands().scriptExists(shas));

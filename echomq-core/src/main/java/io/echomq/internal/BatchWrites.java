@@ -12,8 +12,9 @@ import io.echomq.core.JobRef;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.internal.Batches;
-import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.Enqueues;
+import io.echomq.core.internal.Flows;
 import io.echomq.flow.BatchJob;
 import io.echomq.flow.BatchSpec;
 import io.echomq.flow.BatchStatus;
@@ -36,9 +37,9 @@ public final class BatchWrites extends TemplateWrites {
 
 	private static final int CHUNK = 1000;
 
-	public BatchWrites(Engine engine, QueuePartitioning partitioning, BiFunction<String, Object, String> serializer,
-			BiFunction<String, EnqueueOptions, EnqueueSpec> specs) {
-		super(engine, partitioning, serializer, specs);
+	public BatchWrites(Enqueues enqueues, Flows flows, Batches batches, QueuePartitioning partitioning,
+			BiFunction<String, Object, String> serializer, BiFunction<String, EnqueueOptions, EnqueueSpec> specs) {
+		super(enqueues, flows, batches, partitioning, serializer, specs);
 	}
 
 	/**
@@ -122,15 +123,14 @@ public final class BatchWrites extends TemplateWrites {
 		JobRef batch = null;
 		try {
 			for (Job callback : plan.callbacks().values()) {
-				this.engine.flows()
-					.createParent(callback.queue(), callback.id(), callback.text(),
-							this.specs.apply(callback.queue(), callback.options()),
-							List.of(plan.queue() + "/" + plan.id()), Map.of());
+				this.flows.createParent(callback.queue(), callback.id(), callback.text(),
+						this.specs.apply(callback.queue(), callback.options()), List.of(plan.queue() + "/" + plan.id()),
+						Map.of());
 				written.add(new JobRef(callback.queue(), callback.id()));
 			}
 			Map<String, String> targets = new LinkedHashMap<>();
 			plan.callbacks().forEach((kind, callback) -> targets.put(kind, callback.queue() + "/" + callback.id()));
-			this.engine.batches().open(plan.queue(), plan.id(), targets);
+			this.batches.open(plan.queue(), plan.id(), targets);
 			batch = new JobRef(plan.queue(), plan.id());
 		}
 		catch (RuntimeException ex) {
@@ -139,7 +139,7 @@ public final class BatchWrites extends TemplateWrites {
 		add(plan.queue(), plan.id(), plan.jobs(), written, batch);
 		if (plan.sealed()) {
 			try {
-				this.engine.batches().seal(plan.queue(), plan.id());
+				this.batches.seal(plan.queue(), plan.id());
 			}
 			catch (RuntimeException ex) {
 				throw partial(plan.queue(), written, batch, 0, ex);
@@ -210,10 +210,9 @@ public final class BatchWrites extends TemplateWrites {
 			}
 			List<Job> chunk = jobs.subList(from, to);
 			try {
-				this.engine.batches()
-					.addJobs(queue, batch, first.queue(), chunk.stream().map(Job::id).toList(),
-							chunk.stream().map(Job::text).toList(), this.specs.apply(first.queue(), first.options()),
-							this.engine.enqueues());
+				this.batches.addJobs(queue, batch, first.queue(), chunk.stream().map(Job::id).toList(),
+						chunk.stream().map(Job::text).toList(), this.specs.apply(first.queue(), first.options()),
+						this.enqueues);
 			}
 			catch (Batches.CountedJobsException ex) {
 				int enqueued = 0;

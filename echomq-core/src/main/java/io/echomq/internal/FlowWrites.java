@@ -12,8 +12,9 @@ import io.echomq.core.JobRef;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
-import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Batches;
 import io.echomq.core.internal.EnqueueSpec;
+import io.echomq.core.internal.Enqueues;
 import io.echomq.core.internal.Flows;
 import io.echomq.flow.ChildFailure;
 import io.echomq.flow.FlowJob;
@@ -38,9 +39,9 @@ public final class FlowWrites extends TemplateWrites {
 	/** Most jobs of one flow. */
 	public static final int MAX_JOBS = 10_000;
 
-	public FlowWrites(Engine engine, QueuePartitioning partitioning, BiFunction<String, Object, String> serializer,
-			BiFunction<String, EnqueueOptions, EnqueueSpec> specs) {
-		super(engine, partitioning, serializer, specs);
+	public FlowWrites(Enqueues enqueues, Flows flows, Batches batches, QueuePartitioning partitioning,
+			BiFunction<String, Object, String> serializer, BiFunction<String, EnqueueOptions, EnqueueSpec> specs) {
+		super(enqueues, flows, batches, partitioning, serializer, specs);
 	}
 
 	/**
@@ -121,18 +122,16 @@ public final class FlowWrites extends TemplateWrites {
 		for (Node node : order) {
 			try {
 				if (node.children().isEmpty()) {
-					this.engine.flows()
-						.enqueueChild(node.engineQueue(), node.id(), node.text(), node.spec(), node.parentOf(),
-								this.engine.enqueues());
+					this.flows.enqueueChild(node.engineQueue(), node.id(), node.text(), node.spec(), node.parentOf(),
+							this.enqueues);
 				}
 				else {
 					List<String> children = node.children()
 						.stream()
 						.map((child) -> child.engineQueue() + "/" + child.id())
 						.toList();
-					this.engine.flows()
-						.createParent(node.engineQueue(), node.id(), node.text(), node.spec(), children,
-								node.parentOf());
+					this.flows.createParent(node.engineQueue(), node.id(), node.text(), node.spec(), children,
+							node.parentOf());
 				}
 			}
 			catch (RuntimeException ex) {

@@ -16,17 +16,24 @@ import java.util.concurrent.atomic.LongAdder;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
+import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.ClaimResult;
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.Claims;
 import io.echomq.core.internal.CompleteAndClaimResult;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.FencingToken;
 import io.echomq.core.internal.KeyType;
+import io.echomq.core.internal.Outcomes;
+import io.echomq.core.internal.QueueAdmin;
+import io.echomq.core.internal.Results;
+import io.echomq.core.internal.StoredFormat;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The one claim path of a container, used by both places that claim: the poller
@@ -70,7 +77,19 @@ final class ContainerClaims {
 	/** Longest the poller waits for one partition's claim before it moves on. */
 	static final Duration PATIENCE = Duration.ofMillis(200);
 
-	private final Engine jobs;
+	private final Claims claimVerbs;
+
+	private final Outcomes outcomes;
+
+	private final StoredFormat formats;
+
+	private final QueueAdmin admin;
+
+	private final Results results;
+
+	private final Keyspace keyspace;
+
+	private final StringRedisTemplate template;
 
 	private final ContainerSettings settings;
 
@@ -116,7 +135,13 @@ final class ContainerClaims {
 		@SuppressWarnings("unchecked")
 		Future<ClaimResult>[] futures = new Future[count];
 		this.outstanding = futures;
-		this.jobs = jobs;
+		this.claimVerbs = jobs.claims();
+		this.outcomes = jobs.outcomes();
+		this.formats = jobs.formats();
+		this.admin = jobs.admin();
+		this.results = jobs.results();
+		this.keyspace = jobs.keyspace();
+		this.template = jobs.executor().getTemplate();
 		this.settings = settings;
 		this.node = node;
 		this.runs = runs;
@@ -146,7 +171,8 @@ final class ContainerClaims {
 		}
 		List<LeasedJob> leased = new ArrayList<>(claimed.size());
 		for (ClaimedJob job : claimed) {
-			LeasedJob run = new LeasedJob(job, this.jobs, this.settings, this.counters, this.events);
+			LeasedJob run = new LeasedJob(job, this.outcomes, this.admin, this.results, this.settings, this.counters,
+					this.events);
 			this.runs.track(run);
 			leased.add(run);
 		}
@@ -202,14 +228,13 @@ final class ContainerClaims {
 		try {
 			int claimable = (this.runs.isRunning() && !this.runs.isPaused() && !isPartitioned()) ? settled.size() : 0;
 			if (claimable > 0) {
-				CompleteAndClaimResult reply = this.jobs.claims()
-					.completeAllAndClaim(queue, ids, tokens, uniqueKeys, flowParents, jobResults, this.settings.lease(),
-							claimable, this.settings.limits(), this.node);
+				CompleteAndClaimResult reply = this.claimVerbs.completeAllAndClaim(queue, ids, tokens, uniqueKeys,
+						flowParents, jobResults, this.settings.lease(), claimable, this.settings.limits(), this.node);
 				results = reply.completions();
 				next = reply.claim().jobs();
 			}
 			else {
-				results = this.jobs.outcomes().completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults);
+				results = this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults);
 			}
 		}
 		catch (Throwable ex) {
@@ -233,7 +258,7 @@ final class ContainerClaims {
 	 * @return the pause left, or {@code null}
 	 */
 	@Nullable Duration lastClaimPause() {
-		return this.jobs.claims().lastClaimPause(this.settings.queue());
+		return this.claimVerbs.lastClaimPause(this.settings.queue());
 	}
 
 	/**
@@ -255,11 +280,10 @@ final class ContainerClaims {
 	 * claim started at, moving on while slots are left.
 	 */
 	private ClaimResult claimAcross(Duration lease, int max, FlowLimits limits, EchoMqNode owner) {
-		Engine jobs = this.jobs;
 		if (this.names.size() == 1) {
 			String name = this.names.get(0);
-			jobs.formats().check(name);
-			return jobs.claims().claim(name, lease, max, limits, owner);
+			this.formats.check(name);
+			return this.claimVerbs.claim(name, lease, max, limits, owner);
 		}
 		FlowLimits share = limits.perPartition(this.names.size());
 		ClaimResult.Limit limit = null;
@@ -287,8 +311,8 @@ final class ContainerClaims {
 			String name = this.names.get(partition);
 			int wanted = max - claimed.size();
 			Future<ClaimResult> call = claimer(partition).submit(() -> {
-				jobs.formats().check(name);
-				return jobs.claims().claim(name, lease, wanted, share, owner);
+				this.formats.check(name);
+				return this.claimVerbs.claim(name, lease, wanted, share, owner);
 			});
 			failure = collect(partition, call, PATIENCE.toNanos(), max, claimed, failure);
 			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
@@ -358,7 +382,7 @@ final class ContainerClaims {
 
 	private void release(int partition, ClaimedJob job) {
 		try {
-			this.jobs.outcomes().release(this.names.get(partition), job.id(), job.token());
+			this.outcomes.release(this.names.get(partition), job.id(), job.token());
 		}
 		catch (RuntimeException ex) {
 			logger.warn(ex, () -> "Cannot release " + job.id() + " claimed late on " + this.names.get(partition)
@@ -431,10 +455,10 @@ final class ContainerClaims {
 		if (!this.probing[partition].compareAndSet(false, true)) {
 			return;
 		}
-		String key = this.jobs.keyspace().queueKey(this.names.get(partition), KeyType.PENDING.suffix());
+		String key = this.keyspace.queueKey(this.names.get(partition), KeyType.PENDING.suffix());
 		Thread thread = new Thread(() -> {
 			try {
-				this.jobs.executor().getTemplate().hasKey(key);
+				this.template.hasKey(key);
 				synchronized (this.down) {
 					this.down[partition] = false;
 				}

@@ -1,7 +1,7 @@
 package io.echomq.listener;
 
 import io.echomq.core.JobId;
-import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Results;
 import io.echomq.support.PayloadConversionException;
 import io.echomq.support.PayloadConverter;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +18,7 @@ import org.springframework.util.Assert;
  */
 final class JobOutput {
 
-	private final Engine jobs;
+	private final Results results;
 
 	private final String queue;
 
@@ -30,8 +30,8 @@ final class JobOutput {
 	/** The handler's result as the payload converter wrote it, or null for none. */
 	private volatile @Nullable String result;
 
-	JobOutput(Engine jobs, String queue, JobId id) {
-		this.jobs = jobs;
+	JobOutput(Results results, String queue, JobId id) {
+		this.results = results;
 		this.queue = queue;
 		this.id = id;
 	}
@@ -51,7 +51,7 @@ final class JobOutput {
 	 * attempt then fails)
 	 */
 	void result(String text) {
-		this.jobs.results().check(this.queue, this.id, text);
+		this.results.check(this.queue, this.id, text);
 		this.result = text;
 	}
 

@@ -11,8 +11,9 @@ import io.echomq.core.JobState;
 import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.ClaimedJob;
-import io.echomq.core.internal.Engine;
-import io.echomq.crypto.PayloadDecryptionException;
+import io.echomq.core.internal.Outcomes;
+import io.echomq.core.internal.QueueAdmin;
+import io.echomq.core.internal.Results;
 import io.echomq.crypto.QueueEncryption;
 import io.echomq.listener.OutcomeSender.Sent;
 import io.echomq.support.internal.ErrorText;
@@ -52,7 +53,9 @@ final class LeasedJob implements JobContext {
 
 	private volatile boolean opened;
 
-	private final Engine jobs;
+	private final Outcomes outcomes;
+
+	private final QueueAdmin admin;
 
 	private final ContainerSettings settings;
 
@@ -88,11 +91,13 @@ final class LeasedJob implements JobContext {
 	/** When the lease runs out as far as this node knows ({@link System#nanoTime()}). */
 	private volatile long leaseDeadlineNanos;
 
-	LeasedJob(ClaimedJob job, Engine jobs, ContainerSettings settings, ListenerCounters counters, JobEvents events) {
+	LeasedJob(ClaimedJob job, Outcomes outcomes, QueueAdmin admin, Results results, ContainerSettings settings,
+			ListenerCounters counters, JobEvents events) {
 		this.job = job;
 		this.received = ReceivedJob.of(job);
-		this.output = new JobOutput(jobs, job.queue(), job.id());
-		this.jobs = jobs;
+		this.output = new JobOutput(results, job.queue(), job.id());
+		this.outcomes = outcomes;
+		this.admin = admin;
 		this.settings = settings;
 		this.counters = counters;
 		this.events = events;
@@ -148,21 +153,10 @@ final class LeasedJob implements JobContext {
 	 */
 	void open(QueueEncryption encryption) {
 		String queue = this.settings.queue();
-		if (this.opened || !encryption.isEncrypted(queue)) {
-			return;
+		if (!this.opened && encryption.isEncrypted(queue)) {
+			this.opened = true;
+			this.received = this.received.opened(encryption, queue);
 		}
-		this.opened = true;
-		ReceivedJob job = this.received;
-		String text;
-		try {
-			text = encryption.open(queue, job.payload());
-		}
-		catch (PayloadDecryptionException ex) {
-			throw new UnreadablePayloadException("Payload of job " + id() + " cannot be decrypted: " + ex.getMessage(),
-					ex);
-		}
-		this.received = new ReceivedJob(job.queue(), job.id(), job.attempt(), job.maxAttempts(), text, job.enqueuedAt(),
-				job.readyAt(), job.claimedAt(), job.leaseDeadline(), job.fields());
 	}
 
 	/**
@@ -230,7 +224,7 @@ final class LeasedJob implements JobContext {
 
 	private TransitionResult prolong(Duration lease) {
 		long sent = System.nanoTime();
-		TransitionResult result = this.jobs.outcomes().extend(queue(), id(), this.job.token(), lease);
+		TransitionResult result = this.outcomes.extend(queue(), id(), this.job.token(), lease);
 		if (result.isApplied()) {
 			this.leaseDeadlineNanos = sent + lease.toNanos();
 		}
@@ -244,13 +238,13 @@ final class LeasedJob implements JobContext {
 
 	@Override
 	public boolean progress(int percent) {
-		return this.jobs.outcomes().progress(queue(), id(), this.job.token(), percent).isApplied();
+		return this.outcomes.progress(queue(), id(), this.job.token(), percent).isApplied();
 	}
 
 	@Override
 	public boolean progress(Object progress) {
 		String text = this.output.progressText(progress);
-		return this.jobs.outcomes().progress(queue(), id(), this.job.token(), text).isApplied();
+		return this.outcomes.progress(queue(), id(), this.job.token(), text).isApplied();
 	}
 
 	/**
@@ -284,9 +278,8 @@ final class LeasedJob implements JobContext {
 	}
 
 	private TransitionResult sendComplete() {
-		return this.jobs.outcomes()
-			.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.job.flowParent(),
-					this.output.result());
+		return this.outcomes.complete(queue(), id(), this.job.token(), this.job.uniqueKey(), this.job.flowParent(),
+				this.output.result());
 	}
 
 	private void recordCompletion(@Nullable Sent sent, Duration took) {
@@ -325,14 +318,10 @@ final class LeasedJob implements JobContext {
 		Integer cap = this.settings.maxAttempts();
 		boolean capped = cap != null && attempt() >= cap;
 		Duration backoff = this.settings.backoff().delayFor(attempt());
-		Sent sent = (fatal != null || capped)
-				? send("dead-letter",
-						() -> this.jobs.outcomes()
-							.deadLetter(queue(), id(), this.job.token(), error, this.job.keys(true)),
-						false)
-				: send("failure", () -> this.jobs.outcomes()
-					.retry(queue(), id(), this.job.token(), error, backoff, this.job.keys(this.job.isLastAttempt())),
-						false);
+		Sent sent = (fatal != null || capped) ? send("dead-letter",
+				() -> this.outcomes.deadLetter(queue(), id(), this.job.token(), error, this.job.keys(true)), false)
+				: send("failure", () -> this.outcomes.retry(queue(), id(), this.job.token(), error, backoff,
+						this.job.keys(this.job.isLastAttempt())), false);
 		if (sent == null) {
 			return;
 		}
@@ -359,8 +348,8 @@ final class LeasedJob implements JobContext {
 		if (snooze instanceof RateLimitedJobException limited && limited.isPauseQueue()) {
 			pauseQueue(delay);
 		}
-		Sent sent = send("snooze", () -> this.jobs.outcomes()
-			.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze), delay, this.job.keys(false)), false);
+		Sent sent = send("snooze", () -> this.outcomes.snooze(queue(), id(), this.job.token(), ErrorText.of(snooze),
+				delay, this.job.keys(false)), false);
 		if (sent == null) {
 			return;
 		}
@@ -380,7 +369,7 @@ final class LeasedJob implements JobContext {
 	 */
 	private void pauseQueue(Duration duration) {
 		try {
-			if (this.jobs.admin().pause(queue(), duration, "rate limited by the handler of " + id())) {
+			if (this.admin.pause(queue(), duration, "rate limited by the handler of " + id())) {
 				logger.info(() -> "Paused queue '" + queue() + "' cluster-wide for " + duration + ": the handler of "
 						+ this + " was rate-limited");
 			}
@@ -402,8 +391,7 @@ final class LeasedJob implements JobContext {
 		stopRenewing();
 		stopTimer();
 		try {
-			TransitionResult result = this.jobs.outcomes()
-				.release(queue(), id(), this.job.token(), this.job.keys(false));
+			TransitionResult result = this.outcomes.release(queue(), id(), this.job.token(), this.job.keys(false));
 			if (result.isApplied()) {
 				this.counters.released.increment();
 				logger.info(() -> "Released unfinished " + this + " to pending");

@@ -9,10 +9,12 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import io.echomq.core.EchoMqNode;
+import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.QueueSignals;
+import io.echomq.core.internal.StoredFormat;
 import io.echomq.crypto.QueueEncryption;
 import io.echomq.inspect.QueueNodes;
 import org.jspecify.annotations.Nullable;
@@ -22,6 +24,7 @@ import org.springframework.core.task.SyncTaskExecutor;
 import org.springframework.core.task.TaskExecutor;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.Assert;
 
 /**
@@ -59,6 +62,14 @@ public class QueueListenerContainer {
 	private final List<JobInvocationInterceptor> interceptors;
 
 	private final Engine jobs;
+
+	private final Keyspace keyspace;
+
+	private final StringRedisTemplate template;
+
+	private final QueueSignals signals;
+
+	private final StoredFormat formats;
 
 	private final JobExecutorFactory executorFactory;
 
@@ -123,6 +134,10 @@ public class QueueListenerContainer {
 		this.handler = handler;
 		this.interceptors = List.copyOf(interceptors);
 		this.jobs = jobs;
+		this.keyspace = jobs.keyspace();
+		this.template = jobs.executor().getTemplate();
+		this.signals = jobs.signals();
+		this.formats = jobs.formats();
 		this.executorFactory = executorFactory;
 		this.leaseKeeper = leaseKeeper;
 		this.events = events;
@@ -150,10 +165,10 @@ public class QueueListenerContainer {
 			Map<String, String> partitionsByWakeKey = new LinkedHashMap<>();
 			this.claims.names()
 				.forEach((partition) -> partitionsByWakeKey
-					.put(this.jobs.keyspace().queueKey(partition, KeyType.WAKE.suffix()), partition));
-			WakeChannel wake = WakeChannel.create(this.jobs.executor().getTemplate().getRequiredConnectionFactory(),
+					.put(this.keyspace.queueKey(partition, KeyType.WAKE.suffix()), partition));
+			WakeChannel wake = WakeChannel.create(this.template.getRequiredConnectionFactory(),
 					List.copyOf(partitionsByWakeKey.keySet()));
-			QueueSignals signals = this.jobs.signals();
+			QueueSignals signals = this.signals;
 			wake.onScheduleToken((wakeKey) -> {
 				String partition = partitionsByWakeKey.get(wakeKey);
 				if (partition != null) {
@@ -187,7 +202,7 @@ public class QueueListenerContainer {
 	private void checkFormats() {
 		for (String name : this.claims.names()) {
 			try {
-				this.jobs.formats().check(name);
+				this.formats.check(name);
 			}
 			catch (DataAccessException ex) {
 				Supplier<String> message = () -> "Cannot check the stored format of queue '" + name + "' now ("

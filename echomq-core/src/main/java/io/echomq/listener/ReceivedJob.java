@@ -6,6 +6,8 @@ import java.util.Map;
 import io.echomq.core.JobAttempt;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.JobId;
+import io.echomq.crypto.PayloadDecryptionException;
+import io.echomq.crypto.QueueEncryption;
 
 /**
  * A claimed job as its handler receives it: what the handler needs to know of it, without
@@ -36,6 +38,27 @@ public record ReceivedJob(String queue, JobId id, long attempt, long maxAttempts
 	static ReceivedJob of(ClaimedJob job) {
 		return new ReceivedJob(job.queue(), job.id(), job.attempt(), job.maxAttempts(), job.payload(), job.enqueuedAt(),
 				job.readyAt(), job.claimedAt(), job.leaseDeadline(), job.fields());
+	}
+
+	/**
+	 * Return this job with its payload decrypted through its queue's encryption.
+	 * @param encryption the queue encryption
+	 * @param queue the queue the payload was sealed for (a partitioned queue's logical
+	 * name)
+	 * @return the job with the plaintext payload
+	 * @throws UnreadablePayloadException if the payload cannot be decrypted
+	 */
+	ReceivedJob opened(QueueEncryption encryption, String queue) {
+		String text;
+		try {
+			text = encryption.open(queue, this.payload);
+		}
+		catch (PayloadDecryptionException ex) {
+			throw new UnreadablePayloadException(
+					"Payload of job " + this.id + " cannot be decrypted: " + ex.getMessage(), ex);
+		}
+		return new ReceivedJob(this.queue, this.id, this.attempt, this.maxAttempts, text, this.enqueuedAt, this.readyAt,
+				this.claimedAt, this.leaseDeadline, this.fields);
 	}
 
 }

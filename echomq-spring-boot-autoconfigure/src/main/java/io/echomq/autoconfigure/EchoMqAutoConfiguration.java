@@ -122,9 +122,10 @@ public final class EchoMqAutoConfiguration {
 		template.setEnqueueAfterCommit(properties.template().enqueueAfterCommit());
 		template.setPartitioning(partitioning);
 		template.setEncryption(encryption.getIfUnique(QueueEncryption::none));
+		ScriptExecutor executor = Engine.of(engine).executor();
 		properties.queues().forEach((queue, overrides) -> {
 			if (overrides.durability() != null) {
-				refuseOnCluster(engine, queue);
+				refuseOnCluster(executor, queue);
 				template.setDurability(queue, overrides.durability().toDurability());
 			}
 		});
@@ -164,8 +165,8 @@ public final class EchoMqAutoConfiguration {
 				configured.add(queue);
 			}
 		});
-		return new PartitionCountVerifier(new PartitionCountCheck(Engine.of(engine)), partitioning, configured,
-				registry, template);
+		return new PartitionCountVerifier(new PartitionCountCheck(engine.keyspace(), Engine.of(engine).executor()),
+				partitioning, configured, registry, template);
 	}
 
 	@Bean
@@ -218,11 +219,9 @@ public final class EchoMqAutoConfiguration {
 		return new QueueNodes(engine);
 	}
 
-	private static void refuseOnCluster(EchoMqEngine engine, String queue) {
-		if (Engine.of(engine)
-			.executor()
-			.getTemplate()
-			.getConnectionFactory() instanceof LettuceConnectionFactory factory && factory.isClusterAware()) {
+	private static void refuseOnCluster(ScriptExecutor executor, String queue) {
+		if (executor.getTemplate().getConnectionFactory() instanceof LettuceConnectionFactory factory
+				&& factory.isClusterAware()) {
 			throw new IllegalStateException("echomq.queues." + queue + ".durability (replica-acknowledged enqueue) "
 					+ "is not supported on a Redis Cluster: WAIT has to follow the write on the connection to the "
 					+ "master of the queue's slot. Use it with a standalone or Sentinel-managed primary.");

@@ -229,7 +229,7 @@ class EchoMqHealthContributorAutoConfigurationTests {
 
 		FailingClaims(ScriptExecutor executor, Keyspace keyspace) {
 			super(executor, keyspace);
-			this.claims = new Claims(this) {
+			this.claims = new Claims(super.claims()) {
 
 				@Override
 				public ClaimResult claim(String queue, Duration lease, int max, FlowLimits limits,

@@ -143,7 +143,7 @@ class PartitionedQueueAutoConfigurationTests {
 				CyclicBarrier start = new CyclicBarrier(2);
 				List<CompletableFuture<QueuePartitions>> checks = counts.stream()
 					.map((partitions) -> CompletableFuture.supplyAsync(() -> {
-						PartitionCountCheck check = new PartitionCountCheck(jobs);
+						PartitionCountCheck check = new PartitionCountCheck(jobs.keyspace(), jobs.executor());
 						try {
 							start.await(5, TimeUnit.SECONDS);
 						}
@@ -172,7 +172,8 @@ class PartitionedQueueAutoConfigurationTests {
 					.containsIgnoringCase("queue '" + queue + "'")
 					.contains("" + won.get(0).count());
 				QueuePartitions winner = won.get(0);
-				assertThat(new PartitionCountCheck(jobs).recorded(queue)).isEqualTo(winner.count());
+				assertThat(new PartitionCountCheck(jobs.keyspace(), jobs.executor()).recorded(queue))
+					.isEqualTo(winner.count());
 				template.setPartitioning(QueuePartitioning.of(java.util.Map.of(queue, winner.count())));
 				List<JobId> ids = template.enqueueAll(queue, List.of("a", "b", "c", "d", "e", "f", "g", "h"));
 				long located = winner.names()

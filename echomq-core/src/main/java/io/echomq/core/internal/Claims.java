@@ -54,15 +54,19 @@ public class Claims extends EnginePart {
 
 	private final LaneClaimer lanes;
 
-	/**
-	 * Create the claims over an engine's state, as the engine does; a subclass may
-	 * decorate the verbs (a test that makes a claim fail, say).
-	 * @param engine the engine
-	 */
-	protected Claims(Engine engine) {
-		super(engine.state);
-		this.outcomes = engine.outcomes;
+	Claims(EngineState state, Outcomes outcomes) {
+		super(state);
+		this.outcomes = outcomes;
 		this.lanes = new LaneClaimer(this.state);
+	}
+
+	/**
+	 * Create claims over the same state and outcomes as others, with claim hints of their
+	 * own; a subclass may decorate the verbs (a test that makes a claim fail, say).
+	 * @param claims the claims whose state and outcomes to use
+	 */
+	protected Claims(Claims claims) {
+		this(claims.state, claims.outcomes);
 	}
 
 	List<Script> laneScripts() {

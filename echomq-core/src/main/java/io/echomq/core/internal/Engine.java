@@ -7,8 +7,6 @@ import io.echomq.core.EchoMqEngine;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.util.Assert;
 
 /**
@@ -49,9 +47,9 @@ public class Engine implements EchoMqEngine {
 	/** The most jobs one {@code complete_all} call completes. */
 	public static final int COMPLETE_BATCH = 64;
 
-	final EngineState state;
+	private final EngineState state;
 
-	final Outcomes outcomes;
+	private final Outcomes outcomes;
 
 	private final Enqueues enqueues;
 
@@ -65,9 +63,7 @@ public class Engine implements EchoMqEngine {
 
 	private final Results results;
 
-	private final Object waitersLock = new Object();
-
-	private @Nullable Waiters waiters;
+	private final Awaits awaits;
 
 	private final Events events;
 
@@ -88,12 +84,13 @@ public class Engine implements EchoMqEngine {
 		this.outcomes = new Outcomes(this.state, this.results);
 		this.formats = new StoredFormat(this.state);
 		this.enqueues = new Enqueues(this.state, this.formats);
-		this.claims = new Claims(this);
+		this.claims = new Claims(this.state, this.outcomes);
 		this.upkeep = new Upkeep(this.state);
 		this.admin = new QueueAdmin(this.state);
 		this.events = new Events(this.state);
 		this.flows = new Flows(this.state, this.admin);
 		this.batches = new Batches(this.state);
+		this.awaits = new Awaits(this.state);
 	}
 
 	/**
@@ -189,14 +186,16 @@ public class Engine implements EchoMqEngine {
 	 * @return the waiters
 	 */
 	public Waiters waiters() {
-		synchronized (this.waitersLock) {
-			Waiters waiters = this.waiters;
-			if (waiters == null) {
-				waiters = new Waiters(this.state);
-				this.waiters = waiters;
-			}
-			return waiters;
-		}
+		return this.awaits.waiters();
+	}
+
+	/**
+	 * Return the awaits of jobs' outcomes, which make the {@link #waiters()} when first
+	 * used and again after {@link #close()}.
+	 * @return the awaits
+	 */
+	public Awaits awaits() {
+		return this.awaits;
 	}
 
 	/**
@@ -205,14 +204,7 @@ public class Engine implements EchoMqEngine {
 	 */
 	@Override
 	public void close() {
-		Waiters waiters;
-		synchronized (this.waitersLock) {
-			waiters = this.waiters;
-			this.waiters = null;
-		}
-		if (waiters != null) {
-			waiters.close();
-		}
+		this.awaits.close();
 	}
 
 	/**

@@ -53,13 +53,15 @@ public class PartitionCountCheck {
 
 	/**
 	 * Create a check.
-	 * @param jobs the engine
+	 * @param keyspace the keyspace the counts are recorded in
+	 * @param executor the script executor
 	 */
-	public PartitionCountCheck(Engine jobs) {
-		Assert.notNull(jobs, "'jobs' must not be null");
-		this.keyspace = jobs.keyspace();
-		this.executor = jobs.executor();
-		this.template = jobs.executor().getTemplate();
+	public PartitionCountCheck(Keyspace keyspace, ScriptExecutor executor) {
+		Assert.notNull(keyspace, "'keyspace' must not be null");
+		Assert.notNull(executor, "'executor' must not be null");
+		this.keyspace = keyspace;
+		this.executor = executor;
+		this.template = executor.getTemplate();
 	}
 
 	/**

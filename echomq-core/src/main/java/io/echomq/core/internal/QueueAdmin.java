@@ -203,4 +203,12 @@ public final class QueueAdmin extends EnginePart {
 		}
 	}
 
+	/**
+	 * Read the server's time ({@code TIME}).
+	 * @return the server time in epoch ms
+	 */
+	public long serverTime() {
+		return this.state.serverTime();
+	}
+
 }

@@ -338,4 +338,13 @@ public final class Upkeep extends EnginePart {
 		return result;
 	}
 
+	/**
+	 * Return the server time as last learned from a script reply, estimated from the
+	 * local clock.
+	 * @return the estimated server time in epoch ms
+	 */
+	public long estimatedServerTime() {
+		return this.state.estimatedServerTime();
+	}
+
 }

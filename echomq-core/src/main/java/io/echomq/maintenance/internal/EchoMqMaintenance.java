@@ -13,10 +13,12 @@ import java.util.function.Supplier;
 
 import io.echomq.core.ReapResult;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Flows;
 import io.echomq.core.internal.Guard;
 import io.echomq.core.internal.MaintenancePass;
 import io.echomq.core.internal.QuarantineResult;
 import io.echomq.core.internal.QueueSignals;
+import io.echomq.core.internal.Upkeep;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.JobEventListener;
 import io.echomq.listener.JobEvents;
@@ -92,7 +94,11 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 
 	private static final LogAccessor logger = new LogAccessor(EchoMqMaintenance.class);
 
-	private final Engine jobs;
+	private final Upkeep upkeep;
+
+	private final Flows flows;
+
+	private final QueueSignals signals;
 
 	final MaintenanceSettings settings;
 
@@ -128,7 +134,9 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 		Assert.notNull(settings, "'settings' must not be null");
 		Assert.notNull(queues, "'queues' must not be null");
 		Assert.notNull(schedulerFactory, "'schedulerFactory' must not be null");
-		this.jobs = jobs;
+		this.upkeep = jobs.upkeep();
+		this.flows = jobs.flows();
+		this.signals = jobs.signals();
 		this.settings = settings;
 		this.queues = queues;
 		this.schedulerFactory = schedulerFactory;
@@ -152,7 +160,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 			WakeableTask promoteTask = new WakeableTask(created, this.promote::run, this.settings.promoteInterval());
 			this.reap.task = reapTask;
 			this.promote.task = promoteTask;
-			this.unsubscribe = this.jobs.signals().subscribe(new Signals());
+			this.unsubscribe = this.signals.subscribe(new Signals());
 			long now = System.nanoTime();
 			reapTask.runBy(now);
 			promoteTask.runBy(now);
@@ -207,7 +215,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 		int dead = 0;
 		OptionalLong next = OptionalLong.empty();
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			MaintenancePass<ReapResult> pass = this.jobs.upkeep().reapPass(queue, this.settings.batchSize());
+			MaintenancePass<ReapResult> pass = this.upkeep.reapPass(queue, this.settings.batchSize());
 			ReapResult result = pass.moved();
 			requeued += result.requeued();
 			dead += result.dead();
@@ -223,7 +231,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 			this.events.reaped(queue, total);
 		}
 		this.reap.idle.ticked(queue, requeued + dead > 0);
-		QuarantineResult quarantined = this.jobs.upkeep().quarantineSuspects(queue);
+		QuarantineResult quarantined = this.upkeep.quarantineSuspects(queue);
 		if (quarantined.quarantined() + quarantined.strays() > 0) {
 			logger.warn(() -> "Quarantined " + quarantined.quarantined() + " member(s) of queue '" + queue
 					+ "' that no transition could move, removed " + quarantined.strays()
@@ -242,7 +250,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 	private int relayFlows(String queue) {
 		int total = 0;
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			int relayed = this.jobs.flows().relay(queue, this.settings.batchSize());
+			int relayed = this.flows.relay(queue, this.settings.batchSize());
 			total += relayed;
 			if (relayed > 0) {
 				logger.debug(() -> "Relayed " + relayed + " finished flow children of queue '" + queue + "'");
@@ -287,7 +295,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 			return;
 		}
 		this.trims.put(queue, new Backoff(now, (last != null) ? last.delay() : TRIM_INTERVAL.toNanos()));
-		long trimmed = this.jobs.upkeep().trimHistory(queue, this.settings.batchSize() * MAX_ROUNDS);
+		long trimmed = this.upkeep.trimHistory(queue, this.settings.batchSize() * MAX_ROUNDS);
 		long wait = (trimmed > 0 || last == null) ? TRIM_INTERVAL.toNanos()
 				: Math.min(MAX_TRIM_INTERVAL.toNanos(), last.delay() * 2);
 		this.trims.put(queue, new Backoff(now, wait));
@@ -311,7 +319,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 		int promoted = 0;
 		OptionalLong next = OptionalLong.empty();
 		for (int round = 0; round < MAX_ROUNDS; round++) {
-			MaintenancePass<Integer> pass = this.jobs.upkeep().promotePass(queue, this.settings.batchSize());
+			MaintenancePass<Integer> pass = this.upkeep.promotePass(queue, this.settings.batchSize());
 			promoted += pass.moved();
 			next = pass.nextDueAt();
 			if (pass.moved() < this.settings.batchSize()) {
@@ -345,7 +353,7 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 		if (dueAt.isEmpty()) {
 			return idle;
 		}
-		long delayMillis = dueAt.getAsLong() - this.jobs.estimatedServerTime();
+		long delayMillis = dueAt.getAsLong() - this.upkeep.estimatedServerTime();
 		if (delayMillis <= 0) {
 			return now + retry.toNanos();
 		}

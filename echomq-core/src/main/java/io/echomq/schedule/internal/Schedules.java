@@ -15,9 +15,11 @@ import java.util.function.Supplier;
 import io.echomq.core.JobId;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.Events;
 import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
+import io.echomq.core.internal.StoredFormat;
 import io.echomq.schedule.InvalidScheduleException;
 import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
@@ -73,7 +75,9 @@ public class Schedules {
 
 	private static final Script TRIGGER = Script.load("trigger");
 
-	private final Engine jobs;
+	private final StoredFormat formats;
+
+	private final Events events;
 
 	private final Keyspace keyspace;
 
@@ -89,7 +93,8 @@ public class Schedules {
 	 */
 	public Schedules(Engine jobs) {
 		Assert.notNull(jobs, "'jobs' must not be null");
-		this.jobs = jobs;
+		this.formats = jobs.formats();
+		this.events = jobs.events();
 		this.keyspace = jobs.keyspace();
 		this.executor = jobs.executor();
 		this.template = this.executor.getTemplate();
@@ -114,7 +119,7 @@ public class Schedules {
 		Assert.notNull(definition, "'definition' must not be null");
 		String queue = definition.queue();
 		Instant next = definition.spec().nextAfter(serverTime());
-		this.jobs.formats().check(queue);
+		this.formats.check(queue);
 		this.template.opsForSet().add(this.keyspace.scheduleQueuesKey(), queue);
 		List<Object> reply = this.executor.execute(RESCHEDULE,
 				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT)), List.of(definition.name(),
@@ -261,7 +266,7 @@ public class Schedules {
 	List<ScheduleFire> tick(String queue, Duration misfireThreshold, int maxAttempts,
 			Function<ScheduleDefinition, String> payloads, Supplier<Instant> clock) {
 		List<ScheduleFire> fired = new ArrayList<>();
-		this.jobs.formats().check(queue);
+		this.formats.check(queue);
 		String nextKey = key(queue, KeyType.SCHEDULE_NEXT);
 		for (int round = 0; round < 10; round++) {
 			Instant now = clock.get();
@@ -326,7 +331,7 @@ public class Schedules {
 		List<String> args = new ArrayList<>(List.of(definition.name(), text, Long.toString(expected.toEpochMilli()),
 				(plan.next() != null) ? Long.toString(plan.next().toEpochMilli()) : "",
 				(plan.fire() != null) ? "1" : "0", id.toString(), payload, Integer.toString(maxAttempts)));
-		this.jobs.events().declare(queue, keys, args);
+		this.events.declare(queue, keys, args);
 		List<Object> reply = this.executor.execute(FIRE, keys, args);
 		if (number(reply.get(0)) == 0) {
 			logger.trace(() -> "Schedule '" + definition.name() + "' of queue '" + queue + "' not fired here: "
@@ -356,14 +361,14 @@ public class Schedules {
 			return null;
 		}
 		ScheduleDefinition definition = ScheduleCodec.decode(queue, name, text);
-		this.jobs.formats().check(queue);
+		this.formats.check(queue);
 		JobId id = JobId.mint();
 		List<String> keys = new ArrayList<>(List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_LAST),
 				key(queue, KeyType.PENDING), key(queue, KeyType.SCHEDULE), key(queue, KeyType.METRICS),
 				key(queue, KeyType.WAKE), this.keyspace.jobKey(queue, id)));
 		List<String> args = new ArrayList<>(
 				List.of(name, text, id.toString(), payloads.apply(definition), Integer.toString(maxAttempts)));
-		this.jobs.events().declare(queue, keys, args);
+		this.events.declare(queue, keys, args);
 		List<Object> reply = this.executor.execute(TRIGGER, keys, args);
 		long now = number(reply.get(0));
 		if (now == 0) {
