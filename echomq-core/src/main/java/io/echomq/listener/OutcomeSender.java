@@ -5,9 +5,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import io.echomq.core.ReplicationTimeoutException;
+import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.UnsupportedFormatException;
 import io.echomq.core.WrongKeyTypeException;
+import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogAccessor;
@@ -98,6 +101,9 @@ final class OutcomeSender {
 	 * here (the next send's reply says what became of it) or renewing should stop
 	 */
 	private boolean renewed(Object job, BooleanSupplier renew, RuntimeException refusal, long started) {
+		if (!answered(refusal)) {
+			return true;
+		}
 		if (refusal instanceof WrongKeyTypeException || refusal instanceof UnsupportedFormatException
 				|| System.nanoTime() - started > MAX_HOLD.toNanos()) {
 			return false;
@@ -112,6 +118,23 @@ final class OutcomeSender {
 		catch (RuntimeException ex) {
 			return true;
 		}
+	}
+
+	/**
+	 * Whether the server answered the refused call (an error reply: a renewal may get
+	 * through), rather than not being reached at all (a renewal would wait out the same
+	 * timeout).
+	 */
+	private static boolean answered(Throwable refusal) {
+		if (refusal instanceof ServerOutOfMemoryException || refusal instanceof ReplicationTimeoutException) {
+			return true;
+		}
+		for (Throwable cause = refusal; cause != null; cause = cause.getCause()) {
+			if (cause instanceof RedisCommandExecutionException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
