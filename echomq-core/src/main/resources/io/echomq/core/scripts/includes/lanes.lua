@@ -11,9 +11,9 @@
 -- declared_lanes(pendings, first_arg)
 --                              the lanes a caller declared: ARGV[first_arg..first_arg+#pendings-1]
 --                              names them, pendings (a list) holds their pending keys in the same
---                              order; a map from lane key to pending key. A script that returns a job to its lane
---                              (promote, reap) can move only jobs whose lane was declared, and reports
---                              the others so that the caller declares them and calls again.
+--                              order; a map from lane key to pending key. A script that returns a job
+--                              to its lane (promote, reap) can move only jobs whose lane was declared,
+--                              and reports the others so that the caller declares them and calls again.
 --- @include "int"
 --- @include "keys"
 
@@ -42,8 +42,9 @@ local function lane_args(keys, more)
     problem = 'EMQARG ' .. candidates .. ' candidates and ' .. declared .. ' lanes need as many keys, got '
       .. #keys
   end
-  return declared_lanes(key_list(keys, 1, declared), 2), first, key_list(keys, declared + 1, declared + candidates),
-    candidates, problem, key_list(keys, declared + candidates + 1)
+  local rows = key_list(keys, declared + 1, declared + candidates)
+  return declared_lanes(key_list(keys, 1, declared), 2), first, rows, candidates, problem,
+    key_list(keys, declared + candidates + 1)
 end
 
 -- via_schedule(schedule, row, id, now)
