@@ -10,25 +10,26 @@
 --- @include "int"
 
 -- validate
+local K = {batch = KEYS[1]}
 local n = arg_int(1, nil)
 if n == 0 then
   error('EMQARG ARGV[1] must not be 0; nothing was written', 0)
 end
-local state = redis.pcall('HGET', KEYS[1], 'state')
+local state = redis.pcall('HGET', K.batch, 'state')
 if type(state) == 'table' or not state then
-  error('EMQNOBATCH ' .. KEYS[1] .. ' is not a batch; nothing was written', 0)
+  error('EMQNOBATCH ' .. K.batch .. ' is not a batch; nothing was written', 0)
 end
 if state ~= 'open' then
-  error('EMQSEALED ' .. KEYS[1] .. ' is ' .. state .. ' and takes no more jobs; nothing was written', 0)
+  error('EMQSEALED ' .. K.batch .. ' is ' .. state .. ' and takes no more jobs; nothing was written', 0)
 end
 if n < 0 then
-  local counts = redis.call('HMGET', KEYS[1], 'total', 'completed', 'dead')
+  local counts = redis.call('HMGET', K.batch, 'total', 'completed', 'dead')
   local total, finished = int(counts[1]) or 0, (int(counts[2]) or 0) + (int(counts[3]) or 0)
   if total + n < finished then
-    error('EMQCOUNT ' .. KEYS[1] .. ' has ' .. (total - finished) .. ' unfinished jobs, fewer than the '
+    error('EMQCOUNT ' .. K.batch .. ' has ' .. (total - finished) .. ' unfinished jobs, fewer than the '
       .. -n .. ' taken back; nothing was written', 0)
   end
 end
 
 -- write
-return {redis.call('HINCRBY', KEYS[1], 'total', n)}
+return {redis.call('HINCRBY', K.batch, 'total', n)}

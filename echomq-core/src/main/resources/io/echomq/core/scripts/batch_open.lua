@@ -14,6 +14,7 @@
 --- @include "keys"
 
 -- validate
+local K = {batches = KEYS[1], batch = KEYS[2]}
 local fields = {'state', 'open', 'total', 0, 'completed', 0, 'dead', 0}
 if (#ARGV - 1) % 2 ~= 0 then
   error('EMQARG callbacks must come in kind, target pairs; nothing was written', 0)
@@ -27,15 +28,15 @@ for i = 2, #ARGV, 2 do
   fields[#fields + 1] = 'on_' .. kind
   fields[#fields + 1] = target
 end
-if redis.call('EXISTS', KEYS[2]) == 1 then
-  error('EMQDUP ' .. KEYS[2] .. ' exists; nothing was written', 0)
+if redis.call('EXISTS', K.batch) == 1 then
+  error('EMQDUP ' .. K.batch .. ' exists; nothing was written', 0)
 end
-require_zset(KEYS[1])
+require_zset(K.batches)
 
 -- write
 local now = now_ms()
 fields[#fields + 1] = 'created_at'
 fields[#fields + 1] = now
-redis.call('HSET', KEYS[2], unpack(fields))
-redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('HSET', K.batch, unpack(fields))
+redis.call('ZADD', K.batches, now, ARGV[1])
 return {now}

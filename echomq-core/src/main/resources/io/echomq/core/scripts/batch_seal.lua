@@ -12,21 +12,22 @@
 --- @include "batch"
 
 -- validate
-local b = redis.pcall('HMGET', KEYS[2], 'state', 'total', 'completed', 'dead')
+local K = {batches = KEYS[1], batch = KEYS[2], outbox = KEYS[3]}
+local b = redis.pcall('HMGET', K.batch, 'state', 'total', 'completed', 'dead')
 if b.err or not b[1] then
-  error('EMQNOBATCH ' .. KEYS[2] .. ' is not a batch; nothing was written', 0)
+  error('EMQNOBATCH ' .. K.batch .. ' is not a batch; nothing was written', 0)
 end
 if b[1] ~= 'open' then
   return {b[1]}
 end
-require_zset(KEYS[1])
-require_zset(KEYS[3])
+require_zset(K.batches)
+require_zset(K.outbox)
 local total, completed, dead = int(b[2]) or 0, int(b[3]) or 0, int(b[4]) or 0
 
 -- write
-redis.call('HSET', KEYS[2], 'state', 'sealed')
+redis.call('HSET', K.batch, 'state', 'sealed')
 if completed + dead >= total then
-  batch_finish(KEYS[2], ARGV[1], KEYS[3], KEYS[1], dead, now_ms())
+  batch_finish(K.batch, ARGV[1], K.outbox, K.batches, dead, now_ms())
   return {'finished'}
 end
 return {'sealed'}

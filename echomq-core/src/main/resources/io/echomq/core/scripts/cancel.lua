@@ -51,12 +51,15 @@
 --- @include "flow"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4], quarantine = KEYS[5],
+  row = KEYS[6], metrics = KEYS[7]}
+local declared = key_set(KEYS, 8)
 local id = ARGV[1]
-local LOCATION_KEYS = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4],
-  quarantine = KEYS[5]}
-flow_admin_locations(LOCATION_KEYS, unique_declared(8))
-local f, problem = read_row(KEYS[6])
+local LOCATION_KEYS = {pending = K.pending, active = K.active, schedule = K.schedule, dead = K.dead,
+  quarantine = K.quarantine}
+flow_admin_locations(LOCATION_KEYS, declared)
+local f, problem = read_row(K.row)
 if not f then
   for name, key in pairs(LOCATION_KEYS) do
     if redis.call('ZSCORE', key, id) then
@@ -79,7 +82,7 @@ end
 if not LOCATION_KEYS[state] then
   return {0, 'REFUSED', "state '" .. state .. "' is not a location cancel knows"}
 end
-local lane, ring = waiting_lane(LOCATION_KEYS, state)
+local lane, ring = waiting_lane(K, declared, LOCATION_KEYS, state)
 if lane == nil then
   return ring
 end
@@ -88,34 +91,34 @@ if not redis.call('ZSCORE', LOCATION_KEYS[state], id) then
 end
 
 if state == 'active' then
-  local at = redis.call('HGET', KEYS[6], 'cancel_requested_at')
+  local at = redis.call('HGET', K.row, 'cancel_requested_at')
   if at then
     return {1, 'REQUESTED', 'active', int(at) or 0}
   end
-  local counted = counter_ok(KEYS[7], 'cancel_requested')
+  local counted = counter_ok(K.metrics, 'cancel_requested')
   -- compute
   local now = now_ms()
   -- write
-  redis.call('HSET', KEYS[6], 'cancel_requested_at', now)
+  redis.call('HSET', K.row, 'cancel_requested_at', now)
   if counted then
-    redis.call('HINCRBY', KEYS[7], 'cancel_requested', 1)
+    redis.call('HINCRBY', K.metrics, 'cancel_requested', 1)
   end
   return {1, 'REQUESTED', 'active', now}
 end
 
-local plan, refused = waiting_plan(id, 'cancelled')
+local plan, refused = waiting_plan(K, declared, id, 'cancelled')
 if not plan then
   return refused
 end
-local flow, flow_reply = flow_admin_plan(KEYS[6], id, state, 'cancelled', unique_declared(8))
+local flow, flow_reply = flow_admin_plan(K.row, id, state, 'cancelled', declared)
 if flow == false then
   return flow_reply
 end
 
-local awaited = awaited_by(unique_declared(8), KEYS[6], id)
+local awaited = awaited_by(declared, K.row, id)
 
 -- write
-waiting_remove(plan, LOCATION_KEYS[state], id, lane, ring)
+waiting_remove(K, plan, LOCATION_KEYS[state], id, lane, ring)
 flow_admin_write(flow, now_ms())
 notify_awaited(awaited, 'cancelled', id)
 event_add(events, 'cancelled', id, f[2], 'state', state)

@@ -42,20 +42,23 @@ local page_size = arg_int(8, 0)
 local offset = arg_int(9, 0)
 local foreign = arg_int(10, 0)
 -- ARGV[1..10] are fixed; the events tag and bound, if any, come after the candidates
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], pending = KEYS[5],
+  paused = KEYS[#KEYS]}
 if #KEYS ~= #ARGV - 4 then
   return redis.error_reply('EMQARG ' .. (#ARGV - 10) .. ' candidates need as many row keys, got ' .. (#KEYS - 6))
 end
-local paused, now, max, limit, reopen = claim_open(c)
+local paused, now, max, limit, reopen = claim_open(K, c)
 if paused then
   return paused
 end
 if max == 0 then
-  claim_finish(c, now, {}, limit == 'MAX_ACTIVE')
-  return claim_reply(now, now + c.lease, {}, {}, limit, reopen, {}, 0, 0)
+  claim_finish(K, c, now, {}, limit == 'MAX_ACTIVE')
+  return claim_reply(K, now, now + c.lease, {}, {}, limit, reopen, {}, 0, 0)
 end
 
-local valid, skipped = scan(KEYS[5], 'pending', 11, #ARGV, 6, false, false, max, false, false)
+local rows = key_list(KEYS, 6, #KEYS - 1)
+local valid, skipped = scan(K.pending, 'pending', 11, #ARGV, rows, false, false, max, false, false)
 
 -- compute
 local deadline = now + c.lease
@@ -73,14 +76,14 @@ if taken > 0 then
     scored[2 * n - 1] = deadline
     scored[2 * n] = id
   end
-  redis.call('ZREM', KEYS[5], unpack(ids))
-  redis.call('ZADD', KEYS[1], unpack(scored))
+  redis.call('ZREM', K.pending, unpack(ids))
+  redis.call('ZADD', K.active, unpack(scored))
 end
 for n = 1, #valid, 4 do
   claim_job(valid[n + 1], ARGV[valid[n]], int(valid[n + 2][2]) + 1, c, claimed, starts)
   event_add(events, 'claimed', ARGV[valid[n]], int(valid[n + 2][2]) + 1)
 end
-claim_finish(c, now, starts, limit == 'MAX_ACTIVE' and taken == max)
+claim_finish(K, c, now, starts, limit == 'MAX_ACTIVE' and taken == max)
 
 local hint_from = 0
 local size = full_size
@@ -90,6 +93,6 @@ if taken < max then
 end
 local hint = {}
 if size > 0 then
-  hint = redis.call('ZRANGE', KEYS[5], hint_from, hint_from + size - 1)
+  hint = redis.call('ZRANGE', K.pending, hint_from, hint_from + size - 1)
 end
-return claim_reply(now, deadline, claimed, skipped, limit, reopen, hint, hint_from, 0)
+return claim_reply(K, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, 0)

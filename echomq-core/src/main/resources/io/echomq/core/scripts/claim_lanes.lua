@@ -40,7 +40,8 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], paused = KEYS[#KEYS]}
 local c = claim_args()
 local lane_max_active = arg_int(7, 0)
 local lane_rate = arg_int(8, 0)
@@ -62,11 +63,11 @@ if #ARGV ~= ids_at - 1 + candidates or #KEYS ~= rows_at + candidates then
     .. (rows_at + candidates) .. ' keys and ' .. (ids_at - 1 + candidates) .. ' arguments, got '
     .. #KEYS .. ' and ' .. #ARGV)
 end
-local paused, now, want, limit, reopen = claim_open(c)
+local paused, now, want, limit, reopen = claim_open(K, c)
 if paused then
   return paused
 end
-require_zset(KEYS[4])
+require_zset(K.ring)
 
 local stale = 0
 local skipped = {}
@@ -75,7 +76,7 @@ local next_token = {}
 local lane_limit = ''
 local lane_reopen = 0
 for _, lane in ipairs(lanes) do
-  lane.live = redis.call('ZSCORE', KEYS[4], lane.name) ~= false
+  lane.live = redis.call('ZSCORE', K.ring, lane.name) ~= false
   if not lane.live then
     stale = stale + 1
   else
@@ -88,7 +89,7 @@ for _, lane in ipairs(lanes) do
       end
       local live = 0
       for _, held in ipairs(redis.call('SMEMBERS', lane.held)) do
-        if redis.call('ZSCORE', KEYS[1], held) then
+        if redis.call('ZSCORE', K.active, held) then
           live = live + 1
         else
           lane.prune[#lane.prune + 1] = held
@@ -100,7 +101,7 @@ for _, lane in ipairs(lanes) do
       end
     end
     if lane_rate > 0 then
-      local room, _, at = allowance(KEYS[1], lane.starts, 0, lane_rate, lane_period, now)
+      local room, _, at = allowance(K.active, lane.starts, 0, lane_rate, lane_period, now)
       if room < lane.allowed then
         lane.allowed = room
         if room == 0 then
@@ -111,8 +112,9 @@ for _, lane in ipairs(lanes) do
         end
       end
     end
-    local valid = scan(lane.pending, 'pending', ids_at + lane.first, ids_at + lane.first + lane.n - 1,
-      rows_at + lane.first, false, false, false, seen, skipped)
+    local rows = key_list(KEYS, rows_at + lane.first, rows_at + lane.first + lane.n - 1)
+    local valid = scan(lane.pending, 'pending', ids_at + lane.first, ids_at + lane.first + lane.n - 1, rows, false,
+      false, false, seen, skipped)
     for n = 1, #valid, 4 do
       local i = valid[n]
       if redis.call('HGET', valid[n + 1], 'lane') ~= lane.name then
@@ -155,7 +157,7 @@ for _, lane in ipairs(lanes) do
     local id = ARGV[i]
     local row = KEYS[rows_at + (i - ids_at)]
     redis.call('ZREM', lane.pending, id)
-    redis.call('ZADD', KEYS[1], deadline, id)
+    redis.call('ZADD', K.active, deadline, id)
     local attempts = next_token[i]
     claim_job(row, id, attempts, c, claimed, starts)
     event_add(events, 'claimed', id, attempts)
@@ -172,9 +174,9 @@ for _, lane in ipairs(lanes) do
       log_starts(lane.starts, lane_period, now, lane_starts)
     end
     if redis.call('ZCARD', lane.pending) == 0 then
-      redis.call('ZREM', KEYS[4], lane.name)
+      redis.call('ZREM', K.ring, lane.name)
     elseif #lane.take > 0 or lane.limited then
-      redis.call('ZADD', KEYS[4], ring_tail(KEYS[4]), lane.name)
+      redis.call('ZADD', K.ring, ring_tail(K.ring), lane.name)
     end
   end
 end
@@ -182,5 +184,5 @@ if limit == '' and total == 0 and lane_limit ~= '' then
   limit = lane_limit
   reopen = (lane_limit == 'LANE_RATE') and lane_reopen or 0
 end
-claim_finish(c, now, starts, (limit == 'MAX_ACTIVE' and total == want) or limit == 'LANE_MAX_ACTIVE')
-return claim_reply(now, deadline, claimed, skipped, limit, reopen, {}, 0, stale)
+claim_finish(K, c, now, starts, (limit == 'MAX_ACTIVE' and total == want) or limit == 'LANE_MAX_ACTIVE')
+return claim_reply(K, now, deadline, claimed, skipped, limit, reopen, {}, 0, stale)

@@ -58,7 +58,9 @@
 --- @include "flow"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {active = KEYS[1], row = KEYS[2], metrics = KEYS[3], minutes = KEYS[4], wake = KEYS[5],
+  throttled = KEYS[6], completed = KEYS[7]}
 local nargs = #ARGV
 local result, result_ttl_ms = nil, nil
 if nargs >= 5 and ARGV[nargs - 2] == RESULT_TAG then
@@ -77,74 +79,74 @@ if retained then
     error('EMQARG ' .. (nargs - 4) .. ' trim candidates (at most ' .. RETAIN_BATCH
       .. ') need as many row keys, got ' .. (#KEYS - 7) .. '; nothing was written', 0)
   end
-  require_zset(KEYS[7])
+  require_zset(K.completed)
 end
-local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
+local f, stale = fence(K.active, K.row, ARGV[1], ARGV[2])
 if stale then
   if stale[2] == 'NOT_ACTIVE' then
-    if redis.call('EXISTS', KEYS[2]) == 0 then
+    if redis.call('EXISTS', K.row) == 0 then
       return {0, 'DONE', 'row retired'}
     end
-    if redis.pcall('HGET', KEYS[2], 'state') == 'completed' then
+    if redis.pcall('HGET', K.row, 'state') == 'completed' then
       return {0, 'DONE', 'completed'}
     end
   end
   return stale
 end
 -- [unique], [result] keys declared after the fixed keys and the trim candidates' rows
-local declared = unique_declared(retained and (7 + (nargs - 4) + 1) or 7)
-local unique, unique_name = unique_releasable(KEYS[2], ARGV[1], declared)
+local declared = key_set(KEYS, retained and (7 + (nargs - 4) + 1) or 7)
+local unique, unique_name = unique_releasable(K.row, ARGV[1], declared)
 if unique == false then
   return {0, 'UNIQUE_KEY', unique_name}
 end
 local result_at = nil
 if result and not retained then
-  result_at = result_key(declared, KEYS[2], ARGV[1])
+  result_at = result_key(declared, K.row, ARGV[1])
 end
-local awaited = awaited_by(declared, KEYS[2], ARGV[1])
-local flow, flow_reply = flow_plan(KEYS[2], ARGV[1], 'completed', declared)
+local awaited = awaited_by(declared, K.row, ARGV[1])
+local flow, flow_reply = flow_plan(K.row, ARGV[1], 'completed', declared)
 if flow == false then
   return flow_reply
 end
-if cancel_requested(KEYS[2]) then
-  local cancelled = retire_cancelled(KEYS[1], KEYS[2], ARGV[1], KEYS[3])
+if cancel_requested(K.row) then
+  local cancelled = retire_cancelled(K.active, K.row, ARGV[1], K.metrics)
   flow_write(flow_recast(flow, 'cancelled'), now_ms(), events)
   unique_release(unique)
   notify_awaited(awaited, 'cancelled', ARGV[1])
   event_add(events, 'cancelled', ARGV[1], f[2])
   return cancelled
 end
-local counted = counter_ok(KEYS[3], 'completed')
-local wakeable = redis.call('EXISTS', KEYS[6]) == 1 and wake_ok(KEYS[5])
+local counted = counter_ok(K.metrics, 'completed')
+local wakeable = redis.call('EXISTS', K.throttled) == 1 and wake_ok(K.wake)
 
 -- compute
 local now = now_ms()
 
 -- write
-redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', K.active, ARGV[1])
 if counted then
-  redis.call('HINCRBY', KEYS[3], 'completed', 1)
+  redis.call('HINCRBY', K.metrics, 'completed', 1)
 end
 local next_trim = {}
 if retained then
-  redis.call('ZADD', KEYS[7], now, ARGV[1])
+  redis.call('ZADD', K.completed, now, ARGV[1])
   if result then
-    redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now, 'result', result)
+    redis.call('HSET', K.row, 'state', 'completed', 'completed_at', now, 'result', result)
   else
-    redis.call('HSET', KEYS[2], 'state', 'completed', 'completed_at', now)
+    redis.call('HSET', K.row, 'state', 'completed', 'completed_at', now)
   end
-  local _, card = trim(KEYS[7], 'completed', now, count, age, 5, 8, nargs)
-  next_trim = retain_next(KEYS[7], now, count, age, card)
+  local _, card = trim(K.completed, 'completed', now, count, age, 5, key_list(KEYS, 8, 7 + (nargs - 4)), nargs)
+  next_trim = retain_next(K.completed, now, count, age, card)
 else
-  redis.call('DEL', KEYS[2])
+  redis.call('DEL', K.row)
   if result_at then
     result_store(result_at, result, result_ttl_ms)
   end
 end
-count_minute(KEYS[4], now, 'completed')
+count_minute(K.minutes, now, 'completed')
 flow_write(flow, now, events)
 unique_release(unique)
-wake(KEYS[5], wakeable)
+wake(K.wake, wakeable)
 notify_awaited(awaited, 'completed', ARGV[1])
 event_add(events, 'completed', ARGV[1], f[2], 'size', result and #result or 0)
 return {1, next_trim}

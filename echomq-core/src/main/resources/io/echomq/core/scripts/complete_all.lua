@@ -42,7 +42,8 @@
 --- @include "notify"
 --- @include "events"
 
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {active = KEYS[1], metrics = KEYS[2], minutes = KEYS[3], wake = KEYS[4], throttled = KEYS[5]}
 -- [results] the head block, read before the jobs
 local o, results, result_ttl_ms = 0, 0, nil
 if ARGV[1] == RESULT_TAG then
@@ -55,11 +56,12 @@ if count < 1 or count ~= math.floor(count) or (extra ~= 0 and extra ~= 2) then
   error('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe an id and token per row key'
     .. (results > 0 and (' and ' .. results .. ' results with their keys') or '') .. '; nothing was written', 0)
 end
+local job_rows = key_list(KEYS, 6, 5 + count)
 local result_of = {}
-local declared = unique_declared(5 + count + 1)
+local declared = key_set(KEYS, 5 + count + 1)
 local waiters, channel = nil, nil
 if extra == 2 then
-  waiters, channel = notify_keys(declared, KEYS[6], ARGV[o + 1])
+  waiters, channel = notify_keys(declared, job_rows[1], ARGV[o + 1])
 end
 if results > 0 then
   for j = 1, results do
@@ -68,7 +70,7 @@ if results > 0 then
       error('EMQARG result ' .. j .. ' names job ' .. i .. ' of ' .. count .. (result_of[i] and ' twice' or '')
         .. '; nothing was written', 0)
     end
-    result_of[i] = {result_key(declared, KEYS[5 + i], ARGV[o + 2 * i - 1]), ARGV[3 + 2 * j]}
+    result_of[i] = {result_key(declared, job_rows[i], ARGV[o + 2 * i - 1]), ARGV[3 + 2 * j]}
   end
 end
 
@@ -80,12 +82,12 @@ local seen = {}
 local completing = 0
 local none = {}
 for i = 1, count do
-  local id, row = ARGV[o + 2 * i - 1], KEYS[5 + i]
+  local id, row = ARGV[o + 2 * i - 1], job_rows[i]
   if seen[id] then
     error('EMQARG id ' .. id .. ' is given twice; nothing was written', 0)
   end
   seen[id] = true
-  local f, stale = fence(KEYS[1], row, id, ARGV[o + 2 * i], FIELDS)
+  local f, stale = fence(K.active, row, id, ARGV[o + 2 * i], FIELDS)
   if stale then
     if stale[2] == 'NOT_ACTIVE' then
       if redis.call('EXISTS', row) == 0 then
@@ -113,8 +115,8 @@ for i = 1, count do
     end
   end
 end
-local counted = completing > 0 and counter_ok(KEYS[2], 'completed')
-local wakeable = completing > 0 and redis.call('EXISTS', KEYS[5]) == 1 and wake_ok(KEYS[4])
+local counted = completing > 0 and counter_ok(K.metrics, 'completed')
+local wakeable = completing > 0 and redis.call('EXISTS', K.throttled) == 1 and wake_ok(K.wake)
 
 -- write: the completed ids leave active in one ZREM, their rows go in one DEL
 local replies = {}
@@ -123,17 +125,17 @@ for i = 1, count do
   local d = decided[i]
   if d == 'complete' then
     ids[#ids + 1] = ARGV[o + 2 * i - 1]
-    rows[#rows + 1] = KEYS[5 + i]
+    rows[#rows + 1] = job_rows[i]
     replies[i] = {1}
   elseif d == 'cancel' then
-    replies[i] = retire_cancelled(KEYS[1], KEYS[5 + i], ARGV[o + 2 * i - 1], KEYS[2])
+    replies[i] = retire_cancelled(K.active, job_rows[i], ARGV[o + 2 * i - 1], K.metrics)
     event_add(events, 'cancelled', ARGV[o + 2 * i - 1], ARGV[o + 2 * i])
   else
     replies[i] = d
   end
 end
 if completing > 0 then
-  redis.call('ZREM', KEYS[1], unpack(ids))
+  redis.call('ZREM', K.active, unpack(ids))
   redis.call('DEL', unpack(rows))
   for i = 1, count do
     if result_of[i] and decided[i] == 'complete' then
@@ -147,11 +149,11 @@ if completing > 0 then
     end
   end
   if counted then
-    redis.call('HINCRBY', KEYS[2], 'completed', completing)
+    redis.call('HINCRBY', K.metrics, 'completed', completing)
   end
-  count_minute(KEYS[3], now_ms(), 'completed', completing)
+  count_minute(K.minutes, now_ms(), 'completed', completing)
   -- one token per freed slot: a cap held claims back on every node
-  wake_n(KEYS[4], wakeable, completing)
+  wake_n(K.wake, wakeable, completing)
 end
 for i = 1, count do
   if awaited[i] then

@@ -36,12 +36,15 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {pending = KEYS[1], schedule = KEYS[2], dead = KEYS[3], completed = KEYS[4], active = KEYS[5],
+  row = KEYS[6], metrics = KEYS[7]}
+local declared = key_set(KEYS, 8)
 local id = ARGV[1]
-local LOCATION_KEYS = {pending = KEYS[1], schedule = KEYS[2], dead = KEYS[3], completed = KEYS[4],
-  active = KEYS[5]}
-flow_admin_locations(LOCATION_KEYS, unique_declared(8))
-local f, problem = read_row(KEYS[6])
+local LOCATION_KEYS = {pending = K.pending, schedule = K.schedule, dead = K.dead, completed = K.completed,
+  active = K.active}
+flow_admin_locations(LOCATION_KEYS, declared)
+local f, problem = read_row(K.row)
 if problem == 'no row' then
   return {0, 'NOT_FOUND', 'no row'}
 end
@@ -50,7 +53,7 @@ if problem then
   return {0, 'MALFORMED_ROW', problem}
 end
 local state = f[1]
-local lane, ring = waiting_lane(LOCATION_KEYS, state)
+local lane, ring = waiting_lane(K, declared, LOCATION_KEYS, state)
 if lane == nil then
   return ring
 end
@@ -61,18 +64,18 @@ end
 if state == 'active' then
   return {0, 'ACTIVE', 'the job is active (leased to a worker)'}
 end
-local awaited = awaited_by(unique_declared(8), KEYS[6], id)
-local plan, refused = waiting_plan(id, 'deleted')
+local awaited = awaited_by(declared, K.row, id)
+local plan, refused = waiting_plan(K, declared, id, 'deleted')
 if not plan then
   return refused
 end
-local flow, flow_reply = flow_admin_plan(KEYS[6], id, state, 'deleted', unique_declared(8))
+local flow, flow_reply = flow_admin_plan(K.row, id, state, 'deleted', declared)
 if flow == false then
   return flow_reply
 end
 
 -- write
-waiting_remove(plan, location, id, lane, ring)
+waiting_remove(K, plan, location, id, lane, ring)
 flow_admin_write(flow, now_ms())
 notify_awaited(awaited, 'deleted', id)
 event_add(events, 'deleted', id, f[2], 'state', state)

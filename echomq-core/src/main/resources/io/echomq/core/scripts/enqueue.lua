@@ -42,7 +42,8 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {pending = KEYS[1], schedule = KEYS[2], metrics = KEYS[3], wake = KEYS[4]}
 local max_attempts = arg_int(1, 1)
 local priority = arg_int(2, nil)
 local delay = arg_int(3, 0)
@@ -59,7 +60,8 @@ local lane_keys = (lane ~= '') and 2 or 0
 local first = 7 + 2 * extras
 local count = (#ARGV - first + 1) / 2
 -- [unique]
-local unique = unique_arg(7, extras, count, KEYS[1], 5 + count + lane_keys)
+local unique_at = 5 + count + lane_keys
+local unique = unique_arg(7, extras, count, K.pending, KEYS[unique_at], KEYS[unique_at + 1], unique_at)
 local unique_keys = unique and (unique.holder_row and 2 or 1) or 0
 if count < 1 or count ~= math.floor(count) or #KEYS ~= 4 + count + lane_keys + unique_keys then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe '
@@ -68,7 +70,7 @@ end
 if unique and lane ~= '' and unique.mode == 'debounce' then
   error('EMQARG a debounce key cannot be used with a lane (lane ' .. lane .. '); nothing was written', 0)
 end
-local pending = KEYS[1]
+local pending = K.pending
 if lane ~= '' then
   pending = KEYS[5 + count]
   require_zset(KEYS[6 + count])
@@ -94,22 +96,22 @@ if unique then
   -- a debounce moves its waiting holder to the new run-at: a schedule token when that heads the schedule
   local debounce_head, debounce_wakeable = nil, false
   if unique.mode == 'debounce' then
-    require_zset(KEYS[2])
-    debounce_head = schedule_head(KEYS[2])
-    debounce_wakeable = wake_ok(KEYS[4])
+    require_zset(K.schedule)
+    debounce_head = schedule_head(K.schedule)
+    debounce_wakeable = wake_ok(K.wake)
   end
-  local held = unique_held(unique, now, run_at, KEYS[1], KEYS[2], ARGV[first + 1])
+  local held = unique_held(unique, now, run_at, K.pending, K.schedule, ARGV[first + 1])
   if held then
     if held[4] == 'debounced' then
-      wake_due(KEYS[4], debounce_wakeable, debounce_head, run_at)
+      wake_due(K.wake, debounce_wakeable, debounce_head, run_at)
     end
     return held
   end
 end
-require_zset((state == 'pending') and pending or KEYS[2])
-local counted = counter_ok(KEYS[3], 'enqueued')
-local wakeable = wake_ok(KEYS[4])
-local head = (state == 'schedule') and schedule_head(KEYS[2])
+require_zset((state == 'pending') and pending or K.schedule)
+local counted = counter_ok(K.metrics, 'enqueued')
+local wakeable = wake_ok(K.wake)
+local head = (state == 'schedule') and schedule_head(K.schedule)
 
 -- write
 local extra_pairs = {unpack(ARGV, 7, 6 + 2 * extras)}
@@ -120,7 +122,7 @@ end
 -- every row, then every id into its location with one ZADD
 local location, score = pending, 0 - priority
 if state ~= 'pending' then
-  location, score = KEYS[2], run_at
+  location, score = K.schedule, run_at
 end
 local members = {}
 for i = 1, count do
@@ -138,12 +140,12 @@ if lane ~= '' and state == 'pending' then
   to_ring(KEYS[6 + count], lane)
 end
 if counted then
-  redis.call('HINCRBY', KEYS[3], 'enqueued', count)
+  redis.call('HINCRBY', K.metrics, 'enqueued', count)
 end
 if state == 'pending' then
-  wake(KEYS[4], wakeable)
+  wake(K.wake, wakeable)
 else
-  wake_due(KEYS[4], wakeable, head, run_at)
+  wake_due(K.wake, wakeable, head, run_at)
 end
 -- [unique]
 if unique then

@@ -13,10 +13,11 @@
 -- ARGV[4]  how many entries at most per step
 -- returns  {taken, then the ids of the entries taken that the stream no longer holds (Redis 7 and
 --          Valkey: dropped from the pending list)}. Errors: NOGROUP when the group does not exist
+local K = {events = KEYS[1]}
 local out = { 0 }
 local cursor = '0-0'
 repeat
-  local reply = redis.call('XAUTOCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], cursor, 'COUNT', ARGV[4], 'JUSTID')
+  local reply = redis.call('XAUTOCLAIM', K.events, ARGV[1], ARGV[2], ARGV[3], cursor, 'COUNT', ARGV[4], 'JUSTID')
   cursor = reply[1]
   out[1] = out[1] + #reply[2]
   if reply[3] then

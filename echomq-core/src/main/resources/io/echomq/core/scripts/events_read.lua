@@ -17,11 +17,12 @@
 -- returns  {last-delivered id, then per entry: id, n, field 1, value 1, ..., field n, value n};
 --          n is -1 for a pending entry the stream no longer holds. Errors: NOGROUP when the stream
 --          or the group does not exist (nothing read)
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return redis.error_reply('NOGROUP no stream ' .. KEYS[1])
+local K = {events = KEYS[1]}
+if redis.call('EXISTS', K.events) == 0 then
+  return redis.error_reply('NOGROUP no stream ' .. K.events)
 end
 local delivered = nil
-for _, group in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
+for _, group in ipairs(redis.call('XINFO', 'GROUPS', K.events)) do
   local fields = {}
   for i = 1, #group, 2 do
     fields[group[i]] = group[i + 1]
@@ -31,10 +32,10 @@ for _, group in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
   end
 end
 if delivered == nil then
-  return redis.error_reply('NOGROUP no group ' .. ARGV[1] .. ' on ' .. KEYS[1])
+  return redis.error_reply('NOGROUP no group ' .. ARGV[1] .. ' on ' .. K.events)
 end
 local out = { delivered }
-local reply = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', ARGV[3], 'STREAMS', KEYS[1], ARGV[4])
+local reply = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', ARGV[3], 'STREAMS', K.events, ARGV[4])
 if reply then
   for _, entry in ipairs(reply[1][2]) do
     out[#out + 1] = entry[1]

@@ -19,12 +19,13 @@
 --- @include "cancel"
 
 -- validate
+local K = {active = KEYS[1], row = KEYS[2]}
 local lease = arg_int(3, 1)
-local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
+local f, stale = fence(K.active, K.row, ARGV[1], ARGV[2])
 if stale then
   return stale
 end
-if cancel_requested(KEYS[2]) then
+if cancel_requested(K.row) then
   return {0, 'CANCEL_REQUESTED', 'cancel requested'}
 end
 
@@ -32,6 +33,6 @@ end
 local deadline = now_ms() + lease
 
 -- write
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[1], deadline, ARGV[1])
+redis.call('ZREM', K.active, ARGV[1])
+redis.call('ZADD', K.active, deadline, ARGV[1])
 return {1, deadline}

@@ -37,7 +37,9 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {schedules = KEYS[1], schedule_next = KEYS[2], schedule_last = KEYS[3], pending = KEYS[4],
+  schedule = KEYS[5], metrics = KEYS[6], wake = KEYS[7], row = KEYS[8]}
 local name = ARGV[1]
 local expected = arg_int(3, 0)
 local following = nil
@@ -51,12 +53,12 @@ local max_attempts = arg_int(8, 1)
 if #KEYS ~= 8 then
   return redis.error_reply('EMQARG fire takes 8 keys, got ' .. #KEYS .. '; nothing was written')
 end
-require_zset(KEYS[2])
-local definition = redis.call('HGET', KEYS[1], name)
+require_zset(K.schedule_next)
+local definition = redis.call('HGET', K.schedules, name)
 if definition ~= ARGV[2] then
   return {0, 'CHANGED', definition and 'definition changed' or 'no such schedule'}
 end
-local stored = redis.call('ZSCORE', KEYS[2], name)
+local stored = redis.call('ZSCORE', K.schedule_next, name)
 if not stored or tonumber(stored) ~= expected then
   return {0, 'MOVED', tostring(stored)}
 end
@@ -66,26 +68,26 @@ if expected > now then
 end
 local enqueue = ARGV[5] == '1'
 local outcome = enqueue and 'FIRED' or 'SKIPPED'
-if enqueue and redis.call('EXISTS', KEYS[8]) == 1 then
+if enqueue and redis.call('EXISTS', K.row) == 1 then
   enqueue = false
   outcome = 'DUPLICATE'
 end
 local counted, wakeable
 if enqueue then
-  require_zset(KEYS[4])
-  counted = counter_ok(KEYS[6], 'enqueued')
-  wakeable = wake_ok(KEYS[7])
+  require_zset(K.pending)
+  counted = counter_ok(K.metrics, 'enqueued')
+  wakeable = wake_ok(K.wake)
 end
 
 -- write
 if following then
-  redis.call('ZADD', KEYS[2], following, name)
+  redis.call('ZADD', K.schedule_next, following, name)
 else
-  redis.call('ZREM', KEYS[2], name)
+  redis.call('ZREM', K.schedule_next, name)
 end
 if enqueue then
-  occur(KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], name, expected, ARGV[6], ARGV[7], max_attempts,
-    now, counted, wakeable)
+  occur(K.schedule_last, K.pending, K.schedule, K.metrics, K.wake, K.row, name, expected, ARGV[6], ARGV[7],
+    max_attempts, now, counted, wakeable)
   event_add(events, 'added', ARGV[6], 0, 'state', 'pending', 'schedule', name)
 end
 return {now, outcome}

@@ -7,5 +7,6 @@
 -- returns  1 removed, 0 it was gone already
 --- @include "keys"
 
-require_zset(KEYS[1])
-return redis.call('ZREM', KEYS[1], ARGV[1])
+local K = {outbox = KEYS[1]}
+require_zset(K.outbox)
+return redis.call('ZREM', K.outbox, ARGV[1])

@@ -39,7 +39,9 @@
 --- @include "flow"
 --- @include "batch"
 
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {waiting = KEYS[1], pending = KEYS[2], dead = KEYS[3], wake = KEYS[4], row = KEYS[5],
+  batch = KEYS[6], outbox = KEYS[7], batches = KEYS[8]}
 
 -- validate
 local outcome = ARGV[3]
@@ -50,26 +52,26 @@ if not OUTCOMES[outcome] then
     .. tostring(outcome) .. '; nothing was written', 0)
 end
 local round = ARGV[4] and arg_int(4, 0) or 0
-require_zset(KEYS[1])
-require_zset(KEYS[2])
-require_zset(KEYS[3])
-if KEYS[6] and redis.call('EXISTS', KEYS[5]) == 0 and redis.call('EXISTS', KEYS[6]) == 1 then
-  require_zset(KEYS[7])
-  require_zset(KEYS[8])
-  local b = outcome ~= 'reopen' and batch_check(KEYS[6], ARGV[2], outcome)
+require_zset(K.waiting)
+require_zset(K.pending)
+require_zset(K.dead)
+if K.batch and redis.call('EXISTS', K.row) == 0 and redis.call('EXISTS', K.batch) == 1 then
+  require_zset(K.outbox)
+  require_zset(K.batches)
+  local b = outcome ~= 'reopen' and batch_check(K.batch, ARGV[2], outcome)
   if not b then
     return {0, 'NOT_WAITING'}
   end
-  return {1, batch_settle(b, ARGV[1], KEYS[7], KEYS[8], now_ms())}
+  return {1, batch_settle(b, ARGV[1], K.outbox, K.batches, now_ms())}
 end
 local declared = {}
 for i = 9, #KEYS do
   declared[KEYS[i]] = true
 end
-local s = flow_check(KEYS[1], KEYS[3], KEYS[5], ARGV[1], ARGV[2], outcome, round, declared)
+local s = flow_check(K.waiting, K.dead, K.row, ARGV[1], ARGV[2], outcome, round, declared)
 if not s then
   return {0, 'NOT_WAITING'}
 end
 
 -- write
-return {1, flow_settle(s, KEYS[1], KEYS[2], KEYS[3], KEYS[4], now_ms(), events)}
+return {1, flow_settle(s, K.waiting, K.pending, K.dead, K.wake, now_ms(), events)}

@@ -24,7 +24,8 @@
 --- @include "payload"
 --- @include "events"
 
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {waiting = KEYS[1], row = KEYS[2], metrics = KEYS[3]}
 
 -- validate
 local id = ARGV[1]
@@ -34,11 +35,11 @@ local children = arg_int(4, 1)
 if (#ARGV - 5) % 2 ~= 0 then
   error('EMQARG extra fields must come in field, value pairs; nothing was written', 0)
 end
-if redis.call('EXISTS', KEYS[2]) == 1 then
-  error('EMQDUP ' .. KEYS[2] .. ' exists; nothing was written', 0)
+if redis.call('EXISTS', K.row) == 1 then
+  error('EMQDUP ' .. K.row .. ' exists; nothing was written', 0)
 end
-require_zset(KEYS[1])
-local counted = counter_ok(KEYS[3], 'enqueued')
+require_zset(K.waiting)
+local counted = counter_ok(K.metrics, 'enqueued')
 
 -- write
 local now = now_ms()
@@ -53,10 +54,10 @@ for i = 6, #ARGV, 2 do
   fields[#fields + 1] = ARGV[i + 1]
 end
 payload_fields(ARGV[5], fields)
-redis.call('HSET', KEYS[2], unpack(fields))
-redis.call('ZADD', KEYS[1], now, id)
+redis.call('HSET', K.row, unpack(fields))
+redis.call('ZADD', K.waiting, now, id)
 if counted then
-  redis.call('HINCRBY', KEYS[3], 'enqueued', 1)
+  redis.call('HINCRBY', K.metrics, 'enqueued', 1)
 end
 event_add(events, 'added', id, 0, 'state', 'waiting')
 return {now}

@@ -12,9 +12,10 @@
 --- @include "keys"
 
 -- validate
+local K = {meta = KEYS[1]}
 local record = arg_int(1, 1)
-require_type(KEYS[1], 'hash', 'hash')
-local stored = redis.call('HGET', KEYS[1], 'format')
+require_type(K.meta, 'hash', 'hash')
+local stored = redis.call('HGET', K.meta, 'format')
 if stored then
   local format = int(stored)
   if not format or format < 1 then
@@ -24,5 +25,5 @@ if stored then
 end
 
 -- write
-redis.call('HSET', KEYS[1], 'format', tostring(record))
+redis.call('HSET', K.meta, 'format', tostring(record))
 return {'adopted', tostring(record)}

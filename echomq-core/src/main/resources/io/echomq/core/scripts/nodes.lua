@@ -22,6 +22,7 @@
 --- @include "int"
 --- @include "keys"
 
+local K = {nodes = KEYS[1]}
 local MISSED = 3
 
 -- validate
@@ -30,26 +31,26 @@ if mode ~= 'beat' and mode ~= 'leave' and mode ~= 'list' then
   return redis.error_reply("EMQARG ARGV[1] must be 'beat', 'leave' or 'list', was " .. tostring(mode)
     .. '; nothing was written')
 end
-local t = key_type(KEYS[1])
+local t = key_type(K.nodes)
 if t ~= 'hash' and t ~= 'none' then
-  error('EMQKEYTYPE ' .. KEYS[1] .. ' is a ' .. t .. ', not a hash; nothing was written', 0)
+  error('EMQKEYTYPE ' .. K.nodes .. ' is a ' .. t .. ', not a hash; nothing was written', 0)
 end
 if mode == 'list' then
-  return {now_ms(), redis.call('HGETALL', KEYS[1])}
+  return {now_ms(), redis.call('HGETALL', K.nodes)}
 end
 local node = ARGV[2]
 if not node or node == '' then
   return redis.error_reply('EMQARG ARGV[2] must name the node; nothing was written')
 end
 if mode == 'leave' then
-  return {redis.call('HDEL', KEYS[1], node)}
+  return {redis.call('HDEL', K.nodes, node)}
 end
 local every = arg_int(3, 1)
 local summary = ARGV[4] or ''
 local now = now_ms()
 local dead = {}
 local longest = every
-local entries = redis.call('HGETALL', KEYS[1])
+local entries = redis.call('HGETALL', K.nodes)
 for i = 1, #entries, 2 do
   if entries[i] ~= node then
     local seen, interval = string.match(entries[i + 1], '^(%d+) (%d+) ')
@@ -64,8 +65,8 @@ end
 
 -- write
 if #dead > 0 then
-  redis.call('HDEL', KEYS[1], unpack(dead))
+  redis.call('HDEL', K.nodes, unpack(dead))
 end
-redis.call('HSET', KEYS[1], node, now .. ' ' .. every .. ' ' .. summary)
-redis.call('PEXPIRE', KEYS[1], MISSED * longest)
+redis.call('HSET', K.nodes, node, now .. ' ' .. every .. ' ' .. summary)
+redis.call('PEXPIRE', K.nodes, MISSED * longest)
 return {#dead}

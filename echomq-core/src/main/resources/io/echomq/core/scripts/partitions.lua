@@ -22,6 +22,7 @@
 --- @include "clock"
 
 -- validate
+local K = {partitions = KEYS[1], holders = KEYS[2]}
 local mode = ARGV[1]
 if mode ~= 'join' and mode ~= 'leave' then
   return redis.error_reply("EMQARG ARGV[1] must be 'join' or 'leave', was " .. tostring(mode)
@@ -36,23 +37,23 @@ local holder = ARGV[4]
 if not holder or holder == '' then
   return redis.error_reply('EMQARG ARGV[4] must name the holder; nothing was written')
 end
-require_type(KEYS[1], 'string', 'string')
-require_zset(KEYS[2])
+require_type(K.partitions, 'string', 'string')
+require_zset(K.holders)
 local member = count .. ':' .. holder
 
 if mode == 'leave' then
   -- write
-  redis.call('ZREM', KEYS[2], member)
+  redis.call('ZREM', K.holders, member)
   return {'ok'}
 end
 
 local ttl = arg_int(5, 1)
-local current = redis.call('GET', KEYS[1]) or ''
+local current = redis.call('GET', K.partitions) or ''
 if current ~= ARGV[2] then
   return {'changed', current}
 end
 local now = now_ms()
-local live = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. now, '+inf')
+local live = redis.call('ZRANGEBYSCORE', K.holders, '(' .. now, '+inf')
 for _, other in ipairs(live) do
   local sep = string.find(other, ':', 1, true)
   local other_count = sep and tonumber(string.sub(other, 1, sep - 1)) or nil
@@ -62,12 +63,12 @@ for _, other in ipairs(live) do
 end
 
 -- write
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', K.holders, '-inf', now)
 if count == 1 then
-  redis.call('DEL', KEYS[1])
+  redis.call('DEL', K.partitions)
 else
-  redis.call('SET', KEYS[1], tostring(count))
+  redis.call('SET', K.partitions, tostring(count))
 end
-redis.call('ZADD', KEYS[2], now + ttl, member)
-redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('ZADD', K.holders, now + ttl, member)
+redis.call('PEXPIRE', K.holders, ttl)
 return {'ok'}

@@ -19,26 +19,27 @@
 --- @include "wake"
 
 -- validate
+local K = {paused = KEYS[1], wake = KEYS[2]}
 local mode = ARGV[1]
 if mode ~= 'pause' and mode ~= 'pause_for' and mode ~= 'resume' then
   return redis.error_reply("EMQARG ARGV[1] must be 'pause', 'pause_for' or 'resume', was " .. tostring(mode)
     .. '; nothing was written')
 end
 local ms = (mode == 'pause_for') and arg_int(2, 1) or 0
-local t = key_type(KEYS[1])
+local t = key_type(K.paused)
 if t ~= 'string' and t ~= 'none' then
-  error('EMQKEYTYPE ' .. KEYS[1] .. ' is a ' .. t .. ', not a string; nothing was written', 0)
+  error('EMQKEYTYPE ' .. K.paused .. ' is a ' .. t .. ', not a string; nothing was written', 0)
 end
-local left = redis.call('PTTL', KEYS[1])
+local left = redis.call('PTTL', K.paused)
 
 if mode == 'resume' then
-  local wakeable = wake_ok(KEYS[2])
+  local wakeable = wake_ok(K.wake)
   if left == -2 then
     return {0, -2}
   end
   -- write
-  redis.call('DEL', KEYS[1])
-  wake_all(KEYS[2], wakeable)
+  redis.call('DEL', K.paused)
+  wake_all(K.wake, wakeable)
   return {1, -2}
 end
 
@@ -47,7 +48,7 @@ if mode == 'pause' then
     return {0, -1}
   end
   -- write
-  redis.call('SET', KEYS[1], ARGV[3] or '')
+  redis.call('SET', K.paused, ARGV[3] or '')
   return {1, -1}
 end
 
@@ -55,5 +56,5 @@ if left == -1 or left >= ms then
   return {0, left}
 end
 -- write
-redis.call('SET', KEYS[1], ARGV[3] or '', 'PX', ms)
+redis.call('SET', K.paused, ARGV[3] or '', 'PX', ms)
 return {1, ms}

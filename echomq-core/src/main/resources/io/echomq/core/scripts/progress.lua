@@ -20,7 +20,8 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {active = KEYS[1], row = KEYS[2]}
 local field
 if ARGV[3] == 'percent' then
   local percent = arg_int(4, 0)
@@ -33,12 +34,12 @@ elseif ARGV[3] == 'data' then
 else
   error('EMQARG ARGV[3] must be percent or data, was ' .. tostring(ARGV[3]) .. '; nothing was written', 0)
 end
-local f, stale = fence(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
+local f, stale = fence(K.active, K.row, ARGV[1], ARGV[2])
 if stale then
   return stale
 end
 
 -- write
-redis.call('HSET', KEYS[2], field, ARGV[4])
+redis.call('HSET', K.row, field, ARGV[4])
 event_add(events, 'progress', ARGV[1], f[2], field, ARGV[4])
 return {1}

@@ -30,15 +30,16 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
-local lanes, first, rows, _, problem = lane_args(5, false)
+local events = events_take(KEYS)
+local K = {schedule = KEYS[1], pending = KEYS[2], metrics = KEYS[3], wake = KEYS[4], ring = KEYS[5]}
+local lanes, first, rows, _, problem = lane_args(key_list(KEYS, 6), false)
 if problem then
   return redis.error_reply(problem)
 end
 local now = now_ms()
 local moves = {}
 local needs = {}
-local valid, skipped = scan(KEYS[1], 'schedule', first, #ARGV, rows, now, true, false, false, false)
+local valid, skipped = scan(K.schedule, 'schedule', first, #ARGV, rows, now, true, false, false, false)
 for n = 1, #valid, 4 do
   local i, row, f, lane = valid[n], valid[n + 1], valid[n + 2], valid[n + 3]
   if lane and not lanes[lane] then
@@ -52,27 +53,27 @@ for n = 1, #valid, 4 do
   end
 end
 if #moves > 0 then
-  require_zset(KEYS[2])
-  require_zset(KEYS[5])
+  require_zset(K.pending)
+  require_zset(K.ring)
 end
-local counted = counter_ok(KEYS[3], 'promoted')
-local wakeable = wake_ok(KEYS[4])
+local counted = counter_ok(K.metrics, 'promoted')
+local wakeable = wake_ok(K.wake)
 
 -- write
 for _, move in ipairs(moves) do
   local id = ARGV[move[1]]
-  redis.call('ZREM', KEYS[1], id)
+  redis.call('ZREM', K.schedule, id)
   if move[3] then
-    to_lane(lanes[move[3]], KEYS[5], move[4], id, move[3], move[2], now)
+    to_lane(lanes[move[3]], K.ring, move[4], id, move[3], move[2], now)
   else
-    to_pending(KEYS[2], move[4], id, move[2], now)
+    to_pending(K.pending, move[4], id, move[2], now)
   end
   event_add(events, 'promoted', id, move[5])
 end
 if #moves > 0 then
   if counted then
-    redis.call('HINCRBY', KEYS[3], 'promoted', #moves)
+    redis.call('HINCRBY', K.metrics, 'promoted', #moves)
   end
-  wake(KEYS[4], wakeable)
+  wake(K.wake, wakeable)
 end
 return {now, #moves, skipped, needs}

@@ -16,26 +16,27 @@
 -- returns     {purged, {skipped id, reason, ...}}
 --- @include "candidates"
 --- @include "keys"
---- @include "unique"
 --- @include "notify"
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {dead = KEYS[1], metrics = KEYS[2]}
 local rows_end = 2 + #ARGV
 if #KEYS ~= rows_end and #KEYS ~= rows_end + 2 then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' candidates need as many row keys, got ' .. (#KEYS - 2))
 end
-local valid, skipped = scan(KEYS[1], 'dead', 1, #ARGV, 3, false, false, false, false, false)
+local rows = key_list(KEYS, 3, rows_end)
+local valid, skipped = scan(K.dead, 'dead', 1, #ARGV, rows, false, false, false, false, false)
 local purge = {}
 for n = 1, #valid, 4 do
   purge[#purge + 1] = valid[n]
   purge[#purge + 1] = valid[n + 2][2]
 end
-local counted = counter_ok(KEYS[2], 'purged')
+local counted = counter_ok(K.metrics, 'purged')
 local waiters, channel = nil, nil
 if #ARGV > 0 then
-  waiters, channel = notify_keys(unique_declared(rows_end + 1), KEYS[3], ARGV[1])
+  waiters, channel = notify_keys(key_set(KEYS, rows_end + 1), rows[1], ARGV[1])
 end
 local awaited = {}
 for n = 1, #purge, 2 do
@@ -45,14 +46,14 @@ end
 -- write
 for n = 1, #purge, 2 do
   local i = purge[n]
-  redis.call('ZREM', KEYS[1], ARGV[i])
-  redis.call('DEL', KEYS[2 + i])
+  redis.call('ZREM', K.dead, ARGV[i])
+  redis.call('DEL', rows[i])
   if awaited[i] then
     notify(waiters, channel, 'deleted', ARGV[i])
   end
   event_add(events, 'purged', ARGV[i], purge[n + 1])
 end
 if #purge > 0 and counted then
-  redis.call('HINCRBY', KEYS[2], 'purged', #purge / 2)
+  redis.call('HINCRBY', K.metrics, 'purged', #purge / 2)
 end
 return {#purge / 2, skipped}

@@ -33,14 +33,15 @@
 --- @include "int"
 --- @include "row"
 --- @include "keys"
---- @include "unique"
 --- @include "notify"
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
-local LOCATION_KEYS = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4],
-  quarantine = KEYS[5]}
+local events = events_take(KEYS)
+local K = {pending = KEYS[1], active = KEYS[2], schedule = KEYS[3], dead = KEYS[4], quarantine = KEYS[5],
+  metrics = KEYS[6]}
+local LOCATION_KEYS = {pending = K.pending, active = K.active, schedule = K.schedule, dead = K.dead,
+  quarantine = K.quarantine}
 local here = ARGV[1]
 if here == 'quarantine' or not LOCATION_KEYS[here] then
   return redis.error_reply('EMQARG ARGV[1] must be pending, active, schedule or dead, was ' .. tostring(here))
@@ -53,7 +54,8 @@ if first > #ARGV + 1 or (#KEYS ~= rows_end and #KEYS ~= rows_end + 2) then
   return redis.error_reply('EMQARG ' .. (#ARGV - first + 1) .. ' JOB candidates need as many row keys, got '
     .. (#KEYS - 6))
 end
-require_zset(KEYS[5])
+local rows = key_list(KEYS, 7, rows_end)
+require_zset(K.quarantine)
 
 local moves = {}
 local strays = {}
@@ -65,7 +67,7 @@ for i = 3, #ARGV do
     if i < first then
       moves[#moves + 1] = {member, 'not a JOB id', false, false}
     else
-      local row = KEYS[6 + i - first + 1]
+      local row = rows[i - first + 1]
       local f, problem = read_row(row)
       problem = problem or field_problem(f)
       if problem then
@@ -81,11 +83,11 @@ for i = 3, #ARGV do
     end
   end
 end
-local count_quarantined = counter_ok(KEYS[6], 'quarantined')
-local count_strays = counter_ok(KEYS[6], 'strays')
+local count_quarantined = counter_ok(K.metrics, 'quarantined')
+local count_strays = counter_ok(K.metrics, 'strays')
 local waiters, channel = nil, nil
 if rows_end > 6 then
-  waiters, channel = notify_keys(unique_declared(rows_end + 1), KEYS[7], ARGV[first])
+  waiters, channel = notify_keys(key_set(KEYS, rows_end + 1), rows[1], ARGV[first])
 end
 for _, move in ipairs(moves) do
   move[4] = move[4] and notify_waiting(waiters, move[1])
@@ -98,7 +100,7 @@ local now = now_ms()
 local reported = {}
 for _, move in ipairs(moves) do
   redis.call('ZREM', source, move[1])
-  redis.call('ZADD', KEYS[5], now, move[1])
+  redis.call('ZADD', K.quarantine, now, move[1])
   if move[3] then
     redis.call('HSET', move[3], 'state', 'quarantine', 'quarantined_from', here, 'quarantine_reason', move[2])
   end
@@ -113,9 +115,9 @@ for _, member in ipairs(strays) do
   redis.call('ZREM', source, member)
 end
 if #moves > 0 and count_quarantined then
-  redis.call('HINCRBY', KEYS[6], 'quarantined', #moves)
+  redis.call('HINCRBY', K.metrics, 'quarantined', #moves)
 end
 if #strays > 0 and count_strays then
-  redis.call('HINCRBY', KEYS[6], 'strays', #strays)
+  redis.call('HINCRBY', K.metrics, 'strays', #strays)
 end
 return {now, #moves, #strays, reported}

@@ -48,17 +48,19 @@
 --- @include "flow"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {active = KEYS[1], pending = KEYS[2], dead = KEYS[3], metrics = KEYS[4], wake = KEYS[5],
+  ring = KEYS[6]}
 local now = now_ms()
-local lanes, first, rows, candidates, problem = lane_args(6, true)
+local lanes, first, rows, _, problem, more = lane_args(key_list(KEYS, 7), true)
 if problem then
   return redis.error_reply(problem)
 end
-local unique_declared_keys = unique_declared(rows + candidates)
+local unique_declared_keys = key_set(more)
 local unique_needed = {}
 local moves = {}
 local needs = {}
-local valid, skipped = scan(KEYS[1], 'active', first, #ARGV, rows, now, true, false, false, false)
+local valid, skipped = scan(K.active, 'active', first, #ARGV, rows, now, true, false, false, false)
 for n = 1, #valid, 4 do
   local i, row, f, lane = valid[n], valid[n + 1], valid[n + 2], valid[n + 3]
   local id = ARGV[i]
@@ -104,16 +106,16 @@ for _, move in ipairs(moves) do
   end
 end
 if reaped > 0 then
-  require_zset(KEYS[2])
-  require_zset(KEYS[6])
+  require_zset(K.pending)
+  require_zset(K.ring)
 end
 if dead > 0 then
-  require_zset(KEYS[3])
+  require_zset(K.dead)
 end
-local count_reaped = counter_ok(KEYS[4], 'reaped')
-local count_dead = counter_ok(KEYS[4], 'dead')
-local count_cancelled = counter_ok(KEYS[4], 'cancelled')
-local wakeable = wake_ok(KEYS[5])
+local count_reaped = counter_ok(K.metrics, 'reaped')
+local count_dead = counter_ok(K.metrics, 'dead')
+local count_cancelled = counter_ok(K.metrics, 'cancelled')
+local wakeable = wake_ok(K.wake)
 -- [notify] the awaited jobs among those that die or are retired as cancelled
 local notified = {}
 for _, move in ipairs(moves) do
@@ -130,37 +132,37 @@ end
 for _, move in ipairs(moves) do
   local id = ARGV[move[1]]
   local row = move[6]
-  redis.call('ZREM', KEYS[1], id)
+  redis.call('ZREM', K.active, id)
   if move[8] then
     redis.call('DEL', row)
     flow_write(move[9], now)
     unique_release(move[7])
     event_add(events, 'cancelled', id, move[4])
   elseif move[2] then
-    redis.call('ZADD', KEYS[3], now, id)
+    redis.call('ZADD', K.dead, now, id)
     redis.call('HSET', row, 'state', 'dead', 'dead_at', now, 'last_error', 'lease expired on attempt ' .. move[4])
     flow_write(move[9], now)
     unique_release(move[7])
     event_add(events, 'dead', id, move[4], 'state', 'dead', 'error', 'lease expired on attempt ' .. move[4])
   elseif move[5] then
-    to_lane(lanes[move[5]], KEYS[6], row, id, move[5], move[3], now)
+    to_lane(lanes[move[5]], K.ring, row, id, move[5], move[3], now)
     event_add(events, 'reaped', id, move[4])
   else
-    to_pending(KEYS[2], row, id, move[3], now)
+    to_pending(K.pending, row, id, move[3], now)
     event_add(events, 'reaped', id, move[4])
   end
 end
 if reaped > 0 then
   if count_reaped then
-    redis.call('HINCRBY', KEYS[4], 'reaped', reaped)
+    redis.call('HINCRBY', K.metrics, 'reaped', reaped)
   end
-  wake(KEYS[5], wakeable)
+  wake(K.wake, wakeable)
 end
 if dead > 0 and count_dead then
-  redis.call('HINCRBY', KEYS[4], 'dead', dead)
+  redis.call('HINCRBY', K.metrics, 'dead', dead)
 end
 if cancelled > 0 and count_cancelled then
-  redis.call('HINCRBY', KEYS[4], 'cancelled', cancelled)
+  redis.call('HINCRBY', K.metrics, 'cancelled', cancelled)
 end
 for _, n in ipairs(notified) do
   notify(n[1], n[2], n[3], n[4])

@@ -39,48 +39,50 @@
 --- @include "flow"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {active = KEYS[1], pending = KEYS[2], row = KEYS[3], wake = KEYS[4], metrics = KEYS[5],
+  schedule = KEYS[6]}
 local id = ARGV[1]
-local f, stale = fence(KEYS[1], KEYS[3], id, ARGV[2])
+local f, stale = fence(K.active, K.row, id, ARGV[2])
 if stale then
   return stale
 end
-if cancel_requested(KEYS[3]) then
-  local declared = unique_declared(7)
-  local unique, unique_name = unique_releasable(KEYS[3], id, declared)
+if cancel_requested(K.row) then
+  local declared = key_set(KEYS, 7)
+  local unique, unique_name = unique_releasable(K.row, id, declared)
   if unique == false then
     return {0, 'UNIQUE_KEY', unique_name}
   end
-  local awaited = awaited_by(declared, KEYS[3], id)
-  local flow, flow_reply = flow_plan(KEYS[3], id, 'cancelled', declared, true)
+  local awaited = awaited_by(declared, K.row, id)
+  local flow, flow_reply = flow_plan(K.row, id, 'cancelled', declared, true)
   if flow == false then
     return flow_reply
   end
-  local cancelled = retire_cancelled(KEYS[1], KEYS[3], id, KEYS[5])
+  local cancelled = retire_cancelled(K.active, K.row, id, K.metrics)
   flow_write(flow, now_ms())
   unique_release(unique)
   event_add(events, 'cancelled', id, f[2])
   notify_awaited(awaited, 'cancelled', id)
   return cancelled
 end
-local lane = redis.call('HGET', KEYS[3], 'lane')
-require_zset(lane and KEYS[6] or KEYS[2])
-local wakeable = wake_ok(KEYS[4])
-local head = lane and schedule_head(KEYS[6])
+local lane = redis.call('HGET', K.row, 'lane')
+require_zset(lane and K.schedule or K.pending)
+local wakeable = wake_ok(K.wake)
+local head = lane and schedule_head(K.schedule)
 
 -- compute
 local now = now_ms()
 local priority = int(f[5]) or 0
 
 -- write
-redis.call('ZREM', KEYS[1], id)
-redis.call('HINCRBY', KEYS[3], 'released', 1)
+redis.call('ZREM', K.active, id)
+redis.call('HINCRBY', K.row, 'released', 1)
 event_add(events, 'released', id, f[2])
 if lane then
-  via_schedule(KEYS[6], KEYS[3], id, now)
-  wake_due(KEYS[4], wakeable, head, now)
+  via_schedule(K.schedule, K.row, id, now)
+  wake_due(K.wake, wakeable, head, now)
   return {1, 'schedule'}
 end
-to_pending(KEYS[2], KEYS[3], id, priority, now)
-wake(KEYS[4], wakeable)
+to_pending(K.pending, K.row, id, priority, now)
+wake(K.wake, wakeable)
 return {1, 'pending'}

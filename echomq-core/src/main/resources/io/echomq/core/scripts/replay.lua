@@ -34,25 +34,27 @@
 --- @include "flow"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {dead = KEYS[1], pending = KEYS[2], row = KEYS[3], metrics = KEYS[4], wake = KEYS[5],
+  schedule = KEYS[6], outbox = KEYS[7]}
 local id = ARGV[1]
 local budget = arg_int(2, 1)
-local f, refused = row_at(KEYS[1], KEYS[3], id, 'dead', 'NOT_DEAD', 'not dead')
+local f, refused = row_at(K.dead, K.row, id, 'dead', 'NOT_DEAD', 'not dead')
 if not f then
   return refused
 end
-local lane = redis.call('HGET', KEYS[3], 'lane')
-require_zset(lane and KEYS[6] or KEYS[2])
-local counted = counter_ok(KEYS[4], 'replayed')
-local wakeable = wake_ok(KEYS[5])
-local head = lane and schedule_head(KEYS[6])
-local parent = redis.call('HMGET', KEYS[3], 'flow_parent_queue', 'flow_parent_id', 'flow_round')
+local lane = redis.call('HGET', K.row, 'lane')
+require_zset(lane and K.schedule or K.pending)
+local counted = counter_ok(K.metrics, 'replayed')
+local wakeable = wake_ok(K.wake)
+local head = lane and schedule_head(K.schedule)
+local parent = redis.call('HMGET', K.row, 'flow_parent_queue', 'flow_parent_id', 'flow_round')
 local round = nil
 if parent[1] and parent[2] then
-  if not KEYS[7] then
+  if not K.outbox then
     error('EMQARG ' .. id .. ' is a child of a flow: its replay needs emq:{q}:outbox as KEYS[7]; nothing was written', 0)
   end
-  require_zset(KEYS[7])
+  require_zset(K.outbox)
   round = (int(parent[3]) or 0) + 1
 end
 
@@ -60,22 +62,22 @@ end
 local now = now_ms()
 
 -- write
-redis.call('ZREM', KEYS[1], id)
+redis.call('ZREM', K.dead, id)
 if lane then
-  via_schedule(KEYS[6], KEYS[3], id, now)
-  wake_due(KEYS[5], wakeable, head, now)
+  via_schedule(K.schedule, K.row, id, now)
+  wake_due(K.wake, wakeable, head, now)
 else
-  to_pending(KEYS[2], KEYS[3], id, int(f[5]) or 0, now)
+  to_pending(K.pending, K.row, id, int(f[5]) or 0, now)
 end
-redis.call('HSET', KEYS[3], 'released', f[2], 'max_attempts', budget)
-redis.call('HDEL', KEYS[3], 'dead_at')
+redis.call('HSET', K.row, 'released', f[2], 'max_attempts', budget)
+redis.call('HDEL', K.row, 'dead_at')
 if round then
-  redis.call('HSET', KEYS[3], 'flow_round', round)
-  redis.call('ZADD', KEYS[7], now, flow_record('reopen', parent[1], parent[2], id, round))
+  redis.call('HSET', K.row, 'flow_round', round)
+  redis.call('ZADD', K.outbox, now, flow_record('reopen', parent[1], parent[2], id, round))
 end
 event_add(events, 'replayed', id, f[2], 'state', lane and 'schedule' or 'pending')
 if counted then
-  redis.call('HINCRBY', KEYS[4], 'replayed', 1)
+  redis.call('HINCRBY', K.metrics, 'replayed', 1)
 end
-wake(KEYS[5], wakeable)
+wake(K.wake, wakeable)
 return {1}

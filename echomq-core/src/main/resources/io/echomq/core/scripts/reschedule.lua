@@ -15,6 +15,7 @@
 --- @include "keys"
 
 -- validate
+local K = {schedules = KEYS[1], schedule_next = KEYS[2]}
 local next_fire = nil
 if ARGV[3] ~= '' then
   next_fire = arg_int(3, 0)
@@ -22,18 +23,18 @@ end
 if #KEYS ~= 2 or ARGV[1] == '' or ARGV[2] == '' then
   return redis.error_reply('EMQARG reschedule takes 2 keys, a name and a definition; nothing was written')
 end
-require_type(KEYS[1], 'hash', 'hash')
-require_zset(KEYS[2])
+require_type(K.schedules, 'hash', 'hash')
+require_zset(K.schedule_next)
 local now = now_ms()
-if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+if redis.call('HGET', K.schedules, ARGV[1]) == ARGV[2] then
   return {now, 0}
 end
 
 -- write
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', K.schedules, ARGV[1], ARGV[2])
 if next_fire then
-  redis.call('ZADD', KEYS[2], next_fire, ARGV[1])
+  redis.call('ZADD', K.schedule_next, next_fire, ARGV[1])
 else
-  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', K.schedule_next, ARGV[1])
 end
 return {now, 1}

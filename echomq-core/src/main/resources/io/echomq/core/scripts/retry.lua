@@ -61,7 +61,9 @@
 --- @include "flow"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {active = KEYS[1], schedule = KEYS[2], dead = KEYS[3], pending = KEYS[4], row = KEYS[5],
+  metrics = KEYS[6], wake = KEYS[7], minutes = KEYS[8], throttled = KEYS[9]}
 local id = ARGV[1]
 local backoff = arg_int(4, 0)
 if ARGV[5] ~= '0' and ARGV[5] ~= '1' then
@@ -81,11 +83,11 @@ if retained then
       .. ') need as many row keys, got ' .. (#KEYS - 9))
   end
 end
-local f, stale = fence(KEYS[1], KEYS[5], id, ARGV[2])
+local f, stale = fence(K.active, K.row, id, ARGV[2])
 if stale then
   return stale
 end
-local cancelling = cancel_requested(KEYS[5])
+local cancelling = cancel_requested(K.row)
 
 -- compute
 local now = now_ms()
@@ -93,35 +95,35 @@ local used = int(f[2]) - (int(f[4]) or 0)
 local state = 'schedule'
 if not snooze and (ARGV[5] == '1' or used >= int(f[3])) then
   state = 'dead'
-elseif backoff == 0 and not redis.call('HGET', KEYS[5], 'lane') then
+elseif backoff == 0 and not redis.call('HGET', K.row, 'lane') then
   -- a job of a lane waits in schedule, due now, for promote.lua to return it to its lane
   state = 'pending'
 end
 local counter = (state == 'dead') and 'dead' or (snooze and 'snoozed' or 'retried')
-require_zset((state == 'dead') and KEYS[3] or ((state == 'pending') and KEYS[4] or KEYS[2]))
-local counted = counter_ok(KEYS[6], counter)
-local wakeable = (state == 'pending' or redis.call('EXISTS', KEYS[9]) == 1) and wake_ok(KEYS[7])
+require_zset((state == 'dead') and K.dead or ((state == 'pending') and K.pending or K.schedule))
+local counted = counter_ok(K.metrics, counter)
+local wakeable = (state == 'pending' or redis.call('EXISTS', K.throttled) == 1) and wake_ok(K.wake)
 local head, due_wakeable = nil, false
 if state == 'schedule' then
-  head = schedule_head(KEYS[2])
-  due_wakeable = wake_ok(KEYS[7])
+  head = schedule_head(K.schedule)
+  due_wakeable = wake_ok(K.wake)
 end
 -- [unique] a key declared after the fixed keys and the dead trim candidates' rows; released when
 -- the job dies or is retired as cancelled
 local unique, unique_name = nil, nil
 local waiters, channel, awaited = nil, nil, false
 if state == 'dead' or cancelling then
-  local declared = unique_declared(retained and (10 + (#ARGV - 8)) or 10)
-  unique, unique_name = unique_releasable(KEYS[5], id, declared)
+  local declared = key_set(KEYS, retained and (10 + (#ARGV - 8)) or 10)
+  unique, unique_name = unique_releasable(K.row, id, declared)
   if unique == false then
     return {0, 'UNIQUE_KEY', unique_name}
   end
-  waiters, channel = notify_keys(declared, KEYS[5], id)
+  waiters, channel = notify_keys(declared, K.row, id)
   awaited = notify_waiting(waiters, id)
 end
 local flow, flow_reply = nil, nil
 if state == 'dead' or cancelling then
-  flow, flow_reply = flow_plan(KEYS[5], id, cancelling and 'cancelled' or 'dead', unique_declared(retained and (10 + (#ARGV - 8)) or 10))
+  flow, flow_reply = flow_plan(K.row, id, cancelling and 'cancelled' or 'dead', key_set(KEYS, retained and (10 + (#ARGV - 8)) or 10))
   if flow == false then
     return flow_reply
   end
@@ -129,7 +131,7 @@ end
 
 -- write
 if cancelling then
-  local cancelled = retire_cancelled(KEYS[1], KEYS[5], id, KEYS[6])
+  local cancelled = retire_cancelled(K.active, K.row, id, K.metrics)
   flow_write(flow, now, events)
   unique_release(unique)
   if awaited then
@@ -138,41 +140,41 @@ if cancelling then
   event_add(events, 'cancelled', id, f[2])
   return cancelled
 end
-redis.call('ZREM', KEYS[1], id)
+redis.call('ZREM', K.active, id)
 if snooze then
-  redis.call('HINCRBY', KEYS[5], 'released', 1)
+  redis.call('HINCRBY', K.row, 'released', 1)
 end
 if counted then
-  redis.call('HINCRBY', KEYS[6], counter, 1)
+  redis.call('HINCRBY', K.metrics, counter, 1)
 end
 if not snooze then
-  count_minute(KEYS[8], now, 'failed')
+  count_minute(K.minutes, now, 'failed')
 end
 event_add(events, (state == 'dead') and 'dead' or 'retried', id, f[2], 'state', state, 'error', ARGV[3])
 if state == 'dead' then
-  redis.call('ZADD', KEYS[3], now, id)
-  redis.call('HSET', KEYS[5], 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
+  redis.call('ZADD', K.dead, now, id)
+  redis.call('HSET', K.row, 'state', 'dead', 'last_error', ARGV[3], 'dead_at', now)
   flow_write(flow, now, events)
   unique_release(unique)
-  wake(KEYS[7], wakeable)
+  wake(K.wake, wakeable)
   if awaited then
     notify(waiters, channel, 'dead', id)
   end
   if retained and (keep_count > 0 or keep_age > 0) then
-    local _, card = trim(KEYS[3], 'dead', now, keep_count, keep_age, 9, 10)
-    return {1, 'dead', now, retain_next(KEYS[3], now, keep_count, keep_age, card)}
+    local _, card = trim(K.dead, 'dead', now, keep_count, keep_age, 9, key_list(KEYS, 10, 9 + (#ARGV - 8)))
+    return {1, 'dead', now, retain_next(K.dead, now, keep_count, keep_age, card)}
   end
   return {1, 'dead', now}
 end
 if state == 'pending' then
-  to_pending(KEYS[4], KEYS[5], id, int(f[5]) or 0, now)
-  redis.call('HSET', KEYS[5], 'last_error', ARGV[3])
-  wake(KEYS[7], wakeable)
+  to_pending(K.pending, K.row, id, int(f[5]) or 0, now)
+  redis.call('HSET', K.row, 'last_error', ARGV[3])
+  wake(K.wake, wakeable)
   return {1, 'pending', now}
 end
 local run_at = now + backoff
-redis.call('ZADD', KEYS[2], run_at, id)
-redis.call('HSET', KEYS[5], 'state', 'schedule', 'last_error', ARGV[3], 'run_at', run_at)
-wake(KEYS[7], wakeable)
-wake_due(KEYS[7], due_wakeable, head, run_at)
+redis.call('ZADD', K.schedule, run_at, id)
+redis.call('HSET', K.row, 'state', 'schedule', 'last_error', ARGV[3], 'run_at', run_at)
+wake(K.wake, wakeable)
+wake_due(K.wake, due_wakeable, head, run_at)
 return {1, 'schedule', run_at}

@@ -25,33 +25,34 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {schedule = KEYS[1], pending = KEYS[2], row = KEYS[3], metrics = KEYS[4], wake = KEYS[5]}
 local id = ARGV[1]
-local f, refused = row_at(KEYS[1], KEYS[3], id, 'schedule', 'NOT_SCHEDULED', 'not scheduled')
+local f, refused = row_at(K.schedule, K.row, id, 'schedule', 'NOT_SCHEDULED', 'not scheduled')
 if not f then
   return refused
 end
-local lane = redis.call('HGET', KEYS[3], 'lane')
-require_zset(KEYS[2])
-local counted = counter_ok(KEYS[4], 'promoted')
-local wakeable = wake_ok(KEYS[5])
+local lane = redis.call('HGET', K.row, 'lane')
+require_zset(K.pending)
+local counted = counter_ok(K.metrics, 'promoted')
+local wakeable = wake_ok(K.wake)
 
 -- compute
 local now = now_ms()
 
 -- write
 if lane then
-  redis.call('ZADD', KEYS[1], now, id)
-  redis.call('HSET', KEYS[3], 'run_at', now)
+  redis.call('ZADD', K.schedule, now, id)
+  redis.call('HSET', K.row, 'run_at', now)
   event_add(events, 'scheduled', id, f[2], 'run_at', now)
   return {1, now}
 end
-redis.call('ZREM', KEYS[1], id)
-to_pending(KEYS[2], KEYS[3], id, int(f[5]) or 0, now)
-redis.call('HSET', KEYS[3], 'run_at', now)
+redis.call('ZREM', K.schedule, id)
+to_pending(K.pending, K.row, id, int(f[5]) or 0, now)
+redis.call('HSET', K.row, 'run_at', now)
 if counted then
-  redis.call('HINCRBY', KEYS[4], 'promoted', 1)
+  redis.call('HINCRBY', K.metrics, 'promoted', 1)
 end
 event_add(events, 'promoted', id, f[2])
-wake(KEYS[5], wakeable)
+wake(K.wake, wakeable)
 return {1, now}

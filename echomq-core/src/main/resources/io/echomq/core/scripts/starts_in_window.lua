@@ -9,10 +9,11 @@
 --- @include "int"
 --- @include "keys"
 
+local K = {starts = KEYS[1]}
 local period = arg_int(1, 1)
 local now = now_ms()
-if key_type(KEYS[1]) == 'none' then
+if key_type(K.starts) == 'none' then
   return {now, 0}
 end
-require_zset(KEYS[1])
-return {now, redis.call('ZCOUNT', KEYS[1], '(' .. (now - period), '+inf')}
+require_zset(K.starts)
+return {now, redis.call('ZCOUNT', K.starts, '(' .. (now - period), '+inf')}

@@ -30,27 +30,29 @@
 --- @include "events"
 
 -- validate
-local events = events_take(KEYS[1])
+local events = events_take(KEYS)
+local K = {schedules = KEYS[1], schedule_last = KEYS[2], pending = KEYS[3], schedule = KEYS[4],
+  metrics = KEYS[5], wake = KEYS[6], row = KEYS[7]}
 local name = ARGV[1]
 local max_attempts = arg_int(5, 1)
 if #KEYS ~= 7 then
   return redis.error_reply('EMQARG trigger takes 7 keys, got ' .. #KEYS .. '; nothing was written')
 end
-local definition = redis.call('HGET', KEYS[1], name)
+local definition = redis.call('HGET', K.schedules, name)
 if definition ~= ARGV[2] then
   return {0, 'CHANGED', definition and 'definition changed' or 'no such schedule'}
 end
-if redis.call('EXISTS', KEYS[7]) == 1 then
+if redis.call('EXISTS', K.row) == 1 then
   return {0, 'DUPLICATE', ARGV[3]}
 end
-require_type(KEYS[2], 'hash', 'hash')
-require_zset(KEYS[3])
-local counted = counter_ok(KEYS[5], 'enqueued')
-local wakeable = wake_ok(KEYS[6])
+require_type(K.schedule_last, 'hash', 'hash')
+require_zset(K.pending)
+local counted = counter_ok(K.metrics, 'enqueued')
+local wakeable = wake_ok(K.wake)
 local now = now_ms()
 
 -- write
-occur(KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], name, now, ARGV[3], ARGV[4], max_attempts, now,
-  counted, wakeable)
+occur(K.schedule_last, K.pending, K.schedule, K.metrics, K.wake, K.row, name, now, ARGV[3], ARGV[4], max_attempts,
+  now, counted, wakeable)
 event_add(events, 'added', ARGV[3], 0, 'state', 'pending', 'schedule', name)
 return {now, 'FIRED'}

@@ -17,6 +17,7 @@
 --- @include "retain"
 
 -- validate
+local K = {location = KEYS[1]}
 local state = ARGV[1]
 if state ~= 'completed' and state ~= 'dead' then
   return redis.error_reply('EMQARG ARGV[1] must be completed or dead, was ' .. tostring(state))
@@ -29,11 +30,11 @@ if #KEYS ~= 1 + (#ARGV - 3) or #ARGV - 3 > RETAIN_BATCH then
   return redis.error_reply('EMQARG ' .. (#ARGV - 3) .. ' candidates (at most ' .. RETAIN_BATCH
     .. ') need as many row keys, got ' .. (#KEYS - 1))
 end
-require_zset(KEYS[1])
+require_zset(K.location)
 
 -- compute
 local now = now_ms()
 
 -- write
-local trimmed, card = trim(KEYS[1], state, now, count, age, 4, 2)
-return {now, trimmed, retain_next(KEYS[1], now, count, age, card)}
+local trimmed, card = trim(K.location, state, now, count, age, 4, key_list(KEYS, 2))
+return {now, trimmed, retain_next(K.location, now, count, age, card)}

@@ -11,15 +11,16 @@
 --- @include "clock"
 
 -- validate
+local K = {schedules = KEYS[1], schedule_next = KEYS[2], schedule_last = KEYS[3]}
 if #KEYS ~= 3 or #ARGV % 2 ~= 0 then
   return redis.error_reply('EMQARG unschedule takes 3 keys and name, definition pairs; nothing was written')
 end
 local now = now_ms()
 local names = {}
 for i = 1, #ARGV, 2 do
-  local stored = redis.pcall('HGET', KEYS[1], ARGV[i])
+  local stored = redis.pcall('HGET', K.schedules, ARGV[i])
   if type(stored) == 'table' and stored.err then
-    return redis.error_reply('EMQKEYTYPE ' .. KEYS[1] .. ' is not a hash; nothing was written')
+    return redis.error_reply('EMQKEYTYPE ' .. K.schedules .. ' is not a hash; nothing was written')
   end
   if stored and (ARGV[i + 1] == '' or stored == ARGV[i + 1]) then
     names[#names + 1] = ARGV[i]
@@ -28,8 +29,8 @@ end
 
 -- write
 for _, name in ipairs(names) do
-  redis.call('HDEL', KEYS[1], name)
-  redis.call('ZREM', KEYS[2], name)
-  redis.call('HDEL', KEYS[3], name)
+  redis.call('HDEL', K.schedules, name)
+  redis.call('ZREM', K.schedule_next, name)
+  redis.call('HDEL', K.schedule_last, name)
 end
 return {now, #names}

@@ -3,9 +3,14 @@ package io.echomq.core.internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -23,6 +28,12 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class ScriptTests {
 
 	private static final Path SOURCES = Path.of("src/main/resources/io/echomq/core/scripts");
+
+	private static final Pattern KEYS = Pattern.compile("\\bKEYS\\b");
+
+	private static final Pattern KEY_AT = Pattern.compile("KEYS\\[(\\d+)\\]");
+
+	private static final Pattern KEY_TABLE = Pattern.compile("(?m)^local K = \\{[^}]*\\}$");
 
 	@Test
 	void everyShippedScriptShouldExpandFullyAndNameItsKeysAndArguments() throws IOException {
@@ -76,6 +87,35 @@ class ScriptTests {
 			assertThat(definitions(Files.readString(piece)))
 				.allSatisfy((definition) -> assertThat(bodies.toString()).as(piece.getFileName().toString())
 					.contains(definition));
+		}
+	}
+
+	@Test
+	void noIncludeShouldReadKeys() throws IOException {
+		for (Path piece : luaFiles(SOURCES.resolve("includes"))) {
+			assertThat(KEYS.matcher(code(Files.readString(piece))).find()).as(piece.getFileName() + " reads KEYS")
+				.isFalse();
+		}
+	}
+
+	@Test
+	void everyScriptShouldNameItsFixedKeysOnceInItsKeyTable() throws IOException {
+		for (Path file : luaFiles(SOURCES)) {
+			String name = baseName(file);
+			String code = code(Files.readString(file));
+			Matcher table = KEY_TABLE.matcher(code);
+			List<String> named = new ArrayList<>();
+			String rest = code;
+			if (table.find()) {
+				Matcher at = KEY_AT.matcher(table.group());
+				while (at.find()) {
+					named.add(at.group(1));
+				}
+				rest = code.substring(0, table.start()) + code.substring(table.end());
+			}
+			assertThat(named).as(name + " key table").doesNotHaveDuplicates();
+			assertThat(KEY_AT.matcher(rest).results().map(MatchResult::group)).as(name + " outside its key table")
+				.isEmpty();
 		}
 	}
 
@@ -187,6 +227,13 @@ class ScriptTests {
 			header.append(line).append('\n');
 		}
 		return header.toString();
+	}
+
+	// the Lua code without its comments and string literals
+	private static String code(String source) {
+		return source.lines()
+			.map((line) -> line.replaceAll("--.*$", "").replaceAll("'(?:[^'\\\\]|\\\\.)*'", "''"))
+			.collect(Collectors.joining("\n"));
 	}
 
 	private static List<String> definitions(String piece) {

@@ -4,8 +4,8 @@
 --
 -- scan(location, state, first, last, rows, due, lane, max, seen, skipped)
 --           for each candidate ARGV[first..last], once per call: when it is still in the sorted set
---           location (and, with due, scored at or before due), its row KEYS[rows + i - first] is
---           validated for the state (valid_row, row.lua); with lane, the row's lane field too
+--           location (and, with due, scored at or before due), its row rows[i - first + 1] (rows:
+--           the candidates' row keys, in ARGV order) is validated for the state (valid_row, row.lua); with lane, the row's lane field too
 --           (row_lane: a malformed one skips the candidate). The scan stops once max candidates
 --           are valid (false: no bound). seen holds the ids already seen, to share across scans of
 --           one call (false: a new one); skipped, the list {id, reason, ...} the skipped candidates
@@ -28,7 +28,7 @@ local function scan(location, state, first, last, rows, due, lane, max, seen, sk
     local score = not seen[id] and redis.call('ZSCORE', location, id)
     if score and (not due or tonumber(score) <= due) then
       seen[id] = true
-      local row = KEYS[rows + i - first]
+      local row = rows[i - first + 1]
       local f, problem = valid_row(row, state)
       local row_lane_key = false
       if f and lane then

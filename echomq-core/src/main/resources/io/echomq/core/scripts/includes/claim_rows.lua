@@ -1,12 +1,13 @@
 -- include claim_rows: the claim, written once for claim.lua (the queue's own pending set) and
 -- claim_lanes.lua (its lanes). Both scripts take the same first keys and arguments and give the
--- same reply:
+-- same reply. The functions take those keys named, in one table k (the script's own key table):
 --
--- KEYS[1]     emq:{q}:active     ZSET, score lease deadline (server ms)
--- KEYS[2]     emq:{q}:starts     ZSET, the queue's rate log: one member per start, score server ms
--- KEYS[3]     emq:{q}:throttled  STRING, set (with a TTL) while a cap holds claims back
--- KEYS[4]     emq:{q}:lanes      ZSET, the ring of lanes with ready work
--- KEYS[last]  emq:{q}:paused     STRING, while the queue is paused cluster-wide (pause.lua)
+-- KEYS[1]     k.active     emq:{q}:active     ZSET, score lease deadline (server ms)
+-- KEYS[2]     k.starts     emq:{q}:starts     ZSET, the queue's rate log: one member per start, score
+--                          server ms
+-- KEYS[3]     k.throttled  emq:{q}:throttled  STRING, set (with a TTL) while a cap holds claims back
+-- KEYS[4]     k.ring       emq:{q}:lanes      ZSET, the ring of lanes with ready work
+-- KEYS[last]  k.paused     emq:{q}:paused     STRING, while the queue is paused cluster-wide (pause.lua)
 -- ARGV[1]     lease in ms (>= 1)
 -- ARGV[2]     most jobs to claim (>= 1)
 -- ARGV[3..5]  the queue's max-active, rate, period ms (0, 0, 1 for none; limits.lua)
@@ -21,7 +22,7 @@
 --
 -- claim_args()              the common arguments, validated: {lease, max, max_active, rate, period,
 --                           owner}
--- claim_open(c)             the paused reply when the queue is paused; else nil, the server time, how
+-- claim_open(k, c)          the paused reply when the queue is paused; else nil, the server time, how
 --                           many the claim may take (c.max, or fewer when a queue limit holds it
 --                           back), the limit ('' unless it holds the claim below c.max) and reopen,
 --                           once active is known to be a sorted set
@@ -32,10 +33,10 @@
 --                           field is the last claimant: it names the lease holder exactly while the
 --                           state is 'active', and who ran the job last otherwise). Appends the
 --                           claimed row to claimed and the start to starts
--- claim_finish(c, now, starts, throttle)
+-- claim_finish(k, c, now, starts, throttle)
 --                           logs the starts in the queue's rate window and, when throttle, sets the
 --                           throttled marker (completions then push wake-ups)
--- claim_reply(now, deadline, claimed, skipped, limit, reopen, hint, hint_from, stale)
+-- claim_reply(k, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, stale)
 --- @include "clock"
 --- @include "int"
 --- @include "keys"
@@ -46,15 +47,15 @@ local function claim_args()
     period = arg_int(5, 1), owner = ARGV[6]}
 end
 
-local function claim_open(c)
-  if redis.call('EXISTS', KEYS[#KEYS]) == 1 then
+local function claim_open(k, c)
+  if redis.call('EXISTS', k.paused) == 1 then
     local now = now_ms()
-    local left = redis.call('PTTL', KEYS[#KEYS])
+    local left = redis.call('PTTL', k.paused)
     return {now, now, {}, {}, 'PAUSED', (left < 0) and -1 or now + left, {}, 0, 0, 0}
   end
-  require_zset(KEYS[1])
+  require_zset(k.active)
   local now = now_ms()
-  local allowed, limit, reopen = allowance(KEYS[1], KEYS[2], c.max_active, c.rate, c.period, now)
+  local allowed, limit, reopen = allowance(k.active, k.starts, c.max_active, c.rate, c.period, now)
   if allowed < c.max then
     return nil, now, allowed, limit, reopen
   end
@@ -72,15 +73,15 @@ local function claim_job(row, id, attempts, c, claimed, starts)
   starts[#starts + 1] = id .. ':' .. attempts
 end
 
-local function claim_finish(c, now, starts, throttle)
+local function claim_finish(k, c, now, starts, throttle)
   if c.rate > 0 and #starts > 0 then
-    log_starts(KEYS[2], c.period, now, starts)
+    log_starts(k.starts, c.period, now, starts)
   end
   if throttle then
-    redis.call('SET', KEYS[3], 1, 'PX', 60000)
+    redis.call('SET', k.throttled, 1, 'PX', 60000)
   end
 end
 
-local function claim_reply(now, deadline, claimed, skipped, limit, reopen, hint, hint_from, stale)
-  return {now, deadline, claimed, skipped, limit, reopen, hint, hint_from, redis.call('ZCARD', KEYS[4]), stale}
+local function claim_reply(k, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, stale)
+  return {now, deadline, claimed, skipped, limit, reopen, hint, hint_from, redis.call('ZCARD', k.ring), stale}
 end

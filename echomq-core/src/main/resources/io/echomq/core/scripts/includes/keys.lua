@@ -9,6 +9,10 @@
 --                           (the audit reports it); the transition itself still applies.
 -- wake_ok(key)              the wake list's length when it can take a push (a list, or absent: 0),
 --                           else false; wake.lua reads the length to skip the push into a full list
+-- key_list(keys, from, to)  keys[from..to] as a new list (to: #keys when absent): a script hands an
+--                           include a group of its keys (rows, lanes) by this, never a position
+-- key_set(keys, from)       the set of keys[from..] (from: 1 when absent): the optional keys a caller
+--                           declared
 --- @include "int"
 
 local function key_type(key)
@@ -40,4 +44,20 @@ local function wake_ok(key)
     return false
   end
   return length
+end
+
+local function key_list(keys, from, to)
+  local list = {}
+  for i = from, to or #keys do
+    list[#list + 1] = keys[i]
+  end
+  return list
+end
+
+local function key_set(keys, from)
+  local set = {}
+  for i = from or 1, #keys do
+    set[keys[i]] = true
+  end
+  return set
 end

@@ -8,40 +8,43 @@
 --                              moves an id into its lane's pending at its priority (the lane's own
 --                              location), writes the row's state and ready_at, and puts the lane in
 --                              the ring
--- declared_lanes(first_key, first_arg, n)
---                              the lanes a caller declared: ARGV[first_arg..first_arg+n-1] names them,
---                              KEYS[first_key..] holds their pending keys in the same order; a map
---                              from lane key to pending key. A script that returns a job to its lane
---                              (promote, reap) can move only jobs whose lane was declared, and reports
---                              the others so that the caller declares them and calls again.
+-- declared_lanes(pendings, first_arg)
+--                              the lanes a caller declared: ARGV[first_arg..first_arg+#pendings-1]
+--                              names them, pendings (a list) holds their pending keys in the same
+--                              order; a map from lane key to pending key. A script that returns a job
+--                              to its lane (promote, reap) can move only jobs whose lane was declared,
+--                              and reports the others so that the caller declares them and calls again.
 --- @include "int"
+--- @include "keys"
 
-local function declared_lanes(first_key, first_arg, n)
+local function declared_lanes(pendings, first_arg)
   local map = {}
-  for i = 0, n - 1 do
-    map[ARGV[first_arg + i]] = KEYS[first_key + i]
+  for i = 1, #pendings do
+    map[ARGV[first_arg + i - 1]] = pendings[i]
   end
   return map
 end
 
--- lane_args(fixed, more)       the arguments of a script that moves candidates and may return them to
+-- lane_args(keys, more)        the arguments of a script that moves candidates and may return them to
 --                              their lanes (promote, reap): ARGV[1] is D, the number of declared lanes,
---                              ARGV[2..1+D] their keys, then the candidate ids; KEYS[fixed+1..fixed+D]
---                              the lanes' pending keys, then one row per candidate (then more keys
---                              when more). Returns the declared lanes (declared_lanes), the first
---                              candidate's ARGV index, the first row's KEYS index, the number of
---                              candidates, and the EMQARG message when the keys do not match
-local function lane_args(fixed, more)
+--                              ARGV[2..1+D] their keys, then the candidate ids; keys (the script's keys
+--                              after its fixed ones) the lanes' pending keys, then one row per
+--                              candidate (then more keys when more). Returns the declared lanes
+--                              (declared_lanes), the first candidate's ARGV index, the rows (a list, in
+--                              ARGV order), the number of candidates, the EMQARG message when the keys
+--                              do not match, and the keys after the rows (a list)
+local function lane_args(keys, more)
   local declared = arg_int(1, 0)
   local first = 2 + declared
-  local rows = fixed + 1 + declared
   local candidates = #ARGV - first + 1
   local problem = nil
-  if #KEYS < rows + candidates - 1 or (not more and #KEYS ~= rows + candidates - 1) then
+  if #keys < declared + candidates or (not more and #keys ~= declared + candidates) then
     problem = 'EMQARG ' .. candidates .. ' candidates and ' .. declared .. ' lanes need as many keys, got '
-      .. (#KEYS - fixed)
+      .. #keys
   end
-  return declared_lanes(fixed + 1, 2, declared), first, rows, candidates, problem
+  local rows = key_list(keys, declared + 1, declared + candidates)
+  return declared_lanes(key_list(keys, 1, declared), 2), first, rows, candidates, problem,
+    key_list(keys, declared + candidates + 1)
 end
 
 -- via_schedule(schedule, row, id, now)
@@ -53,23 +56,16 @@ local function via_schedule(schedule, row, id, now)
   redis.call('HSET', row, 'state', 'schedule', 'run_at', now)
 end
 
--- lane_declared(base, lane, from)
+-- lane_declared(base, lane, declared)
 --                              the lane's pending key and the ring key when the caller declared both
---                              among KEYS[from..] (base: the queue's key prefix, 'emq:{q}:'), else nil:
+--                              (declared: the set of its optional keys; base: the queue's key prefix,
+--                              'emq:{q}:'), else nil:
 --                              a script that takes a waiting job out of its lane (cancel, delete) then
 --                              answers {0, 'LANE_KEY', lane} and the caller calls again with them
-local function lane_declared(base, lane, from)
+local function lane_declared(base, lane, declared)
   local pending_key = base .. 'lane:' .. lane .. ':pending'
   local ring_key = base .. 'lanes'
-  local has_pending, has_ring = false, false
-  for i = from, #KEYS do
-    if KEYS[i] == pending_key then
-      has_pending = true
-    elseif KEYS[i] == ring_key then
-      has_ring = true
-    end
-  end
-  if has_pending and has_ring then
+  if declared[pending_key] and declared[ring_key] then
     return pending_key, ring_key
   end
   return nil

@@ -14,9 +14,9 @@
 -- retain_args(i)                      count, age from ARGV[i], ARGV[i + 1] (EMQARG if malformed)
 -- over_bounds(zset, now, count, age, card)  how many of the first members are over the bounds
 --                                     (card: the location's ZCARD)
--- trim(zset, state, now, count, age, ids_from, rows_from[, ids_to])
+-- trim(zset, state, now, count, age, ids_from, rows[, ids_to])
 --                                     removes the candidates ARGV[ids_from..ids_to] (ids_to: #ARGV
---                                     when absent; their rows KEYS[rows_from..], in the same order)
+--                                     when absent; rows: their row keys, a list in the same order)
 --                                     still over the bounds; returns how many, and the location's
 --                                     size after
 -- retain_next(zset, now, count, age, card)  up to RETAIN_BATCH ids over the bounds once one more id is
@@ -44,7 +44,7 @@ local function over_bounds(zset, now, count, age, card)
   return (over > 0) and over or 0
 end
 
-local function trim(zset, state, now, count, age, ids_from, rows_from, ids_to)
+local function trim(zset, state, now, count, age, ids_from, rows, ids_to)
   ids_to = ids_to or #ARGV
   local card = redis.call('ZCARD', zset)
   if ids_from > ids_to then
@@ -59,7 +59,7 @@ local function trim(zset, state, now, count, age, ids_from, rows_from, ids_to)
     local id = ARGV[i]
     local rank = redis.call('ZRANK', zset, id)
     if rank and rank < over then
-      local row = KEYS[rows_from + i - ids_from]
+      local row = rows[i - ids_from + 1]
       local row_state = redis.pcall('HGET', row, 'state')
       redis.call('ZREM', zset, id)
       if row_state == state then

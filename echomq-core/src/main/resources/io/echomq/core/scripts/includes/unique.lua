@@ -5,17 +5,19 @@
 --
 -- Every unique key a script reads or writes is declared in KEYS[]. A script never derives a key to
 -- touch from row data: it derives the NAME of the key the row names (row key prefix .. 'unique:' ..
--- name) and looks for it among the keys the caller declared. When the caller did not declare it,
+-- name) and looks for it among the keys the caller declared (declared: the set of the call's optional
+-- keys, key_set in keys.lua). When the caller did not declare it,
 -- the script writes nothing and answers which name it needs; the caller (io.echomq.core.Jobs) sends
 -- the call again with the key declared. The name on a row never changes, so the second call finds
 -- what the first asked for.
 --
 -- Enqueue side (the call's extra row fields name the key; exactly one job per call):
---   unique_arg(first_extra, extras, count, pending_key, at)  nil when the extra field pairs
---       ARGV[first_extra..] name no unique key; else the spec {name, mode, ttl, key, holder_id,
---       holder_row}: the key is KEYS[at], and KEYS[at + 1] (optional) is the row of the job the caller
---       believes holds the key. Raises EMQARG (nothing written) on a bad name, mode, ttl, a count
---       other than 1, or a declared key that is not the one the name makes.
+--   unique_arg(first_extra, extras, count, pending_key, key, holder_row, at)  nil when the extra field
+--       pairs ARGV[first_extra..] name no unique key; else the spec {name, mode, ttl, key, holder_id,
+--       holder_row}: key is the unique key the caller declared, KEYS[at], and holder_row (optional,
+--       KEYS[at + 1]) the row of the job the caller believes holds the key (at only names them in
+--       messages). Raises EMQARG (nothing written) on a bad name, mode, ttl, a count other than 1, or a
+--       declared key that is not the one the name makes.
 --   unique_held(u, now, run_at, pending, schedule, payload)  nil when the key is free (absent, or held by a job that is gone: no
 --       row, a row that does not name this key, or one no longer pending, scheduled or active); else
 --       the reply to return instead of writing a new job: {now, state, 0, outcome, holder id} with
@@ -25,7 +27,6 @@
 --   unique_take(u, id)  SET the key to the new job's id (with PX ttl for throttle), after the row.
 --
 -- Release side (complete, the dead-letter paths of retry and reap):
---   unique_declared(from)  the set of keys KEYS[from..]
 --   unique_releasable(row, id, declared)  the key to release when the row names an until_done or
 --       debounce key that still holds this id, nil when there is nothing to release, or false and
 --       the name when the row names a key the caller did not declare
@@ -45,7 +46,7 @@ local function unique_key_of(row, id, name)
   return string.sub(row, 1, #row - #id - 4) .. 'unique:' .. name
 end
 
-local function unique_arg(first_extra, extras, count, pending_key, at)
+local function unique_arg(first_extra, extras, count, pending_key, key, holder_row, at)
   local u = nil
   for e = 0, extras - 1 do
     local field = ARGV[first_extra + 2 * e]
@@ -75,11 +76,9 @@ local function unique_arg(first_extra, extras, count, pending_key, at)
     unique_fail('a unique key names one job, the call has ' .. count)
   end
   local base = string.sub(pending_key, 1, #pending_key - #'pending')
-  local key = KEYS[at]
   if key ~= base .. 'unique:' .. name then
     unique_fail('KEYS[' .. at .. '] must be ' .. base .. 'unique:' .. name .. ', was ' .. tostring(key))
   end
-  local holder_row = KEYS[at + 1]
   local holder_id = nil
   if holder_row then
     holder_id = string.sub(holder_row, #base + 5)
@@ -128,14 +127,6 @@ local function unique_take(u, id)
   else
     redis.call('SET', u.key, id)
   end
-end
-
-local function unique_declared(from)
-  local declared = {}
-  for i = from, #KEYS do
-    declared[KEYS[i]] = true
-  end
-  return declared
 end
 
 local function unique_releasable_of(row, id, declared, unique, mode)
