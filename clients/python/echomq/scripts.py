@@ -13,6 +13,9 @@ class ScriptError(Exception):
     """An error reply of a script: ``code`` is its first word (``EMQARG``, ``EMQKEYTYPE``...)."""
 
     def __init__(self, message):
+        # a script's error() can reach a client as 'ERR <code> ...', its error_reply as '<code> ...'
+        if message.startswith("ERR "):
+            message = message[4:]
         super().__init__(message)
         self.code = message.split(" ", 1)[0] if message else ""
 
