@@ -289,11 +289,15 @@ def main(argv=None):
     root = os.path.normpath(os.path.join(here, "..", "..", ".."))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--protocol", default=os.path.join(root, "echomq-core", "target", "protocol"))
-    parser.add_argument("--kit", default=os.path.join(root, "protocol", "conformance"))
+    parser.add_argument("--kit", help="the kit's directory (default: conformance/ of the protocol directory, "
+                        "else protocol/conformance of the source tree)")
     parser.add_argument("--url", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--show", action="store_true", help="print each call's reply and the keyspace after")
     parser.add_argument("cases", nargs="*", help="case names (default: all)")
     args = parser.parse_args(argv)
+    if args.kit is None:
+        packaged = os.path.join(args.protocol, "conformance")
+        args.kit = packaged if os.path.isdir(packaged) else os.path.join(root, "protocol", "conformance")
     scripts = Scripts(args.protocol)
     r = redis.Redis.from_url(args.url, decode_responses=True)
     failed = 0
