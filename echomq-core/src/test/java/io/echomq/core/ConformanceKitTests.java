@@ -65,8 +65,9 @@ class ConformanceKitTests extends EngineTestSupport {
 		List<String> names = cases().stream().map(ConformanceKit.Case::name).toList();
 		assertThat(names).contains("enqueue-plain", "enqueue-delayed", "enqueue-priority", "enqueue-unique",
 				"enqueue-lane", "enqueue-partition", "enqueue-flow-child", "claim", "complete-with-result",
-				"retry-backoff", "dead-letter-now", "dead-letter-last-attempt", "cancel-pending", "await-completed",
-				"error-malformed-id", "error-wrong-key-type", "error-bad-argument");
+				"complete-retained", "retry-backoff", "dead-letter-now", "dead-letter-last-attempt", "cancel-pending",
+				"cancel-active", "await-completed", "await-dead", "error-stale-token", "error-malformed-id",
+				"error-wrong-key-type", "error-bad-argument", "error-missing-key", "error-duplicate-id");
 		assertThat(cases()).allSatisfy((kitCase) -> assertThat(kitCase.file()).isEqualTo(kitCase.name() + ".json"));
 	}
 
