@@ -107,6 +107,28 @@ class PythonClientTests {
 		assertThat(output.text()).contains(cases + " cases, 0 failed").doesNotContain("FAIL ");
 	}
 
+	@Test
+	void idsMintedInPythonAreJobIdsInMintOrderAndReadJavaIds() {
+		JobId java = JobId.mint();
+		String driver = """
+				import sys
+				from echomq import ids
+				print(ids.timestamp(sys.argv[1]), ids.encode(ids.decode(sys.argv[1])))
+				for _ in range(1000):
+				    print(ids.mint())
+				""";
+		long before = System.currentTimeMillis();
+		Output output = run("-c", driver, java.toString());
+		long after = System.currentTimeMillis();
+		assertThat(output.status()).as(output.text()).isZero();
+		List<String> lines = output.text().lines().toList();
+		assertThat(lines.get(0)).isEqualTo(java.timestamp().toEpochMilli() + " " + java);
+		List<JobId> minted = lines.subList(1, lines.size()).stream().map(JobId::parse).toList();
+		assertThat(minted).hasSize(1000).isSorted().doesNotHaveDuplicates();
+		assertThat(minted).allSatisfy((id) -> assertThat(id.timestamp().toEpochMilli()).isBetween(before, after));
+		assertThat(lines.subList(1, lines.size())).isSorted();
+	}
+
 	private static Output run(String... arguments) {
 		List<String> command = new ArrayList<>(List.of(python));
 		command.addAll(List.of(arguments));
