@@ -61,7 +61,7 @@ class Client:
         self._formats_checked.add(queue)
 
     def enqueue(self, queue, payload, *, job_id=None, max_attempts=3, priority=0, delay_ms=0, run_at_ms=None,
-                lane=None, fields=None):
+                lane=None, fields=None, events_maxlen=None):
         """Enqueue one job (enqueue.lua) and return its id.
 
         :param payload: the payload text (the Java default converter reads JSON)
@@ -69,6 +69,8 @@ class Client:
         :param run_at_ms: or an absolute run-at, epoch ms
         :param lane: the lane key, or None
         :param fields: extra row fields (e.g. trace headers)
+        :param events_maxlen: for a queue whose event stream is on, the stream's bound (the Java side's
+            ``echomq.queues.<queue>.events.max-length``): the call then adds the 'added' event
         """
         job_id = job_id or ids.mint()
         self.check_format(queue)
@@ -81,6 +83,9 @@ class Client:
         for name, value in fields.items():
             argv += [name, value]
         argv += [job_id, payload]
+        if events_maxlen is not None:
+            keys.append(self.key(queue, "events"))
+            argv += ["=events", events_maxlen]
         self.call("enqueue", keys, argv)
         return job_id
 

@@ -116,7 +116,11 @@ def match_text(expected, actual, times):
 
 
 def match(expected, actual, times, where):
-    if isinstance(expected, list):
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            raise Mismatch("%s: expected fields %s, was %r" % (where, json.dumps(expected), actual))
+        match_hash(expected, actual, times, where)
+    elif isinstance(expected, list):
         if not isinstance(actual, list) or len(expected) != len(actual):
             raise Mismatch("%s: expected %s, was %s" % (where, json.dumps(expected), json.dumps(actual)))
         for i, (e, a) in enumerate(zip(expected, actual)):
@@ -147,6 +151,8 @@ def keyspace(r, queue):
             entry = {"type": "set", "value": sorted(r.smembers(key))}
         elif kind == "string":
             entry = {"type": "string", "value": r.get(key)}
+        elif kind == "stream":
+            entry = {"type": "stream", "value": [[i, fields] for i, fields in r.xrange(key)]}
         else:
             entry = {"type": kind}
         ttl = r.pttl(key)
@@ -169,6 +175,9 @@ def write_keyspace(r, entries):
             r.sadd(key, *value)
         elif kind == "string":
             r.set(key, value)
+        elif kind == "stream":
+            for entry_id, fields in value:
+                r.xadd(key, fields, id=entry_id)
         else:
             raise ValueError("%s: type %s cannot be written" % (key, kind))
         if "ttl" in entry:
@@ -185,10 +194,7 @@ def match_keyspace(expected, actual, times, where):
         at = "%s %s" % (where, key)
         if e["type"] != a["type"]:
             raise Mismatch("%s: expected a %s, was a %s" % (at, e["type"], a["type"]))
-        if e["type"] == "hash":
-            match_hash(e["value"], a["value"], times, at)
-        else:
-            match(e["value"], a["value"], times, at)
+        match(e["value"], a["value"], times, at)
         if "ttl" in e:
             if not 0 < a.get("ttl", -1) <= int(e["ttl"]):
                 raise Mismatch("%s: expected a TTL of at most %s ms, was %s" % (at, e["ttl"], a.get("ttl")))

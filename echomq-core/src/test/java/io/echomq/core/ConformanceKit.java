@@ -95,6 +95,12 @@ final class ConformanceKit {
 			node.forEach((element) -> list.add(value(element, queue)));
 			return list;
 		}
+		if (node.isObject()) {
+			Map<String, String> fields = new LinkedHashMap<>();
+			node.properties()
+				.forEach((field) -> fields.put(bind(field.getKey(), queue), bind(field.getValue().asString(), queue)));
+			return fields;
+		}
 		if (node.isNull()) {
 			return null;
 		}
@@ -115,18 +121,7 @@ final class ConformanceKit {
 		Map<String, Entry> keys = new TreeMap<>();
 		node.properties().forEach((property) -> {
 			JsonNode entry = property.getValue();
-			Object value;
-			if ("hash".equals(entry.get("type").asString())) {
-				Map<String, String> fields = new LinkedHashMap<>();
-				entry.get("value")
-					.properties()
-					.forEach((field) -> fields.put(bind(field.getKey(), queue),
-							bind(field.getValue().asString(), queue)));
-				value = fields;
-			}
-			else {
-				value = value(entry.get("value"), queue);
-			}
+			Object value = value(entry.get("value"), queue);
 			Long ttl = entry.has("ttl") ? entry.get("ttl").asLong() : null;
 			keys.put(bind(property.getKey(), queue), new Entry(entry.get("type").asString(), value, ttl));
 		});
@@ -152,7 +147,8 @@ final class ConformanceKit {
 	/**
 	 * A key of a keyspace: its type, its value (a map for a hash, a list of
 	 * {@code [member, score]} for a sorted set, a list for a list or a set, a string for
-	 * a string) and its TTL in ms ({@code null}: none; expected: at most this).
+	 * a string, a list of {@code [id, fields]} for a stream) and its TTL in ms
+	 * ({@code null}: none; expected: at most this).
 	 *
 	 * @param type the type
 	 * @param value the value
@@ -245,7 +241,13 @@ final class ConformanceKit {
 		 * Assert that a reply (or a keyspace value) matches what the case expects.
 		 */
 		void match(@Nullable Object expected, @Nullable Object actual, String where) {
-			if (expected instanceof List<?> list) {
+			if (expected instanceof Map<?, ?> fields) {
+				if (!(actual instanceof Map<?, ?> got)) {
+					throw new AssertionError(where + ": expected fields " + expected + ", was " + actual);
+				}
+				matchHash(fields, got, where);
+			}
+			else if (expected instanceof List<?> list) {
 				if (!(actual instanceof List<?> got) || got.size() != list.size()) {
 					throw new AssertionError(where + ": expected " + expected + ", was " + actual);
 				}
@@ -288,12 +290,7 @@ final class ConformanceKit {
 				if (!entry.type().equals(got.type())) {
 					throw new AssertionError(at + ": expected a " + entry.type() + ", was a " + got.type());
 				}
-				if (entry.value() instanceof Map<?, ?> fields) {
-					matchHash(fields, (Map<?, ?>) got.value(), at);
-				}
-				else {
-					match(entry.value(), got.value(), at);
-				}
+				match(entry.value(), got.value(), at);
 				if (entry.ttl() != null) {
 					if (got.ttl() == null || got.ttl() <= 0 || got.ttl() > entry.ttl()) {
 						throw new AssertionError(

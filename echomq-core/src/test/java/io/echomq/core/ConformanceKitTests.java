@@ -25,7 +25,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.DataType;
+import org.springframework.data.redis.connection.stream.StreamRecords;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
@@ -67,7 +69,8 @@ class ConformanceKitTests extends EngineTestSupport {
 				"enqueue-lane", "enqueue-partition", "enqueue-flow-child", "claim", "complete-with-result",
 				"complete-retained", "retry-backoff", "dead-letter-now", "dead-letter-last-attempt", "cancel-pending",
 				"cancel-active", "await-completed", "await-dead", "error-stale-token", "error-malformed-id",
-				"error-wrong-key-type", "error-bad-argument", "error-missing-key", "error-duplicate-id");
+				"error-wrong-key-type", "error-bad-argument", "error-missing-key", "error-duplicate-id",
+				"enqueue-events");
 		assertThat(cases()).allSatisfy((kitCase) -> assertThat(kitCase.file()).isEqualTo(kitCase.name() + ".json"));
 	}
 
@@ -202,6 +205,11 @@ class ConformanceKitTests extends EngineTestSupport {
 				case "list" -> this.redis.opsForList().rightPushAll(key, strings(value));
 				case "set" -> this.redis.opsForSet().add(key, strings(value).toArray(String[]::new));
 				case "string" -> this.redis.opsForValue().set(key, String.valueOf(value));
+				case "stream" -> ((List<?>) value).forEach((record) -> this.redis.opsForStream()
+					.add(StreamRecords.newRecord()
+						.in(key)
+						.withId(((List<?>) record).get(0).toString())
+						.ofMap((Map<?, ?>) ((List<?>) record).get(1))));
 				default -> throw new IllegalArgumentException(key + ": type " + entry.type() + " cannot be written");
 			}
 			if (entry.ttl() != null) {
@@ -228,6 +236,11 @@ class ConformanceKitTests extends EngineTestSupport {
 				case LIST -> this.redis.opsForList().range(key, 0, -1);
 				case SET -> new ArrayList<>(new TreeSet<>(this.redis.opsForSet().members(key)));
 				case STRING -> this.redis.opsForValue().get(key);
+				case STREAM -> this.redis.opsForStream()
+					.range(key, Range.unbounded())
+					.stream()
+					.map((record) -> List.of(record.getId().getValue(), new TreeMap<>(record.getValue())))
+					.toList();
 				default -> null;
 			};
 			Long ttl = this.redis.getExpire(key, TimeUnit.MILLISECONDS);
