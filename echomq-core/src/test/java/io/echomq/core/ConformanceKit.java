@@ -242,10 +242,7 @@ final class ConformanceKit {
 		 */
 		void match(@Nullable Object expected, @Nullable Object actual, String where) {
 			if (expected instanceof Map<?, ?> fields) {
-				if (!(actual instanceof Map<?, ?> got)) {
-					throw new AssertionError(where + ": expected fields " + expected + ", was " + actual);
-				}
-				matchHash(fields, got, where);
+				matchHash(fields, fields(actual, where), where);
 			}
 			else if (expected instanceof List<?> list) {
 				if (!(actual instanceof List<?> got) || got.size() != list.size()) {
@@ -301,6 +298,24 @@ final class ConformanceKit {
 					throw new AssertionError(at + ": expected no TTL, was " + got.ttl() + " ms");
 				}
 			});
+		}
+
+		/**
+		 * The fields of a hash, or of a row in a reply: a flat list of field, value pairs
+		 * in no set order.
+		 */
+		private static Map<?, ?> fields(@Nullable Object actual, String where) {
+			if (actual instanceof Map<?, ?> map) {
+				return map;
+			}
+			if (actual instanceof List<?> list && list.size() % 2 == 0) {
+				Map<String, String> pairs = new LinkedHashMap<>();
+				for (int i = 0; i < list.size(); i += 2) {
+					pairs.put(String.valueOf(list.get(i)), String.valueOf(list.get(i + 1)));
+				}
+				return pairs;
+			}
+			throw new AssertionError(where + ": expected fields, was " + actual);
 		}
 
 		private void matchHash(Map<?, ?> expected, Map<?, ?> actual, String where) {
