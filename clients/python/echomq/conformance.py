@@ -249,13 +249,13 @@ def run_case(r, scripts, case, show=False):
             try:
                 reply, error = scripts.call(r, call["script"], call["keys"], call["argv"]), None
             except ScriptError as ex:
-                reply, error = None, str(ex)
+                reply, error = None, ex
             end = server_millis(r)
             times.open(call.get("time", "now"), start, end)
             if show:
                 print("%s: reply %s error %s" % (where, json.dumps(bind_back(reply, queue)), error))
             if "error" in call:
-                if error is None or error.split(" ", 1)[0] != call["error"]:
+                if error is None or error.code != call["error"]:
                     raise Mismatch("%s: expected error %s, was %s" % (where, call["error"], error or json.dumps(reply)))
                 match_keyspace(before, keyspace(r, queue), Times(), where + " (an error writes nothing)")
             else:

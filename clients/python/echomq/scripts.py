@@ -3,6 +3,7 @@ echomq-core's protocol artifact (``echomq-core-<version>-protocol.jar``, or the 
 ``echomq-core/target/protocol`` directory)."""
 
 import hashlib
+import re
 import json
 import os
 
@@ -13,11 +14,11 @@ class ScriptError(Exception):
     """An error reply of a script: ``code`` is its first word (``EMQARG``, ``EMQKEYTYPE``...)."""
 
     def __init__(self, message):
-        # a script's error() can reach a client as 'ERR <code> ...', its error_reply as '<code> ...'
-        if message.startswith("ERR "):
-            message = message[4:]
+        # an error_reply starts with its code; a Lua error() arrives as 'ERR <code> ...', or on Redis 6.2
+        # as 'Error running script (call to f_<sha>): @user_script:<line>: <code> ...'
         super().__init__(message)
-        self.code = message.split(" ", 1)[0] if message else ""
+        found = re.search(r"\b(EMQ[A-Z]+)\b", message or "")
+        self.code = found.group(1) if found else (message.split(" ", 1)[0] if message else "")
 
 
 class Scripts:

@@ -39,6 +39,8 @@ final class ConformanceKit {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
+	private static final Pattern ERROR_CODE = Pattern.compile("\\b(EMQ[A-Z]+)\\b");
+
 	private ConformanceKit() {
 	}
 
@@ -66,6 +68,19 @@ final class ConformanceKit {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * Return the code of a script's error reply: the first {@code EMQ...} word of the
+	 * message. A refusal made with {@code redis.error_reply} starts with it; one raised
+	 * with Lua's {@code error()} arrives as {@code ERR <code> ...}, or on Redis 6.2 as
+	 * {@code Error running script (call to f_<sha>): @user_script:<line>: <code> ...}.
+	 * @param message the error message
+	 * @return the code, else the message's first word
+	 */
+	static String errorCode(String message) {
+		Matcher code = ERROR_CODE.matcher(message);
+		return code.find() ? code.group(1) : message.split(" ", 2)[0];
 	}
 
 	/**
