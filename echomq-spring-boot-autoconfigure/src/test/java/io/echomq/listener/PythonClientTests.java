@@ -134,6 +134,7 @@ class PythonClientTests {
 		command.addAll(List.of(arguments));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		builder.environment().put("PYTHONPATH", CLIENT.toAbsolutePath().normalize().toString());
+		builder.environment().put("PYTHONDONTWRITEBYTECODE", "1");
 		try {
 			Process process = builder.start();
 			byte[] out = process.getInputStream().readAllBytes();
