@@ -9,13 +9,15 @@
 -- KEYS[2]  emq:{q}:batch:<id>   HASH, the new batch
 -- ARGV[1]  id
 -- ARGV[2..] callback pairs: 'success', 'complete' or 'death', then '<queue>/<id>'
--- returns  {now} applied; errors (nothing written): EMQARG, EMQDUP the batch exists, EMQKEYTYPE
+-- returns  {now} applied; errors (nothing written): EMQARG (an id that is not a JOB id, or not its
+--          batch key's, among them), EMQDUP the batch exists, EMQKEYTYPE
 --- @include "clock"
 --- @include "keys"
 
 -- validate
 local K = {batches = KEYS[1], batch = KEYS[2]}
 local fields = {'state', 'open', 'total', 0, 'completed', 0, 'dead', 0}
+require_id(ARGV[1], K.batch, 'batch')
 if (#ARGV - 1) % 2 ~= 0 then
   error('EMQARG callbacks must come in kind, target pairs; nothing was written', 0)
 end

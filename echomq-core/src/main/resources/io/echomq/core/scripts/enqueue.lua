@@ -29,7 +29,8 @@
 --             in the same move
 -- returns     {now, state, count}; [unique] {now, state, count, outcome, id}: outcome 'created' (id the
 --             new job), 'duplicate', 'debounced' or 'held' (count 0; see unique.lua); errors (nothing
---             written): EMQARG a malformed argument (a debounce key on a job of a lane among them),
+--             written): EMQARG a malformed argument (an id that is not a JOB id or not its row key's, a
+--             debounce key on a job of a lane among them),
 --             EMQDUP a row already exists, EMQKEYTYPE a location is not a sorted set (or a unique key
 --             not a string)
 --- @include "clock"
@@ -66,6 +67,9 @@ local unique_keys = unique and (unique.holder_row and 2 or 1) or 0
 if count < 1 or count ~= math.floor(count) or #KEYS ~= 4 + count + lane_keys + unique_keys then
   return redis.error_reply('EMQARG ' .. #ARGV .. ' arguments and ' .. #KEYS .. ' keys do not describe '
     .. extras .. ' extra fields and one row key, id and payload per job')
+end
+for i = 1, count do
+  require_id(ARGV[first + 2 * (i - 1)], KEYS[4 + i], 'job')
 end
 if unique and lane ~= '' and unique.mode == 'debounce' then
   error('EMQARG a debounce key cannot be used with a lane (lane ' .. lane .. '); nothing was written', 0)

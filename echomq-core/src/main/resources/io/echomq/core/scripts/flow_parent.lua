@@ -17,7 +17,8 @@
 -- ARGV[6..] extra field, value pairs (a nested parent's own parent: flow.lua's fields; trace headers)
 -- [events]  optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
 --           with EVENTS_TAG, N (events.lua): adds 'added' (field state: waiting), in the same move
--- returns  {now} applied; errors (nothing written): EMQARG, EMQDUP the row exists, EMQKEYTYPE
+-- returns  {now} applied; errors (nothing written): EMQARG (an id that is not a JOB id, or not its row
+--          key's, among them), EMQDUP the row exists, EMQKEYTYPE
 --- @include "clock"
 --- @include "int"
 --- @include "keys"
@@ -32,6 +33,7 @@ local id = ARGV[1]
 local max_attempts = arg_int(2, 1)
 local priority = arg_int(3, nil)
 local children = arg_int(4, 1)
+require_id(id, K.row, 'job')
 if (#ARGV - 5) % 2 ~= 0 then
   error('EMQARG extra fields must come in field, value pairs; nothing was written', 0)
 end

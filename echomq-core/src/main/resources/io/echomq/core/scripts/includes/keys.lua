@@ -13,6 +13,9 @@
 --                           include a group of its keys (rows, lanes) by this, never a position
 -- key_set(keys, from)       the set of keys[from..] (from: 1 when absent): the optional keys a caller
 --                           declared
+-- require_id(id, key, kind) raises an EMQARG error (nothing written yet) unless id is a JOB id (JOB
+--                           and 22 base62 digits) and key is its '<kind>:<id>' key (kind: job or
+--                           batch): a script that creates a row is told its id and key apart
 --- @include "int"
 
 local function key_type(key)
@@ -60,4 +63,14 @@ local function key_set(keys, from)
     set[keys[i]] = true
   end
   return set
+end
+
+local function require_id(id, key, kind)
+  if #id ~= 25 or not string.match(id, '^JOB[0-9A-Za-z]+$') then
+    error('EMQARG ' .. id .. ' is not a JOB id (JOB and 22 base62 digits); nothing was written', 0)
+  end
+  local suffix = ':' .. kind .. ':' .. id
+  if string.sub(key, -#suffix) ~= suffix then
+    error('EMQARG key ' .. key .. ' is not the ' .. kind .. ' key of ' .. id .. '; nothing was written', 0)
+  end
 end
