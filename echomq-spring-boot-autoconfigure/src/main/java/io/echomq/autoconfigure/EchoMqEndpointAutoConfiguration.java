@@ -18,6 +18,7 @@ import io.echomq.schedule.EchoMqSchedules;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -31,6 +32,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.web.server.WebFilter;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
 /**
@@ -91,6 +93,19 @@ public final class EchoMqEndpointAutoConfiguration {
 		@Bean
 		EchoMqEndpointLinks echoMqEndpointLinks() {
 			return new EchoMqEndpointLinks();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.REACTIVE)
+	@ConditionalOnClass(WebFilter.class)
+	@ConditionalOnAvailableEndpoint(endpoint = EchoMqEndpoint.class, exposure = EndpointExposure.WEB)
+	static class ReactiveEndpointLinksConfiguration {
+
+		@Bean
+		EchoMqReactiveEndpointLinks echoMqReactiveEndpointLinks(ObjectProvider<WebEndpointProperties> properties) {
+			return new EchoMqReactiveEndpointLinks(properties.getIfAvailable(WebEndpointProperties::new).getBasePath());
 		}
 
 	}

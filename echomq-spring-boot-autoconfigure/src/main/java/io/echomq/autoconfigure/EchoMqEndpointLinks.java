@@ -2,7 +2,6 @@ package io.echomq.autoconfigure;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,7 +18,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
  * The {@code echomq} endpoint's links on the actuator's discovery page, with their fixed
  * segments written out: an actuator operation maps each path segment to a selector, so
  * {@code queues/{queue}} is listed as {@code {queues}/{queue}}, though only
- * {@code queues} answers there. The paths the endpoint answers are unchanged.
+ * {@code queues} answers there. The paths the endpoint answers are unchanged. A servlet
+ * application's page; a reactive one's is {@link EchoMqReactiveEndpointLinks}.
  *
  * @author EchoMQ
  */
@@ -29,9 +29,6 @@ final class EchoMqEndpointLinks implements ResponseBodyAdvice<Object> {
 	private static final String LINKS = "_links";
 
 	private static final String ENDPOINT = "echomq";
-
-	/** The selectors that only ever match their own name. */
-	private static final Pattern FIXED = Pattern.compile("/\\{(queues|schedules|dead)\\}(?=/|$)");
 
 	@Override
 	public boolean supports(MethodParameter returnType, Class<? extends HttpMessageConverter<?>> converterType) {
@@ -54,7 +51,7 @@ final class EchoMqEndpointLinks implements ResponseBodyAdvice<Object> {
 		if (!(link instanceof Link each) || !(name instanceof String id) || !id.startsWith(ENDPOINT + "-")) {
 			return link;
 		}
-		return new Link(FIXED.matcher(each.getHref()).replaceAll("/$1"));
+		return new Link(EndpointLinkPaths.fixed(each.getHref()));
 	}
 
 }
