@@ -1,7 +1,13 @@
 """EchoMQ for Python: enqueue to and await jobs of EchoMQ queues through the scripts the Java engine runs."""
 
-from .client import AwaitTimeout, Client, JobFailed, JobGone
+from .client import Client, EnqueueResult, Flow, FlowJob, JobInfo, UniqueKey
+from .errors import (AwaitError, AwaitTimeout, AwaitTimeoutError, EchoMqError, InvalidArgumentError,
+                     InvalidJobIdError, InvalidQueueNameError, JobCancelledError, JobFailed, JobFailedError, JobGone,
+                     JobGoneError, JobNotFoundError, ProtocolError, ScriptError, UnsupportedFormatError)
 from .ids import mint
-from .scripts import Scripts, ScriptError
+from .scripts import Scripts
 
-__all__ = ["Client", "Scripts", "ScriptError", "JobFailed", "JobGone", "AwaitTimeout", "mint"]
+__all__ = ["Client", "Scripts", "UniqueKey", "Flow", "FlowJob", "JobInfo", "EnqueueResult", "mint",
+           "EchoMqError", "InvalidQueueNameError", "InvalidJobIdError", "InvalidArgumentError", "ProtocolError",
+           "UnsupportedFormatError", "AwaitError", "AwaitTimeoutError", "JobFailedError", "JobGoneError",
+           "JobCancelledError", "JobNotFoundError", "ScriptError", "JobFailed", "JobGone", "AwaitTimeout"]

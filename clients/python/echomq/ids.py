@@ -65,6 +65,23 @@ def mint(now_millis=None):
         return encode((millis << _RANDOM_BITS) | _last_random)
 
 
+_PARTITION_SHIFT = 72  # bits 8-15 of the id's high 64 bits, as JobId.mint(int) sets them
+
+
+def mint_in(partition):
+    """A new id naming a partition of a partitioned queue (``JobId.mint(int)``): the workers read the
+    partition from the id."""
+    if not isinstance(partition, int) or partition < 0 or partition > 0xFF:
+        raise ValueError("partition must be between 0 and 255, was %r" % (partition,))
+    value = decode(mint())
+    return encode((value & ~(0xFF << _PARTITION_SHIFT)) | (partition << _PARTITION_SHIFT))
+
+
+def partition(text):
+    """The partition an id names (``JobId.partition()``); 0 for an id of a queue with one partition."""
+    return (decode(text) >> _PARTITION_SHIFT) & 0xFF
+
+
 def timestamp(text):
     """The mint time of an id, epoch milliseconds."""
     return decode(text) >> _RANDOM_BITS

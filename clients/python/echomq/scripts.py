@@ -9,16 +9,7 @@ import os
 
 import redis
 
-
-class ScriptError(Exception):
-    """An error reply of a script: ``code`` is its first word (``EMQARG``, ``EMQKEYTYPE``...)."""
-
-    def __init__(self, message):
-        # an error_reply starts with its code; a Lua error() arrives as 'ERR <code> ...', or on Redis 6.2
-        # as 'Error running script (call to f_<sha>): @user_script:<line>: <code> ...'
-        super().__init__(message)
-        found = re.search(r"\b(EMQ[A-Z]+)\b", message or "")
-        self.code = found.group(1) if found else (message.split(" ", 1)[0] if message else "")
+from .errors import ProtocolError, ScriptError  # noqa: F401 (ScriptError: the first release's name)
 
 
 class Scripts:
@@ -48,7 +39,7 @@ class Scripts:
         return self._shas[name]
 
     def call(self, connection, name, keys, argv):
-        """Run a script; an error reply raises :class:`ScriptError`."""
+        """Run a script; an error reply raises :class:`ProtocolError` (its ``code`` the EMQ code)."""
         if name not in self._bodies:
             raise KeyError("no script %r in %s" % (name, self.directory))
         keys = [str(k) for k in keys]
@@ -61,4 +52,4 @@ class Scripts:
         except redis.exceptions.ResponseError as ex:
             if isinstance(ex, redis.exceptions.NoScriptError):
                 raise
-            raise ScriptError(str(ex)) from ex
+            raise ProtocolError(str(ex)) from ex
