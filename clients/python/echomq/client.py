@@ -24,6 +24,7 @@ RESERVED_FIELDS = frozenset((
     "children_left"))
 MAX_FLOW_DEPTH, MAX_FLOW_CHILDREN, MAX_FLOW_JOBS = 16, 1000, 10000
 _UNIQUE_ROUNDS = 8
+ENQUEUE_CHUNK = 200  # Engine.ENQUEUE_CHUNK
 
 EnqueueResult = namedtuple("EnqueueResult", "job_id outcome")
 EnqueueResult.__doc__ = """An enqueue with a unique key: the job holding the key, and ``created``, ``duplicate`` or
@@ -287,6 +288,41 @@ class Client:
         self.check_format(engine_queue)
         self._enqueue_call(engine_queue, job_id, payload, head, lane, fields, events_maxlen)
         return job_id
+
+    def enqueue_all(self, queue, payloads, *, max_attempts=None, priority=0, delay_ms=0, run_at_ms=None, lane=None,
+                    partition_key=None, timeout_ms=None, fields=None, events_maxlen=None):
+        """Enqueue many jobs with the same options, ``ENQUEUE_CHUNK`` (200) per enqueue.lua call as
+        ``Enqueues.enqueueAll`` does (each call all-or-nothing), and return their ids in payload order. On a
+        partitioned queue each job goes to its partition (the key's, else round-robin), one share per
+        partition."""
+        payloads = list(payloads)
+        for payload in payloads:
+            if not isinstance(payload, str):
+                raise InvalidArgumentError("payload must be a string (the payload converter's text, JSON for the "
+                                           "Java default), was %s" % type(payload).__name__)
+        head, lane, fields = self._spec("", max_attempts, priority, delay_ms, run_at_ms, lane, timeout_ms, fields)
+        routes = [self._route(queue, partition_key, lane) for _ in payloads]
+        shares = {}
+        for (engine_queue, job_id), payload in zip(routes, payloads):
+            shares.setdefault(engine_queue, []).append((job_id, payload))
+        for engine_queue, jobs in shares.items():
+            self.check_format(engine_queue)
+            for start in range(0, len(jobs), ENQUEUE_CHUNK):
+                chunk = jobs[start:start + ENQUEUE_CHUNK]
+                keys = [self.key(engine_queue, s) for s in ("pending", "schedule", "metrics", "wake")]
+                keys += [self.key(engine_queue, "job:" + job_id) for job_id, _ in chunk]
+                if lane is not None:
+                    keys += [self.key(engine_queue, "lane:%s:pending" % lane), self.key(engine_queue, "lanes")]
+                argv = head + [len(fields), lane or ""]
+                for name, value in fields.items():
+                    argv += [name, value]
+                for job_id, payload in chunk:
+                    argv += [job_id, payload]
+                if events_maxlen is not None:
+                    keys.append(self.key(engine_queue, "events"))
+                    argv += ["=events", _integer("events_maxlen", events_maxlen, 1)]
+                self.call("enqueue", keys, argv)
+        return [job_id for _, job_id in routes]
 
     def enqueue_unique(self, queue, payload, unique, *, max_attempts=None, priority=0, delay_ms=0, run_at_ms=None,
                        lane=None, partition_key=None, timeout_ms=None, fields=None, events_maxlen=None):

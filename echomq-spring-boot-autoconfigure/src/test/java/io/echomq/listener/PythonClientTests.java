@@ -130,6 +130,13 @@ class PythonClientTests {
 	}
 
 	private static Output run(String... arguments) {
+		return runWith(python, arguments);
+	}
+
+	/**
+	 * Run a Python process with the client on its path, and wait for it (60 s at most).
+	 */
+	static Output runWith(String python, String... arguments) {
 		List<String> command = new ArrayList<>(List.of(python));
 		command.addAll(List.of(arguments));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -158,7 +165,7 @@ class PythonClientTests {
 	 * {@code /usr/bin/python3} that imports {@code redis} (a Python of a version manager
 	 * on the path may lack the Debian package's module).
 	 */
-	private static String findPython() {
+	static String findPython() {
 		List<String> candidates = new ArrayList<>();
 		String configured = System.getenv("ECHOMQ_PYTHON");
 		if (configured != null && !configured.isBlank()) {
