@@ -43,6 +43,23 @@ class ProtocolError(EchoMqError):
         self.code = found.group(1) if found else (message.split(" ", 1)[0] if message else "")
 
 
+    @staticmethod
+    def of(message):
+        """The error of a reply: :class:`WrongKeyTypeError` for ``EMQKEYTYPE``, :class:`DuplicateJobError` for
+        ``EMQDUP``, else a :class:`ProtocolError`."""
+        error = ProtocolError(message)
+        kind = {"EMQKEYTYPE": WrongKeyTypeError, "EMQDUP": DuplicateJobError}.get(error.code)
+        return kind(message) if kind else error
+
+
+class WrongKeyTypeError(ProtocolError):
+    """``EMQKEYTYPE``: a declared key holds the wrong type (Java: ``WrongKeyTypeException``)."""
+
+
+class DuplicateJobError(ProtocolError):
+    """``EMQDUP``: a row for the id already exists (the id was minted twice)."""
+
+
 class UnsupportedFormatError(EchoMqError):
     """The queue's stored format is not the one this client's scripts speak."""
 

@@ -52,4 +52,4 @@ class Scripts:
         except redis.exceptions.ResponseError as ex:
             if isinstance(ex, redis.exceptions.NoScriptError):
                 raise
-            raise ProtocolError(str(ex)) from ex
+            raise ProtocolError.of(str(ex)) from ex
