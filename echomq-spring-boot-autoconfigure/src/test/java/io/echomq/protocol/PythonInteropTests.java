@@ -1,4 +1,4 @@
-package io.echomq.listener;
+package io.echomq.protocol;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +21,8 @@ import io.echomq.core.JobId;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.ProtocolManifest;
+import io.echomq.listener.JobContext;
+import io.echomq.listener.ListenerTestSupport;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,4 +1,4 @@
-package io.echomq.listener;
+package io.echomq.protocol;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +14,9 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.annotation.EchoJob;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.ProtocolManifest;
+import io.echomq.listener.JobContext;
+import io.echomq.listener.ListenerTestSupport;
+import io.echomq.listener.NonRetryableJobException;
 import io.echomq.test.TestServer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
