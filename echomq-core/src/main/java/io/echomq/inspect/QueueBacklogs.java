@@ -14,10 +14,9 @@ import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.LaneKeyType;
+import io.echomq.core.internal.QueueAdmin;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.util.Assert;
@@ -50,6 +49,8 @@ public class QueueBacklogs {
 
 	private final StringRedisTemplate template;
 
+	private final QueueAdmin admin;
+
 	/**
 	 * Create a reader.
 	 * @param engine the engine whose keyspace is read
@@ -60,6 +61,7 @@ public class QueueBacklogs {
 		Engine jobs = Engine.of(engine);
 		this.keyspace = jobs.keyspace();
 		this.template = jobs.executor().getTemplate();
+		this.admin = jobs.admin();
 		this.inspector = inspector;
 	}
 
@@ -85,7 +87,7 @@ public class QueueBacklogs {
 	 */
 	public Backlog read(String queue) {
 		QueuePartitions.validateEngineName(queue);
-		long now = serverTime();
+		long now = this.admin.serverTime();
 		String pending = this.keyspace.locationKey(queue, JobState.PENDING);
 		String schedule = this.keyspace.locationKey(queue, JobState.SCHEDULE);
 		long runnable = size(this.template.opsForZSet().zCard(pending))
@@ -156,16 +158,6 @@ public class QueueBacklogs {
 
 	private static long size(@Nullable Long size) {
 		return (size != null) ? size : 0;
-	}
-
-	private long serverTime() {
-		Long time = this.template.execute((RedisCallback<Long>) (connection) -> {
-			if (connection instanceof RedisClusterConnection cluster) {
-				return cluster.serverCommands().time();
-			}
-			return connection.serverCommands().time();
-		});
-		return (time != null) ? time : System.currentTimeMillis();
 	}
 
 }

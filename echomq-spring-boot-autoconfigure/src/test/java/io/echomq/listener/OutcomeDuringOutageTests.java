@@ -38,6 +38,43 @@ class OutcomeDuringOutageTests {
 
 	@Test
 	void completionSentDuringAnOutageShorterThanTheLeaseIsRecordedAndTheJobRunsOnce() throws Exception {
+		runAsOwnUser("5s", (listener, admin, probe, user) -> {
+			acl(admin, "SETUSER", user, "-@scripting");
+			listener.gate.countDown();
+			// the outage's length is the fault injected, not a wait for something to
+			// happen
+			Thread.sleep(OUTAGE.toMillis());
+			assertThat(probe.row("outage", listener.id)).as("the completion was refused during the outage")
+				.containsEntry("state", "active");
+			acl(admin, "SETUSER", user, "+@all");
+		});
+	}
+
+	@Test
+	void completionRefusedLongerThanTheLeaseIsKeptByRenewingTheLeaseAndTheJobRunsOnce() throws Exception {
+		runAsOwnUser("2s", (listener, admin, probe, user) -> {
+			// the completion declares the queue's metrics key, a renewal only the active
+			// set
+			// and the row: the server refuses the one and takes the other
+			acl(admin, "SETUSER", user, "resetkeys", "~*:active", "~*:job:*");
+			Double leased = probe.score("outage", KeyType.ACTIVE, listener.id);
+			assertThat(leased).isNotNull();
+			listener.gate.countDown();
+			await().atMost(Duration.ofSeconds(15))
+				.untilAsserted(() -> assertThat(probe.score("outage", KeyType.ACTIVE, listener.id))
+					.as("lease deadline, renewed past the lease it had when the handler returned")
+					.isGreaterThan(leased + 2000));
+			assertThat(probe.row("outage", listener.id)).containsEntry("state", "active");
+			acl(admin, "SETUSER", user, "~*");
+		});
+	}
+
+	/**
+	 * Run a job whose handler waits for its gate, as an ACL user of its own that the
+	 * fault narrows and then restores, and check that the job completed after one run
+	 * with nothing unrecorded or reaped.
+	 */
+	private static void runAsOwnUser(String lease, Fault fault) throws Exception {
 		TestServer server = ListenerTestSupport.sharedServer();
 		String prefix = ListenerTestSupport.uniquePrefix();
 		String user = "outage-" + prefix;
@@ -50,22 +87,15 @@ class OutcomeDuringOutageTests {
 							"spring.data.redis.port=" + server.port(), "spring.data.redis.username=" + user,
 							"spring.data.redis.password=secret"), prefix)
 					.withUserConfiguration(GatedListener.class)
-					.withPropertyValues("echomq.queues.outage.lease=5s")
+					.withPropertyValues("echomq.queues.outage.lease=" + lease)
 					.run((context) -> {
 						GatedListener listener = context.getBean(GatedListener.class);
 						QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
 							.getContainer("outage");
-						JobId id = context.getBean(EchoMqTemplate.class).enqueue("outage", "x");
+						listener.id = context.getBean(EchoMqTemplate.class).enqueue("outage", "x");
 						assertThat(listener.started.await(10, TimeUnit.SECONDS)).isTrue();
-						acl(admin, "SETUSER", user, "-@scripting");
-						listener.gate.countDown();
-						// the outage's length is the fault injected, not a wait for
-						// something to happen
-						Thread.sleep(OUTAGE.toMillis());
-						assertThat(probe.row("outage", id)).as("the completion was refused during the outage")
-							.containsEntry("state", "active");
-						acl(admin, "SETUSER", user, "+@all");
-						await().atMost(Duration.ofSeconds(10)).until(() -> probe.row("outage", id).isEmpty());
+						fault.inject(listener, admin, probe, user);
+						await().atMost(Duration.ofSeconds(10)).until(() -> probe.row("outage", listener.id).isEmpty());
 						assertThat(listener.runs.get()).as("runs of the job").isEqualTo(1);
 						assertThat(container.getUnrecordedCount()).isZero();
 						assertThat(probe.metrics("outage")).containsEntry("completed", "1").doesNotContainKey("reaped");
@@ -81,55 +111,12 @@ class OutcomeDuringOutageTests {
 		}
 	}
 
-	@Test
-	void completionRefusedLongerThanTheLeaseIsKeptByRenewingTheLeaseAndTheJobRunsOnce() throws Exception {
-		TestServer server = ListenerTestSupport.sharedServer();
-		String prefix = ListenerTestSupport.uniquePrefix();
-		String user = "refused-" + prefix;
-		try (ListenerTestSupport.Probe probe = new ListenerTestSupport.Probe(server, prefix)) {
-			StringRedisTemplate admin = probe.template();
-			acl(admin, "SETUSER", user, "on", ">secret", "~*", "&*", "+@all");
-			try {
-				ListenerTestSupport
-					.runner(List.of("spring.data.redis.host=" + server.host(),
-							"spring.data.redis.port=" + server.port(), "spring.data.redis.username=" + user,
-							"spring.data.redis.password=secret"), prefix)
-					.withUserConfiguration(GatedListener.class)
-					.withPropertyValues("echomq.queues.outage.lease=2s")
-					.run((context) -> {
-						GatedListener listener = context.getBean(GatedListener.class);
-						QueueListenerContainer container = context.getBean(EchoJobListenerRegistry.class)
-							.getContainer("outage");
-						JobId id = context.getBean(EchoMqTemplate.class).enqueue("outage", "x");
-						assertThat(listener.started.await(10, TimeUnit.SECONDS)).isTrue();
-						// the completion declares the queue's metrics key, a renewal only
-						// the
-						// active set and the row: the server refuses the one and takes
-						// the other
-						acl(admin, "SETUSER", user, "resetkeys", "~*:active", "~*:job:*");
-						Double leased = probe.score("outage", KeyType.ACTIVE, id);
-						assertThat(leased).isNotNull();
-						listener.gate.countDown();
-						await().atMost(Duration.ofSeconds(15))
-							.untilAsserted(() -> assertThat(probe.score("outage", KeyType.ACTIVE, id))
-								.as("lease deadline, renewed past the lease it had when the handler returned")
-								.isGreaterThan(leased + 2000));
-						assertThat(probe.row("outage", id)).containsEntry("state", "active");
-						acl(admin, "SETUSER", user, "~*");
-						await().atMost(Duration.ofSeconds(10)).until(() -> probe.row("outage", id).isEmpty());
-						assertThat(listener.runs.get()).as("runs of the job").isEqualTo(1);
-						assertThat(container.getUnrecordedCount()).isZero();
-						assertThat(probe.metrics("outage")).containsEntry("completed", "1").doesNotContainKey("reaped");
-					});
-			}
-			finally {
-				admin.execute((RedisCallback<Object>) (
-						connection) -> ((RedisAsyncCommands<byte[], byte[]>) connection.getNativeConnection())
-							.aclDeluser(user)
-							.toCompletableFuture()
-							.join());
-			}
-		}
+	@FunctionalInterface
+	private interface Fault {
+
+		void inject(GatedListener listener, StringRedisTemplate admin, ListenerTestSupport.Probe probe, String user)
+				throws Exception;
+
 	}
 
 	private static void acl(StringRedisTemplate admin, String... args) {
@@ -144,6 +131,8 @@ class OutcomeDuringOutageTests {
 		final CountDownLatch gate = new CountDownLatch(1);
 
 		final AtomicInteger runs = new AtomicInteger();
+
+		volatile JobId id;
 
 		@EchoJob(queue = "outage")
 		void handle(String payload) throws InterruptedException {
