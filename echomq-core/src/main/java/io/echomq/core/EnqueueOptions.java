@@ -10,9 +10,9 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Options for one enqueue: delay or run-at, priority, attempt budget, handler timeout, a
- * unique key, and whether to wait for the surrounding transaction's commit. Immutable;
- * each {@code with*} method returns a validated copy.
+ * Options for one enqueue: delay or run-at, priority, attempt budget, handler timeout, an
+ * expiry, a unique key, and whether to wait for the surrounding transaction's commit.
+ * Immutable; each {@code with*} method returns a validated copy.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -97,6 +97,69 @@ public final class EnqueueOptions {
 	 */
 	public @Nullable Duration timeout() {
 		return this.values.timeout;
+	}
+
+	/**
+	 * Return how long after the enqueue (server time) the job may still be claimed.
+	 * @return the expiry, or {@code null} for none (or an {@link #expiresAt()} instead)
+	 * @since 0.5.0
+	 */
+	public @Nullable Duration expiry() {
+		return this.values.expiry;
+	}
+
+	/**
+	 * Return the instant (server time) by which the job must be claimed.
+	 * @return the deadline, or {@code null} for none (or an {@link #expiry()} instead)
+	 * @since 0.5.0
+	 */
+	public @Nullable Instant expiresAt() {
+		return this.values.expiresAt;
+	}
+
+	/**
+	 * Return a copy with an expiry: a job not claimed within {@code expiry} of its
+	 * enqueue (on the server's clock) never runs; the claim (or the promotion of a
+	 * delayed job) that reaches it moves it to dead instead, with the reason
+	 * {@code expired}. Each attempt counts: a retry not claimed by the deadline expires
+	 * too. Replaces any {@link #withExpiresAt(Instant) deadline}.
+	 * @param expiry the expiry, at least 1 ms and more than any delay
+	 * @return the copy
+	 * @throws IllegalArgumentException if the expiry is not positive
+	 * @since 0.5.0
+	 */
+	public EnqueueOptions withExpiry(Duration expiry) {
+		if (expiry == null || expiry.toMillis() <= 0) {
+			throw new IllegalArgumentException("expiry must be at least 1ms, was " + expiry);
+		}
+		if (expiry.compareTo(MAX_DELAY) > 0) {
+			throw new IllegalArgumentException("expiry must be at most " + MAX_DELAY + ", was " + expiry);
+		}
+		return with((values) -> {
+			values.expiry = expiry;
+			values.expiresAt = null;
+		});
+	}
+
+	/**
+	 * Return a copy with a deadline: a job not claimed by {@code expiresAt} (on the
+	 * server's clock) never runs, as {@link #withExpiry(Duration)} describes. The enqueue
+	 * refuses a deadline that is not after the server's time and the job's run-at,
+	 * writing nothing. Replaces any {@link #withExpiry(Duration) expiry}.
+	 * @param expiresAt the deadline, after the epoch and at most {@link #LATEST_RUN_AT}
+	 * @return the copy
+	 * @throws IllegalArgumentException if the deadline is out of range
+	 * @since 0.5.0
+	 */
+	public EnqueueOptions withExpiresAt(Instant expiresAt) {
+		if (expiresAt == null || !expiresAt.isAfter(Instant.EPOCH) || expiresAt.isAfter(LATEST_RUN_AT)) {
+			throw new IllegalArgumentException(
+					"expiresAt must be after " + Instant.EPOCH + " and at most " + LATEST_RUN_AT + ", was " + expiresAt);
+		}
+		return with((values) -> {
+			values.expiresAt = expiresAt;
+			values.expiry = null;
+		});
 	}
 
 	/**
@@ -317,7 +380,7 @@ public final class EnqueueOptions {
 	private List<Object> all() {
 		return Arrays.asList(this.values.delay, this.values.runAt, this.values.priority, this.values.maxAttempts,
 				this.values.timeout, this.values.afterCommit, this.values.unique, this.values.partitionKey,
-				this.values.lane);
+				this.values.lane, this.values.expiry, this.values.expiresAt);
 	}
 
 	@Override
@@ -335,7 +398,8 @@ public final class EnqueueOptions {
 		return "EnqueueOptions[delay=" + this.values.delay + ", runAt=" + this.values.runAt + ", priority="
 				+ this.values.priority + ", maxAttempts=" + this.values.maxAttempts + ", timeout=" + this.values.timeout
 				+ ", afterCommit=" + this.values.afterCommit + ", unique=" + this.values.unique + ", partitionKey="
-				+ this.values.partitionKey + ", lane=" + this.values.lane + "]";
+				+ this.values.partitionKey + ", lane=" + this.values.lane + ", expiry=" + this.values.expiry
+				+ ", expiresAt=" + this.values.expiresAt + "]";
 	}
 
 	/**
@@ -361,6 +425,10 @@ public final class EnqueueOptions {
 
 		@Nullable String partitionKey;
 
+		@Nullable Duration expiry;
+
+		@Nullable Instant expiresAt;
+
 		Values copy() {
 			Values copy = new Values();
 			copy.delay = this.delay;
@@ -372,6 +440,8 @@ public final class EnqueueOptions {
 			copy.afterCommit = this.afterCommit;
 			copy.unique = this.unique;
 			copy.partitionKey = this.partitionKey;
+			copy.expiry = this.expiry;
+			copy.expiresAt = this.expiresAt;
 			return copy;
 		}
 

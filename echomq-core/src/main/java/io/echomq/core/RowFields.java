@@ -41,6 +41,20 @@ public final class RowFields {
 	/** A throttle key's window, in milliseconds. */
 	public static final String UNIQUE_TTL = "unique_ttl";
 
+	/**
+	 * The deadline (server time, epoch ms) by which the job must be claimed, or it moves
+	 * to dead ({@link EnqueueOptions#withExpiry(Duration)}).
+	 * @since 0.5.0
+	 */
+	public static final String EXPIRES_AT = "expires_at";
+
+	/**
+	 * Why a dead job is dead when no attempt failed: {@code expired} (not claimed by its
+	 * {@link #EXPIRES_AT deadline}).
+	 * @since 0.5.0
+	 */
+	public static final String DEAD_REASON = "dead_reason";
+
 	/** The job's lane key. */
 	public static final String LANE = "lane";
 
@@ -72,7 +86,7 @@ public final class RowFields {
 			"run_at", "priority", "last_error", "dead_at", "completed_at", "released", TIMEOUT, "quarantined_from",
 			"quarantine_reason", UNIQUE, UNIQUE_MODE, UNIQUE_TTL, "cancel_requested_at", LANE, CLAIMED_BY, "result",
 			"progress", "progress_data", FLOW_PARENT_QUEUE, FLOW_PARENT_ID, FLOW_POLICY, FLOW_LOCAL, FLOW_CHILDREN,
-			"children_left");
+			"children_left", EXPIRES_AT, "expire_in", DEAD_REASON);
 
 	private RowFields() {
 	}

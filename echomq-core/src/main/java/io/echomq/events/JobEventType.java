@@ -65,6 +65,13 @@ public enum JobEventType {
 	 */
 	QUARANTINED,
 
+	/**
+	 * The job was not claimed by its deadline: a claim or a promotion moved it to dead
+	 * instead (state dead, the error naming the deadline).
+	 * @since 0.5.0
+	 */
+	EXPIRED,
+
 	/** A type this version does not know (written by a newer node). */
 	OTHER;
 

@@ -231,7 +231,7 @@ final class ContainerClaims {
 				CompleteAndClaimResult reply = this.claimVerbs.completeAllAndClaim(queue, ids, tokens, uniqueKeys,
 						flowParents, jobResults, this.settings.lease(), claimable, this.settings.limits(), this.node);
 				results = reply.completions();
-				next = reply.claim().jobs();
+				next = expiring(queue, reply.claim()).jobs();
 			}
 			else {
 				results = this.outcomes.completeAll(queue, ids, tokens, uniqueKeys, flowParents, jobResults);
@@ -283,7 +283,7 @@ final class ContainerClaims {
 		if (this.names.size() == 1) {
 			String name = this.names.get(0);
 			this.formats.check(name);
-			return this.claimVerbs.claim(name, lease, max, limits, owner);
+			return expiring(name, this.claimVerbs.claim(name, lease, max, limits, owner));
 		}
 		FlowLimits share = limits.perPartition(this.names.size());
 		ClaimResult.Limit limit = null;
@@ -312,7 +312,7 @@ final class ContainerClaims {
 			int wanted = max - claimed.size();
 			Future<ClaimResult> call = claimer(partition).submit(() -> {
 				this.formats.check(name);
-				return this.claimVerbs.claim(name, lease, wanted, share, owner);
+				return expiring(name, this.claimVerbs.claim(name, lease, wanted, share, owner));
 			});
 			failure = collect(partition, call, PATIENCE.toNanos(), max, claimed, failure);
 			ClaimResult result = (call.isDone() && !call.isCancelled()) ? now(call) : null;
@@ -327,6 +327,16 @@ final class ContainerClaims {
 			throw failure;
 		}
 		return new ClaimResult(claimed, claimed.isEmpty() ? limit : null, claimed.isEmpty() ? retryAfter : null);
+	}
+
+	/**
+	 * Tell the job event listeners of the jobs a claim moved past their deadline to dead.
+	 */
+	private ClaimResult expiring(String name, ClaimResult result) {
+		if (result.expired() > 0) {
+			this.events.expired(name, result.expired());
+		}
+		return result;
 	}
 
 	/**

@@ -93,4 +93,14 @@ public interface JobEventListener {
 	default void onPromoted(String queue, int count) {
 	}
 
+	/**
+	 * Called after a claim or a promote tick moved jobs of a queue that were not claimed
+	 * by their deadline ({@link io.echomq.core.EnqueueOptions#withExpiry}) to dead.
+	 * @param queue the queue (or partition)
+	 * @param count how many expired
+	 * @since 0.5.0
+	 */
+	default void onExpired(String queue, int count) {
+	}
+
 }

@@ -81,6 +81,16 @@ public final class JobEvents {
 		each((listener) -> listener.onPromoted(queue, count));
 	}
 
+	/**
+	 * Tell every listener that a claim or a promote tick moved jobs past their deadline
+	 * to dead.
+	 * @param queue the queue
+	 * @param count how many expired
+	 */
+	public void expired(String queue, int count) {
+		each((listener) -> listener.onExpired(queue, count));
+	}
+
 	private void each(Consumer<JobEventListener> call) {
 		for (JobEventListener listener : this.listeners) {
 			try {

@@ -121,6 +121,11 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 		each((meters) -> meters.promoted.withTags(QUEUE, queue).increment(count));
 	}
 
+	@Override
+	public void onExpired(String queue, int count) {
+		each((meters) -> meters.expired.withTags(QUEUE, QueuePartitions.logicalName(queue)).increment(count));
+	}
+
 	private static String outcome(TransitionResult result) {
 		JobState state = result.state();
 		if (state == JobState.DEAD) {
@@ -161,6 +166,8 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 
 		final MeterProvider<Counter> promoted;
 
+		final MeterProvider<Counter> expired;
+
 		final MeterProvider<Counter> stale;
 
 		final MeterProvider<Timer> duration;
@@ -174,6 +181,8 @@ public class EchoMqJobMetrics implements MeterBinder, JobEventListener {
 			this.dead = counter(registry, "echomq.jobs.dead", "Jobs dead-lettered");
 			this.reaped = counter(registry, "echomq.jobs.reaped", "Expired leases moved by the reaper");
 			this.promoted = counter(registry, "echomq.jobs.promoted", "Scheduled jobs promoted to pending");
+			this.expired = counter(registry, "echomq.jobs.expired",
+					"Jobs not claimed by their deadline, moved to dead by a claim or a promotion");
 			this.stale = counter(registry, "echomq.jobs.stale",
 					"Jobs whose lease was lost while running here, their outcome not recorded");
 			this.duration = Timer.builder("echomq.job.duration")

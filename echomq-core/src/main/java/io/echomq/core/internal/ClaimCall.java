@@ -24,6 +24,9 @@ final class ClaimCall {
 	/** The limit a paused queue's claim reply names. */
 	private static final String PAUSED = "PAUSED";
 
+	/** The last argument of a call that declares the keys expiry moves with. */
+	static final String EXPIRE_TAG = "=expire";
+
 	private ClaimCall() {
 	}
 
@@ -64,6 +67,20 @@ final class ClaimCall {
 	}
 
 	/**
+	 * Declare the keys a claim (or a promotion) moves a job past its deadline with, after
+	 * every other key but the event stream, and the tag that says so at the end of the
+	 * arguments ({@code includes/expire.lua}): dead, metrics, outbox, waiters and done.
+	 */
+	static void declareExpiry(QueueKeys keys, List<String> keyList, List<String> args) {
+		keyList.add(keys.dead());
+		keyList.add(keys.metrics());
+		keyList.add(keys.outbox());
+		keyList.add(keys.waiters());
+		keyList.add(keys.done());
+		args.add(EXPIRE_TAG);
+	}
+
+	/**
 	 * Read a claim reply.
 	 */
 	static Reply read(String queue, List<Object> reply) {
@@ -77,7 +94,8 @@ final class ClaimCall {
 		}
 		return new Reply(now, jobs, Replies.reasons(reply.get(3)), Replies.string(reply.get(4)),
 				Replies.number(reply.get(5)), Replies.list(reply.get(6)), Replies.number(reply.get(7)),
-				Replies.number(reply.get(8)), Replies.number(reply.get(9)));
+				Replies.number(reply.get(8)), Replies.number(reply.get(9)),
+				(reply.size() > 10) ? Replies.number(reply.get(10)) : 0);
 	}
 
 	/**
@@ -95,9 +113,10 @@ final class ClaimCall {
 	 * @param lanes the number of lanes in the ring
 	 * @param stale the lanes named that are no longer in the ring
 	 * ({@code claim_lanes.lua} only)
+	 * @param expired the candidates moved to dead because their deadline had passed
 	 */
 	record Reply(Instant now, List<ClaimedJob> jobs, Map<String, String> skipped, String limit, long reopen,
-			List<Object> hint, long hintFrom, long lanes, long stale) {
+			List<Object> hint, long hintFrom, long lanes, long stale, long expired) {
 
 		boolean paused() {
 			return PAUSED.equals(this.limit);

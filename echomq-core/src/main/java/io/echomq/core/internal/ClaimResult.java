@@ -15,19 +15,32 @@ import org.jspecify.annotations.Nullable;
  * it allowed (measured on server time by the claim script), or {@code null} when no rate
  * limit held the claim back, or when the claim ran out of jobs before it took all the
  * window allowed (the window may still have room)
+ * @param expired the candidates the claim moved to dead instead because their deadline
+ * had passed ({@code expire.lua})
  * @author EchoMQ
  * @since 0.2.0
  */
-public record ClaimResult(List<ClaimedJob> jobs, @Nullable Limit limit, @Nullable Duration retryAfter) {
+public record ClaimResult(List<ClaimedJob> jobs, @Nullable Limit limit, @Nullable Duration retryAfter, int expired) {
 
 	/**
 	 * Copy the jobs.
 	 * @param jobs the jobs
 	 * @param limit the limit
 	 * @param retryAfter the wait until the rate window has room
+	 * @param expired the candidates expired
 	 */
 	public ClaimResult {
 		jobs = List.copyOf(jobs);
+	}
+
+	/**
+	 * Create a result of a claim that expired no candidate.
+	 * @param jobs the jobs
+	 * @param limit the limit
+	 * @param retryAfter the wait until the rate window has room
+	 */
+	public ClaimResult(List<ClaimedJob> jobs, @Nullable Limit limit, @Nullable Duration retryAfter) {
+		this(jobs, limit, retryAfter, 0);
 	}
 
 	/**

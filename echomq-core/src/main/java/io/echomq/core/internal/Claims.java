@@ -161,7 +161,7 @@ public class Claims extends EnginePart {
 		List<ClaimedJob> all = new ArrayList<>(first.jobs());
 		all.addAll(second.jobs());
 		ClaimResult last = (second.limit() != null) ? second : first;
-		return new ClaimResult(all, last.limit(), last.retryAfter());
+		return new ClaimResult(all, last.limit(), last.retryAfter(), first.expired() + second.expired());
 	}
 
 	/**
@@ -181,6 +181,7 @@ public class Claims extends EnginePart {
 			page = this.pages.page(queue, JobState.PENDING, pending, 0, size);
 		}
 		int contended = 0;
+		int expired = 0;
 		boolean asked = false;
 		while (claimed.size() < max) {
 			if (page.ids().length == 0) {
@@ -199,6 +200,7 @@ public class Claims extends EnginePart {
 			if (round.paused()) {
 				break;
 			}
+			expired += round.expired();
 			claimed.addAll(round.jobs());
 			if (round.limit() != null) {
 				limit = round.limit();
@@ -210,7 +212,8 @@ public class Claims extends EnginePart {
 				break;
 			}
 			if (round.jobs().isEmpty()) {
-				if (round.skipped() == 0 && page.foreign() == 0 && ++contended >= MAX_CLAIM_ROUNDS) {
+				if (round.skipped() == 0 && round.expired() == 0 && page.foreign() == 0
+						&& ++contended >= MAX_CLAIM_ROUNDS) {
 					break;
 				}
 				size = grow(size);
@@ -222,7 +225,7 @@ public class Claims extends EnginePart {
 			Long lanes = this.template.opsForZSet().zCard(this.state.keys(queue).lanes());
 			noteLanes(queue, (lanes != null) ? lanes : 0);
 		}
-		return new ClaimResult(claimed, limit, retryAfter);
+		return new ClaimResult(claimed, limit, retryAfter, expired);
 	}
 
 	/**
@@ -246,6 +249,7 @@ public class Claims extends EnginePart {
 			args.add(candidate);
 		}
 		keys.add(queueKeys.paused());
+		ClaimCall.declareExpiry(queueKeys, keys, args);
 		this.state.declareEvents(queue, keys, args);
 		return new ScriptExecutor.Invocation(keys, args);
 	}
@@ -259,20 +263,21 @@ public class Claims extends EnginePart {
 		ClaimCall.Reply reply = ClaimCall.read(queue, raw);
 		if (reply.paused()) {
 			this.pauses.put(queue, reply.pauseLeft());
-			return new ClaimRound(List.of(), 0, page, -1, null, null, true);
+			return new ClaimRound(List.of(), 0, page, -1, null, null, true, 0);
 		}
 		this.pauses.remove(queue);
 		noteLanes(queue, reply.lanes());
 		Map<String, String> skipped = reply.skipped();
 		this.state.suspects.addAll(queue, JobState.PENDING, skipped.keySet());
 		Page next = this.pages.toPage(queue, reply.hint(), reply.hintFrom());
+		int expired = (int) reply.expired();
 		if (reply.limit().isEmpty()) {
-			return new ClaimRound(reply.jobs(), skipped.size(), next, reply.hintFrom(), null, null, false);
+			return new ClaimRound(reply.jobs(), skipped.size(), next, reply.hintFrom(), null, null, false, expired);
 		}
 		Duration retryAfter = ClaimCall.retryAfter(reply.reopen(), reply.now(),
-				page.ids().length > reply.jobs().size() + skipped.size());
+				page.ids().length > reply.jobs().size() + skipped.size() + expired);
 		return new ClaimRound(reply.jobs(), skipped.size(), next, reply.hintFrom(),
-				ClaimResult.Limit.valueOf(reply.limit()), retryAfter, false);
+				ClaimResult.Limit.valueOf(reply.limit()), retryAfter, false, expired);
 	}
 
 	/**
@@ -438,7 +443,8 @@ public class Claims extends EnginePart {
 		else {
 			this.hints.remove(queue);
 		}
-		return new CompleteAndClaimResult(results, new ClaimResult(round.jobs(), round.limit(), round.retryAfter()));
+		return new CompleteAndClaimResult(results,
+				new ClaimResult(round.jobs(), round.limit(), round.retryAfter(), round.expired()));
 	}
 
 	private static int grow(int size) {
@@ -455,9 +461,11 @@ public class Claims extends EnginePart {
 	 * @param limit the flow limit that held it back, or {@code null}
 	 * @param retryAfter how long until the rate window has room, or {@code null}
 	 * @param paused whether the queue was paused cluster-wide (nothing claimed)
+	 * @param expired how many candidates it moved to dead because their deadline had
+	 * passed
 	 */
 	private record ClaimRound(List<ClaimedJob> jobs, int skipped, Page next, long hintFrom,
-			ClaimResult.@Nullable Limit limit, @Nullable Duration retryAfter, boolean paused) {
+			ClaimResult.@Nullable Limit limit, @Nullable Duration retryAfter, boolean paused, int expired) {
 
 	}
 

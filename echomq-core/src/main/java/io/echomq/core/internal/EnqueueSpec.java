@@ -37,6 +37,13 @@ public final class EnqueueSpec {
 	/** Row field of a throttle key's window, in milliseconds. */
 	public static final String UNIQUE_TTL_FIELD = RowFields.UNIQUE_TTL;
 
+	/**
+	 * Extra field of an enqueue call that asks for an expiry in ms from the enqueue
+	 * (server time): {@code enqueue.lua} writes the row's {@link RowFields#EXPIRES_AT}
+	 * instead ({@code includes/expiry.lua}).
+	 */
+	static final String EXPIRE_IN_FIELD = "expire_in";
+
 	/** The latest run-at a job may have ({@link EnqueueOptions#LATEST_RUN_AT}). */
 	public static final Instant LATEST_RUN_AT = EnqueueOptions.LATEST_RUN_AT;
 
@@ -82,7 +89,8 @@ public final class EnqueueSpec {
 			.withPriority(options.priority())
 			.withRunAt(options.runAt())
 			.withTimeout(options.timeout())
-			.withLane(options.lane());
+			.withLane(options.lane())
+			.withExpiry(options.expiry(), options.expiresAt());
 		Duration delay = options.delay();
 		if (delay != null) {
 			spec = spec.withDelay(delay);
@@ -131,6 +139,43 @@ public final class EnqueueSpec {
 	}
 
 	/**
+	 * Return how long after the enqueue (server time) the job may still be claimed.
+	 * @return the expiry, or {@code null} for none
+	 */
+	public @Nullable Duration expiry() {
+		return this.values.expiry;
+	}
+
+	/**
+	 * Return the instant (server time) by which the job must be claimed.
+	 * @return the deadline, or {@code null} for none
+	 */
+	public @Nullable Instant expiresAt() {
+		return this.values.expiresAt;
+	}
+
+	/**
+	 * Return a copy with an expiry or a deadline (at most one of them; both
+	 * {@code null} for none), as {@link EnqueueOptions#withExpiry(Duration)} and
+	 * {@link EnqueueOptions#withExpiresAt(Instant)} describe.
+	 * @param expiry the expiry, at least 1 ms
+	 * @param expiresAt the deadline
+	 * @return the new spec
+	 */
+	public EnqueueSpec withExpiry(@Nullable Duration expiry, @Nullable Instant expiresAt) {
+		if (expiry != null && expiresAt != null) {
+			throw new IllegalArgumentException("an enqueue takes an expiry or a deadline, not both");
+		}
+		if (expiry != null && expiry.toMillis() <= 0) {
+			throw new IllegalArgumentException("expiry must be at least 1ms, was " + expiry);
+		}
+		return with((values) -> {
+			values.expiry = expiry;
+			values.expiresAt = expiresAt;
+		});
+	}
+
+	/**
 	 * Return the job's unique key.
 	 * @return the key, or {@code null} for none
 	 */
@@ -160,12 +205,19 @@ public final class EnqueueSpec {
 	 * @return the fields to write
 	 */
 	public Map<String, String> rowFields() {
-		if (this.values.timeout == null && this.values.unique == null) {
+		if (this.values.timeout == null && this.values.unique == null && this.values.expiry == null
+				&& this.values.expiresAt == null) {
 			return this.values.fields;
 		}
 		Map<String, String> all = new LinkedHashMap<>(this.values.fields);
 		if (this.values.timeout != null) {
 			all.put(TIMEOUT_FIELD, Long.toString(this.values.timeout.toMillis()));
+		}
+		if (this.values.expiry != null) {
+			all.put(EXPIRE_IN_FIELD, Long.toString(this.values.expiry.toMillis()));
+		}
+		if (this.values.expiresAt != null) {
+			all.put(RowFields.EXPIRES_AT, Long.toString(this.values.expiresAt.toEpochMilli()));
 		}
 		UniqueKey unique = this.values.unique;
 		if (unique != null) {
@@ -335,6 +387,10 @@ public final class EnqueueSpec {
 
 		@Nullable String lane;
 
+		@Nullable Duration expiry;
+
+		@Nullable Instant expiresAt;
+
 		Values copy() {
 			Values copy = new Values();
 			copy.maxAttempts = this.maxAttempts;
@@ -345,12 +401,14 @@ public final class EnqueueSpec {
 			copy.fields = this.fields;
 			copy.unique = this.unique;
 			copy.lane = this.lane;
+			copy.expiry = this.expiry;
+			copy.expiresAt = this.expiresAt;
 			return copy;
 		}
 
 		private List<Object> all() {
 			return Arrays.asList(this.maxAttempts, this.priority, this.delay, this.runAt, this.timeout, this.fields,
-					this.unique, this.lane);
+					this.unique, this.lane, this.expiry, this.expiresAt);
 		}
 
 		@Override
@@ -367,7 +425,8 @@ public final class EnqueueSpec {
 		public String toString() {
 			return "[maxAttempts=" + this.maxAttempts + ", priority=" + this.priority + ", delay=" + this.delay
 					+ ", runAt=" + this.runAt + ", timeout=" + this.timeout + ", fields=" + this.fields.keySet()
-					+ ", unique=" + this.unique + ", lane=" + this.lane + "]";
+					+ ", unique=" + this.unique + ", lane=" + this.lane + ", expiry=" + this.expiry + ", expiresAt="
+					+ this.expiresAt + "]";
 		}
 
 	}

@@ -61,6 +61,7 @@ final class LaneClaimer {
 		ClaimResult.Limit limit = null;
 		Duration retryAfter = null;
 		boolean ringEmpty = false;
+		int expired = 0;
 		for (int round = 0; round < MAX_ROUNDS && claimed.size() < max; round++) {
 			int want = max - claimed.size();
 			int size = Math.min(want, MAX_LANES);
@@ -103,22 +104,24 @@ final class LaneClaimer {
 			}
 			keys.add(queueKeys.paused());
 			args.addAll(ids);
+			ClaimCall.declareExpiry(queueKeys, keys, args);
 			this.state.declareEvents(queue, keys, args);
 			ClaimCall.Reply reply = ClaimCall.read(queue, this.executor.execute(this.claim, keys, args));
 			if (reply.paused()) {
 				break;
 			}
 			claimed.addAll(reply.jobs());
+			expired += (int) reply.expired();
 			String held = reply.limit();
 			if (!held.isEmpty()) {
 				limit = ClaimResult.Limit.valueOf(held);
 				retryAfter = ClaimCall.retryAfter(reply.reopen(), reply.now(),
-						ids.size() > reply.jobs().size() + reply.skipped().size());
+						ids.size() > reply.jobs().size() + reply.skipped().size() + reply.expired());
 				if (QUEUE_LIMITS.contains(held) || lanes.size() < size) {
 					break;
 				}
 			}
-			else if (reply.jobs().isEmpty() && reply.stale() == 0 && lanes.size() < size) {
+			else if (reply.jobs().isEmpty() && reply.stale() == 0 && reply.expired() == 0 && lanes.size() < size) {
 				break;
 			}
 		}
@@ -126,7 +129,7 @@ final class LaneClaimer {
 			limit = null;
 			retryAfter = null;
 		}
-		return new Outcome(new ClaimResult(claimed, limit, retryAfter), ringEmpty);
+		return new Outcome(new ClaimResult(claimed, limit, retryAfter, expired), ringEmpty);
 	}
 
 	static boolean isQueueLimit(ClaimResult.@Nullable Limit limit) {

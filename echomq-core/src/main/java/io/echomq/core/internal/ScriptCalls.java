@@ -181,6 +181,21 @@ final class ScriptCalls {
 	 */
 	List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids,
 			List<String> declared) {
+		return withLanes(script, queue, fixed, lanes, ids, declared, false);
+	}
+
+	/**
+	 * Run a script that hands jobs on to run ({@code promote.lua}), as
+	 * {@link #withLanes(Script, String, List, List, String[])} does, with the keys a job
+	 * past its deadline is moved to dead with declared ({@code includes/expire.lua}).
+	 */
+	List<Object> withLanesExpiring(Script script, String queue, List<String> fixed, List<String> lanes,
+			String[] ids) {
+		return withLanes(script, queue, fixed, lanes, ids, List.of(), true);
+	}
+
+	private List<Object> withLanes(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids,
+			List<String> declared, boolean expiry) {
 		List<String> keys = new ArrayList<>(fixed.size() + lanes.size() + ids.length + declared.size());
 		keys.addAll(fixed);
 		for (String lane : lanes) {
@@ -195,6 +210,9 @@ final class ScriptCalls {
 		args.add(Integer.toString(lanes.size()));
 		args.addAll(lanes);
 		args.addAll(List.of(ids));
+		if (expiry) {
+			ClaimCall.declareExpiry(this.state.keys(queue), keys, args);
+		}
 		this.state.declareEvents(queue, keys, args);
 		List<Object> reply = this.executor.execute(script, keys, args);
 		this.state.learnClock(reply);

@@ -84,6 +84,12 @@ final class ScriptErrors {
 		if (contains(error, "OOM ")) {
 			return new ServerOutOfMemoryException(script.name(), keys.isEmpty() ? "?" : keys.get(0), error);
 		}
+		String expiry = find(error, "EMQARG expiry ");
+		if (expiry != null) {
+			// an expiry the server's clock refuses (includes/expiry.lua): bad input, not a server failure
+			return new IllegalArgumentException("EchoMQ '" + script.name() + "' refused the job: expiry " + expiry,
+					error);
+		}
 		String wrongType = find(error, "EMQKEYTYPE ");
 		if (wrongType != null) {
 			return new WrongKeyTypeException(script.name(), wrongType, error);

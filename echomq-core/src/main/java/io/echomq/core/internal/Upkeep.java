@@ -237,28 +237,33 @@ public final class Upkeep extends EnginePart {
 		String schedule = this.state.keys(queue).schedule();
 		List<String> fixed = this.state.keys(queue).forPromote();
 		int promoted = 0;
+		int expiredTotal = 0;
 		long offset = 0;
 		NextDue next = new NextDue();
-		while (promoted < limit) {
-			Due due = this.pages.dueCandidates(queue, JobState.SCHEDULE, schedule, offset, limit - promoted);
+		while (promoted + expiredTotal < limit) {
+			Due due = this.pages.dueCandidates(queue, JobState.SCHEDULE, schedule, offset,
+					limit - promoted - expiredTotal);
 			next.later(due);
 			int passed = due.foreign();
 			boolean drained = true;
 			if (due.ids().length > 0) {
-				List<Object> reply = this.calls.withLanes(this.scripts.promote, queue, fixed, List.of(), due.ids());
+				List<Object> reply = this.calls.withLanesExpiring(this.scripts.promote, queue, fixed, List.of(),
+						due.ids());
 				this.state.learnClock(reply);
 				int moved = (int) Replies.number(reply.get(1));
+				int expired = (int) Replies.number(reply.get(4));
 				Set<String> lanes = ScriptCalls.needs(reply.get(3));
 				if (!lanes.isEmpty()) {
-					moved += (int) Replies
-						.number(this.calls.withLanes(this.scripts.promote, queue, fixed, List.copyOf(lanes), due.ids())
-							.get(1));
+					moved += (int) Replies.number(this.calls
+						.withLanesExpiring(this.scripts.promote, queue, fixed, List.copyOf(lanes), due.ids())
+						.get(1));
 				}
 				promoted += moved;
+				expiredTotal += expired;
 				Map<String, String> reasons = Replies.reasons(reply.get(2));
 				this.state.suspects.addAll(queue, JobState.SCHEDULE, reasons.keySet());
 				passed += reasons.size();
-				drained = moved + reasons.size() == due.ids().length;
+				drained = moved + expired + reasons.size() == due.ids().length;
 				if (!drained) {
 					next.left(due, Replies.number(reply.get(0)));
 				}
@@ -268,7 +273,7 @@ public final class Upkeep extends EnginePart {
 			}
 			offset += passed;
 		}
-		return new MaintenancePass<>(promoted, next.at());
+		return new MaintenancePass<>(promoted, next.at(), expiredTotal);
 	}
 
 	/**

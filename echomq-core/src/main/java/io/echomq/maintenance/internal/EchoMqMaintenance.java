@@ -317,19 +317,24 @@ public class EchoMqMaintenance implements SmartLifecycle, MaintenanceStatus {
 	 */
 	private OptionalLong promoteQueue(String queue) {
 		int promoted = 0;
+		int expired = 0;
 		OptionalLong next = OptionalLong.empty();
 		for (int round = 0; round < MAX_ROUNDS; round++) {
 			MaintenancePass<Integer> pass = this.upkeep.promotePass(queue, this.settings.batchSize());
 			promoted += pass.moved();
+			expired += pass.expired();
 			next = pass.nextDueAt();
-			if (pass.moved() < this.settings.batchSize()) {
+			if (pass.moved() + pass.expired() < this.settings.batchSize()) {
 				break;
 			}
 			next = OptionalLong.of(0);
 		}
-		this.promote.idle.ticked(queue, promoted > 0);
+		this.promote.idle.ticked(queue, promoted + expired > 0);
 		if (promoted > 0) {
 			this.events.promoted(queue, promoted);
+		}
+		if (expired > 0) {
+			this.events.expired(queue, expired);
 		}
 		return next;
 	}

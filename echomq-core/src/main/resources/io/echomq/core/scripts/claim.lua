@@ -25,15 +25,20 @@
 -- ARGV[9]     offset of the caller's page in pending (>= 0)
 -- ARGV[10]    members of that page the caller left out because they are not JOB ids (>= 0)
 -- ARGV[11..]  candidate ids
+-- [expire]    optional: emq:{q}:dead, :metrics, :outbox, :waiters, :done after KEYS[last], ARGV ending
+--             with EXPIRE_TAG (before the events' tag): a candidate past its deadline moves to dead in
+--             the same move (expire.lua); without them it is passed over, reason 'expired'
 -- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
---             with EVENTS_TAG, N (events.lua): adds 'claimed' per job, in the same move
+--             with EVENTS_TAG, N (events.lua): adds 'claimed' per job (and 'expired' per job expired),
+--             in the same move
 -- returns     {now, deadline, {{id, {row fields...}}...}, {skipped id, reason, ...}, limit, reopen,
---             {hint ids...}, hint offset, lanes, 0} (claim_rows.lua): the hint starts at the head of
+--             {hint ids...}, hint offset, lanes, 0, expired} (claim_rows.lua): the hint starts at the head of
 --             pending when the claim took its maximum, else past the page's members that are still
 --             there (not JOB ids, or skipped), which is where the caller's next page starts
 --- @include "claim_rows"
 --- @include "candidates"
 --- @include "events"
+--- @include "expire"
 
 -- validate
 local c = claim_args()
@@ -43,6 +48,7 @@ local offset = arg_int(9, 0)
 local foreign = arg_int(10, 0)
 -- ARGV[1..10] are fixed; the events tag and bound, if any, come after the candidates
 local events = events_take(KEYS)
+local expiry = expire_take(KEYS)
 local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], pending = KEYS[5],
   paused = KEYS[#KEYS]}
 if #KEYS ~= #ARGV - 4 then
@@ -58,12 +64,15 @@ if max == 0 then
 end
 
 local rows = key_list(KEYS, 6, #KEYS - 1)
-local valid, skipped = scan(K.pending, 'pending', 11, #ARGV, rows, false, false, max, false, false)
+expiry.now = now
+local valid, skipped = scan(K.pending, 'pending', 11, #ARGV, rows, false, false, max, false, false, expiry)
+local expired = expire_plan(expiry)
 
 -- compute
 local deadline = now + c.lease
 
 -- write
+expire_write(expiry, events)
 local claimed = {}
 local starts = {}
 local taken = #valid / 4
@@ -95,4 +104,4 @@ local hint = {}
 if size > 0 then
   hint = redis.call('ZRANGE', K.pending, hint_from, hint_from + size - 1)
 end
-return claim_reply(K, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, 0)
+return claim_reply(K, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, 0, expired)

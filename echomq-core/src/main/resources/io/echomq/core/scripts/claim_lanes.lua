@@ -27,10 +27,14 @@
 -- ARGV[10]      L, the number of lanes
 -- ARGV[11..10+2L] per lane: lane key, number of candidates
 -- then          the candidate ids, lane after lane
+-- [expire]      optional: emq:{q}:dead, :metrics, :outbox, :waiters, :done after KEYS[last], ARGV ending
+--               with EXPIRE_TAG (before the events' tag): a candidate past its deadline moves to dead
+--               in the same move (expire.lua); without them it is passed over, reason 'expired'
 -- [events]      optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
---               with EVENTS_TAG, N (events.lua): adds 'claimed' per job, in the same move
+--               with EVENTS_TAG, N (events.lua): adds 'claimed' per job (and 'expired' per job
+--               expired), in the same move
 -- returns       {now, deadline, {{id, {row fields...}}...}, {skipped id, reason, ...}, limit, reopen,
---               {}, 0, lanes, stale lanes} (claim_rows.lua): limit is MAX_ACTIVE or RATE when a queue
+--               {}, 0, lanes, stale lanes, expired} (claim_rows.lua): limit is MAX_ACTIVE or RATE when a queue
 --               limit held the claim below ARGV[2], LANE_MAX_ACTIVE or LANE_RATE when nothing was
 --               claimed because every lane with candidates was at its limit, '' otherwise; stale lanes
 --               counts the lanes no longer in the ring
@@ -38,9 +42,11 @@
 --- @include "candidates"
 --- @include "lanes"
 --- @include "events"
+--- @include "expire"
 
 -- validate
 local events = events_take(KEYS)
+local expiry = expire_take(KEYS)
 local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], paused = KEYS[#KEYS]}
 local c = claim_args()
 local lane_max_active = arg_int(7, 0)
@@ -68,6 +74,7 @@ if paused then
   return paused
 end
 require_zset(K.ring)
+expiry.now = now
 
 local stale = 0
 local skipped = {}
@@ -114,7 +121,7 @@ for _, lane in ipairs(lanes) do
     end
     local rows = key_list(KEYS, rows_at + lane.first, rows_at + lane.first + lane.n - 1)
     local valid = scan(lane.pending, 'pending', ids_at + lane.first, ids_at + lane.first + lane.n - 1, rows, false,
-      false, false, seen, skipped)
+      false, false, seen, skipped, expiry)
     for n = 1, #valid, 4 do
       local i = valid[n]
       if redis.call('HGET', valid[n + 1], 'lane') ~= lane.name then
@@ -147,8 +154,10 @@ while total < want and more do
   round = round + 1
 end
 local deadline = now + c.lease
+local expired = expire_plan(expiry)
 
 -- write
+expire_write(expiry, events)
 local claimed = {}
 local starts = {}
 for _, lane in ipairs(lanes) do
@@ -185,4 +194,4 @@ if limit == '' and total == 0 and lane_limit ~= '' then
   reopen = (lane_limit == 'LANE_RATE') and lane_reopen or 0
 end
 claim_finish(K, c, now, starts, (limit == 'MAX_ACTIVE' and total == want) or limit == 'LANE_MAX_ACTIVE')
-return claim_reply(K, now, deadline, claimed, skipped, limit, reopen, {}, 0, stale)
+return claim_reply(K, now, deadline, claimed, skipped, limit, reopen, {}, 0, stale, expired)

@@ -22,7 +22,10 @@
 -- ARGV[5]     E, the number of extra row field pairs
 -- ARGV[6]     lane key, or '' for none (kept on the row as 'lane'; a delayed job keeps it in schedule
 --             and promote.lua moves it to its lane)
--- ARGV[7..6+2E]  extra field, value pairs (e.g. trace headers)
+-- ARGV[7..6+2E]  extra field, value pairs (e.g. trace headers); [expiry] 'expire_in' (ms from server
+--             time) or 'expires_at' (server ms) among them gives every job of the call the row field
+--             'expires_at', its deadline (expiry.lua): not after server time or after the run-at is
+--             refused (EMQARG, nothing written)
 -- then        id, payload per job
 -- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
 --             with EVENTS_TAG, N (events.lua): adds 'added' (field state: pending or schedule) per job,
@@ -41,6 +44,7 @@
 --- @include "lanes"
 --- @include "unique"
 --- @include "events"
+--- @include "expiry"
 
 -- validate
 local events = events_take(KEYS)
@@ -53,6 +57,7 @@ if ARGV[4] ~= '' then
   run_at_arg = arg_int(4, 0)
 end
 local extras = arg_int(5, 0)
+local expiry = expiry_arg(7, extras)
 local lane = ARGV[6]
 if lane ~= '' and (#lane > 64 or not string.match(lane, '^[A-Za-z0-9._-]+$')) then
   error('EMQARG lane key ' .. lane .. ' must be 1-64 characters of [A-Za-z0-9._-]; nothing was written', 0)
@@ -95,6 +100,8 @@ local state = 'pending'
 if run_at > now then
   state = 'schedule'
 end
+-- [expiry]
+local deadline = expiry and expiry_deadline(expiry, now, run_at)
 -- [unique] a held key answers here: nothing below is written
 if unique then
   -- a debounce moves its waiting holder to the new run-at: a schedule token when that heads the schedule
@@ -118,7 +125,7 @@ local wakeable = wake_ok(K.wake)
 local head = (state == 'schedule') and schedule_head(K.schedule)
 
 -- write
-local extra_pairs = {unpack(ARGV, 7, 6 + 2 * extras)}
+local extra_pairs = deadline and expiry_pairs(7, extras, deadline) or {unpack(ARGV, 7, 6 + 2 * extras)}
 if lane ~= '' then
   extra_pairs[#extra_pairs + 1] = 'lane'
   extra_pairs[#extra_pairs + 1] = lane

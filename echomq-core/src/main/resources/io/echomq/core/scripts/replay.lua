@@ -70,7 +70,8 @@ else
   to_pending(K.pending, K.row, id, int(f[5]) or 0, now)
 end
 redis.call('HSET', K.row, 'released', f[2], 'max_attempts', budget)
-redis.call('HDEL', K.row, 'dead_at')
+-- a job that expired (expire.lua) runs again without its deadline
+redis.call('HDEL', K.row, 'dead_at', 'dead_reason', 'expires_at')
 if round then
   redis.call('HSET', K.row, 'flow_round', round)
   redis.call('ZADD', K.outbox, now, flow_record('reopen', parent[1], parent[2], id, round))

@@ -13,12 +13,13 @@
 -- ARGV[3..5]  the queue's max-active, rate, period ms (0, 0, 1 for none; limits.lua)
 -- ARGV[6]     the claiming node's name, written to each claimed row's 'claimed_by' ('' writes none)
 -- returns     {now, deadline, {{id, {row fields...}}...}, {skipped id, reason, ...}, limit, reopen,
---             {hint ids...}, hint offset, lanes, stale lanes}: limit is MAX_ACTIVE or RATE when a queue
+--             {hint ids...}, hint offset, lanes, stale lanes, expired}: limit is MAX_ACTIVE or RATE when a queue
 --             limit held the claim below ARGV[2], a script's own limit (LANE_MAX_ACTIVE, LANE_RATE),
 --             or '' otherwise; reopen the server time (ms) the rate window has room again (0 when not
---             known); lanes the number of lanes in the ring. While paused, nothing is claimed, limit is
+--             known); lanes the number of lanes in the ring; expired the candidates moved to dead
+--             because their deadline had passed (expire.lua). While paused, nothing is claimed, limit is
 --             PAUSED and reopen the server time the pause ends (-1: until resumed):
---             {now, now, {}, {}, 'PAUSED', reopen, {}, 0, 0, 0}
+--             {now, now, {}, {}, 'PAUSED', reopen, {}, 0, 0, 0, 0}
 --
 -- claim_args()              the common arguments, validated: {lease, max, max_active, rate, period,
 --                           owner}
@@ -36,7 +37,7 @@
 -- claim_finish(k, c, now, starts, throttle)
 --                           logs the starts in the queue's rate window and, when throttle, sets the
 --                           throttled marker (completions then push wake-ups)
--- claim_reply(k, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, stale)
+-- claim_reply(k, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, stale, expired)
 --- @include "clock"
 --- @include "int"
 --- @include "keys"
@@ -51,7 +52,7 @@ local function claim_open(k, c)
   if redis.call('EXISTS', k.paused) == 1 then
     local now = now_ms()
     local left = redis.call('PTTL', k.paused)
-    return {now, now, {}, {}, 'PAUSED', (left < 0) and -1 or now + left, {}, 0, 0, 0}
+    return {now, now, {}, {}, 'PAUSED', (left < 0) and -1 or now + left, {}, 0, 0, 0, 0}
   end
   require_zset(k.active)
   local now = now_ms()
@@ -82,6 +83,7 @@ local function claim_finish(k, c, now, starts, throttle)
   end
 end
 
-local function claim_reply(k, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, stale)
-  return {now, deadline, claimed, skipped, limit, reopen, hint, hint_from, redis.call('ZCARD', k.ring), stale}
+local function claim_reply(k, now, deadline, claimed, skipped, limit, reopen, hint, hint_from, stale, expired)
+  return {now, deadline, claimed, skipped, limit, reopen, hint, hint_from, redis.call('ZCARD', k.ring), stale,
+    expired or 0}
 end

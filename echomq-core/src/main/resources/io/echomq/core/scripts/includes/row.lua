@@ -23,8 +23,8 @@
 --                           or {0, 'WRONG_STATE', 'state is ...'}
 -- row_lane(row)             the row's lane key: false when it has none, or nil and the problem when
 --                           the field is not a valid lane key (1-64 of [A-Za-z0-9._-])
--- valid_row(key, state)     read_row, field_problem and state_problem in one: the fields, or nil and
---                           the first problem found
+-- valid_row(key, state[, fields])  read_row, field_problem and state_problem in one: the fields, or
+--                           nil and the first problem found (fields as read_row's)
 --
 -- io.echomq.core.RowSchema holds the same rules, with the same texts, for the audit.
 --- @include "int"
@@ -94,8 +94,8 @@ local function state_problem(f, state)
   return "state is '" .. f[1] .. "', not '" .. state .. "'"
 end
 
-local function valid_row(key, state)
-  local f, problem = read_row(key)
+local function valid_row(key, state, fields)
+  local f, problem = read_row(key, fields)
   if not f then
     return nil, problem
   end
