@@ -21,7 +21,7 @@ RESERVED_FIELDS = frozenset((
     "dead_at", "completed_at", "released", "timeout", "quarantined_from", "quarantine_reason", "unique",
     "unique_mode", "unique_ttl", "cancel_requested_at", "lane", "claimed_by", "result", "progress",
     "progress_data", "flow_parent_queue", "flow_parent_id", "flow_policy", "flow_local", "flow_children",
-    "children_left"))
+    "children_left", "expires_at", "expire_in", "dead_reason"))
 MAX_FLOW_DEPTH, MAX_FLOW_CHILDREN, MAX_FLOW_JOBS = 16, 1000, 10000
 _UNIQUE_ROUNDS = 8
 ENQUEUE_CHUNK = 200  # Engine.ENQUEUE_CHUNK
@@ -203,7 +203,8 @@ class Client:
             partition = random.randrange(len(queue_names))
         return queue_names[partition], ids.mint_in(partition)
 
-    def _spec(self, payload, max_attempts, priority, delay_ms, run_at_ms, lane, timeout_ms, fields):
+    def _spec(self, payload, max_attempts, priority, delay_ms, run_at_ms, lane, timeout_ms, fields, expire_in_ms=None,
+              expires_at_ms=None):
         """The enqueue's ARGV[1..6+2E] as ``Enqueues.enqueueArgs`` builds them, after the template's checks."""
         if not isinstance(payload, str):
             raise InvalidArgumentError("payload must be a string (the payload converter's text, JSON for the "
@@ -238,6 +239,16 @@ class Client:
         if timeout_ms is not None:
             _integer("timeout", timeout_ms, 1, 2 ** 63 - 1)
             fields["timeout"] = str(timeout_ms)
+        # an expiry travels as an extra field; enqueue.lua writes the row's 'expires_at' on server time and
+        # refuses one that is not after the server's now and the run-at (includes/expiry.lua)
+        if expire_in_ms is not None and expires_at_ms is not None:
+            raise InvalidArgumentError("an enqueue takes an expiry or a deadline, not both")
+        if expire_in_ms is not None:
+            _integer("expiry", expire_in_ms, 1, LATEST_RUN_AT_MS)
+            fields["expire_in"] = str(expire_in_ms)
+        if expires_at_ms is not None:
+            _integer("expiresAt", expires_at_ms, 1, LATEST_RUN_AT_MS)
+            fields["expires_at"] = str(expires_at_ms)
         return [max_attempts, priority, delay_ms, "" if run_at_ms is None else run_at_ms], lane, fields
 
     def _enqueue_call(self, engine_queue, job_id, payload, head, lane, fields, events_maxlen, unique=None,
@@ -260,7 +271,8 @@ class Client:
         return self.call("enqueue", keys, argv)
 
     def enqueue(self, queue, payload, *, job_id=None, max_attempts=None, priority=0, delay_ms=0, run_at_ms=None,
-                lane=None, partition_key=None, timeout_ms=None, fields=None, events_maxlen=None):
+                lane=None, partition_key=None, timeout_ms=None, fields=None, events_maxlen=None, expire_in_ms=None,
+                expires_at_ms=None):
         """Enqueue one job (enqueue.lua) and return its id. Every argument is checked before the first call,
         with the Java template's rules and messages, so refused input writes nothing.
 
@@ -275,11 +287,13 @@ class Client:
             else round-robin)
         :param timeout_ms: the job's own handler timeout
         :param fields: extra row fields (e.g. trace headers)
+        :param expire_in_ms: the job never runs unless claimed within this long of the enqueue (server time)
+        :param expires_at_ms: or an absolute deadline, epoch ms on the server's clock
         :param events_maxlen: for a queue whose event stream is on, the stream's bound (the Java side's
             ``echomq.queues.<queue>.events.max-length``): the call then adds the 'added' event
         """
         head, lane, fields = self._spec(payload, max_attempts, priority, delay_ms, run_at_ms, lane, timeout_ms,
-                                        fields)
+                                        fields, expire_in_ms, expires_at_ms)
         engine_queue, minted = self._route(queue, partition_key, lane)
         if job_id is not None:
             names.parse_job_id(job_id)
@@ -290,7 +304,8 @@ class Client:
         return job_id
 
     def enqueue_all(self, queue, payloads, *, max_attempts=None, priority=0, delay_ms=0, run_at_ms=None, lane=None,
-                    partition_key=None, timeout_ms=None, fields=None, events_maxlen=None):
+                    partition_key=None, timeout_ms=None, fields=None, events_maxlen=None, expire_in_ms=None,
+                    expires_at_ms=None):
         """Enqueue many jobs with the same options, ``ENQUEUE_CHUNK`` (200) per enqueue.lua call as
         ``Enqueues.enqueueAll`` does (each call all-or-nothing), and return their ids in payload order. On a
         partitioned queue each job goes to its partition (the key's, else round-robin), one share per
@@ -300,7 +315,8 @@ class Client:
             if not isinstance(payload, str):
                 raise InvalidArgumentError("payload must be a string (the payload converter's text, JSON for the "
                                            "Java default), was %s" % type(payload).__name__)
-        head, lane, fields = self._spec("", max_attempts, priority, delay_ms, run_at_ms, lane, timeout_ms, fields)
+        head, lane, fields = self._spec("", max_attempts, priority, delay_ms, run_at_ms, lane, timeout_ms, fields,
+                                        expire_in_ms, expires_at_ms)
         routes = [self._route(queue, partition_key, lane) for _ in payloads]
         shares = {}
         for (engine_queue, job_id), payload in zip(routes, payloads):
