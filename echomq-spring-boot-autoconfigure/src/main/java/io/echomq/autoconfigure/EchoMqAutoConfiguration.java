@@ -1,5 +1,6 @@
 package io.echomq.autoconfigure;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -123,12 +124,17 @@ public final class EchoMqAutoConfiguration {
 		template.setPartitioning(partitioning);
 		template.setEncryption(encryption.getIfUnique(QueueEncryption::none));
 		ScriptExecutor executor = Engine.of(engine).executor();
+		Map<String, Duration> expiries = new LinkedHashMap<>();
 		properties.queues().forEach((queue, overrides) -> {
 			if (overrides.durability() != null) {
 				refuseOnCluster(executor, queue);
 				template.setDurability(queue, overrides.durability().toDurability());
 			}
+			if (overrides.expiry() != null) {
+				expiries.put(queue, overrides.expiry());
+			}
 		});
+		template.setDefaultExpiries(expiries);
 		return template;
 	}
 

@@ -42,6 +42,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * returns; unset for none (Redis replication is asynchronous).
  * @param events The queue's job events: whether its transitions write its event stream,
  * and its bound.
+ * @param expiry How long a job enqueued to the queue without an expiry of its own may wait
+ * to be claimed once it is due; past it the job never runs and moves to dead (reason
+ * expired). Unset for no expiry.
  * @author EchoMQ
  * @since 0.1.0
  */
@@ -51,7 +54,8 @@ public record EchoMqQueueProperties(@Nullable Integer concurrency, @Nullable Dur
 		@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
 		@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
 		EchoMqResultsProperties.@Nullable Queue results, @Nullable Encryption encryption,
-		@Nullable DurabilityProperties durability, @Nullable EchoMqEventsProperties events) {
+		@Nullable DurabilityProperties durability, @Nullable EchoMqEventsProperties events,
+		@Nullable Duration expiry) {
 
 	/**
 	 * Validate the overrides.
@@ -72,6 +76,7 @@ public record EchoMqQueueProperties(@Nullable Integer concurrency, @Nullable Dur
 	 * @param encryption The payload encryption.
 	 * @param durability The replicas each enqueue waits for.
 	 * @param events The event settings.
+	 * @param expiry The default expiry.
 	 */
 	@ConstructorBinding
 	public EchoMqQueueProperties {
@@ -93,6 +98,9 @@ public record EchoMqQueueProperties(@Nullable Integer concurrency, @Nullable Dur
 		}
 		if (maxActive != null) {
 			Checks.positive("echomq.queues.*.max-active", maxActive);
+		}
+		if (expiry != null) {
+			Checks.positive("echomq.queues.*.expiry", expiry);
 		}
 	}
 

@@ -139,7 +139,7 @@ class EchoJobListenerContainerFactoryTests {
 	private static EchoMqQueueProperties overrides(Integer concurrency, Duration lease, Integer maxAttempts,
 			EchoMqQueueProperties.BackoffOverrides backoff, Boolean autoStartup) {
 		return new EchoMqQueueProperties(concurrency, lease, maxAttempts, backoff, autoStartup, null, null, null, null,
-				null, null, null, null, null, null, null, null);
+				null, null, null, null, null, null, null, null, null);
 	}
 
 	private void configure(EchoMqProperties.Listener listener, Map<String, EchoMqQueueProperties> queues,
