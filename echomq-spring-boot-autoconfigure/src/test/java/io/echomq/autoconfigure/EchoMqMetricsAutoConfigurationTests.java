@@ -3,11 +3,15 @@ package io.echomq.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.EnqueueOptions;
+import io.echomq.core.JobId;
+import io.echomq.core.RowFields;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
+import io.echomq.inspect.QueueInspector;
 import io.echomq.listener.EchoJobListenerRegistry;
 import io.echomq.listener.ListenerSettings;
 import io.echomq.micrometer.EchoMqEnqueueMetrics;
@@ -26,6 +30,9 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -102,6 +109,27 @@ class EchoMqMetricsAutoConfigurationTests {
 			await().atMost(Duration.ofSeconds(15))
 				.untilAsserted(
 						() -> assertThat(count(meters.find("echomq.jobs.reaped").tag("queue", queue))).isEqualTo(1));
+		});
+	}
+
+	@Test
+	void jobsPastTheQueuesDefaultExpiryShouldBeCountedAndNeverRun() {
+		String queue = ObservabilityTestSupport.unique("expired");
+		this.contextRunner.withPropertyValues("echomq.queues." + queue + ".expiry=50ms").run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			JobId id = context.getBean(EchoMqTemplate.class).enqueue(queue, "late");
+			QueueInspector inspector = context.getBean(QueueInspector.class);
+			long deadline = Long.parseLong(inspector.row(queue, id).get(RowFields.EXPIRES_AT));
+			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> redis.execute((RedisCallback<Long>) RedisConnection::time) > deadline);
+			AtomicInteger ran = new AtomicInteger();
+			context.getBean(EchoJobListenerRegistry.class).register(queue, (job, jobContext) -> ran.incrementAndGet());
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(count(meters.find("echomq.jobs.expired").tag("queue", queue))).isOne());
+			assertThat(inspector.row(queue, id)).containsEntry("state", "dead")
+				.containsEntry(RowFields.DEAD_REASON, "expired");
+			assertThat(ran).hasValue(0);
 		});
 	}
 
