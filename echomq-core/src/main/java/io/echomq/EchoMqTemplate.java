@@ -615,7 +615,8 @@ public class EchoMqTemplate implements EchoMqOperations {
 		if (expiry == null || options.expiry() != null || options.expiresAt() != null) {
 			return spec;
 		}
-		// the default counts from when the job becomes due, so a delayed job keeps its full expiry
+		// the default counts from when the job becomes due, so a delayed job keeps its
+		// full expiry
 		if (spec.runAt() != null) {
 			return spec.withExpiry(null, spec.runAt().plus(expiry));
 		}

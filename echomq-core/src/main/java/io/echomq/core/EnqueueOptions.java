@@ -153,8 +153,8 @@ public final class EnqueueOptions {
 	 */
 	public EnqueueOptions withExpiresAt(Instant expiresAt) {
 		if (expiresAt == null || !expiresAt.isAfter(Instant.EPOCH) || expiresAt.isAfter(LATEST_RUN_AT)) {
-			throw new IllegalArgumentException(
-					"expiresAt must be after " + Instant.EPOCH + " and at most " + LATEST_RUN_AT + ", was " + expiresAt);
+			throw new IllegalArgumentException("expiresAt must be after " + Instant.EPOCH + " and at most "
+					+ LATEST_RUN_AT + ", was " + expiresAt);
 		}
 		return with((values) -> {
 			values.expiresAt = expiresAt;

@@ -58,8 +58,8 @@ class ExpiryTests extends FlowTestSupport {
 			assertThat(typesOf(EventStreamEntries.read(this.redis, this.jobs.keys(this.queue).events()), id))
 				.containsExactly("added", "expired");
 		}
-		assertThat(entryOf(EventStreamEntries.read(this.redis, this.jobs.keys(this.queue).events()), expiring,
-				"expired"))
+		assertThat(
+				entryOf(EventStreamEntries.read(this.redis, this.jobs.keys(this.queue).events()), expiring, "expired"))
 			.containsEntry("state", "dead");
 		QueueStats stats = new QueueInspector(this.jobs).stats(this.queue);
 		assertThat(stats.dead()).isEqualTo(2);
@@ -97,21 +97,24 @@ class ExpiryTests extends FlowTestSupport {
 			.withMessageContaining("not after the run-at");
 		assertThatIllegalArgumentException().isThrownBy(() -> EnqueueOptions.defaults().withExpiry(Duration.ZERO))
 			.withMessageContaining("expiry must be at least 1ms");
-		// the queue's stored format (meta) is recorded at its first use, before the enqueue
+		// the queue's stored format (meta) is recorded at its first use, before the
+		// enqueue
 		assertThat(this.redis.keys("emq:{" + this.queue + "}:*")).containsOnly(this.jobs.keys(this.queue).meta());
 	}
 
 	@Test
 	void anExpiredChildShouldFailItsParentUnderTheFlowsPolicy() {
 		FlowJob flow = template().flow(FlowSpec.job(this.queue, "parent")
-			.child(FlowSpec.job(this.queue, "child").options(EnqueueOptions.defaults().withExpiry(Duration.ofMillis(30)))));
+			.child(FlowSpec.job(this.queue, "child")
+				.options(EnqueueOptions.defaults().withExpiry(Duration.ofMillis(30)))));
 		JobId child = flow.children().get(0).id();
 		awaitServerTimePast(Long.parseLong((String) row(this.queue, child).get(RowFields.EXPIRES_AT)));
 
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).isEmpty();
 		relay(this.queue);
 
-		assertThat(row(this.queue, child)).containsEntry("state", "dead").containsEntry(RowFields.DEAD_REASON, "expired");
+		assertThat(row(this.queue, child)).containsEntry("state", "dead")
+			.containsEntry(RowFields.DEAD_REASON, "expired");
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "dead")
 			.containsEntry("child:" + this.queue + "/" + child, "dead");
 		assertClean(this.queue);

@@ -39,7 +39,8 @@ class ExpiryUnderLoadTests extends ContainerTestSupport {
 	void noJobShouldBeClaimedAfterItsDeadlineAndEachShouldRunOrExpireOnce() {
 		List<JobId> ids = new ArrayList<>(JOBS);
 		for (int call = 0; call < JOBS / PER_CALL; call++) {
-			// expiries from 100 ms to 1 s, interleaved along pending: the later ones outlive the drain
+			// expiries from 100 ms to 1 s, interleaved along pending: the later ones
+			// outlive the drain
 			Duration expiry = Duration.ofMillis(100 + (call % 10) * 100L);
 			ids.addAll(this.template.enqueueAll(this.queue, Collections.nCopies(PER_CALL, "job"),
 					EnqueueOptions.defaults().withExpiry(expiry)));

@@ -42,8 +42,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * returns; unset for none (Redis replication is asynchronous).
  * @param events The queue's job events: whether its transitions write its event stream,
  * and its bound.
- * @param expiry How long a job enqueued to the queue without an expiry of its own may wait
- * to be claimed once it is due; past it the job never runs and moves to dead (reason
+ * @param expiry How long a job enqueued to the queue without an expiry of its own may
+ * wait to be claimed once it is due; past it the job never runs and moves to dead (reason
  * expired). Unset for no expiry.
  * @author EchoMQ
  * @since 0.1.0
@@ -54,8 +54,7 @@ public record EchoMqQueueProperties(@Nullable Integer concurrency, @Nullable Dur
 		@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
 		@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
 		EchoMqResultsProperties.@Nullable Queue results, @Nullable Encryption encryption,
-		@Nullable DurabilityProperties durability, @Nullable EchoMqEventsProperties events,
-		@Nullable Duration expiry) {
+		@Nullable DurabilityProperties durability, @Nullable EchoMqEventsProperties events, @Nullable Duration expiry) {
 
 	/**
 	 * Validate the overrides.

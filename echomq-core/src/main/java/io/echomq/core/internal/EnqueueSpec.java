@@ -155,8 +155,8 @@ public final class EnqueueSpec {
 	}
 
 	/**
-	 * Return a copy with an expiry or a deadline (at most one of them; both
-	 * {@code null} for none), as {@link EnqueueOptions#withExpiry(Duration)} and
+	 * Return a copy with an expiry or a deadline (at most one of them; both {@code null}
+	 * for none), as {@link EnqueueOptions#withExpiry(Duration)} and
 	 * {@link EnqueueOptions#withExpiresAt(Instant)} describe.
 	 * @param expiry the expiry, at least 1 ms
 	 * @param expiresAt the deadline

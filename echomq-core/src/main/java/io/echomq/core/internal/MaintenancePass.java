@@ -12,8 +12,8 @@ import java.util.OptionalLong;
  * is not due yet falls due, empty when the pass saw none (the location held nothing past
  * what it moved or skipped); equal to or before the server time of the pass when a due
  * member stayed (retry soon)
- * @param expired the jobs the pass moved to dead instead because their deadline had passed
- * (a promote pass)
+ * @param expired the jobs the pass moved to dead instead because their deadline had
+ * passed (a promote pass)
  * @author EchoMQ
  * @since 0.1.0
  */

@@ -189,8 +189,7 @@ final class ScriptCalls {
 	 * {@link #withLanes(Script, String, List, List, String[])} does, with the keys a job
 	 * past its deadline is moved to dead with declared ({@code includes/expire.lua}).
 	 */
-	List<Object> withLanesExpiring(Script script, String queue, List<String> fixed, List<String> lanes,
-			String[] ids) {
+	List<Object> withLanesExpiring(Script script, String queue, List<String> fixed, List<String> lanes, String[] ids) {
 		return withLanes(script, queue, fixed, lanes, ids, List.of(), true);
 	}
 

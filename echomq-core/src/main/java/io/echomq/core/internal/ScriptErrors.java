@@ -86,7 +86,8 @@ final class ScriptErrors {
 		}
 		String expiry = find(error, "EMQARG expiry ");
 		if (expiry != null) {
-			// an expiry the server's clock refuses (includes/expiry.lua): bad input, not a server failure
+			// an expiry the server's clock refuses (includes/expiry.lua): bad input, not
+			// a server failure
 			return new IllegalArgumentException("EchoMQ '" + script.name() + "' refused the job: expiry " + expiry,
 					error);
 		}
