@@ -105,8 +105,6 @@ public class EchoMqTemplate implements EchoMqOperations {
 
 	private volatile QueueEncryption encryption = QueueEncryption.none();
 
-	private volatile Map<String, Duration> defaultExpiries = Map.of();
-
 	private final Map<String, RuntimeException> refused = new java.util.concurrent.ConcurrentHashMap<>();
 
 	private final Map<String, Durability> durabilities = new java.util.concurrent.ConcurrentHashMap<>();
@@ -577,21 +575,6 @@ public class EchoMqTemplate implements EchoMqOperations {
 	}
 
 	/**
-	 * Set each queue's default expiry: a job enqueued to the queue without an expiry of
-	 * its own ({@link EnqueueOptions#withExpiry(Duration)},
-	 * {@link EnqueueOptions#withExpiresAt(java.time.Instant)}) must be claimed within
-	 * that long of becoming due (its enqueue, or its delay or run-at), or it never runs.
-	 * @param defaultExpiries the expiry of each queue (by its name), at least 1 ms each
-	 * @since 0.5.0
-	 */
-	public void setDefaultExpiries(Map<String, Duration> defaultExpiries) {
-		Assert.notNull(defaultExpiries, "'defaultExpiries' must not be null");
-		defaultExpiries.forEach((queue, expiry) -> Assert.isTrue(expiry != null && expiry.toMillis() > 0,
-				() -> "the default expiry of queue '" + queue + "' must be at least 1ms, was " + expiry));
-		this.defaultExpiries = Map.copyOf(defaultExpiries);
-	}
-
-	/**
 	 * Return which queues encrypt their payloads.
 	 * @return the encrypted queues
 	 */
@@ -610,17 +593,7 @@ public class EchoMqTemplate implements EchoMqOperations {
 	private EnqueueSpec spec(String queue, EnqueueOptions options, Map<String, String> fields) {
 		int maxAttempts = (options.maxAttempts() != null) ? options.maxAttempts()
 				: this.defaultMaxAttempts.apply(queue);
-		EnqueueSpec spec = EnqueueSpec.of(options, maxAttempts, fields);
-		Duration expiry = this.defaultExpiries.get(queue);
-		if (expiry == null || options.expiry() != null || options.expiresAt() != null) {
-			return spec;
-		}
-		// the default counts from when the job becomes due, so a delayed job keeps its
-		// full expiry
-		if (spec.runAt() != null) {
-			return spec.withExpiry(null, spec.runAt().plus(expiry));
-		}
-		return spec.withExpiry(spec.delay().plus(expiry), null);
+		return EnqueueSpec.of(options, maxAttempts, fields);
 	}
 
 }

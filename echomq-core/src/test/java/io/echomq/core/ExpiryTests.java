@@ -3,7 +3,6 @@ package io.echomq.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.internal.ClaimedJob;
@@ -37,7 +36,7 @@ class ExpiryTests extends FlowTestSupport {
 	void anExpiredPendingJobShouldNeverBeClaimedAndEndDeadAsExpired() {
 		this.jobs.events().enable(this.queue, 1000);
 		EchoMqTemplate template = template();
-		template.setDefaultExpiries(Map.of(this.queue, Duration.ofMillis(50)));
+		this.jobs.enqueues().setDefaultExpiry(this.queue, Duration.ofMillis(50));
 		JobId expiring = template.enqueue(this.queue, "late");
 		JobId inLane = template.enqueue(this.queue, "lane", EnqueueOptions.defaults().withLane("t1"));
 		JobId kept = template.enqueue(this.queue, "kept", EnqueueOptions.defaults().withExpiry(Duration.ofHours(1)));

@@ -1,6 +1,5 @@
 package io.echomq.autoconfigure;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -89,6 +88,9 @@ public final class EchoMqAutoConfiguration {
 			if (results != null && results.ttl() != null) {
 				jobs.results().ttl(queue, results.ttl());
 			}
+			if (overrides.expiry() != null) {
+				jobs.enqueues().setDefaultExpiry(queue, overrides.expiry());
+			}
 			EchoMqEventsProperties events = overrides.events();
 			if (events != null && events.enabled()) {
 				// each partition writes the stream of its own slot
@@ -124,17 +126,12 @@ public final class EchoMqAutoConfiguration {
 		template.setPartitioning(partitioning);
 		template.setEncryption(encryption.getIfUnique(QueueEncryption::none));
 		ScriptExecutor executor = Engine.of(engine).executor();
-		Map<String, Duration> expiries = new LinkedHashMap<>();
 		properties.queues().forEach((queue, overrides) -> {
 			if (overrides.durability() != null) {
 				refuseOnCluster(executor, queue);
 				template.setDurability(queue, overrides.durability().toDurability());
 			}
-			if (overrides.expiry() != null) {
-				expiries.put(queue, overrides.expiry());
-			}
 		});
-		template.setDefaultExpiries(expiries);
 		return template;
 	}
 

@@ -1,16 +1,21 @@
 package io.echomq.core.internal;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.echomq.core.EnqueueOutcomeUnknownException;
 import io.echomq.core.EnqueueResult;
 import io.echomq.core.JobId;
 import io.echomq.core.PartialEnqueueException;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.core.UniqueKey;
 import io.echomq.core.UniqueMode;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
 
@@ -27,9 +32,28 @@ public final class Enqueues extends EnginePart {
 
 	private final StoredFormat formats;
 
+	private final Map<String, Duration> defaultExpiries = new ConcurrentHashMap<>();
+
 	Enqueues(EngineState state, StoredFormat formats) {
 		super(state);
 		this.formats = formats;
+	}
+
+	/**
+	 * Set a queue's default expiry: a job enqueued to it (to any of its partitions)
+	 * without an expiry of its own must be claimed within that long of becoming due (its
+	 * enqueue, or its delay or run-at), or it never runs ({@code includes/expire.lua}).
+	 * @param queue the logical queue name
+	 * @param expiry the expiry, at least 1 ms, or {@code null} for none
+	 */
+	public void setDefaultExpiry(String queue, @Nullable Duration expiry) {
+		if (expiry == null) {
+			this.defaultExpiries.remove(queue);
+			return;
+		}
+		Assert.isTrue(expiry.toMillis() > 0,
+				() -> "the default expiry of queue '" + queue + "' must be at least 1ms, was " + expiry);
+		this.defaultExpiries.put(queue, expiry);
 	}
 
 	/**
@@ -91,7 +115,7 @@ public final class Enqueues extends EnginePart {
 		for (int start = 0; start < payloads.size(); start += Engine.ENQUEUE_CHUNK) {
 			List<String> chunk = payloads.subList(start, Math.min(payloads.size(), start + Engine.ENQUEUE_CHUNK));
 			List<String> keys = enqueueKeys(queue, chunk.size());
-			List<String> args = enqueueArgs(spec, chunk.size());
+			List<String> args = enqueueArgs(queue, spec, chunk.size());
 			for (int i = 0; i < chunk.size(); i++) {
 				String payload = chunk.get(i);
 				JobId id = ids.get(start + i);
@@ -185,7 +209,7 @@ public final class Enqueues extends EnginePart {
 			if (holder != null) {
 				keys.add(this.state.keys(queue).rowPrefix() + holder);
 			}
-			List<String> args = enqueueArgs(spec, 1);
+			List<String> args = enqueueArgs(queue, spec, 1);
 			args.add(id.toString());
 			args.add(payload);
 			this.state.declareEvents(queue, keys, args);
@@ -219,7 +243,8 @@ public final class Enqueues extends EnginePart {
 		return this.state.keys(queue).forEnqueue(2 + jobs);
 	}
 
-	private static List<String> enqueueArgs(EnqueueSpec spec, int jobs) {
+	private List<String> enqueueArgs(String queue, EnqueueSpec given, int jobs) {
+		EnqueueSpec spec = expiring(queue, given);
 		Map<String, String> rowFields = spec.rowFields();
 		List<String> args = new ArrayList<>(5 + 2 * rowFields.size() + 2 * jobs);
 		args.add(Integer.toString(spec.maxAttempts()));
@@ -233,6 +258,21 @@ public final class Enqueues extends EnginePart {
 			args.add(value);
 		});
 		return args;
+	}
+
+	/**
+	 * The spec with the queue's default expiry when it has none of its own: counted from
+	 * when the job becomes due, so a delayed job keeps all of it.
+	 */
+	private EnqueueSpec expiring(String queue, EnqueueSpec spec) {
+		Duration expiry = this.defaultExpiries.isEmpty() ? null
+				: this.defaultExpiries.get(QueuePartitions.logicalName(queue));
+		if (expiry == null || spec.expiry() != null || spec.expiresAt() != null) {
+			return spec;
+		}
+		Instant runAt = spec.runAt();
+		return (runAt != null) ? spec.withExpiry(null, runAt.plus(expiry))
+				: spec.withExpiry(spec.delay().plus(expiry), null);
 	}
 
 }

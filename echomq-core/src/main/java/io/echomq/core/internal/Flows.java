@@ -71,6 +71,10 @@ public final class Flows extends EnginePart {
 		Assert.notEmpty(children, "a parent needs at least one child");
 		QueueKeys keys = this.state.keys(queue);
 		Map<String, String> fields = new LinkedHashMap<>(spec.rowFields());
+		// a parent runs when its children have finished: it takes no deadline
+		// (flow_parent.lua)
+		fields.remove(EnqueueSpec.EXPIRE_IN_FIELD);
+		fields.remove(io.echomq.core.RowFields.EXPIRES_AT);
 		fields.putAll(parentOf);
 		fields.put(io.echomq.flow.FlowChild.CHILDREN_FIELD, String.join(" ", children));
 		List<String> args = new ArrayList<>(5 + 2 * fields.size());
