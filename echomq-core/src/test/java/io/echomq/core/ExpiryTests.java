@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.internal.ClaimedJob;
+import io.echomq.core.internal.EnqueueSpec;
 import io.echomq.flow.FlowJob;
 import io.echomq.flow.FlowSpec;
 import io.echomq.inspect.QueueInspector;
@@ -117,6 +118,19 @@ class ExpiryTests extends FlowTestSupport {
 		assertThat(row(this.queue, flow.id())).containsEntry("state", "dead")
 			.containsEntry("child:" + this.queue + "/" + child, "dead");
 		assertClean(this.queue);
+	}
+
+	@Test
+	void aPartitionShouldTakeItsQueuesDefaultExpiry() {
+		String partition = QueuePartitions.of(this.queue, 2).name(1);
+		this.jobs.enqueues().setDefaultExpiry(this.queue, Duration.ofMillis(30));
+		JobId id = this.jobs.enqueues().enqueue(partition, "late", EnqueueSpec.defaults());
+		awaitServerTimePast(Long.parseLong((String) row(partition, id).get(RowFields.EXPIRES_AT)));
+
+		assertThat(this.jobs.claims().claim(partition, LEASE, 10)).isEmpty();
+
+		assertThat(row(partition, id)).containsEntry("state", "dead").containsEntry(RowFields.DEAD_REASON, "expired");
+		assertClean(partition);
 	}
 
 	private void awaitServerTimePast(long deadline) {
