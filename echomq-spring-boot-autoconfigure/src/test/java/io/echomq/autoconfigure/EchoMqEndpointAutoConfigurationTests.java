@@ -15,6 +15,7 @@ import io.echomq.actuate.JobDescriptors;
 import io.echomq.actuate.JobDescriptors.AuditDescriptor;
 import io.echomq.actuate.JobDescriptors.CancelDescriptor;
 import io.echomq.actuate.JobDescriptors.DeadJobsDescriptor;
+import io.echomq.actuate.JobDescriptors.LaneDescriptor;
 import io.echomq.actuate.JobDescriptors.PauseDescriptor;
 import io.echomq.actuate.JobDescriptors.PurgeDescriptor;
 import io.echomq.actuate.JobDescriptors.ReplayDescriptor;
@@ -24,6 +25,7 @@ import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
+import io.echomq.core.LaneFullException;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -43,6 +45,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -166,7 +169,7 @@ class EchoMqEndpointAutoConfigurationTests {
 			context.getBean(EchoJobListenerRegistry.class).getContainer(queue).pause();
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 			String id = dead.get(0).toString();
-			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay", null),
+			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay", null, null),
 					ReplayDescriptor.class);
 			assertThat(replay.replayed()).isTrue();
 			assertThat(replay.state()).isEqualTo("pending");
@@ -174,13 +177,13 @@ class EchoMqEndpointAutoConfigurationTests {
 			QueueDescriptor after = context.getBean(EchoMqEndpoint.class).queue(queue);
 			assertThat(after.pending()).isEqualTo(1);
 			assertThat(after.dead()).isEqualTo(2);
-			assertError(web.jobAction("queues", queue, "dead", id, "replay", null), 409, "is pending, not dead");
-			assertError(web.jobAction("queues", queue, "dead", "JOB' OR 1=1", "replay", null), 400, "Invalid JOB id");
-			assertError(web.jobAction("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay", null),
+			assertError(web.jobAction("queues", queue, "dead", id, "replay", null, null), 409, "is pending, not dead");
+			assertError(web.jobAction("queues", queue, "dead", "JOB' OR 1=1", "replay", null, null), 400, "Invalid JOB id");
+			assertError(web.jobAction("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay", null, null),
 					400, "Invalid JOB id");
-			assertError(web.jobAction("queues", queue, "dead", JobId.mint().toString(), "replay", null), 404,
+			assertError(web.jobAction("queues", queue, "dead", JobId.mint().toString(), "replay", null, null), 404,
 					"has no job");
-			assertError(web.jobAction("queues", queue, "dead", id, "resurrect", null), 404, "replay");
+			assertError(web.jobAction("queues", queue, "dead", id, "resurrect", null, null), 404, "replay");
 		});
 	}
 
@@ -272,17 +275,17 @@ class EchoMqEndpointAutoConfigurationTests {
 				String id = template.enqueue(queue, "x", EnqueueOptions.defaults().withDelay(Duration.ofHours(1)))
 					.toString();
 				EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-				CancelDescriptor cancel = body(web.jobAction("queues", queue, "jobs", id, "cancel", null),
+				CancelDescriptor cancel = body(web.jobAction("queues", queue, "jobs", id, "cancel", null, null),
 						CancelDescriptor.class);
 				assertThat(cancel.outcome()).isEqualTo("cancelled");
 				assertThat(cancel.state()).isEqualTo("schedule");
 				QueueDescriptor afterCancel = context.getBean(EchoMqEndpoint.class).queue(queue);
 				assertThat(afterCancel.schedule()).isZero();
 				assertThat(afterCancel.counters()).containsEntry("cancelled", 1L);
-				assertError(web.jobAction("queues", queue, "jobs", id, "cancel", null), 404, "has no job");
-				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel", null), 400,
+				assertError(web.jobAction("queues", queue, "jobs", id, "cancel", null, null), 404, "has no job");
+				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel", null, null), 400,
 						"Invalid JOB id");
-				assertError(web.jobAction("queues", queue, "jobs", id, "delete", null), 404, "cancel");
+				assertError(web.jobAction("queues", queue, "jobs", id, "delete", null, null), 404, "cancel");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				assertThat(registry.get("echomq.jobs.cancelled")
 					.tags("queue", queue, "outcome", "cancelled")
@@ -323,6 +326,38 @@ class EchoMqEndpointAutoConfigurationTests {
 			assertError(web.control("queues", queue, "pause", "cluster", "0s", null), 400, "at least 1ms");
 			assertError(web.control("queues", queue, "pause", "galaxy", null, null), 400, "No such scope 'galaxy'");
 			assertThat(admin.isPaused(queue)).isFalse();
+		});
+	}
+
+	@Test
+	void laneWritesShouldPauseResumeAndCapOneLane() {
+		String queue = ObservabilityTestSupport.unique("lane-controls");
+		this.contextRunner.run((context) -> {
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			LaneDescriptor paused = body(web.jobAction("queues", queue, "lanes", "a", "pause", null, "test"),
+					LaneDescriptor.class);
+			assertThat(paused.paused()).isTrue();
+			assertThat(paused.changed()).isTrue();
+			LaneDescriptor capped = body(web.jobAction("queues", queue, "lanes", "a", "cap", 1L, null),
+					LaneDescriptor.class);
+			assertThat(capped.pendingCap()).isEqualTo(1L);
+			template.enqueue(queue, "x", EnqueueOptions.defaults().withLane("a"));
+			assertThatExceptionOfType(LaneFullException.class)
+				.isThrownBy(() -> template.enqueue(queue, "y", EnqueueOptions.defaults().withLane("a")))
+				.withMessageContaining("Lane 'a' of queue '" + queue + "' holds 1 pending jobs of its cap of 1");
+			assertThat(body(web.job(SecurityContext.NONE, "queues", queue, "lanes", "a"), LaneDescriptor.class))
+				.isEqualTo(new LaneDescriptor(queue, "a", true, 1L, 1, false));
+			assertError(web.jobAction("queues", queue, "lanes", "a", "cap", 0L, null), 400, "at least 1, was 0");
+			assertError(web.jobAction("queues", queue, "lanes", "a", "cap", null, null), 400, "needs a 'cap'");
+			assertError(web.jobAction("queues", queue, "lanes", "a:b", "pause", null, null), 400, "'a:b'");
+			assertError(web.jobAction("queues", queue, "lanes", "a", "stop", null, null), 404, "try 'pause'");
+			assertThat(body(web.jobAction("queues", queue, "lanes", "a", "uncap", null, null), LaneDescriptor.class)
+				.pendingCap()).isNull();
+			LaneDescriptor resumed = body(web.jobAction("queues", queue, "lanes", "a", "resume", null, null),
+					LaneDescriptor.class);
+			assertThat(resumed.paused()).isFalse();
+			assertThat(resumed.pending()).isOne();
 		});
 	}
 
