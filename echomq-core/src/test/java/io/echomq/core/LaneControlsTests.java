@@ -26,6 +26,7 @@ import org.springframework.dao.DataAccessException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Per-lane controls (pause, resume, pending cap) against a real server.
@@ -43,11 +44,17 @@ class LaneControlsTests extends EngineTestSupport {
 		assertThat(admin.pauseLane(this.queue, "a")).isTrue();
 		assertThat(admin.pauseLane(this.queue, "a")).isFalse();
 		assertThat(this.redis.opsForZSet().range(key(KeyType.LANES), 0, -1)).containsExactly("b");
+		// a job of the paused lane coming due puts the lane back in the ring; the next claim takes it out
+		paused.add(this.jobs.enqueues()
+			.enqueue(this.queue, "due", EnqueueSpec.defaults().withLane("a").withDelay(Duration.ofMillis(5))));
+		await().atMost(Duration.ofSeconds(5)).until(() -> admin.promoteDue(this.queue) == 1);
+		assertThat(this.redis.opsForZSet().range(key(KeyType.LANES), 0, -1)).containsExactly("b", "a");
 		List<String> lanes = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
 			this.jobs.claims().claim(this.queue, LEASE, 2).forEach((job) -> lanes.add(job.fields().get("lane")));
 		}
 		assertThat(lanes).containsExactly("b", "b", "b");
+		assertThat(this.redis.hasKey(key(KeyType.LANES))).isFalse();
 		// an enqueue into the paused lane leaves it out of the ring and wakes nobody
 		this.redis.delete(key(KeyType.WAKE));
 		paused.addAll(enqueue("a", 1));
@@ -57,8 +64,8 @@ class LaneControlsTests extends EngineTestSupport {
 		for (JobId id : paused) {
 			assertThat(this.redis.opsForHash().get(this.keyspace.jobKey(this.queue, id), "state")).isEqualTo("pending");
 		}
-		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", true, null, 4));
-		assertThat(new QueueInspector(this.jobs).stats(this.queue).lanes()).containsExactly(Map.entry("a", 4L));
+		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", true, null, 5));
+		assertThat(new QueueInspector(this.jobs).stats(this.queue).lanes()).containsExactly(Map.entry("a", 5L));
 		assertThat(audit()).isEmpty();
 
 		assertThat(admin.resumeLane(this.queue, "a")).isTrue();
@@ -141,6 +148,27 @@ class LaneControlsTests extends EngineTestSupport {
 		}
 		assertThat(this.redis.opsForZSet().size(lanePending("a"))).isEqualTo(cap);
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "enqueued")).isEqualTo(Integer.toString(cap));
+	}
+
+	@Test
+	void aPartitionedQueueShouldControlTheLaneInEveryPartition() {
+		EchoMqAdmin admin = new EchoMqAdmin(this.jobs);
+		admin.setPartitioning(QueuePartitioning.of(Map.of(this.queue, 2)));
+		QueuePartitions partitions = QueuePartitions.of(this.queue, 2);
+		assertThat(admin.pauseLane(this.queue, "a")).isTrue();
+		assertThat(admin.setLanePendingCap(this.queue, "a", 2)).isTrue();
+		for (String partition : partitions.names()) {
+			assertThat(this.redis.opsForHash()
+				.entries(this.keyspace.queueKey(partition, KeyType.LANE_CONTROLS.suffix())))
+				.containsEntry("paused:a", "1")
+				.containsEntry("cap:a", "2");
+		}
+		String home = partitions.name(partitions.partitionForKey("a"));
+		this.jobs.enqueues().enqueueAll(home, List.of("x", "y"), EnqueueSpec.defaults().withLane("a"));
+		assertThatExceptionOfType(LaneFullException.class)
+			.isThrownBy(() -> this.jobs.enqueues().enqueue(home, "z", EnqueueSpec.defaults().withLane("a")))
+			.satisfies((ex) -> assertThat(ex.getQueue()).isEqualTo(this.queue));
+		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", true, 2L, 2));
 	}
 
 	@Test
