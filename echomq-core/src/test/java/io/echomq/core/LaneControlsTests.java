@@ -18,6 +18,7 @@ import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.LaneKeyType;
 import io.echomq.core.internal.Script;
 import io.echomq.inspect.QueueAuditor;
+import io.echomq.inspect.QueueBacklogs;
 import io.echomq.inspect.QueueInspector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -66,11 +67,14 @@ class LaneControlsTests extends EngineTestSupport {
 		}
 		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", true, null, 5));
 		assertThat(new QueueInspector(this.jobs).stats(this.queue).lanes()).containsExactly(Map.entry("a", 5L));
+		QueueBacklogs backlogs = new QueueBacklogs(this.jobs, new QueueInspector(this.jobs));
+		assertThat(backlogs.read(this.queue).runnable()).as("a paused lane's jobs cannot start").isZero();
 		assertThat(audit()).isEmpty();
 
 		assertThat(admin.resumeLane(this.queue, "a")).isTrue();
 		assertThat(admin.resumeLane(this.queue, "a")).isFalse();
 		assertThat(this.redis.opsForList().size(key(KeyType.WAKE))).isPositive();
+		assertThat(backlogs.read(this.queue).runnable()).isEqualTo(5);
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
 			.containsExactlyInAnyOrderElementsOf(paused);
 		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", false, null, 0));
