@@ -45,7 +45,8 @@ class LaneControlsTests extends EngineTestSupport {
 		assertThat(admin.pauseLane(this.queue, "a")).isTrue();
 		assertThat(admin.pauseLane(this.queue, "a")).isFalse();
 		assertThat(this.redis.opsForZSet().range(key(KeyType.LANES), 0, -1)).containsExactly("b");
-		// a job of the paused lane coming due puts the lane back in the ring; the next claim takes it out
+		// a job of the paused lane coming due puts the lane back in the ring; the next
+		// claim takes it out
 		paused.add(this.jobs.enqueues()
 			.enqueue(this.queue, "due", EnqueueSpec.defaults().withLane("a").withDelay(Duration.ofMillis(5))));
 		await().atMost(Duration.ofSeconds(5)).until(() -> admin.promoteDue(this.queue) == 1);
@@ -162,8 +163,8 @@ class LaneControlsTests extends EngineTestSupport {
 		assertThat(admin.pauseLane(this.queue, "a")).isTrue();
 		assertThat(admin.setLanePendingCap(this.queue, "a", 2)).isTrue();
 		for (String partition : partitions.names()) {
-			assertThat(this.redis.opsForHash()
-				.entries(this.keyspace.queueKey(partition, KeyType.LANE_CONTROLS.suffix())))
+			assertThat(
+					this.redis.opsForHash().entries(this.keyspace.queueKey(partition, KeyType.LANE_CONTROLS.suffix())))
 				.containsEntry("paused:a", "1")
 				.containsEntry("cap:a", "2");
 		}

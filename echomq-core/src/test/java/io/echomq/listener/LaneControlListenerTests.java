@@ -13,8 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A paused lane under a running listener: its siblings drain, its jobs wait, and run
- * once it is resumed.
+ * A paused lane under a running listener: its siblings drain, its jobs wait, and run once
+ * it is resumed.
  *
  * @author EchoMQ
  */

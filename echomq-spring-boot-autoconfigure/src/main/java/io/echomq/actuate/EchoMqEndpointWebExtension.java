@@ -44,8 +44,8 @@ import org.springframework.util.Assert;
  * this application; with {@code scope=cluster}, the queue on every node (a flag in its
  * keyspace), and for a pause an optional {@code duration} ({@code 30s},
  * {@code PT1M});</li>
- * <li>{@code GET /echomq/queues/{queue}/lanes/{lane}}: one lane's controls (paused, pending
- * cap) and pending jobs;</li>
+ * <li>{@code GET /echomq/queues/{queue}/lanes/{lane}}: one lane's controls (paused,
+ * pending cap) and pending jobs;</li>
  * <li>{@code POST /echomq/queues/{queue}/lanes/{lane}/pause}, {@code .../resume},
  * {@code .../cap} (with {@code cap}, at least 1) and {@code .../uncap}: one lane on every
  * node;</li>
@@ -213,8 +213,30 @@ public class EchoMqEndpointWebExtension {
 	public WebEndpointResponse<Object> jobAction(@Selector String queues, @Selector String queue,
 			@Selector String collection, @Selector String id, @Selector String action, @Nullable Long cap,
 			@Nullable String reason) {
-		log(action + " " + (("lanes".equals(collection)) ? "lane " : "") + id + (("cap".equals(action)) ? " to " + cap : ""),
-				queue, reason);
+		return act(queues, queue, collection, id, action, cap, reason);
+	}
+
+	/**
+	 * Replay a dead job or cancel a job, as
+	 * {@link #jobAction(String, String, String, String, String, Long, String)} does with
+	 * no {@code cap}.
+	 * @param queues must be {@code queues}
+	 * @param queue the queue
+	 * @param collection {@code dead}, {@code jobs} or {@code lanes}
+	 * @param id the job id, or the lane key
+	 * @param action the action
+	 * @param reason why, logged with the write, or {@code null}
+	 * @return the outcome
+	 */
+	public WebEndpointResponse<Object> jobAction(String queues, String queue, String collection, String id,
+			String action, @Nullable String reason) {
+		return act(queues, queue, collection, id, action, null, reason);
+	}
+
+	private WebEndpointResponse<Object> act(String queues, String queue, String collection, String id, String action,
+			@Nullable Long cap, @Nullable String reason) {
+		log(action + " " + (("lanes".equals(collection)) ? "lane " : "") + id
+				+ (("cap".equals(action)) ? " to " + cap : ""), queue, reason);
 		if (QUEUES.equals(queues) && "lanes".equals(collection)) {
 			return handle(() -> this.delegate.controlLane(queue, id, action, cap),
 					() -> "No such action '" + action + "'; try 'pause', 'resume', 'cap' or 'uncap'");
@@ -236,8 +258,7 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Return one job: its state, payload and progress; one batch; or one lane's
-	 * controls.
+	 * Return one job: its state, payload and progress; one batch; or one lane's controls.
 	 * @param securityContext the security context
 	 * @param queues must be {@code queues}
 	 * @param queue the queue

@@ -169,7 +169,7 @@ class EchoMqEndpointAutoConfigurationTests {
 			context.getBean(EchoJobListenerRegistry.class).getContainer(queue).pause();
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 			String id = dead.get(0).toString();
-			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay", null, null),
+			ReplayDescriptor replay = body(web.jobAction("queues", queue, "dead", id, "replay", null),
 					ReplayDescriptor.class);
 			assertThat(replay.replayed()).isTrue();
 			assertThat(replay.state()).isEqualTo("pending");
@@ -177,13 +177,13 @@ class EchoMqEndpointAutoConfigurationTests {
 			QueueDescriptor after = context.getBean(EchoMqEndpoint.class).queue(queue);
 			assertThat(after.pending()).isEqualTo(1);
 			assertThat(after.dead()).isEqualTo(2);
-			assertError(web.jobAction("queues", queue, "dead", id, "replay", null, null), 409, "is pending, not dead");
-			assertError(web.jobAction("queues", queue, "dead", "JOB' OR 1=1", "replay", null, null), 400, "Invalid JOB id");
-			assertError(web.jobAction("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay", null, null),
+			assertError(web.jobAction("queues", queue, "dead", id, "replay", null), 409, "is pending, not dead");
+			assertError(web.jobAction("queues", queue, "dead", "JOB' OR 1=1", "replay", null), 400, "Invalid JOB id");
+			assertError(web.jobAction("queues", queue, "dead", id.substring(0, id.length() - 1) + "!", "replay", null),
 					400, "Invalid JOB id");
-			assertError(web.jobAction("queues", queue, "dead", JobId.mint().toString(), "replay", null, null), 404,
+			assertError(web.jobAction("queues", queue, "dead", JobId.mint().toString(), "replay", null), 404,
 					"has no job");
-			assertError(web.jobAction("queues", queue, "dead", id, "resurrect", null, null), 404, "replay");
+			assertError(web.jobAction("queues", queue, "dead", id, "resurrect", null), 404, "replay");
 		});
 	}
 
@@ -275,17 +275,17 @@ class EchoMqEndpointAutoConfigurationTests {
 				String id = template.enqueue(queue, "x", EnqueueOptions.defaults().withDelay(Duration.ofHours(1)))
 					.toString();
 				EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-				CancelDescriptor cancel = body(web.jobAction("queues", queue, "jobs", id, "cancel", null, null),
+				CancelDescriptor cancel = body(web.jobAction("queues", queue, "jobs", id, "cancel", null),
 						CancelDescriptor.class);
 				assertThat(cancel.outcome()).isEqualTo("cancelled");
 				assertThat(cancel.state()).isEqualTo("schedule");
 				QueueDescriptor afterCancel = context.getBean(EchoMqEndpoint.class).queue(queue);
 				assertThat(afterCancel.schedule()).isZero();
 				assertThat(afterCancel.counters()).containsEntry("cancelled", 1L);
-				assertError(web.jobAction("queues", queue, "jobs", id, "cancel", null, null), 404, "has no job");
-				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel", null, null), 400,
+				assertError(web.jobAction("queues", queue, "jobs", id, "cancel", null), 404, "has no job");
+				assertError(web.jobAction("queues", queue, "jobs", "JOB' OR 1=1", "cancel", null), 400,
 						"Invalid JOB id");
-				assertError(web.jobAction("queues", queue, "jobs", id, "delete", null, null), 404, "cancel");
+				assertError(web.jobAction("queues", queue, "jobs", id, "delete", null), 404, "cancel");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				assertThat(registry.get("echomq.jobs.cancelled")
 					.tags("queue", queue, "outcome", "cancelled")

@@ -77,8 +77,8 @@ public final class QueueAdmin extends EnginePart {
 	}
 
 	/**
-	 * Pause, resume or cap one lane of a queue (or partition), or read its controls, in one
-	 * {@code lane_control.lua} call: a paused lane's jobs stay pending and unclaimed
+	 * Pause, resume or cap one lane of a queue (or partition), or read its controls, in
+	 * one {@code lane_control.lua} call: a paused lane's jobs stay pending and unclaimed
 	 * until it is resumed; an enqueue that would leave more than the cap in the lane's
 	 * pending set is refused whole.
 	 * @param queue the queue (or partition)
