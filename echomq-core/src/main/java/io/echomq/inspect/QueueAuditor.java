@@ -325,8 +325,7 @@ public class QueueAuditor {
 			}
 		}
 		// a paused lane's work is out of the ring until it is resumed
-		Set<String> paused = QueueInspector.pausedLanes(this.template,
-				this.keyspace.queueKey(queue, KeyType.LANE_CONTROLS.suffix()));
+		Set<String> paused = PausedLanes.read(this.template, this.keyspace, queue);
 		String lanePrefix = this.keyspace.laneKeyPrefix(queue);
 		String suffix = ":" + LaneKeyType.PENDING.suffix();
 		Set<String> lanes = new TreeSet<>(ring);

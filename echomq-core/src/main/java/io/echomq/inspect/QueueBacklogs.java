@@ -97,8 +97,7 @@ public class QueueBacklogs {
 		head(pending, heads);
 		Map<String, Long> lanes = this.inspector.laneSizes(queue);
 		// a paused lane's jobs cannot start, however many workers there are
-		Set<String> paused = QueueInspector.pausedLanes(this.template,
-				this.keyspace.queueKey(queue, KeyType.LANE_CONTROLS.suffix()));
+		Set<String> paused = PausedLanes.read(this.template, this.keyspace, queue);
 		int read = 0;
 		for (Map.Entry<String, Long> lane : lanes.entrySet()) {
 			if (paused.contains(lane.getKey())) {

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,7 +31,6 @@ import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.DataType;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.core.Cursor;
@@ -59,8 +57,6 @@ public class QueueInspector {
 	private static final Script LANE_SIZES = Script.load("lane_sizes");
 
 	private static final Script STARTS_IN_WINDOW = Script.load("starts_in_window");
-
-	private static final String PAUSED_FIELD = "paused:";
 
 	private final Keyspace keyspace;
 
@@ -231,9 +227,7 @@ public class QueueInspector {
 		Set<String> ring = this.template.opsForZSet()
 			.range(this.keyspace.queueKey(queue, KeyType.LANES.suffix()), 0, -1);
 		Map<String, Long> sizes = new LinkedHashMap<>();
-		// a paused lane is out of the ring, its jobs still pending
-		Set<String> all = new LinkedHashSet<>((ring != null) ? ring : Set.of());
-		all.addAll(pausedLanes(this.template, this.keyspace.queueKey(queue, KeyType.LANE_CONTROLS.suffix())));
+		Set<String> all = PausedLanes.withRing(ring, this.template, this.keyspace, queue);
 		if (all.isEmpty()) {
 			return sizes;
 		}
@@ -261,24 +255,6 @@ public class QueueInspector {
 			}
 		}
 		return sizes;
-	}
-
-	/**
-	 * Return the lanes paused in a queue's lane controls ({@link KeyType#LANE_CONTROLS}),
-	 * none when the key is absent or not a hash.
-	 */
-	static Set<String> pausedLanes(StringRedisTemplate template, String controls) {
-		Set<String> paused = new TreeSet<>();
-		if (template.type(controls) != DataType.HASH) {
-			return paused;
-		}
-		for (Object field : template.opsForHash().keys(controls)) {
-			String name = String.valueOf(field);
-			if (name.startsWith(PAUSED_FIELD)) {
-				paused.add(name.substring(PAUSED_FIELD.length()));
-			}
-		}
-		return paused;
 	}
 
 	/**
