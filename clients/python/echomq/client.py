@@ -256,7 +256,8 @@ class Client:
         keys = [self.key(engine_queue, s) for s in ("pending", "schedule", "metrics", "wake")]
         keys.append(self.key(engine_queue, "job:" + job_id))
         if lane is not None:
-            keys += [self.key(engine_queue, "lane:%s:pending" % lane), self.key(engine_queue, "lanes")]
+            keys += [self.key(engine_queue, "lane:%s:pending" % lane), self.key(engine_queue, "lanes"),
+                     self.key(engine_queue, "lane-controls")]
         if unique is not None:
             keys.append(self.key(engine_queue, "unique:" + unique))
             if holder is not None:
@@ -328,7 +329,8 @@ class Client:
                 keys = [self.key(engine_queue, s) for s in ("pending", "schedule", "metrics", "wake")]
                 keys += [self.key(engine_queue, "job:" + job_id) for job_id, _ in chunk]
                 if lane is not None:
-                    keys += [self.key(engine_queue, "lane:%s:pending" % lane), self.key(engine_queue, "lanes")]
+                    keys += [self.key(engine_queue, "lane:%s:pending" % lane), self.key(engine_queue, "lanes"),
+                             self.key(engine_queue, "lane-controls")]
                 argv = head + [len(fields), lane or ""]
                 for name, value in fields.items():
                     argv += [name, value]

@@ -46,9 +46,10 @@ class ProtocolError(EchoMqError):
     @staticmethod
     def of(message):
         """The error of a reply: :class:`WrongKeyTypeError` for ``EMQKEYTYPE``, :class:`DuplicateJobError` for
-        ``EMQDUP``, else a :class:`ProtocolError`."""
+        ``EMQDUP``, :class:`LaneFullError` for ``EMQFULL``, else a :class:`ProtocolError`."""
         error = ProtocolError(message)
-        kind = {"EMQKEYTYPE": WrongKeyTypeError, "EMQDUP": DuplicateJobError}.get(error.code)
+        kind = {"EMQKEYTYPE": WrongKeyTypeError, "EMQDUP": DuplicateJobError,
+                "EMQFULL": LaneFullError}.get(error.code)
         return kind(message) if kind else error
 
 
@@ -58,6 +59,11 @@ class WrongKeyTypeError(ProtocolError):
 
 class DuplicateJobError(ProtocolError):
     """``EMQDUP``: a row for the id already exists (the id was minted twice)."""
+
+
+class LaneFullError(ProtocolError):
+    """``EMQFULL``: the enqueue would leave more jobs in its lane's pending set than the lane's cap allows; none
+    of its jobs was written (Java: ``LaneFullException``)."""
 
 
 class UnsupportedFormatError(EchoMqError):

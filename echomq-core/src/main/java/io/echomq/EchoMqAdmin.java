@@ -12,6 +12,7 @@ import io.echomq.core.JobId;
 import io.echomq.core.JobRef;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
+import io.echomq.core.LaneControls;
 import io.echomq.core.PartialEnqueueException;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
@@ -28,12 +29,12 @@ import org.springframework.util.Assert;
 
 /**
  * Administers queues and their jobs: replay, delete, run now and cancel one job, replay
- * or purge every dead job, and pause and resume a queue cluster-wide. A job id goes to
- * the partition it names and a queue-wide action to every partition of a
- * {@linkplain #setPartitioning partitioned} queue, so callers (the actuator endpoint, the
- * dashboard, an application) name the logical queue only. Cancels, pauses and resumes are
- * told to the {@linkplain #setControlListeners control listeners} (such as the
- * cancellation meter).
+ * or purge every dead job, pause and resume a queue cluster-wide, and pause, resume and
+ * cap one of its lanes. A job id goes to the partition it names and a queue-wide action
+ * to every partition of a {@linkplain #setPartitioning partitioned} queue, so callers
+ * (the actuator endpoint, the dashboard, an application) name the logical queue only.
+ * Cancels, pauses and resumes are told to the {@linkplain #setControlListeners control
+ * listeners} (such as the cancellation meter).
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -351,6 +352,120 @@ public class EchoMqAdmin {
 		Keyspace.validateQueueName(queue);
 		Duration left = this.admin.pauseLeft(partitions(queue).name(0));
 		return left == null || !left.isZero();
+	}
+
+	/**
+	 * Pause one lane of a queue cluster-wide until it is
+	 * {@linkplain #resumeLane(String, String) resumed}: no node claims its jobs (running
+	 * ones finish). Its jobs stay pending in the lane, in their order, and new ones are
+	 * still accepted (within its {@linkplain #setLanePendingCap pending cap}); the other
+	 * lanes and the queue's jobs without a lane are claimed as usual. On a partitioned
+	 * queue every partition pauses the lane, so that jobs routed by a partition key other
+	 * than the lane wait too.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @return whether the lane was not paused already
+	 * @throws io.echomq.core.InvalidQueueNameException if the queue name or the lane key
+	 * is not valid (nothing was written)
+	 */
+	public boolean pauseLane(String queue, String lane) {
+		return laneControl(queue, lane, QueueAdmin.LaneControl.PAUSE, 0);
+	}
+
+	/**
+	 * Resume a paused lane; idle pollers on every node are woken up when it has pending
+	 * jobs, which are then claimed in their turn as before the pause.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @return whether the lane was paused
+	 * @throws io.echomq.core.InvalidQueueNameException if the queue name or the lane key
+	 * is not valid (nothing was written)
+	 */
+	public boolean resumeLane(String queue, String lane) {
+		return laneControl(queue, lane, QueueAdmin.LaneControl.RESUME, 0);
+	}
+
+	/**
+	 * Cap a lane's pending set: an enqueue that would leave more than {@code cap} jobs
+	 * pending in the lane is refused whole with a
+	 * {@link io.echomq.core.LaneFullException}, nothing written, so that with a cap of
+	 * {@code C} exactly {@code C} jobs are accepted however many producers race. A full
+	 * lane refuses delayed jobs too, though delayed jobs do not count until they are due;
+	 * jobs coming back to the lane (due, retried, reaped) are never refused, so a lane
+	 * may hold more than its cap for a while, and refuses enqueues until it drains below.
+	 * Lowering the cap under the lane's size drops nothing. On a partitioned queue every
+	 * partition holds the cap; a lane's jobs are in one partition unless they are
+	 * enqueued with a partition key of their own, when the cap applies to each partition
+	 * alone. An {@code enqueueAll} of more than one chunk of jobs is one enqueue per
+	 * chunk.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @param cap the most jobs pending in the lane, at least 1
+	 * @return whether the cap changed
+	 * @throws io.echomq.core.InvalidQueueNameException if the queue name or the lane key
+	 * is not valid (nothing was written)
+	 * @throws IllegalArgumentException if the cap is less than 1 (nothing was written)
+	 */
+	public boolean setLanePendingCap(String queue, String lane, long cap) {
+		if (cap < 1) {
+			throw new IllegalArgumentException(
+					"The pending cap of lane '" + lane + "' of queue '" + queue + "' must be at least 1, was " + cap);
+		}
+		return laneControl(queue, lane, QueueAdmin.LaneControl.CAP, cap);
+	}
+
+	/**
+	 * Clear a lane's pending cap: enqueues into the lane are no longer refused.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @return whether the lane had a cap
+	 * @throws io.echomq.core.InvalidQueueNameException if the queue name or the lane key
+	 * is not valid (nothing was written)
+	 */
+	public boolean clearLanePendingCap(String queue, String lane) {
+		return laneControl(queue, lane, QueueAdmin.LaneControl.UNCAP, 0);
+	}
+
+	/**
+	 * Return a lane's controls as they are now: whether it is paused, its pending cap and
+	 * how many jobs it holds pending. A lane nobody controlled and with no jobs reads as
+	 * not paused, no cap, 0 pending.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @return the lane's controls (on a partitioned queue: paused when paused in any
+	 * partition, the cap of the lane's own partition, the pending jobs of every
+	 * partition)
+	 * @throws io.echomq.core.InvalidQueueNameException if the queue name or the lane key
+	 * is not valid
+	 */
+	public LaneControls laneControls(String queue, String lane) {
+		Keyspace.validateQueueName(queue);
+		Keyspace.validateLane(lane);
+		QueuePartitions partitions = partitions(queue);
+		String home = partitions.isPartitioned() ? partitions.name(partitions.partitionForKey(lane))
+				: partitions.name(0);
+		boolean paused = false;
+		Long cap = null;
+		long pending = 0;
+		for (String partition : partitions.names()) {
+			LaneControls controls = this.admin.laneControl(partition, lane, QueueAdmin.LaneControl.READ, 0).controls();
+			paused |= controls.paused();
+			pending += controls.pending();
+			if (partition.equals(home)) {
+				cap = controls.pendingCap();
+			}
+		}
+		return new LaneControls(lane, paused, cap, pending);
+	}
+
+	private boolean laneControl(String queue, String lane, QueueAdmin.LaneControl control, long cap) {
+		Keyspace.validateQueueName(queue);
+		Keyspace.validateLane(lane);
+		boolean changed = false;
+		for (String partition : partitions(queue).names()) {
+			changed |= this.admin.laneControl(partition, lane, control, cap).changed();
+		}
+		return changed;
 	}
 
 	private QueuePartitions partitions(String queue) {

@@ -324,6 +324,8 @@ public class QueueAuditor {
 				ring.addAll(members);
 			}
 		}
+		// a paused lane's work is out of the ring until it is resumed
+		Set<String> paused = PausedLanes.read(this.template, this.keyspace, queue);
 		String lanePrefix = this.keyspace.laneKeyPrefix(queue);
 		String suffix = ":" + LaneKeyType.PENDING.suffix();
 		Set<String> lanes = new TreeSet<>(ring);
@@ -359,7 +361,7 @@ public class QueueAuditor {
 					break;
 				}
 			}
-			if (members > 0 && !ring.contains(lane)) {
+			if (members > 0 && !ring.contains(lane) && !paused.contains(lane)) {
 				findings.add("lane " + lane + " has " + members + " pending but is not in the ring " + ringKey
 						+ " (no claim would reach it)");
 			}

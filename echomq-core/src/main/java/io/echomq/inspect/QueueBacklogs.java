@@ -13,6 +13,7 @@ import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.KeyType;
 import io.echomq.core.internal.LaneKeyType;
 import io.echomq.core.internal.QueueAdmin;
 import org.jspecify.annotations.Nullable;
@@ -95,8 +96,13 @@ public class QueueBacklogs {
 		List<String> heads = new ArrayList<>();
 		head(pending, heads);
 		Map<String, Long> lanes = this.inspector.laneSizes(queue);
+		// a paused lane's jobs cannot start, however many workers there are
+		Set<String> paused = PausedLanes.read(this.template, this.keyspace, queue);
 		int read = 0;
 		for (Map.Entry<String, Long> lane : lanes.entrySet()) {
+			if (paused.contains(lane.getKey())) {
+				continue;
+			}
 			runnable += lane.getValue();
 			if (read++ < MAX_LANE_HEADS) {
 				head(this.keyspace.laneKey(queue, lane.getKey(), LaneKeyType.PENDING.suffix()), heads);

@@ -227,11 +227,12 @@ public class QueueInspector {
 		Set<String> ring = this.template.opsForZSet()
 			.range(this.keyspace.queueKey(queue, KeyType.LANES.suffix()), 0, -1);
 		Map<String, Long> sizes = new LinkedHashMap<>();
-		if (ring == null || ring.isEmpty()) {
+		Set<String> all = PausedLanes.withRing(ring, this.template, this.keyspace, queue);
+		if (all.isEmpty()) {
 			return sizes;
 		}
 		List<String> lanes = new ArrayList<>();
-		for (String lane : ring) {
+		for (String lane : all) {
 			try {
 				Keyspace.validateLane(lane);
 				lanes.add(lane);
@@ -247,7 +248,10 @@ public class QueueInspector {
 				.toList();
 			List<Object> reply = this.executor.execute(LANE_SIZES, keys, List.of());
 			for (int i = 0; i < chunk.size(); i++) {
-				sizes.put(chunk.get(i), Replies.number(reply.get(i)));
+				long size = Replies.number(reply.get(i));
+				if (size > 0 || (ring != null && ring.contains(chunk.get(i)))) {
+					sizes.put(chunk.get(i), size);
+				}
 			}
 		}
 		return sizes;

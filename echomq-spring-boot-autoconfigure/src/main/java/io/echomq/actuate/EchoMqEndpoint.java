@@ -20,6 +20,7 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
+import io.echomq.core.LaneControls;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
 import io.echomq.crypto.PayloadEncryption;
@@ -361,6 +362,55 @@ public class EchoMqEndpoint {
 		Keyspace.validateQueueName(queue);
 		boolean changed = this.admin.resume(queue);
 		return describePause(queue, changed);
+	}
+
+	/**
+	 * Pause, resume or cap one lane of a queue cluster-wide.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @param action {@code pause}, {@code resume}, {@code cap} (with {@code cap}) or
+	 * {@code uncap}
+	 * @param cap the pending cap for {@code cap}, else ignored
+	 * @return the lane's controls after the change, or {@code null} for an unknown action
+	 * @throws IllegalArgumentException if the name, the lane key or the cap is invalid
+	 */
+	public JobDescriptors.@Nullable LaneDescriptor controlLane(String queue, String lane, String action,
+			@Nullable Long cap) {
+		Keyspace.validateQueueName(queue);
+		Keyspace.validateLane(lane);
+		boolean changed;
+		switch (action) {
+			case "pause" -> changed = this.admin.pauseLane(queue, lane);
+			case "resume" -> changed = this.admin.resumeLane(queue, lane);
+			case "cap" -> {
+				if (cap == null) {
+					throw new IllegalArgumentException("Cap of lane '" + lane + "' needs a 'cap' (at least 1)");
+				}
+				changed = this.admin.setLanePendingCap(queue, lane, cap);
+			}
+			case "uncap" -> changed = this.admin.clearLanePendingCap(queue, lane);
+			default -> {
+				return null;
+			}
+		}
+		return describeLane(queue, lane, changed);
+	}
+
+	/**
+	 * Return one lane's controls.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @return the lane's controls
+	 * @throws IllegalArgumentException if the name or the lane key is invalid
+	 */
+	public JobDescriptors.LaneDescriptor lane(String queue, String lane) {
+		return describeLane(queue, lane, false);
+	}
+
+	private JobDescriptors.LaneDescriptor describeLane(String queue, String lane, boolean changed) {
+		LaneControls controls = this.admin.laneControls(queue, lane);
+		return new JobDescriptors.LaneDescriptor(queue, lane, controls.paused(), controls.pendingCap(),
+				controls.pending(), changed);
 	}
 
 	private JobDescriptors.PauseDescriptor describePause(String queue, boolean changed) {

@@ -44,6 +44,11 @@ import org.springframework.util.Assert;
  * this application; with {@code scope=cluster}, the queue on every node (a flag in its
  * keyspace), and for a pause an optional {@code duration} ({@code 30s},
  * {@code PT1M});</li>
+ * <li>{@code GET /echomq/queues/{queue}/lanes/{lane}}: one lane's controls (paused,
+ * pending cap) and pending jobs;</li>
+ * <li>{@code POST /echomq/queues/{queue}/lanes/{lane}/pause}, {@code .../resume},
+ * {@code .../cap} (with {@code cap}, at least 1) and {@code .../uncap}: one lane on every
+ * node;</li>
  * <li>{@code POST /echomq/queues/{queue}/dead/{id}/replay}: replay a dead job;</li>
  * <li>{@code POST /echomq/queues/{queue}/jobs/{id}/cancel}: cancel a job in any
  * state;</li>
@@ -187,29 +192,62 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Replay a dead job ({@code dead/{id}/replay}), or cancel a job in any state
-	 * ({@code jobs/{id}/cancel}).
+	 * Replay a dead job ({@code dead/{id}/replay}), cancel a job in any state
+	 * ({@code jobs/{id}/cancel}), or pause, resume or cap a lane cluster-wide
+	 * ({@code lanes/{lane}/pause}, {@code resume}, {@code cap}, {@code uncap}).
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
-	 * @param collection {@code dead} or {@code jobs}
-	 * @param id the job id
-	 * @param action {@code replay} (with {@code dead}) or {@code cancel} (with
-	 * {@code jobs})
+	 * @param collection {@code dead}, {@code jobs} or {@code lanes}
+	 * @param id the job id, or the lane key
+	 * @param action {@code replay} (with {@code dead}), {@code cancel} (with
+	 * {@code jobs}), or {@code pause}, {@code resume}, {@code cap} or {@code uncap} (with
+	 * {@code lanes})
+	 * @param cap the lane's pending cap for {@code cap}, else {@code null}
 	 * @param reason why, logged with the write, or {@code null}
 	 * @return the outcome: for a replay 404 if the queue has no such job, 409 if it is
 	 * not dead; for a cancel what it did, 404 if the job is finished or unknown, 409 if
-	 * it was refused
+	 * it was refused; for a lane its controls after the change, 400 for a bad lane key or
+	 * cap
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> jobAction(@Selector String queues, @Selector String queue,
-			@Selector String collection, @Selector String id, @Selector String action, @Nullable String reason) {
-		log(action + " " + id, queue, reason);
+			@Selector String collection, @Selector String id, @Selector String action, @Nullable Long cap,
+			@Nullable String reason) {
+		return act(queues, queue, collection, id, action, cap, reason);
+	}
+
+	/**
+	 * Replay a dead job or cancel a job, as
+	 * {@link #jobAction(String, String, String, String, String, Long, String)} does with
+	 * no {@code cap}.
+	 * @param queues must be {@code queues}
+	 * @param queue the queue
+	 * @param collection {@code dead}, {@code jobs} or {@code lanes}
+	 * @param id the job id, or the lane key
+	 * @param action the action
+	 * @param reason why, logged with the write, or {@code null}
+	 * @return the outcome
+	 */
+	public WebEndpointResponse<Object> jobAction(String queues, String queue, String collection, String id,
+			String action, @Nullable String reason) {
+		return act(queues, queue, collection, id, action, null, reason);
+	}
+
+	private WebEndpointResponse<Object> act(String queues, String queue, String collection, String id, String action,
+			@Nullable Long cap, @Nullable String reason) {
+		log(action + " " + (("lanes".equals(collection)) ? "lane " : "") + id
+				+ (("cap".equals(action)) ? " to " + cap : ""), queue, reason);
+		if (QUEUES.equals(queues) && "lanes".equals(collection)) {
+			return handle(() -> this.delegate.controlLane(queue, id, action, cap),
+					() -> "No such action '" + action + "'; try 'pause', 'resume', 'cap' or 'uncap'");
+		}
 		if (QUEUES.equals(queues) && "jobs".equals(collection) && "cancel".equals(action)) {
 			return cancel(queue, id);
 		}
 		if (!QUEUES.equals(queues) || !DEAD.equals(collection) || !"replay".equals(action)) {
 			return notFound(
-					"No such resource; try POST queues/{queue}/dead/{id}/replay or queues/{queue}/jobs/{id}/cancel");
+					"No such resource; try POST queues/{queue}/dead/{id}/replay, queues/{queue}/jobs/{id}/cancel or"
+							+ " queues/{queue}/lanes/{lane}/pause");
 		}
 		WebEndpointResponse<Object> response = handle(() -> this.delegate.replay(queue, id),
 				() -> "Queue '" + queue + "' has no job " + id);
@@ -220,12 +258,12 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Return one job: its state, payload and progress; or one batch.
+	 * Return one job: its state, payload and progress; one batch; or one lane's controls.
 	 * @param securityContext the security context
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
-	 * @param jobs {@code jobs} or {@code batches}
-	 * @param id the job or batch id
+	 * @param jobs {@code jobs}, {@code batches} or {@code lanes}
+	 * @param id the job or batch id, or the lane key
 	 * @return the job or batch, 404 when the queue has no row for it, 400 for a malformed
 	 * id
 	 */
@@ -236,8 +274,12 @@ public class EchoMqEndpointWebExtension {
 			return handle(() -> this.delegate.batch(queue, id), () -> "Queue '" + queue + "' has no batch " + id
 					+ " (never written, or finished more than a day ago)");
 		}
+		if (QUEUES.equals(queues) && "lanes".equals(jobs)) {
+			return handle(() -> this.delegate.lane(queue, id), () -> "");
+		}
 		if (!QUEUES.equals(queues) || !"jobs".equals(jobs)) {
-			return notFound("No such resource; try GET queues/{queue}/jobs/{id} or queues/{queue}/batches/{id}");
+			return notFound("No such resource; try GET queues/{queue}/jobs/{id}, queues/{queue}/batches/{id} or"
+					+ " queues/{queue}/lanes/{lane}");
 		}
 		boolean show = this.showValues.isShown(securityContext, this.roles);
 		return handle(() -> this.delegate.job(queue, id, show),

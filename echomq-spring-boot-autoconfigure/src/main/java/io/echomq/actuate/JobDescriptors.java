@@ -52,6 +52,22 @@ public final class JobDescriptors {
 	}
 
 	/**
+	 * One lane's controls.
+	 *
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @param paused whether the lane is paused (its jobs wait, unclaimed)
+	 * @param pendingCap the most jobs an enqueue may leave pending in the lane,
+	 * {@code null} for none
+	 * @param pending how many jobs the lane holds pending
+	 * @param changed whether the request changed the controls ({@code false} for a read)
+	 */
+	public record LaneDescriptor(String queue, String lane, boolean paused, @Nullable Long pendingCap, long pending,
+			boolean changed) implements OperationResponseBody {
+
+	}
+
+	/**
 	 * A page of dead jobs.
 	 *
 	 * @param offset how many were skipped

@@ -15,6 +15,7 @@ import io.echomq.actuate.JobDescriptors;
 import io.echomq.actuate.JobDescriptors.AuditDescriptor;
 import io.echomq.actuate.JobDescriptors.CancelDescriptor;
 import io.echomq.actuate.JobDescriptors.DeadJobsDescriptor;
+import io.echomq.actuate.JobDescriptors.LaneDescriptor;
 import io.echomq.actuate.JobDescriptors.PauseDescriptor;
 import io.echomq.actuate.JobDescriptors.PurgeDescriptor;
 import io.echomq.actuate.JobDescriptors.ReplayDescriptor;
@@ -24,6 +25,7 @@ import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
 import io.echomq.core.EnqueueOptions;
 import io.echomq.core.JobId;
+import io.echomq.core.LaneFullException;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.listener.EchoJobListenerRegistry;
@@ -43,6 +45,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -323,6 +326,38 @@ class EchoMqEndpointAutoConfigurationTests {
 			assertError(web.control("queues", queue, "pause", "cluster", "0s", null), 400, "at least 1ms");
 			assertError(web.control("queues", queue, "pause", "galaxy", null, null), 400, "No such scope 'galaxy'");
 			assertThat(admin.isPaused(queue)).isFalse();
+		});
+	}
+
+	@Test
+	void laneWritesShouldPauseResumeAndCapOneLane() {
+		String queue = ObservabilityTestSupport.unique("lane-controls");
+		this.contextRunner.run((context) -> {
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			LaneDescriptor paused = body(web.jobAction("queues", queue, "lanes", "a", "pause", null, "test"),
+					LaneDescriptor.class);
+			assertThat(paused.paused()).isTrue();
+			assertThat(paused.changed()).isTrue();
+			LaneDescriptor capped = body(web.jobAction("queues", queue, "lanes", "a", "cap", 1L, null),
+					LaneDescriptor.class);
+			assertThat(capped.pendingCap()).isEqualTo(1L);
+			template.enqueue(queue, "x", EnqueueOptions.defaults().withLane("a"));
+			assertThatExceptionOfType(LaneFullException.class)
+				.isThrownBy(() -> template.enqueue(queue, "y", EnqueueOptions.defaults().withLane("a")))
+				.withMessageContaining("Lane 'a' of queue '" + queue + "' holds 1 pending jobs of its cap of 1");
+			assertThat(body(web.job(SecurityContext.NONE, "queues", queue, "lanes", "a"), LaneDescriptor.class))
+				.isEqualTo(new LaneDescriptor(queue, "a", true, 1L, 1, false));
+			assertError(web.jobAction("queues", queue, "lanes", "a", "cap", 0L, null), 400, "at least 1, was 0");
+			assertError(web.jobAction("queues", queue, "lanes", "a", "cap", null, null), 400, "needs a 'cap'");
+			assertError(web.jobAction("queues", queue, "lanes", "a:b", "pause", null, null), 400, "'a:b'");
+			assertError(web.jobAction("queues", queue, "lanes", "a", "stop", null, null), 404, "try 'pause'");
+			assertThat(body(web.jobAction("queues", queue, "lanes", "a", "uncap", null, null), LaneDescriptor.class)
+				.pendingCap()).isNull();
+			LaneDescriptor resumed = body(web.jobAction("queues", queue, "lanes", "a", "resume", null, null),
+					LaneDescriptor.class);
+			assertThat(resumed.paused()).isFalse();
+			assertThat(resumed.pending()).isOne();
 		});
 	}
 

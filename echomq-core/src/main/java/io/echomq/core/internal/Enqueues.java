@@ -128,6 +128,7 @@ public final class Enqueues extends EnginePart {
 			if (spec.lane() != null) {
 				keys.add(this.state.keys(queue).lane(spec.lane(), LaneKeyType.PENDING));
 				keys.add(this.state.keys(queue).lanes());
+				keys.add(this.state.keys(queue).laneControls());
 			}
 			this.state.declareEvents(queue, keys, args);
 			calls.add(new ScriptExecutor.Invocation(keys, args));
@@ -204,6 +205,7 @@ public final class Enqueues extends EnginePart {
 			if (spec.lane() != null) {
 				keys.add(this.state.keys(queue).lane(spec.lane(), LaneKeyType.PENDING));
 				keys.add(this.state.keys(queue).lanes());
+				keys.add(this.state.keys(queue).laneControls());
 			}
 			keys.add(uniqueKey);
 			if (holder != null) {

@@ -87,6 +87,15 @@ public enum KeyType {
 	LANES("lanes"),
 
 	/**
+	 * Hash of the operator's controls of the queue's lanes ({@code lane_control.lua}):
+	 * field {@code paused:<lane>} while a lane is paused (claims pass it over and take it
+	 * out of the ring), {@code cap:<lane>} the most jobs an enqueue may leave in a lane's
+	 * pending set. One key for every lane, so that a claim of many lanes reads their
+	 * controls with one {@code HMGET}. Not a location.
+	 */
+	LANE_CONTROLS("lane-controls"),
+
+	/**
 	 * Sorted set logging the queue's recent starts (one member per claim, scored by
 	 * server time, ms): the sliding window of the queue-wide rate limit. Not a location.
 	 */

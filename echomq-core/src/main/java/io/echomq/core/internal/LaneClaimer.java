@@ -77,7 +77,7 @@ final class LaneClaimer {
 				pendingKeys.add(queueKeys.lane(lane, LaneKeyType.PENDING));
 			}
 			List<Object> heads = this.executor.execute(this.peek, pendingKeys, List.of(Integer.toString(perLane)));
-			List<String> keys = ClaimCall.keys(queueKeys, 3 * lanes.size() + want);
+			List<String> keys = ClaimCall.keys(queueKeys, 3 * lanes.size() + want + 1);
 			List<String> args = ClaimCall.args(lease, want, limits, owner, 4 + 2 * lanes.size() + want);
 			ClaimCall.addLimits(args, limits.laneMaxActive(), limits.laneRateLimit());
 			args.add(Integer.toString(lanes.size()));
@@ -102,6 +102,7 @@ final class LaneClaimer {
 			for (String id : ids) {
 				keys.add(rows + id);
 			}
+			keys.add(queueKeys.laneControls());
 			keys.add(queueKeys.paused());
 			args.addAll(ids);
 			ClaimCall.declareExpiry(queueKeys, keys, args);

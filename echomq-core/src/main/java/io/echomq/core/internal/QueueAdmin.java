@@ -8,6 +8,8 @@ import java.util.Map;
 import io.echomq.core.CancelResult;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
+import io.echomq.core.Keyspace;
+import io.echomq.core.LaneControls;
 import io.echomq.core.StaleReason;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Pages.Page;
@@ -72,6 +74,70 @@ public final class QueueAdmin extends EnginePart {
 			return Duration.ZERO;
 		}
 		return (left < 0) ? null : Duration.ofMillis(left);
+	}
+
+	/**
+	 * Pause, resume or cap one lane of a queue (or partition), or read its controls, in
+	 * one {@code lane_control.lua} call: a paused lane's jobs stay pending and unclaimed
+	 * until it is resumed; an enqueue that would leave more than the cap in the lane's
+	 * pending set is refused whole.
+	 * @param queue the queue (or partition)
+	 * @param lane the lane key
+	 * @param control what to do
+	 * @param cap the cap for {@link LaneControl#CAP} (at least 1), else ignored
+	 * @return whether the controls changed, and the lane's controls after the call
+	 */
+	public LaneControlResult laneControl(String queue, String lane, LaneControl control, long cap) {
+		Keyspace.validateLane(lane);
+		Assert.notNull(control, "'control' must not be null");
+		if (control == LaneControl.CAP) {
+			Assert.isTrue(cap >= 1, () -> "The pending cap of lane '" + lane + "' must be at least 1, was " + cap);
+		}
+		QueueKeys keys = this.state.keys(queue);
+		List<Object> reply = this.executor.execute(this.scripts.laneControl,
+				List.of(keys.laneControls(), keys.lane(lane, LaneKeyType.PENDING), keys.lanes(), keys.wake()),
+				List.of(lane, control.mode, Long.toString(cap)));
+		long pendingCap = Replies.number(reply.get(2));
+		return new LaneControlResult(Replies.number(reply.get(0)) == 1, new LaneControls(lane,
+				Replies.number(reply.get(1)) == 1, (pendingCap > 0) ? pendingCap : null, Replies.number(reply.get(3))));
+	}
+
+	/**
+	 * What {@link #laneControl} does to a lane.
+	 */
+	public enum LaneControl {
+
+		/** Pause the lane: claims pass it over. */
+		PAUSE("pause"),
+
+		/** Resume the lane, waking idle pollers when it has jobs. */
+		RESUME("resume"),
+
+		/** Set the lane's pending cap. */
+		CAP("cap"),
+
+		/** Clear the lane's pending cap. */
+		UNCAP("uncap"),
+
+		/** Read the lane's controls, writing nothing. */
+		READ("read");
+
+		private final String mode;
+
+		LaneControl(String mode) {
+			this.mode = mode;
+		}
+
+	}
+
+	/**
+	 * The outcome of a {@link #laneControl} call.
+	 *
+	 * @param changed whether the call changed the lane's controls
+	 * @param controls the lane's controls after the call
+	 */
+	public record LaneControlResult(boolean changed, LaneControls controls) {
+
 	}
 
 	private List<String> pauseKeys(String queue) {

@@ -88,6 +88,14 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	}
 
 	/**
+	 * Return the hash of the operator's controls of the queue's lanes.
+	 * @return the hash ({@link KeyType#LANE_CONTROLS})
+	 */
+	public String laneControls() {
+		return this.keyspace.queueKey(this.queue, KeyType.LANE_CONTROLS.suffix());
+	}
+
+	/**
 	 * Return the outbox: records of finished children whose parent is on another slot.
 	 * @return the sorted set
 	 */

@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.echomq.core.LaneFullException;
+import io.echomq.core.QueuePartitions;
 import io.echomq.core.ServerOutOfMemoryException;
 import io.echomq.core.WrongKeyTypeException;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -30,6 +32,10 @@ final class ScriptErrors {
 	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
 
 	private static final LogAccessor logger = new LogAccessor(ScriptErrors.class);
+
+	/** What {@code enqueue.lua} says of a lane at its pending cap. */
+	private static final Pattern LANE_FULL = Pattern
+		.compile("lane (\\S+) holds (\\d+) of cap (\\d+), (\\d+) more refused");
 
 	private static final Pattern NOPERM_COMMAND = Pattern.compile("NOPERM .*'([a-z|-]+)' command");
 
@@ -95,6 +101,14 @@ final class ScriptErrors {
 		if (wrongType != null) {
 			return new WrongKeyTypeException(script.name(), wrongType, error);
 		}
+		String full = find(error, "EMQFULL ");
+		if (full != null) {
+			Matcher matcher = LANE_FULL.matcher(full);
+			if (matcher.matches()) {
+				return new LaneFullException(queueOf(keys), matcher.group(1), Long.parseLong(matcher.group(2)),
+						Long.parseLong(matcher.group(3)), Long.parseLong(matcher.group(4)), error);
+			}
+		}
 		RedisCommandExecutionException reply = errorReply(error);
 		if (reply != null && error instanceof RedisSystemException) {
 			// Spring's own message is a bare "Error in execution"
@@ -104,6 +118,16 @@ final class ScriptErrors {
 			return runtime;
 		}
 		return new RedisSystemException("EchoMQ '" + script.name() + "' failed: " + error.getMessage(), error);
+	}
+
+	/**
+	 * Return the logical queue of a call's first key, the name in its hash tag.
+	 */
+	private static String queueOf(List<String> keys) {
+		String key = keys.isEmpty() ? "" : keys.get(0);
+		int open = key.indexOf('{');
+		int close = key.indexOf('}', open + 1);
+		return (open >= 0 && close > open) ? QueuePartitions.logicalName(key.substring(open + 1, close)) : "?";
 	}
 
 	/**

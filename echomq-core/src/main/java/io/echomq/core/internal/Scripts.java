@@ -43,6 +43,8 @@ final class Scripts {
 
 	final Script pause = Script.load("pause");
 
+	final Script laneControl = Script.load("lane_control");
+
 	final Script progress = Script.load("progress");
 
 	final Script flowParent = Script.load("flow_parent");
@@ -60,8 +62,8 @@ final class Scripts {
 	List<Script> all() {
 		return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
 				this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow,
-				this.cancel, this.pause, this.progress, this.flowParent, this.flowApply, this.flowAck, this.batchOpen,
-				this.batchAdd, this.batchSeal);
+				this.cancel, this.pause, this.laneControl, this.progress, this.flowParent, this.flowApply, this.flowAck,
+				this.batchOpen, this.batchAdd, this.batchSeal);
 	}
 
 }

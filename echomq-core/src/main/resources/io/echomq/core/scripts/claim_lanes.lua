@@ -12,6 +12,11 @@
 -- the tail of the ring, in order; a lane left empty leaves the ring. So a lane with 100,000 pending
 -- gets one turn per round like a lane with 10.
 --
+-- A paused lane (lane_controls.lua) is passed over: nothing is claimed from it and it leaves the ring,
+-- so that later claims do not read it (an enqueue of it leaves it out; a job promoted or reaped back
+-- to it puts it back, and the next claim takes it out again). It is not counted as stale: the
+-- caller reads the ring again only when it may hold lanes it has not read.
+--
 -- Limits (limits.lua), all on server time: the queue's max-active and rate, as claim.lua; per lane
 -- at most lane-max-active of its claims still active (the held set: ids claimed from the lane, the
 -- ones no longer in active dropped as they are counted), and at most lane-rate starts per
@@ -21,6 +26,7 @@
 -- KEYS[1..4]    emq:{q}:active, emq:{q}:starts, emq:{q}:throttled, emq:{q}:lanes (the ring)
 -- KEYS[5..4+3L] per lane: emq:{q}:lane:<lane>:pending (ZSET), :held (SET), :starts (ZSET)
 -- KEYS[5+3L..]  emq:{q}:job:<id>   HASH, one row per candidate, in ARGV order
+-- KEYS[last-1]  emq:{q}:lane-controls HASH, the lanes' controls (lane_controls.lua)
 -- KEYS[last]    emq:{q}:paused     STRING
 -- ARGV[1..6]    lease ms, most to claim, max-active, rate, period ms, the claiming node's name
 -- ARGV[7..9]    lane max-active, lane rate, lane period ms (0, 0, 1 for none)
@@ -41,13 +47,15 @@
 --- @include "claim_rows"
 --- @include "candidates"
 --- @include "lanes"
+--- @include "lane_controls"
 --- @include "events"
 --- @include "expire"
 
 -- validate
 local events = events_take(KEYS)
 local expiry = expire_take(KEYS)
-local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], paused = KEYS[#KEYS]}
+local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], controls = KEYS[#KEYS - 1],
+  paused = KEYS[#KEYS]}
 local c = claim_args()
 local lane_max_active = arg_int(7, 0)
 local lane_rate = arg_int(8, 0)
@@ -64,9 +72,9 @@ for j = 1, lane_count do
 end
 local ids_at = 11 + 2 * lane_count
 local rows_at = 5 + 3 * lane_count
-if #ARGV ~= ids_at - 1 + candidates or #KEYS ~= rows_at + candidates then
+if #ARGV ~= ids_at - 1 + candidates or #KEYS ~= rows_at + candidates + 1 then
   return redis.error_reply('EMQARG ' .. lane_count .. ' lanes and ' .. candidates .. ' candidates need '
-    .. (rows_at + candidates) .. ' keys and ' .. (ids_at - 1 + candidates) .. ' arguments, got '
+    .. (rows_at + candidates + 1) .. ' keys and ' .. (ids_at - 1 + candidates) .. ' arguments, got '
     .. #KEYS .. ' and ' .. #ARGV)
 end
 local paused, now, want, limit, reopen = claim_open(K, c)
@@ -75,6 +83,12 @@ if paused then
 end
 require_zset(K.ring)
 expiry.now = now
+controls_ok(K.controls)
+local names = {}
+for j, lane in ipairs(lanes) do
+  names[j] = lane.name
+end
+local paused_set = paused_lanes(K.controls, names)
 
 local stale = 0
 local skipped = {}
@@ -86,6 +100,9 @@ for _, lane in ipairs(lanes) do
   lane.live = redis.call('ZSCORE', K.ring, lane.name) ~= false
   if not lane.live then
     stale = stale + 1
+  elseif paused_set[lane.name] then
+    lane.live = false
+    lane.paused = true
   else
     require_zset(lane.pending)
     lane.allowed = math.huge
@@ -174,6 +191,9 @@ for _, lane in ipairs(lanes) do
     if lane_max_active > 0 then
       redis.call('SADD', lane.held, id)
     end
+  end
+  if lane.paused then
+    redis.call('ZREM', K.ring, lane.name)
   end
   if lane.live then
     if #lane.prune > 0 then

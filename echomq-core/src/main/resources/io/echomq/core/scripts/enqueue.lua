@@ -13,6 +13,12 @@
 -- with a lane (ARGV[6] not ''), after the rows:
 -- KEYS[5+N]   emq:{q}:lane:<lane>:pending  ZSET, the lane's pending location (instead of KEYS[1])
 -- KEYS[6+N]   emq:{q}:lanes     ZSET, the ring of lanes with ready work
+-- KEYS[7+N]   emq:{q}:lane-controls  HASH, the lanes' controls (lane_controls.lua): with a cap on the
+--             lane, a call that would leave more than the cap in the lane's pending set is refused
+--             whole (EMQFULL), whether its jobs are ready or delayed (a delayed job of the lane is not
+--             counted until promote.lua moves it to the lane's pending set, and promotions and retries
+--             are never refused); a paused lane's new jobs wait in its pending set, the lane left out
+--             of the ring and no wake-up pushed
 -- [unique]    when the extra fields name a unique key (unique.lua; then exactly one job), after those:
 --             emq:{q}:unique:<name> STRING, then (optional) the row of its holder
 -- ARGV[1]     max_attempts (>= 1)
@@ -34,7 +40,8 @@
 --             new job), 'duplicate', 'debounced' or 'held' (count 0; see unique.lua); errors (nothing
 --             written): EMQARG a malformed argument (an id that is not a JOB id or not its row key's, a
 --             debounce key on a job of a lane among them),
---             EMQDUP a row already exists, EMQKEYTYPE a location is not a sorted set (or a unique key
+--             EMQDUP a row already exists, EMQFULL the lane's cap (lane <lane> holds <size> of cap
+--             <cap>, <N> more refused), EMQKEYTYPE a location is not a sorted set (or a unique key
 --             not a string)
 --- @include "clock"
 --- @include "int"
@@ -42,6 +49,7 @@
 --- @include "wake"
 --- @include "admit"
 --- @include "lanes"
+--- @include "lane_controls"
 --- @include "unique"
 --- @include "events"
 --- @include "expiry"
@@ -62,7 +70,7 @@ local lane = ARGV[6]
 if lane ~= '' and (#lane > 64 or not string.match(lane, '^[A-Za-z0-9._-]+$')) then
   error('EMQARG lane key ' .. lane .. ' must be 1-64 characters of [A-Za-z0-9._-]; nothing was written', 0)
 end
-local lane_keys = (lane ~= '') and 2 or 0
+local lane_keys = (lane ~= '') and 3 or 0
 local first = 7 + 2 * extras
 local count = (#ARGV - first + 1) / 2
 -- [unique]
@@ -80,9 +88,13 @@ if unique and lane ~= '' and unique.mode == 'debounce' then
   error('EMQARG a debounce key cannot be used with a lane (lane ' .. lane .. '); nothing was written', 0)
 end
 local pending = K.pending
+local lane_cap_of, lane_paused = nil, false
 if lane ~= '' then
   pending = KEYS[5 + count]
   require_zset(KEYS[6 + count])
+  controls_ok(KEYS[7 + count])
+  lane_cap_of = lane_cap(KEYS[7 + count], lane)
+  lane_paused = redis.call('HEXISTS', KEYS[7 + count], 'paused:' .. lane) == 1
 end
 -- one EXISTS for every row; which one exists is looked up only to name it
 if redis.call('EXISTS', unpack(KEYS, 5, 4 + count)) > 0 then
@@ -120,6 +132,14 @@ if unique then
   end
 end
 require_zset((state == 'pending') and pending or K.schedule)
+if lane_cap_of then
+  require_zset(pending)
+  local size = redis.call('ZCARD', pending)
+  if size + count > lane_cap_of then
+    error('EMQFULL lane ' .. lane .. ' holds ' .. size .. ' of cap ' .. lane_cap_of .. ', ' .. count
+      .. ' more refused; nothing was written', 0)
+  end
+end
 local counted = counter_ok(K.metrics, 'enqueued')
 local wakeable = wake_ok(K.wake)
 local head = (state == 'schedule') and schedule_head(K.schedule)
@@ -147,14 +167,16 @@ for i = 1, count do
   event_add(events, 'added', ARGV[first + 2 * (i - 1)], 0, 'state', state)
 end
 
-if lane ~= '' and state == 'pending' then
+if lane ~= '' and state == 'pending' and not lane_paused then
   to_ring(KEYS[6 + count], lane)
 end
 if counted then
   redis.call('HINCRBY', K.metrics, 'enqueued', count)
 end
 if state == 'pending' then
-  wake(K.wake, wakeable)
+  if not lane_paused then
+    wake(K.wake, wakeable)
+  end
 else
   wake_due(K.wake, wakeable, head, run_at)
 end
