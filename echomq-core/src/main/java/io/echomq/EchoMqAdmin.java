@@ -4,10 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 import io.echomq.core.CancelResult;
 import io.echomq.core.EchoMqEngine;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobRef;
 import io.echomq.core.JobState;
@@ -55,6 +59,10 @@ public class EchoMqAdmin {
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
 	private volatile List<ControlListener> controlListeners = List.of();
+
+	private volatile Function<String, FlowLimits> configuredLimits = (queue) -> FlowLimits.none();
+
+	private volatile Function<String, @Nullable Integer> configuredConcurrency = (queue) -> null;
 
 	/**
 	 * Create an admin over an engine; every queue has one partition until
@@ -466,6 +474,130 @@ public class EchoMqAdmin {
 			changed |= this.admin.laneControl(partition, lane, control, cap).changed();
 		}
 		return changed;
+	}
+
+	/**
+	 * Set where the configured limits and listener concurrency of a queue are read, for
+	 * {@link #limits(String)} (the auto-configuration sets the listener container
+	 * factory's).
+	 * @param limits the configured limits of a queue
+	 * @param concurrency the configured listener concurrency of a queue, or {@code null}
+	 * @since 0.5.0
+	 */
+	public void setConfiguredLimits(Function<String, FlowLimits> limits,
+			Function<String, @Nullable Integer> concurrency) {
+		Assert.notNull(limits, "'limits' must not be null");
+		Assert.notNull(concurrency, "'concurrency' must not be null");
+		this.configuredLimits = limits;
+		this.configuredConcurrency = concurrency;
+	}
+
+	/**
+	 * Return a queue's limits as configured and as stored at run time.
+	 * @param queue the queue
+	 * @return the limits (stored ones read from its first partition, which every write
+	 * sets alike)
+	 * @since 0.5.0
+	 */
+	public QueueLimits limits(String queue) {
+		Keyspace.validateQueueName(queue);
+		return limits(queue, this.admin.storedLimits(partitions(queue).name(0)));
+	}
+
+	/**
+	 * Store run-time limits for a queue, cluster-wide: each non-{@code null} component of
+	 * {@code limits} wins over the configured value on every node from its next claim
+	 * after this method returns, until {@linkplain #resetLimits reset}; components left
+	 * {@code null} are not changed. A partitioned queue gets one script call per
+	 * partition (each partition is its own slot), each partition enforcing its share of
+	 * the queue-wide cap and rate; should one call fail, the partitions written before it
+	 * keep the new value, and calling again completes the write.
+	 * @param queue the queue
+	 * @param limits the limits to store
+	 * @return the limits after the write
+	 * @throws IllegalArgumentException if the limits are empty (nothing was written)
+	 * @since 0.5.0
+	 */
+	public QueueLimits setLimits(String queue, FlowLimits limits) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(limits, "'limits' must not be null");
+		Assert.isTrue(limits.isLimited(), () -> "No limit to store for queue '" + queue + "'");
+		Map<String, String> fields = new LinkedHashMap<>();
+		if (limits.maxActive() != null) {
+			fields.put("max_active", Integer.toString(limits.maxActive()));
+		}
+		if (limits.rateLimit() != null) {
+			fields.put("rate", Integer.toString(limits.rateLimit().limit()));
+			fields.put("period", Long.toString(limits.rateLimit().period().toMillis()));
+		}
+		if (limits.laneMaxActive() != null) {
+			fields.put("lane_max_active", Integer.toString(limits.laneMaxActive()));
+		}
+		if (limits.laneRateLimit() != null) {
+			fields.put("lane_rate", Integer.toString(limits.laneRateLimit().limit()));
+			fields.put("lane_period", Long.toString(limits.laneRateLimit().period().toMillis()));
+		}
+		return store(queue, fields);
+	}
+
+	/**
+	 * Store the concurrency of every listener container of a queue, cluster-wide, until
+	 * {@linkplain #resetLimits reset}. Each running container reads it at most once a
+	 * second, at a turn of its claim loop, and resizes its workers (and its thread pool,
+	 * when it is the one the container made): within about a second while it claims or
+	 * is idle (the write wakes idle pollers), at the latest after its idle wait plus a
+	 * second while every worker is busy. A container started later starts with it.
+	 * Running handlers are never interrupted: a smaller concurrency takes effect as they
+	 * finish.
+	 * @param queue the queue
+	 * @param concurrency how many handlers each container runs at once, at least 1
+	 * @return the limits after the write
+	 * @since 0.5.0
+	 */
+	public QueueLimits setConcurrency(String queue, int concurrency) {
+		Keyspace.validateQueueName(queue);
+		Assert.isTrue(concurrency > 0, () -> "concurrency must be positive, was " + concurrency);
+		return store(queue, Map.of(QueueLimits.Setting.CONCURRENCY.field(), Integer.toString(concurrency)));
+	}
+
+	/**
+	 * Reset stored limits of a queue, on every partition, so that the configured values
+	 * apply again from every node's next claim (the concurrency from each container's
+	 * next beat).
+	 * @param queue the queue
+	 * @param settings the limits to reset; none resets them all
+	 * @return the limits after the write
+	 * @since 0.5.0
+	 */
+	public QueueLimits resetLimits(String queue, QueueLimits.Setting... settings) {
+		Keyspace.validateQueueName(queue);
+		List<String> fields = new ArrayList<>(settings.length);
+		for (QueueLimits.Setting setting : settings) {
+			fields.add(setting.field());
+		}
+		Map<String, String> stored = Map.of();
+		List<String> names = partitions(queue).names();
+		for (int i = names.size() - 1; i >= 0; i--) {
+			stored = this.admin.resetLimits(names.get(i), fields);
+		}
+		return limits(queue, stored);
+	}
+
+	private QueueLimits store(String queue, Map<String, String> fields) {
+		List<String> names = partitions(queue).names();
+		Map<String, String> withPartitions = new LinkedHashMap<>(fields);
+		withPartitions.put("partitions", Integer.toString(names.size()));
+		Map<String, String> stored = Map.of();
+		// the first partition, which limits(queue) reads, last
+		for (int i = names.size() - 1; i >= 0; i--) {
+			stored = this.admin.setLimits(names.get(i), withPartitions);
+		}
+		return limits(queue, stored);
+	}
+
+	private QueueLimits limits(String queue, Map<String, String> stored) {
+		return new QueueLimits(queue, this.configuredLimits.apply(queue), this.configuredConcurrency.apply(queue),
+				QueueLimits.storedLimits(stored), QueueLimits.number(stored, QueueLimits.Setting.CONCURRENCY.field()));
 	}
 
 	private QueuePartitions partitions(String queue) {

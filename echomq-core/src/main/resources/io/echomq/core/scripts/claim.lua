@@ -19,6 +19,8 @@
 -- KEYS[5]     emq:{q}:pending   ZSET
 -- KEYS[6..]   emq:{q}:job:<id>  HASH, one row per candidate, in ARGV order
 -- KEYS[last]  emq:{q}:paused    STRING
+-- [limits]    optional: emq:{q}:limits declared after the pause flag, ARGV ending with LIMITS_TAG
+--             (limits.lua): the limits stored at run time win over ARGV[3..5]
 -- ARGV[1..6]  lease ms, most to claim, max-active, rate, period ms, the claiming node's name
 -- ARGV[7]     size of the hint when the claim takes its maximum (>= 0)
 -- ARGV[8]     size of the hint otherwise: the caller's next page (>= 0)
@@ -43,6 +45,7 @@ local offset = arg_int(9, 0)
 local foreign = arg_int(10, 0)
 -- ARGV[1..10] are fixed; the events tag and bound, if any, come after the candidates
 local events = events_take(KEYS)
+limits_take(KEYS, c)
 local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], pending = KEYS[5],
   paused = KEYS[#KEYS]}
 if #KEYS ~= #ARGV - 4 then
