@@ -7,10 +7,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 
 import io.echomq.EchoMqAdmin;
+import io.echomq.QueueLimits;
 import io.echomq.actuate.QueueDescriptors.ListenerDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
@@ -350,6 +352,95 @@ public class EchoMqEndpoint {
 		Keyspace.validateQueueName(queue);
 		boolean changed = this.admin.pause(queue, duration);
 		return describePause(queue, changed);
+	}
+
+	/**
+	 * Return a queue's limits as configured here and as stored at run time, and which
+	 * apply.
+	 * @param queue the queue
+	 * @return the limits
+	 * @throws IllegalArgumentException if the name is invalid
+	 */
+	public QueueDescriptors.RunTimeLimitsDescriptor limits(String queue) {
+		return QueueDescriptors.RunTimeLimitsDescriptor.of(this.admin.limits(queue));
+	}
+
+	/**
+	 * Store run-time limits for a queue, cluster-wide: each value given wins over the
+	 * configured one on every node from its next claim (the concurrency within about a
+	 * second, see {@link EchoMqAdmin#setConcurrency}); values not given stay as they are.
+	 * @param queue the queue
+	 * @param maxActive the most jobs active at once, or {@code null}
+	 * @param rateLimit the most jobs started per {@code period}, or {@code null}
+	 * @param period the rate limit's window, needed with {@code rateLimit}
+	 * @param laneMaxActive the most jobs of one lane active at once, or {@code null}
+	 * @param laneRateLimit the most jobs of one lane started per {@code lanePeriod}, or
+	 * {@code null}
+	 * @param lanePeriod the lane rate limit's window, needed with {@code laneRateLimit}
+	 * @param concurrency the handlers each listener container runs at once, or
+	 * {@code null}
+	 * @return the limits after the write
+	 * @throws IllegalArgumentException if a value is out of range, a rate comes without
+	 * its period, or nothing is given (nothing was written)
+	 */
+	public QueueDescriptors.RunTimeLimitsDescriptor setLimits(String queue, @Nullable Integer maxActive,
+			@Nullable Integer rateLimit, @Nullable Duration period, @Nullable Integer laneMaxActive,
+			@Nullable Integer laneRateLimit, @Nullable Duration lanePeriod, @Nullable Integer concurrency) {
+		Keyspace.validateQueueName(queue);
+		FlowLimits limits = new FlowLimits(maxActive, rate("rateLimit", rateLimit, "period", period), laneMaxActive,
+				rate("laneRateLimit", laneRateLimit, "lanePeriod", lanePeriod));
+		if (!limits.isLimited() && concurrency == null) {
+			throw new IllegalArgumentException("No limit given: set maxActive, rateLimit and period, laneMaxActive,"
+					+ " laneRateLimit and lanePeriod, or concurrency; or reset");
+		}
+		if (concurrency != null && concurrency <= 0) {
+			throw new IllegalArgumentException("concurrency must be positive, was " + concurrency);
+		}
+		QueueLimits after = limits.isLimited() ? this.admin.setLimits(queue, limits) : this.admin.limits(queue);
+		if (concurrency != null) {
+			after = this.admin.setConcurrency(queue, concurrency);
+		}
+		return QueueDescriptors.RunTimeLimitsDescriptor.of(after);
+	}
+
+	/**
+	 * Reset stored limits of a queue on every node, back to the configured ones.
+	 * @param queue the queue
+	 * @param which {@code all}, or a comma-separated list of {@code max-active},
+	 * {@code rate-limit}, {@code lane-max-active}, {@code lane-rate-limit},
+	 * {@code concurrency}
+	 * @return the limits after the write
+	 * @throws IllegalArgumentException if a name is unknown (nothing was written)
+	 */
+	public QueueDescriptors.RunTimeLimitsDescriptor resetLimits(String queue, String which) {
+		Keyspace.validateQueueName(queue);
+		List<QueueLimits.Setting> settings = new ArrayList<>();
+		if (!"all".equals(which.trim())) {
+			for (String name : which.split(",")) {
+				String constant = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+				try {
+					settings.add(QueueLimits.Setting.valueOf(constant));
+				}
+				catch (IllegalArgumentException ex) {
+					throw new IllegalArgumentException("No such limit '" + name.trim() + "' to reset; try 'all', "
+							+ "'max-active', 'rate-limit', 'lane-max-active', 'lane-rate-limit' or 'concurrency'");
+				}
+			}
+		}
+		return QueueDescriptors.RunTimeLimitsDescriptor
+			.of(this.admin.resetLimits(queue, settings.toArray(QueueLimits.Setting[]::new)));
+	}
+
+	private static FlowLimits.@Nullable RateLimit rate(String limitName, @Nullable Integer limit, String periodName,
+			@Nullable Duration period) {
+		if (limit == null && period == null) {
+			return null;
+		}
+		if (limit == null || period == null) {
+			throw new IllegalArgumentException(limitName + " and " + periodName + " go together; got only "
+					+ ((limit != null) ? limitName : periodName));
+		}
+		return new FlowLimits.RateLimit(limit, period);
 	}
 
 	/**
