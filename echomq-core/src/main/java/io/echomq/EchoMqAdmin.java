@@ -544,8 +544,8 @@ public class EchoMqAdmin {
 	 * Store the concurrency of every listener container of a queue, cluster-wide, until
 	 * {@linkplain #resetLimits reset}. Each running container reads it at most once a
 	 * second, at a turn of its claim loop, and resizes its workers (and its thread pool,
-	 * when it is the one the container made): within about a second while it claims or
-	 * is idle (the write wakes idle pollers), at the latest after its idle wait plus a
+	 * when it is the one the container made): within about a second while it claims or is
+	 * idle (the write wakes idle pollers), at the latest after its idle wait plus a
 	 * second while every worker is busy. A container started later starts with it.
 	 * Running handlers are never interrupted: a smaller concurrency takes effect as they
 	 * finish.

@@ -11,10 +11,10 @@ import org.jspecify.annotations.Nullable;
  * A queue's limits as configured (the properties) and as stored at run time through
  * {@link EchoMqAdmin#setLimits}: a stored value wins over the configured one, on every
  * node, from its next claim after the write returned (the listener concurrency as
- * {@link EchoMqAdmin#setConcurrency} says); a value not stored is the
- * configured one, and {@link EchoMqAdmin#resetLimits} deletes stored values so that the
- * configuration applies again. The queue-wide cap and rate are the whole queue's: each
- * partition of a partitioned queue enforces its share, as it does of configured limits.
+ * {@link EchoMqAdmin#setConcurrency} says); a value not stored is the configured one, and
+ * {@link EchoMqAdmin#resetLimits} deletes stored values so that the configuration applies
+ * again. The queue-wide cap and rate are the whole queue's: each partition of a
+ * partitioned queue enforces its share, as it does of configured limits.
  *
  * @param queue the queue
  * @param configured the limits the configuration gives, {@link FlowLimits#none()} when

@@ -17,8 +17,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
  * a running container: the poller reads it at a turn of its loop at most every
  * {@link #EVERY}, and a changed value resizes the container's {@link Runs} (its slots and
  * how many workers run) and, when the container made it, its thread pool. Without a
- * stored value the configured concurrency applies. A failed read keeps the concurrency
- * in place and is logged at a limited rate: claims do not depend on it.
+ * stored value the configured concurrency applies. A failed read keeps the concurrency in
+ * place and is logged at a limited rate: claims do not depend on it.
  *
  * @author EchoMQ
  */
@@ -94,8 +94,8 @@ final class ConcurrencyWatch {
 			return false;
 		}
 		resizePool(concurrency, before);
-		logger.info(() -> "Listener '" + this.settings.id() + "' of queue '" + this.settings.queue()
-				+ "' runs " + concurrency + " handlers at once (was " + before + ")"
+		logger.info(() -> "Listener '" + this.settings.id() + "' of queue '" + this.settings.queue() + "' runs "
+				+ concurrency + " handlers at once (was " + before + ")"
 				+ ((stored > 0) ? ", as stored at run time" : ", as configured"));
 		return true;
 	}
@@ -127,8 +127,8 @@ final class ConcurrencyWatch {
 				logger.debug(ex, () -> "Cannot read the stored concurrency of queue '" + this.settings.queue() + "'");
 			}
 			else {
-				this.failures.warn(ex, () -> "Cannot read the stored concurrency of queue '"
-						+ this.settings.queue() + "'; keeping " + this.runs.concurrency());
+				this.failures.warn(ex, () -> "Cannot read the stored concurrency of queue '" + this.settings.queue()
+						+ "'; keeping " + this.runs.concurrency());
 			}
 			return -1;
 		}

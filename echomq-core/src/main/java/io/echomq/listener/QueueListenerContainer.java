@@ -357,8 +357,8 @@ public class QueueListenerContainer {
 	}
 
 	/**
-	 * Return how many handlers the container runs at once now: the concurrency stored
-	 * at run time ({@link io.echomq.EchoMqAdmin#setConcurrency}), else the configured one.
+	 * Return how many handlers the container runs at once now: the concurrency stored at
+	 * run time ({@link io.echomq.EchoMqAdmin#setConcurrency}), else the configured one.
 	 * @return the concurrency
 	 * @since 0.5.0
 	 */

@@ -22,7 +22,9 @@ import static org.awaitility.Awaitility.await;
 @EnumSource(names = "VALKEY")
 class RuntimeConcurrencyTests extends ContainerTestSupport {
 
-	/** The stated bound ({@link ConcurrencyWatch#EVERY}) with room for a loaded machine. */
+	/**
+	 * The stated bound ({@link ConcurrencyWatch#EVERY}) with room for a loaded machine.
+	 */
 	private static final Duration BOUND = ConcurrencyWatch.EVERY.plusSeconds(2);
 
 	@Test

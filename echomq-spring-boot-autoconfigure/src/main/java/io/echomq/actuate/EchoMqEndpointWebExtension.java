@@ -184,8 +184,8 @@ public class EchoMqEndpointWebExtension {
 	 * Pause or resume a queue's listener, or the queue cluster-wide ({@code pause},
 	 * {@code resume}); or store or reset the queue's run-time limits ({@code limits}):
 	 * each limit given is stored cluster-wide and wins over the configured one on every
-	 * node from its next claim (the concurrency within about a second), and
-	 * {@code reset} deletes stored limits so that the configured ones apply again.
+	 * node from its next claim (the concurrency within about a second), and {@code reset}
+	 * deletes stored limits so that the configured ones apply again.
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
 	 * @param action {@code pause}, {@code resume} or {@code limits}

@@ -150,8 +150,8 @@ public final class QueueDescriptors {
 	 * ({@code POST /echomq/queues/{queue}/limits}): a stored value wins on every node; a
 	 * value not stored is the configured one.
 	 *
-	 * @param configured the limits this application's listener of the queue is
-	 * configured with (all {@code null} when it has none)
+	 * @param configured the limits this application's listener of the queue is configured
+	 * with (all {@code null} when it has none)
 	 * @param stored the limits stored at run time (each {@code null} when not stored)
 	 * @param effective what the claims apply: each stored value, else the configured one
 	 * @param configuredConcurrency the configured concurrency of this application's

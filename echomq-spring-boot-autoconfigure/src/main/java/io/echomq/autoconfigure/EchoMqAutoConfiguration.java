@@ -142,7 +142,8 @@ public final class EchoMqAutoConfiguration {
 		EchoMqAdmin admin = new EchoMqAdmin(engine);
 		admin.setPartitioning(partitioning);
 		admin.setControlListeners(controlListeners.orderedStream().toList());
-		// what the limits' read shows as configured: this application's listener of the queue
+		// what the limits' read shows as configured: this application's listener of the
+		// queue
 		admin.setConfiguredLimits((queue) -> {
 			QueueListenerContainer container = container(listeners, queue);
 			return (container != null) ? container.getSettings().limits() : FlowLimits.none();

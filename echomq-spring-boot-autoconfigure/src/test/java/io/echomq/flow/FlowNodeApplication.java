@@ -42,7 +42,10 @@ public class FlowNodeApplication {
 
 	static final String RETUNED = "retuned";
 
-	/** The configured rate of {@link #RETUNED} per second, which limits stored at run time override. */
+	/**
+	 * The configured rate of {@link #RETUNED} per second, which limits stored at run time
+	 * override.
+	 */
 	static final int RETUNED_RATE = 100;
 
 	static final int MAX_ACTIVE = 3;
@@ -119,7 +122,8 @@ public class FlowNodeApplication {
 			run(PAUSABLE, context, 20);
 		}
 
-		// Per node up to 8 handlers of 2 ms: each node alone could start far more than the
+		// Per node up to 8 handlers of 2 ms: each node alone could start far more than
+		// the
 		// highest rate the test stores (300/s)
 		@EchoJob(queue = RETUNED, concurrency = "8")
 		void retuned(String payload, JobContext context) throws InterruptedException {

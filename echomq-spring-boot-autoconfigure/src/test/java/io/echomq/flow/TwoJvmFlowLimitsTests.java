@@ -220,11 +220,11 @@ class TwoJvmFlowLimitsTests {
 
 	/**
 	 * Limits stored at run time through the admin (as the endpoint stores them) bind both
-	 * JVMs from their next claim: a queue configured at 100/s is changed to 300/s, then to
-	 * 20/s. In no wall-clock second that starts after a write returned do the starts (the
-	 * server times the claims recorded) exceed the limit written, and the raise is used.
-	 * A stored listener concurrency reaches both JVMs' listeners within the bound the
-	 * admin states. Valkey only: the claim scripts are the same on every server, and
+	 * JVMs from their next claim: a queue configured at 100/s is changed to 300/s, then
+	 * to 20/s. In no wall-clock second that starts after a write returned do the starts
+	 * (the server times the claims recorded) exceed the limit written, and the raise is
+	 * used. A stored listener concurrency reaches both JVMs' listeners within the bound
+	 * the admin states. Valkey only: the claim scripts are the same on every server, and
 	 * every run costs some seconds.
 	 */
 	@Test

@@ -295,10 +295,9 @@ final class DashboardReads {
 	}
 
 	private ListenerSummary listener(QueueListenerContainer container) {
-		return new ListenerSummary(this.node, container.getId(), container.getConcurrency(),
-				container.isRunning(), container.isPaused(), container.isPollerAlive(), container.inFlight(),
-				container.getCompletedCount(), container.getRetriedCount(), container.getDeadCount(),
-				container.getStaleCount());
+		return new ListenerSummary(this.node, container.getId(), container.getConcurrency(), container.isRunning(),
+				container.isPaused(), container.isPollerAlive(), container.inFlight(), container.getCompletedCount(),
+				container.getRetriedCount(), container.getDeadCount(), container.getStaleCount());
 	}
 
 	private @Nullable Object sanitize(String key, String value, boolean show) {

@@ -34,8 +34,8 @@ final class QueueFlows {
 		this.inspector = inspector;
 	}
 
-	QueueFlow read(QueuePartitions partitions, PartitionedStats stats, FlowLimits limits,
-			@Nullable Duration pauseLeft, QueueLimits runtime) {
+	QueueFlow read(QueuePartitions partitions, PartitionedStats stats, FlowLimits limits, @Nullable Duration pauseLeft,
+			QueueLimits runtime) {
 		List<PartitionSummary> each = new ArrayList<>();
 		List<LaneSummary> lanes = new ArrayList<>();
 		long laneCount = 0;

@@ -143,13 +143,13 @@ public final class QueueAdmin extends EnginePart {
 	/**
 	 * Store run-time limits for a queue ({@code set_limits.lua}): each field, an integer
 	 * of at least 1, wins over the configured value from every node's next claim (the
-	 * concurrency from each container's next beat) until it is
-	 * {@linkplain #resetLimits reset}.
+	 * concurrency from each container's next beat) until it is {@linkplain #resetLimits
+	 * reset}.
 	 * @param queue the queue (or partition)
 	 * @param fields the fields ({@link KeyType#LIMITS}) and their values
 	 * @return the limits stored after the write
-	 * @throws IllegalArgumentException if a field is unknown, a value is not an integer of
-	 * at least 1, or a rate comes without its period (nothing was written)
+	 * @throws IllegalArgumentException if a field is unknown, a value is not an integer
+	 * of at least 1, or a rate comes without its period (nothing was written)
 	 */
 	public Map<String, String> setLimits(String queue, Map<String, String> fields) {
 		List<String> args = new ArrayList<>(1 + 2 * fields.size());
@@ -207,13 +207,14 @@ public final class QueueAdmin extends EnginePart {
 	private Map<String, String> limits(String queue, List<String> args) {
 		try {
 			QueueKeys keys = this.state.keys(queue);
-			return Replies.hash(this.executor.execute(this.scripts.setLimits, List.of(keys.limits(), keys.wake()), args));
+			return Replies
+				.hash(this.executor.execute(this.scripts.setLimits, List.of(keys.limits(), keys.wake()), args));
 		}
 		catch (RuntimeException ex) {
 			String refused = ScriptErrors.find(ex, "EMQARG ");
 			if (refused != null) {
-				throw new IllegalArgumentException("Limits of queue '" + queue + "' refused: " + refused + "; nothing was written",
-						ex);
+				throw new IllegalArgumentException(
+						"Limits of queue '" + queue + "' refused: " + refused + "; nothing was written", ex);
 			}
 			throw ex;
 		}
