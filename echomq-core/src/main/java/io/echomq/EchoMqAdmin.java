@@ -33,10 +33,12 @@ import org.springframework.util.Assert;
 
 /**
  * Administers queues and their jobs: replay, delete, run now and cancel one job, replay
- * or purge every dead job, pause and resume a queue cluster-wide, and pause, resume and
- * cap one of its lanes. A job id goes to the partition it names and a queue-wide action
- * to every partition of a {@linkplain #setPartitioning partitioned} queue, so callers
- * (the actuator endpoint, the dashboard, an application) name the logical queue only.
+ * or purge every dead job, pause and resume a queue cluster-wide, pause, resume and cap
+ * one of its lanes, and store or reset its limits and listener concurrency at run time
+ * ({@link #setLimits}, {@link #setConcurrency}, {@link #resetLimits}, read with
+ * {@link #limits}). A job id goes to the partition it names and a queue-wide action to
+ * every partition of a {@linkplain #setPartitioning partitioned} queue, so callers (the
+ * actuator endpoint, the dashboard, an application) name the logical queue only.
  * Cancels, pauses and resumes are told to the {@linkplain #setControlListeners control
  * listeners} (such as the cancellation meter).
  *

@@ -74,6 +74,24 @@ class RuntimeLimitsTests extends EngineTestSupport {
 	}
 
 	@Test
+	void aWriteShouldReachEveryPartitionEachEnforcingItsShare() {
+		EchoMqAdmin admin = new EchoMqAdmin(this.jobs);
+		admin.setPartitioning(QueuePartitioning.of(Map.of(this.queue, 2)));
+		admin.setLimits(this.queue, new FlowLimits(4, null));
+		for (String partition : admin.getPartitioning().forQueue(this.queue).names()) {
+			this.jobs.enqueues().enqueueAll(partition, payloads(3), EnqueueSpec.defaults());
+			ClaimResult share = this.jobs.claims().claim(partition, LEASE, 3, FlowLimits.none());
+			assertThat(share.jobs()).as("partition %s", partition).hasSize(2);
+			assertThat(share.limit()).isEqualTo(ClaimResult.Limit.MAX_ACTIVE);
+		}
+		assertThat(admin.limits(this.queue).stored().maxActive()).isEqualTo(4);
+		admin.resetLimits(this.queue);
+		for (String partition : admin.getPartitioning().forQueue(this.queue).names()) {
+			assertThat(this.jobs.claims().claim(partition, LEASE, 3, FlowLimits.none()).jobs()).hasSize(1);
+		}
+	}
+
+	@Test
 	void badInputShouldBeRefusedWithNothingWritten() {
 		EchoMqAdmin admin = new EchoMqAdmin(this.jobs);
 		admin.setLimits(this.queue, new FlowLimits(3, null));

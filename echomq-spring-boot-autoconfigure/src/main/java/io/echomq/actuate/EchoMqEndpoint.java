@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 
@@ -387,8 +386,8 @@ public class EchoMqEndpoint {
 			@Nullable Integer rateLimit, @Nullable Duration period, @Nullable Integer laneMaxActive,
 			@Nullable Integer laneRateLimit, @Nullable Duration lanePeriod, @Nullable Integer concurrency) {
 		Keyspace.validateQueueName(queue);
-		FlowLimits limits = new FlowLimits(maxActive, rate("rateLimit", rateLimit, "period", period), laneMaxActive,
-				rate("laneRateLimit", laneRateLimit, "lanePeriod", lanePeriod));
+		FlowLimits limits = new FlowLimits(maxActive, RunTimeLimits.rate("rateLimit", rateLimit, "period", period),
+				laneMaxActive, RunTimeLimits.rate("laneRateLimit", laneRateLimit, "lanePeriod", lanePeriod));
 		if (!limits.isLimited() && concurrency == null) {
 			throw new IllegalArgumentException("No limit given: set maxActive, rateLimit and period, laneMaxActive,"
 					+ " laneRateLimit and lanePeriod, or concurrency; or reset");
@@ -414,33 +413,8 @@ public class EchoMqEndpoint {
 	 */
 	public QueueDescriptors.RunTimeLimitsDescriptor resetLimits(String queue, String which) {
 		Keyspace.validateQueueName(queue);
-		List<QueueLimits.Setting> settings = new ArrayList<>();
-		if (!"all".equals(which.trim())) {
-			for (String name : which.split(",")) {
-				String constant = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-				try {
-					settings.add(QueueLimits.Setting.valueOf(constant));
-				}
-				catch (IllegalArgumentException ex) {
-					throw new IllegalArgumentException("No such limit '" + name.trim() + "' to reset; try 'all', "
-							+ "'max-active', 'rate-limit', 'lane-max-active', 'lane-rate-limit' or 'concurrency'");
-				}
-			}
-		}
 		return QueueDescriptors.RunTimeLimitsDescriptor
-			.of(this.admin.resetLimits(queue, settings.toArray(QueueLimits.Setting[]::new)));
-	}
-
-	private static FlowLimits.@Nullable RateLimit rate(String limitName, @Nullable Integer limit, String periodName,
-			@Nullable Duration period) {
-		if (limit == null && period == null) {
-			return null;
-		}
-		if (limit == null || period == null) {
-			throw new IllegalArgumentException(limitName + " and " + periodName + " go together; got only "
-					+ ((limit != null) ? limitName : periodName));
-		}
-		return new FlowLimits.RateLimit(limit, period);
+			.of(this.admin.resetLimits(queue, RunTimeLimits.settings(which)));
 	}
 
 	/**

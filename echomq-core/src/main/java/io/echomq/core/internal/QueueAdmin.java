@@ -20,7 +20,8 @@ import org.springframework.util.Assert;
 
 /**
  * An operator's verbs on one queue (or partition): pause and resume it cluster-wide,
- * replay, delete, run now or cancel one job, and purge the dead.
+ * store or reset its run-time limits, replay, delete, run now or cancel one job, and
+ * purge the dead.
  *
  * @author EchoMQ
  */
