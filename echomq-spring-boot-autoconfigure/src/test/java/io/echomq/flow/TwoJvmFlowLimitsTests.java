@@ -239,7 +239,8 @@ class TwoJvmFlowLimitsTests {
 				payloads.add("job-" + i);
 			}
 			template.enqueueAll(queue, payloads);
-			long first = runFor(admin, admin.serverTime().toEpochMilli(), Duration.ofMillis(2000));
+			long first = admin.serverTime().toEpochMilli();
+			runFor(admin, first, Duration.ofMillis(2000));
 			admin.setLimits(queue, new FlowLimits(null, new FlowLimits.RateLimit(300, Duration.ofSeconds(1))));
 			long raised = admin.serverTime().toEpochMilli();
 			runFor(admin, raised, Duration.ofMillis(2000));
@@ -253,6 +254,7 @@ class TwoJvmFlowLimitsTests {
 						&& nodes.live(queue).stream().allMatch((listener) -> listener.concurrency() == 3));
 			List<Long> starts = this.ledger.starts(queue);
 			assertThat(perSecond(starts, first, raised)).as("starts per second at the configured 100/s")
+				.isNotEmpty()
 				.allSatisfy((count) -> assertThat(count).isLessThanOrEqualTo(FlowNodeApplication.RETUNED_RATE));
 			assertThat(perSecond(starts, raised, lowered)).as("starts per second at 300/s stored")
 				.allSatisfy((count) -> assertThat(count).isLessThanOrEqualTo(300))
