@@ -38,9 +38,9 @@ import org.springframework.util.Assert;
  * ({@link #setLimits}, {@link #setConcurrency}, {@link #resetLimits}, read with
  * {@link #limits}). A job id goes to the partition it names and a queue-wide action to
  * every partition of a {@linkplain #setPartitioning partitioned} queue, so callers (the
- * actuator endpoint, the dashboard, an application) name the logical queue only.
- * Cancels, pauses and resumes are told to the {@linkplain #setControlListeners control
- * listeners} (such as the cancellation meter).
+ * actuator endpoint, the dashboard, an application) name the logical queue only. Cancels,
+ * pauses and resumes are told to the {@linkplain #setControlListeners control listeners}
+ * (such as the cancellation meter).
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -479,9 +479,8 @@ public class EchoMqAdmin {
 	}
 
 	/**
-	 * Set where the configured limits and listener concurrency of a queue are read, for
-	 * {@link #limits(String)} (the auto-configuration sets the listener container
-	 * factory's).
+	 * Set where {@link #limits(String)} reads a queue's configured limits and
+	 * concurrency.
 	 * @param limits the configured limits of a queue
 	 * @param concurrency the configured listener concurrency of a queue, or {@code null}
 	 * @since 0.5.0
@@ -497,8 +496,7 @@ public class EchoMqAdmin {
 	/**
 	 * Return a queue's limits as configured and as stored at run time.
 	 * @param queue the queue
-	 * @return the limits (stored ones read from its first partition, which every write
-	 * sets alike)
+	 * @return the limits (stored ones read from its first partition)
 	 * @since 0.5.0
 	 */
 	public QueueLimits limits(String queue) {
@@ -511,9 +509,8 @@ public class EchoMqAdmin {
 	 * {@code limits} wins over the configured value on every node from its next claim
 	 * after this method returns, until {@linkplain #resetLimits reset}; components left
 	 * {@code null} are not changed. A partitioned queue gets one script call per
-	 * partition (each partition is its own slot), each partition enforcing its share of
-	 * the queue-wide cap and rate; should one call fail, the partitions written before it
-	 * keep the new value, and calling again completes the write.
+	 * partition (its own slot), each enforcing its share of the queue-wide cap and rate;
+	 * should one fail, calling again completes the write.
 	 * @param queue the queue
 	 * @param limits the limits to store
 	 * @return the limits after the write
@@ -524,33 +521,16 @@ public class EchoMqAdmin {
 		Keyspace.validateQueueName(queue);
 		Assert.notNull(limits, "'limits' must not be null");
 		Assert.isTrue(limits.isLimited(), () -> "No limit to store for queue '" + queue + "'");
-		Map<String, String> fields = new LinkedHashMap<>();
-		if (limits.maxActive() != null) {
-			fields.put("max_active", Integer.toString(limits.maxActive()));
-		}
-		if (limits.rateLimit() != null) {
-			fields.put("rate", Integer.toString(limits.rateLimit().limit()));
-			fields.put("period", Long.toString(limits.rateLimit().period().toMillis()));
-		}
-		if (limits.laneMaxActive() != null) {
-			fields.put("lane_max_active", Integer.toString(limits.laneMaxActive()));
-		}
-		if (limits.laneRateLimit() != null) {
-			fields.put("lane_rate", Integer.toString(limits.laneRateLimit().limit()));
-			fields.put("lane_period", Long.toString(limits.laneRateLimit().period().toMillis()));
-		}
-		return store(queue, fields);
+		return store(queue, QueueLimits.fields(limits));
 	}
 
 	/**
 	 * Store the concurrency of every listener container of a queue, cluster-wide, until
-	 * {@linkplain #resetLimits reset}. Each running container reads it at most once a
-	 * second, at a turn of its claim loop, and resizes its workers (and its thread pool,
-	 * when it is the one the container made): within about a second while it claims or is
-	 * idle (the write wakes idle pollers), at the latest after its idle wait plus a
-	 * second while every worker is busy. A container started later starts with it.
-	 * Running handlers are never interrupted: a smaller concurrency takes effect as they
-	 * finish.
+	 * {@linkplain #resetLimits reset}. A running container reads it at most once a second
+	 * at a turn of its claim loop and resizes its workers (and the thread pool it made):
+	 * within about a second while it claims or idles (the write wakes idle pollers), at
+	 * the latest after its idle wait plus a second while every worker is busy. Running
+	 * handlers are never interrupted. A container started later starts with it.
 	 * @param queue the queue
 	 * @param concurrency how many handlers each container runs at once, at least 1
 	 * @return the limits after the write
@@ -573,26 +553,22 @@ public class EchoMqAdmin {
 	 */
 	public QueueLimits resetLimits(String queue, QueueLimits.Setting... settings) {
 		Keyspace.validateQueueName(queue);
-		List<String> fields = new ArrayList<>(settings.length);
-		for (QueueLimits.Setting setting : settings) {
-			fields.add(setting.field());
-		}
-		Map<String, String> stored = Map.of();
-		List<String> names = partitions(queue).names();
-		for (int i = names.size() - 1; i >= 0; i--) {
-			stored = this.admin.resetLimits(names.get(i), fields);
-		}
-		return limits(queue, stored);
+		List<String> fields = QueueLimits.fields(settings);
+		return eachPartition(queue, (partition) -> this.admin.resetLimits(partition, fields));
 	}
 
 	private QueueLimits store(String queue, Map<String, String> fields) {
-		List<String> names = partitions(queue).names();
 		Map<String, String> withPartitions = new LinkedHashMap<>(fields);
-		withPartitions.put("partitions", Integer.toString(names.size()));
+		withPartitions.put("partitions", Integer.toString(partitions(queue).count()));
+		return eachPartition(queue, (partition) -> this.admin.setLimits(partition, withPartitions));
+	}
+
+	private QueueLimits eachPartition(String queue, Function<String, Map<String, String>> write) {
+		List<String> names = partitions(queue).names();
 		Map<String, String> stored = Map.of();
 		// the first partition, which limits(queue) reads, last
 		for (int i = names.size() - 1; i >= 0; i--) {
-			stored = this.admin.setLimits(names.get(i), withPartitions);
+			stored = write.apply(names.get(i));
 		}
 		return limits(queue, stored);
 	}

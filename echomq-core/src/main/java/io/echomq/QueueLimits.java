@@ -1,6 +1,9 @@
 package io.echomq;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.echomq.core.FlowLimits;
@@ -51,6 +54,33 @@ public record QueueLimits(String queue, FlowLimits configured, @Nullable Integer
 
 	private static <T> @Nullable T pick(@Nullable T stored, @Nullable T configured) {
 		return (stored != null) ? stored : configured;
+	}
+
+	static Map<String, String> fields(FlowLimits limits) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		if (limits.maxActive() != null) {
+			fields.put("max_active", Integer.toString(limits.maxActive()));
+		}
+		if (limits.rateLimit() != null) {
+			fields.put("rate", Integer.toString(limits.rateLimit().limit()));
+			fields.put("period", Long.toString(limits.rateLimit().period().toMillis()));
+		}
+		if (limits.laneMaxActive() != null) {
+			fields.put("lane_max_active", Integer.toString(limits.laneMaxActive()));
+		}
+		if (limits.laneRateLimit() != null) {
+			fields.put("lane_rate", Integer.toString(limits.laneRateLimit().limit()));
+			fields.put("lane_period", Long.toString(limits.laneRateLimit().period().toMillis()));
+		}
+		return fields;
+	}
+
+	static List<String> fields(Setting... settings) {
+		List<String> fields = new ArrayList<>(settings.length);
+		for (Setting setting : settings) {
+			fields.add(setting.field());
+		}
+		return fields;
 	}
 
 	static FlowLimits storedLimits(Map<String, String> fields) {

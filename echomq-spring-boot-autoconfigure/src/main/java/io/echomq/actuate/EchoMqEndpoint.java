@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.function.ToIntFunction;
 
 import io.echomq.EchoMqAdmin;
-import io.echomq.QueueLimits;
 import io.echomq.actuate.QueueDescriptors.ListenerDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueueDescriptor;
 import io.echomq.actuate.QueueDescriptors.QueuesDescriptor;
@@ -353,68 +352,8 @@ public class EchoMqEndpoint {
 		return describePause(queue, changed);
 	}
 
-	/**
-	 * Return a queue's limits as configured here and as stored at run time, and which
-	 * apply.
-	 * @param queue the queue
-	 * @return the limits
-	 * @throws IllegalArgumentException if the name is invalid
-	 */
-	public QueueDescriptors.RunTimeLimitsDescriptor limits(String queue) {
-		return QueueDescriptors.RunTimeLimitsDescriptor.of(this.admin.limits(queue));
-	}
-
-	/**
-	 * Store run-time limits for a queue, cluster-wide: each value given wins over the
-	 * configured one on every node from its next claim (the concurrency within about a
-	 * second, see {@link EchoMqAdmin#setConcurrency}); values not given stay as they are.
-	 * @param queue the queue
-	 * @param maxActive the most jobs active at once, or {@code null}
-	 * @param rateLimit the most jobs started per {@code period}, or {@code null}
-	 * @param period the rate limit's window, needed with {@code rateLimit}
-	 * @param laneMaxActive the most jobs of one lane active at once, or {@code null}
-	 * @param laneRateLimit the most jobs of one lane started per {@code lanePeriod}, or
-	 * {@code null}
-	 * @param lanePeriod the lane rate limit's window, needed with {@code laneRateLimit}
-	 * @param concurrency the handlers each listener container runs at once, or
-	 * {@code null}
-	 * @return the limits after the write
-	 * @throws IllegalArgumentException if a value is out of range, a rate comes without
-	 * its period, or nothing is given (nothing was written)
-	 */
-	public QueueDescriptors.RunTimeLimitsDescriptor setLimits(String queue, @Nullable Integer maxActive,
-			@Nullable Integer rateLimit, @Nullable Duration period, @Nullable Integer laneMaxActive,
-			@Nullable Integer laneRateLimit, @Nullable Duration lanePeriod, @Nullable Integer concurrency) {
-		Keyspace.validateQueueName(queue);
-		FlowLimits limits = new FlowLimits(maxActive, RunTimeLimits.rate("rateLimit", rateLimit, "period", period),
-				laneMaxActive, RunTimeLimits.rate("laneRateLimit", laneRateLimit, "lanePeriod", lanePeriod));
-		if (!limits.isLimited() && concurrency == null) {
-			throw new IllegalArgumentException("No limit given: set maxActive, rateLimit and period, laneMaxActive,"
-					+ " laneRateLimit and lanePeriod, or concurrency; or reset");
-		}
-		if (concurrency != null && concurrency <= 0) {
-			throw new IllegalArgumentException("concurrency must be positive, was " + concurrency);
-		}
-		QueueLimits after = limits.isLimited() ? this.admin.setLimits(queue, limits) : this.admin.limits(queue);
-		if (concurrency != null) {
-			after = this.admin.setConcurrency(queue, concurrency);
-		}
-		return QueueDescriptors.RunTimeLimitsDescriptor.of(after);
-	}
-
-	/**
-	 * Reset stored limits of a queue on every node, back to the configured ones.
-	 * @param queue the queue
-	 * @param which {@code all}, or a comma-separated list of {@code max-active},
-	 * {@code rate-limit}, {@code lane-max-active}, {@code lane-rate-limit},
-	 * {@code concurrency}
-	 * @return the limits after the write
-	 * @throws IllegalArgumentException if a name is unknown (nothing was written)
-	 */
-	public QueueDescriptors.RunTimeLimitsDescriptor resetLimits(String queue, String which) {
-		Keyspace.validateQueueName(queue);
-		return QueueDescriptors.RunTimeLimitsDescriptor
-			.of(this.admin.resetLimits(queue, RunTimeLimits.settings(which)));
+	EchoMqAdmin admin() {
+		return this.admin;
 	}
 
 	/**

@@ -159,7 +159,7 @@ public class EchoMqEndpointWebExtension {
 			return handle(() -> this.delegate.batches(queue), () -> "");
 		}
 		if (LIMITS.equals(detail)) {
-			return handle(() -> this.delegate.limits(queue), () -> "");
+			return handle(() -> RunTimeLimits.read(this.delegate.admin(), queue), () -> "");
 		}
 		return notFound("No such resource '" + detail + "'; try 'dead', 'audit', 'batches' or 'limits'");
 	}
@@ -228,9 +228,10 @@ public class EchoMqEndpointWebExtension {
 			return handle(() -> {
 				boolean values = maxActive != null || rateLimit != null || period != null || laneMaxActive != null
 						|| laneRateLimit != null || lanePeriod != null || concurrency != null;
-				Object after = (reset != null) ? this.delegate.resetLimits(queue, reset) : null;
-				return (values || after == null) ? this.delegate.setLimits(queue, maxActive, rateLimit,
-						duration(period), laneMaxActive, laneRateLimit, duration(lanePeriod), concurrency) : after;
+				Object after = (reset != null) ? RunTimeLimits.reset(this.delegate.admin(), queue, reset) : null;
+				return (values || after == null) ? RunTimeLimits.store(this.delegate.admin(), queue, maxActive,
+						rateLimit, duration(period), laneMaxActive, laneRateLimit, duration(lanePeriod), concurrency)
+						: after;
 			}, () -> "");
 		}
 		log(action + " (scope " + ((scope != null) ? scope : "listener") + ")", queue, reason);
