@@ -61,10 +61,7 @@ public final class RowFields {
 	/** {@code 1} when a child's parent is on the child's own slot. */
 	public static final String FLOW_LOCAL = "flow_local";
 
-	/**
-	 * A flow parent's children, {@code queue/id} separated by single spaces, in the flow
-	 * spec's order.
-	 */
+	/** A flow parent's children, {@code queue/id} separated by single spaces, in the flow spec's order. */
 	public static final String FLOW_CHILDREN = "flow_children";
 
 	/**
