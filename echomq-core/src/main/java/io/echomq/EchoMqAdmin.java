@@ -4,10 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 import io.echomq.core.CancelResult;
 import io.echomq.core.EchoMqEngine;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobRef;
 import io.echomq.core.JobState;
@@ -29,12 +33,14 @@ import org.springframework.util.Assert;
 
 /**
  * Administers queues and their jobs: replay, delete, run now and cancel one job, replay
- * or purge every dead job, pause and resume a queue cluster-wide, and pause, resume and
- * cap one of its lanes. A job id goes to the partition it names and a queue-wide action
- * to every partition of a {@linkplain #setPartitioning partitioned} queue, so callers
- * (the actuator endpoint, the dashboard, an application) name the logical queue only.
- * Cancels, pauses and resumes are told to the {@linkplain #setControlListeners control
- * listeners} (such as the cancellation meter).
+ * or purge every dead job, pause and resume a queue cluster-wide, pause, resume and cap
+ * one of its lanes, and store or reset its limits and listener concurrency at run time
+ * ({@link #setLimits}, {@link #setConcurrency}, {@link #resetLimits}, read with
+ * {@link #limits}). A job id goes to the partition it names and a queue-wide action to
+ * every partition of a {@linkplain #setPartitioning partitioned} queue, so callers (the
+ * actuator endpoint, the dashboard, an application) name the logical queue only. Cancels,
+ * pauses and resumes are told to the {@linkplain #setControlListeners control listeners}
+ * (such as the cancellation meter).
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -55,6 +61,10 @@ public class EchoMqAdmin {
 	private volatile QueuePartitioning partitioning = QueuePartitioning.none();
 
 	private volatile List<ControlListener> controlListeners = List.of();
+
+	private volatile Function<String, FlowLimits> configuredLimits = (queue) -> FlowLimits.none();
+
+	private volatile Function<String, @Nullable Integer> configuredConcurrency = (queue) -> null;
 
 	/**
 	 * Create an admin over an engine; every queue has one partition until
@@ -466,6 +476,106 @@ public class EchoMqAdmin {
 			changed |= this.admin.laneControl(partition, lane, control, cap).changed();
 		}
 		return changed;
+	}
+
+	/**
+	 * Set where {@link #limits(String)} reads a queue's configured limits and
+	 * concurrency.
+	 * @param limits the configured limits of a queue
+	 * @param concurrency the configured listener concurrency of a queue, or {@code null}
+	 * @since 0.5.0
+	 */
+	public void setConfiguredLimits(Function<String, FlowLimits> limits,
+			Function<String, @Nullable Integer> concurrency) {
+		Assert.notNull(limits, "'limits' must not be null");
+		Assert.notNull(concurrency, "'concurrency' must not be null");
+		this.configuredLimits = limits;
+		this.configuredConcurrency = concurrency;
+	}
+
+	/**
+	 * Return a queue's limits as configured and as stored at run time.
+	 * @param queue the queue
+	 * @return the limits (stored ones read from its first partition)
+	 * @since 0.5.0
+	 */
+	public QueueLimits limits(String queue) {
+		Keyspace.validateQueueName(queue);
+		return limits(queue, this.admin.storedLimits(partitions(queue).name(0)));
+	}
+
+	/**
+	 * Store run-time limits for a queue, cluster-wide: each non-{@code null} component of
+	 * {@code limits} wins over the configured value on every node from its next claim
+	 * after this method returns, until {@linkplain #resetLimits reset}; components left
+	 * {@code null} are not changed. A partitioned queue gets one script call per
+	 * partition (its own slot), each enforcing its share of the queue-wide cap and rate;
+	 * should one fail, calling again completes the write.
+	 * @param queue the queue
+	 * @param limits the limits to store
+	 * @return the limits after the write
+	 * @throws IllegalArgumentException if the limits are empty (nothing was written)
+	 * @since 0.5.0
+	 */
+	public QueueLimits setLimits(String queue, FlowLimits limits) {
+		Keyspace.validateQueueName(queue);
+		Assert.notNull(limits, "'limits' must not be null");
+		Assert.isTrue(limits.isLimited(), () -> "No limit to store for queue '" + queue + "'");
+		return store(queue, QueueLimits.fields(limits));
+	}
+
+	/**
+	 * Store the concurrency of every listener container of a queue, cluster-wide, until
+	 * {@linkplain #resetLimits reset}. A running container reads it at most once a second
+	 * at a turn of its claim loop and resizes its workers (and the thread pool it made):
+	 * within about a second while it claims or idles (the write wakes idle pollers), at
+	 * the latest after its idle wait plus a second while every worker is busy. Running
+	 * handlers are never interrupted. A container started later starts with it.
+	 * @param queue the queue
+	 * @param concurrency how many handlers each container runs at once, at least 1
+	 * @return the limits after the write
+	 * @since 0.5.0
+	 */
+	public QueueLimits setConcurrency(String queue, int concurrency) {
+		Keyspace.validateQueueName(queue);
+		Assert.isTrue(concurrency > 0, () -> "concurrency must be positive, was " + concurrency);
+		return store(queue, Map.of(QueueLimits.Setting.CONCURRENCY.field(), Integer.toString(concurrency)));
+	}
+
+	/**
+	 * Reset stored limits of a queue, on every partition, so that the configured values
+	 * apply again from every node's next claim (the concurrency from each container's
+	 * next beat).
+	 * @param queue the queue
+	 * @param settings the limits to reset; none resets them all
+	 * @return the limits after the write
+	 * @since 0.5.0
+	 */
+	public QueueLimits resetLimits(String queue, QueueLimits.Setting... settings) {
+		Keyspace.validateQueueName(queue);
+		List<String> fields = QueueLimits.fields(settings);
+		return eachPartition(queue, (partition) -> this.admin.resetLimits(partition, fields));
+	}
+
+	private QueueLimits store(String queue, Map<String, String> fields) {
+		Map<String, String> withPartitions = new LinkedHashMap<>(fields);
+		withPartitions.put("partitions", Integer.toString(partitions(queue).count()));
+		return eachPartition(queue, (partition) -> this.admin.setLimits(partition, withPartitions));
+	}
+
+	private QueueLimits eachPartition(String queue, Function<String, Map<String, String>> write) {
+		List<String> names = partitions(queue).names();
+		Map<String, String> stored = Map.of();
+		// the first partition, which limits(queue) reads, last
+		for (int i = names.size() - 1; i >= 0; i--) {
+			stored = write.apply(names.get(i));
+		}
+		return limits(queue, stored);
+	}
+
+	private QueueLimits limits(String queue, Map<String, String> stored) {
+		return new QueueLimits(queue, this.configuredLimits.apply(queue), this.configuredConcurrency.apply(queue),
+				QueueLimits.storedLimits(stored), QueueLimits.number(stored, QueueLimits.Setting.CONCURRENCY.field()));
 	}
 
 	private QueuePartitions partitions(String queue) {

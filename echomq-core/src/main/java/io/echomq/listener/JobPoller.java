@@ -47,6 +47,8 @@ final class JobPoller implements Runnable {
 
 	private final WakeChannel wake;
 
+	private final ConcurrencyWatch concurrency;
+
 	private final Signal stopSignal = new Signal();
 
 	private final RateLimitedLog failures = RateLimitedLog.growing(logger, Duration.ofSeconds(10));
@@ -62,13 +64,14 @@ final class JobPoller implements Runnable {
 	private boolean busy;
 
 	JobPoller(ContainerSettings settings, Runs runs, ContainerClaims claims, Workers workers, ListenerBeacon beacon,
-			WakeChannel wake) {
+			WakeChannel wake, ConcurrencyWatch concurrency) {
 		this.settings = settings;
 		this.runs = runs;
 		this.claims = claims;
 		this.workers = workers;
 		this.beacon = beacon;
 		this.wake = wake;
+		this.concurrency = concurrency;
 	}
 
 	@Override
@@ -77,6 +80,9 @@ final class JobPoller implements Runnable {
 		try {
 			while (this.runs.isRunning()) {
 				try {
+					if (this.concurrency.checkIfDue()) {
+						this.beacon.beatSoon();
+					}
 					this.beacon.beatIfDue();
 					poll();
 					if (this.consecutiveFailures > 0) {

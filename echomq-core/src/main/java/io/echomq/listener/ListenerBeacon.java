@@ -138,7 +138,7 @@ final class ListenerBeacon {
 
 	private NodeListener summary(Duration announced) {
 		ListenerCounters c = this.counters;
-		return new NodeListener(this.node.name(), this.settings.id(), this.settings.concurrency(), this.runs.isPaused(),
+		return new NodeListener(this.node.name(), this.settings.id(), this.runs.concurrency(), this.runs.isPaused(),
 				this.runs.inFlight(), c.completed.sum(), c.retried.sum(), c.dead.sum(), c.stale.sum(), announced,
 				Instant.EPOCH);
 	}

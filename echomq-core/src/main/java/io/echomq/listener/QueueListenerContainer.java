@@ -91,6 +91,8 @@ public class QueueListenerContainer {
 
 	private final ListenerBeacon beacon;
 
+	private final ConcurrencyWatch concurrency;
+
 	private volatile @Nullable TaskExecutor executor;
 
 	private volatile @Nullable JobPoller poller;
@@ -144,9 +146,10 @@ public class QueueListenerContainer {
 		this.node = node;
 		this.partitions = partitions;
 		this.encryption = encryption;
-		this.runs = new Runs(settings.concurrency() + settings.claimAhead());
+		this.runs = new Runs(settings.concurrency() + settings.claimAhead(), settings.concurrency());
 		this.claims = new ContainerClaims(partitions, jobs, settings, node, this.runs, this.counters, events);
 		this.beacon = new ListenerBeacon(settings, this.runs, this.counters, new QueueNodes(jobs), node);
+		this.concurrency = new ConcurrencyWatch(settings, this.runs, jobs.admin(), partitions.name(0));
 	}
 
 	/**
@@ -160,7 +163,8 @@ public class QueueListenerContainer {
 			}
 			String queue = this.settings.queue();
 			checkFormats();
-			TaskExecutor created = this.executorFactory.createExecutor(queue, this.settings.concurrency());
+			TaskExecutor created = this.executorFactory.createExecutor(queue, this.concurrency.startWith());
+			this.concurrency.executor(created);
 			this.executor = created;
 			Map<String, String> partitionsByWakeKey = new LinkedHashMap<>();
 			this.claims.names()
@@ -180,7 +184,8 @@ public class QueueListenerContainer {
 			this.completions = batcher;
 			Workers workers = new Workers(this.settings, this.handler, this.interceptors, this.runs, this.claims,
 					this.leaseKeeper, this.events, created, batcher, this.encryption);
-			JobPoller poller = new JobPoller(this.settings, this.runs, this.claims, workers, this.beacon, wake);
+			JobPoller poller = new JobPoller(this.settings, this.runs, this.claims, workers, this.beacon, wake,
+					this.concurrency);
 			this.poller = poller;
 			this.runs.running(true);
 			Thread thread = new Thread(poller, "echomq-poller-" + queue);
@@ -349,6 +354,16 @@ public class QueueListenerContainer {
 	 */
 	public int inFlight() {
 		return this.runs.inFlight();
+	}
+
+	/**
+	 * Return how many handlers the container runs at once now: the concurrency stored at
+	 * run time ({@link io.echomq.EchoMqAdmin#setConcurrency}), else the configured one.
+	 * @return the concurrency
+	 * @since 0.5.0
+	 */
+	public int getConcurrency() {
+		return this.runs.concurrency();
 	}
 
 	/**

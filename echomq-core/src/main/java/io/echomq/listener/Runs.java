@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.echomq.core.JobId;
 import org.jspecify.annotations.Nullable;
@@ -26,9 +27,17 @@ import org.jspecify.annotations.Nullable;
  */
 final class Runs {
 
-	private final int capacity;
+	private volatile int capacity;
+
+	private volatile int concurrency;
 
 	private final Semaphore slots;
+
+	/**
+	 * Slots a smaller concurrency took away that were not free yet: each is swallowed
+	 * when it is given back ({@link #takeFreeSlots}).
+	 */
+	private final AtomicInteger owed = new AtomicInteger();
 
 	/**
 	 * Runs that hold a slot and wait for a worker: jobs claimed ahead of the handlers.
@@ -62,7 +71,17 @@ final class Runs {
 	 * @param capacity the slots: how many jobs may be claimed and not yet settled
 	 */
 	Runs(int capacity) {
+		this(capacity, capacity);
+	}
+
+	/**
+	 * Create a ledger.
+	 * @param capacity the slots: how many jobs may be claimed and not yet settled
+	 * @param concurrency how many of them run at once
+	 */
+	Runs(int capacity, int concurrency) {
 		this.capacity = capacity;
+		this.concurrency = concurrency;
 		this.slots = new Semaphore(capacity);
 	}
 
@@ -72,6 +91,39 @@ final class Runs {
 	 */
 	int capacity() {
 		return this.capacity;
+	}
+
+	/**
+	 * Return how many jobs run at once.
+	 * @return the concurrency
+	 */
+	int concurrency() {
+		return this.concurrency;
+	}
+
+	/**
+	 * Change how many jobs run at once, and the slots with it (as many more or fewer).
+	 * Fewer slots are taken away as they come free: running jobs are never stopped.
+	 * @param concurrency the new concurrency, at least 1
+	 * @return whether it changed
+	 */
+	synchronized boolean resize(int concurrency) {
+		int delta = concurrency - this.concurrency;
+		if (delta == 0) {
+			return false;
+		}
+		this.concurrency = concurrency;
+		this.capacity += delta;
+		if (delta > 0) {
+			int repaid = Math.min(delta, this.owed.get());
+			this.owed.addAndGet(-repaid);
+			this.slots.release(delta - repaid);
+			this.pollerSignal.raise();
+		}
+		else {
+			this.owed.addAndGet(-delta);
+		}
+		return true;
 	}
 
 	boolean isRunning() {
@@ -95,7 +147,18 @@ final class Runs {
 	 * @return how many were taken
 	 */
 	int takeFreeSlots() {
-		return this.slots.drainPermits();
+		int free = this.slots.drainPermits();
+		while (free > 0) {
+			int owed = this.owed.get();
+			if (owed <= 0) {
+				return free;
+			}
+			int swallowed = Math.min(owed, free);
+			if (this.owed.compareAndSet(owed, owed - swallowed)) {
+				return free - swallowed;
+			}
+		}
+		return free;
 	}
 
 	/**

@@ -101,7 +101,7 @@ final class Workers {
 	private void startWorker() {
 		while (this.runs.hasWaiting()) {
 			int started = this.started.get();
-			if (started >= this.settings.concurrency()) {
+			if (started >= this.runs.concurrency()) {
 				return;
 			}
 			if (this.started.compareAndSet(started, started + 1)) {
@@ -223,7 +223,7 @@ final class Workers {
 			int current;
 			do {
 				current = started.get();
-				if (current >= Workers.this.settings.concurrency()) {
+				if (current >= Workers.this.runs.concurrency()) {
 					return false;
 				}
 			}

@@ -352,6 +352,10 @@ public class EchoMqEndpoint {
 		return describePause(queue, changed);
 	}
 
+	EchoMqAdmin admin() {
+		return this.admin;
+	}
+
 	/**
 	 * Resume a queue paused cluster-wide.
 	 * @param queue the queue

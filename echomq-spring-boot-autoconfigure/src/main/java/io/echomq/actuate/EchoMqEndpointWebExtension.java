@@ -1,5 +1,6 @@
 package io.echomq.actuate;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -49,6 +50,11 @@ import org.springframework.util.Assert;
  * <li>{@code POST /echomq/queues/{queue}/lanes/{lane}/pause}, {@code .../resume},
  * {@code .../cap} (with {@code cap}, at least 1) and {@code .../uncap}: one lane on every
  * node;</li>
+ * <li>{@code GET /echomq/queues/{queue}/limits}: the queue's limits as configured here
+ * and as stored at run time; {@code POST /echomq/queues/{queue}/limits} with
+ * {@code maxActive}, {@code rateLimit} and {@code period}, {@code laneMaxActive},
+ * {@code laneRateLimit} and {@code lanePeriod}, {@code concurrency}, or {@code reset}:
+ * store or reset them cluster-wide;</li>
  * <li>{@code POST /echomq/queues/{queue}/dead/{id}/replay}: replay a dead job;</li>
  * <li>{@code POST /echomq/queues/{queue}/jobs/{id}/cancel}: cancel a job in any
  * state;</li>
@@ -85,6 +91,8 @@ public class EchoMqEndpointWebExtension {
 	private static final String DEAD = "dead";
 
 	private static final String SCHEDULES = "schedules";
+
+	private static final String LIMITS = "limits";
 
 	private static final LogAccessor logger = new LogAccessor(EchoMqEndpointWebExtension.class);
 
@@ -150,7 +158,10 @@ public class EchoMqEndpointWebExtension {
 		if ("batches".equals(detail)) {
 			return handle(() -> this.delegate.batches(queue), () -> "");
 		}
-		return notFound("No such resource '" + detail + "'; try 'dead', 'audit' or 'batches'");
+		if (LIMITS.equals(detail)) {
+			return handle(() -> RunTimeLimits.read(this.delegate.admin(), queue), () -> "");
+		}
+		return notFound("No such resource '" + detail + "'; try 'dead', 'audit', 'batches' or 'limits'");
 	}
 
 	/**
@@ -164,11 +175,64 @@ public class EchoMqEndpointWebExtension {
 	 * @param reason why, logged with the write, or {@code null}
 	 * @return the listener, 404 if the queue has none here; or the queue's pause
 	 */
-	@WriteOperation
 	public WebEndpointResponse<Object> control(@Selector String queues, @Selector String queue, @Selector String action,
 			@Nullable String scope, @Nullable String duration, @Nullable String reason) {
+		return control(queues, queue, action, scope, duration, reason, null, null, null, null, null, null, null, null);
+	}
+
+	/**
+	 * Pause or resume a queue's listener, or the queue cluster-wide ({@code pause},
+	 * {@code resume}); or store or reset the queue's run-time limits ({@code limits}):
+	 * each limit given is stored cluster-wide and wins over the configured one on every
+	 * node from its next claim (the concurrency within about a second), and {@code reset}
+	 * deletes stored limits so that the configured ones apply again.
+	 * @param queues must be {@code queues}
+	 * @param queue the queue
+	 * @param action {@code pause}, {@code resume} or {@code limits}
+	 * @param scope {@code cluster} for the queue on every node, else ({@code null} or
+	 * {@code listener}) this application's listener
+	 * @param duration how long a cluster-wide pause lasts, {@code null} until resumed
+	 * @param reason why, logged with the write, or {@code null}
+	 * @param maxActive ({@code limits}) the most jobs active at once across every node
+	 * @param rateLimit ({@code limits}) the most jobs started per {@code period}
+	 * @param period ({@code limits}) the rate limit's window ({@code 1s}, {@code PT1M})
+	 * @param laneMaxActive ({@code limits}) the most jobs of one lane active at once
+	 * @param laneRateLimit ({@code limits}) the most jobs of one lane started per
+	 * {@code lanePeriod}
+	 * @param lanePeriod ({@code limits}) the lane rate limit's window
+	 * @param concurrency ({@code limits}) the handlers each listener container runs at
+	 * once
+	 * @param reset ({@code limits}) {@code all}, or a comma-separated list of
+	 * {@code max-active}, {@code rate-limit}, {@code lane-max-active},
+	 * {@code lane-rate-limit} and {@code concurrency}, reset before any value given is
+	 * stored
+	 * @return the listener, 404 if the queue has none here; the queue's pause; or its
+	 * limits, 400 (nothing written) for a value out of range, a rate without its period
+	 * or an unknown limit to reset
+	 * @since 0.5.0
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> control(@Selector String queues, @Selector String queue, @Selector String action,
+			@Nullable String scope, @Nullable String duration, @Nullable String reason, @Nullable Integer maxActive,
+			@Nullable Integer rateLimit, @Nullable String period, @Nullable Integer laneMaxActive,
+			@Nullable Integer laneRateLimit, @Nullable String lanePeriod, @Nullable Integer concurrency,
+			@Nullable String reset) {
 		if (!QUEUES.equals(queues)) {
 			return notFound("No such resource '" + queues + "'; try 'queues'");
+		}
+		if (LIMITS.equals(action)) {
+			log("limits" + describe("maxActive", maxActive) + describe("rateLimit", rateLimit)
+					+ describe("period", period) + describe("laneMaxActive", laneMaxActive)
+					+ describe("laneRateLimit", laneRateLimit) + describe("lanePeriod", lanePeriod)
+					+ describe("concurrency", concurrency) + describe("reset", reset), queue, reason);
+			return handle(() -> {
+				boolean values = maxActive != null || rateLimit != null || period != null || laneMaxActive != null
+						|| laneRateLimit != null || lanePeriod != null || concurrency != null;
+				Object after = (reset != null) ? RunTimeLimits.reset(this.delegate.admin(), queue, reset) : null;
+				return (values || after == null) ? RunTimeLimits.store(this.delegate.admin(), queue, maxActive,
+						rateLimit, duration(period), laneMaxActive, laneRateLimit, duration(lanePeriod), concurrency)
+						: after;
+			}, () -> "");
 		}
 		log(action + " (scope " + ((scope != null) ? scope : "listener") + ")", queue, reason);
 		if ("cluster".equals(scope)) {
@@ -176,7 +240,7 @@ public class EchoMqEndpointWebExtension {
 				case "pause" -> handle(() -> this.delegate.pauseQueue(queue,
 						(duration != null) ? DurationStyle.detectAndParse(duration) : null), () -> "");
 				case "resume" -> handle(() -> this.delegate.resumeQueue(queue), () -> "");
-				default -> notFound("No such action '" + action + "'; try 'pause' or 'resume'");
+				default -> notFound("No such action '" + action + "'; try 'pause', 'resume' or 'limits'");
 			};
 		}
 		if (scope != null && !"listener".equals(scope)) {
@@ -187,8 +251,16 @@ public class EchoMqEndpointWebExtension {
 		return switch (action) {
 			case "pause" -> handle(() -> this.delegate.pause(queue), noListener);
 			case "resume" -> handle(() -> this.delegate.resume(queue), noListener);
-			default -> notFound("No such action '" + action + "'; try 'pause' or 'resume'");
+			default -> notFound("No such action '" + action + "'; try 'pause', 'resume' or 'limits'");
 		};
+	}
+
+	private static String describe(String name, @Nullable Object value) {
+		return (value != null) ? " " + name + "=" + value : "";
+	}
+
+	private static @Nullable Duration duration(@Nullable String text) {
+		return (text != null) ? DurationStyle.detectAndParse(text) : null;
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.echomq.QueueLimits;
 import io.echomq.core.FlowLimits;
 import io.echomq.inspect.PartitionedStats;
 import io.echomq.inspect.QueueStats;
@@ -140,6 +141,33 @@ public final class QueueDescriptors {
 					(rate != null) ? rate.period() : null, limits.laneMaxActive(),
 					(laneRate != null) ? laneRate.limit() : null, (laneRate != null) ? laneRate.period() : null,
 					startedInWindow);
+		}
+
+	}
+
+	/**
+	 * A queue's limits as configured in this application and as stored at run time
+	 * ({@code POST /echomq/queues/{queue}/limits}): a stored value wins on every node; a
+	 * value not stored is the configured one.
+	 *
+	 * @param configured the limits this application's listener of the queue is configured
+	 * with (all {@code null} when it has none)
+	 * @param stored the limits stored at run time (each {@code null} when not stored)
+	 * @param effective what the claims apply: each stored value, else the configured one
+	 * @param configuredConcurrency the configured concurrency of this application's
+	 * listener, or {@code null} when it has none
+	 * @param storedConcurrency the concurrency stored at run time, or {@code null}
+	 * @param effectiveConcurrency what each listener runs: the stored one, else its
+	 * configured one
+	 */
+	public record RunTimeLimitsDescriptor(LimitsDescriptor configured, LimitsDescriptor stored,
+			LimitsDescriptor effective, @Nullable Integer configuredConcurrency, @Nullable Integer storedConcurrency,
+			@Nullable Integer effectiveConcurrency) implements OperationResponseBody {
+
+		static RunTimeLimitsDescriptor of(QueueLimits limits) {
+			return new RunTimeLimitsDescriptor(LimitsDescriptor.of(limits.configured(), null),
+					LimitsDescriptor.of(limits.stored(), null), LimitsDescriptor.of(limits.effective(), null),
+					limits.configuredConcurrency(), limits.storedConcurrency(), limits.effectiveConcurrency());
 		}
 
 	}

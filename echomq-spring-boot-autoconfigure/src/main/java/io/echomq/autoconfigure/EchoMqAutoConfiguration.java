@@ -11,6 +11,7 @@ import io.echomq.EchoMqTemplate;
 import io.echomq.core.EchoMqEngine;
 import io.echomq.core.EchoMqNode;
 import io.echomq.core.EnqueueInterceptor;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
 import io.echomq.core.QueuePartitioning;
 import io.echomq.core.QueuePartitions;
@@ -25,8 +26,10 @@ import io.echomq.inspect.QueueBacklogs;
 import io.echomq.inspect.QueueInspector;
 import io.echomq.inspect.QueueNodes;
 import io.echomq.listener.EchoJobListenerRegistry;
+import io.echomq.listener.QueueListenerContainer;
 import io.echomq.support.JacksonPayloadConverter;
 import io.echomq.support.PayloadConverter;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -138,11 +141,26 @@ public final class EchoMqAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	EchoMqAdmin echoMqAdmin(EchoMqEngine engine, QueuePartitioning partitioning,
-			ObjectProvider<ControlListener> controlListeners) {
+			ObjectProvider<ControlListener> controlListeners, ObjectProvider<EchoJobListenerRegistry> listeners) {
 		EchoMqAdmin admin = new EchoMqAdmin(engine);
 		admin.setPartitioning(partitioning);
 		admin.setControlListeners(controlListeners.orderedStream().toList());
+		// what the limits' read shows as configured: this application's listener of the
+		// queue
+		admin.setConfiguredLimits((queue) -> {
+			QueueListenerContainer container = container(listeners, queue);
+			return (container != null) ? container.getSettings().limits() : FlowLimits.none();
+		}, (queue) -> {
+			QueueListenerContainer container = container(listeners, queue);
+			return (container != null) ? container.getSettings().concurrency() : null;
+		});
 		return admin;
+	}
+
+	private static @Nullable QueueListenerContainer container(ObjectProvider<EchoJobListenerRegistry> listeners,
+			String queue) {
+		EchoJobListenerRegistry registry = listeners.getIfAvailable();
+		return (registry != null) ? registry.getContainer(queue) : null;
 	}
 
 	@Bean

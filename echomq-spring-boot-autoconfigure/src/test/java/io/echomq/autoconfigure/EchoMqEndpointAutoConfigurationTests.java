@@ -225,7 +225,8 @@ class EchoMqEndpointAutoConfigurationTests {
 						(completed) -> completed != null && completed == 1L);
 			assertError(web.control("queues", ObservabilityTestSupport.unique("none"), "pause", null, null, null), 404,
 					"no listener");
-			assertError(web.control("queues", queue, "stop", null, null, null), 404, "try 'pause' or 'resume'");
+			assertError(web.control("queues", queue, "stop", null, null, null), 404,
+					"try 'pause', 'resume' or 'limits'");
 		});
 	}
 

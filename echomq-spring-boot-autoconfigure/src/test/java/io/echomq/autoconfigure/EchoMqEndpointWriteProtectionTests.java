@@ -13,6 +13,7 @@ import java.util.List;
 import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.EnqueueOptions;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.internal.Engine;
 import io.echomq.inspect.QueueInspector;
@@ -106,7 +107,8 @@ class EchoMqEndpointWriteProtectionTests {
 					queues + this.queue + "/pause?scope=cluster", queues + this.queue + "/resume?scope=cluster",
 					queues + this.queue + "/dead/" + this.dead + "/replay",
 					queues + this.later + "/jobs/" + this.scheduled + "/cancel",
-					"/actuator/echomq/schedules/" + this.later + "/nightly/trigger");
+					"/actuator/echomq/schedules/" + this.later + "/nightly/trigger",
+					queues + this.queue + "/limits?concurrency=3");
 		}
 
 		void assertNothingChanged() {
@@ -115,6 +117,7 @@ class EchoMqEndpointWriteProtectionTests {
 			assertThat(this.inspector.row(this.queue, this.dead)).containsEntry("state", "dead");
 			assertThat(this.inspector.row(this.later, this.scheduled)).containsEntry("state", "schedule");
 			assertThat(this.inspector.stats(this.later).pending()).isZero();
+			assertThat(this.admin.limits(this.queue).storedConcurrency()).isNull();
 		}
 
 		HttpResponse<String> post(String path, String contentType, String body)
@@ -162,6 +165,28 @@ class EchoMqEndpointWriteProtectionTests {
 					"{\"scope\":\"cluster\",\"duration\":\"1m\"}");
 			assertThat(scoped.statusCode()).as(scoped.body()).isEqualTo(200);
 			assertThat(this.admin.isPaused(this.queue)).isTrue();
+			assertThat(this.admin.limits(this.queue).storedConcurrency()).isEqualTo(3);
+			String limits = "/actuator/echomq/queues/" + this.queue + "/limits";
+			HttpResponse<String> rate = post(limits, "application/json",
+					"{\"rateLimit\":20,\"period\":\"1s\",\"maxActive\":4,\"reason\":\"partner API\"}");
+			assertThat(rate.statusCode()).as(rate.body()).isEqualTo(200);
+			assertThat(rate.body()).contains("\"storedConcurrency\":3").contains("\"rateLimit\":20");
+			assertThat(this.admin.limits(this.queue).stored())
+				.isEqualTo(new FlowLimits(4, new FlowLimits.RateLimit(20, Duration.ofSeconds(1))));
+			HttpResponse<String> refused = post(limits, "application/json", "{\"rateLimit\":-5,\"period\":\"1s\"}");
+			assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+			assertThat(post(limits, "application/json", "{\"rateLimit\":5}").statusCode()).isEqualTo(400);
+			assertThat(post(limits, "application/json", "{\"reset\":\"burst\"}").statusCode()).isEqualTo(400);
+			assertThat(this.admin.limits(this.queue).stored().maxActive()).isEqualTo(4);
+			HttpResponse<String> reset = post(limits, "application/json", "{\"reset\":\"rate-limit,concurrency\"}");
+			assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
+			assertThat(this.admin.limits(this.queue).stored()).isEqualTo(new FlowLimits(4, null));
+			assertThat(this.admin.limits(this.queue).storedConcurrency()).isNull();
+			HttpRequest read = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + limits)).build();
+			HttpResponse<String> shown = this.http.send(read, BodyHandlers.ofString());
+			assertThat(shown.statusCode()).isEqualTo(200);
+			assertThat(shown.body()).contains("\"configuredConcurrency\":4").contains("\"effectiveConcurrency\":4");
+			this.admin.resetLimits(this.queue);
 		}
 
 	}

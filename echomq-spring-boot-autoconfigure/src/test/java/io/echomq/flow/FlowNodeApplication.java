@@ -40,6 +40,14 @@ public class FlowNodeApplication {
 
 	static final String PAUSABLE = "pausable";
 
+	static final String RETUNED = "retuned";
+
+	/**
+	 * The configured rate of {@link #RETUNED} per second, which limits stored at run time
+	 * override.
+	 */
+	static final int RETUNED_RATE = 100;
+
 	static final int MAX_ACTIVE = 3;
 
 	static final int RATE = 6;
@@ -50,7 +58,8 @@ public class FlowNodeApplication {
 	static final List<String> PROPERTIES = List.of("echomq.queues." + CAPPED + ".max-active=" + MAX_ACTIVE,
 			"echomq.queues." + LANED + ".lanes.max-active=1", "echomq.queues." + LIMITED + ".rate-limit.limit=" + RATE,
 			"echomq.queues." + LIMITED + ".rate-limit.period=" + PERIOD.toMillis() + "ms",
-			"echomq.shutdown.timeout=2s");
+			"echomq.queues." + RETUNED + ".rate-limit.limit=" + RETUNED_RATE,
+			"echomq.queues." + RETUNED + ".rate-limit.period=1s", "echomq.shutdown.timeout=2s");
 
 	public static void main(String[] args) {
 		ChildJvm.onParentExit(() -> System.exit(1));
@@ -111,6 +120,14 @@ public class FlowNodeApplication {
 		@EchoJob(queue = PAUSABLE, concurrency = "2")
 		void pausable(String payload, JobContext context) throws InterruptedException {
 			run(PAUSABLE, context, 20);
+		}
+
+		// Per node up to 8 handlers of 2 ms: each node alone could start far more than
+		// the
+		// highest rate the test stores (300/s)
+		@EchoJob(queue = RETUNED, concurrency = "8")
+		void retuned(String payload, JobContext context) throws InterruptedException {
+			run(RETUNED, context, 2);
 		}
 
 		private void run(String queue, JobContext context, long millis) throws InterruptedException {

@@ -13,12 +13,14 @@ import io.echomq.EchoMqAdmin;
 import io.echomq.EchoMqTemplate;
 import io.echomq.core.EngineServer;
 import io.echomq.core.EnqueueOptions;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.KeyType;
 import io.echomq.inspect.AuditReport;
 import io.echomq.inspect.QueueAuditor;
 import io.echomq.inspect.QueueInspector;
+import io.echomq.inspect.QueueNodes;
 import io.echomq.listener.ListenerTestSupport;
 import io.echomq.test.ChildJvm;
 import org.junit.jupiter.api.Assumptions;
@@ -214,6 +216,82 @@ class TwoJvmFlowLimitsTests {
 			assertThat(this.ledger.startedBy(FlowNodeApplication.PAUSABLE, CHILD)).isEqualTo(11);
 			assertClean(jobs, FlowNodeApplication.PAUSABLE);
 		});
+	}
+
+	/**
+	 * Limits stored at run time through the admin (as the endpoint stores them) bind both
+	 * JVMs from their next claim: a queue configured at 100/s is changed to 300/s, then
+	 * to 20/s. In no wall-clock second that starts after a write returned do the starts
+	 * (the server times the claims recorded) exceed the limit written, and the raise is
+	 * used. A stored listener concurrency reaches both JVMs' listeners within the bound
+	 * the admin states. Valkey only: the claim scripts are the same on every server, and
+	 * every run costs some seconds.
+	 */
+	@Test
+	void limitsChangedAtRunTimeHoldAcrossTwoJvms() {
+		Assumptions.assumeTrue(this.server == EngineServer.VALKEY, "run-time limits are measured on Valkey");
+		node().run((context) -> {
+			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
+			EchoMqAdmin admin = context.getBean(EchoMqAdmin.class);
+			String queue = FlowNodeApplication.RETUNED;
+			List<String> payloads = new ArrayList<>();
+			for (int i = 0; i < 900; i++) {
+				payloads.add("job-" + i);
+			}
+			template.enqueueAll(queue, payloads);
+			long first = admin.serverTime().toEpochMilli();
+			runFor(admin, first, Duration.ofMillis(2000));
+			admin.setLimits(queue, new FlowLimits(null, new FlowLimits.RateLimit(300, Duration.ofSeconds(1))));
+			long raised = admin.serverTime().toEpochMilli();
+			runFor(admin, raised, Duration.ofMillis(2000));
+			admin.setLimits(queue, new FlowLimits(null, new FlowLimits.RateLimit(20, Duration.ofSeconds(1))));
+			long lowered = admin.serverTime().toEpochMilli();
+			long end = runFor(admin, lowered, Duration.ofMillis(2500));
+			admin.setConcurrency(queue, 3);
+			QueueNodes nodes = new QueueNodes(context.getBean(Engine.class));
+			await("both listeners run 3 handlers").atMost(Duration.ofSeconds(3))
+				.until(() -> nodes.live(queue).size() == 2
+						&& nodes.live(queue).stream().allMatch((listener) -> listener.concurrency() == 3));
+			List<Long> starts = this.ledger.starts(queue);
+			assertThat(perSecond(starts, first, raised)).as("starts per second at the configured 100/s")
+				.isNotEmpty()
+				.allSatisfy((count) -> assertThat(count).isLessThanOrEqualTo(FlowNodeApplication.RETUNED_RATE));
+			assertThat(perSecond(starts, raised, lowered)).as("starts per second at 300/s stored")
+				.allSatisfy((count) -> assertThat(count).isLessThanOrEqualTo(300))
+				.anySatisfy((count) -> assertThat(count).isGreaterThan(FlowNodeApplication.RETUNED_RATE));
+			assertThat(perSecond(starts, lowered, end)).as("starts per second at 20/s stored")
+				.isNotEmpty()
+				.allSatisfy((count) -> assertThat(count).isLessThanOrEqualTo(20));
+			assertBothNodesStarted(queue);
+			admin.resetLimits(queue);
+			admin.setLimits(queue, new FlowLimits(null, new FlowLimits.RateLimit(100_000, Duration.ofSeconds(1))));
+			await("the rest drained").atMost(Duration.ofSeconds(20)).until(() -> this.ledger.done(queue) == 900);
+			admin.resetLimits(queue);
+			assertClean(context.getBean(Engine.class), queue);
+		});
+	}
+
+	/**
+	 * Let the nodes drain until {@code length} of server time passed since {@code from}.
+	 * @return the server time then
+	 */
+	private static long runFor(EchoMqAdmin admin, long from, Duration length) {
+		await().atMost(length.plusSeconds(5))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> admin.serverTime().toEpochMilli() >= from + length.toMillis());
+		return admin.serverTime().toEpochMilli();
+	}
+
+	/**
+	 * The starts in each whole wall-clock second (server time) in {@code [from, to)}.
+	 */
+	private static List<Long> perSecond(List<Long> starts, long from, long to) {
+		List<Long> counts = new ArrayList<>();
+		for (long second = (from + 999) / 1000 * 1000; second + 1000 <= to; second += 1000) {
+			long start = second;
+			counts.add(starts.stream().filter((t) -> t >= start && t < start + 1000).count());
+		}
+		return counts;
 	}
 
 	private ApplicationContextRunner node() {

@@ -257,7 +257,7 @@ final class DashboardReads {
 		FlowLimits limits = (container != null) ? container.getSettings().limits() : this.limits.apply(queue);
 		return new QueueSummary(queue, QueueFlows.counts(stats), new LinkedHashMap<>(stats.counters()),
 				(container != null) ? listener(container) : null, left == null || !left.isZero(),
-				this.flows.read(partitions, partitioned, limits, left), nodes(queue));
+				this.flows.read(partitions, partitioned, limits, left, this.admin.limits(queue)), nodes(queue));
 	}
 
 	/**
@@ -295,10 +295,9 @@ final class DashboardReads {
 	}
 
 	private ListenerSummary listener(QueueListenerContainer container) {
-		return new ListenerSummary(this.node, container.getId(), container.getSettings().concurrency(),
-				container.isRunning(), container.isPaused(), container.isPollerAlive(), container.inFlight(),
-				container.getCompletedCount(), container.getRetriedCount(), container.getDeadCount(),
-				container.getStaleCount());
+		return new ListenerSummary(this.node, container.getId(), container.getConcurrency(), container.isRunning(),
+				container.isPaused(), container.isPollerAlive(), container.inFlight(), container.getCompletedCount(),
+				container.getRetriedCount(), container.getDeadCount(), container.getStaleCount());
 	}
 
 	private @Nullable Object sanitize(String key, String value, boolean show) {

@@ -20,11 +20,30 @@ import org.jspecify.annotations.Nullable;
  * @param limits the queue's flow limits, or {@code null} when none is configured
  * @param pauseLeftMillis how long a timed cluster-wide pause lasts still; {@code null}
  * when the queue is not paused or paused until resumed
+ * @param stored the limits stored at run time ({@code EchoMqAdmin.setLimits}), which win
+ * over the configured ones on every node, or {@code null} when none is stored
+ * @param storedConcurrency the listener concurrency stored at run time, or {@code null}
  * @author EchoMQ
  * @since 0.2.0
  */
 public record QueueFlow(int partitionCount, List<PartitionSummary> partitions, long laneCount, List<LaneSummary> lanes,
-		@Nullable Limits limits, @Nullable Long pauseLeftMillis) {
+		@Nullable Limits limits, @Nullable Long pauseLeftMillis, @Nullable Limits stored,
+		@Nullable Integer storedConcurrency) {
+
+	/**
+	 * Create a flow without limits stored at run time.
+	 * @param partitionCount how many partitions the queue has
+	 * @param partitions each partition of a partitioned queue
+	 * @param laneCount how many fair lanes have ready work
+	 * @param lanes pending jobs of the lanes with ready work
+	 * @param limits the queue's configured flow limits, or {@code null}
+	 * @param pauseLeftMillis how long a timed cluster-wide pause lasts still, or
+	 * {@code null}
+	 */
+	public QueueFlow(int partitionCount, List<PartitionSummary> partitions, long laneCount, List<LaneSummary> lanes,
+			@Nullable Limits limits, @Nullable Long pauseLeftMillis) {
+		this(partitionCount, partitions, laneCount, lanes, limits, pauseLeftMillis, null, null);
+	}
 
 	/**
 	 * One partition of a partitioned queue.

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.echomq.QueueLimits;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.JobState;
 import io.echomq.core.QueuePartitions;
@@ -33,8 +34,8 @@ final class QueueFlows {
 		this.inspector = inspector;
 	}
 
-	QueueFlow read(QueuePartitions partitions, PartitionedStats stats, FlowLimits limits,
-			@Nullable Duration pauseLeft) {
+	QueueFlow read(QueuePartitions partitions, PartitionedStats stats, FlowLimits limits, @Nullable Duration pauseLeft,
+			QueueLimits runtime) {
 		List<PartitionSummary> each = new ArrayList<>();
 		List<LaneSummary> lanes = new ArrayList<>();
 		long laneCount = 0;
@@ -54,7 +55,8 @@ final class QueueFlows {
 		}
 		return new QueueFlow(partitions.count(), each, laneCount, lanes,
 				QueueFlow.Limits.of(limits, partitions.count()),
-				(pauseLeft != null && !pauseLeft.isZero()) ? pauseLeft.toMillis() : null);
+				(pauseLeft != null && !pauseLeft.isZero()) ? pauseLeft.toMillis() : null,
+				QueueFlow.Limits.of(runtime.stored(), partitions.count()), runtime.storedConcurrency());
 	}
 
 	static Map<String, Long> counts(QueueStats stats) {

@@ -5,6 +5,7 @@ import java.time.ZoneId;
 import java.util.List;
 
 import io.echomq.core.EnqueueOptions;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
 import io.echomq.inspect.PartitionedStats;
@@ -323,6 +324,12 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 		awaitText(driver, By.id("limit-queue"), "at most 40 active, 200 started per 1 s");
 		assertThat(text(driver, By.id("limit-partition"))).isEqualTo("at most 10 active, 50 started per 1 s");
 		assertThat(text(driver, By.id("limit-lane"))).isEqualTo("at most 1 active, 30 started per 1 min");
+		// stored at run time: the configured values again, so that the jobs run as before
+		this.admin.setLimits("shipments", new FlowLimits(40, null));
+		this.admin.setConcurrency("shipments", 4);
+		awaitText(driver, By.id("limit-stored"), "queue: at most 40 active; concurrency 4 per listener");
+		assertThat(text(driver, By.id("limit-queue"))).isEqualTo("at most 40 active, 200 started per 1 s");
+		this.admin.resetLimits("shipments");
 		awaitText(driver, By.cssSelector("#lane-acme .lane-pending"), "2");
 		assertThat(text(driver, By.cssSelector("#lane-globex .lane-pending"))).isEqualTo("1");
 		assertThat(text(driver, By.id("lanes-title"))).isEqualTo("Lanes with work (2)");

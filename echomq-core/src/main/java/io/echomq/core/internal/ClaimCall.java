@@ -24,6 +24,9 @@ final class ClaimCall {
 	/** The limit a paused queue's claim reply names. */
 	private static final String PAUSED = "PAUSED";
 
+	/** The last argument of a claim that reads the limits stored at run time. */
+	private static final String LIMITS_TAG = "=limits";
+
 	/** The last argument of a call that declares the keys expiry moves with. */
 	static final String EXPIRE_TAG = "=expire";
 
@@ -64,6 +67,16 @@ final class ClaimCall {
 		args.add((maxActive != null) ? Integer.toString(maxActive) : "0");
 		args.add((rate != null) ? Integer.toString(rate.limit()) : "0");
 		args.add((rate != null) ? Long.toString(rate.period().toMillis()) : "1");
+	}
+
+	/**
+	 * Declare the limits stored at run time ({@link QueueKeys#limits()}) after the pause
+	 * flag, and the tag that tells the script to read them (before the expiry keys and
+	 * the events, if any).
+	 */
+	static void declareLimits(QueueKeys queueKeys, List<String> keys, List<String> args) {
+		keys.add(queueKeys.limits());
+		args.add(LIMITS_TAG);
 	}
 
 	/**

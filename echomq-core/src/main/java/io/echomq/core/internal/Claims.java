@@ -249,6 +249,7 @@ public class Claims extends EnginePart {
 			args.add(candidate);
 		}
 		keys.add(queueKeys.paused());
+		ClaimCall.declareLimits(queueKeys, keys, args);
 		ClaimCall.declareExpiry(queueKeys, keys, args);
 		this.state.declareEvents(queue, keys, args);
 		return new ScriptExecutor.Invocation(keys, args);

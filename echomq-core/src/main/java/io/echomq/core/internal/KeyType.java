@@ -108,6 +108,16 @@ public enum KeyType {
 	THROTTLED("throttled"),
 
 	/**
+	 * Hash of the limits an operator set at run time ({@code set_limits.lua}): field
+	 * {@code max_active}, {@code rate} and {@code period}, {@code lane_max_active},
+	 * {@code lane_rate} and {@code lane_period}, {@code concurrency}, and
+	 * {@code partitions} (how many partitions share the queue-wide limits). A stored
+	 * value wins over the configured one at every claim that declares the key; an absent
+	 * field is the configured value. Not a location.
+	 */
+	LIMITS("limits"),
+
+	/**
 	 * Hash of the nodes listening to the queue, node name to its listener's last beat
 	 * ({@link io.echomq.inspect.NodeListener}), kept by
 	 * {@link io.echomq.inspect.QueueNodes}: each running container beats every few

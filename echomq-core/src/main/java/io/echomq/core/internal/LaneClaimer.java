@@ -105,6 +105,7 @@ final class LaneClaimer {
 			keys.add(queueKeys.laneControls());
 			keys.add(queueKeys.paused());
 			args.addAll(ids);
+			ClaimCall.declareLimits(queueKeys, keys, args);
 			ClaimCall.declareExpiry(queueKeys, keys, args);
 			this.state.declareEvents(queue, keys, args);
 			ClaimCall.Reply reply = ClaimCall.read(queue, this.executor.execute(this.claim, keys, args));

@@ -20,7 +20,8 @@ import org.springframework.util.Assert;
 
 /**
  * An operator's verbs on one queue (or partition): pause and resume it cluster-wide,
- * replay, delete, run now or cancel one job, and purge the dead.
+ * store or reset its run-time limits, replay, delete, run now or cancel one job, and
+ * purge the dead.
  *
  * @author EchoMQ
  */
@@ -138,6 +139,86 @@ public final class QueueAdmin extends EnginePart {
 	 */
 	public record LaneControlResult(boolean changed, LaneControls controls) {
 
+	}
+
+	/**
+	 * Store run-time limits for a queue ({@code set_limits.lua}): each field, an integer
+	 * of at least 1, wins over the configured value from every node's next claim (the
+	 * concurrency from each container's next beat) until it is {@linkplain #resetLimits
+	 * reset}.
+	 * @param queue the queue (or partition)
+	 * @param fields the fields ({@link KeyType#LIMITS}) and their values
+	 * @return the limits stored after the write
+	 * @throws IllegalArgumentException if a field is unknown, a value is not an integer
+	 * of at least 1, or a rate comes without its period (nothing was written)
+	 */
+	public Map<String, String> setLimits(String queue, Map<String, String> fields) {
+		List<String> args = new ArrayList<>(1 + 2 * fields.size());
+		args.add("set");
+		fields.forEach((field, value) -> {
+			args.add(field);
+			args.add(value);
+		});
+		return limits(queue, args);
+	}
+
+	/**
+	 * Delete stored run-time limits of a queue, so that the configured ones apply again.
+	 * @param queue the queue (or partition)
+	 * @param fields the limits to reset ({@code max_active}, {@code rate},
+	 * {@code lane_max_active}, {@code lane_rate}, {@code concurrency}), none for all
+	 * @return the limits stored after the write
+	 * @throws IllegalArgumentException if a field is unknown (nothing was written)
+	 */
+	public Map<String, String> resetLimits(String queue, List<String> fields) {
+		List<String> args = new ArrayList<>(1 + fields.size());
+		args.add("reset");
+		args.addAll(fields);
+		return limits(queue, args);
+	}
+
+	/**
+	 * Return the run-time limits stored for a queue, read now.
+	 * @param queue the queue (or partition)
+	 * @return field to value, empty when none is stored
+	 */
+	public Map<String, String> storedLimits(String queue) {
+		return this.template.<String, String>opsForHash().entries(this.state.keys(queue).limits());
+	}
+
+	/**
+	 * Return the listener concurrency stored for a queue at run time, read now.
+	 * @param queue the queue (or partition)
+	 * @return the concurrency, or {@code null} when none is stored
+	 */
+	public @Nullable Integer storedConcurrency(String queue) {
+		Object value = this.template.opsForHash().get(this.state.keys(queue).limits(), "concurrency");
+		if (value == null) {
+			return null;
+		}
+		try {
+			int concurrency = Integer.parseInt(value.toString());
+			return (concurrency > 0) ? concurrency : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	private Map<String, String> limits(String queue, List<String> args) {
+		try {
+			QueueKeys keys = this.state.keys(queue);
+			return Replies
+				.hash(this.executor.execute(this.scripts.setLimits, List.of(keys.limits(), keys.wake()), args));
+		}
+		catch (RuntimeException ex) {
+			String refused = ScriptErrors.find(ex, "EMQARG ");
+			if (refused != null) {
+				throw new IllegalArgumentException(
+						"Limits of queue '" + queue + "' refused: " + refused + "; nothing was written", ex);
+			}
+			throw ex;
+		}
 	}
 
 	private List<String> pauseKeys(String queue) {

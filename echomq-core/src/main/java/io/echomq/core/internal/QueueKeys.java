@@ -96,6 +96,14 @@ public record QueueKeys(Keyspace keyspace, String queue, String pending, String 
 	}
 
 	/**
+	 * Return the limits an operator stored at run time ({@link KeyType#LIMITS}).
+	 * @return the hash
+	 */
+	public String limits() {
+		return this.keyspace.queueKey(this.queue, KeyType.LIMITS.suffix());
+	}
+
+	/**
 	 * Return the outbox: records of finished children whose parent is on another slot.
 	 * @return the sorted set
 	 */

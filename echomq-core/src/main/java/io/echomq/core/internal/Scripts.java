@@ -45,6 +45,8 @@ final class Scripts {
 
 	final Script laneControl = Script.load("lane_control");
 
+	final Script setLimits = Script.load("set_limits");
+
 	final Script progress = Script.load("progress");
 
 	final Script flowParent = Script.load("flow_parent");
@@ -62,8 +64,8 @@ final class Scripts {
 	List<Script> all() {
 		return List.of(this.enqueue, this.claim, this.complete, this.retry, this.extend, this.release, this.reap,
 				this.promote, this.replay, this.purge, this.quarantine, this.trim, this.delete, this.runNow,
-				this.cancel, this.pause, this.laneControl, this.progress, this.flowParent, this.flowApply, this.flowAck,
-				this.batchOpen, this.batchAdd, this.batchSeal);
+				this.cancel, this.pause, this.laneControl, this.setLimits, this.progress, this.flowParent,
+				this.flowApply, this.flowAck, this.batchOpen, this.batchAdd, this.batchSeal);
 	}
 
 }

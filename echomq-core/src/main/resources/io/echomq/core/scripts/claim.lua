@@ -19,13 +19,15 @@
 -- KEYS[5]     emq:{q}:pending   ZSET
 -- KEYS[6..]   emq:{q}:job:<id>  HASH, one row per candidate, in ARGV order
 -- KEYS[last]  emq:{q}:paused    STRING
+-- [limits]    optional: emq:{q}:limits declared after the pause flag, ARGV ending with LIMITS_TAG
+--             (limits.lua): the limits stored at run time win over ARGV[3..5]
 -- ARGV[1..6]  lease ms, most to claim, max-active, rate, period ms, the claiming node's name
 -- ARGV[7]     size of the hint when the claim takes its maximum (>= 0)
 -- ARGV[8]     size of the hint otherwise: the caller's next page (>= 0)
 -- ARGV[9]     offset of the caller's page in pending (>= 0)
 -- ARGV[10]    members of that page the caller left out because they are not JOB ids (>= 0)
 -- ARGV[11..]  candidate ids
--- [expire]    optional: emq:{q}:dead, :metrics, :outbox, :waiters, :done after KEYS[last], ARGV ending
+-- [expire]    optional: emq:{q}:dead, :metrics, :outbox, :waiters, :done after the limits (if any), ARGV ending
 --             with EXPIRE_TAG (before the events' tag): a candidate past its deadline moves to dead in
 --             the same move (expire.lua); without them it is passed over, reason 'expired'
 -- [events]    optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
@@ -49,6 +51,7 @@ local foreign = arg_int(10, 0)
 -- ARGV[1..10] are fixed; the events tag and bound, if any, come after the candidates
 local events = events_take(KEYS)
 local expiry = expire_take(KEYS)
+limits_take(KEYS, c)
 local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], pending = KEYS[5],
   paused = KEYS[#KEYS]}
 if #KEYS ~= #ARGV - 4 then

@@ -28,12 +28,14 @@
 -- KEYS[5+3L..]  emq:{q}:job:<id>   HASH, one row per candidate, in ARGV order
 -- KEYS[last-1]  emq:{q}:lane-controls HASH, the lanes' controls (lane_controls.lua)
 -- KEYS[last]    emq:{q}:paused     STRING
+-- [limits]      optional: emq:{q}:limits declared after the pause flag, ARGV ending with LIMITS_TAG
+--               (limits.lua): the limits stored at run time win over ARGV[3..5] and ARGV[7..9]
 -- ARGV[1..6]    lease ms, most to claim, max-active, rate, period ms, the claiming node's name
 -- ARGV[7..9]    lane max-active, lane rate, lane period ms (0, 0, 1 for none)
 -- ARGV[10]      L, the number of lanes
 -- ARGV[11..10+2L] per lane: lane key, number of candidates
 -- then          the candidate ids, lane after lane
--- [expire]      optional: emq:{q}:dead, :metrics, :outbox, :waiters, :done after KEYS[last], ARGV ending
+-- [expire]      optional: emq:{q}:dead, :metrics, :outbox, :waiters, :done after the limits (if any), ARGV ending
 --               with EXPIRE_TAG (before the events' tag): a candidate past its deadline moves to dead
 --               in the same move (expire.lua); without them it is passed over, reason 'expired'
 -- [events]      optional, last: the stream emq:{q}:events declared after every other key, ARGV ending
@@ -54,12 +56,12 @@
 -- validate
 local events = events_take(KEYS)
 local expiry = expire_take(KEYS)
+local c = claim_args()
+c.lane_max_active, c.lane_rate, c.lane_period = arg_int(7, 0), arg_int(8, 0), arg_int(9, 1)
+limits_take(KEYS, c)
 local K = {active = KEYS[1], starts = KEYS[2], throttled = KEYS[3], ring = KEYS[4], controls = KEYS[#KEYS - 1],
   paused = KEYS[#KEYS]}
-local c = claim_args()
-local lane_max_active = arg_int(7, 0)
-local lane_rate = arg_int(8, 0)
-local lane_period = arg_int(9, 1)
+local lane_max_active, lane_rate, lane_period = c.lane_max_active, c.lane_rate, c.lane_period
 local lane_count = arg_int(10, 1)
 local lanes = {}
 local candidates = 0

@@ -826,10 +826,26 @@
 		return parts.length ? parts.join(', ') : 'none';
 	}
 
+	function storedText(flow) {
+		var parts = [];
+		var stored = flow.stored;
+		if (stored && (stored.maxActive !== null || stored.rateLimit !== null)) {
+			parts.push('queue: ' + limitText(stored.maxActive, stored.rateLimit, stored.ratePeriodMillis));
+		}
+		if (stored && (stored.laneMaxActive !== null || stored.laneRateLimit !== null)) {
+			parts.push('each lane: ' + limitText(stored.laneMaxActive, stored.laneRateLimit, stored.laneRatePeriodMillis));
+		}
+		if (flow.storedConcurrency !== null && flow.storedConcurrency !== undefined) {
+			parts.push('concurrency ' + flow.storedConcurrency + ' per listener');
+		}
+		return parts.join('; ');
+	}
+
 	function flowPanel(queue) {
 		var flow = queue.flow;
 		var limits = flow.limits;
-		if (!limits && !flow.lanes.length && !flow.partitions.length) {
+		var stored = flow.stored || flow.storedConcurrency !== null && flow.storedConcurrency !== undefined;
+		if (!limits && !stored && !flow.lanes.length && !flow.partitions.length) {
 			return el('section', { id: 'flow', class: 'panel' },
 				el('div', { class: 'row' },
 					el('h2', { text: 'Flow' }),
@@ -868,6 +884,9 @@
 				el('dd', { id: 'limit-partition', text: limitText(limits.perPartition.maxActive, limits.perPartition.rateLimit, limits.perPartition.ratePeriodMillis) })] : null,
 			el('dt', { text: 'Each lane' }),
 			el('dd', { id: 'limit-lane', text: limits ? limitText(limits.laneMaxActive, limits.laneRateLimit, limits.laneRatePeriodMillis) : 'none' }),
+			stored ? [el('dt', { text: 'Stored at run time (wins)' }),
+				el('dd', { id: 'limit-stored', title: 'Set through EchoMqAdmin or the actuator endpoint: wins over the configured values on every node until reset' },
+					storedText(flow))] : null,
 			el('dt', { text: 'Pause (every node)' }),
 			el('dd', { id: 'limit-pause' }, clusterBadge(queue)));
 		return el('section', { id: 'flow', class: 'panel' },
@@ -875,7 +894,8 @@
 				el('h2', { text: 'Flow' }),
 				partitionBadge(flow),
 				el('span', { class: 'spacer' }),
-				el('span', { class: 'muted', text: queue.listener ? 'Limits this node\'s listener applies' : 'Limits configured under echomq.queues.' + queue.name })),
+				el('span', { class: 'muted', text: (queue.listener ? 'Limits this node\'s listener is configured with' : 'Limits configured under echomq.queues.' + queue.name)
+					+ (stored ? '; the stored ones win' : '') })),
 			el('div', { class: 'flow-grid' },
 				el('div', null, el('h2', { class: 'section', text: 'Limits' }), limitRows),
 				el('div', null, el('h2', { class: 'section', id: 'lanes-title', text: 'Lanes with work (' + flow.laneCount + ')' }), lanes)),
