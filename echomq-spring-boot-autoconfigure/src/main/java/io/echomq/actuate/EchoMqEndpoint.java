@@ -322,6 +322,56 @@ public class EchoMqEndpoint {
 	}
 
 	/**
+	 * Pause a schedule on every node, until resumed; a restart or a deploy that declares
+	 * it again keeps it paused.
+	 * @param queue the schedule's queue
+	 * @param name the schedule name
+	 * @return the schedule as it is now, or {@code null} if this application runs no
+	 * schedule tick
+	 * @throws io.echomq.schedule.UnknownScheduleException if there is no such schedule
+	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
+	 * @since 0.5.0
+	 */
+	public ScheduleDescriptors.@Nullable ScheduleDescriptor pauseSchedule(String queue, String name) {
+		EchoMqSchedules ticker = this.schedules;
+		return (ticker != null) ? ScheduleDescriptors.describe(ticker.pause(queue, name)) : null;
+	}
+
+	/**
+	 * Resume a paused schedule: it next fires at its first time after now.
+	 * @param queue the schedule's queue
+	 * @param name the schedule name
+	 * @return the schedule as it is now, or {@code null} if this application runs no
+	 * schedule tick
+	 * @throws io.echomq.schedule.UnknownScheduleException if there is no such schedule
+	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
+	 * @since 0.5.0
+	 */
+	public ScheduleDescriptors.@Nullable ScheduleDescriptor resumeSchedule(String queue, String name) {
+		EchoMqSchedules ticker = this.schedules;
+		return (ticker != null) ? ScheduleDescriptors.describe(ticker.resume(queue, name)) : null;
+	}
+
+	/**
+	 * Delete a schedule; occurrences already enqueued stay, and a declared one comes back
+	 * at the next start-up.
+	 * @param queue the schedule's queue
+	 * @param name the schedule name
+	 * @return what was deleted, or {@code null} if this application runs no schedule tick
+	 * @throws io.echomq.schedule.UnknownScheduleException if there is no such schedule
+	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
+	 * @since 0.5.0
+	 */
+	public ScheduleDescriptors.@Nullable DeletedScheduleDescriptor deleteSchedule(String queue, String name) {
+		EchoMqSchedules ticker = this.schedules;
+		if (ticker == null) {
+			return null;
+		}
+		ticker.delete(queue, name);
+		return new ScheduleDescriptors.DeletedScheduleDescriptor(queue, name);
+	}
+
+	/**
 	 * Cancel a job, whatever its state (see {@link EchoMqAdmin#cancel(String, JobId)}).
 	 * @param queue the queue
 	 * @param id the job id
