@@ -58,7 +58,7 @@
 -- validate
 local events = events_take(KEYS)
 local K = {schedules = KEYS[1], schedule_next = KEYS[2], schedule_last = KEYS[3], pending = KEYS[4],
-  schedule = KEYS[5], metrics = KEYS[6], wake = KEYS[7], row = KEYS[8]}
+  schedule = KEYS[5], metrics = KEYS[6], wake = KEYS[7], row = KEYS[8], active = KEYS[9], previous = KEYS[10]}
 local name = ARGV[1]
 local expected = arg_int(3, 0)
 local following = nil
@@ -79,8 +79,6 @@ if #KEYS ~= key_count then
   return redis.error_reply('EMQARG fire takes ' .. key_count .. ' keys here, got ' .. #KEYS
     .. '; nothing was written')
 end
-K.active = KEYS[9]
-K.previous = KEYS[10]
 if K.previous then
   require_id(previous, K.previous, 'job')
 end
