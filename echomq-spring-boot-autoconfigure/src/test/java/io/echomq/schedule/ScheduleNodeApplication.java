@@ -1,24 +1,30 @@
 package io.echomq.schedule;
 
 import io.echomq.annotation.EchoSchedule;
+import io.echomq.autoconfigure.EchoMqAutoConfiguration;
+import io.echomq.autoconfigure.EchoMqScheduleAutoConfiguration;
 import io.echomq.test.ChildJvm;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
  * One node of an application that declares a schedule firing every second: the same
- * declaration runs in the test JVM and, through {@link #main}, in a child JVM. The child
+ * declaration runs in the test JVM and, through {@link #main}, in a child JVM (with only
+ * the auto-configuration a schedule needs, to start fast). The child
  * prints {@value #READY} once its schedule tick runs, and ends when its standard input
  * closes.
  *
  * @author EchoMQ
  */
 @Configuration(proxyBeanMethods = false)
-@EnableAutoConfiguration
+@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
+		EchoMqAutoConfiguration.class, EchoMqScheduleAutoConfiguration.class })
 @Import(ScheduleNodeApplication.Declared.class)
 public class ScheduleNodeApplication {
 
