@@ -106,7 +106,8 @@ class EchoMqEndpointWriteProtectionTests {
 					queues + this.queue + "/pause?scope=cluster", queues + this.queue + "/resume?scope=cluster",
 					queues + this.queue + "/dead/" + this.dead + "/replay",
 					queues + this.later + "/jobs/" + this.scheduled + "/cancel",
-					"/actuator/echomq/schedules/" + this.later + "/nightly/trigger");
+					"/actuator/echomq/schedules/" + this.later + "/nightly/trigger",
+					"/actuator/echomq/schedules/" + this.later + "/nightly/pause");
 		}
 
 		void assertNothingChanged() {
@@ -115,6 +116,8 @@ class EchoMqEndpointWriteProtectionTests {
 			assertThat(this.inspector.row(this.queue, this.dead)).containsEntry("state", "dead");
 			assertThat(this.inspector.row(this.later, this.scheduled)).containsEntry("state", "schedule");
 			assertThat(this.inspector.stats(this.later).pending()).isZero();
+			assertThat(this.template.schedules(this.later)).singleElement()
+				.satisfies((schedule) -> assertThat(schedule.paused()).isFalse());
 		}
 
 		HttpResponse<String> post(String path, String contentType, String body)
@@ -158,6 +161,7 @@ class EchoMqEndpointWriteProtectionTests {
 			}
 			assertThat(this.inspector.row(this.later, this.scheduled)).isEmpty();
 			assertThat(this.inspector.stats(this.later).pending()).isEqualTo(1);
+			assertThat(this.template.schedules(this.later).get(0).paused()).isTrue();
 			HttpResponse<String> scoped = post("/actuator/echomq/queues/" + this.queue + "/pause", "application/json",
 					"{\"scope\":\"cluster\",\"duration\":\"1m\"}");
 			assertThat(scoped.statusCode()).as(scoped.body()).isEqualTo(200);
@@ -183,6 +187,12 @@ class EchoMqEndpointWriteProtectionTests {
 				.DELETE()
 				.build();
 			assertThat(this.http.send(purge, BodyHandlers.ofString()).statusCode()).isIn(404, 405);
+			HttpRequest deleteSchedule = HttpRequest
+				.newBuilder(URI.create(
+						"http://localhost:" + this.port + "/actuator/echomq/schedules/" + this.later + "/nightly"))
+				.DELETE()
+				.build();
+			assertThat(this.http.send(deleteSchedule, BodyHandlers.ofString()).statusCode()).isIn(404, 405);
 			assertNothingChanged();
 			HttpRequest read = HttpRequest
 				.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/echomq/queues/" + this.queue))
