@@ -92,8 +92,8 @@ public @interface EchoSchedule {
 	OverlapPolicy overlap() default OverlapPolicy.ALLOW;
 
 	/**
-	 * The first instant the schedule may fire at, ISO-8601 ({@code 2026-06-01T00:00:00Z});
-	 * none by default.
+	 * The first instant the schedule may fire at, ISO-8601
+	 * ({@code 2026-06-01T00:00:00Z}); none by default.
 	 * @return the instant
 	 * @since 0.5.0
 	 */

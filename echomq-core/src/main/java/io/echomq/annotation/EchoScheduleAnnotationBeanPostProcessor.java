@@ -145,7 +145,8 @@ public class EchoScheduleAnnotationBeanPostProcessor implements BeanPostProcesso
 		}
 		catch (DateTimeParseException ex) {
 			throw new InvalidScheduleException(
-					"Invalid schedule " + attribute + "='" + value + "': " + ex.getMessage() + " (ISO-8601 instant)", ex);
+					"Invalid schedule " + attribute + "='" + value + "': " + ex.getMessage() + " (ISO-8601 instant)",
+					ex);
 		}
 	}
 

@@ -11,7 +11,9 @@ package io.echomq.schedule;
  */
 public enum OverlapPolicy {
 
-	/** Fire whatever the previous occurrence is doing (occurrences may run side by side). */
+	/**
+	 * Fire whatever the previous occurrence is doing (occurrences may run side by side).
+	 */
 	ALLOW,
 
 	/**
@@ -32,8 +34,8 @@ public enum OverlapPolicy {
 	 * Hold one occurrence behind the previous one: while the previous is live the due
 	 * fire time is held (the next fire time does not move, so at most one occurrence
 	 * waits, and the times passing meanwhile fold into it); the held occurrence fires at
-	 * the first tick after the previous one finished, however late (it is not a
-	 * misfire), and the schedule goes on from its next future time.
+	 * the first tick after the previous one finished, however late (it is not a misfire),
+	 * and the schedule goes on from its next future time.
 	 */
 	HOLD_ONE
 

@@ -44,7 +44,9 @@ import org.springframework.util.StringUtils;
 public record ScheduleSpec(@Nullable String cron, @Nullable Duration every, ZoneId zone, MisfirePolicy misfire,
 		int maxCatchUp, OverlapPolicy overlap, @Nullable Instant start, @Nullable Instant end) {
 
-	/** Missed times {@link MisfirePolicy#CATCH_UP} fires at most, unless told otherwise. */
+	/**
+	 * Missed times {@link MisfirePolicy#CATCH_UP} fires at most, unless told otherwise.
+	 */
 	public static final int DEFAULT_CATCH_UP = 3;
 
 	/** The most missed times {@link MisfirePolicy#CATCH_UP} may be told to fire. */

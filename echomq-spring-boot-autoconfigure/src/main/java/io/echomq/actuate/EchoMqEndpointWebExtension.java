@@ -344,7 +344,8 @@ public class EchoMqEndpointWebExtension {
 	public WebEndpointResponse<Object> purge(@Selector String queues, @Selector String queue, @Selector String dead) {
 		if (SCHEDULES.equals(queues)) {
 			log("delete schedule '" + dead + "'", queue, null);
-			return handle(() -> this.delegate.deleteSchedule(queue, dead), () -> "This application runs no schedule tick");
+			return handle(() -> this.delegate.deleteSchedule(queue, dead),
+					() -> "This application runs no schedule tick");
 		}
 		if (!QUEUES.equals(queues) || !DEAD.equals(dead)) {
 			return notFound("No such resource; try DELETE queues/{queue}/dead or schedules/{queue}/{name}");

@@ -88,10 +88,9 @@ public final class ScheduleDescriptors {
 		 * @param lastFire the last fire time, or {@code null}
 		 * @param nextFire the next fire time, or {@code null}
 		 */
-		public ScheduleDescriptor(String queue, String name, @Nullable String cron, @Nullable String every,
-				String zone, String misfire, String origin, @Nullable Instant lastFire, @Nullable Instant nextFire) {
-			this(queue, name, cron, every, zone, misfire, origin, lastFire, nextFire, false, "ALLOW", null, null,
-					null);
+		public ScheduleDescriptor(String queue, String name, @Nullable String cron, @Nullable String every, String zone,
+				String misfire, String origin, @Nullable Instant lastFire, @Nullable Instant nextFire) {
+			this(queue, name, cron, every, zone, misfire, origin, lastFire, nextFire, false, "ALLOW", null, null, null);
 		}
 
 	}

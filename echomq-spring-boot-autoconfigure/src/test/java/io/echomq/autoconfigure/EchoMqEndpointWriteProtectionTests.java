@@ -188,8 +188,8 @@ class EchoMqEndpointWriteProtectionTests {
 				.build();
 			assertThat(this.http.send(purge, BodyHandlers.ofString()).statusCode()).isIn(404, 405);
 			HttpRequest deleteSchedule = HttpRequest
-				.newBuilder(URI.create(
-						"http://localhost:" + this.port + "/actuator/echomq/schedules/" + this.later + "/nightly"))
+				.newBuilder(URI
+					.create("http://localhost:" + this.port + "/actuator/echomq/schedules/" + this.later + "/nightly"))
 				.DELETE()
 				.build();
 			assertThat(this.http.send(deleteSchedule, BodyHandlers.ofString()).statusCode()).isIn(404, 405);

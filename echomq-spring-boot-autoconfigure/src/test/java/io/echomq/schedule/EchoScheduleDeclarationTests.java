@@ -241,8 +241,8 @@ class EchoScheduleDeclarationTests {
 	void aPausedDeclaredScheduleShouldStayPausedAcrossARestartUntilResumedThroughTheEndpoint() {
 		this.runner.withUserConfiguration(NightlyJobs.class).run((context) -> {
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
-			assertThat(web.scheduleAction("schedules", QUEUE, "NightlyJobs.summary", "pause", "maintenance")
-				.getBody()).isInstanceOfSatisfying(ScheduleDescriptor.class, (paused) -> {
+			assertThat(web.scheduleAction("schedules", QUEUE, "NightlyJobs.summary", "pause", "maintenance").getBody())
+				.isInstanceOfSatisfying(ScheduleDescriptor.class, (paused) -> {
 					assertThat(paused.paused()).isTrue();
 					assertThat(paused.nextFire()).isNull();
 					assertThat(paused.overlap()).isEqualTo("SKIP");

@@ -16,9 +16,8 @@ import org.springframework.context.annotation.Import;
 /**
  * One node of an application that declares a schedule firing every second: the same
  * declaration runs in the test JVM and, through {@link #main}, in a child JVM (with only
- * the auto-configuration a schedule needs, to start fast). The child
- * prints {@value #READY} once its schedule tick runs, and ends when its standard input
- * closes.
+ * the auto-configuration a schedule needs, to start fast). The child prints
+ * {@value #READY} once its schedule tick runs, and ends when its standard input closes.
  *
  * @author EchoMQ
  */

@@ -32,11 +32,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A schedule every second, declared by this JVM and a child JVM ({@link
- * ScheduleNodeApplication}) on one server, is paused here: nothing fires while it is
- * paused, across a restart of the child (which declares it again at start-up); resumed,
- * it fires again, and no fire time is ever enqueued twice. The fires are counted from the
- * server: the occurrences in pending, each with its fire time.
+ * A schedule every second, declared by this JVM and a child JVM
+ * ({@link ScheduleNodeApplication}) on one server, is paused here: nothing fires while it
+ * is paused, across a restart of the child (which declares it again at start-up);
+ * resumed, it fires again, and no fire time is ever enqueued twice. The fires are counted
+ * from the server: the occurrences in pending, each with its fire time.
  *
  * @author EchoMQ
  */

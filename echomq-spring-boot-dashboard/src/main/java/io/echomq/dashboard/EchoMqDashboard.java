@@ -26,10 +26,10 @@ import org.springframework.util.Assert;
  * listeners, pages of each location, one job's row and timeline, and the actions (replay
  * a dead job, delete a waiting or finished job, run a scheduled job now, replay or purge
  * every dead job, pause and resume this node's listener, cancel a job, pause and resume a
- * queue cluster-wide, trigger, pause, resume or delete a recurring schedule). A partitioned queue is shown as the
- * sums over its partitions with each partition's counts, its lanes and limits alongside
- * ({@link QueueFlow}); a job id goes to the partition it names. Technology-neutral: the
- * web layer maps it onto HTTP.
+ * queue cluster-wide, trigger, pause, resume or delete a recurring schedule). A
+ * partitioned queue is shown as the sums over its partitions with each partition's
+ * counts, its lanes and limits alongside ({@link QueueFlow}); a job id goes to the
+ * partition it names. Technology-neutral: the web layer maps it onto HTTP.
  *
  * @author EchoMQ
  * @since 0.1.0

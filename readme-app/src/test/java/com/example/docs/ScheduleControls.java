@@ -24,7 +24,7 @@ class ScheduleControls {
 	}
 
 	void campaign(Instant start, Instant end) {
-		// every 5 minutes within the window, never two at once, the last 3 missed times caught up
+		// every 5 minutes in the window, never two at once, 3 missed times caught up
 		ScheduleSpec spec = ScheduleSpec.every(Duration.ofMinutes(5))
 			.withStart(start)
 			.withEnd(end)
@@ -34,10 +34,14 @@ class ScheduleControls {
 	}
 
 	void maintenance() {
-		ScheduleState paused = this.schedules.pause("reports", "ReportSchedules.nightly"); // every node, kept
+		ScheduleState paused = this.schedules.pause("reports", "ReportSchedules.nightly"); // every
+																							// node,
+																							// kept
 		// ... paused.paused() is true, paused.nextFire() null; a deploy keeps it paused
-		this.schedules.resume("reports", "ReportSchedules.nightly"); // next fire: the first after now
-		this.schedules.delete("mailings", "campaign"); // UnknownScheduleException if there is none
+		this.schedules.resume("reports", "ReportSchedules.nightly"); // next fire: the
+																		// first after now
+		this.schedules.delete("mailings", "campaign"); // UnknownScheduleException if
+														// there is none
 	}
 
 }

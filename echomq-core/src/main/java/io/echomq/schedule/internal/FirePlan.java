@@ -42,9 +42,9 @@ public record FirePlan(@Nullable Instant fire, @Nullable Instant next) {
 	}
 
 	/**
-	 * Plan a tick as {@link #plan(ScheduleSpec, Instant, Instant, Duration)} does; a
-	 * held time ({@link io.echomq.schedule.OverlapPolicy#HOLD_ONE}, held behind the
-	 * previous occurrence) fires however late it is.
+	 * Plan a tick as {@link #plan(ScheduleSpec, Instant, Instant, Duration)} does; a held
+	 * time ({@link io.echomq.schedule.OverlapPolicy#HOLD_ONE}, held behind the previous
+	 * occurrence) fires however late it is.
 	 * @param spec the schedule
 	 * @param due the stored next fire time, not after {@code now}
 	 * @param now the server time of the tick

@@ -17,11 +17,11 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A schedule's definition as the store keeps it: a JSON object in the queue's
  * {@code schedules} hash, the schedule's record. Fields at their defaults (overlap
- * {@code ALLOW}, the default catch-up count, no start or end, not paused) are left out, so
- * a record written before they existed reads as their defaults and the same definition
+ * {@code ALLOW}, the default catch-up count, no start or end, not paused) are left out,
+ * so a record written before they existed reads as their defaults and the same definition
  * still gives the same text. A paused record starts with {@value #PAUSED_PREFIX}: the
- * scripts that must keep the pause when a definition is put again ({@code reschedule.lua})
- * read it from that prefix.
+ * scripts that must keep the pause when a definition is put again
+ * ({@code reschedule.lua}) read it from that prefix.
  *
  * @author EchoMQ
  */

@@ -133,7 +133,8 @@ public class Schedules {
 		List<Object> reply = this.executor.execute(RESCHEDULE,
 				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT)),
 				List.of(definition.name(), ScheduleCodec.encode(definition),
-						(next != null) ? Long.toString(next.toEpochMilli()) : "", ScheduleCodec.encode(definition, true)));
+						(next != null) ? Long.toString(next.toEpochMilli()) : "",
+						ScheduleCodec.encode(definition, true)));
 		return number(reply.get(1)) == 1;
 	}
 

@@ -86,10 +86,8 @@ class ScheduleControlsTests extends EngineTestSupport {
 		assertThatExceptionOfType(UnknownScheduleException.class).isThrownBy(() -> this.ticker.pause(this.queue, "x"))
 			.withMessageContaining("'x'")
 			.withMessageContaining("nothing was written");
-		assertThatExceptionOfType(UnknownScheduleException.class)
-			.isThrownBy(() -> this.ticker.resume(this.queue, "x"));
-		assertThatExceptionOfType(UnknownScheduleException.class)
-			.isThrownBy(() -> this.ticker.delete(this.queue, "x"));
+		assertThatExceptionOfType(UnknownScheduleException.class).isThrownBy(() -> this.ticker.resume(this.queue, "x"));
+		assertThatExceptionOfType(UnknownScheduleException.class).isThrownBy(() -> this.ticker.delete(this.queue, "x"));
 		assertThat(this.redis.keys(this.keyspace.queueKey(this.queue, "*"))).isEqualTo(keys);
 		assertThat(this.redis.opsForHash().entries(key(KeyType.SCHEDULES))).isEqualTo(records);
 	}
@@ -136,8 +134,7 @@ class ScheduleControlsTests extends EngineTestSupport {
 		ScheduleFire first = tick().get(0);
 		makeDue("s", 1_000);
 		ScheduleFire second = tick().get(0);
-		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1))
-			.containsExactly(second.id().toString());
+		assertThat(this.redis.opsForZSet().range(key(KeyType.PENDING), 0, -1)).containsExactly(second.id().toString());
 		assertThat(this.redis.hasKey(this.keyspace.jobKey(this.queue, first.id()))).isFalse();
 		assertThat(this.redis.opsForHash().get(key(KeyType.METRICS), "cancelled")).isEqualTo("1");
 	}
@@ -151,7 +148,8 @@ class ScheduleControlsTests extends EngineTestSupport {
 		assertThat(next("s")).isEqualTo(due.plus(Duration.ofHours(6)));
 		Instant now = this.schedules.serverTime();
 		this.schedules.put(new ScheduleDefinition(this.queue, "later",
-				ScheduleSpec.every(Duration.ofHours(1)).withStart(now.plus(Duration.ofDays(1))), "p", ScheduleOrigin.API));
+				ScheduleSpec.every(Duration.ofHours(1)).withStart(now.plus(Duration.ofDays(1))), "p",
+				ScheduleOrigin.API));
 		assertThat(next("later")).isEqualTo(now.plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.MILLIS));
 		this.schedules.put(new ScheduleDefinition(this.queue, "e",
 				ScheduleSpec.every(Duration.ofHours(1)).withEnd(now.minusSeconds(1)), "p", ScheduleOrigin.API));
