@@ -6,6 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.echomq.core.Experimental;
 import io.echomq.schedule.MisfirePolicy;
 import io.echomq.schedule.OverlapPolicy;
 import io.echomq.schedule.ScheduleSpec;
@@ -81,6 +82,7 @@ public @interface EchoSchedule {
 	 * @return the count, 0 or 1 to {@link ScheduleSpec#MAX_CATCH_UP}
 	 * @since 0.5.0
 	 */
+	@Experimental
 	int catchUp() default 0;
 
 	/**
@@ -89,6 +91,7 @@ public @interface EchoSchedule {
 	 * @return the policy
 	 * @since 0.5.0
 	 */
+	@Experimental
 	OverlapPolicy overlap() default OverlapPolicy.ALLOW;
 
 	/**
@@ -97,6 +100,7 @@ public @interface EchoSchedule {
 	 * @return the instant
 	 * @since 0.5.0
 	 */
+	@Experimental
 	String start() default "";
 
 	/**
@@ -104,6 +108,7 @@ public @interface EchoSchedule {
 	 * @return the instant
 	 * @since 0.5.0
 	 */
+	@Experimental
 	String end() default "";
 
 }
