@@ -322,45 +322,26 @@ public class EchoMqEndpoint {
 	}
 
 	/**
-	 * Pause a schedule on every node, until resumed; a restart or a deploy that declares
-	 * it again keeps it paused.
+	 * Pause a schedule on every node until resumed (a restart or a deploy that declares
+	 * it again keeps it paused), or resume it: it next fires at its first time after now.
 	 * @param queue the schedule's queue
 	 * @param name the schedule name
-	 * @return the schedule as it is now, or {@code null} if this application runs no
-	 * schedule tick
+	 * @param paused {@code true} to pause, {@code false} to resume
+	 * @return the schedule as it is now, or {@code null} if this application runs no tick
 	 * @throws io.echomq.schedule.UnknownScheduleException if there is no such schedule
-	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
-	 * @since 0.5.0
 	 */
-	public ScheduleDescriptors.@Nullable ScheduleDescriptor pauseSchedule(String queue, String name) {
+	public ScheduleDescriptors.@Nullable ScheduleDescriptor pauseSchedule(String queue, String name, boolean paused) {
 		EchoMqSchedules ticker = this.schedules;
-		return (ticker != null) ? ScheduleDescriptors.describe(ticker.pause(queue, name)) : null;
+		return (ticker != null)
+				? ScheduleDescriptors.describe(paused ? ticker.pause(queue, name) : ticker.resume(queue, name)) : null;
 	}
 
 	/**
-	 * Resume a paused schedule: it next fires at its first time after now.
+	 * Delete a schedule (a declared one comes back at the next start-up).
 	 * @param queue the schedule's queue
 	 * @param name the schedule name
-	 * @return the schedule as it is now, or {@code null} if this application runs no
-	 * schedule tick
+	 * @return what was deleted, or {@code null} if this application runs no tick
 	 * @throws io.echomq.schedule.UnknownScheduleException if there is no such schedule
-	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
-	 * @since 0.5.0
-	 */
-	public ScheduleDescriptors.@Nullable ScheduleDescriptor resumeSchedule(String queue, String name) {
-		EchoMqSchedules ticker = this.schedules;
-		return (ticker != null) ? ScheduleDescriptors.describe(ticker.resume(queue, name)) : null;
-	}
-
-	/**
-	 * Delete a schedule; occurrences already enqueued stay, and a declared one comes back
-	 * at the next start-up.
-	 * @param queue the schedule's queue
-	 * @param name the schedule name
-	 * @return what was deleted, or {@code null} if this application runs no schedule tick
-	 * @throws io.echomq.schedule.UnknownScheduleException if there is no such schedule
-	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
-	 * @since 0.5.0
 	 */
 	public ScheduleDescriptors.@Nullable DeletedScheduleDescriptor deleteSchedule(String queue, String name) {
 		EchoMqSchedules ticker = this.schedules;

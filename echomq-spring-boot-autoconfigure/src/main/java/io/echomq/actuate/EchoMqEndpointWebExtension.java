@@ -388,8 +388,7 @@ public class EchoMqEndpointWebExtension {
 			case "pause", "resume" -> {
 				log(action + " schedule '" + name + "'", queue, reason);
 				Supplier<String> none = () -> "This application runs no schedule tick";
-				yield "pause".equals(action) ? handle(() -> this.delegate.pauseSchedule(queue, name), none)
-						: handle(() -> this.delegate.resumeSchedule(queue, name), none);
+				yield handle(() -> this.delegate.pauseSchedule(queue, name, "pause".equals(action)), none);
 			}
 			default -> notFound("No such action '" + action + "'; try 'trigger', 'pause' or 'resume'");
 		};
