@@ -6,7 +6,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.echomq.core.Experimental;
 import io.echomq.schedule.MisfirePolicy;
+import io.echomq.schedule.OverlapPolicy;
+import io.echomq.schedule.ScheduleSpec;
 
 /**
  * Declares a recurring schedule: at each fire time one job is enqueued to
@@ -72,5 +75,40 @@ public @interface EchoSchedule {
 	 * @return the policy
 	 */
 	MisfirePolicy misfire() default MisfirePolicy.SKIP;
+
+	/**
+	 * How many of the most recent missed times {@link MisfirePolicy#CATCH_UP} fires;
+	 * {@code 0} (the default) for {@link ScheduleSpec#DEFAULT_CATCH_UP}.
+	 * @return the count, 0 or 1 to {@link ScheduleSpec#MAX_CATCH_UP}
+	 * @since 0.5.0
+	 */
+	@Experimental
+	int catchUp() default 0;
+
+	/**
+	 * What a fire time does while the previous occurrence's job is still pending or
+	 * running.
+	 * @return the policy
+	 * @since 0.5.0
+	 */
+	@Experimental
+	OverlapPolicy overlap() default OverlapPolicy.ALLOW;
+
+	/**
+	 * The first instant the schedule may fire at, ISO-8601
+	 * ({@code 2026-06-01T00:00:00Z}); none by default.
+	 * @return the instant
+	 * @since 0.5.0
+	 */
+	@Experimental
+	String start() default "";
+
+	/**
+	 * The last instant the schedule may fire at, ISO-8601; none by default.
+	 * @return the instant
+	 * @since 0.5.0
+	 */
+	@Experimental
+	String end() default "";
 
 }

@@ -2,8 +2,10 @@ package io.echomq.annotation;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +120,10 @@ public class EchoScheduleAnnotationBeanPostProcessor implements BeanPostProcesso
 			String zone = resolve(annotation.zone());
 			ZoneId zoneId = StringUtils.hasText(zone) ? ScheduleSpec.zone(zone.trim()) : ZoneOffset.UTC;
 			ScheduleSpec spec = new ScheduleSpec(StringUtils.hasText(cron) ? cron : null,
-					StringUtils.hasText(every) ? parseEvery(every.trim()) : null, zoneId, annotation.misfire());
+					StringUtils.hasText(every) ? parseEvery(every.trim()) : null, zoneId, annotation.misfire(),
+					(annotation.catchUp() != 0) ? annotation.catchUp() : ScheduleSpec.DEFAULT_CATCH_UP,
+					annotation.overlap(), instant("start", resolve(annotation.start())),
+					instant("end", resolve(annotation.end())));
 			Supplier<@Nullable Object> supplier = null;
 			if (method.getReturnType() != void.class) {
 				ReflectionUtils.makeAccessible(method);
@@ -128,6 +133,20 @@ public class EchoScheduleAnnotationBeanPostProcessor implements BeanPostProcesso
 		}
 		catch (InvalidScheduleException ex) {
 			throw new InvalidScheduleException(source + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private static @Nullable Instant instant(String attribute, String value) {
+		if (!StringUtils.hasText(value)) {
+			return null;
+		}
+		try {
+			return Instant.parse(value.trim());
+		}
+		catch (DateTimeParseException ex) {
+			throw new InvalidScheduleException(
+					"Invalid schedule " + attribute + "='" + value + "': " + ex.getMessage() + " (ISO-8601 instant)",
+					ex);
 		}
 	}
 

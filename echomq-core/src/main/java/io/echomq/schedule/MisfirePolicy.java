@@ -15,6 +15,14 @@ public enum MisfirePolicy {
 	/**
 	 * Fire once for all the missed times, at once, then go on from the next future time.
 	 */
-	RUN_ONCE
+	RUN_ONCE,
+
+	/**
+	 * Fire the most recent missed times, each as its own occurrence, oldest first, at
+	 * most {@link ScheduleSpec#maxCatchUp()} of them (older ones are skipped), then go on
+	 * from the next future time.
+	 * @since 0.5.0
+	 */
+	CATCH_UP
 
 }

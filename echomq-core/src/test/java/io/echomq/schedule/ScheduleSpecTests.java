@@ -97,6 +97,44 @@ class ScheduleSpecTests {
 	}
 
 	@Test
+	void catchUpFiresTheMostRecentMissedCronTimesOneAfterTheOther() {
+		ScheduleSpec daily = ScheduleSpec.cron("0 30 2 * * *", PARIS).withCatchUp(2);
+		Instant due = Instant.parse("2026-06-01T00:30:00Z");
+		Instant now = Instant.parse("2026-06-04T10:00:00Z");
+		FirePlan skip = FirePlan.plan(daily, due, now, THRESHOLD);
+		assertThat(skip.fire()).isNull();
+		assertThat(skip.next()).isEqualTo(Instant.parse("2026-06-03T00:30:00Z"));
+		FirePlan first = FirePlan.plan(daily, skip.next(), now, THRESHOLD);
+		assertThat(first.fire()).isEqualTo(Instant.parse("2026-06-03T00:30:00Z"));
+		FirePlan second = FirePlan.plan(daily, first.next(), now, THRESHOLD);
+		assertThat(second.fire()).isEqualTo(Instant.parse("2026-06-04T00:30:00Z"));
+		assertThat(second.next()).isEqualTo(Instant.parse("2026-06-05T00:30:00Z"));
+		assertThat(ScheduleSpec.every(Duration.ofMinutes(1)).withMisfire(MisfirePolicy.CATCH_UP).maxCatchUp())
+			.isEqualTo(ScheduleSpec.DEFAULT_CATCH_UP);
+	}
+
+	@Test
+	void startAndEndBoundTheFireTimes() {
+		Instant start = Instant.parse("2026-06-10T00:00:00Z");
+		Instant end = Instant.parse("2026-06-12T00:30:00Z");
+		ScheduleSpec daily = ScheduleSpec.cron("0 30 2 * * *", PARIS).withStart(start).withEnd(end);
+		assertThat(daily.nextAfter(Instant.parse("2026-06-01T00:00:00Z")))
+			.isEqualTo(Instant.parse("2026-06-10T00:30:00Z"));
+		assertThat(daily.nextAfter(Instant.parse("2026-06-11T00:30:00Z"))).isEqualTo(end);
+		assertThat(daily.nextAfter(end)).isNull();
+		assertThat(daily.nextAfter(Instant.parse("2026-06-01T00:30:00Z"), Instant.parse("2026-06-05T00:00:00Z")))
+			.isEqualTo(Instant.parse("2026-06-10T00:30:00Z"));
+		ScheduleSpec hourly = ScheduleSpec.every(Duration.ofHours(1)).withStart(start);
+		assertThat(hourly.nextAfter(Instant.parse("2026-06-01T00:00:00Z"))).isEqualTo(start);
+		assertThat(hourly.nextAfter(start)).isEqualTo(start.plus(Duration.ofHours(1)));
+		assertThatExceptionOfType(InvalidScheduleException.class)
+			.isThrownBy(() -> hourly.withEnd(start.minusSeconds(1)))
+			.withMessageContaining("before its start");
+		assertThatExceptionOfType(InvalidScheduleException.class).isThrownBy(() -> hourly.withCatchUp(0))
+			.withMessageContaining("was 0");
+	}
+
+	@Test
 	void badSpecsAreRejectedNamingTheValue() {
 		assertThatExceptionOfType(InvalidScheduleException.class).isThrownBy(() -> ScheduleSpec.cron("0 61 * * * *"))
 			.withMessageContaining("'0 61 * * * *'");

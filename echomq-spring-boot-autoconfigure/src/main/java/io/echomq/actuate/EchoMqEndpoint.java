@@ -322,6 +322,37 @@ public class EchoMqEndpoint {
 	}
 
 	/**
+	 * Pause a schedule on every node until resumed (a restart or a deploy that declares
+	 * it again keeps it paused), or resume it: it next fires at its first time after now.
+	 * @param queue the schedule's queue
+	 * @param name the schedule name
+	 * @param paused {@code true} to pause, {@code false} to resume
+	 * @return the schedule as it is now, or {@code null} if this application runs no tick
+	 * @throws io.echomq.schedule.UnknownScheduleException if there is no such schedule
+	 */
+	public ScheduleDescriptors.@Nullable ScheduleDescriptor pauseSchedule(String queue, String name, boolean paused) {
+		EchoMqSchedules ticker = this.schedules;
+		return (ticker != null)
+				? ScheduleDescriptors.describe(paused ? ticker.pause(queue, name) : ticker.resume(queue, name)) : null;
+	}
+
+	/**
+	 * Delete a schedule (a declared one comes back at the next start-up).
+	 * @param queue the schedule's queue
+	 * @param name the schedule name
+	 * @return what was deleted, or {@code null} if this application runs no tick
+	 * @throws io.echomq.schedule.UnknownScheduleException if there is no such schedule
+	 */
+	public ScheduleDescriptors.@Nullable DeletedScheduleDescriptor deleteSchedule(String queue, String name) {
+		EchoMqSchedules ticker = this.schedules;
+		if (ticker == null) {
+			return null;
+		}
+		ticker.delete(queue, name);
+		return new ScheduleDescriptors.DeletedScheduleDescriptor(queue, name);
+	}
+
+	/**
 	 * Cancel a job, whatever its state (see {@link EchoMqAdmin#cancel(String, JobId)}).
 	 * @param queue the queue
 	 * @param id the job id

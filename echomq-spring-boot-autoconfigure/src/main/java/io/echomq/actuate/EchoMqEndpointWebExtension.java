@@ -10,6 +10,7 @@ import io.echomq.core.InvalidJobIdException;
 import io.echomq.core.InvalidPartitionException;
 import io.echomq.core.InvalidQueueNameException;
 import io.echomq.schedule.InvalidScheduleException;
+import io.echomq.schedule.UnknownScheduleException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -62,10 +63,14 @@ import org.springframework.util.Assert;
  * <li>{@code GET /echomq/schedules}: the recurring schedules with their last and next
  * fire time;</li>
  * <li>{@code POST /echomq/schedules/{queue}/{name}/trigger}: enqueue an occurrence of a
- * schedule now.</li>
+ * schedule now;</li>
+ * <li>{@code POST /echomq/schedules/{queue}/{name}/pause} and {@code .../resume}: pause a
+ * schedule on every node until resumed (kept across restarts and deploys), or resume
+ * it;</li>
+ * <li>{@code DELETE /echomq/schedules/{queue}/{name}}: delete a schedule.</li>
  * </ul>
- * A malformed queue name, job id or page answers 400, an unknown queue, listener or job
- * 404, a job that is not dead 409; each with a message.
+ * A malformed queue name, job id or page answers 400, an unknown queue, listener, job or
+ * schedule 404, a job that is not dead 409; each with a message.
  * <p>
  * Every {@code POST} takes a JSON body ({@code Content-Type: application/json};
  * {@code {}} will do, and it may carry the operation's parameters and a {@code reason},
@@ -398,16 +403,24 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Delete every dead job of a queue.
-	 * @param queues must be {@code queues}
+	 * Delete every dead job of a queue ({@code queues/{queue}/dead}), or a schedule
+	 * ({@code schedules/{queue}/{name}}).
+	 * @param queues {@code queues} or {@code schedules}
 	 * @param queue the queue
-	 * @param dead must be {@code dead}
-	 * @return how many were deleted
+	 * @param dead {@code dead} with {@code queues}, the schedule name with
+	 * {@code schedules}
+	 * @return how many were deleted; or the schedule deleted, 404 if there is no such
+	 * schedule
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<Object> purge(@Selector String queues, @Selector String queue, @Selector String dead) {
+		if (SCHEDULES.equals(queues)) {
+			log("delete schedule '" + dead + "'", queue, null);
+			return handle(() -> this.delegate.deleteSchedule(queue, dead),
+					() -> "This application runs no schedule tick");
+		}
 		if (!QUEUES.equals(queues) || !DEAD.equals(dead)) {
-			return notFound("No such resource; try DELETE queues/{queue}/dead");
+			return notFound("No such resource; try DELETE queues/{queue}/dead or schedules/{queue}/{name}");
 		}
 		return handle(() -> this.delegate.purgeDead(queue), () -> "");
 	}
@@ -426,7 +439,36 @@ public class EchoMqEndpointWebExtension {
 	}
 
 	/**
-	 * Enqueue an occurrence of a schedule now; its next fire time stays.
+	 * Trigger, pause or resume a schedule.
+	 * @param schedules must be {@code schedules}
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @param action {@code trigger}, {@code pause} or {@code resume}
+	 * @param reason why, logged with the write, or {@code null}
+	 * @return the occurrence of a trigger, or the schedule as it is after a pause or
+	 * resume; 404 if there is no such schedule
+	 * @since 0.5.0
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> scheduleAction(@Selector String schedules, @Selector String queue,
+			@Selector String name, @Selector String action, @Nullable String reason) {
+		if (!SCHEDULES.equals(schedules)) {
+			return notFound("No such resource; try POST schedules/{queue}/{name}/trigger, pause or resume");
+		}
+		return switch (action) {
+			case "trigger" -> triggerSchedule(schedules, queue, name, action, reason);
+			case "pause", "resume" -> {
+				log(action + " schedule '" + name + "'", queue, reason);
+				Supplier<String> none = () -> "This application runs no schedule tick";
+				yield handle(() -> this.delegate.pauseSchedule(queue, name, "pause".equals(action)), none);
+			}
+			default -> notFound("No such action '" + action + "'; try 'trigger', 'pause' or 'resume'");
+		};
+	}
+
+	/**
+	 * Enqueue an occurrence of a schedule now; its next fire time stays. The endpoint
+	 * runs it through {@link #scheduleAction}.
 	 * @param schedules must be {@code schedules}
 	 * @param queue the queue
 	 * @param name the schedule name
@@ -434,7 +476,6 @@ public class EchoMqEndpointWebExtension {
 	 * @param reason why, logged with the write, or {@code null}
 	 * @return the occurrence, 404 if there is no such schedule
 	 */
-	@WriteOperation
 	public WebEndpointResponse<Object> triggerSchedule(@Selector String schedules, @Selector String queue,
 			@Selector String name, @Selector String action, @Nullable String reason) {
 		log(action + " schedule '" + name + "'", queue, reason);
@@ -459,6 +500,9 @@ public class EchoMqEndpointWebExtension {
 		catch (IllegalArgumentException | InvalidJobIdException | InvalidQueueNameException | InvalidScheduleException
 				| InvalidPartitionException ex) {
 			return error(WebEndpointResponse.STATUS_BAD_REQUEST, String.valueOf(ex.getMessage()));
+		}
+		catch (UnknownScheduleException ex) {
+			return notFound(String.valueOf(ex.getMessage()));
 		}
 		return (body != null) ? new WebEndpointResponse<>(body) : notFound(notFound.get());
 	}

@@ -108,6 +108,7 @@ class EchoMqEndpointWriteProtectionTests {
 					queues + this.queue + "/dead/" + this.dead + "/replay",
 					queues + this.later + "/jobs/" + this.scheduled + "/cancel",
 					"/actuator/echomq/schedules/" + this.later + "/nightly/trigger",
+					"/actuator/echomq/schedules/" + this.later + "/nightly/pause",
 					queues + this.queue + "/limits?concurrency=3");
 		}
 
@@ -118,6 +119,8 @@ class EchoMqEndpointWriteProtectionTests {
 			assertThat(this.inspector.row(this.later, this.scheduled)).containsEntry("state", "schedule");
 			assertThat(this.inspector.stats(this.later).pending()).isZero();
 			assertThat(this.admin.limits(this.queue).storedConcurrency()).isNull();
+			assertThat(this.template.schedules(this.later)).singleElement()
+				.satisfies((schedule) -> assertThat(schedule.paused()).isFalse());
 		}
 
 		HttpResponse<String> post(String path, String contentType, String body)
@@ -161,6 +164,7 @@ class EchoMqEndpointWriteProtectionTests {
 			}
 			assertThat(this.inspector.row(this.later, this.scheduled)).isEmpty();
 			assertThat(this.inspector.stats(this.later).pending()).isEqualTo(1);
+			assertThat(this.template.schedules(this.later).get(0).paused()).isTrue();
 			HttpResponse<String> scoped = post("/actuator/echomq/queues/" + this.queue + "/pause", "application/json",
 					"{\"scope\":\"cluster\",\"duration\":\"1m\"}");
 			assertThat(scoped.statusCode()).as(scoped.body()).isEqualTo(200);
@@ -208,6 +212,12 @@ class EchoMqEndpointWriteProtectionTests {
 				.DELETE()
 				.build();
 			assertThat(this.http.send(purge, BodyHandlers.ofString()).statusCode()).isIn(404, 405);
+			HttpRequest deleteSchedule = HttpRequest
+				.newBuilder(URI
+					.create("http://localhost:" + this.port + "/actuator/echomq/schedules/" + this.later + "/nightly"))
+				.DELETE()
+				.build();
+			assertThat(this.http.send(deleteSchedule, BodyHandlers.ofString()).statusCode()).isIn(404, 405);
 			assertNothingChanged();
 			HttpRequest read = HttpRequest
 				.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/echomq/queues/" + this.queue))

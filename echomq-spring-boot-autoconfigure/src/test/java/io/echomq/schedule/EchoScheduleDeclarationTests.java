@@ -237,6 +237,36 @@ class EchoScheduleDeclarationTests {
 			});
 	}
 
+	@Test
+	void aPausedDeclaredScheduleShouldStayPausedAcrossARestartUntilResumedThroughTheEndpoint() {
+		this.runner.withUserConfiguration(NightlyJobs.class).run((context) -> {
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			assertThat(web.scheduleAction("schedules", QUEUE, "NightlyJobs.summary", "pause", "maintenance").getBody())
+				.isInstanceOfSatisfying(ScheduleDescriptor.class, (paused) -> {
+					assertThat(paused.paused()).isTrue();
+					assertThat(paused.nextFire()).isNull();
+					assertThat(paused.overlap()).isEqualTo("SKIP");
+				});
+			assertThat(web.scheduleAction("schedules", QUEUE, "missing", "pause", null).getStatus())
+				.isEqualTo(WebEndpointResponse.STATUS_NOT_FOUND);
+			assertThat(web.purge("schedules", QUEUE, "missing").getStatus())
+				.isEqualTo(WebEndpointResponse.STATUS_NOT_FOUND);
+		});
+		this.runner.withUserConfiguration(NightlyJobs.class).run((context) -> {
+			EchoMqEndpoint endpoint = context.getBean(EchoMqEndpoint.class);
+			assertThat(endpoint.schedules().schedules()).singleElement()
+				.satisfies((schedule) -> assertThat(schedule.paused()).isTrue());
+			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
+			assertThat(web.scheduleAction("schedules", QUEUE, "NightlyJobs.summary", "resume", null).getBody())
+				.isInstanceOfSatisfying(ScheduleDescriptor.class, (resumed) -> {
+					assertThat(resumed.paused()).isFalse();
+					assertThat(resumed.nextFire()).isAfter(Instant.now());
+				});
+			assertThat(web.purge("schedules", QUEUE, "NightlyJobs.summary").getStatus()).isEqualTo(200);
+			assertThat(endpoint.schedules().schedules()).isEmpty();
+		});
+	}
+
 	private void assertStartUpFails(String value, String... properties) {
 		this.runner.withPropertyValues(properties).run((context) -> {
 			assertThat(context).hasFailed();
@@ -293,7 +323,7 @@ class EchoScheduleDeclarationTests {
 	@Configuration(proxyBeanMethods = false)
 	static class NightlyJobs {
 
-		@EchoSchedule(queue = QUEUE, cron = "@daily")
+		@EchoSchedule(queue = QUEUE, cron = "@daily", overlap = OverlapPolicy.SKIP)
 		void summary() {
 		}
 

@@ -8,10 +8,13 @@ import java.util.List;
 import java.util.Locale;
 
 import io.echomq.schedule.EchoMqSchedules;
+import io.echomq.schedule.MisfirePolicy;
+import io.echomq.schedule.OverlapPolicy;
 import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleSpec;
 import io.echomq.schedule.ScheduleState;
+import io.echomq.schedule.UnknownScheduleException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,7 +45,7 @@ final class DashboardSchedules {
 			ScheduleDefinition definition = state.definition();
 			items.add(new ScheduleItem(definition.queue(), definition.name(), describe(definition.spec()),
 					definition.origin().name().toLowerCase(Locale.ROOT), millis(state.lastFire()),
-					millis(state.nextFire()), zone(definition.spec())));
+					millis(state.nextFire()), zone(definition.spec()), state.paused()));
 		}
 		return new ScheduleList(true, items);
 	}
@@ -63,11 +66,61 @@ final class DashboardSchedules {
 		return Outcome.done("Schedule '" + name + "' triggered: job " + fire.id() + " enqueued to '" + queue + "'", 1);
 	}
 
+	Outcome pause(String queue, String name, boolean paused) {
+		ScheduleDefinition.validateName(name);
+		ScheduleDefinition.validateQueue(name, queue);
+		EchoMqSchedules ticker = this.ticker;
+		if (ticker == null) {
+			return noTick();
+		}
+		try {
+			ScheduleState state = paused ? ticker.pause(queue, name) : ticker.resume(queue, name);
+			return Outcome.done("Schedule '" + name + "' of queue '" + queue + "' "
+					+ (state.paused() ? "paused on every node until resumed" : "resumed"), 1);
+		}
+		catch (UnknownScheduleException ex) {
+			return new Outcome(Outcome.Status.NOT_FOUND, String.valueOf(ex.getMessage()), 0);
+		}
+	}
+
+	Outcome delete(String queue, String name) {
+		ScheduleDefinition.validateName(name);
+		ScheduleDefinition.validateQueue(name, queue);
+		EchoMqSchedules ticker = this.ticker;
+		if (ticker == null) {
+			return noTick();
+		}
+		try {
+			ticker.delete(queue, name);
+			return Outcome.done("Schedule '" + name + "' of queue '" + queue + "' deleted", 1);
+		}
+		catch (UnknownScheduleException ex) {
+			return new Outcome(Outcome.Status.NOT_FOUND, String.valueOf(ex.getMessage()), 0);
+		}
+	}
+
+	private Outcome noTick() {
+		return new Outcome(Outcome.Status.NOT_FOUND,
+				"No schedule tick runs on " + this.node + " (echomq.schedule.enabled=false)", 0);
+	}
+
 	private static String describe(ScheduleSpec spec) {
 		Duration every = spec.every();
 		String when = (spec.cron() != null) ? "cron " + spec.cron() + " " + spec.zone()
 				: "every " + ((every != null) ? every.toString().substring(2).toLowerCase(Locale.ROOT) : "?");
-		return when + ", misfire " + spec.misfire().name().toLowerCase(Locale.ROOT);
+		String misfire = (spec.misfire() == MisfirePolicy.CATCH_UP) ? "catch up " + spec.maxCatchUp()
+				: spec.misfire().name().toLowerCase(Locale.ROOT);
+		StringBuilder text = new StringBuilder(when).append(", misfire ").append(misfire.replace('_', ' '));
+		if (spec.overlap() != OverlapPolicy.ALLOW) {
+			text.append(", overlap ").append(spec.overlap().name().toLowerCase(Locale.ROOT).replace('_', ' '));
+		}
+		if (spec.start() != null) {
+			text.append(", from ").append(spec.start());
+		}
+		if (spec.end() != null) {
+			text.append(", until ").append(spec.end());
+		}
+		return text.toString();
 	}
 
 	private static @Nullable String zone(ScheduleSpec spec) {

@@ -26,10 +26,10 @@ import org.springframework.util.Assert;
  * listeners, pages of each location, one job's row and timeline, and the actions (replay
  * a dead job, delete a waiting or finished job, run a scheduled job now, replay or purge
  * every dead job, pause and resume this node's listener, cancel a job, pause and resume a
- * queue cluster-wide, trigger a recurring schedule). A partitioned queue is shown as the
- * sums over its partitions with each partition's counts, its lanes and limits alongside
- * ({@link QueueFlow}); a job id goes to the partition it names. Technology-neutral: the
- * web layer maps it onto HTTP.
+ * queue cluster-wide, trigger, pause, resume or delete a recurring schedule). A
+ * partitioned queue is shown as the sums over its partitions with each partition's
+ * counts, its lanes and limits alongside ({@link QueueFlow}); a job id goes to the
+ * partition it names. Technology-neutral: the web layer maps it onto HTTP.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -368,6 +368,29 @@ public class EchoMqDashboard {
 	 */
 	public Outcome trigger(String queue, String name) {
 		return this.schedules.trigger(queue, name);
+	}
+
+	/**
+	 * Pause a schedule on every node until resumed, or resume it.
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @param paused {@code true} to pause, {@code false} to resume
+	 * @return the outcome: not found when this node runs no tick or has no such schedule
+	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
+	 */
+	public Outcome pauseSchedule(String queue, String name, boolean paused) {
+		return this.schedules.pause(queue, name, paused);
+	}
+
+	/**
+	 * Delete a schedule; a declared one comes back at the next start-up.
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @return the outcome: not found when this node runs no tick or has no such schedule
+	 * @throws io.echomq.schedule.InvalidScheduleException if the queue or name is invalid
+	 */
+	public Outcome deleteSchedule(String queue, String name) {
+		return this.schedules.delete(queue, name);
 	}
 
 }

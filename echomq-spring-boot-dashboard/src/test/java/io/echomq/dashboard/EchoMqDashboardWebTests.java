@@ -464,6 +464,24 @@ class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 		assertThat(stats(queue).counters()).containsKey("enqueued");
 		assertClientError(this.client.post("/api/schedules/" + queue + "/no-such/trigger"), 404, "has no schedule");
 		assertClientError(this.client.post("/api/schedules/" + queue + "/bad%20name/trigger"), 400, "bad name");
+		Response schedulePaused = this.client.post("/api/schedules/" + queue + "/hourly-report/pause");
+		assertThat(schedulePaused.status()).as("%s", schedulePaused).isEqualTo(200);
+		assertThat(schedulePaused.message()).contains("paused");
+		assertThat(this.template.schedules(queue)).singleElement().satisfies((state) -> {
+			assertThat(state.paused()).isTrue();
+			assertThat(state.nextFire()).isNull();
+		});
+		JsonNode pausedList = this.client.get("/api/schedules").json();
+		for (JsonNode schedule : pausedList.get("schedules")) {
+			if (queue.equals(schedule.get("queue").asString())) {
+				assertThat(schedule.get("paused").asBoolean()).isTrue();
+			}
+		}
+		assertThat(this.client.post("/api/schedules/" + queue + "/hourly-report/resume").status()).isEqualTo(200);
+		assertThat(this.template.schedules(queue).get(0).paused()).isFalse();
+		assertClientError(this.client.post("/api/schedules/" + queue + "/no-such/pause"), 404, "has no schedule");
+		assertThat(this.client.post("/api/schedules/" + queue + "/hourly-report/delete").status()).isEqualTo(200);
+		assertThat(this.template.schedules(queue)).isEmpty();
 	}
 
 	private JobId deadJob(String queue) {

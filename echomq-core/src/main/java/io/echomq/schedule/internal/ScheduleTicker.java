@@ -24,6 +24,7 @@ import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleFireListener;
 import io.echomq.schedule.ScheduleOrigin;
 import io.echomq.schedule.ScheduleState;
+import io.echomq.schedule.UnknownScheduleException;
 import io.echomq.support.PayloadConverter;
 import io.echomq.support.internal.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +42,8 @@ import org.springframework.util.Assert;
  * (unchanged ones keep their next fire time), and every schedule of origin
  * {@link ScheduleOrigin#ANNOTATION annotation} or {@link ScheduleOrigin#PROPERTIES
  * properties} in the store of a queue this application ticks that is no longer declared
- * is removed. Schedules put by the API are never removed at start-up.
+ * is removed. Schedules put by the API are never removed at start-up. A schedule an
+ * operator paused stays paused when it is put again ({@link Schedules#put}).
  * <p>
  * The tick fires the due schedules of every queue in the store's index
  * ({@link Schedules#queues()}) and of every declared schedule, reading each definition
@@ -289,6 +291,37 @@ public class ScheduleTicker implements SmartLifecycle, EchoMqSchedules {
 			notifyListeners(fire);
 		}
 		return fire;
+	}
+
+	@Override
+	public ScheduleState pause(String queue, String name) {
+		return control(queue, name, true);
+	}
+
+	@Override
+	public ScheduleState resume(String queue, String name) {
+		return control(queue, name, false);
+	}
+
+	@Override
+	public void delete(String queue, String name) {
+		ScheduleDefinition.validateName(name);
+		ScheduleDefinition.validateQueue(name, queue);
+		if (!this.schedules.remove(queue, name)) {
+			throw new UnknownScheduleException(queue, name);
+		}
+		logger.info(() -> "Deleted schedule '" + name + "' of queue '" + queue + "'");
+	}
+
+	private ScheduleState control(String queue, String name, boolean paused) {
+		if (this.schedules.pause(queue, name, paused)) {
+			logger.info(() -> (paused ? "Paused" : "Resumed") + " schedule '" + name + "' of queue '" + queue + "'");
+		}
+		ScheduleState state = this.schedules.get(queue, name);
+		if (state == null) {
+			throw new UnknownScheduleException(queue, name);
+		}
+		return state;
 	}
 
 	/**

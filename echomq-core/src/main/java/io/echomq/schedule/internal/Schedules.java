@@ -21,9 +21,11 @@ import io.echomq.core.internal.Script;
 import io.echomq.core.internal.ScriptExecutor;
 import io.echomq.core.internal.StoredFormat;
 import io.echomq.schedule.InvalidScheduleException;
+import io.echomq.schedule.OverlapPolicy;
 import io.echomq.schedule.ScheduleDefinition;
 import io.echomq.schedule.ScheduleFire;
 import io.echomq.schedule.ScheduleState;
+import io.echomq.schedule.UnknownScheduleException;
 import io.echomq.support.internal.RateLimitedLog;
 import org.jspecify.annotations.Nullable;
 
@@ -75,6 +77,12 @@ public class Schedules {
 
 	private static final Script TRIGGER = Script.load("trigger");
 
+	private static final Script PAUSE = Script.load("schedule_pause");
+
+	private static final String HELD = "held:";
+
+	private static final String LAST_JOB = "job:";
+
 	private final StoredFormat formats;
 
 	private final Events events;
@@ -105,13 +113,14 @@ public class Schedules {
 	 * @return every script
 	 */
 	public static List<Script> scripts() {
-		return List.of(FIRE, RESCHEDULE, UNSCHEDULE, TRIGGER);
+		return List.of(FIRE, RESCHEDULE, UNSCHEDULE, TRIGGER, PAUSE);
 	}
 
 	/**
 	 * Put a schedule in the store. When the store holds the same definition, nothing
 	 * changes (its next fire time stands); otherwise the definition is written with its
 	 * next fire time after the server's current time, and every node's next tick uses it.
+	 * A paused schedule stays paused (with no next fire time), changed or not.
 	 * @param definition the schedule
 	 * @return whether the store changed
 	 */
@@ -122,9 +131,49 @@ public class Schedules {
 		this.formats.check(queue);
 		this.template.opsForSet().add(this.keyspace.scheduleQueuesKey(), queue);
 		List<Object> reply = this.executor.execute(RESCHEDULE,
-				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT)), List.of(definition.name(),
-						ScheduleCodec.encode(definition), (next != null) ? Long.toString(next.toEpochMilli()) : ""));
+				List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT)),
+				List.of(definition.name(), ScheduleCodec.encode(definition),
+						(next != null) ? Long.toString(next.toEpochMilli()) : "",
+						ScheduleCodec.encode(definition, true)));
 		return number(reply.get(1)) == 1;
+	}
+
+	/**
+	 * Pause or resume a schedule on its record, in one script: a pause takes its next
+	 * fire time away, a resume stores its first fire time after the server's current
+	 * time.
+	 * @param queue the queue
+	 * @param name the schedule name
+	 * @param paused {@code true} to pause, {@code false} to resume
+	 * @return whether the record changed ({@code false} when it already was so)
+	 * @throws UnknownScheduleException if the queue has no schedule of that name
+	 */
+	public boolean pause(String queue, String name, boolean paused) {
+		ScheduleDefinition.validateName(name);
+		ScheduleDefinition.validateQueue(name, queue);
+		for (int attempt = 0;; attempt++) {
+			String text = this.template.<String, String>opsForHash().get(key(queue, KeyType.SCHEDULES), name);
+			if (text == null) {
+				throw new UnknownScheduleException(queue, name);
+			}
+			ScheduleDefinition definition = ScheduleCodec.decode(queue, name, text);
+			Instant next = paused ? null : definition.spec().nextAfter(serverTime());
+			List<Object> reply = this.executor.execute(PAUSE,
+					List.of(key(queue, KeyType.SCHEDULES), key(queue, KeyType.SCHEDULE_NEXT),
+							key(queue, KeyType.SCHEDULE_LAST)),
+					List.of(name, text, ScheduleCodec.encode(definition, paused), paused ? "1" : "0",
+							(next != null) ? Long.toString(next.toEpochMilli()) : ""));
+			if (number(reply.get(0)) != 0) {
+				return number(reply.get(1)) == 1;
+			}
+			if ("NO_SCHEDULE".equals(string(reply.get(1)))) {
+				throw new UnknownScheduleException(queue, name);
+			}
+			if (attempt == 2) {
+				throw new IllegalStateException("Schedule '" + name + "' of queue '" + queue
+						+ "' changed under three attempts to " + (paused ? "pause" : "resume") + " it; try again");
+			}
+		}
 	}
 
 	/**
@@ -208,12 +257,13 @@ public class Schedules {
 		for (int i = 0; i < names.size(); i++) {
 			String name = names.get(i);
 			try {
-				ScheduleDefinition definition = ScheduleCodec.decode(queue, name, definitions.get(name));
+				String text = definitions.get(name);
+				ScheduleDefinition definition = ScheduleCodec.decode(queue, name, text);
 				Double score = (next != null) ? next.get(i) : null;
 				String lastText = (last != null) ? last.get(i) : null;
 				states.add(new ScheduleState(definition,
 						(lastText != null) ? Instant.ofEpochMilli(Long.parseLong(lastText)) : null,
-						(score != null) ? Instant.ofEpochMilli(score.longValue()) : null));
+						(score != null) ? Instant.ofEpochMilli(score.longValue()) : null, ScheduleCodec.paused(text)));
 			}
 			catch (RuntimeException ex) {
 				logger.warn(() -> "Skipping schedule '" + name + "' of queue '" + queue + "': " + ex.getMessage());
@@ -295,11 +345,19 @@ public class Schedules {
 					continue;
 				}
 				Instant expected = Instant.ofEpochMilli(score.longValue());
-				FirePlan plan = FirePlan.plan(definition.spec(), expected, now, misfireThreshold);
-				ScheduleFire fire = fire(definition, text, expected, plan, maxAttempts, payloads);
-				moved |= fire != null || plan.fire() == null;
-				if (fire != null) {
-					fired.add(fire);
+				// a catch-up fires its missed times one after the other
+				for (int step = 0; step <= definition.spec().maxCatchUp(); step++) {
+					FirePlan plan = FirePlan.plan(definition.spec(), expected, now, misfireThreshold,
+							held(definition, expected));
+					ScheduleFire fire = fire(definition, text, expected, plan, maxAttempts, payloads);
+					moved |= fire != null || plan.fire() == null;
+					if (fire != null) {
+						fired.add(fire);
+					}
+					if (plan.next() == null || !plan.nextDue(now) || (fire == null && plan.fire() != null)) {
+						break;
+					}
+					expected = plan.next();
 				}
 			}
 			if (due.size() < BATCH || !moved) {
@@ -307,6 +365,15 @@ public class Schedules {
 			}
 		}
 		return fired;
+	}
+
+	private boolean held(ScheduleDefinition definition, Instant expected) {
+		if (definition.spec().overlap() != OverlapPolicy.HOLD_ONE) {
+			return false;
+		}
+		String held = this.template.<String, String>opsForHash()
+			.get(key(definition.queue(), KeyType.SCHEDULE_LAST), HELD + definition.name());
+		return Long.toString(expected.toEpochMilli()).equals(held);
 	}
 
 	private @Nullable ScheduleFire fire(ScheduleDefinition definition, String text, Instant expected, FirePlan plan,
@@ -331,6 +398,20 @@ public class Schedules {
 		List<String> args = new ArrayList<>(List.of(definition.name(), text, Long.toString(expected.toEpochMilli()),
 				(plan.next() != null) ? Long.toString(plan.next().toEpochMilli()) : "",
 				(plan.fire() != null) ? "1" : "0", id.toString(), payload, Integer.toString(maxAttempts)));
+		OverlapPolicy overlap = definition.spec().overlap();
+		if (overlap != OverlapPolicy.ALLOW && plan.fire() != null) {
+			String previous = this.template.<String, String>opsForHash()
+				.get(key(queue, KeyType.SCHEDULE_LAST), LAST_JOB + definition.name());
+			keys.add(key(queue, KeyType.ACTIVE));
+			args.add(overlap.name());
+			if (previous != null && JobId.isValid(previous)) {
+				keys.add(this.keyspace.jobKey(queue, JobId.parse(previous)));
+				args.add(previous);
+			}
+			else {
+				args.add("");
+			}
+		}
 		this.events.declare(queue, keys, args);
 		List<Object> reply = this.executor.execute(FIRE, keys, args);
 		if (number(reply.get(0)) == 0) {
@@ -339,6 +420,8 @@ public class Schedules {
 			return null;
 		}
 		if (!"FIRED".equals(string(reply.get(1)))) {
+			logger.trace(() -> "Schedule '" + definition.name() + "' of queue '" + queue + "' for " + expected + ": "
+					+ string(reply.get(1)));
 			return null;
 		}
 		return new ScheduleFire(queue, definition.name(), expected, id, false);

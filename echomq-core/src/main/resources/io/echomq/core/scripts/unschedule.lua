@@ -1,9 +1,10 @@
--- unschedule: removes schedules (definition, next and last fire time) in one move. Occurrences
+-- unschedule: removes schedules (definition, next and last fire time, the last occurrence's id and
+-- a held fire time) in one move. Occurrences
 -- already enqueued stay where they are: they are jobs like any other.
 --
 -- KEYS[1]     emq:{q}:schedules      HASH
 -- KEYS[2]     emq:{q}:schedule-next  ZSET
--- KEYS[3]     emq:{q}:schedule-last  HASH
+-- KEYS[3]     emq:{q}:schedule-last  HASH, fields <name>, job:<name>, held:<name>
 -- ARGV[1..]   name, definition pairs: a schedule is removed when definition is '' or is still the
 --             stored text (start-up removal of a declared schedule must not remove one that an
 --             API call has put in its place since it was read)
@@ -31,6 +32,6 @@ end
 for _, name in ipairs(names) do
   redis.call('HDEL', K.schedules, name)
   redis.call('ZREM', K.schedule_next, name)
-  redis.call('HDEL', K.schedule_last, name)
+  redis.call('HDEL', K.schedule_last, name, 'job:' .. name, 'held:' .. name)
 end
 return {now, #names}

@@ -65,7 +65,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * {@code .../cancel}, {@code /api/queues/{queue}/dead/replay} and {@code .../purge},
  * {@code /api/queues/{queue}/pause} and {@code .../resume} (this node's listener),
  * {@code /api/queues/{queue}/cluster/pause} and {@code .../cluster/resume} (every node),
- * {@code /api/schedules/{queue}/{name}/trigger}.</li>
+ * {@code /api/schedules/{queue}/{name}/trigger}, {@code .../pause}, {@code .../resume}
+ * and {@code .../delete}.</li>
  * </ul>
  * A job id goes to the partition it names. A malformed queue name, job id, state, page or
  * partition, or an id naming a partition the queue does not have, answers 400, an unknown
@@ -180,7 +181,12 @@ public class EchoMqDashboardRoutes {
 			.POST(api + "/queues/{queue}/resume", action((queue, id) -> this.dashboard.resume(queue)))
 			.POST(api + "/queues/{queue}/cluster/pause", action((queue, id) -> this.dashboard.pauseCluster(queue)))
 			.POST(api + "/queues/{queue}/cluster/resume", action((queue, id) -> this.dashboard.resumeCluster(queue)))
-			.POST(api + "/schedules/{queue}/{name}/trigger", this::trigger)
+			.POST(api + "/schedules/{queue}/{name}/trigger", schedule(this.dashboard::trigger))
+			.POST(api + "/schedules/{queue}/{name}/pause",
+					schedule((queue, name) -> this.dashboard.pauseSchedule(queue, name, true)))
+			.POST(api + "/schedules/{queue}/{name}/resume",
+					schedule((queue, name) -> this.dashboard.pauseSchedule(queue, name, false)))
+			.POST(api + "/schedules/{queue}/{name}/delete", schedule(this.dashboard::deleteSchedule))
 			.route(RequestPredicates.path(api + "/**"),
 					(request) -> error(request, HttpStatus.NOT_FOUND,
 							"No such dashboard resource: " + request.method() + " " + request.path()
@@ -315,12 +321,14 @@ public class EchoMqDashboardRoutes {
 		return json(this.dashboard.batches(queue));
 	}
 
-	private ServerResponse trigger(ServerRequest request) {
-		Refusal refusal = this.guard.check(request.servletRequest());
-		if (refusal != null) {
-			return error(request, refusal.status(), refusal.message());
-		}
-		return outcome(this.dashboard.trigger(request.pathVariable("queue"), request.pathVariable("name")));
+	private HandlerFunction<ServerResponse> schedule(BiFunction<String, String, Outcome> action) {
+		return (request) -> {
+			Refusal refusal = this.guard.check(request.servletRequest());
+			if (refusal != null) {
+				return error(request, refusal.status(), refusal.message());
+			}
+			return outcome(action.apply(request.pathVariable("queue"), request.pathVariable("name")));
+		};
 	}
 
 	private HandlerFunction<ServerResponse> action(BiFunction<String, @Nullable JobId, Outcome> action) {

@@ -1236,6 +1236,10 @@
 		});
 	}
 
+	function schedulePath(schedule, action) {
+		return '/schedules/' + q(schedule.queue) + '/' + encodeURIComponent(schedule.name) + '/' + action;
+	}
+
 	function schedulesPanel(data) {
 		if (!data.ticked) {
 			return el('section', { id: 'schedules', class: 'panel' },
@@ -1255,10 +1259,20 @@
 				el('td', { class: 'schedule-spec', text: schedule.spec }),
 				el('td', { class: 'muted', text: schedule.origin }),
 				el('td', { class: 'last-fire' }, schedule.lastFire ? zoned(schedule.lastFire, schedule.zone) : el('span', { class: 'muted', text: 'never' })),
-				el('td', { class: 'next-fire' }, schedule.nextFire ? [zoned(schedule.nextFire, schedule.zone), el('span', { class: 'muted', text: ' (' + relative(schedule.nextFire) + ')' })] : el('span', { class: 'muted', text: 'never again' })),
-				config.canWrite ? el('td', null, el('div', { class: 'actions' }, el('button', { class: 'trigger primary', text: 'Trigger now', onclick: function () {
-					act('/schedules/' + q(schedule.queue) + '/' + encodeURIComponent(schedule.name) + '/trigger');
-				} }))) : null);
+				el('td', { class: 'next-fire' }, schedule.paused
+					? el('span', { class: 'badge paused', title: 'Paused on every node until resumed; a deploy that declares it again keeps it paused', text: 'Paused' })
+					: schedule.nextFire ? [zoned(schedule.nextFire, schedule.zone), el('span', { class: 'muted', text: ' (' + relative(schedule.nextFire) + ')' })] : el('span', { class: 'muted', text: 'never again' })),
+				config.canWrite ? el('td', null, el('div', { class: 'actions' },
+					el('button', { class: 'trigger primary', text: 'Trigger now', onclick: function () {
+						act(schedulePath(schedule, 'trigger'));
+					} }),
+					el('button', { class: schedule.paused ? 'resume-schedule' : 'pause-schedule', text: schedule.paused ? 'Resume' : 'Pause', onclick: function () {
+						act(schedulePath(schedule, schedule.paused ? 'resume' : 'pause'));
+					} }),
+					el('button', { class: 'delete-schedule danger', text: 'Delete', onclick: function () {
+						act(schedulePath(schedule, 'delete'), 'Delete schedule ' + schedule.name + ' of ' + schedule.queue + '?'
+							+ (schedule.origin === 'api' ? '' : ' It is declared by the application and comes back at its next start-up: pause it to stop it for good.'));
+					} }))) : null);
 		});
 		return el('section', { id: 'schedules', class: 'panel' },
 			el('table', { id: 'schedule-table' }, el('thead', null, head), el('tbody', null, rows)));
