@@ -20,7 +20,6 @@ import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
-import io.echomq.core.LaneControls;
 import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
 import io.echomq.crypto.PayloadEncryption;
@@ -411,24 +410,7 @@ public class EchoMqEndpoint {
 	 */
 	public JobDescriptors.@Nullable LaneDescriptor controlLane(String queue, String lane, String action,
 			@Nullable Long cap) {
-		Keyspace.validateQueueName(queue);
-		Keyspace.validateLane(lane);
-		boolean changed;
-		switch (action) {
-			case "pause" -> changed = this.admin.pauseLane(queue, lane);
-			case "resume" -> changed = this.admin.resumeLane(queue, lane);
-			case "cap" -> {
-				if (cap == null) {
-					throw new IllegalArgumentException("Cap of lane '" + lane + "' needs a 'cap' (at least 1)");
-				}
-				changed = this.admin.setLanePendingCap(queue, lane, cap);
-			}
-			case "uncap" -> changed = this.admin.clearLanePendingCap(queue, lane);
-			default -> {
-				return null;
-			}
-		}
-		return describeLane(queue, lane, changed);
+		return LaneActions.control(this.admin, queue, lane, action, cap);
 	}
 
 	/**
@@ -439,13 +421,7 @@ public class EchoMqEndpoint {
 	 * @throws IllegalArgumentException if the name or the lane key is invalid
 	 */
 	public JobDescriptors.LaneDescriptor lane(String queue, String lane) {
-		return describeLane(queue, lane, false);
-	}
-
-	private JobDescriptors.LaneDescriptor describeLane(String queue, String lane, boolean changed) {
-		LaneControls controls = this.admin.laneControls(queue, lane);
-		return new JobDescriptors.LaneDescriptor(queue, lane, controls.paused(), controls.pendingCap(),
-				controls.pending(), changed);
+		return LaneActions.describe(this.admin, queue, lane, false);
 	}
 
 	private JobDescriptors.PauseDescriptor describePause(String queue, boolean changed) {
