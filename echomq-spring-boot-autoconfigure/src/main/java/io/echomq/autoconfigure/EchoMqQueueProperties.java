@@ -104,6 +104,37 @@ public record EchoMqQueueProperties(@Nullable Integer concurrency, @Nullable Dur
 	}
 
 	/**
+	 * Overrides with no default expiry, as before queues took one.
+	 * @param concurrency Handlers at once.
+	 * @param lease The lease.
+	 * @param maxAttempts The attempts.
+	 * @param backoff The backoff.
+	 * @param autoStartup Whether to start automatically.
+	 * @param retryFor The only exceptions retried.
+	 * @param noRetryFor The exceptions never retried.
+	 * @param timeout The handler timeout.
+	 * @param retention The history kept.
+	 * @param partitions The partition count.
+	 * @param maxActive The cluster-wide cap on active jobs.
+	 * @param rateLimit The cluster-wide rate limit.
+	 * @param lanes The per-lane limits.
+	 * @param results The result settings.
+	 * @param encryption The payload encryption.
+	 * @param durability The replicas each enqueue waits for.
+	 * @param events The event settings.
+	 */
+	public EchoMqQueueProperties(@Nullable Integer concurrency, @Nullable Duration lease, @Nullable Integer maxAttempts,
+			@Nullable BackoffOverrides backoff, @Nullable Boolean autoStartup,
+			@Nullable List<Class<? extends Throwable>> retryFor, @Nullable List<Class<? extends Throwable>> noRetryFor,
+			@Nullable Duration timeout, @Nullable RetentionProperties retention, @Nullable Integer partitions,
+			@Nullable Integer maxActive, @Nullable RateLimit rateLimit, @Nullable Lanes lanes,
+			EchoMqResultsProperties.@Nullable Queue results, @Nullable Encryption encryption,
+			@Nullable DurabilityProperties durability, @Nullable EchoMqEventsProperties events) {
+		this(concurrency, lease, maxAttempts, backoff, autoStartup, retryFor, noRetryFor, timeout, retention,
+				partitions, maxActive, rateLimit, lanes, results, encryption, durability, events, null);
+	}
+
+	/**
 	 * Payload encryption of one queue ({@code echomq.queues.<queue>.encryption.*}).
 	 *
 	 * @param enabled Whether payloads, results and progress objects of the queue are

@@ -224,12 +224,10 @@ class TwoJvmFlowLimitsTests {
 	 * to 20/s. In no wall-clock second that starts after a write returned do the starts
 	 * (the server times the claims recorded) exceed the limit written, and the raise is
 	 * used. A stored listener concurrency reaches both JVMs' listeners within the bound
-	 * the admin states. Valkey only: the claim scripts are the same on every server, and
-	 * every run costs some seconds.
+	 * the admin states.
 	 */
 	@Test
 	void limitsChangedAtRunTimeHoldAcrossTwoJvms() {
-		Assumptions.assumeTrue(this.server == EngineServer.VALKEY, "run-time limits are measured on Valkey");
 		node().run((context) -> {
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
 			EchoMqAdmin admin = context.getBean(EchoMqAdmin.class);
