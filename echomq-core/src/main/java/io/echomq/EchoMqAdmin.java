@@ -23,6 +23,7 @@ import io.echomq.core.QueuePartitions;
 import io.echomq.core.TransitionResult;
 import io.echomq.core.internal.Batches;
 import io.echomq.core.internal.Engine;
+import io.echomq.core.internal.LaneAdmin;
 import io.echomq.core.internal.QueueAdmin;
 import io.echomq.core.internal.Upkeep;
 import io.echomq.inspect.QueueInspector;
@@ -33,9 +34,9 @@ import org.springframework.util.Assert;
 
 /**
  * Administers queues and their jobs: replay, delete, run now and cancel one job, replay
- * or purge every dead job, pause and resume a queue cluster-wide, pause, resume and cap
- * one of its lanes, and store or reset its limits and listener concurrency at run time
- * ({@link #setLimits}, {@link #setConcurrency}, {@link #resetLimits}, read with
+ * or purge every dead job, pause and resume a queue cluster-wide, pause, resume, cap and
+ * limit one of its lanes, and store or reset its limits and listener concurrency at run
+ * time ({@link #setLimits}, {@link #setConcurrency}, {@link #resetLimits}, read with
  * {@link #limits}). A job id goes to the partition it names and a queue-wide action to
  * every partition of a {@linkplain #setPartitioning partitioned} queue, so callers (the
  * actuator endpoint, the dashboard, an application) name the logical queue only. Cancels,
@@ -55,6 +56,8 @@ public class EchoMqAdmin {
 	private final Batches batches;
 
 	private final Upkeep upkeep;
+
+	private final LaneAdmin lanes;
 
 	private final QueueInspector inspector;
 
@@ -76,6 +79,7 @@ public class EchoMqAdmin {
 		this.admin = jobs.admin();
 		this.batches = jobs.batches();
 		this.upkeep = jobs.upkeep();
+		this.lanes = new LaneAdmin(this.admin, this::partitions);
 		this.inspector = new QueueInspector(engine);
 	}
 
@@ -369,9 +373,8 @@ public class EchoMqAdmin {
 	 * {@linkplain #resumeLane(String, String) resumed}: no node claims its jobs (running
 	 * ones finish). Its jobs stay pending in the lane, in their order, and new ones are
 	 * still accepted (within its {@linkplain #setLanePendingCap pending cap}); the other
-	 * lanes and the queue's jobs without a lane are claimed as usual. On a partitioned
-	 * queue every partition pauses the lane, so that jobs routed by a partition key other
-	 * than the lane wait too.
+	 * lanes and the queue's jobs without a lane are claimed as usual. Every partition of
+	 * a partitioned queue pauses the lane.
 	 * @param queue the queue
 	 * @param lane the lane key
 	 * @return whether the lane was not paused already
@@ -379,7 +382,7 @@ public class EchoMqAdmin {
 	 * is not valid (nothing was written)
 	 */
 	public boolean pauseLane(String queue, String lane) {
-		return laneControl(queue, lane, QueueAdmin.LaneControl.PAUSE, 0);
+		return this.lanes.control(queue, lane, QueueAdmin.LaneControl.PAUSE, 0, null, null);
 	}
 
 	/**
@@ -392,7 +395,7 @@ public class EchoMqAdmin {
 	 * is not valid (nothing was written)
 	 */
 	public boolean resumeLane(String queue, String lane) {
-		return laneControl(queue, lane, QueueAdmin.LaneControl.RESUME, 0);
+		return this.lanes.control(queue, lane, QueueAdmin.LaneControl.RESUME, 0, null, null);
 	}
 
 	/**
@@ -403,11 +406,9 @@ public class EchoMqAdmin {
 	 * lane refuses delayed jobs too, though delayed jobs do not count until they are due;
 	 * jobs coming back to the lane (due, retried, reaped) are never refused, so a lane
 	 * may hold more than its cap for a while, and refuses enqueues until it drains below.
-	 * Lowering the cap under the lane's size drops nothing. On a partitioned queue every
-	 * partition holds the cap; a lane's jobs are in one partition unless they are
-	 * enqueued with a partition key of their own, when the cap applies to each partition
-	 * alone. An {@code enqueueAll} of more than one chunk of jobs is one enqueue per
-	 * chunk.
+	 * Lowering the cap drops nothing. Every partition holds the cap (a lane's jobs
+	 * enqueued with a partition key of their own meet it in each partition alone). An
+	 * {@code enqueueAll} of more than one chunk is one enqueue per chunk.
 	 * @param queue the queue
 	 * @param lane the lane key
 	 * @param cap the most jobs pending in the lane, at least 1
@@ -417,11 +418,9 @@ public class EchoMqAdmin {
 	 * @throws IllegalArgumentException if the cap is less than 1 (nothing was written)
 	 */
 	public boolean setLanePendingCap(String queue, String lane, long cap) {
-		if (cap < 1) {
-			throw new IllegalArgumentException(
-					"The pending cap of lane '" + lane + "' of queue '" + queue + "' must be at least 1, was " + cap);
-		}
-		return laneControl(queue, lane, QueueAdmin.LaneControl.CAP, cap);
+		Assert.isTrue(cap >= 1,
+				() -> "The pending cap of lane '" + lane + "' of queue '" + queue + "' must be at least 1, was " + cap);
+		return this.lanes.control(queue, lane, QueueAdmin.LaneControl.CAP, cap, null, null);
 	}
 
 	/**
@@ -433,49 +432,50 @@ public class EchoMqAdmin {
 	 * is not valid (nothing was written)
 	 */
 	public boolean clearLanePendingCap(String queue, String lane) {
-		return laneControl(queue, lane, QueueAdmin.LaneControl.UNCAP, 0);
+		return this.lanes.control(queue, lane, QueueAdmin.LaneControl.UNCAP, 0, null, null);
 	}
 
 	/**
-	 * Return a lane's controls as they are now: whether it is paused, its pending cap and
-	 * how many jobs it holds pending. A lane nobody controlled and with no jobs reads as
-	 * not paused, no cap, 0 pending.
+	 * Give a lane its own max-active and/or rate ({@code null} leaves one as it is) on
+	 * every partition, winning over the queue's lane defaults from every node's next
+	 * claim. Jobs active before a lane's first max-active do not count against it.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @param maxActive the most jobs of the lane active at once (at least 1)
+	 * @param rate the most starts of the lane per period
+	 * @return whether the limits changed
+	 * @throws IllegalArgumentException if both are {@code null}, the max-active is less
+	 * than 1, or the queue name or lane key is not valid (nothing was written)
+	 */
+	public boolean setLaneLimits(String queue, String lane, @Nullable Integer maxActive,
+			FlowLimits.@Nullable RateLimit rate) {
+		return this.lanes.control(queue, lane, QueueAdmin.LaneControl.LIMIT, 0, maxActive, rate);
+	}
+
+	/**
+	 * Clear a lane's own max-active and rate: the queue's lane defaults apply again.
+	 * @param queue the queue
+	 * @param lane the lane key
+	 * @return whether the lane had limits of its own
+	 */
+	public boolean clearLaneLimits(String queue, String lane) {
+		return this.lanes.control(queue, lane, QueueAdmin.LaneControl.UNLIMIT, 0, null, null);
+	}
+
+	/**
+	 * Return a lane's controls as they are now: whether it is paused, its pending cap,
+	 * its own limits and how many jobs it holds pending (none set and 0 pending for a
+	 * lane nobody controlled).
 	 * @param queue the queue
 	 * @param lane the lane key
 	 * @return the lane's controls (on a partitioned queue: paused when paused in any
-	 * partition, the cap of the lane's own partition, the pending jobs of every
-	 * partition)
+	 * partition, the cap and limits of the lane's own partition, the pending jobs of
+	 * every partition)
 	 * @throws io.echomq.core.InvalidQueueNameException if the queue name or the lane key
 	 * is not valid
 	 */
 	public LaneControls laneControls(String queue, String lane) {
-		Keyspace.validateQueueName(queue);
-		Keyspace.validateLane(lane);
-		QueuePartitions partitions = partitions(queue);
-		String home = partitions.isPartitioned() ? partitions.name(partitions.partitionForKey(lane))
-				: partitions.name(0);
-		boolean paused = false;
-		Long cap = null;
-		long pending = 0;
-		for (String partition : partitions.names()) {
-			LaneControls controls = this.admin.laneControl(partition, lane, QueueAdmin.LaneControl.READ, 0).controls();
-			paused |= controls.paused();
-			pending += controls.pending();
-			if (partition.equals(home)) {
-				cap = controls.pendingCap();
-			}
-		}
-		return new LaneControls(lane, paused, cap, pending);
-	}
-
-	private boolean laneControl(String queue, String lane, QueueAdmin.LaneControl control, long cap) {
-		Keyspace.validateQueueName(queue);
-		Keyspace.validateLane(lane);
-		boolean changed = false;
-		for (String partition : partitions(queue).names()) {
-			changed |= this.admin.laneControl(partition, lane, control, cap).changed();
-		}
-		return changed;
+		return this.lanes.read(queue, lane);
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.echomq.EchoMqAdmin;
+import io.echomq.core.internal.ClaimResult;
 import io.echomq.core.internal.ClaimedJob;
 import io.echomq.core.internal.Engine;
 import io.echomq.core.internal.EnqueueSpec;
@@ -30,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Per-lane controls (pause, resume, pending cap) against a real server.
+ * Per-lane controls (pause, resume, pending cap, own limits) against a real server.
  *
  * @author EchoMQ
  */
@@ -66,7 +67,7 @@ class LaneControlsTests extends EngineTestSupport {
 		for (JobId id : paused) {
 			assertThat(this.redis.opsForHash().get(this.keyspace.jobKey(this.queue, id), "state")).isEqualTo("pending");
 		}
-		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", true, null, 5));
+		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", true, null, 5, null, null));
 		assertThat(new QueueInspector(this.jobs).stats(this.queue).lanes()).containsExactly(Map.entry("a", 5L));
 		QueueBacklogs backlogs = new QueueBacklogs(this.jobs, new QueueInspector(this.jobs));
 		assertThat(backlogs.read(this.queue).runnable()).as("a paused lane's jobs cannot start").isZero();
@@ -78,7 +79,7 @@ class LaneControlsTests extends EngineTestSupport {
 		assertThat(backlogs.read(this.queue).runnable()).isEqualTo(5);
 		assertThat(this.jobs.claims().claim(this.queue, LEASE, 10)).extracting(ClaimedJob::id)
 			.containsExactlyInAnyOrderElementsOf(paused);
-		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", false, null, 0));
+		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", false, null, 0, null, null));
 		assertThat(audit()).isEmpty();
 	}
 
@@ -107,7 +108,7 @@ class LaneControlsTests extends EngineTestSupport {
 			.enqueue(this.queue, "later", EnqueueSpec.defaults().withLane("a").withDelay(Duration.ofMinutes(1))));
 		assertThat(this.redis.opsForZSet().size(key(KeyType.SCHEDULE))).isZero();
 		enqueue("b", 4);
-		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", false, 3L, 3));
+		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", false, 3L, 3, null, null));
 		this.jobs.claims().claim(this.queue, LEASE, 1);
 		assertThat(admin.laneControls(this.queue, "a").pending() + admin.laneControls(this.queue, "b").pending())
 			.isEqualTo(6);
@@ -162,18 +163,49 @@ class LaneControlsTests extends EngineTestSupport {
 		QueuePartitions partitions = QueuePartitions.of(this.queue, 2);
 		assertThat(admin.pauseLane(this.queue, "a")).isTrue();
 		assertThat(admin.setLanePendingCap(this.queue, "a", 2)).isTrue();
+		assertThat(admin.setLaneLimits(this.queue, "a", 4, null)).isTrue();
 		for (String partition : partitions.names()) {
 			assertThat(
 					this.redis.opsForHash().entries(this.keyspace.queueKey(partition, KeyType.LANE_CONTROLS.suffix())))
 				.containsEntry("paused:a", "1")
-				.containsEntry("cap:a", "2");
+				.containsEntry("cap:a", "2")
+				.containsEntry("max_active:a", "4");
 		}
 		String home = partitions.name(partitions.partitionForKey("a"));
 		this.jobs.enqueues().enqueueAll(home, List.of("x", "y"), EnqueueSpec.defaults().withLane("a"));
 		assertThatExceptionOfType(LaneFullException.class)
 			.isThrownBy(() -> this.jobs.enqueues().enqueue(home, "z", EnqueueSpec.defaults().withLane("a")))
 			.satisfies((ex) -> assertThat(ex.getQueue()).isEqualTo(this.queue));
-		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", true, 2L, 2));
+		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", true, 2L, 2, 4, null));
+	}
+
+	@Test
+	void aLaneOwnLimitsShouldWinOverTheQueueLaneDefaultsUntilCleared() {
+		EchoMqAdmin admin = new EchoMqAdmin(this.jobs);
+		FlowLimits defaults = new FlowLimits(null, null, 1, null);
+		enqueue("a", 3);
+		enqueue("b", 3);
+		enqueue("c", 3);
+		FlowLimits.RateLimit rate = new FlowLimits.RateLimit(2, Duration.ofMinutes(1));
+		assertThat(admin.setLaneLimits(this.queue, "b", 3, null)).isTrue();
+		assertThat(admin.setLaneLimits(this.queue, "b", 3, null)).isFalse();
+		assertThat(admin.setLaneLimits(this.queue, "c", 3, rate)).isTrue();
+		assertThat(admin.laneControls(this.queue, "c")).isEqualTo(new LaneControls("c", false, null, 3, 3, rate));
+		// a: the default max-active 1; b: its own 3; c: its own rate of 2 a minute
+		assertThat(lanesOf(this.jobs.claims().claim(this.queue, LEASE, 20, defaults))).containsExactlyInAnyOrder("a",
+				"b", "b", "b", "c", "c");
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 20, defaults).jobs()).isEmpty();
+		assertThat(admin.clearLaneLimits(this.queue, "c")).isTrue();
+		assertThat(admin.clearLaneLimits(this.queue, "c")).isFalse();
+		assertThat(admin.laneControls(this.queue, "c")).isEqualTo(new LaneControls("c", false, null, 1, null, null));
+		// c falls back to the default max-active 1, which its two held jobs already use
+		assertThat(this.jobs.claims().claim(this.queue, LEASE, 20, defaults).jobs()).isEmpty();
+		// without a queue default a lane's own max-active 1 still holds it to one active
+		// job
+		assertThat(admin.setLaneLimits(this.queue, "a", 1, null)).isTrue();
+		assertThat(lanesOf(this.jobs.claims().claim(this.queue, LEASE, 20, FlowLimits.none()))).containsExactly("c");
+		assertThat(admin.laneControls(this.queue, "a")).isEqualTo(new LaneControls("a", false, null, 2, 1, null));
+		assertThat(audit()).isEmpty();
 	}
 
 	@Test
@@ -193,9 +225,24 @@ class LaneControlsTests extends EngineTestSupport {
 		assertThatExceptionOfType(DataAccessException.class)
 			.isThrownBy(() -> this.jobs.executor().execute(control, keys, List.of("b", "pause", "0")))
 			.withMessageContaining("is not the pending key of lane b");
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> admin.setLaneLimits(this.queue, "a", null, null))
+			.withMessageContaining("No limit to set for lane 'a'");
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> admin.setLaneLimits(this.queue, "a", 0, null))
+			.withMessageContaining("must be at least 1, was 0");
+		assertThatExceptionOfType(DataAccessException.class)
+			.isThrownBy(() -> this.jobs.executor().execute(control, keys, List.of("a", "limit", "0", "0", "2", "0")))
+			.withMessageContaining("EMQARG a lane rate (ARGV[5], was 2) needs its period");
+		assertThatExceptionOfType(DataAccessException.class)
+			.isThrownBy(() -> this.jobs.executor().execute(control, keys, List.of("a", "limit", "0", "0", "0", "0")))
+			.withMessageContaining("EMQARG a lane limit needs a max-active or a rate >= 1");
+		assertThatExceptionOfType(DataAccessException.class)
+			.isThrownBy(() -> this.jobs.executor().execute(control, keys, List.of("a", "limit", "0", "-1", "0", "0")))
+			.withMessageContaining("EMQARG ARGV[4] must be an integer >= 0, was -1");
 		assertThatExceptionOfType(DataAccessException.class)
 			.isThrownBy(() -> this.jobs.executor().execute(control, keys, List.of("a", "stop", "0")))
-			.withMessageContaining("must be 'pause', 'resume', 'cap', 'uncap' or 'read'");
+			.withMessageContaining("must be 'pause', 'resume', 'cap', 'uncap', 'limit', 'unlimit' or 'read'");
 		assertThat(this.redis.keys(this.keyspace.queueKey(this.queue, "") + "*")).isEmpty();
 	}
 
@@ -206,6 +253,10 @@ class LaneControlsTests extends EngineTestSupport {
 		}
 		return new ArrayList<>(
 				this.jobs.enqueues().enqueueAll(this.queue, payloads, EnqueueSpec.defaults().withLane(lane)));
+	}
+
+	private List<String> lanesOf(ClaimResult result) {
+		return result.jobs().stream().map((job) -> job.fields().get("lane")).toList();
 	}
 
 	private List<String> audit() {

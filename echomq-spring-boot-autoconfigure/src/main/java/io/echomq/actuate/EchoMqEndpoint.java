@@ -399,18 +399,22 @@ public class EchoMqEndpoint {
 	}
 
 	/**
-	 * Pause, resume or cap one lane of a queue cluster-wide.
+	 * Pause, resume, cap or limit one lane of a queue cluster-wide.
 	 * @param queue the queue
 	 * @param lane the lane key
-	 * @param action {@code pause}, {@code resume}, {@code cap} (with {@code cap}) or
-	 * {@code uncap}
+	 * @param action {@code pause}, {@code resume}, {@code cap} (with a cap),
+	 * {@code uncap}, {@code limit} (with a max-active and/or a rate and period) or
+	 * {@code unlimit}
 	 * @param cap the pending cap for {@code cap}, else ignored
+	 * @param maxActive the lane's own max-active for {@code limit}, else ignored
+	 * @param rate the lane's own rate for {@code limit}, else ignored
 	 * @return the lane's controls after the change, or {@code null} for an unknown action
-	 * @throws IllegalArgumentException if the name, the lane key or the cap is invalid
+	 * @throws IllegalArgumentException if the name, the lane key, the cap or a limit is
+	 * invalid
 	 */
 	public JobDescriptors.@Nullable LaneDescriptor controlLane(String queue, String lane, String action,
-			@Nullable Long cap) {
-		return LaneActions.control(this.admin, queue, lane, action, cap);
+			@Nullable Long cap, @Nullable Integer maxActive, FlowLimits.@Nullable RateLimit rate) {
+		return LaneActions.control(this.admin, queue, lane, action, cap, maxActive, rate);
 	}
 
 	/**

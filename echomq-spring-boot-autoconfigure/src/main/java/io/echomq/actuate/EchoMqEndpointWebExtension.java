@@ -270,33 +270,41 @@ public class EchoMqEndpointWebExtension {
 
 	/**
 	 * Replay a dead job ({@code dead/{id}/replay}), cancel a job in any state
-	 * ({@code jobs/{id}/cancel}), or pause, resume or cap a lane cluster-wide
-	 * ({@code lanes/{lane}/pause}, {@code resume}, {@code cap}, {@code uncap}).
+	 * ({@code jobs/{id}/cancel}), or pause, resume, cap or limit a lane cluster-wide
+	 * ({@code lanes/{lane}/pause}, {@code resume}, {@code cap}, {@code uncap},
+	 * {@code limit}, {@code unlimit}).
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
 	 * @param collection {@code dead}, {@code jobs} or {@code lanes}
 	 * @param id the job id, or the lane key
 	 * @param action {@code replay} (with {@code dead}), {@code cancel} (with
-	 * {@code jobs}), or {@code pause}, {@code resume}, {@code cap} or {@code uncap} (with
-	 * {@code lanes})
+	 * {@code jobs}), or {@code pause}, {@code resume}, {@code cap}, {@code uncap},
+	 * {@code limit} or {@code unlimit} (with {@code lanes})
 	 * @param cap the lane's pending cap for {@code cap}, else {@code null}
+	 * @param maxActive the lane's own max-active for {@code limit}, else {@code null}
+	 * @param rateLimit the lane's own rate for {@code limit} (with {@code period}), else
+	 * {@code null}
+	 * @param period the window of {@code rateLimit} (such as {@code 1s}), else
+	 * {@code null}
 	 * @param reason why, logged with the write, or {@code null}
 	 * @return the outcome: for a replay 404 if the queue has no such job, 409 if it is
 	 * not dead; for a cancel what it did, 404 if the job is finished or unknown, 409 if
-	 * it was refused; for a lane its controls after the change, 400 for a bad lane key or
-	 * cap
+	 * it was refused; for a lane its controls after the change, 400 for a bad lane key,
+	 * cap or limit
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> jobAction(@Selector String queues, @Selector String queue,
 			@Selector String collection, @Selector String id, @Selector String action, @Nullable Long cap,
+			@Nullable Integer maxActive, @Nullable Integer rateLimit, @Nullable String period,
 			@Nullable String reason) {
-		return act(queues, queue, collection, id, action, cap, reason);
+		return act(queues, queue, collection, id, action, new LaneActions.Values(cap, maxActive, rateLimit, period),
+				reason);
 	}
 
 	/**
 	 * Replay a dead job or cancel a job, as
-	 * {@link #jobAction(String, String, String, String, String, Long, String)} does with
-	 * no {@code cap}.
+	 * {@link #jobAction(String, String, String, String, String, Long, Integer, Integer, String, String)}
+	 * does with no lane values.
 	 * @param queues must be {@code queues}
 	 * @param queue the queue
 	 * @param collection {@code dead}, {@code jobs} or {@code lanes}
@@ -307,16 +315,18 @@ public class EchoMqEndpointWebExtension {
 	 */
 	public WebEndpointResponse<Object> jobAction(String queues, String queue, String collection, String id,
 			String action, @Nullable String reason) {
-		return act(queues, queue, collection, id, action, null, reason);
+		return act(queues, queue, collection, id, action, LaneActions.Values.NONE, reason);
 	}
 
 	private WebEndpointResponse<Object> act(String queues, String queue, String collection, String id, String action,
-			@Nullable Long cap, @Nullable String reason) {
-		log(action + " " + (("lanes".equals(collection)) ? "lane " : "") + id
-				+ (("cap".equals(action)) ? " to " + cap : ""), queue, reason);
+			LaneActions.Values values, @Nullable String reason) {
+		log(action + " " + (("lanes".equals(collection)) ? "lane " : "") + id + values.describe(action), queue, reason);
 		if (QUEUES.equals(queues) && "lanes".equals(collection)) {
-			return handle(() -> this.delegate.controlLane(queue, id, action, cap),
-					() -> "No such action '" + action + "'; try 'pause', 'resume', 'cap' or 'uncap'");
+			return handle(
+					() -> this.delegate.controlLane(queue, id, action, values.cap(), values.maxActive(),
+							"limit".equals(action) ? values.rate() : null),
+					() -> "No such action '" + action + "'; try 'pause', 'resume', 'cap', 'uncap', 'limit' or"
+							+ " 'unlimit'");
 		}
 		if (QUEUES.equals(queues) && "jobs".equals(collection) && "cancel".equals(action)) {
 			return cancel(queue, id);

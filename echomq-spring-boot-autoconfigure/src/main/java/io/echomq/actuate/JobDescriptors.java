@@ -60,9 +60,14 @@ public final class JobDescriptors {
 	 * @param pendingCap the most jobs an enqueue may leave pending in the lane,
 	 * {@code null} for none
 	 * @param pending how many jobs the lane holds pending
+	 * @param maxActive the lane's own max-active, {@code null} for the queue's lane
+	 * default
+	 * @param rateLimit the lane's own rate, {@code null} for the queue's lane default
+	 * @param period the window of {@code rateLimit} (ISO-8601), {@code null} with it
 	 * @param changed whether the request changed the controls ({@code false} for a read)
 	 */
 	public record LaneDescriptor(String queue, String lane, boolean paused, @Nullable Long pendingCap, long pending,
+			@Nullable Integer maxActive, @Nullable Integer rateLimit, @Nullable String period,
 			boolean changed) implements OperationResponseBody {
 
 	}

@@ -1,9 +1,12 @@
 package io.echomq.actuate;
 
 import io.echomq.EchoMqAdmin;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
 import io.echomq.core.LaneControls;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.convert.DurationStyle;
 
 /**
  * The endpoint's lane controls ({@code GET /echomq/queues/{queue}/lanes/{lane}} and
@@ -18,12 +21,13 @@ final class LaneActions {
 	}
 
 	/**
-	 * Pause, resume, cap or uncap one lane cluster-wide; {@code null} for an unknown
-	 * action.
-	 * @throws IllegalArgumentException if the name, the lane key or the cap is invalid
+	 * Pause, resume, cap, uncap, limit or unlimit one lane cluster-wide; {@code null} for
+	 * an unknown action.
+	 * @throws IllegalArgumentException if the name, the lane key, the cap or a limit is
+	 * invalid
 	 */
 	static JobDescriptors.@Nullable LaneDescriptor control(EchoMqAdmin admin, String queue, String lane, String action,
-			@Nullable Long cap) {
+			@Nullable Long cap, @Nullable Integer maxActive, FlowLimits.@Nullable RateLimit rate) {
 		Keyspace.validateQueueName(queue);
 		Keyspace.validateLane(lane);
 		boolean changed;
@@ -37,6 +41,14 @@ final class LaneActions {
 				changed = admin.setLanePendingCap(queue, lane, cap);
 			}
 			case "uncap" -> changed = admin.clearLanePendingCap(queue, lane);
+			case "limit" -> {
+				if (maxActive == null && rate == null) {
+					throw new IllegalArgumentException(
+							"Limit of lane '" + lane + "' needs 'maxActive' and/or 'rateLimit' and 'period'");
+				}
+				changed = admin.setLaneLimits(queue, lane, maxActive, rate);
+			}
+			case "unlimit" -> changed = admin.clearLaneLimits(queue, lane);
 			default -> {
 				return null;
 			}
@@ -49,8 +61,40 @@ final class LaneActions {
 	 */
 	static JobDescriptors.LaneDescriptor describe(EchoMqAdmin admin, String queue, String lane, boolean changed) {
 		LaneControls controls = admin.laneControls(queue, lane);
+		FlowLimits.RateLimit rate = controls.rate();
 		return new JobDescriptors.LaneDescriptor(queue, lane, controls.paused(), controls.pendingCap(),
-				controls.pending(), changed);
+				controls.pending(), controls.maxActive(), (rate != null) ? rate.limit() : null,
+				(rate != null) ? rate.period().toString() : null, changed);
+	}
+
+	/**
+	 * What a lane request carries besides its action.
+	 *
+	 * @param cap the pending cap ({@code cap})
+	 * @param maxActive the lane's own max-active ({@code limit})
+	 * @param rateLimit the lane's own rate ({@code limit}, with {@code period})
+	 * @param period the window of the rate ({@code limit})
+	 */
+	record Values(@Nullable Long cap, @Nullable Integer maxActive, @Nullable Integer rateLimit,
+			@Nullable String period) {
+
+		static final Values NONE = new Values(null, null, null, null);
+
+		FlowLimits.@Nullable RateLimit rate() {
+			return RunTimeLimits.rate("rateLimit", this.rateLimit, "period",
+					(this.period != null) ? DurationStyle.detectAndParse(this.period) : null);
+		}
+
+		String describe(String action) {
+			if ("cap".equals(action)) {
+				return " to " + this.cap;
+			}
+			if ("limit".equals(action)) {
+				return " to maxActive " + this.maxActive + ", rateLimit " + this.rateLimit + " per " + this.period;
+			}
+			return "";
+		}
+
 	}
 
 }

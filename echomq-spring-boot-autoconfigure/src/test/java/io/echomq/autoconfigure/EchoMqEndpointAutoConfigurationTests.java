@@ -331,16 +331,18 @@ class EchoMqEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void laneWritesShouldPauseResumeAndCapOneLane() {
+	void laneWritesShouldPauseResumeCapAndLimitOneLane() {
 		String queue = ObservabilityTestSupport.unique("lane-controls");
 		this.contextRunner.run((context) -> {
 			EchoMqEndpointWebExtension web = context.getBean(EchoMqEndpointWebExtension.class);
 			EchoMqTemplate template = context.getBean(EchoMqTemplate.class);
-			LaneDescriptor paused = body(web.jobAction("queues", queue, "lanes", "a", "pause", null, "test"),
+			LaneDescriptor paused = body(
+					web.jobAction("queues", queue, "lanes", "a", "pause", null, null, null, null, "test"),
 					LaneDescriptor.class);
 			assertThat(paused.paused()).isTrue();
 			assertThat(paused.changed()).isTrue();
-			LaneDescriptor capped = body(web.jobAction("queues", queue, "lanes", "a", "cap", 1L, null),
+			LaneDescriptor capped = body(
+					web.jobAction("queues", queue, "lanes", "a", "cap", 1L, null, null, null, null),
 					LaneDescriptor.class);
 			assertThat(capped.pendingCap()).isEqualTo(1L);
 			template.enqueue(queue, "x", EnqueueOptions.defaults().withLane("a"));
@@ -348,17 +350,37 @@ class EchoMqEndpointAutoConfigurationTests {
 				.isThrownBy(() -> template.enqueue(queue, "y", EnqueueOptions.defaults().withLane("a")))
 				.withMessageContaining("Lane 'a' of queue '" + queue + "' holds 1 pending jobs of its cap of 1");
 			assertThat(body(web.job(SecurityContext.NONE, "queues", queue, "lanes", "a"), LaneDescriptor.class))
-				.isEqualTo(new LaneDescriptor(queue, "a", true, 1L, 1, false));
-			assertError(web.jobAction("queues", queue, "lanes", "a", "cap", 0L, null), 400, "at least 1, was 0");
-			assertError(web.jobAction("queues", queue, "lanes", "a", "cap", null, null), 400, "needs a 'cap'");
-			assertError(web.jobAction("queues", queue, "lanes", "a:b", "pause", null, null), 400, "'a:b'");
-			assertError(web.jobAction("queues", queue, "lanes", "a", "stop", null, null), 404, "try 'pause'");
-			assertThat(body(web.jobAction("queues", queue, "lanes", "a", "uncap", null, null), LaneDescriptor.class)
+				.isEqualTo(new LaneDescriptor(queue, "a", true, 1L, 1, null, null, null, false));
+			assertError(web.jobAction("queues", queue, "lanes", "a", "cap", 0L, null, null, null, null), 400,
+					"at least 1, was 0");
+			assertError(web.jobAction("queues", queue, "lanes", "a", "cap", null, null, null, null, null), 400,
+					"needs a 'cap'");
+			assertError(web.jobAction("queues", queue, "lanes", "a:b", "pause", null, null, null, null, null), 400,
+					"'a:b'");
+			assertError(web.jobAction("queues", queue, "lanes", "a", "stop", null, null, null, null, null), 404,
+					"try 'pause'");
+			assertThat(body(web.jobAction("queues", queue, "lanes", "a", "uncap", null, null, null, null, null),
+					LaneDescriptor.class)
 				.pendingCap()).isNull();
-			LaneDescriptor resumed = body(web.jobAction("queues", queue, "lanes", "a", "resume", null, null),
+			LaneDescriptor resumed = body(
+					web.jobAction("queues", queue, "lanes", "a", "resume", null, null, null, null, null),
 					LaneDescriptor.class);
 			assertThat(resumed.paused()).isFalse();
 			assertThat(resumed.pending()).isOne();
+			LaneDescriptor limited = body(web.jobAction("queues", queue, "lanes", "a", "limit", null, 2, 5, "1s", null),
+					LaneDescriptor.class);
+			assertThat(limited)
+				.extracting(LaneDescriptor::maxActive, LaneDescriptor::rateLimit, LaneDescriptor::period,
+						LaneDescriptor::changed)
+				.containsExactly(2, 5, "PT1S", true);
+			assertError(web.jobAction("queues", queue, "lanes", "a", "limit", null, null, 5, null, null), 400,
+					"rateLimit and period go together");
+			assertError(web.jobAction("queues", queue, "lanes", "a", "limit", null, null, null, null, null), 400,
+					"needs 'maxActive'");
+			assertThat(body(web.jobAction("queues", queue, "lanes", "a", "unlimit", null, null, null, null, null),
+					LaneDescriptor.class))
+				.extracting(LaneDescriptor::maxActive, LaneDescriptor::rateLimit, LaneDescriptor::changed)
+				.containsExactly(null, null, true);
 		});
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.core.CancelResult;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.JobState;
 import io.echomq.core.Keyspace;
@@ -78,29 +79,47 @@ public final class QueueAdmin extends EnginePart {
 	}
 
 	/**
-	 * Pause, resume or cap one lane of a queue (or partition), or read its controls, in
-	 * one {@code lane_control.lua} call: a paused lane's jobs stay pending and unclaimed
-	 * until it is resumed; an enqueue that would leave more than the cap in the lane's
-	 * pending set is refused whole.
+	 * Pause, resume, cap or limit one lane of a queue (or partition), or read its
+	 * controls, in one {@code lane_control.lua} call: a paused lane's jobs stay pending
+	 * and unclaimed until it is resumed; an enqueue that would leave more than the cap in
+	 * the lane's pending set is refused whole; the lane's own max-active and rate win
+	 * over the queue's lane defaults.
 	 * @param queue the queue (or partition)
 	 * @param lane the lane key
 	 * @param control what to do
 	 * @param cap the cap for {@link LaneControl#CAP} (at least 1), else ignored
+	 * @param maxActive the lane's own max-active for {@link LaneControl#LIMIT}, or
+	 * {@code null} to leave it
+	 * @param rate the lane's own rate for {@link LaneControl#LIMIT}, or {@code null} to
+	 * leave it
 	 * @return whether the controls changed, and the lane's controls after the call
 	 */
-	public LaneControlResult laneControl(String queue, String lane, LaneControl control, long cap) {
+	public LaneControlResult laneControl(String queue, String lane, LaneControl control, long cap,
+			@Nullable Integer maxActive, FlowLimits.@Nullable RateLimit rate) {
 		Keyspace.validateLane(lane);
 		Assert.notNull(control, "'control' must not be null");
 		if (control == LaneControl.CAP) {
 			Assert.isTrue(cap >= 1, () -> "The pending cap of lane '" + lane + "' must be at least 1, was " + cap);
 		}
+		if (control == LaneControl.LIMIT) {
+			Assert.isTrue(maxActive != null || rate != null, () -> "No limit to set for lane '" + lane + "'");
+			Assert.isTrue(maxActive == null || maxActive >= 1,
+					() -> "The max-active of lane '" + lane + "' must be at least 1, was " + maxActive);
+		}
 		QueueKeys keys = this.state.keys(queue);
 		List<Object> reply = this.executor.execute(this.scripts.laneControl,
 				List.of(keys.laneControls(), keys.lane(lane, LaneKeyType.PENDING), keys.lanes(), keys.wake()),
-				List.of(lane, control.mode, Long.toString(cap)));
+				List.of(lane, control.mode, Long.toString(cap), (maxActive != null) ? maxActive.toString() : "0",
+						(rate != null) ? Integer.toString(rate.limit()) : "0",
+						(rate != null) ? Long.toString(rate.period().toMillis()) : "0"));
 		long pendingCap = Replies.number(reply.get(2));
-		return new LaneControlResult(Replies.number(reply.get(0)) == 1, new LaneControls(lane,
-				Replies.number(reply.get(1)) == 1, (pendingCap > 0) ? pendingCap : null, Replies.number(reply.get(3))));
+		int ownMaxActive = (int) Replies.number(reply.get(4));
+		int ownRate = (int) Replies.number(reply.get(5));
+		FlowLimits.RateLimit ownRateLimit = (ownRate > 0)
+				? new FlowLimits.RateLimit(ownRate, Duration.ofMillis(Replies.number(reply.get(6)))) : null;
+		return new LaneControlResult(Replies.number(reply.get(0)) == 1,
+				new LaneControls(lane, Replies.number(reply.get(1)) == 1, (pendingCap > 0) ? pendingCap : null,
+						Replies.number(reply.get(3)), (ownMaxActive > 0) ? ownMaxActive : null, ownRateLimit));
 	}
 
 	/**
@@ -119,6 +138,12 @@ public final class QueueAdmin extends EnginePart {
 
 		/** Clear the lane's pending cap. */
 		UNCAP("uncap"),
+
+		/** Set the lane's own max-active and/or rate. */
+		LIMIT("limit"),
+
+		/** Clear the lane's own max-active and rate. */
+		UNLIMIT("unlimit"),
 
 		/** Read the lane's controls, writing nothing. */
 		READ("read");

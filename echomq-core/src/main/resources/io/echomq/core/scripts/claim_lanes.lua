@@ -20,7 +20,10 @@
 -- Limits (limits.lua), all on server time: the queue's max-active and rate, as claim.lua; per lane
 -- at most lane-max-active of its claims still active (the held set: ids claimed from the lane, the
 -- ones no longer in active dropped as they are counted), and at most lane-rate starts per
--- lane-period. A cap that holds claims back sets the throttled marker (completions push wake-ups).
+-- lane-period. A lane's own max-active and rate (lane_controls.lua, read in the HMGET of the paused
+-- flags) win over these lane defaults for that lane; the held set is kept while a max-active applies
+-- to the lane, so that ids claimed before its own max-active was set are not counted. A cap that
+-- holds claims back sets the throttled marker (completions push wake-ups).
 --
 -- The keys, arguments and reply claim.lua shares are described in includes/claim_rows.lua.
 -- KEYS[1..4]    emq:{q}:active, emq:{q}:starts, emq:{q}:throttled, emq:{q}:lanes (the ring)
@@ -90,7 +93,7 @@ local names = {}
 for j, lane in ipairs(lanes) do
   names[j] = lane.name
 end
-local paused_set = paused_lanes(K.controls, names)
+local controls = lane_controls(K.controls, names)
 
 local stale = 0
 local skipped = {}
@@ -102,14 +105,20 @@ for _, lane in ipairs(lanes) do
   lane.live = redis.call('ZSCORE', K.ring, lane.name) ~= false
   if not lane.live then
     stale = stale + 1
-  elseif paused_set[lane.name] then
+  elseif controls[lane.name].paused then
     lane.live = false
     lane.paused = true
   else
     require_zset(lane.pending)
     lane.allowed = math.huge
     lane.prune = {}
-    if lane_max_active > 0 then
+    local own = controls[lane.name]
+    lane.max_active = own.max_active or lane_max_active
+    lane.rate, lane.period = lane_rate, lane_period
+    if own.rate then
+      lane.rate, lane.period = own.rate, own.period
+    end
+    if lane.max_active > 0 then
       if key_type(lane.held) ~= 'set' and key_type(lane.held) ~= 'none' then
         error('EMQKEYTYPE ' .. lane.held .. ' is not a set; nothing was written', 0)
       end
@@ -121,13 +130,13 @@ for _, lane in ipairs(lanes) do
           lane.prune[#lane.prune + 1] = held
         end
       end
-      lane.allowed = math.max(lane_max_active - live, 0)
+      lane.allowed = math.max(lane.max_active - live, 0)
       if lane.allowed == 0 then
         lane.limited = 'LANE_MAX_ACTIVE'
       end
     end
-    if lane_rate > 0 then
-      local room, _, at = allowance(K.active, lane.starts, 0, lane_rate, lane_period, now)
+    if lane.rate > 0 then
+      local room, _, at = allowance(K.active, lane.starts, 0, lane.rate, lane.period, now)
       if room < lane.allowed then
         lane.allowed = room
         if room == 0 then
@@ -190,7 +199,7 @@ for _, lane in ipairs(lanes) do
     claim_job(row, id, attempts, c, claimed, starts)
     event_add(events, 'claimed', id, attempts)
     lane_starts[#lane_starts + 1] = id .. ':' .. attempts
-    if lane_max_active > 0 then
+    if lane.max_active > 0 then
       redis.call('SADD', lane.held, id)
     end
   end
@@ -201,8 +210,8 @@ for _, lane in ipairs(lanes) do
     if #lane.prune > 0 then
       redis.call('SREM', lane.held, unpack(lane.prune))
     end
-    if lane_rate > 0 and #lane_starts > 0 then
-      log_starts(lane.starts, lane_period, now, lane_starts)
+    if lane.rate > 0 and #lane_starts > 0 then
+      log_starts(lane.starts, lane.period, now, lane_starts)
     end
     if redis.call('ZCARD', lane.pending) == 0 then
       redis.call('ZREM', K.ring, lane.name)
