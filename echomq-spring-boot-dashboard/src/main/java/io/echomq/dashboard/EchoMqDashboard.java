@@ -26,10 +26,11 @@ import org.springframework.util.Assert;
  * listeners, pages of each location, one job's row and timeline, and the actions (replay
  * a dead job, delete a waiting or finished job, run a scheduled job now, replay or purge
  * every dead job, pause and resume this node's listener, cancel a job, pause and resume a
- * queue cluster-wide, trigger, pause, resume or delete a recurring schedule). A
- * partitioned queue is shown as the sums over its partitions with each partition's
- * counts, its lanes and limits alongside ({@link QueueFlow}); a job id goes to the
- * partition it names. Technology-neutral: the web layer maps it onto HTTP.
+ * queue cluster-wide, trigger, pause, resume or delete a recurring schedule, store or
+ * reset a queue's run-time limits and listener concurrency). A partitioned queue is shown
+ * as the sums over its partitions with each partition's counts, its lanes and limits
+ * alongside ({@link QueueFlow}); a job id goes to the partition it names.
+ * Technology-neutral: the web layer maps it onto HTTP.
  *
  * @author EchoMQ
  * @since 0.1.0
@@ -58,6 +59,8 @@ public class EchoMqDashboard {
 	private final DashboardActions actions;
 
 	private final DashboardSchedules schedules;
+
+	private final DashboardLimits limits;
 
 	/**
 	 * Create a dashboard model.
@@ -94,6 +97,7 @@ public class EchoMqDashboard {
 				node);
 		this.actions = new DashboardActions(admin, inspector, this.reads, listeners, replayBudget, node);
 		this.schedules = new DashboardSchedules(schedules, node);
+		this.limits = new DashboardLimits(admin);
 	}
 
 	/**
@@ -391,6 +395,37 @@ public class EchoMqDashboard {
 	 */
 	public Outcome deleteSchedule(String queue, String name) {
 		return this.schedules.delete(queue, name);
+	}
+
+	/**
+	 * Store run-time limits of a queue on every node, as {@link EchoMqAdmin#setLimits}
+	 * and {@link EchoMqAdmin#setConcurrency} do: they win over the configured ones until
+	 * reset; values not given stay as they are.
+	 * @param queue the queue
+	 * @param limits the values to store
+	 * @return the outcome
+	 * @throws IllegalArgumentException if a value is out of range, a rate comes without
+	 * its period, or nothing is given (nothing was written)
+	 * @since 0.5.0
+	 */
+	public Outcome storeLimits(String queue, LimitsUpdate limits) {
+		Assert.notNull(limits, "'limits' must not be null");
+		return this.limits.store(queue, limits);
+	}
+
+	/**
+	 * Reset stored limits of a queue on every node, back to the configured ones (see
+	 * {@link EchoMqAdmin#resetLimits}).
+	 * @param queue the queue
+	 * @param which {@code all}, or a comma-separated list of {@code max-active},
+	 * {@code rate-limit}, {@code lane-max-active}, {@code lane-rate-limit},
+	 * {@code concurrency}
+	 * @return the outcome
+	 * @throws IllegalArgumentException if a name is unknown (nothing was written)
+	 * @since 0.5.0
+	 */
+	public Outcome resetLimits(String queue, String which) {
+		return this.limits.reset(queue, which);
 	}
 
 }

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,6 +44,15 @@ abstract class DashboardBrowserTestSupport extends DashboardWebTestSupport {
 
 	static void click(WebDriver driver, By by) {
 		await().atMost(WAIT).ignoreExceptions().until(clicked(driver, by));
+	}
+
+	static void type(WebDriver driver, By by, String text) {
+		await().atMost(WAIT).ignoreExceptions().until(() -> {
+			WebElement input = driver.findElement(by);
+			input.clear();
+			input.sendKeys(text);
+			return true;
+		});
 	}
 
 	private static Callable<Boolean> clicked(WebDriver driver, By by) {

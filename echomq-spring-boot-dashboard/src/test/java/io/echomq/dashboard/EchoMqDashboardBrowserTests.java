@@ -5,7 +5,6 @@ import java.time.ZoneId;
 import java.util.List;
 
 import io.echomq.core.EnqueueOptions;
-import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.QueuePartitions;
 import io.echomq.inspect.PartitionedStats;
@@ -324,12 +323,23 @@ class EchoMqDashboardBrowserTests extends DashboardBrowserTestSupport {
 		awaitText(driver, By.id("limit-queue"), "at most 40 active, 200 started per 1 s");
 		assertThat(text(driver, By.id("limit-partition"))).isEqualTo("at most 10 active, 50 started per 1 s");
 		assertThat(text(driver, By.id("limit-lane"))).isEqualTo("at most 1 active, 30 started per 1 min");
-		// stored at run time: the configured values again, so that the jobs run as before
-		this.admin.setLimits("shipments", new FlowLimits(40, null));
-		this.admin.setConcurrency("shipments", 4);
-		awaitText(driver, By.id("limit-stored"), "queue: at most 40 active; concurrency 4 per listener");
+		// stored at run time through the form: the configured values again, so that the
+		// jobs run as before
+		type(driver, By.id("limit-rate"), "200");
+		type(driver, By.id("limit-period"), "1s");
+		type(driver, By.id("limit-concurrency"), "4");
+		click(driver, By.id("limits-store"));
+		awaitText(driver, By.id("limit-stored"), "queue: 200 started per 1 s; concurrency 4 per listener");
 		assertThat(text(driver, By.id("limit-queue"))).isEqualTo("at most 40 active, 200 started per 1 s");
-		this.admin.resetLimits("shipments");
+		assertThat(this.admin.limits("shipments").storedConcurrency()).isEqualTo(4);
+		assertThat(read(() -> driver.findElement(By.id("limit-rate")).getDomProperty("value"))).isEmpty();
+		type(driver, By.id("limit-lane-rate"), "30");
+		click(driver, By.id("limits-store"));
+		awaitText(driver, By.id("toast"), "lane rate limit and lane period go together");
+		type(driver, By.id("limit-lane-rate"), "");
+		click(driver, By.id("limits-reset"));
+		await().atMost(WAIT).until(() -> driver.findElements(By.id("limit-stored")).isEmpty());
+		assertThat(this.admin.limits("shipments").storedConcurrency()).isNull();
 		awaitText(driver, By.cssSelector("#lane-acme .lane-pending"), "2");
 		assertThat(text(driver, By.cssSelector("#lane-globex .lane-pending"))).isEqualTo("1");
 		assertThat(text(driver, By.id("lanes-title"))).isEqualTo("Lanes with work (2)");

@@ -61,11 +61,12 @@ class EchoMqDashboardReadOnlyWebTests extends DashboardWebTestSupport {
 		handler.heal();
 		for (String action : new String[] { "/jobs/" + dead + "/replay", "/jobs/" + dead + "/delete",
 				"/jobs/" + dead + "/run", "/jobs/" + dead + "/cancel", "/dead/replay", "/dead/purge", "/pause",
-				"/resume", "/cluster/pause", "/cluster/resume" }) {
+				"/resume", "/cluster/pause", "/cluster/resume", "/limits?concurrency=3", "/limits/reset" }) {
 			assertRefused(client.post("/api/queues/" + queue + action), action, "read-only");
 		}
 		assertTriggerRefused(client, queue, "read-only-tick", "read-only");
 		assertThat(this.admin.isPaused(queue)).isFalse();
+		assertThat(this.admin.limits(queue).storedConcurrency()).isNull();
 		assertThat(inspector.stats(queue).pending()).isZero();
 		assertThat(inspector.row(queue, dead)).containsEntry("state", "dead");
 		assertThat(inspector.stats(queue).dead()).isEqualTo(1);

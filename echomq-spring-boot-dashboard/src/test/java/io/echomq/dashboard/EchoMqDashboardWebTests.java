@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.echomq.core.EnqueueOptions;
+import io.echomq.core.FlowLimits;
 import io.echomq.core.JobId;
 import io.echomq.core.Retention;
 import io.echomq.core.internal.ClaimedJob;
@@ -482,6 +483,45 @@ class EchoMqDashboardWebTests extends DashboardWebTestSupport {
 		assertClientError(this.client.post("/api/schedules/" + queue + "/no-such/pause"), 404, "has no schedule");
 		assertThat(this.client.post("/api/schedules/" + queue + "/hourly-report/delete").status()).isEqualTo(200);
 		assertThat(this.template.schedules(queue)).isEmpty();
+	}
+
+	@Test
+	void limitsShouldBeStoredOnlyThroughTheGuardAndFromGoodInput() {
+		String queue = DashboardTestApplication.unique("limits");
+		listen(queue);
+		this.client.open();
+		String token = this.client.meta("csrf-token");
+		String origin = "http://localhost:" + this.port;
+		String limits = "/api/queues/" + queue + "/limits";
+
+		assertClientError(this.client.post(limits + "?concurrency=3", Map.of("Origin", origin), ""), 403,
+				"Missing CSRF token");
+		assertClientError(
+				this.client.post(limits + "?concurrency=3",
+						Map.of(DashboardWriteGuard.HEADER, token, "Origin", "https://evil.example"), ""),
+				403, "Cross-origin action refused");
+		assertClientError(this.client.post(limits + "/reset", Map.of("Origin", origin), ""), 403, "Missing CSRF token");
+		assertClientError(this.client.post(limits), 400, "No limit given");
+		assertClientError(this.client.post(limits + "?rateLimit=5&concurrency=3"), 400,
+				"rate limit and period go together");
+		assertClientError(this.client.post(limits + "?maxActive=0&concurrency=3"), 400, "max-active must be positive");
+		assertClientError(this.client.post(limits + "?maxActive=7&concurrency=0"), 400, "concurrency must be positive");
+		assertClientError(this.client.post(limits + "?maxActive=7&rateLimit=5&period=soon"), 400,
+				"period must be a duration");
+		assertClientError(this.client.post(limits + "?maxActive=seven"), 400, "maxActive must be a whole number");
+		assertClientError(this.client.post(limits + "/reset?which=speed"), 400, "No such limit 'speed'");
+		assertThat(this.admin.limits(queue).stored().isLimited()).isFalse();
+		assertThat(this.admin.limits(queue).storedConcurrency()).isNull();
+
+		assertThat(this.client.post(limits + "?rateLimit=5&period=2s&concurrency=3").status()).isEqualTo(200);
+		assertThat(this.admin.limits(queue).stored().rateLimit())
+			.isEqualTo(new FlowLimits.RateLimit(5, Duration.ofSeconds(2)));
+		assertThat(this.admin.limits(queue).storedConcurrency()).isEqualTo(3);
+		assertThat(this.client.post(limits + "/reset?which=concurrency").status()).isEqualTo(200);
+		assertThat(this.admin.limits(queue).storedConcurrency()).isNull();
+		assertThat(this.admin.limits(queue).stored().isLimited()).isTrue();
+		assertThat(this.client.post(limits + "/reset").status()).isEqualTo(200);
+		assertThat(this.admin.limits(queue).stored().isLimited()).isFalse();
 	}
 
 	private JobId deadJob(String queue) {

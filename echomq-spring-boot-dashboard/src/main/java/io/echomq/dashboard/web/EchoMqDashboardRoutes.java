@@ -20,6 +20,7 @@ import io.echomq.core.Keyspace;
 import io.echomq.dashboard.EchoMqDashboard;
 import io.echomq.dashboard.JobDetail;
 import io.echomq.dashboard.JobPage;
+import io.echomq.dashboard.LimitsUpdate;
 import io.echomq.dashboard.Outcome;
 import io.echomq.dashboard.QueueHistory;
 import io.echomq.dashboard.QueueSummary;
@@ -34,6 +35,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -65,6 +67,11 @@ import org.springframework.web.servlet.function.ServerResponse;
  * {@code .../cancel}, {@code /api/queues/{queue}/dead/replay} and {@code .../purge},
  * {@code /api/queues/{queue}/pause} and {@code .../resume} (this node's listener),
  * {@code /api/queues/{queue}/cluster/pause} and {@code .../cluster/resume} (every node),
+ * {@code /api/queues/{queue}/limits?maxActive=&rateLimit=&period=&laneMaxActive=&laneRateLimit=&lanePeriod=&concurrency=}
+ * (store run-time limits, any subset; periods such as {@code 1s} or {@code PT1S}) and
+ * {@code /api/queues/{queue}/limits/reset?which=} ({@code all} by default, or a
+ * comma-separated list of {@code max-active}, {@code rate-limit},
+ * {@code lane-max-active}, {@code lane-rate-limit}, {@code concurrency}),
  * {@code /api/schedules/{queue}/{name}/trigger}, {@code .../pause}, {@code .../resume}
  * and {@code .../delete}.</li>
  * </ul>
@@ -181,6 +188,11 @@ public class EchoMqDashboardRoutes {
 			.POST(api + "/queues/{queue}/resume", action((queue, id) -> this.dashboard.resume(queue)))
 			.POST(api + "/queues/{queue}/cluster/pause", action((queue, id) -> this.dashboard.pauseCluster(queue)))
 			.POST(api + "/queues/{queue}/cluster/resume", action((queue, id) -> this.dashboard.resumeCluster(queue)))
+			.POST(api + "/queues/{queue}/limits",
+					limits((queue, request) -> this.dashboard.storeLimits(queue, limitsUpdate(request))))
+			.POST(api + "/queues/{queue}/limits/reset",
+					limits((queue, request) -> this.dashboard.resetLimits(queue,
+							request.param("which").filter((value) -> !value.isEmpty()).orElse("all"))))
 			.POST(api + "/schedules/{queue}/{name}/trigger", schedule(this.dashboard::trigger))
 			.POST(api + "/schedules/{queue}/{name}/pause",
 					schedule((queue, name) -> this.dashboard.pauseSchedule(queue, name, true)))
@@ -329,6 +341,55 @@ public class EchoMqDashboardRoutes {
 			}
 			return outcome(action.apply(request.pathVariable("queue"), request.pathVariable("name")));
 		};
+	}
+
+	private HandlerFunction<ServerResponse> limits(BiFunction<String, ServerRequest, Outcome> action) {
+		return (request) -> {
+			Refusal refusal = this.guard.check(request.servletRequest());
+			if (refusal != null) {
+				return error(request, refusal.status(), refusal.message());
+			}
+			String queue = request.pathVariable("queue");
+			if (this.dashboard.queue(queue) == null) {
+				return unknownQueue(request, queue);
+			}
+			return outcome(action.apply(queue, request));
+		};
+	}
+
+	private static LimitsUpdate limitsUpdate(ServerRequest request) {
+		return new LimitsUpdate(intParam(request, "maxActive"), intParam(request, "rateLimit"),
+				durationParam(request, "period"), intParam(request, "laneMaxActive"),
+				intParam(request, "laneRateLimit"), durationParam(request, "lanePeriod"),
+				intParam(request, "concurrency"));
+	}
+
+	private static @Nullable Integer intParam(ServerRequest request, String name) {
+		Optional<String> value = request.param(name).map(String::trim).filter((text) -> !text.isEmpty());
+		if (value.isEmpty()) {
+			return null;
+		}
+		try {
+			return Integer.valueOf(value.get());
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException(
+					name + " must be a whole number, was '" + abbreviate(value.get()) + "'; nothing was written");
+		}
+	}
+
+	private static @Nullable Duration durationParam(ServerRequest request, String name) {
+		Optional<String> value = request.param(name).map(String::trim).filter((text) -> !text.isEmpty());
+		if (value.isEmpty()) {
+			return null;
+		}
+		try {
+			return DurationStyle.detectAndParse(value.get());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(name + " must be a duration such as 1s, 500ms or PT1M, was '"
+					+ abbreviate(value.get()) + "'; nothing was written");
+		}
 	}
 
 	private HandlerFunction<ServerResponse> action(BiFunction<String, @Nullable JobId, Outcome> action) {

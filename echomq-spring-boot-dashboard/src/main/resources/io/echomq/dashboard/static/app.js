@@ -709,6 +709,7 @@
 			el('div', { id: 'tabs', class: 'tabs' }),
 			el('section', { id: 'listener', class: 'panel' }),
 			el('section', { id: 'flow', class: 'panel' }),
+			config.canWrite ? limitsForm(queue) : null,
 			el('section', { id: 'jobs', class: 'panel' }, el('p', { class: 'muted', text: 'Loading…' })),
 			el('section', { id: 'batches' }),
 			chartPanel('throughput', [], false)
@@ -900,6 +901,60 @@
 				el('div', null, el('h2', { class: 'section', text: 'Limits' }), limitRows),
 				el('div', null, el('h2', { class: 'section', id: 'lanes-title', text: 'Lanes with work (' + flow.laneCount + ')' }), lanes)),
 			partitions ? [el('h2', { class: 'section', text: 'Partitions' }), partitions] : null);
+	}
+
+	var LIMIT_FIELDS = [
+		['maxActive', 'Max active', 'limit-max-active', '10'],
+		['rateLimit', 'Rate', 'limit-rate', '100'],
+		['period', 'per', 'limit-period', '1s'],
+		['laneMaxActive', 'Lane max active', 'limit-lane-max-active', '2'],
+		['laneRateLimit', 'Lane rate', 'limit-lane-rate', '10'],
+		['lanePeriod', 'per', 'limit-lane-period', '1s'],
+		['concurrency', 'Concurrency', 'limit-concurrency', '4']
+	];
+
+	/** Built once, outside the polled panels, so that a refresh does not clear what is typed. */
+	function limitsForm(queue) {
+		var inputs = {};
+		var fields = LIMIT_FIELDS.map(function (field) {
+			inputs[field[0]] = el('input', { id: field[2], name: field[0], placeholder: field[3], size: 5, autocomplete: 'off' });
+			return el('label', { class: 'muted' }, field[1] + ' ', inputs[field[0]]);
+		});
+		var which = el('select', { id: 'limits-reset-which' },
+			['all', 'max-active', 'rate-limit', 'lane-max-active', 'lane-rate-limit', 'concurrency'].map(function (name) {
+				return el('option', { value: name, text: name === 'all' ? 'every setting' : name });
+			}));
+		function send(path, done) {
+			request('POST', path).then(function (outcome) {
+				toast(outcome.message, false);
+				done();
+				refresh();
+			}, function (error) {
+				toast(error.message || String(error), true);
+			});
+		}
+		return el('section', { id: 'limits-form', class: 'panel' },
+			el('div', { class: 'row' },
+				el('h2', { text: 'Change limits (every node)' }),
+				el('span', { class: 'muted', text: 'Stored values win over the configured ones until reset; fill in any of them, periods such as 1s, 500ms or PT1M.' })),
+			el('div', { class: 'row limit-inputs' }, fields,
+				el('button', { id: 'limits-store', text: 'Store', onclick: function () {
+					var query = Object.keys(inputs).filter(function (name) {
+						return inputs[name].value.trim() !== '';
+					}).map(function (name) {
+						return name + '=' + encodeURIComponent(inputs[name].value.trim());
+					});
+					send('/queues/' + q(queue) + '/limits' + (query.length ? '?' + query.join('&') : ''), function () {
+						Object.keys(inputs).forEach(function (name) {
+							inputs[name].value = '';
+						});
+					});
+				} })),
+			el('div', { class: 'row' },
+				el('label', { class: 'muted' }, 'Reset ', which),
+				el('button', { id: 'limits-reset', text: 'Reset to configuration', onclick: function () {
+					send('/queues/' + q(queue) + '/limits/reset?which=' + encodeURIComponent(which.value), function () {});
+				} })));
 	}
 
 	function jobsPanel(queue, page, select) {
