@@ -1,10 +1,13 @@
 package io.echomq.autoconfigure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 import io.echomq.schedule.MisfirePolicy;
+import io.echomq.schedule.OverlapPolicy;
+import io.echomq.schedule.ScheduleSpec;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -298,12 +301,55 @@ public record EchoMqProperties(@DefaultValue("true") boolean enabled, @DefaultVa
 	 * @param payload Payload of each occurrence, a string.
 	 * @param enabled Whether the schedule is declared; a disabled one is removed from the
 	 * store at start-up.
-	 * @param misfire What to do about fire times missed while no node ran: skip them, or
-	 * run once for all of them.
+	 * @param misfire What to do about fire times missed while no node ran: skip them, run
+	 * once for all of them, or catch up the most recent ones.
+	 * @param catchUp How many of the most recent missed times the catch-up misfire policy
+	 * fires, 1 to {@value ScheduleSpec#MAX_CATCH_UP}.
+	 * @param overlap What a fire time does while the previous occurrence's job is still
+	 * pending or running.
+	 * @param start The first instant the schedule may fire at, ISO-8601; none by default.
+	 * @param end The last instant the schedule may fire at, ISO-8601; none by default.
 	 */
 	public record Schedule(@Nullable String queue, @Nullable String cron, @Nullable Duration every,
 			@DefaultValue("UTC") String zone, @DefaultValue("") String payload, @DefaultValue("true") boolean enabled,
-			@DefaultValue("skip") MisfirePolicy misfire) {
+			@DefaultValue("skip") MisfirePolicy misfire, @DefaultValue("3") int catchUp,
+			@DefaultValue("allow") OverlapPolicy overlap, @Nullable Instant start, @Nullable Instant end) {
+
+		/**
+		 * Create a schedule declaration.
+		 * @param queue The queue.
+		 * @param cron The cron expression.
+		 * @param every The interval.
+		 * @param zone The time zone.
+		 * @param payload The payload.
+		 * @param enabled Whether it is declared.
+		 * @param misfire The misfire policy.
+		 * @param catchUp The catch-up count.
+		 * @param overlap The overlap policy.
+		 * @param start The first instant, or {@code null}.
+		 * @param end The last instant, or {@code null}.
+		 * @since 0.5.0
+		 */
+		@ConstructorBinding
+		public Schedule {
+		}
+
+		/**
+		 * Create a schedule declaration that overlaps, catches up
+		 * {@value ScheduleSpec#DEFAULT_CATCH_UP} times and has no start or end.
+		 * @param queue The queue.
+		 * @param cron The cron expression.
+		 * @param every The interval.
+		 * @param zone The time zone.
+		 * @param payload The payload.
+		 * @param enabled Whether it is declared.
+		 * @param misfire The misfire policy.
+		 */
+		public Schedule(@Nullable String queue, @Nullable String cron, @Nullable Duration every, String zone,
+				String payload, boolean enabled, MisfirePolicy misfire) {
+			this(queue, cron, every, zone, payload, enabled, misfire, ScheduleSpec.DEFAULT_CATCH_UP,
+					OverlapPolicy.ALLOW, null, null);
+		}
 
 	}
 

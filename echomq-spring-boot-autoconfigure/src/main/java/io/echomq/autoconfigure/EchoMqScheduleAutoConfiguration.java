@@ -114,7 +114,8 @@ public final class EchoMqScheduleAutoConfiguration {
 					throw new InvalidScheduleException("Schedule '" + name + "' names no queue");
 				}
 				ScheduleSpec spec = new ScheduleSpec(schedule.cron(), schedule.every(),
-						ScheduleSpec.zone(schedule.zone()), schedule.misfire());
+						ScheduleSpec.zone(schedule.zone()), schedule.misfire(), schedule.catchUp(), schedule.overlap(),
+						schedule.start(), schedule.end());
 				ScheduleDefinition definition = new ScheduleDefinition(schedule.queue(), name, spec,
 						converter.write(schedule.payload()), ScheduleOrigin.PROPERTIES);
 				declared.add(new DeclaredSchedule(definition, null, source));

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.echomq.schedule.MisfirePolicy;
+import io.echomq.schedule.OverlapPolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.junit.jupiter.api.Test;
@@ -66,20 +67,25 @@ class EchoMqConfigurationMetadataTests {
 	void enumsAndClassListsOfTheMapGroupsShouldHaveValueHints() throws IOException {
 		Map<String, JsonNode> hints = new HashMap<>();
 		metadata().get("hints").forEach((hint) -> hints.put(hint.get("name").asString(), hint));
-		List<String> misfire = new ArrayList<>();
-		hints.get("echomq.schedules.*.misfire").get("values").forEach((value) -> {
-			misfire.add(value.get("value").asString());
-			assertThat(value.get("description").asString()).isNotBlank();
-		});
-		assertThat(misfire).containsExactlyInAnyOrder(Arrays.stream(MisfirePolicy.values())
-			.map((policy) -> policy.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-			.toArray(String[]::new));
+		assertEnumHinted(hints.get("echomq.schedules.*.misfire"), MisfirePolicy.values());
+		assertEnumHinted(hints.get("echomq.schedules.*.overlap"), OverlapPolicy.values());
 		assertThat(hints.get("echomq.schedules.*.cron").get("values").toString()).contains("@daily");
 		for (String key : List.of("echomq.queues.*.retry-for", "echomq.queues.*.no-retry-for")) {
 			JsonNode provider = hints.get(key).get("providers").get(0);
 			assertThat(provider.get("name").asString()).as(key).isEqualTo("class-reference");
 			assertThat(provider.get("parameters").get("target").asString()).isEqualTo("java.lang.Throwable");
 		}
+	}
+
+	private static void assertEnumHinted(JsonNode hint, Enum<?>[] constants) {
+		List<String> values = new ArrayList<>();
+		hint.get("values").forEach((value) -> {
+			values.add(value.get("value").asString());
+			assertThat(value.get("description").asString()).isNotBlank();
+		});
+		assertThat(values).containsExactlyInAnyOrder(Arrays.stream(constants)
+			.map((constant) -> constant.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+			.toArray(String[]::new));
 	}
 
 	/**

@@ -132,6 +132,40 @@ class EchoScheduleDeclarationTests {
 	}
 
 	@Test
+	void propertiesShouldDeclareOverlapCatchUpStartAndEnd() {
+		this.runner
+			.withPropertyValues("echomq.schedules.guarded.queue=" + QUEUE, "echomq.schedules.guarded.every=1h",
+					"echomq.schedules.guarded.misfire=catch-up", "echomq.schedules.guarded.catch-up=7",
+					"echomq.schedules.guarded.overlap=hold-one", "echomq.schedules.guarded.start=2030-01-01T00:00:00Z",
+					"echomq.schedules.guarded.end=2030-06-30T12:00:00Z", "echomq.schedules.plain.queue=" + QUEUE,
+					"echomq.schedules.plain.every=1h")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Map<String, ScheduleState> byName = byName(context.getBean(EchoMqTemplate.class).schedules(QUEUE));
+				ScheduleSpec guarded = byName.get("guarded").definition().spec();
+				assertThat(guarded.misfire()).isEqualTo(MisfirePolicy.CATCH_UP);
+				assertThat(guarded.maxCatchUp()).isEqualTo(7);
+				assertThat(guarded.overlap()).isEqualTo(OverlapPolicy.HOLD_ONE);
+				assertThat(guarded.start()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+				assertThat(guarded.end()).isEqualTo(Instant.parse("2030-06-30T12:00:00Z"));
+				assertThat(byName.get("guarded").nextFire()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+				ScheduleSpec plain = byName.get("plain").definition().spec();
+				assertThat(plain.maxCatchUp()).isEqualTo(ScheduleSpec.DEFAULT_CATCH_UP);
+				assertThat(plain.overlap()).isEqualTo(OverlapPolicy.ALLOW);
+				assertThat(plain.start()).isNull();
+				assertThat(plain.end()).isNull();
+			});
+	}
+
+	@Test
+	void catchUpOutOfRangeOrEndBeforeStartShouldFailStartUpNamingTheValue() {
+		assertStartUpFails("was 0", "echomq.schedules.bad.queue=" + QUEUE, "echomq.schedules.bad.every=1h",
+				"echomq.schedules.bad.catch-up=0");
+		assertStartUpFails("before its start", "echomq.schedules.bad.queue=" + QUEUE, "echomq.schedules.bad.every=1h",
+				"echomq.schedules.bad.start=2030-01-02T00:00:00Z", "echomq.schedules.bad.end=2030-01-01T00:00:00Z");
+	}
+
+	@Test
 	void specChangedByOneNodeShouldTakeEffectOnARunningNode() {
 		ApplicationContextRunner writer = this.runner.withPropertyValues("echomq.schedule.enabled=false");
 		ApplicationContextRunner ticker = this.runner.withPropertyValues("echomq.schedule.interval=20ms");
