@@ -43,6 +43,8 @@ final class ConcurrencyWatch {
 
 	private long next = System.nanoTime();
 
+	private boolean skipped;
+
 	ConcurrencyWatch(ContainerSettings settings, Runs runs, QueueAdmin admin, String partition) {
 		this.settings = settings;
 		this.runs = runs;
@@ -81,8 +83,10 @@ final class ConcurrencyWatch {
 	boolean checkIfDue() {
 		long now = System.nanoTime();
 		if (now - this.next < 0) {
+			this.skipped = true;
 			return false;
 		}
+		this.skipped = false;
 		this.next = now + EVERY.toNanos();
 		int stored = read();
 		if (stored < 0) {
@@ -98,6 +102,22 @@ final class ConcurrencyWatch {
 				+ concurrency + " handlers at once (was " + before + ")"
 				+ ((stored > 0) ? ", as stored at run time" : ", as configured"));
 		return true;
+	}
+
+	/**
+	 * The poller's idle wait, or less when a turn of its loop skipped a read because the
+	 * last one was less than {@link #EVERY} ago: a write wakes the poller, and the read
+	 * it skipped still comes within about {@link #EVERY} instead of after the idle wait
+	 * (poller thread).
+	 * @param wait the idle wait
+	 * @return the wait until the skipped read is due, if shorter
+	 */
+	Duration capIdleWait(Duration wait) {
+		if (!this.skipped) {
+			return wait;
+		}
+		Duration due = Duration.ofNanos(Math.max(this.next - System.nanoTime(), 1_000_000));
+		return (due.compareTo(wait) < 0) ? due : wait;
 	}
 
 	private void resizePool(int concurrency, int before) {

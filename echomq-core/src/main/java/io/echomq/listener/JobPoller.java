@@ -160,11 +160,12 @@ final class JobPoller implements Runnable {
 
 	/**
 	 * The idle wait, or less while the queue is paused cluster-wide for a shorter time: a
-	 * timed pause ends with no wake-up, so the poller claims again when it ends.
+	 * timed pause ends with no wake-up, so the poller claims again when it ends; or less
+	 * when a read of the stored concurrency is due sooner ({@link ConcurrencyWatch}).
 	 */
 	private Duration idleWait(ContainerSettings settings) {
 		Duration pause = this.claims.lastClaimPause();
-		Duration wait = settings.idleWait();
+		Duration wait = this.concurrency.capIdleWait(settings.idleWait());
 		return (pause != null && !pause.isZero() && pause.compareTo(wait) < 0) ? pause : wait;
 	}
 

@@ -247,10 +247,9 @@ class TwoJvmFlowLimitsTests {
 			long end = runFor(admin, lowered, Duration.ofMillis(2500));
 			admin.setConcurrency(queue, 3);
 			QueueNodes nodes = new QueueNodes(context.getBean(Engine.class));
-			// the stated bound: about a second, at the latest the idle wait plus a
-			// second; the
-			// registry shows it at the container's next beat
-			await("both listeners run 3 handlers").atMost(Duration.ofSeconds(10))
+			// the stated bound, about a second while a container claims or idles, then a
+			// beat
+			await("both listeners run 3 handlers").atMost(Duration.ofSeconds(5))
 				.until(() -> nodes.live(queue).size() == 2
 						&& nodes.live(queue).stream().allMatch((listener) -> listener.concurrency() == 3));
 			List<Long> starts = this.ledger.starts(queue);
