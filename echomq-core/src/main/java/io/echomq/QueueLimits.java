@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.echomq.core.FlowLimits;
@@ -109,6 +110,29 @@ public record QueueLimits(String queue, FlowLimits configured, @Nullable Integer
 	}
 
 	/**
+	 * A rate limit and its period as a request names them, which go together: both or
+	 * neither.
+	 * @param limitName what the request calls the limit, for the message
+	 * @param limit the most starts per period, or {@code null}
+	 * @param periodName what the request calls the period, for the message
+	 * @param period the period, or {@code null}
+	 * @return the rate limit, or {@code null} when neither is given
+	 * @throws IllegalArgumentException if only one is given, or one is out of range
+	 * @since 0.5.0
+	 */
+	public static @Nullable RateLimit rateLimit(String limitName, @Nullable Integer limit, String periodName,
+			@Nullable Duration period) {
+		if (limit == null && period == null) {
+			return null;
+		}
+		if (limit == null || period == null) {
+			throw new IllegalArgumentException(limitName + " and " + periodName + " go together; got only "
+					+ ((limit != null) ? limitName : periodName) + "; nothing was written");
+		}
+		return new RateLimit(limit, period);
+	}
+
+	/**
 	 * A limit that can be stored and reset at run time.
 	 */
 	public enum Setting {
@@ -140,6 +164,34 @@ public record QueueLimits(String queue, FlowLimits configured, @Nullable Integer
 		 */
 		public String field() {
 			return this.field;
+		}
+
+		/**
+		 * The settings a reset request names: {@code all}, or a comma-separated list of
+		 * {@code max-active}, {@code rate-limit}, {@code lane-max-active},
+		 * {@code lane-rate-limit} and {@code concurrency}.
+		 * @param which the request's list
+		 * @return the settings named, none for {@code all} (every setting)
+		 * @throws IllegalArgumentException if a name is unknown
+		 * @since 0.5.0
+		 */
+		public static Setting[] parse(String which) {
+			if ("all".equals(which.trim())) {
+				return new Setting[0];
+			}
+			String[] names = which.split(",");
+			Setting[] settings = new Setting[names.length];
+			for (int i = 0; i < names.length; i++) {
+				String name = names[i].trim();
+				try {
+					settings[i] = valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+				}
+				catch (IllegalArgumentException ex) {
+					throw new IllegalArgumentException("No such limit '" + name + "' to reset; try 'all', 'max-active',"
+							+ " 'rate-limit', 'lane-max-active', 'lane-rate-limit' or 'concurrency'");
+				}
+			}
+			return settings;
 		}
 
 	}

@@ -1,6 +1,7 @@
 package io.echomq.actuate;
 
 import io.echomq.EchoMqAdmin;
+import io.echomq.QueueLimits;
 import io.echomq.core.FlowLimits;
 import io.echomq.core.Keyspace;
 import io.echomq.core.LaneControls;
@@ -81,7 +82,7 @@ final class LaneActions {
 		static final Values NONE = new Values(null, null, null, null);
 
 		FlowLimits.@Nullable RateLimit rate() {
-			return RunTimeLimits.rate("rateLimit", this.rateLimit, "period",
+			return QueueLimits.rateLimit("rateLimit", this.rateLimit, "period",
 					(this.period != null) ? DurationStyle.detectAndParse(this.period) : null);
 		}
 

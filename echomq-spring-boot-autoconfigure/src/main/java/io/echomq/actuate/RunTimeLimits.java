@@ -1,7 +1,6 @@
 package io.echomq.actuate;
 
 import java.time.Duration;
-import java.util.Locale;
 
 import io.echomq.EchoMqAdmin;
 import io.echomq.QueueLimits;
@@ -38,8 +37,8 @@ final class RunTimeLimits {
 			@Nullable Integer rateLimit, @Nullable Duration period, @Nullable Integer laneMaxActive,
 			@Nullable Integer laneRateLimit, @Nullable Duration lanePeriod, @Nullable Integer concurrency) {
 		Keyspace.validateQueueName(queue);
-		FlowLimits limits = new FlowLimits(maxActive, rate("rateLimit", rateLimit, "period", period), laneMaxActive,
-				rate("laneRateLimit", laneRateLimit, "lanePeriod", lanePeriod));
+		FlowLimits limits = new FlowLimits(maxActive, QueueLimits.rateLimit("rateLimit", rateLimit, "period", period),
+				laneMaxActive, QueueLimits.rateLimit("laneRateLimit", laneRateLimit, "lanePeriod", lanePeriod));
 		if (!limits.isLimited() && concurrency == null) {
 			throw new IllegalArgumentException("No limit given: set maxActive, rateLimit and period, laneMaxActive,"
 					+ " laneRateLimit and lanePeriod, or concurrency; or reset");
@@ -62,46 +61,7 @@ final class RunTimeLimits {
 	 */
 	static QueueDescriptors.RunTimeLimitsDescriptor reset(EchoMqAdmin admin, String queue, String which) {
 		Keyspace.validateQueueName(queue);
-		return QueueDescriptors.RunTimeLimitsDescriptor.of(admin.resetLimits(queue, settings(which)));
-	}
-
-	/**
-	 * The rate limit a request gives, {@code null} when it gives neither value.
-	 * @throws IllegalArgumentException if it gives only one of the two
-	 */
-	static FlowLimits.@Nullable RateLimit rate(String limitName, @Nullable Integer limit, String periodName,
-			@Nullable Duration period) {
-		if (limit == null && period == null) {
-			return null;
-		}
-		if (limit == null || period == null) {
-			throw new IllegalArgumentException(limitName + " and " + periodName + " go together; got only "
-					+ ((limit != null) ? limitName : periodName));
-		}
-		return new FlowLimits.RateLimit(limit, period);
-	}
-
-	/**
-	 * The limits a reset names: none for {@code all}.
-	 * @throws IllegalArgumentException if a name is unknown
-	 */
-	static QueueLimits.Setting[] settings(String which) {
-		if ("all".equals(which.trim())) {
-			return new QueueLimits.Setting[0];
-		}
-		String[] names = which.split(",");
-		QueueLimits.Setting[] settings = new QueueLimits.Setting[names.length];
-		for (int i = 0; i < names.length; i++) {
-			String name = names[i].trim();
-			try {
-				settings[i] = QueueLimits.Setting.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
-			}
-			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException("No such limit '" + name + "' to reset; try 'all', 'max-active',"
-						+ " 'rate-limit', 'lane-max-active', 'lane-rate-limit' or 'concurrency'");
-			}
-		}
-		return settings;
+		return QueueDescriptors.RunTimeLimitsDescriptor.of(admin.resetLimits(queue, QueueLimits.Setting.parse(which)));
 	}
 
 }
